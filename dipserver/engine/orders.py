@@ -1,0 +1,73 @@
+"""Order values, as the parser produces them and the adjudicator consumes them.
+
+An order names the ordered unit by its location (``unit``) as given in the position; the target of a
+support or convoy is named by province or location. Parsing and validation live elsewhere
+(``parse.py``); these are plain values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from dipserver.engine.types import UnitType
+
+
+@dataclass(frozen=True, slots=True)
+class Hold:
+    unit: str
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    unit: str
+    dest: str  # location; a coast when the fleet must name one
+    via_convoy: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SupportHold:
+    unit: str
+    target: str  # province of the supported unit
+
+
+@dataclass(frozen=True, slots=True)
+class SupportMove:
+    unit: str
+    target: str  # province the supported unit moves from
+    dest: str  # province (or location, when a coast was named) it moves to
+
+
+@dataclass(frozen=True, slots=True)
+class Convoy:
+    unit: str  # the convoying fleet
+    target: str  # province of the convoyed army
+    dest: str  # province the army is carried to
+
+
+@dataclass(frozen=True, slots=True)
+class Retreat:
+    unit: str
+    dest: str
+
+
+@dataclass(frozen=True, slots=True)
+class Disband:
+    unit: str
+
+
+@dataclass(frozen=True, slots=True)
+class Build:
+    power: str
+    unit_type: UnitType
+    location: str
+
+
+@dataclass(frozen=True, slots=True)
+class Waive:
+    power: str
+
+
+MovementOrder = Hold | Move | SupportHold | SupportMove | Convoy
+RetreatOrder = Retreat | Disband
+AdjustmentOrder = Build | Disband | Waive
+Order = MovementOrder | RetreatOrder | AdjustmentOrder

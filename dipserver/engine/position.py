@@ -1,0 +1,31 @@
+"""The units and centre ownership of one phase: what changes every phase besides the map."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from dipserver.engine.types import Phase, Unit
+
+
+@dataclass(frozen=True, slots=True)
+class Dislodged:
+    """A unit dislodged in a movement phase, waiting to retreat or disband."""
+
+    unit: Unit
+    attacker_from: str  # province the dislodging move came from (no retreat there)
+    retreats: tuple[str, ...] = ()  # locations it may retreat to, computed on that phase's map
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    phase: Phase
+    units: Mapping[str, Unit]  # keyed by province
+    owners: Mapping[str, str]  # supply-centre province -> owning power
+    dislodged: Mapping[str, Dislodged] = field(default_factory=dict)  # keyed by province
+
+    def units_of(self, power: str) -> list[Unit]:
+        return [u for u in self.units.values() if u.power == power]
+
+    def centres_of(self, power: str) -> list[str]:
+        return sorted(p for p, owner in self.owners.items() if owner == power)

@@ -1,0 +1,94 @@
+"""The engine's shared vocabulary: plain, immutable values that cross module boundaries.
+
+Everything here is pure data. Locations are upper-case strings: a province code (``"LON"``) or a
+province code with a coast (``"STP/NC"``). Powers are upper-case names as the variant spells them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Terrain(StrEnum):
+    LAND = "land"
+    SEA = "sea"
+    IMPASSABLE = "impassable"  # closed: ice, desert; nothing may enter
+    ABSENT = "absent"  # not (yet) on the board
+
+    @property
+    def passable(self) -> bool:
+        return self in (Terrain.LAND, Terrain.SEA)
+
+
+class UnitType(StrEnum):
+    ARMY = "A"
+    FLEET = "F"
+
+
+class Season(StrEnum):
+    SPRING = "S"
+    FALL = "F"
+    WINTER = "W"
+
+
+class PhaseType(StrEnum):
+    MOVEMENT = "M"
+    RETREATS = "R"
+    ADJUSTMENTS = "A"
+
+
+_PHASE_RE = re.compile(r"^([SFW])(\d{4})([MRA])$")
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Phase:
+    """A phase id such as ``S1901M``, ``F1905R`` or ``W1907A``."""
+
+    year: int
+    season: Season
+    type: PhaseType
+
+    @classmethod
+    def parse(cls, text: str) -> Phase:
+        m = _PHASE_RE.match(text.strip().upper())
+        if not m:
+            raise ValueError(f"{text!r} is not a phase name like S1901M, F1905R or W1907A")
+        season, year, kind = m.groups()
+        phase = cls(int(year), Season(season), PhaseType(kind))
+        if (phase.season is Season.WINTER) != (phase.type is PhaseType.ADJUSTMENTS):
+            raise ValueError(f"{text!r}: adjustments happen in Winter and only in Winter")
+        return phase
+
+    def __str__(self) -> str:
+        return f"{self.season.value}{self.year}{self.type.value}"
+
+    def sort_key(self) -> tuple[int, int]:
+        order = {"SM": 0, "SR": 1, "FM": 2, "FR": 3, "WA": 4}
+        return (self.year, order[self.season.value + self.type.value])
+
+
+def province_of(location: str) -> str:
+    """``"STP/NC"`` -> ``"STP"``; ``"LON"`` -> ``"LON"``."""
+    return location.split("/", 1)[0]
+
+
+def coast_of(location: str) -> str | None:
+    """``"STP/NC"`` -> ``"NC"``; ``"LON"`` -> ``None``."""
+    _, _, coast = location.partition("/")
+    return coast or None
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    power: str
+    type: UnitType
+    location: str  # province, or province/coast for a fleet on a multi-coast province
+
+    @property
+    def province(self) -> str:
+        return province_of(self.location)
+
+    def __str__(self) -> str:
+        return f"{self.type.value} {self.location}"
