@@ -1,0 +1,267 @@
+"""The board of one phase: the variant's fixed geometry seen through that phase's ``MapState``.
+
+``MapState`` is what the mutating variants change between phases (terrain, named coasts, centres, homes).
+``Board`` derives every adjacency from geometry + map state once, into dicts of frozensets, so the
+adjudicator's queries are plain lookups; ``board_for`` memoises boards per (variant, map state).
+
+Derivation (variant-rulings §5.5, E21):
+- armies move between passable land provinces that border;
+- fleets move sea<->sea when the seas border, sea<->coastal location when the sea touches that location
+  (for a named coast: the sea is in that coast's water list), and coast<->coast when the provinces border
+  and the two locations share an adjacent *shore* province, minus the variant's exception list;
+- impassable and absent provinces are never entered.
+
+A *shore* province is water for the purpose of coastlines: a sea, or an impassable province that was a sea
+at the start (Wall of Ice icebergs block ships but do not erase the coastline, ruling E4/E21).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from dipserver.engine.types import Terrain, UnitType, coast_of, province_of
+
+if TYPE_CHECKING:
+    from dipserver.engine.variant import Variant
+
+
+class FrozenMap(Mapping[str, Any]):
+    """An immutable, hashable mapping, so ``MapState`` can key caches."""
+
+    __slots__ = ("_data", "_hash")
+
+    def __init__(self, data: Mapping[str, Any] | None = None) -> None:
+        self._data = dict(data or {})
+        self._hash: int | None = None
+
+    def __getitem__(self, key: str) -> Any:
+        return self._data[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash(frozenset(self._data.items()))
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Mapping):
+            return self._data == dict(other)
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return f"FrozenMap({self._data!r})"
+
+
+@dataclass(frozen=True, slots=True)
+class MapState:
+    """The per-phase map. Plain mappings passed in are frozen, so equal states hash equally."""
+
+    terrain: Mapping[str, Terrain]
+    coasts: Mapping[str, Mapping[str, frozenset[str]]]  # province -> coast -> water provinces it touches
+    supply_centres: frozenset[str]
+    homes: Mapping[str, str]  # home centre -> power
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "terrain", FrozenMap({p: Terrain(t) for p, t in self.terrain.items()}))
+        coasts = {
+            prov: FrozenMap({c: frozenset(w) for c, w in named.items()})
+            for prov, named in self.coasts.items()
+            if named
+        }
+        object.__setattr__(self, "coasts", FrozenMap(coasts))
+        object.__setattr__(self, "supply_centres", frozenset(self.supply_centres))
+        object.__setattr__(self, "homes", FrozenMap(self.homes))
+
+
+_EMPTY: frozenset[str] = frozenset()
+
+
+class Board:
+    """Variant geometry plus one ``MapState``, every adjacency precomputed. Build via ``board_for``."""
+
+    def __init__(self, variant: Variant, map_state: MapState) -> None:
+        self.variant = variant
+        self.map_state = map_state
+        self.supply_centres: frozenset[str] = map_state.supply_centres
+        self.homes: Mapping[str, str] = map_state.homes
+        self._terrain = map_state.terrain
+        self.provinces: frozenset[str] = frozenset(
+            p for p, t in self._terrain.items() if t is not Terrain.ABSENT
+        )
+        self._coasts: dict[str, tuple[str, ...]] = {
+            p: tuple(sorted(named)) for p, named in map_state.coasts.items() if p in self.provinces
+        }
+        self._shore = self._shore_provinces(variant)
+        self._army = self._derive_army_moves(variant)
+        self._fleet = self._derive_fleet_moves(variant)
+        self._fleet_provinces = {
+            loc: frozenset(province_of(d) for d in dests) for loc, dests in self._fleet.items()
+        }
+        self._coastal = frozenset(
+            p
+            for p in self.provinces
+            if self._terrain[p] is Terrain.LAND and any(self.is_water(w) for w in self._waters_of(p))
+        )
+
+    # --- derivation -------------------------------------------------------------------------------
+
+    def _shore_provinces(self, variant: Variant) -> frozenset[str]:
+        start = variant.map_state.terrain
+        return frozenset(
+            p
+            for p, t in self._terrain.items()
+            if t is Terrain.SEA or (t is Terrain.IMPASSABLE and start.get(p) is Terrain.SEA)
+        )
+
+    def _passable(self, prov: str) -> bool:
+        return self._terrain.get(prov, Terrain.ABSENT).passable
+
+    def _derive_army_moves(self, variant: Variant) -> dict[str, frozenset[str]]:
+        land = [p for p in self.provinces if self._terrain[p] is Terrain.LAND]
+        return {
+            p: frozenset(n for n in variant.borders.get(p, _EMPTY) if self._terrain.get(n) is Terrain.LAND)
+            for p in land
+        }
+
+    def _waters_of(self, prov: str) -> frozenset[str]:
+        """Shore provinces touching a land province (any of its coasts)."""
+        return frozenset(n for n in self.variant.borders.get(prov, _EMPTY) if n in self._shore)
+
+    def _location_waters(self, loc: str) -> frozenset[str]:
+        """Shore provinces a coastal location touches: a named coast's list, else the bordering ones."""
+        prov, coast = province_of(loc), coast_of(loc)
+        if coast is not None:
+            return frozenset(w for w in self.map_state.coasts[prov][coast] if w in self._shore)
+        return self._waters_of(prov)
+
+    def fleet_locations(self, prov: str) -> tuple[str, ...]:
+        """Where a fleet can stand in a province: the sea itself, each named coast, or the coastal land."""
+        if not self._passable(prov):
+            return ()
+        if self._terrain[prov] is Terrain.SEA:
+            return (prov,)
+        if prov in self._coasts:
+            return tuple(f"{prov}/{c}" for c in self._coasts[prov])
+        return (prov,) if self._waters_of(prov) else ()
+
+    def _derive_fleet_moves(self, variant: Variant) -> dict[str, frozenset[str]]:
+        moves: dict[str, set[str]] = {}
+        locations = [loc for p in sorted(self.provinces) for loc in self.fleet_locations(p)]
+        waters = {loc: self._location_waters(loc) for loc in locations if not self.is_water(loc)}
+        for src in locations:
+            src_prov = province_of(src)
+            reach: set[str] = set()
+            for dst_prov in variant.borders.get(src_prov, _EMPTY):
+                for dst in self.fleet_locations(dst_prov):
+                    if self._fleet_edge(src, dst, waters):
+                        reach.add(dst)
+            moves[src] = reach
+        return {loc: frozenset(dests) for loc, dests in moves.items()}
+
+    def _fleet_edge(self, src: str, dst: str, waters: Mapping[str, frozenset[str]]) -> bool:
+        src_sea, dst_sea = self.is_water(src), self.is_water(dst)
+        if src_sea and dst_sea:
+            return True
+        if src_sea:
+            return src in waters[dst]
+        if dst_sea:
+            return dst in waters[src]
+        if frozenset((src, dst)) in self.variant.fleet_exceptions:
+            return False
+        return bool(waters[src] & waters[dst])
+
+    # --- queries: all O(1) lookups ----------------------------------------------------------------
+
+    def terrain(self, prov: str) -> Terrain:
+        return self._terrain.get(province_of(prov), Terrain.ABSENT)
+
+    def is_water(self, prov: str) -> bool:
+        return self._terrain.get(province_of(prov)) is Terrain.SEA
+
+    def is_land(self, prov: str) -> bool:
+        return self._terrain.get(province_of(prov)) is Terrain.LAND
+
+    def is_coastal(self, prov: str) -> bool:
+        """Land touching at least one open (passable) sea: where fleets may be built (ruling E13/E25)."""
+        return province_of(prov) in self._coastal
+
+    def coasts(self, prov: str) -> tuple[str, ...]:
+        """Named coasts, e.g. ``("NC", "SC")``; empty for a province with one coastline or none."""
+        return self._coasts.get(prov, ())
+
+    def coast_waters(self, loc: str) -> frozenset[str]:
+        """Open seas a coastal location touches now (a named coast's list, else the bordering seas)."""
+        if coast_of(loc) is None and province_of(loc) in self._coasts:
+            return _EMPTY
+        return frozenset(w for w in self._location_waters(loc) if self.is_water(w))
+
+    def army_moves(self, prov: str) -> frozenset[str]:
+        return self._army.get(prov, _EMPTY)
+
+    def fleet_moves(self, loc: str) -> frozenset[str]:
+        """Locations (with coasts where the destination has named coasts) a fleet at ``loc`` can reach."""
+        return self._fleet.get(loc, _EMPTY)
+
+    def fleet_move_provinces(self, loc: str) -> frozenset[str]:
+        """Provinces a fleet at ``loc`` can reach by some coast: what a fleet may support into."""
+        return self._fleet_provinces.get(loc, _EMPTY)
+
+    def can_occupy(self, unit_type: UnitType, loc: str) -> bool:
+        """Whether a unit of this type may stand at this exact location on this map."""
+        if unit_type is UnitType.ARMY:
+            return coast_of(loc) is None and self.is_land(loc)
+        return loc in self._fleet
+
+    def can_move(self, unit_type: UnitType, src_loc: str, dst_loc: str) -> bool:
+        if unit_type is UnitType.ARMY:
+            return dst_loc in self._army.get(src_loc, _EMPTY)
+        return dst_loc in self._fleet.get(src_loc, _EMPTY)
+
+    def can_reach_province(self, unit_type: UnitType, src_loc: str, dst_prov: str) -> bool:
+        """Whether the unit could move into some part of ``dst_prov`` (the test for supports)."""
+        if unit_type is UnitType.ARMY:
+            return dst_prov in self._army.get(src_loc, _EMPTY)
+        return dst_prov in self._fleet_provinces.get(src_loc, _EMPTY)
+
+    def fleet_reachable_coasts(self, src_loc: str, dst_prov: str) -> tuple[str, ...]:
+        """Locations of ``dst_prov`` a fleet at ``src_loc`` can reach, sorted; used to infer a coast."""
+        return tuple(sorted(d for d in self._fleet.get(src_loc, _EMPTY) if province_of(d) == dst_prov))
+
+    def neighbours(self, prov: str) -> frozenset[str]:
+        """Passable provinces bordering ``prov`` on this map (for convoy routes and distances)."""
+        return frozenset(n for n in self.variant.borders.get(prov, _EMPTY) if self._passable(n))
+
+    def province_name(self, code: str) -> str:
+        info = self.variant.provinces.get(province_of(code))
+        return info.name if info else code
+
+    def location_name(self, loc: str) -> str:
+        """``"STP/NC"`` -> ``"St Petersburg (north coast)"``, for messages players read."""
+        coast = coast_of(loc)
+        name = self.province_name(loc)
+        return f"{name} ({COAST_NAMES.get(coast, coast)})" if coast else name
+
+    @functools.cached_property
+    def army_locations(self) -> frozenset[str]:
+        return frozenset(self._army)
+
+    @functools.cached_property
+    def fleet_positions(self) -> frozenset[str]:
+        return frozenset(self._fleet)
+
+
+COAST_NAMES = {"NC": "north coast", "SC": "south coast", "EC": "east coast", "WC": "west coast"}
+
+
+@functools.lru_cache(maxsize=512)
+def board_for(variant: Variant, map_state: MapState) -> Board:
+    """The memoised board of a map state: built once, then shared by every phase with that map."""
+    return Board(variant, map_state)
