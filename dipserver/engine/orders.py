@@ -8,6 +8,7 @@ support or convoy is named by province or location. Parsing and validation live 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from dipserver.engine.types import UnitType
 
@@ -71,3 +72,24 @@ MovementOrder = Hold | Move | SupportHold | SupportMove | Convoy
 RetreatOrder = Retreat | Disband
 AdjustmentOrder = Build | Disband | Waive
 Order = MovementOrder | RetreatOrder | AdjustmentOrder
+
+
+class Outcome(StrEnum):
+    """What became of one order."""
+
+    SUCCESS = "success"
+    BOUNCE = "bounce"  # a move (or retreat) that did not arrive
+    CUT = "cut"  # a support that was not given
+    DISLODGED = "dislodged"  # a hold or convoy whose unit was dislodged
+    VOID = "void"  # legal, but nothing matched it (support or convoy of an order not given)
+    NO_CONVOY = "no_convoy"  # a move needing a convoy that had no unbroken route
+    INVALID = "invalid"  # illegal or impossible; ignored, the unit holds
+
+
+@dataclass(frozen=True, slots=True)
+class OrderResult:
+    power: str
+    order: Order
+    outcome: Outcome
+    reason: str = ""  # why, in words a player understands; empty on plain success
+    dislodged: bool = False  # the ordered unit was dislodged this phase

@@ -1,0 +1,123 @@
+"""The phase pipeline: one phase's orders in, its results and the next position out.
+
+``adjudicate(board, position, orders_by_power)`` resolves the phase ``position.phase`` and moves on to the
+next phase that has something to decide:
+
+- after a movement phase, the retreat phase of the same season only if some dislodged unit can retreat
+  (units with nowhere to go are disbanded at once);
+- supply centres change hands after Fall, once the Fall retreats are done (or skipped);
+- the Winter adjustment phase only if some power can build or must remove a unit;
+- otherwise the next movement phase.
+
+Everything is plain data, so a command line or a task can serialise a ``PhaseResult`` as it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from dipserver.engine.adjustments import HOME, has_adjustments, resolve_adjustments
+from dipserver.engine.movement import resolve_movement
+from dipserver.engine.orders import Disband, Order, OrderResult, Outcome
+from dipserver.engine.position import Dislodged, Position
+from dipserver.engine.retreats import resolve_retreats
+from dipserver.engine.types import Phase, PhaseType, Season, Unit
+
+if TYPE_CHECKING:
+    from dipserver.engine.board import Board
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseResult:
+    phase: Phase  # the phase adjudicated
+    results: tuple[OrderResult, ...]  # one per order given, then automatic disbands (with their reason)
+    position: Position  # the start of the next phase to be played
+    skipped: tuple[Phase, ...] = ()  # phases passed over because nobody had anything to decide
+
+    @property
+    def next_phase(self) -> Phase:
+        return self.position.phase
+
+
+def adjudicate(
+    board: Board,
+    position: Position,
+    orders_by_power: Mapping[str, Iterable[Order]],
+    *,
+    build_rule: str | None = None,
+) -> PhaseResult:
+    """Adjudicate ``position.phase`` on ``board`` (the map as it stands in that phase).
+
+    ``build_rule`` is ``"home"`` (owned home centres) or ``"owned"`` (any owned centre); by default the
+    board's variant decides, else the standard rule.
+    """
+    rule = build_rule or getattr(getattr(board, "variant", None), "build_rule", HOME)
+    phase = position.phase
+    if phase.type is PhaseType.MOVEMENT:
+        return _after_movement(board, position, orders_by_power, rule)
+    if phase.type is PhaseType.RETREATS:
+        outcome = resolve_retreats(board, position.units, position.dislodged, orders_by_power)
+        return _advance(board, position, outcome.results, outcome.units, rule, [])
+    outcome = resolve_adjustments(board, position.units, position.owners, orders_by_power, rule)
+    nxt = Phase(phase.year + 1, Season.SPRING, PhaseType.MOVEMENT)
+    return PhaseResult(phase, outcome.results, replace(position, phase=nxt, units=outcome.units))
+
+
+def _after_movement(
+    board: Board, position: Position, orders_by_power: Mapping[str, Iterable[Order]], rule: str
+) -> PhaseResult:
+    phase = position.phase
+    outcome = resolve_movement(board, position.units, orders_by_power)
+    results = list(outcome.results)
+    waiting: dict[str, Dislodged] = {}
+    for prov, d in outcome.dislodged.items():
+        if d.retreats:
+            waiting[prov] = d
+        else:
+            why = "Dislodged with nowhere to retreat to"
+            results.append(OrderResult(d.unit.power, Disband(d.unit.location), Outcome.SUCCESS, why))
+    if waiting:
+        retreat = Phase(phase.year, phase.season, PhaseType.RETREATS)
+        nxt = replace(position, phase=retreat, units=outcome.units, dislodged=waiting)
+        return PhaseResult(phase, tuple(results), nxt)
+    skipped = [Phase(phase.year, phase.season, PhaseType.RETREATS)]
+    return _advance(board, position, results, outcome.units, rule, skipped)
+
+
+def _advance(
+    board: Board,
+    position: Position,
+    results: Iterable[OrderResult],
+    units: dict[str, Unit],
+    rule: str,
+    skipped: list[Phase],
+) -> PhaseResult:
+    """From the end of a season's movement (and retreats) to the next phase with decisions to make."""
+    phase, results = position.phase, tuple(results)
+    if phase.season is Season.SPRING:
+        nxt = Phase(phase.year, Season.FALL, PhaseType.MOVEMENT)
+        return PhaseResult(phase, results, _moved_on(position, nxt, units), tuple(skipped))
+    owners = dict(position.owners)
+    for prov, unit in units.items():
+        if prov in board.supply_centres:
+            owners[prov] = unit.power
+    winter = Phase(phase.year, Season.WINTER, PhaseType.ADJUSTMENTS)
+    if not has_adjustments(board, units, owners, rule):
+        skipped.append(winter)
+        winter = Phase(phase.year + 1, Season.SPRING, PhaseType.MOVEMENT)
+    return PhaseResult(phase, results, _moved_on(position, winter, units, owners), tuple(skipped))
+
+
+def _moved_on(
+    position: Position, phase: Phase, units: dict[str, Unit], owners: Mapping[str, str] | None = None
+) -> Position:
+    """The next position; fields this module does not know about (variant bookkeeping) carry over."""
+    return replace(
+        position,
+        phase=phase,
+        units=units,
+        owners=dict(position.owners if owners is None else owners),
+        dislodged={},
+    )
