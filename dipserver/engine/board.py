@@ -105,6 +105,7 @@ class Board:
         self._fleet_provinces = {
             loc: frozenset(province_of(d) for d in dests) for loc, dests in self._fleet.items()
         }
+        self._convoy_reach: dict[str, frozenset[str]] = {}
         self._coastal = frozenset(
             p
             for p in self.provinces
@@ -238,6 +239,28 @@ class Board:
     def neighbours(self, prov: str) -> frozenset[str]:
         """Passable provinces bordering ``prov`` on this map (for convoy routes and distances)."""
         return frozenset(n for n in self.variant.borders.get(prov, _EMPTY) if self._passable(n))
+
+    def convoy_destinations(self, prov: str) -> frozenset[str]:
+        """Land provinces an army in ``prov`` could reach through a chain of open seas, if fleets stood in
+        them: whether a non-adjacent move can ever succeed. Computed per province on first use."""
+        found = self._convoy_reach.get(prov)
+        if found is None:
+            found = self._convoy_reach[prov] = self._seas_to_land(prov)
+        return found
+
+    def _seas_to_land(self, prov: str) -> frozenset[str]:
+        if not self.is_land(prov):
+            return _EMPTY
+        frontier = [s for s in self.neighbours(prov) if self.is_water(s)]
+        seas = set(frontier)
+        while frontier:
+            for nxt in self.neighbours(frontier.pop()):
+                if self.is_water(nxt) and nxt not in seas:
+                    seas.add(nxt)
+                    frontier.append(nxt)
+        return frozenset(
+            land for sea in seas for land in self.neighbours(sea) if self.is_land(land) and land != prov
+        )
 
     def province_name(self, code: str) -> str:
         info = self.variant.provinces.get(province_of(code))
