@@ -135,15 +135,20 @@ def _spread(board: Board, start: Iterable[str], usable: set[str]) -> set[str]:
 
 # --- the phase ----------------------------------------------------------------------------------------
 
+_PROVINCES: dict[str, str] = {}
 
-@dataclass(slots=True)
-class _Given:
-    """A legal order, as understood: ``dest`` is the move's target location with its coast settled."""
 
-    seq: int
-    power: str
-    order: Order
-    dest: str = ""
+def _province(loc: str) -> str:
+    """``province_of`` with a memo: the legality checks ask for it a few hundred times per phase."""
+    prov = _PROVINCES.get(loc)
+    if prov is None:
+        prov = province_of(loc)
+        if len(_PROVINCES) < 4096:  # locations come from a finite map; the cap only guards odd input
+            _PROVINCES[loc] = prov
+    return prov
+
+
+_Given = tuple[int, str, Order, str]  # (position in the input, power, legal order, a move's settled target)
 
 
 class _Phase:
@@ -152,8 +157,13 @@ class _Phase:
         self.units = units
         self._fleet_seas: frozenset[str] | None = None
         self._needed: dict[tuple[str, str], set[str]] = {}
-
-    # step 1: legality -----------------------------------------------------------------------------
+        self._checks = {
+            Hold: self._legal_hold,
+            Move: self._legal_move,
+            SupportHold: self._legal_support_hold,
+            SupportMove: self._legal_support_move,
+            Convoy: self._legal_convoy,
+        }
 
     def run(self, orders_by_power: Mapping[str, Iterable[Order]]) -> MovementOutcome:
         results: list[tuple[int, OrderResult]] = []
@@ -163,38 +173,51 @@ class _Phase:
         table = OrderTable.build(sane.provs, powers, sane.kind, sane.dest, sane.route, sane.supports)
         decisions = resolve(table)
         new_units, dislodged_by, dislodged = self._aftermath(sane, table, decisions)
-        for prov, g in chosen.items():
-            i = table.occupant[prov]
-            results.append((g.seq, self._result(g, i, sane, decisions, i in dislodged_by)))
-        results.sort(key=lambda r: r[0])
+        self._report(chosen, sane, table, decisions, dislodged_by, results)
+        results.sort(key=_first)
         return MovementOutcome(tuple(r for _, r in results), new_units, dislodged)
+
+    # step 1: legality -----------------------------------------------------------------------------
 
     def _legal_orders(
         self, orders_by_power: Mapping[str, Iterable[Order]], results: list[tuple[int, OrderResult]]
     ) -> dict[str, _Given]:
-        """Step 1: the one legal order of each ordered unit (by province); the rest reported."""
-        given: dict[str, list[_Given]] = {}
+        """The one legal order of each ordered unit (by province); every other order is reported."""
+        units, checks = self.units, self._checks
+        chosen: dict[str, _Given] = {}
+        extra: dict[str, list[_Given]] = {}
         seq = 0
         for power, orders in orders_by_power.items():
             for order in orders:
                 seq += 1
-                problem, dest = self._illegal(power, order)
-                if problem:
-                    results.append((seq, OrderResult(power, order, Outcome.INVALID, problem)))
+                check = checks.get(type(order))
+                if check is None:
+                    problem = f"{type(order).__name__} orders are not given in a movement phase"
                 else:
-                    prov = province_of(order.unit)  # type: ignore[union-attr]
-                    given.setdefault(prov, []).append(_Given(seq, power, order, dest))
-        chosen: dict[str, _Given] = {}
-        for prov, legal in given.items():
-            first = legal[0]
-            if all(g.order == first.order for g in legal[1:]):
-                chosen[prov] = first
-                results.extend(
-                    (g.seq, OrderResult(g.power, g.order, Outcome.VOID, "Repeated order")) for g in legal[1:]
-                )
+                    prov = _province(order.unit)  # type: ignore[union-attr]
+                    unit = units.get(prov)
+                    if unit is None:
+                        problem = f"There is no unit in {self._name(prov)}"
+                    elif unit.power != power:
+                        problem = f"The unit in {self._name(prov)} belongs to {unit.power}, not {power}"
+                    else:
+                        problem, dest = check(prov, unit, order)  # type: ignore[operator]
+                        if problem is None:
+                            if prov in chosen:
+                                extra.setdefault(prov, []).append((seq, power, order, dest))
+                            else:
+                                chosen[prov] = (seq, power, order, dest)
+                            continue
+                results.append((seq, OrderResult(power, order, Outcome.INVALID, problem)))
+        for prov, later in extra.items():
+            first = chosen[prov]
+            if all(g[2] == first[2] for g in later):
+                results.extend((g[0], OrderResult(g[1], g[2], Outcome.VOID, "Repeated order")) for g in later)
             else:
+                # Different legal orders for one unit: it holds, and may receive hold support (DATC 4.D.3).
+                del chosen[prov]
                 why = f"{self._unit_name(prov)} was given different orders, so it holds"
-                results.extend((g.seq, OrderResult(g.power, g.order, Outcome.INVALID, why)) for g in legal)
+                results.extend((g[0], OrderResult(g[1], g[2], Outcome.INVALID, why)) for g in [first, *later])
         return chosen
 
     def _unit_name(self, prov: str) -> str:
@@ -205,115 +228,110 @@ class _Phase:
     def _name(self, loc: str) -> str:
         return self.board.location_name(loc)
 
-    def _illegal(self, power: str, order: Order) -> tuple[str, str]:
-        """The reason ``order`` is illegal (empty when legal) and, for a move, its settled destination."""
-        if not isinstance(order, Hold | Move | SupportHold | SupportMove | Convoy):
-            return f"{type(order).__name__} orders are not given in a movement phase", ""
-        prov = province_of(order.unit)
-        unit = self.units.get(prov)
-        if unit is None:
-            return f"There is no unit in {self._name(prov)}", ""
-        if unit.power != power:
-            return f"The unit in {self._name(prov)} belongs to {unit.power}, not {power}", ""
-        if isinstance(order, Hold):
-            return "", ""
-        if isinstance(order, Move):
-            return self._illegal_move(unit, order)
-        if isinstance(order, SupportHold):
-            return self._illegal_support(unit, province_of(order.target), None), ""
-        if isinstance(order, SupportMove):
-            return self._illegal_support(unit, province_of(order.target), order.dest), ""
-        return self._illegal_convoy(unit, order), ""
+    # Each check returns (None, target) for a legal order, else (the reason, "").
 
-    def _illegal_move(self, unit: Unit, order: Move) -> tuple[str, str]:
-        board, here = self.board, unit.province
-        dest_prov = province_of(order.dest)
+    def _legal_hold(self, here: str, unit: Unit, order: Hold) -> tuple[str | None, str]:
+        return None, ""
+
+    def _legal_move(self, here: str, unit: Unit, order: Move) -> tuple[str | None, str]:
+        board, dest = self.board, order.dest
+        if unit.type is UnitType.FLEET:
+            if order.via_convoy:
+                return f"{self._unit_name(here)} cannot be convoyed: only armies are convoyed", ""
+            if dest in board.fleet_moves(unit.location):
+                return None, dest
+            return self._fleet_move_coast(here, unit, dest)
+        dest_prov = _province(dest)
+        if not order.via_convoy and dest_prov in board.army_moves(here):
+            return None, dest_prov  # a coast named for an army is ignored (DATC 4.B.6)
+        if dest_prov == here:
+            return f"{self._unit_name(here)} cannot move to the province it is already in", ""
+        # Legal if fleets stand where they could carry it; whether they do is known only from their orders.
+        # Such a move never turns into a hold (DATC 6.D.8).
+        if board.is_coastal(dest_prov) and sea_route(board, here, dest_prov, self._fleet_seas_now()):
+            return None, dest_prov
+        if not board.terrain(dest_prov).passable:
+            return f"{self._name(dest_prov)} cannot be entered", ""
+        verb = "be convoyed to" if order.via_convoy else "reach"
+        return f"{self._unit_name(here)} cannot {verb} {self._name(dest_prov)}", ""
+
+    def _fleet_move_coast(self, here: str, unit: Unit, dest: str) -> tuple[str | None, str]:
+        """A fleet move not exactly on the map: infer or reject the coast (DATC 4.B.1-4.B.3, 4.B.6)."""
+        board = self.board
+        dest_prov = _province(dest)
         me = self._unit_name(here)
         if dest_prov == here:
             return f"{me} cannot move to the province it is already in", ""
-        if not board.terrain(dest_prov).passable:
-            return f"{self._name(dest_prov)} cannot be entered", ""
-        if unit.type is UnitType.ARMY:
-            if not order.via_convoy and dest_prov in board.army_moves(here):
-                return "", dest_prov
-            # Legal if fleets stand where they could carry it; whether they do is known only from their
-            # orders. Such a move never turns into a hold (DATC 6.D.8).
-            if board.is_coastal(dest_prov) and sea_route(board, here, dest_prov, self._fleet_seas_now()):
-                return "", dest_prov
-            if order.via_convoy:
-                return f"{me} cannot be convoyed to {self._name(dest_prov)}", ""
-            return f"{me} cannot reach {self._name(dest_prov)}", ""
-        if order.via_convoy:
-            return f"{me} cannot be convoyed: only armies are convoyed", ""
-        coasts = board.coasts(dest_prov)
-        coast = coast_of(order.dest)
-        if coasts and coast in coasts:
-            if order.dest in board.fleet_moves(unit.location):
-                return "", order.dest
-            return f"{me} cannot reach {self._name(order.dest)}", ""
-        # No coast named, or one that does not exist there: whichever coast is reachable (DATC 4.B.2/4.B.6).
+        if coast_of(dest) in board.coasts(dest_prov):
+            return f"{me} cannot reach {self._name(dest)}", ""
         options = board.fleet_reachable_coasts(unit.location, dest_prov)
         if len(options) == 1:
-            return "", options[0]
+            return None, options[0]
         if not options:
             return f"{me} cannot reach {self._name(dest_prov)}", ""
         named = " or ".join(self._name(o) for o in options)
         return f"{me} can reach {named}: name the coast", ""
 
-    def _illegal_support(self, unit: Unit, target: str, dest: str | None) -> str:
-        board, here = self.board, unit.province
-        me = self._unit_name(here)
+    def _legal_support_hold(self, here: str, unit: Unit, order: SupportHold) -> tuple[str | None, str]:
+        target = _province(order.target)
         if target == here:
-            return f"{me} cannot support itself"
+            return f"{self._unit_name(target)} cannot support itself", ""
+        if target not in self.units:
+            return f"There is no unit in {self._name(target)} to support", ""
+        if not self.board.can_reach_province(unit.type, unit.location, target):
+            return (
+                f"{self._unit_name(here)} cannot reach {self._name(target)}, so cannot support it",
+                "",
+            )
+        return None, ""
+
+    def _legal_support_move(self, here: str, unit: Unit, order: SupportMove) -> tuple[str | None, str]:
+        board = self.board
+        target, dest = _province(order.target), order.dest
+        into = _province(dest)
         supported = self.units.get(target)
         if supported is None:
-            return f"There is no unit in {self._name(target)} to support"
-        into = target if dest is None else province_of(dest)
-        if dest is not None:
+            return f"There is no unit in {self._name(target)} to support", ""
+        if here in (target, into) or into == target:
+            if target == here:
+                return f"{self._unit_name(here)} cannot support itself", ""
             if into == here:
-                return f"{me} cannot support a move into its own province"
-            if into == target:
-                return f"A unit cannot move to {self._name(target)}, where it already is"
+                return f"{self._unit_name(here)} cannot support a move into its own province", ""
+            return f"{self._unit_name(target)} cannot move to where it already is", ""
         if not board.can_reach_province(unit.type, unit.location, into):
-            return f"{me} cannot reach {self._name(into)}, so it cannot support there"
-        if dest is None:
-            return ""
+            return f"{self._unit_name(here)} cannot reach {self._name(into)}, so cannot support there", ""
         # The supported move must be possible while this support is given (DATC 6.D.31).
-        them = self._unit_name(target)
         if supported.type is UnitType.FLEET:
+            if dest in board.fleet_moves(supported.location):
+                return None, ""
             coast = coast_of(dest)
             if coast is not None and coast in board.coasts(into):
-                if not board.can_move(UnitType.FLEET, supported.location, dest):
-                    return f"{them} cannot reach {self._name(dest)}"
-            elif not board.fleet_reachable_coasts(supported.location, into):
-                return f"{them} cannot reach {self._name(into)}"
-            return ""
-        if into in board.army_moves(target):
-            return ""
-        seas = self._fleet_seas_now() - {here}
-        if board.is_coastal(into) and sea_route(board, target, into, seas):
-            return ""
-        return f"{them} cannot reach {self._name(into)}"
+                return f"{self._unit_name(target)} cannot reach {self._name(dest)}", ""
+            if board.fleet_reachable_coasts(supported.location, into):
+                return None, ""
+        elif into in board.army_moves(target) or (
+            board.is_coastal(into) and sea_route(board, target, into, self._fleet_seas_now() - {here})
+        ):
+            return None, ""
+        return f"{self._unit_name(target)} cannot reach {self._name(into)}", ""
 
-    def _illegal_convoy(self, unit: Unit, order: Convoy) -> str:
-        board, here = self.board, unit.province
-        me = self._unit_name(here)
-        if unit.type is not UnitType.FLEET:
-            return f"{me} cannot convoy: only fleets convoy"
-        if not board.is_water(here):
-            return f"{me} cannot convoy: fleets convoy only at sea"
-        target, dest = province_of(order.target), province_of(order.dest)
+    def _legal_convoy(self, here: str, unit: Unit, order: Convoy) -> tuple[str | None, str]:
+        board = self.board
+        if unit.type is not UnitType.FLEET or not board.is_water(here):
+            return f"{self._unit_name(here)} cannot convoy: only fleets at sea convoy", ""
+        target, dest = _province(order.target), _province(order.dest)
         army = self.units.get(target)
         if army is None:
-            return f"There is no unit in {self._name(target)} to convoy"
+            return f"There is no unit in {self._name(target)} to convoy", ""
         if army.type is not UnitType.ARMY:
-            return f"{self._unit_name(target)} cannot be convoyed: only armies are convoyed"
-        if dest == target or not board.is_coastal(dest) or not board.is_coastal(target):
-            return f"No convoy can carry {self._unit_name(target).lower()} to {self._name(dest)}"
+            return f"{self._unit_name(target)} cannot be convoyed: only armies are convoyed", ""
         # A fleet no route needs is not convoying at all (DATC 6.G.19).
-        if here not in self._necessary(target, dest):
-            return f"{me} is on no sea route from {self._name(target)} to {self._name(dest)}"
-        return ""
+        if dest != target and board.is_coastal(dest) and here in self._necessary(target, dest):
+            return None, ""
+        return (
+            f"{self._unit_name(here)} is on no sea route from {self._name(target)} to {self._name(dest)}",
+            "",
+        )
 
     def _necessary(self, army: str, dest: str) -> set[str]:
         key = (army, dest)
@@ -338,65 +356,73 @@ class _Phase:
         index = {p: i for i, p in enumerate(provs)}
         n = len(provs)
         out = _Sanitised(provs, [HOLD] * n, [None] * n, [""] * n, [None] * n, [[] for _ in range(n)], {})
-        kind, dest = out.kind, out.dest
+        kind, dest, dest_loc, route = out.kind, out.dest, out.dest_loc, out.route
 
+        moves: list[tuple[str, Move, str]] = []
+        others: list[tuple[str, Order]] = []
         convoys: dict[tuple[str, str], list[str]] = {}  # (army province, destination) -> convoying fleets
-        for prov, g in chosen.items():
-            if isinstance(g.order, Convoy):
-                convoys.setdefault((province_of(g.order.target), province_of(g.order.dest)), []).append(prov)
+        for prov, (_, _, order, target) in chosen.items():
+            if type(order) is Move:
+                moves.append((prov, order, target))
+            elif type(order) is not Hold:
+                others.append((prov, order))
+                if type(order) is Convoy:
+                    key = (_province(order.target), _province(order.dest))
+                    convoys.setdefault(key, []).append(prov)
 
         carried: set[str] = set()  # fleets on the route of the army they convoy
-        for prov, g in chosen.items():
-            if not isinstance(g.order, Move):
-                continue
+        for prov, order, target in moves:
             i = index[prov]
-            target = province_of(g.dest)
-            unit = units[prov]
-            fleets = convoys.get((prov, target), [])
-            by_sea = unit.type is UnitType.ARMY and (
-                g.order.via_convoy
-                or target not in board.army_moves(prov)
-                or any(units[f].power == unit.power for f in fleets)
-            )
-            if by_sea:
-                r = out.route[i] = self._route(prov, target, fleets, index)
-                carried.update(f for f in fleets if index[f] in r.links)
-                if not r.links:
-                    # Still a move (it cannot receive hold support), but one that cannot arrive (DATC 6.D.8).
-                    why = f"No fleets were ordered to convoy it to {self._name(target)}"
-                    out.void[i] = (Outcome.NO_CONVOY, why)
+            into = _province(target)
             kind[i] = MOVE
-            dest[i] = target
-            out.dest_loc[i] = g.dest
+            dest[i] = into
+            dest_loc[i] = target
+            unit = units[prov]
+            if unit.type is UnitType.FLEET:
+                continue
+            fleets = convoys.get((prov, into))
+            if not (
+                order.via_convoy
+                or into not in board.army_moves(prov)
+                or (fleets and any(units[f].power == unit.power for f in fleets))
+            ):
+                continue
+            r = route[i] = self._route(prov, into, fleets or [], index)
+            if r.links:
+                carried.update(f for f in fleets or () if index[f] in r.links)
+            else:
+                # Still a move (it cannot receive hold support), but one that cannot arrive (DATC 6.D.8).
+                out.void[i] = (
+                    Outcome.NO_CONVOY,
+                    f"No fleets were ordered to convoy it to {self._name(into)}",
+                )
 
-        for prov, g in chosen.items():
+        for prov, order in others:
             i = index[prov]
-            order = g.order
-            if isinstance(order, Convoy):
+            if type(order) is Convoy:
                 if prov in carried:
                     kind[i] = CONVOY
                 else:
-                    them = self._unit_name(province_of(order.target))
+                    them = self._unit_name(_province(order.target))
                     out.void[i] = (Outcome.VOID, f"{them} was not convoyed to {self._name(order.dest)}")
-            elif isinstance(order, SupportHold | SupportMove):
-                j = index[province_of(order.target)]
-                into = province_of(order.dest) if isinstance(order, SupportMove) else None
-                if self._matches(order, kind[j], dest[j], out.dest_loc[j]):
-                    kind[i] = SUPPORT
-                    dest[i] = into
-                    out.supports[j].append(i)
-                else:
-                    them = self._unit_name(provs[j])
-                    what = "hold" if into is None else f"move to {self._name(order.dest)}"
-                    out.void[i] = (Outcome.VOID, f"{them} did not {what}")
+                continue
+            j = index[_province(order.target)]  # type: ignore[union-attr]
+            if self._matches(order, kind[j], dest[j], dest_loc[j]):  # type: ignore[arg-type]
+                kind[i] = SUPPORT
+                dest[i] = _province(order.dest) if type(order) is SupportMove else None
+                out.supports[j].append(i)
+            else:
+                them = self._unit_name(provs[j])
+                what = f"move to {self._name(order.dest)}" if type(order) is SupportMove else "hold"  # type: ignore[union-attr]
+                out.void[i] = (Outcome.VOID, f"{them} did not {what}")
         return out
 
     @staticmethod
     def _matches(order: SupportHold | SupportMove, kind: int, dest: str | None, dest_loc: str) -> bool:
         """Whether a support matches the supported unit's (sanitised) order."""
-        if isinstance(order, SupportHold):
+        if type(order) is SupportHold:
             return kind != MOVE
-        if kind != MOVE or dest != province_of(order.dest):
+        if kind != MOVE or dest != _province(order.dest):
             return False
         # A coast named in the support must be the one moved to; an omitted coast matches (DATC 6.B.7-9).
         coast = coast_of(order.dest)
@@ -424,11 +450,14 @@ class _Phase:
         for i, prov in enumerate(provs):
             unit = units[prov]
             if kind[i] == MOVE and success[i]:
-                new_units[dest[i]] = Unit(unit.power, unit.type, sane.dest_loc[i])  # type: ignore[index]
+                loc = sane.dest_loc[i]
+                new_units[dest[i]] = unit if loc == unit.location else Unit(unit.power, unit.type, loc)  # type: ignore[index]
             elif prov in moved_in:
                 dislodged_by[i] = moved_in[prov]
             else:
                 new_units[prov] = unit
+        if not dislodged_by:
+            return new_units, dislodged_by, {}
 
         # A standoff leaves a province empty after a real contest: not a move whose convoy broke, nor one
         # that lost a head-to-head battle (DATC 6.H.9). No unit may retreat there.
@@ -460,33 +489,51 @@ class _Phase:
             sorted(
                 loc
                 for loc in candidates
-                if (p := province_of(loc)) not in occupied and p not in contested and p != closed
+                if (p := _province(loc)) not in occupied and p not in contested and p != closed
             )
         )
 
     # step 5: results ------------------------------------------------------------------------------
 
     @staticmethod
-    def _result(g: _Given, i: int, sane: _Sanitised, decisions: Decisions, dislodged: bool) -> OrderResult:
-        def said(outcome: Outcome, reason: str = "") -> OrderResult:
-            return OrderResult(g.power, g.order, outcome, reason, dislodged)
+    def _report(
+        chosen: dict[str, _Given],
+        sane: _Sanitised,
+        table: OrderTable,
+        decisions: Decisions,
+        dislodged_by: dict[int, int],
+        results: list[tuple[int, OrderResult]],
+    ) -> None:
+        kinds, success, path, void = sane.kind, decisions.success, decisions.path, sane.void
+        for prov, (seq, power, order, _) in chosen.items():
+            i = table.occupant[prov]
+            hit = i in dislodged_by
+            reason = ""
+            if i in void:
+                outcome, reason = void[i]
+            else:
+                kind = kinds[i]
+                if kind == MOVE:
+                    if success[i]:
+                        outcome = Outcome.SUCCESS
+                    elif path[i]:
+                        outcome = Outcome.BOUNCE
+                    else:
+                        outcome, reason = Outcome.NO_CONVOY, "The convoy was disrupted"
+                elif kind == SUPPORT:
+                    outcome = Outcome.SUCCESS if success[i] else Outcome.CUT
+                elif i in decisions.paradox:
+                    outcome = Outcome.VOID
+                    reason = "Convoy paradox: by the Szykman rule this fleet does not convoy"
+                elif kind == CONVOY:
+                    outcome = Outcome.SUCCESS if success[i] else Outcome.DISLODGED
+                else:
+                    outcome = Outcome.DISLODGED if hit else Outcome.SUCCESS
+            results.append((seq, OrderResult(power, order, outcome, reason, hit)))
 
-        if i in sane.void:
-            return said(*sane.void[i])
-        kind, success = sane.kind[i], decisions.success[i]
-        if kind == HOLD:
-            return said(Outcome.DISLODGED if dislodged else Outcome.SUCCESS)
-        if kind == MOVE:
-            if success:
-                return said(Outcome.SUCCESS)
-            if not decisions.path[i]:
-                return said(Outcome.NO_CONVOY, "The convoy was disrupted")
-            return said(Outcome.BOUNCE)
-        if kind == SUPPORT:
-            return said(Outcome.SUCCESS if success else Outcome.CUT)
-        if i in decisions.paradox:
-            return said(Outcome.VOID, "Convoy paradox: by the Szykman rule this fleet does not convoy")
-        return said(Outcome.SUCCESS if success else Outcome.DISLODGED)
+
+def _first(item: tuple[int, OrderResult]) -> int:
+    return item[0]
 
 
 @dataclass(slots=True)

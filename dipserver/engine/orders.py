@@ -86,8 +86,11 @@ class Outcome(StrEnum):
     INVALID = "invalid"  # illegal or impossible; ignored, the unit holds
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class OrderResult:
+    """One order's fate. Not frozen: dozens are built per phase on the adjudicator's hot path, where a
+    frozen dataclass costs three times as much to create. Treat it as read-only."""
+
     power: str
     order: Order
     outcome: Outcome
