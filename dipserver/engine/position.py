@@ -23,6 +23,9 @@ class Position:
     units: Mapping[str, Unit]  # keyed by province
     owners: Mapping[str, str]  # supply-centre province -> owning power
     dislodged: Mapping[str, Dislodged] = field(default_factory=dict)  # keyed by province
+    # province -> power whose unit stood there at the end of the last Spring or Autumn it was occupied;
+    # kept by the timeline hooks for Deluge's new-centre ownership chain (ruling E11)
+    last_occupants: Mapping[str, str] = field(default_factory=dict)
 
     def units_of(self, power: str) -> list[Unit]:
         return [u for u in self.units.values() if u.power == power]
