@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from dipserver.engine.board import COAST_NAMES, Board
+from dipserver.engine.board import Board
 from dipserver.engine.orders import (
     Build,
     Convoy,
@@ -96,7 +96,8 @@ _COAST_WORDS = {
     "west": "WC",
 }
 _SHORT_COAST_WORDS = {"n": "NC", "s": "SC", "e": "EC", "w": "WC"}  # only inside "/x" or "(x)"
-_TOKEN_RE = re.compile(r"->|=>|[a-z0-9.']+|[-/()]")
+_TOKEN_RE = re.compile(r"->|=>|[a-z0-9.']+|\S")
+_IGNORED = frozenset(",:;?!")  # separators, and "?" for a unit type the writer did not know (DATC texts)
 _MAX_NAME_WORDS = 4
 
 
@@ -124,7 +125,7 @@ def _word(token: str) -> str:
 
 def _tokens(text: str) -> list[str]:
     cleaned = text.lower().replace("\u2013", "-").replace("\u2014", "-").replace("\u2192", "->")
-    return _TOKEN_RE.findall(cleaned)
+    return [t for t in _TOKEN_RE.findall(cleaned) if t not in _IGNORED]
 
 
 def _match_name(variant: Variant, tokens: list[str], i: int) -> tuple[str, int] | None:
@@ -327,9 +328,7 @@ class _Checker:
             raise OrderError(f"{_unit_phrase(self.board, unit)} belongs to {self.power_name(unit.power)}")
         if unit_type is not None and unit_type is not unit.type:
             raise OrderError(f"The unit in {self.name(loc.province)} is {_a(unit.type)}, not {_a(unit_type)}")
-        if loc.coast is not None and loc.location != unit.location:
-            coast = COAST_NAMES.get(loc.coast, loc.coast)
-            raise OrderError(f"{_unit_phrase(self.board, unit)} is not on the {coast}")
+        # A wrong coast for the ordered unit has no purpose: the unit is found by province (DATC 6.B.10).
         return unit
 
     def known_place(self, loc: _Loc) -> None:
@@ -345,8 +344,6 @@ class _Checker:
         terrain = self.board.terrain(dest.province)
         if not terrain.passable:
             raise OrderError(f"{self.name(dest.province)} is {terrain.value}: no unit can enter it")
-        if unit.type is UnitType.ARMY and dest.coast is not None:
-            raise OrderError(f"An army moves to a province, not a coast: say {dest.province}")
 
     def fleet_destination(self, unit: Unit, dest: _Loc) -> str:
         """The exact location a fleet moves to, inferring the coast when only one is reachable."""
@@ -383,7 +380,7 @@ class _Checker:
                 raise OrderError("Only armies travel by convoy")
             return Move(unit.location, self.fleet_destination(unit, intent.dest))
         self._enterable(unit, intent.dest)
-        dest = intent.dest.province
+        dest = intent.dest.province  # a coast means nothing to an army: ignored (DATC 6.B.12)
         if not self.board.is_land(dest):
             raise OrderError(f"An army in {self.name(unit.location)} cannot reach {self.name(dest)}")
         if not intent.via and dest in self.board.army_moves(unit.province):
@@ -455,7 +452,7 @@ class _Checker:
         assert intent.dest is not None
         options = self.position.dislodged[unit.province].retreats
         self.known_place(intent.dest)
-        wanted = intent.dest.location
+        wanted = intent.dest.location if unit.type is UnitType.FLEET else intent.dest.province
         if intent.dest.coast is None and unit.type is UnitType.FLEET:
             matches = [o for o in options if province_of(o) == intent.dest.province]
             if len(matches) > 1:

@@ -121,6 +121,9 @@ def refusal(board: Board, power: str, text: str, position: Position = MOVEMENT) 
         ("TURKEY", "F CON - BUL (south coast)", Move("CON", "BUL/SC")),
         ("ITALY", "A VEN - TUN", Move("VEN", "TUN")),
         ("ENGLAND", "A LON \u2192 BEL", Move("LON", "BEL")),
+        # Coasts with no purpose are ignored rather than refused (DATC 6.B.10, 6.B.12).
+        ("FRANCE", "A MAR - SPA/NC", Move("MAR", "SPA")),
+        ("RUSSIA", "F STP/SC - NWY", Move("STP/NC", "NWY")),
     ],
 )
 def test_movement_orders(board: Board, power: str, text: str, expected: Order) -> None:
@@ -157,7 +160,6 @@ def test_legal_orders_that_may_fail_are_kept(board: Board, power: str, text: str
         ("ENGLAND", "A LVP - IRI", "An army in Liverpool cannot reach Irish Sea"),
         ("FRANCE", "F MAO - SPA", "Say which coast of Spain the fleet goes to: SPA/NC or SPA/SC"),
         ("FRANCE", "F GAS - SPA/SC", "A fleet in Gascony cannot reach Spain (south coast)"),
-        ("FRANCE", "A MAR - SPA/NC", "An army moves to a province, not a coast: say SPA"),
         ("FRANCE", "F MAO - SPA/EC", "Spain has no EC coast"),
         ("ENGLAND", "F NTH - LON/NC", "London has no NC coast"),
         (
@@ -184,7 +186,8 @@ def test_legal_orders_that_may_fail_are_kept(board: Board, power: str, text: str
         ("FRANCE", "A PAR - LON", "An army in Paris cannot reach London"),
         ("FRANCE", "F MAO - NTH", "A fleet in Mid-Atlantic Ocean cannot reach North Sea"),
         ("FRANCE", "F PAR - BUR", "The unit in Paris is an army, not a fleet"),
-        ("RUSSIA", "F STP/SC - BOT", "The fleet in St Petersburg (north coast) is not on the south coast"),
+        # The ordered unit's wrong coast is ignored, so this is the north-coast fleet's move (DATC 6.B.11).
+        ("RUSSIA", "F STP/SC - BOT", "A fleet in St Petersburg (north coast) cannot reach Gulf of Bothnia"),
         ("FRANCE", "A MAR R SPA", "This is a movement phase: retreat orders come later"),
         ("FRANCE", "A PAR D", "This is a movement phase: disband orders come later"),
         ("FRANCE", "A PAR - Atlantis", "'atlantis' is not a place or an order word I know"),
