@@ -148,7 +148,28 @@ def _province(loc: str) -> str:
     return prov
 
 
-_Given = tuple[int, str, Order, str]  # (position in the input, power, legal order, a move's settled target)
+def _unit(power: str, unit_type: UnitType, loc: str) -> Unit:
+    """A ``Unit`` value, memoised: units are immutable and a phase moves a dozen of them."""
+    key = (power, unit_type, loc)
+    unit = _UNITS.get(key)
+    if unit is None:
+        unit = Unit(power, unit_type, loc)
+        if len(_UNITS) < 16384:
+            _UNITS[key] = unit
+    return unit
+
+
+_UNITS: dict[tuple[str, UnitType, str], Unit] = {}
+
+
+def _same_coast(supported: str, moved: str) -> bool:
+    """A coast named in a support must be the one moved to; an omitted coast matches (DATC 6.B.7-9)."""
+    if "/" not in supported:
+        return True
+    return coast_of(moved) in (coast_of(supported), None)
+
+
+_Given = tuple[int, str, Order, str]  # (slot in the results, power, legal order, a move's settled target)
 
 
 class _Phase:
@@ -166,35 +187,34 @@ class _Phase:
         }
 
     def run(self, orders_by_power: Mapping[str, Iterable[Order]]) -> MovementOutcome:
-        results: list[tuple[int, OrderResult]] = []
+        results: list[OrderResult] = []  # in the order given; legal orders' slots are filled last
         chosen = self._legal_orders(orders_by_power, results)
         sane = self._validate(chosen)
-        powers = [u.power for u in self.units.values()]
-        table = OrderTable.build(sane.provs, powers, sane.kind, sane.dest, sane.route, sane.supports)
+        table = OrderTable.build(
+            sane.provs, sane.powers, sane.kind, sane.dest, sane.route, sane.supports, sane.index
+        )
         decisions = resolve(table)
         new_units, dislodged_by, dislodged = self._aftermath(sane, table, decisions)
-        self._report(chosen, sane, table, decisions, dislodged_by, results)
-        results.sort(key=_first)
-        return MovementOutcome(tuple(r for _, r in results), new_units, dislodged)
+        self._report(chosen, sane, decisions, dislodged_by, results)
+        return MovementOutcome(tuple(results), new_units, dislodged)
 
     # step 1: legality -----------------------------------------------------------------------------
 
     def _legal_orders(
-        self, orders_by_power: Mapping[str, Iterable[Order]], results: list[tuple[int, OrderResult]]
+        self, orders_by_power: Mapping[str, Iterable[Order]], results: list[OrderResult]
     ) -> dict[str, _Given]:
         """The one legal order of each ordered unit (by province); every other order is reported."""
         units, checks = self.units, self._checks
         chosen: dict[str, _Given] = {}
         extra: dict[str, list[_Given]] = {}
-        seq = 0
         for power, orders in orders_by_power.items():
             for order in orders:
-                seq += 1
                 check = checks.get(type(order))
                 if check is None:
                     problem = f"{type(order).__name__} orders are not given in a movement phase"
                 else:
-                    prov = _province(order.unit)  # type: ignore[union-attr]
+                    loc = order.unit  # type: ignore[union-attr]
+                    prov = loc if "/" not in loc else _province(loc)
                     unit = units.get(prov)
                     if unit is None:
                         problem = f"There is no unit in {self._name(prov)}"
@@ -203,21 +223,25 @@ class _Phase:
                     else:
                         problem, dest = check(prov, unit, order)  # type: ignore[operator]
                         if problem is None:
+                            given = (len(results), power, order, dest)
                             if prov in chosen:
-                                extra.setdefault(prov, []).append((seq, power, order, dest))
+                                extra.setdefault(prov, []).append(given)
                             else:
-                                chosen[prov] = (seq, power, order, dest)
+                                chosen[prov] = given
+                            results.append(None)  # type: ignore[arg-type]  # filled in by _report
                             continue
-                results.append((seq, OrderResult(power, order, Outcome.INVALID, problem)))
+                results.append(OrderResult(power, order, Outcome.INVALID, problem))
         for prov, later in extra.items():
             first = chosen[prov]
             if all(g[2] == first[2] for g in later):
-                results.extend((g[0], OrderResult(g[1], g[2], Outcome.VOID, "Repeated order")) for g in later)
+                for slot, power, order, _ in later:
+                    results[slot] = OrderResult(power, order, Outcome.VOID, "Repeated order")
             else:
                 # Different legal orders for one unit: it holds, and may receive hold support (DATC 4.D.3).
                 del chosen[prov]
                 why = f"{self._unit_name(prov)} was given different orders, so it holds"
-                results.extend((g[0], OrderResult(g[1], g[2], Outcome.INVALID, why)) for g in [first, *later])
+                for slot, power, order, _ in [first, *later]:
+                    results[slot] = OrderResult(power, order, Outcome.INVALID, why)
         return chosen
 
     def _unit_name(self, prov: str) -> str:
@@ -241,7 +265,7 @@ class _Phase:
             if dest in board.fleet_moves(unit.location):
                 return None, dest
             return self._fleet_move_coast(here, unit, dest)
-        dest_prov = _province(dest)
+        dest_prov = dest if "/" not in dest else _province(dest)
         if not order.via_convoy and dest_prov in board.army_moves(here):
             return None, dest_prov  # a coast named for an army is ignored (DATC 4.B.6)
         if dest_prov == here:
@@ -355,7 +379,10 @@ class _Phase:
         provs = list(units)
         index = {p: i for i, p in enumerate(provs)}
         n = len(provs)
-        out = _Sanitised(provs, [HOLD] * n, [None] * n, [""] * n, [None] * n, [[] for _ in range(n)], {})
+        powers = [u.power for u in units.values()]
+        out = _Sanitised(
+            provs, index, powers, [HOLD] * n, [None] * n, [""] * n, [None] * n, [[] for _ in range(n)], {}
+        )
         kind, dest, dest_loc, route = out.kind, out.dest, out.dest_loc, out.route
 
         moves: list[tuple[str, Move, str]] = []
@@ -373,14 +400,14 @@ class _Phase:
         carried: set[str] = set()  # fleets on the route of the army they convoy
         for prov, order, target in moves:
             i = index[prov]
-            into = _province(target)
+            into = target if "/" not in target else _province(target)
             kind[i] = MOVE
             dest[i] = into
             dest_loc[i] = target
             unit = units[prov]
             if unit.type is UnitType.FLEET:
                 continue
-            fleets = convoys.get((prov, into))
+            fleets = convoys.get((prov, into)) if convoys else None
             if not (
                 order.via_convoy
                 or into not in board.army_moves(prov)
@@ -406,27 +433,23 @@ class _Phase:
                     them = self._unit_name(_province(order.target))
                     out.void[i] = (Outcome.VOID, f"{them} was not convoyed to {self._name(order.dest)}")
                 continue
-            j = index[_province(order.target)]  # type: ignore[union-attr]
-            if self._matches(order, kind[j], dest[j], dest_loc[j]):  # type: ignore[arg-type]
+            target = order.target  # type: ignore[union-attr]
+            j = index[target if "/" not in target else _province(target)]
+            if type(order) is SupportHold:
+                matched = kind[j] != MOVE
+                into = None
+            else:
+                into = _province(order.dest)  # type: ignore[union-attr]
+                matched = kind[j] == MOVE and dest[j] == into and _same_coast(order.dest, dest_loc[j])  # type: ignore[union-attr]
+            if matched:
                 kind[i] = SUPPORT
-                dest[i] = _province(order.dest) if type(order) is SupportMove else None
+                dest[i] = into
                 out.supports[j].append(i)
             else:
                 them = self._unit_name(provs[j])
                 what = f"move to {self._name(order.dest)}" if type(order) is SupportMove else "hold"  # type: ignore[union-attr]
                 out.void[i] = (Outcome.VOID, f"{them} did not {what}")
         return out
-
-    @staticmethod
-    def _matches(order: SupportHold | SupportMove, kind: int, dest: str | None, dest_loc: str) -> bool:
-        """Whether a support matches the supported unit's (sanitised) order."""
-        if type(order) is SupportHold:
-            return kind != MOVE
-        if kind != MOVE or dest != _province(order.dest):
-            return False
-        # A coast named in the support must be the one moved to; an omitted coast matches (DATC 6.B.7-9).
-        coast = coast_of(order.dest)
-        return coast is None or coast_of(dest_loc) in (coast, None)
 
     def _route(self, army: str, target: str, fleets: list[str], index: Mapping[str, int]) -> ConvoyRoute:
         board = self.board
@@ -451,7 +474,7 @@ class _Phase:
             unit = units[prov]
             if kind[i] == MOVE and success[i]:
                 loc = sane.dest_loc[i]
-                new_units[dest[i]] = unit if loc == unit.location else Unit(unit.power, unit.type, loc)  # type: ignore[index]
+                new_units[dest[i]] = _unit(unit.power, unit.type, loc)  # type: ignore[index]
             elif prov in moved_in:
                 dislodged_by[i] = moved_in[prov]
             else:
@@ -499,41 +522,37 @@ class _Phase:
     def _report(
         chosen: dict[str, _Given],
         sane: _Sanitised,
-        table: OrderTable,
         decisions: Decisions,
         dislodged_by: dict[int, int],
-        results: list[tuple[int, OrderResult]],
+        results: list[OrderResult],
     ) -> None:
-        kinds, success, path, void = sane.kind, decisions.success, decisions.path, sane.void
-        for prov, (seq, power, order, _) in chosen.items():
-            i = table.occupant[prov]
+        """Fill in the result of every order that was resolved (its slot in ``results``)."""
+        kinds, index, void = sane.kind, sane.index, sane.void
+        success, path, paradox = decisions.success, decisions.path, decisions.paradox
+        for prov, (slot, power, order, _) in chosen.items():
+            i = index[prov]
             hit = i in dislodged_by
             reason = ""
+            kind = kinds[i]
             if i in void:
                 outcome, reason = void[i]
-            else:
-                kind = kinds[i]
-                if kind == MOVE:
-                    if success[i]:
-                        outcome = Outcome.SUCCESS
-                    elif path[i]:
-                        outcome = Outcome.BOUNCE
-                    else:
-                        outcome, reason = Outcome.NO_CONVOY, "The convoy was disrupted"
-                elif kind == SUPPORT:
-                    outcome = Outcome.SUCCESS if success[i] else Outcome.CUT
-                elif i in decisions.paradox:
-                    outcome = Outcome.VOID
-                    reason = "Convoy paradox: by the Szykman rule this fleet does not convoy"
-                elif kind == CONVOY:
-                    outcome = Outcome.SUCCESS if success[i] else Outcome.DISLODGED
+            elif kind == MOVE:
+                if success[i]:
+                    outcome = Outcome.SUCCESS
+                elif path[i]:
+                    outcome = Outcome.BOUNCE
                 else:
-                    outcome = Outcome.DISLODGED if hit else Outcome.SUCCESS
-            results.append((seq, OrderResult(power, order, outcome, reason, hit)))
-
-
-def _first(item: tuple[int, OrderResult]) -> int:
-    return item[0]
+                    outcome, reason = Outcome.NO_CONVOY, "The convoy was disrupted"
+            elif kind == SUPPORT:
+                outcome = Outcome.SUCCESS if success[i] else Outcome.CUT
+            elif kind == HOLD:
+                outcome = Outcome.DISLODGED if hit else Outcome.SUCCESS
+            elif i in paradox:
+                outcome = Outcome.VOID
+                reason = "Convoy paradox: by the Szykman rule this fleet does not convoy"
+            else:
+                outcome = Outcome.SUCCESS if success[i] else Outcome.DISLODGED
+            results[slot] = OrderResult(power, order, outcome, reason, hit)
 
 
 @dataclass(slots=True)
@@ -541,6 +560,8 @@ class _Sanitised:
     """The orders after step 2, one row per unit (``provs[i]`` is unit ``i``'s province)."""
 
     provs: list[str]
+    index: dict[str, int]  # province -> unit number
+    powers: list[str]
     kind: list[int]
     dest: list[str | None]
     dest_loc: list[str]  # a move's destination location (with its coast)

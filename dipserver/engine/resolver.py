@@ -60,9 +60,11 @@ class OrderTable:
         dest: list[str | None],
         route: list[ConvoyRoute | None],
         supports: list[list[int]],
+        occupant: dict[str, int] | None = None,
     ) -> OrderTable:
         """Fill in the derived indexes (occupants, movers, head-to-head opponents)."""
-        occupant = {p: i for i, p in enumerate(province)}
+        if occupant is None:
+            occupant = {p: i for i, p in enumerate(province)}
         movers_to: dict[str, list[int]] = {}
         for i, k in enumerate(kind):
             if k == MOVE:
@@ -110,7 +112,7 @@ def resolve(table: OrderTable) -> Decisions:
         old = len(dep)
         result[i] = False
         state[i] = _GUESSING
-        first = adjudicate(i)
+        first = adjudicators[kind[i]](i)
         if len(dep) == old:
             # Nothing depended on a guess: final.
             if state[i] != _RESOLVED:
@@ -128,7 +130,7 @@ def resolve(table: OrderTable) -> Decisions:
         del dep[old:]
         result[i] = True
         state[i] = _GUESSING
-        second = adjudicate(i)
+        second = adjudicators[kind[i]](i)
         if first == second:
             for k in dep[old:]:
                 state[k] = _UNRESOLVED
@@ -162,14 +164,6 @@ def resolve(table: OrderTable) -> Decisions:
                     state[k] = _RESOLVED
                 else:
                     state[k] = _UNRESOLVED
-
-    def adjudicate(i: int) -> bool:
-        k = kind[i]
-        if k == MOVE:
-            return adjudicate_move(i)
-        if k == SUPPORT:
-            return adjudicate_support(i)
-        return adjudicate_convoy(i)
 
     def strength(i: int) -> int:
         s = 1
@@ -263,8 +257,9 @@ def resolve(table: OrderTable) -> Decisions:
                 return False
         return True
 
+    adjudicators = (None, adjudicate_move, adjudicate_support, adjudicate_convoy)
     for i in range(n):
         if kind[i] != HOLD:
             res(i)
-    open_path = [k == MOVE and path(i) for i, k in enumerate(kind)]
+    open_path = [k == MOVE and (route[i] is None or path(i)) for i, k in enumerate(kind)]
     return Decisions(result, open_path, frozenset(paradox))
