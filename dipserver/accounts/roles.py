@@ -1,0 +1,3 @@
+"""Names of the roles a login can have."""
+
+GAME_MASTERS_GROUP = "Game masters"

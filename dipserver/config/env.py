@@ -1,0 +1,138 @@
+"""Settings read from the environment, parsed in one place.
+
+Every setting a person can get wrong is checked here and reported as a :class:`ConfigError` whose
+message names the variable, so start-up can stop with one readable line instead of a traceback.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import environ
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parents[2]
+
+env = environ.Env()
+
+if env.bool("DJANGO_READ_DOT_ENV_FILE", default=False):
+    env.read_env(str(BASE_DIR / ".env"))
+
+# Runtime files (SQLite database, embedded broker queues, beat schedule) live here, never in git.
+VAR_DIR = Path(env.str("DIPSERVER_VAR_DIR", default=str(BASE_DIR / "var")))
+
+# The development key is public on purpose; production settings refuse it.
+DEV_SECRET_KEY = "django-insecure-dipserver-development-key-do-not-use-in-production"
+
+DATABASE_SCHEMES = ("sqlite", "postgres", "postgresql", "pgsql")
+BROKER_SCHEMES = ("filesystem", "memory", "redis", "rediss", "amqp", "pyamqp")
+
+
+class ConfigError(ImproperlyConfigured):
+    """A setting from the environment is missing or malformed; the message names it."""
+
+
+def redact(url: str) -> str:
+    """Hide the password in a URL so it can be printed in errors and health reports."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    return url.replace(f":{parts.password}@", ":***@", 1)
+
+
+def database_from_url(url: str, *, setting: str = "DATABASE_URL") -> dict[str, Any]:
+    """Turn a database URL into a Django DATABASES entry, or explain what is wrong with it."""
+    problem = _database_url_problem(url)
+    if problem is None:
+        try:
+            config = environ.Env.db_url_config(url)
+        except (ImproperlyConfigured, ValueError, KeyError) as exc:
+            problem = str(exc)
+    if problem is not None:
+        raise ConfigError(f"{setting} is not a valid database URL: {redact(url)!r} ({problem})")
+    # Reuse PostgreSQL connections between requests; SQLite connections are cheap.
+    config.setdefault("CONN_MAX_AGE", 0 if config["ENGINE"].endswith("sqlite3") else 60)
+    return config
+
+
+def _database_url_problem(url: str) -> str | None:
+    parts = urlsplit(url)
+    if "://" not in url or parts.scheme not in DATABASE_SCHEMES:
+        return "expected sqlite:///path/to/file.sqlite3 or postgres://user@host:5432/name"
+    if parts.scheme == "sqlite":
+        return None if parts.path.strip("/") else "no file path after sqlite:///"
+    if not parts.hostname:
+        return "no host"
+    if not parts.path.strip("/"):
+        return "no database name"
+    try:
+        parts.port  # noqa: B018 - urlsplit only checks the port when asked
+    except ValueError:
+        return "the port is not a number"
+    return None
+
+
+def broker_url_checked(url: str, *, setting: str = "CELERY_BROKER_URL") -> str:
+    """Check that a Celery broker URL has a transport Celery knows, and return it."""
+    scheme = urlsplit(url).scheme
+    if "://" not in url or scheme not in BROKER_SCHEMES:
+        raise ConfigError(
+            f"{setting} is not a valid broker URL: {redact(url)!r} "
+            f"(expected one of {', '.join(s + '://' for s in BROKER_SCHEMES)})"
+        )
+    return url
+
+
+def required(name: str) -> str:
+    """An environment variable that has no safe default."""
+    value = os.environ.get(name, "").strip()
+    if not value:
+        raise ConfigError(f"{name} must be set in the environment")
+    return value
+
+
+def flag(name: str, default: bool) -> bool:
+    """A boolean variable; anything but a clear yes/no is an error rather than a silent False."""
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    value = raw.strip().lower()
+    if value in ("1", "true", "yes", "on"):
+        return True
+    if value in ("0", "false", "no", "off"):
+        return False
+    raise ConfigError(f"{name} must be true or false, not {raw!r}")
+
+
+def integer(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be a whole number, not {raw!r}") from None
+
+
+def listing(name: str, default: list[str]) -> list[str]:
+    """A comma-separated list."""
+    raw = os.environ.get(name)
+    if raw is None:
+        return list(default)
+    return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+@contextmanager
+def exit_on_config_error() -> Iterator[None]:
+    """Turn a ConfigError into one line on stderr and exit status 2, instead of a traceback."""
+    try:
+        yield
+    except ConfigError as exc:
+        print(f"dipserver: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None

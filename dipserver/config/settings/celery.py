@@ -1,0 +1,53 @@
+"""Celery settings (read by ``dipserver.config.celery`` through the ``CELERY_`` namespace).
+
+The beat schedule lives here and only here: periodic work is registered by adding an entry below.
+"""
+
+from __future__ import annotations
+
+import os
+
+from dipserver.config.env import VAR_DIR, broker_url_checked, integer
+
+# With no CELERY_BROKER_URL the broker is kombu's filesystem transport under var/: it needs no server,
+# so `./dip serve` works on a fresh machine. Production sets a redis:// URL.
+CELERY_BROKER_URL = broker_url_checked(os.environ.get("CELERY_BROKER_URL", "").strip() or "filesystem://")
+CELERY_BROKER_DIR = VAR_DIR / "celery-broker"
+if CELERY_BROKER_URL.startswith("filesystem://"):
+    # One folder for both directions: producers and the worker exchange message files through it.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(CELERY_BROKER_DIR / "queue"),
+        "data_folder_out": str(CELERY_BROKER_DIR / "queue"),
+        "control_folder": str(CELERY_BROKER_DIR / "control"),
+        "store_processed": False,
+    }
+    # kombu expects the folders to exist; creating them here keeps every entry point (serve, worker,
+    # beat, manage.py) working on a fresh checkout.
+    for _folder in ("queue", "control"):
+        (CELERY_BROKER_DIR / _folder).mkdir(parents=True, exist_ok=True)
+else:
+    CELERY_BROKER_TRANSPORT_OPTIONS = {}
+# Tasks record their effects in the database, so no result backend is needed.
+CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND", "").strip() or None
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TASK_SERIALIZER = "json"
+CELERY_RESULT_SERIALIZER = "json"
+CELERY_TIMEZONE = "UTC"
+
+# A task that hangs must not block a worker forever; the soft limit lets it clean up first.
+CELERY_TASK_TIME_LIMIT = integer("CELERY_TASK_TIME_LIMIT", 300)
+CELERY_TASK_SOFT_TIME_LIMIT = integer("CELERY_TASK_SOFT_TIME_LIMIT", 240)
+# Tasks are idempotent (they reload rows and check state), so redelivery after a crash is safe.
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
+    # Proves that beat and a worker are alive; /healthz and `check_services --heartbeat` read it.
+    "worker-heartbeat": {"task": "dipserver.core.heartbeat", "schedule": 60.0},
+    # The game server adds its periodic "sweep due phases" task here.
+}

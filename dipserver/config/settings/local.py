@@ -1,0 +1,7 @@
+"""Development on one machine: DEBUG on, SQLite and the filesystem broker unless told otherwise."""
+
+from dipserver.config.env import flag
+from dipserver.config.settings.base import *  # noqa: F403
+
+DEBUG = flag("DEBUG", default=True)
+EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"

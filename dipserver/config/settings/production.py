@@ -1,0 +1,34 @@
+"""Production: every secret comes from the environment and unsafe values stop start-up."""
+
+from dipserver.config.env import DEV_SECRET_KEY, ConfigError, flag, integer, listing, required
+from dipserver.config.settings.base import *  # noqa: F403
+
+SECRET_KEY = required("SECRET_KEY")
+if SECRET_KEY == DEV_SECRET_KEY or SECRET_KEY.startswith("django-insecure"):
+    raise ConfigError("SECRET_KEY is the development key; set a long random one for production")
+if len(SECRET_KEY) < 32:
+    raise ConfigError("SECRET_KEY is too short for production; use at least 32 random characters")
+if flag("DEBUG", default=False):
+    raise ConfigError("DEBUG must be off with production settings (unset DEBUG or set it to false)")
+DEBUG = False
+
+ALLOWED_HOSTS = listing("ALLOWED_HOSTS", [])
+if not ALLOWED_HOSTS:
+    raise ConfigError("ALLOWED_HOSTS must name the host(s) this site is served as, e.g. dip.example.org")
+
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
+
+# HTTPS hardening; switch off only when serving plain HTTP on a private host (see docker-compose.yml).
+SECURE_COOKIES = flag("SECURE_COOKIES", default=True)
+SESSION_COOKIE_SECURE = SECURE_COOKIES
+CSRF_COOKIE_SECURE = SECURE_COOKIES
+SECURE_SSL_REDIRECT = flag("SECURE_SSL_REDIRECT", default=True)
+SECURE_HSTS_SECONDS = integer("SECURE_HSTS_SECONDS", 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = flag("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=False)
+SECURE_CONTENT_TYPE_NOSNIFF = True
+if flag("BEHIND_TLS_PROXY", default=False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"

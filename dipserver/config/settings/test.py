@@ -1,0 +1,20 @@
+"""The test suite: fast and self-contained; integration tests opt into real services via the environment."""
+
+import os
+
+from dipserver.config.settings.base import *  # noqa: F403
+
+DEBUG = False
+SECRET_KEY = "test-secret-key-not-used-anywhere-else"
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # speed over strength in tests
+EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+
+# Unit tests run tasks in-process; the integration stage sets CELERY_BROKER_URL and turns this off.
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "").strip() or "memory://"
+CELERY_BROKER_TRANSPORT_OPTIONS = {}
+CELERY_TASK_ALWAYS_EAGER = True
+CELERY_TASK_EAGER_PROPAGATES = True
+
+# Serve static files straight from static/ (no collectstatic in tests), as DEBUG does locally.
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = True

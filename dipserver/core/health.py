@@ -1,0 +1,68 @@
+"""Reachability of the services the site depends on, for /healthz and `manage.py check_services`."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from datetime import timedelta
+
+from django.db import DatabaseError, connection
+from django.utils import timezone
+
+from dipserver.config.env import redact
+
+
+@dataclass(frozen=True)
+class ServiceStatus:
+    name: str
+    ok: bool
+    detail: str
+
+    def as_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+
+def database_status() -> ServiceStatus:
+    """Run a trivial query on the default database."""
+    vendor = connection.vendor
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    except DatabaseError as exc:
+        return ServiceStatus("database", False, f"{vendor}: {_first_line(exc)}")
+    return ServiceStatus("database", True, vendor)
+
+
+def broker_status(timeout: float = 3.0) -> ServiceStatus:
+    """Open (and close) a connection to the Celery broker, without retrying."""
+    from dipserver.config.celery import app
+
+    url = redact(app.conf.broker_url)
+    if app.conf.task_always_eager:
+        return ServiceStatus("broker", True, f"{url} (tasks run in-process)")
+    try:
+        with app.connection_for_write() as conn:
+            conn.ensure_connection(max_retries=1, timeout=timeout)
+    except Exception as exc:  # kombu raises transport-specific errors; any of them means unreachable
+        return ServiceStatus("broker", False, f"{url}: {_first_line(exc)}")
+    return ServiceStatus("broker", True, url)
+
+
+def heartbeat_status(max_age: timedelta, name: str = "celery") -> ServiceStatus:
+    """Whether beat and a worker have run the heartbeat task within ``max_age``."""
+    from dipserver.core.models import WorkerHeartbeat
+
+    try:
+        beat = WorkerHeartbeat.objects.filter(name=name).first()
+    except DatabaseError as exc:
+        return ServiceStatus("worker", False, f"cannot read heartbeat: {_first_line(exc)}")
+    if beat is None:
+        return ServiceStatus("worker", False, "no heartbeat recorded yet")
+    age = timezone.now() - beat.beat_at
+    detail = f"last heartbeat {int(age.total_seconds())}s ago from {beat.hostname}"
+    return ServiceStatus("worker", age <= max_age, detail)
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip() or type(exc).__name__
+    return text.splitlines()[0]

@@ -1,0 +1,36 @@
+"""Fail fast, in one line, when the database or the Celery broker cannot be reached."""
+
+from datetime import timedelta
+
+from django.core.management.base import BaseCommand, CommandParser
+
+from dipserver.core.health import broker_status, database_status, heartbeat_status
+
+SETTING_FOR = {"database": "DATABASE_URL", "broker": "CELERY_BROKER_URL", "worker": "the Celery worker/beat"}
+
+
+class Command(BaseCommand):
+    help = "Check that the database and the Celery broker answer (and, optionally, a recent heartbeat)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--heartbeat-within",
+            type=int,
+            metavar="SECONDS",
+            help="also require a worker heartbeat (scheduled by beat) at most this many seconds old",
+        )
+
+    def handle(self, *args: object, heartbeat_within: int | None = None, **options: object) -> None:
+        statuses = [database_status(), broker_status()]
+        if heartbeat_within is not None:
+            statuses.append(heartbeat_status(timedelta(seconds=heartbeat_within)))
+        failed = [s for s in statuses if not s.ok]
+        for status in failed:
+            # One line per unreachable service, in the same "dipserver: SETTING ..." form as config errors.
+            self.stderr.write(
+                f"dipserver: {SETTING_FOR[status.name]}: cannot reach {status.name}: {status.detail}"
+            )
+        if failed:
+            raise SystemExit(2)
+        if int(options.get("verbosity", 1)) >= 1:
+            self.stdout.write("; ".join(f"{s.name} ok ({s.detail})" for s in statuses))

@@ -1,0 +1,42 @@
+"""Suite-wide pytest set-up. Engine tests need no database: pytest-django opens one only for tests that
+ask for it (``db`` fixture or ``django_db`` mark)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import pytest
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    """Say which database and broker this run used, so CI logs show what was really exercised."""
+    from django.conf import settings
+
+    from dipserver.config.env import redact
+
+    database = settings.DATABASES["default"]
+    vendor = database["ENGINE"].rsplit(".", 1)[-1]
+    where = database.get("HOST") or database.get("NAME")
+    return [
+        f"dipserver database: {vendor} ({where}; tests use a throw-away test database)",
+        f"dipserver celery broker: {redact(settings.CELERY_BROKER_URL)}",
+    ]
+
+
+@pytest.fixture
+def celery_conf() -> Iterator[Callable[..., None]]:
+    """Override Celery app settings for one test: ``celery_conf(task_always_eager=False)``.
+
+    (monkeypatch cannot undo attributes on Celery's settings object, hence this fixture.)
+    """
+    from dipserver.config import celery_app
+
+    saved: dict[str, object] = {}
+
+    def override(**values: object) -> None:
+        for key, value in values.items():
+            saved.setdefault(key, celery_app.conf[key])
+            celery_app.conf[key] = value
+
+    yield override
+    celery_app.conf.update(saved)

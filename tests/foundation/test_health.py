@@ -1,0 +1,73 @@
+"""/healthz and the heartbeat that beat schedules and a worker records."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from dipserver.config.celery import app as celery_app
+from dipserver.core.models import WorkerHeartbeat
+from dipserver.core.tasks import heartbeat
+
+pytestmark = pytest.mark.django_db
+
+
+def test_healthy_site_answers_200_with_each_service(client: Client) -> None:
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    body = response.json()
+    assert body["status"] == "ok"
+    assert body["database"] == {"name": "database", "ok": True, "detail": "sqlite"}
+    assert body["broker"]["ok"] is True
+    assert body["worker"] == {"name": "worker", "ok": False, "detail": "no heartbeat recorded yet"}
+    assert response["Cache-Control"].startswith("max-age=0")
+
+
+def test_unreachable_broker_makes_the_site_unavailable(
+    client: Client, celery_conf: Callable[..., None]
+) -> None:
+    celery_conf(task_always_eager=False, broker_url="redis://127.0.0.1:9/0")
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    body = response.json()
+    assert body["status"] == "unavailable"
+    assert body["broker"]["ok"] is False
+    assert body["broker"]["detail"].startswith("redis://127.0.0.1:9/0: ")
+
+
+def test_heartbeat_task_records_the_worker(client: Client) -> None:
+    heartbeat.delay()  # eager in unit tests: runs here, exactly as a worker would
+    row = WorkerHeartbeat.objects.get(name="celery")
+    assert timezone.now() - row.beat_at < timedelta(seconds=5)
+    worker = client.get("/healthz").json()["worker"]
+    assert worker["ok"] is True
+    assert worker["detail"].startswith("last heartbeat 0s ago from ")
+
+
+def test_heartbeat_is_idempotent() -> None:
+    heartbeat.delay()
+    heartbeat.delay()
+    assert WorkerHeartbeat.objects.count() == 1
+
+
+def test_stale_heartbeat_is_reported_but_does_not_fail_the_check(client: Client) -> None:
+    WorkerHeartbeat.objects.create(name="celery", beat_at=timezone.now() - timedelta(hours=1), hostname="w1")
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    worker = response.json()["worker"]
+    assert worker["ok"] is False
+    assert worker["detail"] == "last heartbeat 3600s ago from w1"
+
+
+def test_healthz_refuses_writes(client: Client) -> None:
+    assert client.post("/healthz").status_code == 405
+
+
+def test_beat_schedules_the_heartbeat_task_that_exists() -> None:
+    schedule = celery_app.conf.beat_schedule
+    assert schedule["worker-heartbeat"]["task"] == heartbeat.name
+    assert heartbeat.name in celery_app.tasks
