@@ -401,6 +401,23 @@ UNIT_CLEARANCE = 16.0  # px: radius kept free around a unit for its label
 LABEL_CLEARANCE = 13.0  # px: radius kept free around a label for the supply-centre marker
 
 
+def _beside(polygon: Polygon, label: Point, unit: Point) -> Point:
+    """A spot next to the label for the supply-centre marker, clear of the unit and the edges."""
+    inside = polygon.buffer(-5.0)
+    best, best_room = label, -1.0
+    for angle in np.linspace(0, 2 * np.pi, 24, endpoint=False):
+        for distance in (LABEL_CLEARANCE, LABEL_CLEARANCE + 5):
+            spot = Point(label.x + distance * np.cos(angle), label.y + distance * 0.8 * np.sin(angle))
+            if not inside.contains(spot) or spot.distance(unit) < UNIT_CLEARANCE:
+                continue
+            room = min(polygon.exterior.distance(spot), 12.0) - 0.01 * spot.distance(label)
+            if room > best_room:
+                best, best_room = spot, room
+    if best_room < 0:  # nowhere beside the label: fall back to the freest spot left
+        best = _free_spot(polygon, [unit.buffer(UNIT_CLEARANCE), label.buffer(LABEL_CLEARANCE)]) or label
+    return best
+
+
 def _free_spot(polygon: Polygon, taken: list[BaseGeometry]) -> Point | None:
     """The point of ``polygon`` farthest from its edges once the ``taken`` discs are cut out."""
     rest = polygon.difference(unary_union(taken))
@@ -414,7 +431,7 @@ def anchors(code: str, geom: BaseGeometry, regions: dict, graph: dict) -> dict:
     main = max(parts(geom), key=lambda p: p.area)
     unit = shapely.ops.polylabel(main, 0.5)
     label = _free_spot(main, [unit.buffer(UNIT_CLEARANCE)]) or unit
-    centre = _free_spot(main, [unit.buffer(UNIT_CLEARANCE), label.buffer(LABEL_CLEARANCE)]) or label
+    centre = _beside(main, label, unit)
     coasts = {}
     for coast, waters in sorted(graph[code].coasts.items()):
         water = unary_union([regions[w] for w in waters])

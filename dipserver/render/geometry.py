@@ -1,0 +1,136 @@
+"""The drawing of a base map: province outlines and anchor points, read from variants/<base>/geometry.json.
+
+One geometry file per base map (scripts/geometry/build_geometry.py generates it). A variant that extends
+another uses its base's file, which includes the provinces such variants add (SWI, IRE, ICE, CAS).
+Outlines are turned into SVG path data once, here, so rendering a phase only joins strings.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from dipserver.engine.variant import VARIANTS_DIR, Variant, load_variant
+
+Point = tuple[float, float]
+
+
+class GeometryError(LookupError):
+    """A variant has no drawing, or its drawing lacks a province."""
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    code: str
+    medium: str  # "land" or "sea": what the place is on the real map, whatever the game does to it
+    path: str  # SVG path data of every polygon
+    label: Point
+    unit: Point
+    sc: Point  # where the supply-centre marker goes
+    coasts: dict[str, Point]  # coast -> anchor, for multi-coast provinces
+
+
+@dataclass(frozen=True, slots=True)
+class Geometry:
+    source: Path
+    width: int
+    height: int
+    shapes: dict[str, Shape]
+    scenery: tuple[str, ...]  # path data of neutral land that is no province
+    document: dict[str, Any]  # the file as read, for the API
+
+    def anchor(self, location: str) -> Point:
+        """Where a unit at ``location`` (``"STP/NC"`` or ``"MUN"``) is drawn."""
+        province, _, coast = location.partition("/")
+        shape = self.shape(province)
+        return shape.coasts.get(coast, shape.unit) if coast else shape.unit
+
+    def shape(self, province: str) -> Shape:
+        try:
+            return self.shapes[province]
+        except KeyError:
+            raise GeometryError(f"{self.source.name} has no outline for province {province!r}") from None
+
+
+def _number(value: float) -> str:
+    text = f"{value:.1f}"
+    return text[:-2] if text.endswith(".0") else text
+
+
+def path_data(polygons: list[list[list[list[float]]]]) -> str:
+    """GeoJSON MultiPolygon coordinates -> SVG path data (absolute, one subpath per ring)."""
+    rings = []
+    for polygon in polygons:
+        for ring in polygon:
+            points = ring[:-1] if ring[0] == ring[-1] else ring
+            rings.append("M" + "L".join(f"{_number(x)} {_number(y)}" for x, y in points) + "Z")
+    return "".join(rings)
+
+
+def _point(value: list[float]) -> Point:
+    return (float(value[0]), float(value[1]))
+
+
+@lru_cache(maxsize=8)
+def _read(path: Path) -> Geometry:
+    doc = json.loads(path.read_text())
+    shapes = {
+        code: Shape(
+            code=code,
+            medium=data["medium"],
+            path=path_data(data["polygons"]),
+            label=_point(data["label"]),
+            unit=_point(data["unit"]),
+            sc=_point(data["sc"]),
+            coasts={coast: _point(p) for coast, p in data.get("coasts", {}).items()},
+        )
+        for code, data in doc["provinces"].items()
+    }
+    scenery = tuple(path_data(polygons) for polygons in doc["scenery"])
+    return Geometry(path, int(doc["width"]), int(doc["height"]), shapes, scenery, doc)
+
+
+def geometry_file(variant: Variant) -> Path:
+    """The geometry.json that draws ``variant``: its own, else the nearest base's."""
+    current, looked = variant, []
+    while True:
+        candidate = VARIANTS_DIR / current.slug / "geometry.json"
+        if candidate.exists():
+            return candidate
+        looked.append(current.slug)
+        if current.base is None:
+            raise GeometryError(
+                f"variant {variant.slug!r} has no geometry.json (looked in {', '.join(looked)})"
+            )
+        current = load_variant(current.base)
+
+
+def load_geometry(variant: Variant) -> Geometry:
+    """The drawing of ``variant``, checked to cover every province it has; cached per file."""
+    geometry = _read(geometry_file(variant))
+    missing = sorted(set(variant.provinces) - set(geometry.shapes))
+    if missing:
+        raise GeometryError(f"{geometry.source} has no outline for {', '.join(missing)} of {variant.slug}")
+    return geometry
+
+
+def geometry_json(variant: Variant) -> dict[str, Any]:
+    """The geometry document the API serves: outlines and anchors of every province of the variant.
+
+    Provinces of the file that the variant does not have (e.g. SWI for standard) are left out of
+    ``provinces`` and listed in ``off_board``, so a client draws them as scenery.
+    """
+    geometry = load_geometry(variant)
+    doc = geometry.document
+    return {
+        "variant": variant.slug,
+        "version": variant.version,
+        "width": geometry.width,
+        "height": geometry.height,
+        "provinces": {c: d for c, d in doc["provinces"].items() if c in variant.provinces},
+        "off_board": {c: d for c, d in doc["provinces"].items() if c not in variant.provinces},
+        "scenery": doc["scenery"],
+    }

@@ -1,0 +1,137 @@
+"""How each kind of place looks: terrain styles, power tints, and the stylesheet embedded in every SVG.
+
+A province's style comes from its terrain *this phase* and what it is on the real map (its medium):
+a sea that dried is drawn differently from land that was always land, and land that sank differently
+from open sea, so players see at a glance what the timeline has done.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from dipserver.engine.board import MapState
+from dipserver.engine.types import Terrain
+from dipserver.engine.variant import Variant
+
+
+@dataclass(frozen=True, slots=True)
+class TerrainStyle:
+    name: str  # CSS class
+    legend: str  # words in the legend
+    css: str  # declarations for the province path
+
+
+TERRAIN_STYLES = {
+    s.name: s
+    for s in (
+        TerrainStyle("land", "Land", "fill:#efe6cc"),
+        TerrainStyle("sea", "Sea", "fill:#a9cbe6"),
+        TerrainStyle("dried", "Dried sea bed (land)", "fill:url(#p-dried)"),
+        TerrainStyle("drowned", "Drowned land (sea)", "fill:url(#p-drowned)"),
+        TerrainStyle("ice", "Ice (impassable)", "fill:url(#p-ice)"),
+        TerrainStyle("desert", "Sahara desert (impassable)", "fill:url(#p-desert)"),
+        TerrainStyle("closed", "Impassable", "fill:#b8b0a0"),
+        TerrainStyle("absent", "Not yet on the board", "fill:url(#p-absent);stroke-dasharray:3 3"),
+    )
+}
+
+# What a place that *became* impassable looks like, per variant; without an entry a closed sea is
+# ice and closed land is desert. Sahara dries seas before its desert takes them, so there even a
+# former sea is desert. Places impassable from the start (Switzerland) are plain "closed".
+CLOSED_STYLE = {"wall_of_ice": "ice", "sahara": "desert"}
+
+
+def terrain_style(variant: Variant, map_state: MapState, code: str, medium: str) -> str:
+    terrain = map_state.terrain[code]
+    if terrain is Terrain.SEA:
+        return "sea" if medium == "sea" else "drowned"
+    if terrain is Terrain.LAND:
+        return "land" if medium == "land" else "dried"
+    if terrain is Terrain.ABSENT:
+        return "absent"
+    if variant.map_state.terrain.get(code) is Terrain.IMPASSABLE:
+        return "closed"
+    return (
+        CLOSED_STYLE.get(variant.slug)
+        or CLOSED_STYLE.get(variant.base or "")
+        or ("ice" if medium == "sea" else "desert")
+    )
+
+
+# Patterns for the terrains a plain fill would not tell apart (also legible in greyscale print).
+PATTERNS = (
+    '<pattern id="p-dried" width="8" height="8" patternUnits="userSpaceOnUse">'
+    '<rect width="8" height="8" fill="#ecdfb8"/><circle cx="2" cy="2" r="0.9" fill="#b9a77a"/>'
+    '<circle cx="6" cy="6" r="0.9" fill="#b9a77a"/></pattern>'
+    '<pattern id="p-drowned" width="12" height="6" patternUnits="userSpaceOnUse">'
+    '<rect width="12" height="6" fill="#86b4d3"/>'
+    '<path d="M0 3Q3 0 6 3T12 3" fill="none" stroke="#5d8fb3" stroke-width="0.9"/></pattern>'
+    '<pattern id="p-ice" width="8" height="8" patternUnits="userSpaceOnUse">'
+    '<rect width="8" height="8" fill="#f3f9fd"/>'
+    '<path d="M0 8L8 0M-2 2L2 -2M6 10L10 6" stroke="#a9c9de" stroke-width="1"/></pattern>'
+    '<pattern id="p-desert" width="10" height="10" patternUnits="userSpaceOnUse">'
+    '<rect width="10" height="10" fill="#e2bd72"/><circle cx="2.5" cy="3" r="1" fill="#b98b3c"/>'
+    '<circle cx="7.5" cy="8" r="1" fill="#b98b3c"/></pattern>'
+    '<pattern id="p-absent" width="10" height="10" patternUnits="userSpaceOnUse">'
+    '<rect width="10" height="10" fill="#f5f5f2"/>'
+    '<path d="M0 10L10 0" stroke="#d6d6d0" stroke-width="1"/></pattern>'
+)
+
+FONT = "DejaVu Sans,Verdana,Arial,sans-serif"
+
+BASE_CSS = (
+    ".province{stroke:#6b5e48;stroke-width:0.8;stroke-linejoin:round}"
+    ".province.sea,.province.drowned,.province.ice{stroke:#7d9bb5}"
+    ".scenery{fill:#cdc6b6;stroke:#8a8272;stroke-width:0.5}"
+    ".offboard-sea{fill:#a9cbe6;stroke:#7d9bb5;stroke-width:0.5}"
+    f"text{{font-family:{FONT}}}"
+    ".label{font-size:10.5px;font-weight:bold;fill:#2d2a24;text-anchor:middle;dominant-baseline:central}"
+    ".label.water{font-style:italic;fill:#1f4a6e}"
+    ".sc{stroke:#222;stroke-width:1.2}"
+    ".unit{stroke:#111;stroke-width:1.2}"
+    ".unit-letter{font-size:10px;font-weight:bold;text-anchor:middle;dominant-baseline:central}"
+    ".dislodged .unit{stroke:#d00;stroke-width:2;stroke-dasharray:3 2}"
+    ".order{fill:none;stroke-width:2.6;stroke-linecap:round}"
+    ".order.support{stroke-width:1.8;stroke-dasharray:6 4}"
+    ".order.convoy{stroke-width:1.8;stroke-dasharray:8 3 2 3}"
+    ".order.retreat{stroke-width:2.2;stroke-dasharray:7 3}"
+    ".order.failed{opacity:0.55}"
+    ".hold{fill:none;stroke-width:2.4}"
+    ".retreat-option{fill:none;stroke:#d00;stroke-width:1.2;stroke-dasharray:2 3}"
+    ".mark{stroke:#d00;stroke-width:2.6;stroke-linecap:round;fill:none}"
+    ".build{fill:none;stroke-width:2;stroke-dasharray:3 2}"
+    ".change{fill:none;stroke-width:3;stroke-dasharray:7 4;stroke-linejoin:round}"
+    ".change-land{stroke:#8a5a12}.change-sea{stroke:#0b5fa8}.change-impassable{stroke:#b3261e}"
+    ".change-sc_gain{stroke:#1b7f2a}.change-sc_loss,.change-sc_loss_all{stroke:#6a1b9a}"
+    ".legend-text{font-size:11px;fill:#222;dominant-baseline:central}"
+    ".legend-title{font-size:13px;font-weight:bold;fill:#222;dominant-baseline:central}"
+)
+
+CHANGE_WORDS = {
+    "land": "becomes land",
+    "sea": "sinks",
+    "impassable": "becomes impassable",
+    "sc_gain": "gains a centre",
+    "sc_loss": "loses its centre",
+    "sc_loss_all": "loses its centre",
+    "absent": "leaves the board",
+}
+
+
+def tint(colour: str, amount: float = 0.55) -> str:
+    """``colour`` mixed with white: the fill of a province whose centre a power owns."""
+    r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    mix = [round(c + (255 - c) * amount) for c in (r, g, b)]
+    return "#" + "".join(f"{c:02x}" for c in mix)
+
+
+def ink(colour: str) -> str:
+    """Black or white, whichever reads better on ``colour`` (unit letters on a pale power's units)."""
+    r, g, b = (int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5))
+    return "#111" if 0.299 * r + 0.587 * g + 0.114 * b > 0.6 else "#fff"
+
+
+def stylesheet(variant: Variant) -> str:
+    terrain = "".join(f".province.{s.name}{{{s.css}}}" for s in TERRAIN_STYLES.values())
+    owners = "".join(f".province.own-{p}{{fill:{tint(power.colour)}}}" for p, power in variant.powers.items())
+    return BASE_CSS + terrain + owners
