@@ -1,0 +1,138 @@
+"""How a game ends, as data (ruling E17): the variant's ``[[victory]]`` conditions judged after a phase.
+
+Condition types (``variants/<slug>/timeline.toml``; the centre majority comes from ``variant.toml``):
+
+- ``province_control`` — ``provinces`` owned by one power wins; with ``when = "only_centres"`` it is
+  judged only once they are the last centres on the board; ``split = "draw"`` makes the game a draw
+  between their owners when each is owned by a different power (Wall of Ice, E18);
+- ``unit_in_province`` — at ``phase`` (a Winter, e.g. ``"W1911A"``) the power with a unit in
+  ``province`` wins, if it also owns it when ``must_own`` (Sahara); otherwise nobody wins;
+- ``sole_survivor`` — the one power that still has units wins, at once or at ``phase`` at the latest;
+  if nobody is left, nobody wins (Deluge);
+- ``no_winner_after`` — the game ends without a winner after ``phase`` (a house limit).
+
+In every variant a board without units ends the game with no winner.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from dipserver.engine.board import MapState
+from dipserver.engine.position import Position
+from dipserver.engine.timeline import load_timeline
+from dipserver.engine.types import Phase
+from dipserver.engine.variant import Variant
+
+
+class Result(StrEnum):
+    WIN = "win"
+    DRAW = "draw"
+    NO_WINNER = "no_winner"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    result: Result
+    powers: tuple[str, ...]  # the winner, or the powers sharing the draw; empty for no winner
+    reason: str  # in words a player understands
+
+
+class VictoryError(ValueError):
+    """A ``[[victory]]`` table the engine cannot judge."""
+
+
+def game_outcome(variant: Variant, map_state: MapState, position: Position, done: Phase) -> Outcome | None:
+    """``judge`` with the variant's own conditions: call it after every phase (and its hooks)."""
+    return judge(variant, load_timeline(variant).victory, map_state, position, done)
+
+
+def judge(
+    variant: Variant,
+    conditions: tuple[Mapping[str, Any], ...],
+    map_state: MapState,
+    position: Position,
+    done: Phase,
+) -> Outcome | None:
+    """The game's end after phase ``done`` (``position`` is where play would go on), or ``None``.
+
+    Year-end conditions are judged once the year's last phase is over: after a Winter, or after the
+    Autumn when the Winter is skipped (``position.phase`` is in a later year).
+    """
+    survivors = sorted({u.power for u in position.units.values()})
+    if not survivors:
+        return Outcome(Result.NO_WINNER, (), "No power has any unit left.")
+    year_over = position.phase.year > done.year
+    for condition in conditions:
+        outcome = _judge_one(condition, map_state, position, done, survivors, year_over)
+        if outcome is not None:
+            return outcome
+    if variant.victory_centres > 0 and year_over:
+        for power in sorted(variant.powers):
+            if len(position.centres_of(power)) >= variant.victory_centres:
+                return Outcome(Result.WIN, (power,), f"{power} owns {variant.victory_centres} centres.")
+    return None
+
+
+def _year_of(condition: Mapping[str, Any]) -> int:
+    try:
+        return Phase.parse(condition["phase"]).year
+    except (KeyError, ValueError) as exc:
+        raise VictoryError(f"victory condition {dict(condition)}: needs phase = 'W1908A' or similar") from exc
+
+
+def _judge_one(
+    condition: Mapping[str, Any],
+    map_state: MapState,
+    position: Position,
+    done: Phase,
+    survivors: list[str],
+    year_over: bool,
+) -> Outcome | None:
+    kind = condition.get("type")
+    if kind == "province_control":
+        return _province_control(condition, map_state, position, year_over)
+    if kind == "unit_in_province":
+        if not (year_over and done.year >= _year_of(condition)):
+            return None
+        prov = condition["province"]
+        unit = position.units.get(prov)
+        if unit is not None and (not condition.get("must_own") or position.owners.get(prov) == unit.power):
+            return Outcome(Result.WIN, (unit.power,), f"{unit.power} holds {prov} with a unit at the end.")
+        return Outcome(Result.NO_WINNER, (), f"Nobody holds {prov} with a unit of its own at the end.")
+    if kind == "sole_survivor":
+        if len(survivors) == 1:
+            return Outcome(Result.WIN, (survivors[0],), f"{survivors[0]} is the only power left with units.")
+        if year_over and done.year >= _year_of(condition):
+            return Outcome(Result.DRAW, tuple(survivors), "Several powers survived to the end.")
+        return None
+    if kind == "no_winner_after":
+        if year_over and done.year >= _year_of(condition):
+            return Outcome(Result.NO_WINNER, (), f"The game reached its last year ({done.year}) undecided.")
+        return None
+    raise VictoryError(f"unknown victory condition type {kind!r}")
+
+
+def _province_control(
+    condition: Mapping[str, Any], map_state: MapState, position: Position, year_over: bool
+) -> Outcome | None:
+    provinces = tuple(condition["provinces"])
+    if not year_over:
+        return None
+    if condition.get("when") == "only_centres" and map_state.supply_centres != set(provinces):
+        return None
+    owners = [position.owners.get(p) for p in provinces]
+    names = " and ".join(provinces)
+    if owners[0] is not None and len(set(owners)) == 1:
+        return Outcome(Result.WIN, (owners[0],), f"{owners[0]} controls {names}.")
+    if None in owners:
+        if not any(position.owners.get(p) for p in map_state.supply_centres):
+            return Outcome(Result.NO_WINNER, (), f"Nobody owns {names}, the last centres.")
+        return None  # a neutral one is still to be taken (E18)
+    if condition.get("split") == "draw":
+        powers = tuple(sorted({o for o in owners if o is not None}))
+        return Outcome(Result.DRAW, powers, f"{names} are split between {' and '.join(powers)}.")
+    return None
