@@ -105,6 +105,11 @@ class Board:
         self._fleet_provinces = {
             loc: frozenset(province_of(d) for d in dests) for loc, dests in self._fleet.items()
         }
+        reach: dict[tuple[str, str], list[str]] = {}
+        for loc, dests in self._fleet.items():
+            for dest in sorted(dests):
+                reach.setdefault((loc, province_of(dest)), []).append(dest)
+        self._reach_coasts = {key: tuple(locs) for key, locs in reach.items()}
         self._convoy_reach: dict[str, frozenset[str]] = {}
         self._coastal = frozenset(
             p
@@ -234,7 +239,7 @@ class Board:
 
     def fleet_reachable_coasts(self, src_loc: str, dst_prov: str) -> tuple[str, ...]:
         """Locations of ``dst_prov`` a fleet at ``src_loc`` can reach, sorted; used to infer a coast."""
-        return tuple(sorted(d for d in self._fleet.get(src_loc, _EMPTY) if province_of(d) == dst_prov))
+        return self._reach_coasts.get((src_loc, dst_prov), ())
 
     def neighbours(self, prov: str) -> frozenset[str]:
         """Passable provinces bordering ``prov`` on this map (for convoy routes and distances)."""

@@ -189,10 +189,10 @@ class _Loader:
             chain = (slug, *parent_chain)
         map_data = _read_toml(map_path, required=base is None)
         start_data = _read_toml(start_path, required=base is None)
-        for path in (meta_path, map_path, start_path):
-            if path.is_file():
-                self.hash.update(f"{slug}/{path.name}\n".encode())
-                self.hash.update(path.read_bytes())
+        # Every TOML file counts towards the version (timeline.toml too): they all decide how games play.
+        for path in sorted(folder.glob("*.toml")):
+            self.hash.update(f"{slug}/{path.name}\n".encode())
+            self.hash.update(path.read_bytes())
         merged_meta = self._meta(meta, parent_meta, str(meta_path))
         if map_data is not None:
             self._merge_map(map_data, provinces, exceptions, str(map_path))
