@@ -536,7 +536,10 @@ def parse_order(
 ) -> Order:
     """One order for ``power`` in ``position``'s phase, or ``OrderError`` with a reason for the player."""
     power = power.upper()
+    if power not in board.variant.powers:
+        raise OrderError(f"{power} is not a power in this game")
     checker = _Checker(board, position, power, build_rule or build_rule_for(board.variant))
+    text = _without_power_prefix(board.variant, text, power)
     intent = _read(_lex(board.variant, text), text.strip())
     phase = position.phase.type
     if phase is PhaseType.MOVEMENT:
@@ -544,6 +547,31 @@ def parse_order(
     if phase is PhaseType.RETREATS:
         return checker.retreat(intent)
     return checker.adjustment(intent)
+
+
+_PREFIX_RE = re.compile(r"^\s*([A-Za-z][A-Za-z ]*?)\s*:\s*")
+
+
+def _without_power_prefix(variant: Variant, text: str, power: str) -> str:
+    """``"England: A LON H"`` -> ``"A LON H"`` when England is the one ordering."""
+    m = _PREFIX_RE.match(text)
+    if m is None:
+        return text
+    named = next(
+        (
+            p
+            for p, info in variant.powers.items()
+            if normalise_name(m.group(1)) in (p.lower(), info.name.lower())
+        ),
+        None,
+    )
+    if named is None:
+        raise OrderError(f"'{m.group(1)}' is not a power in this game")
+    if named != power:
+        raise OrderError(
+            f"These are orders for {variant.powers[named].name}, not {variant.powers[power].name}"
+        )
+    return text[m.end() :]
 
 
 @dataclass(frozen=True, slots=True)

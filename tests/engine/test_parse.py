@@ -121,6 +121,9 @@ def refusal(board: Board, power: str, text: str, position: Position = MOVEMENT) 
         ("TURKEY", "F CON - BUL (south coast)", Move("CON", "BUL/SC")),
         ("ITALY", "A VEN - TUN", Move("VEN", "TUN")),
         ("ENGLAND", "A LON \u2192 BEL", Move("LON", "BEL")),
+        ("ENGLAND", "England: A LON - BEL", Move("LON", "BEL")),
+        ("ENGLAND", "A LON - BEL, via convoy", Move("LON", "BEL", via_convoy=True)),
+        ("ENGLAND", "A LON - BEL ?", Move("LON", "BEL")),
         # Coasts with no purpose are ignored rather than refused (DATC 6.B.10, 6.B.12).
         ("FRANCE", "A MAR - SPA/NC", Move("MAR", "SPA")),
         ("RUSSIA", "F STP/SC - NWY", Move("STP/NC", "NWY")),
@@ -194,6 +197,10 @@ def test_legal_orders_that_may_fail_are_kept(board: Board, power: str, text: str
         ("FRANCE", "A PAR BUR", "Did not understand the end of 'A PAR BUR'"),
         ("FRANCE", "A PAR -", "Expected where the unit goes"),
         ("FRANCE", "", "Empty order"),
+        ("FRANCE", "England: A LON H", "These are orders for England, not France"),
+        ("FRANCE", "Prussia: A PAR H", "'Prussia' is not a power in this game"),
+        ("PRUSSIA", "A PAR H", "PRUSSIA is not a power in this game"),
+        ("FRANCE", "A PAR * BUR", "'*' is not a place or an order word I know"),
     ],
 )
 def test_impossible_movement_orders_are_refused(board: Board, power: str, text: str, reason: str) -> None:
