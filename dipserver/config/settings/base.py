@@ -30,6 +30,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "dipserver.accounts",
     "dipserver.core",
+    "dipserver.games",  # the game server (games developer)
 ]
 
 MIDDLEWARE = [

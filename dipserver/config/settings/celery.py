@@ -49,5 +49,6 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # Proves that beat and a worker are alive; /healthz and `check_services --heartbeat` read it.
     "worker-heartbeat": {"task": "dipserver.core.heartbeat", "schedule": 60.0},
-    # The game server adds its periodic "sweep due phases" task here.
+    # The game server: queue phases whose deadline has passed (and send deadline reminders).
+    "games-phases-due-sweep": {"task": "dipserver.games.phases_due_sweep", "schedule": 30.0},
 }

@@ -1,0 +1,14 @@
+from django.apps import AppConfig
+
+
+class GamesConfig(AppConfig):
+    name = "dipserver.games"
+    label = "games"
+    verbose_name = "Games"
+
+    def ready(self) -> None:
+        # The foundation's `seed_demo` asks registered seeders for demo games; ours makes one per variant.
+        from dipserver.core.demo import register_demo_games_seeder
+        from dipserver.games.demo import demo_games_seed
+
+        register_demo_games_seeder(demo_games_seed)

@@ -1,0 +1,127 @@
+"""The one place where database rows and engine values meet.
+
+A ``Phase`` row's ``snapshot`` is plain JSON, complete enough to draw and replay the phase without the
+variant's timeline (a map that changed is stored as it stood):
+
+.. code-block:: text
+
+    {
+      "phase": "F1902R",
+      "map": {
+        "terrain": {"NTH": "sea", "LON": "land", "BAR": "impassable", ...},   # every province
+        "coasts": {"STP": {"NC": ["BAR"], "SC": ["BOT"]}, ...},              # named coasts -> waters
+        "supply_centres": ["ANK", "BEL", ...],                               # sorted
+        "homes": {"LON": "ENGLAND", ...}                                     # home centre -> power
+      },
+      "units": [{"power": "ENGLAND", "type": "F", "location": "NTH"}, ...],  # sorted by location
+      "owners": {"LON": "ENGLAND", ...},                                     # centre -> owner
+      "dislodged": [{"power": "FRANCE", "type": "A", "location": "BUR",
+                     "attacker_from": "MUN", "retreats": ["GAS", "PAR"]}, ...],
+      "last_occupants": {"HOL": "GERMANY", ...}                             # Deluge bookkeeping
+    }
+
+The processed phase also stores ``orders`` (power -> order texts in short notation, as adjudicated),
+``results`` (one dict per order: ``power``, ``order``, ``outcome``, ``reason``, ``dislodged``) and
+``events`` (the timeline's map-change events, as the engine reports them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from dipserver.engine.board import Board, MapState, board_for
+from dipserver.engine.orders import OrderResult
+from dipserver.engine.parse import format_order
+from dipserver.engine.position import Dislodged, Position
+from dipserver.engine.types import Phase as EnginePhase
+from dipserver.engine.types import Unit, UnitType
+from dipserver.engine.variant import Variant
+
+Snapshot = dict[str, Any]
+
+
+def snapshot_from(map_state: MapState, position: Position) -> Snapshot:
+    """The JSON snapshot of ``position`` on ``map_state`` (schema in the module docstring)."""
+    return {
+        "phase": str(position.phase),
+        "map": {
+            "terrain": {prov: terrain.value for prov, terrain in sorted(map_state.terrain.items())},
+            "coasts": {
+                prov: {coast: sorted(waters) for coast, waters in sorted(named.items())}
+                for prov, named in sorted(map_state.coasts.items())
+            },
+            "supply_centres": sorted(map_state.supply_centres),
+            "homes": dict(sorted(map_state.homes.items())),
+        },
+        "units": [_unit_json(u) for u in sorted(position.units.values(), key=lambda u: u.location)],
+        "owners": dict(sorted(position.owners.items())),
+        "dislodged": [
+            {**_unit_json(d.unit), "attacker_from": d.attacker_from, "retreats": list(d.retreats)}
+            for _, d in sorted(position.dislodged.items())
+        ],
+        "last_occupants": dict(sorted(position.last_occupants.items())),
+    }
+
+
+def map_state_of(snapshot: Mapping[str, Any]) -> MapState:
+    data = snapshot["map"]
+    return MapState(
+        terrain=data["terrain"],
+        coasts={prov: {c: frozenset(w) for c, w in named.items()} for prov, named in data["coasts"].items()},
+        supply_centres=frozenset(data["supply_centres"]),
+        homes=data["homes"],
+    )
+
+
+def position_of(snapshot: Mapping[str, Any]) -> Position:
+    units = [_unit_of(u) for u in snapshot["units"]]
+    dislodged = {
+        (unit := _unit_of(d)).province: Dislodged(unit, d["attacker_from"], tuple(d["retreats"]))
+        for d in snapshot["dislodged"]
+    }
+    return Position(
+        phase=EnginePhase.parse(snapshot["phase"]),
+        units={u.province: u for u in units},
+        owners=dict(snapshot["owners"]),
+        dislodged=dislodged,
+        last_occupants=dict(snapshot.get("last_occupants", {})),
+    )
+
+
+def board_of(variant: Variant, snapshot: Mapping[str, Any]) -> Board:
+    """The phase's board: the variant's geometry seen through the snapshot's map (memoised by the engine)."""
+    return board_for(variant, map_state_of(snapshot))
+
+
+def results_json(results: Iterable[OrderResult], position: Position) -> list[dict[str, Any]]:
+    """Order results as stored on the processed phase; ``position`` is the phase's own start."""
+    return [
+        {
+            "power": r.power,
+            "order": format_order(r.order, position),
+            "outcome": r.outcome.value,
+            "reason": r.reason,
+            "dislodged": r.dislodged,
+        }
+        for r in results
+    ]
+
+
+def powers_with_units(snapshot: Mapping[str, Any]) -> set[str]:
+    return {u["power"] for u in snapshot["units"]} | {d["power"] for d in snapshot["dislodged"]}
+
+
+def centre_counts(snapshot: Mapping[str, Any]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for owner in snapshot["owners"].values():
+        counts[owner] = counts.get(owner, 0) + 1
+    return counts
+
+
+def _unit_json(unit: Unit) -> dict[str, str]:
+    return {"power": unit.power, "type": unit.type.value, "location": unit.location}
+
+
+def _unit_of(data: Mapping[str, Any]) -> Unit:
+    return Unit(data["power"], UnitType(data["type"]), data["location"])

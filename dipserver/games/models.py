@@ -1,0 +1,188 @@
+"""Games, the powers people play, phases with their complete snapshots, orders, press and draw votes.
+
+Rows hold plain data; ``mappers.py`` is the only place that turns them into engine values and back.
+Writes go through ``services``; reads through ``selectors``.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        FORMING = "forming", "Waiting for players"
+        ACTIVE = "active", "In play"
+        PAUSED = "paused", "Paused"
+        FINISHED = "finished", "Finished"
+
+    class Press(models.TextChoices):
+        FULL = "full", "Full press"
+        PUBLIC = "public", "Public press only"
+        GUNBOAT = "gunboat", "Gunboat (no press)"
+        ANONYMOUS = "anonymous", "Anonymous press"
+
+    class Assignment(models.TextChoices):
+        RANDOM = "random", "Random"
+        PREFERENCE = "preference", "By preference"
+
+    class Result(models.TextChoices):
+        NONE = "", "Not over"
+        SOLO = "solo", "Solo victory"
+        DRAW = "draw", "Draw"
+        CONCESSION = "concession", "Concession"
+        NO_WINNER = "no_winner", "No winner"
+
+    name = models.CharField(max_length=100)
+    variant = models.CharField(max_length=50, help_text="Slug of the variant under variants/.")
+    variant_version = models.CharField(max_length=64, help_text="Content hash pinned when created.")
+    options = models.JSONField(default=dict, blank=True, help_text="Timeline options: mode, errata ...")
+    press = models.CharField(max_length=10, choices=Press.choices, default=Press.FULL)
+    # Minutes per phase type, keyed "M", "R", "A".
+    phase_minutes = models.JSONField(default=dict)
+    deadline_time = models.TimeField(null=True, blank=True, help_text="Fixed time of day for deadlines.")
+    deadline_zone = models.CharField(max_length=64, default="UTC")
+    grace_minutes = models.PositiveIntegerField(default=0, help_text="Once per phase, for missing orders.")
+    join_password = models.CharField(max_length=128, blank=True, help_text="Hashed; empty: open game.")
+    assignment = models.CharField(max_length=10, choices=Assignment.choices, default=Assignment.RANDOM)
+    missed_limit = models.PositiveSmallIntegerField(
+        default=2, help_text="Missed phases in a row before a power is in civil disorder."
+    )
+    vacation_days = models.PositiveSmallIntegerField(default=0, help_text="Per player, for the game.")
+    end_year = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Ends with no winner.")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.FORMING, db_index=True)
+    result = models.CharField(max_length=12, choices=Result.choices, default=Result.NONE, blank=True)
+    winners = models.JSONField(default=list, blank=True)
+    # Random timelines: the commitment is public from the start, the secret is revealed at the end.
+    secret = models.CharField(max_length=64)
+    commitment = models.CharField(max_length=64)
+    masters = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="mastered_games")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    current_phase = models.ForeignKey(
+        "Phase", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    paused_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.variant})"
+
+    @property
+    def secret_revealed(self) -> str | None:
+        return self.secret if self.status == Game.Status.FINISHED else None
+
+
+class Power(models.Model):
+    """A seat: a user's membership of a game, as a power once the game has started."""
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", "Active"
+        CIVIL_DISORDER = "civil_disorder", "Civil disorder"
+        ELIMINATED = "eliminated", "Eliminated"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="powers")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="seats"
+    )
+    name = models.CharField(max_length=30, blank=True, help_text="Empty until the game starts.")
+    preferences = models.JSONField(default=list, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
+    missed_phases = models.PositiveSmallIntegerField(default=0)
+    seat_open = models.BooleanField(default=False, help_text="Offered to a replacement player.")
+    ready = models.BooleanField(default=False)
+    draw_vote = models.BooleanField(default=False)  # secret: shown to nobody until unanimous
+    concede_to = models.CharField(max_length=30, blank=True)
+    vacation_days_left = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "name"], condition=~Q(name=""), name="games_power_unique_name"
+            ),
+            models.UniqueConstraint(
+                fields=["game", "user"], condition=Q(user__isnull=False), name="games_power_unique_user"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name or f"seat {self.pk}"
+
+
+class Phase(models.Model):
+    """One phase of one game, with everything needed to show or replay it without recomputation.
+
+    ``snapshot`` is the position at the start of the phase (schema: ``mappers`` docstring); ``orders``,
+    ``results`` and ``events`` are filled when the phase is processed.
+    """
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Taking orders"
+        PROCESSED = "processed", "Processed"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="phases")
+    index = models.PositiveIntegerField(help_text="0 for the first phase played, then 1, 2, ...")
+    name = models.CharField(max_length=8, help_text="S1901M, F1901R, W1901A ...")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    grace_used = models.BooleanField(default=False)
+    reminder_sent = models.BooleanField(default=False)
+    variant_version = models.CharField(max_length=64)
+    snapshot = models.JSONField()
+    orders = models.JSONField(default=dict, blank=True, help_text="power -> order texts, as adjudicated")
+    results = models.JSONField(default=list, blank=True)
+    events = models.JSONField(default=list, blank=True, help_text="Map changes after this phase.")
+    skipped = models.JSONField(default=list, blank=True, help_text="Phases passed over after this one.")
+    processed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "index"], name="games_phase_unique_index"),
+        ]
+        indexes = [models.Index(fields=["status", "deadline"], name="games_phase_due")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Order(models.Model):
+    """One accepted order line of a power in an open phase; a new submission replaces the power's set."""
+
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="order_rows")
+    power = models.ForeignKey(Power, on_delete=models.CASCADE, related_name="orders")
+    text = models.CharField(max_length=200, help_text="Normalised notation, e.g. A MUN S A PAR - BUR")
+    submitted_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["phase", "power"], name="games_order_phase_power")]
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class Message(models.Model):
+    """Press. An empty recipient list means public press to everyone."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="messages")
+    phase_name = models.CharField(max_length=8)
+    sender = models.ForeignKey(Power, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    recipients = models.JSONField(default=list, blank=True, help_text="Power names; empty: public.")
+    body = models.TextField()
+    sent_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.phase_name}: {self.body[:40]}"

@@ -1,0 +1,88 @@
+"""Emails to players. Called from ``transaction.on_commit`` so nobody hears of something that rolled back.
+
+Each function takes ids, reloads what it needs and sends one message per recipient; with the console
+backend (development) the mails are printed.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.mail import EmailMessage, get_connection
+
+from dipserver.games.models import Message, Phase, Power
+
+
+def _from() -> str:
+    return getattr(settings, "DEFAULT_FROM_EMAIL", "dipserver@localhost")
+
+
+def _send(mails: list[EmailMessage]) -> int:
+    if not mails:
+        return 0
+    with get_connection() as connection:
+        return connection.send_messages(mails) or 0
+
+
+def phase_results_send(*, phase_id: int) -> int:
+    """Tell every player with an email what happened in the phase and what comes next."""
+    from dipserver.games.services.common import phase_title
+
+    phase = Phase.objects.select_related("game").filter(id=phase_id).first()
+    if phase is None:
+        return 0
+    game = phase.game
+    lines = [
+        f"{r['power']}: {r['order']} — {r['outcome']}" + (f" ({r['reason']})" if r["reason"] else "")
+        for r in phase.results
+    ]
+    lines += [f"Map change: {event}" for event in phase.events]
+    following = game.current_phase.name if game.current_phase_id else ""
+    if game.status == "finished":
+        lines.append(f"The game is over: {game.get_result_display()} {', '.join(game.winners)}".rstrip())
+        lines.append(f"The game secret (check the random map changes): {game.secret}")
+    elif following:
+        lines.append(f"Next: {phase_title(following)}")
+    body = "\n".join(lines)
+    subject = f"[{game.name}] {phase_title(phase.name)} processed"
+    return _send([EmailMessage(subject, body, _from(), [email]) for email in _emails(game.id)])
+
+
+def press_send(*, message_id: int) -> int:
+    message = Message.objects.select_related("game", "sender").filter(id=message_id).first()
+    if message is None:
+        return 0
+    game = message.game
+    sender = "Anonymous" if game.press == "anonymous" or message.sender is None else message.sender.name
+    seats = Power.objects.filter(game=game).exclude(id=message.sender_id).select_related("user")
+    if message.recipients:
+        seats = seats.filter(name__in=message.recipients)
+    subject = f"[{game.name}] Press from {sender.title()}"
+    return _send(
+        [
+            EmailMessage(subject, message.body, _from(), [s.user.email])
+            for s in seats
+            if s.user and s.user.email
+        ]
+    )
+
+
+def deadline_reminder_send(*, phase_id: int, power_ids: list[int], hours: int) -> int:
+    from dipserver.games.services.common import phase_title
+
+    phase = Phase.objects.select_related("game").get(id=phase_id)
+    seats = Power.objects.filter(id__in=power_ids).select_related("user")
+    subject = f"[{phase.game.name}] {phase_title(phase.name)}: deadline in {hours} hours, no orders yet"
+    body = f"Your orders for {phase_title(phase.name)} are due at {phase.deadline:%Y-%m-%d %H:%M} UTC."
+    return _send(
+        [EmailMessage(subject, body, _from(), [s.user.email]) for s in seats if s.user and s.user.email]
+    )
+
+
+def _emails(game_id: int) -> list[str]:
+    return [
+        email
+        for email in Power.objects.filter(game_id=game_id, user__isnull=False).values_list(
+            "user__email", flat=True
+        )
+        if email
+    ]

@@ -1,0 +1,1 @@
+"""Every write to games goes through these functions (keyword-only, ``<entity>_<action>``, atomic)."""

@@ -1,0 +1,73 @@
+"""Helpers every service shares: locking in the fixed order, loading the variant, naming phases.
+
+Lock order (always, to rule out deadlocks): the Game row, then the Phase row, then Power rows by id.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dipserver.engine.timeline import Timeline, TimelineError, load_timeline
+from dipserver.engine.types import Phase as EnginePhase
+from dipserver.engine.variant import Variant, VariantError, load_variant
+from dipserver.games.errors import GameError
+from dipserver.games.models import Game, Phase, Power
+
+SEASONS = {"S": "Spring", "F": "Fall", "W": "Winter"}
+KINDS = {"M": "movement", "R": "retreats", "A": "adjustments"}
+
+
+def phase_label(name: str) -> str:
+    """``S1903M`` -> ``Spring 1903``, as players speak of deadlines."""
+    return f"{SEASONS[name[0]]} {name[1:5]}"
+
+
+def phase_title(name: str) -> str:
+    """``F1903R`` -> ``Fall 1903 retreats``."""
+    return f"{phase_label(name)} {KINDS[name[-1]]}"
+
+
+def variant_of(slug: str) -> tuple[Variant, Timeline]:
+    try:
+        variant = load_variant(slug)
+        return variant, load_timeline(variant)
+    except (VariantError, TimelineError) as exc:
+        raise GameError(f"Variant {slug!r} cannot be used: {exc}") from exc
+
+
+def options_checked(timeline: Timeline, options: dict[str, Any] | None) -> dict[str, Any]:
+    try:
+        return timeline.game_options(options or {})
+    except TimelineError as exc:
+        raise GameError(str(exc)) from exc
+
+
+def game_locked(game_id: int) -> Game:
+    """The Game row, locked until the transaction ends: the first lock every write takes."""
+    game = Game.objects.select_for_update().filter(id=game_id).first()
+    if game is None:
+        raise GameError(f"There is no game {game_id}")
+    return game
+
+
+def phase_locked(game: Game) -> Phase:
+    """The game's current phase, locked (second in the lock order)."""
+    if game.current_phase_id is None:
+        raise GameError(f"{game.name} has not started yet")
+    return Phase.objects.select_for_update().get(id=game.current_phase_id)
+
+
+def powers_locked(game: Game) -> list[Power]:
+    """Every seat of the game, locked, in id order (last in the lock order)."""
+    return list(Power.objects.select_for_update().filter(game=game).order_by("id"))
+
+
+def seat_of(powers: list[Power], user: Any) -> Power:
+    for power in powers:
+        if power.user_id == user.id:
+            return power
+    raise GameError("You are not playing in this game")
+
+
+def engine_phase(name: str) -> EnginePhase:
+    return EnginePhase.parse(name)

@@ -1,0 +1,249 @@
+"""A game's life outside phase processing: create, join, leave, start, pause, resume, draw, concede."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from django.contrib.auth.hashers import check_password, make_password
+from django.db import transaction
+from django.utils import timezone
+
+from dipserver.engine import randomness
+from dipserver.games.deadlines import deadline_after, phase_minutes_checked, zone_checked
+from dipserver.games.errors import GameError
+from dipserver.games.mappers import snapshot_from
+from dipserver.games.models import Game, Phase, Power
+from dipserver.games.services.common import (
+    game_locked,
+    options_checked,
+    phase_locked,
+    powers_locked,
+    seat_of,
+    variant_of,
+)
+
+
+def game_create(
+    *,
+    name: str,
+    variant: str,
+    created_by: Any = None,
+    options: dict[str, Any] | None = None,
+    press: str = Game.Press.FULL,
+    phase_minutes: dict[str, int] | None = None,
+    deadline_time: dt.time | None = None,
+    deadline_zone: str = "UTC",
+    grace_minutes: int = 0,
+    join_password: str = "",
+    assignment: str = Game.Assignment.RANDOM,
+    missed_limit: int = 2,
+    vacation_days: int = 0,
+    end_year: int | None = None,
+    masters: Iterable[Any] = (),
+) -> Game:
+    """A new game waiting for players; every setting is checked and explained when wrong."""
+    if not name.strip():
+        raise GameError("A game needs a name")
+    engine_variant, timeline = variant_of(variant)
+    resolved = options_checked(timeline, options)
+    if press not in Game.Press.values:
+        raise GameError(f"Press must be one of {', '.join(Game.Press.values)}, not {press!r}")
+    if assignment not in Game.Assignment.values:
+        raise GameError(f"Power assignment is 'random' or 'preference', not {assignment!r}")
+    zone_checked(deadline_zone)
+    if end_year is not None and end_year < engine_variant.start.phase.year:
+        raise GameError(f"The last year {end_year} is before the game starts")
+    secret = randomness.new_secret()
+    with transaction.atomic():
+        game = Game.objects.create(
+            name=name.strip(),
+            variant=engine_variant.slug,
+            variant_version=engine_variant.version,
+            options=resolved,
+            press=press,
+            phase_minutes=phase_minutes_checked(phase_minutes),
+            deadline_time=deadline_time,
+            deadline_zone=deadline_zone,
+            grace_minutes=grace_minutes,
+            join_password=make_password(join_password) if join_password else "",
+            assignment=assignment,
+            missed_limit=missed_limit,
+            vacation_days=vacation_days,
+            end_year=end_year,
+            secret=secret,
+            commitment=randomness.commitment(secret),
+            created_by=created_by,
+        )
+        masters = list(masters)
+        if masters:
+            game.masters.add(*masters)
+    return game
+
+
+@transaction.atomic
+def game_join(
+    *,
+    game_id: int,
+    user: Any,
+    password: str = "",
+    preferences: Sequence[str] = (),
+    now: dt.datetime | None = None,
+) -> Power:
+    """Take a seat; the game starts, powers assigned, when the last seat is taken."""
+    game = game_locked(game_id)
+    if game.status != Game.Status.FORMING:
+        raise GameError(f"{game.name} has already started; ask its game master about an open seat")
+    if game.join_password and not check_password(password, game.join_password):
+        raise GameError("Wrong password for this game")
+    seats = powers_locked(game)
+    if any(p.user_id == user.id for p in seats):
+        raise GameError("You have already joined this game")
+    variant, _ = variant_of(game.variant)
+    unknown = [p for p in preferences if p.upper() not in variant.powers]
+    if unknown:
+        raise GameError(
+            f"Unknown power(s) {', '.join(unknown)}; this variant has {', '.join(variant.powers)}"
+        )
+    if len(seats) >= len(variant.powers):
+        raise GameError(f"{game.name} is full")
+    seat = Power.objects.create(game=game, user=user, preferences=[p.upper() for p in preferences])
+    if len(seats) + 1 == len(variant.powers):
+        game_start(game=game, seats=[*seats, seat], now=now or timezone.now())
+    return seat
+
+
+@transaction.atomic
+def game_leave(*, game_id: int, user: Any) -> None:
+    game = game_locked(game_id)
+    if game.status != Game.Status.FORMING:
+        raise GameError("Once a game has started you cannot leave it; ask the game master to replace you")
+    seat = seat_of(powers_locked(game), user)
+    seat.delete()
+
+
+def game_start(*, game: Game, seats: list[Power], now: dt.datetime) -> Phase:
+    """Assign powers and open the first phase. Call while holding the Game row and seat locks."""
+    variant, _ = variant_of(game.variant)
+    names = _assign(game, seats, list(variant.powers))
+    for seat in seats:
+        seat.name = names[seat.id]
+        seat.vacation_days_left = game.vacation_days
+    Power.objects.bulk_update(seats, ["name", "vacation_days_left"])
+    phase = Phase.objects.create(
+        game=game,
+        index=0,
+        name=str(variant.start.phase),
+        deadline=deadline_after(
+            now, game.phase_minutes[variant.start.phase.type.value], game.deadline_time, game.deadline_zone
+        ),
+        variant_version=variant.version,
+        snapshot=snapshot_from(variant.map_state, variant.start),
+    )
+    game.status = Game.Status.ACTIVE
+    game.started_at = now
+    game.current_phase = phase
+    game.save(update_fields=["status", "started_at", "current_phase"])
+    return phase
+
+
+def _assign(game: Game, seats: list[Power], powers: list[str]) -> dict[int, str]:
+    """Seat -> power. Drawn from the game secret, so the assignment is auditable after the game."""
+    order = sorted(seats, key=lambda s: randomness.draw(game.secret, f"assign/seat/{s.id}"))
+    free = sorted(powers, key=lambda p: randomness.draw(game.secret, f"assign/power/{p}"))
+    names: dict[int, str] = {}
+    for seat in order:
+        wanted = seat.preferences if game.assignment == Game.Assignment.PREFERENCE else []
+        choice = next((p for p in wanted if p in free), free[0])
+        free.remove(choice)
+        names[seat.id] = choice
+    return names
+
+
+@transaction.atomic
+def game_pause(*, game_id: int, now: dt.datetime | None = None) -> Game:
+    game = game_locked(game_id)
+    if game.status != Game.Status.ACTIVE:
+        raise GameError(
+            f"Only a game in play can be paused; {game.name} is {game.get_status_display().lower()}"
+        )
+    game.status = Game.Status.PAUSED
+    game.paused_at = now or timezone.now()
+    game.save(update_fields=["status", "paused_at"])
+    return game
+
+
+@transaction.atomic
+def game_resume(*, game_id: int, now: dt.datetime | None = None) -> Game:
+    """Back in play; the open phase's deadline moves on by as long as the pause lasted."""
+    now = now or timezone.now()
+    game = game_locked(game_id)
+    if game.status != Game.Status.PAUSED:
+        raise GameError(f"{game.name} is not paused")
+    phase = phase_locked(game)
+    if phase.status == Phase.Status.OPEN and phase.deadline and game.paused_at:
+        phase.deadline += now - game.paused_at
+        phase.save(update_fields=["deadline"])
+    game.status = Game.Status.ACTIVE
+    game.paused_at = None
+    game.save(update_fields=["status", "paused_at"])
+    return game
+
+
+@transaction.atomic
+def game_draw_vote(*, game_id: int, user: Any, vote: bool, now: dt.datetime | None = None) -> bool:
+    """Record a secret draw vote; returns whether the game ended in a draw (all survivors agreed)."""
+    game = game_locked(game_id)
+    _in_play(game)
+    powers = powers_locked(game)
+    seat = seat_of(powers, user)
+    _surviving(seat)
+    seat.draw_vote = vote
+    seat.save(update_fields=["draw_vote"])
+    survivors = [p for p in powers if p.status != Power.Status.ELIMINATED]
+    if vote and all(p.draw_vote for p in survivors):
+        game_finish(game=game, result=Game.Result.DRAW, winners=[p.name for p in survivors], now=now)
+        return True
+    return False
+
+
+@transaction.atomic
+def game_concede(*, game_id: int, user: Any, to: str, now: dt.datetime | None = None) -> bool:
+    """Concede the game to a power; when every other survivor has, that power wins."""
+    game = game_locked(game_id)
+    _in_play(game)
+    powers = powers_locked(game)
+    seat = seat_of(powers, user)
+    _surviving(seat)
+    survivors = [p for p in powers if p.status != Power.Status.ELIMINATED]
+    to = to.upper()
+    if to == seat.name or to not in {p.name for p in survivors}:
+        raise GameError(f"You can concede only to another surviving power, not {to!r}")
+    seat.concede_to = to
+    seat.save(update_fields=["concede_to"])
+    if all(p.concede_to == to for p in survivors if p.name != to):
+        game_finish(game=game, result=Game.Result.CONCESSION, winners=[to], now=now)
+        return True
+    return False
+
+
+def game_finish(*, game: Game, result: str, winners: list[str], now: dt.datetime | None = None) -> None:
+    """End the game (reveals the secret). Call while holding the Game row lock."""
+    game.status = Game.Status.FINISHED
+    game.result = result
+    game.winners = winners
+    game.finished_at = now or timezone.now()
+    game.save(update_fields=["status", "result", "winners", "finished_at"])
+    if game.current_phase_id:
+        Phase.objects.filter(id=game.current_phase_id, status=Phase.Status.OPEN).update(deadline=None)
+
+
+def _in_play(game: Game) -> None:
+    if game.status not in (Game.Status.ACTIVE, Game.Status.PAUSED):
+        raise GameError(f"{game.name} is not in play")
+
+
+def _surviving(seat: Power) -> None:
+    if seat.status == Power.Status.ELIMINATED:
+        raise GameError(f"{seat.name.title()} has been eliminated")

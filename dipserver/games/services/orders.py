@@ -1,0 +1,113 @@
+"""Orders and readiness: a power submits and revises its orders until the deadline.
+
+Submitting takes the Game lock first, exactly like processing, so an order either lands before the phase
+is processed (and is part of it) or after, and is then refused with the phase's name — never lost.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from dipserver.engine.parse import format_order, parse_orders
+from dipserver.games.errors import GameError
+from dipserver.games.mappers import board_of, position_of
+from dipserver.games.models import Game, Order, Phase, Power
+from dipserver.games.services.common import (
+    game_locked,
+    phase_label,
+    phase_locked,
+    powers_locked,
+    seat_of,
+    variant_of,
+)
+from dipserver.games.turn import powers_to_act
+
+
+@dataclass(frozen=True)
+class Rejection:
+    line: int
+    text: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Submission:
+    phase: str
+    accepted: list[str] = field(default_factory=list)  # normalised, as stored
+    rejected: list[Rejection] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.rejected
+
+
+@transaction.atomic
+def orders_submit(*, game_id: int, user: Any, text: str, now: dt.datetime | None = None) -> Submission:
+    """Replace the user's orders for the current phase with the valid lines of ``text``.
+
+    Every line is checked on that phase's map; rejected lines come back with the reason, accepted ones
+    are stored (so one typo does not cost the other orders).
+    """
+    now = now or timezone.now()
+    game = game_locked(game_id)
+    phase = phase_locked(game)
+    _open_for_orders(game, phase, now)
+    seat = seat_of(powers_locked(game), user)
+    if seat.status == Power.Status.ELIMINATED:
+        raise GameError(f"{seat.name.title()} has been eliminated and has no orders to give")
+    variant, _ = variant_of(game.variant)
+    position = position_of(phase.snapshot)
+    board = board_of(variant, phase.snapshot)
+    lines = parse_orders(text, board, position, seat.name)
+    accepted = [format_order(line.order, position) for line in lines if line.order is not None]
+    rejected = [Rejection(line.number, line.text, line.error) for line in lines if line.error is not None]
+    Order.objects.filter(phase=phase, power=seat).delete()
+    Order.objects.bulk_create(Order(phase=phase, power=seat, text=t) for t in accepted)
+    if seat.status == Power.Status.CIVIL_DISORDER:
+        # Back at the table: the seat is no longer on offer.
+        seat.status, seat.missed_phases, seat.seat_open = Power.Status.ACTIVE, 0, False
+        seat.save(update_fields=["status", "missed_phases", "seat_open"])
+    return Submission(phase.name, accepted, rejected)
+
+
+@transaction.atomic
+def power_ready_set(*, game_id: int, user: Any, ready: bool = True, now: dt.datetime | None = None) -> bool:
+    """Mark the user's power ready (or not); returns whether that made every active power ready, in
+    which case the phase is due at once and its processing is queued after commit."""
+    now = now or timezone.now()
+    game = game_locked(game_id)
+    phase = phase_locked(game)
+    _open_for_orders(game, phase, now)
+    powers = powers_locked(game)
+    seat = seat_of(powers, user)
+    seat.ready = ready
+    seat.save(update_fields=["ready"])
+    acting = powers_to_act(phase.snapshot)
+    waiting = [p for p in powers if p.status == Power.Status.ACTIVE and p.name in acting and not p.ready]
+    if not ready or waiting:
+        return False
+    phase.deadline = now
+    phase.save(update_fields=["deadline"])
+    phase_enqueue(phase.id)
+    return True
+
+
+def phase_enqueue(phase_id: int) -> None:
+    """Queue processing once the current transaction commits (a rollback sends nothing)."""
+    from dipserver.games.tasks import phase_process
+
+    phase_process.delay_on_commit(phase_id)
+
+
+def _open_for_orders(game: Game, phase: Phase, now: dt.datetime) -> None:
+    if game.status == Game.Status.PAUSED:
+        raise GameError(f"{game.name} is paused; orders are taken again when it resumes")
+    if game.status != Game.Status.ACTIVE:
+        raise GameError(f"{game.name} is not in play")
+    if phase.status != Phase.Status.OPEN or (phase.deadline is not None and phase.deadline <= now):
+        raise GameError(f"The {phase_label(phase.name)} deadline has passed")

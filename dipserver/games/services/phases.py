@@ -1,0 +1,263 @@
+"""Processing phases exactly once, the deadline sweep, and the game master's phase controls.
+
+Exactly once: ``phase_process`` runs in one durable transaction. It takes the Game row lock, then claims
+the phase with a conditional ``UPDATE ... WHERE status = 'open' AND deadline <= now``; a second worker (or a
+duplicate message) waits on the lock and then claims nothing. A worker killed mid-way rolls everything
+back, the phase is still open and due, and the next sweep queues it again.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import enum
+
+from django.db import transaction
+from django.utils import timezone
+
+from dipserver.games import notifications
+from dipserver.games.deadlines import deadline_after
+from dipserver.games.errors import GameError
+from dipserver.games.mappers import powers_with_units
+from dipserver.games.models import Game, Order, Phase, Power
+from dipserver.games.services.common import game_locked, phase_locked, powers_locked, variant_of
+from dipserver.games.services.games import game_finish
+from dipserver.games.services.orders import phase_enqueue
+from dipserver.games.turn import Turn, powers_to_act, turn_play
+
+
+class Processed(enum.StrEnum):
+    DONE = "processed"
+    NOT_DUE = "not due"  # already processed, deadline moved, or a duplicate message
+    NOT_IN_PLAY = "not in play"  # paused or finished
+    GRACE = "grace period started"
+    MISSING = "no such phase"
+
+
+def phase_process(*, phase_id: int, now: dt.datetime | None = None, force: bool = False) -> Processed:
+    """Adjudicate the phase if it is open and due (``force``: due or not), all writes in one transaction."""
+    now = now or timezone.now()
+    game_id = Phase.objects.filter(id=phase_id).values_list("game_id", flat=True).first()
+    if game_id is None:
+        return Processed.MISSING
+    with transaction.atomic(durable=True):
+        game = game_locked(game_id)
+        if game.status != Game.Status.ACTIVE:
+            return Processed.NOT_IN_PLAY
+        due = {} if force else {"deadline__lte": now}
+        claimed = Phase.objects.filter(id=phase_id, status=Phase.Status.OPEN, **due).update(
+            status=Phase.Status.PROCESSED, processed_at=now
+        )
+        if not claimed:
+            return Processed.NOT_DUE
+        phase = Phase.objects.get(id=phase_id)
+        powers = powers_locked(game)
+        texts = _order_texts(phase)
+        acting = powers_to_act(phase.snapshot)
+        if not force and _grace_applies(game, phase, powers, acting, texts):
+            phase.status, phase.processed_at, phase.grace_used = Phase.Status.OPEN, None, True
+            phase.deadline = now + dt.timedelta(minutes=game.grace_minutes)
+            phase.save(update_fields=["status", "processed_at", "grace_used", "deadline"])
+            return Processed.GRACE
+        turn = phase_turn(game=game, phase=phase, texts=texts)
+        _record(phase, turn)
+        _missed_orders(game, powers, acting, texts, turn)
+        _advance(game, phase, turn, now)
+        transaction.on_commit(lambda: notifications.phase_results_send(phase_id=phase_id))
+    return Processed.DONE
+
+
+def phase_turn(*, game: Game, phase: Phase, texts: dict[str, list[str]] | None = None) -> Turn:
+    """The phase's outcome computed from its stored orders, nothing saved (also the GM's dry run)."""
+    variant, _ = variant_of(game.variant)
+    return turn_play(
+        variant=variant,
+        options=game.options,
+        secret=game.secret,
+        snapshot=phase.snapshot,
+        order_texts=_order_texts(phase) if texts is None else texts,
+        end_year=game.end_year,
+    )
+
+
+def phase_dry_run(*, game_id: int) -> Turn:
+    game = Game.objects.get(id=game_id)
+    if game.current_phase_id is None:
+        raise GameError(f"{game.name} has not started yet")
+    return phase_turn(game=game, phase=Phase.objects.get(id=game.current_phase_id))
+
+
+def phases_due_sweep(*, now: dt.datetime | None = None, limit: int = 5000) -> list[int]:
+    """Queue every due phase (after commit). Locked rows are being handled by someone else: skipped."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        due = list(
+            Phase.objects.select_for_update(skip_locked=True, of=("self",))
+            .filter(status=Phase.Status.OPEN, deadline__lte=now, game__status=Game.Status.ACTIVE)
+            .order_by("deadline")
+            .values_list("id", flat=True)[:limit]
+        )
+        for phase_id in due:
+            phase_enqueue(phase_id)
+    return due
+
+
+@transaction.atomic
+def phase_deadline_extend(*, game_id: int, deadline: dt.datetime) -> Phase:
+    game = game_locked(game_id)
+    phase = phase_locked(game)
+    if phase.status != Phase.Status.OPEN or game.status == Game.Status.FINISHED:
+        raise GameError(f"{game.name} has no open phase to extend")
+    phase.deadline = deadline
+    phase.save(update_fields=["deadline"])
+    return phase
+
+
+@transaction.atomic
+def phase_process_now(*, game_id: int, now: dt.datetime | None = None) -> Phase:
+    """The game master's "process now": due at once, processed by a worker after commit."""
+    game = game_locked(game_id)
+    phase = phase_locked(game)
+    if phase.status != Phase.Status.OPEN or game.status != Game.Status.ACTIVE:
+        raise GameError(f"{game.name} has no open phase in play")
+    phase.deadline = now or timezone.now()
+    phase.save(update_fields=["deadline"])
+    phase_enqueue(phase.id)
+    return phase
+
+
+@transaction.atomic
+def phase_revert(*, game_id: int, index: int, now: dt.datetime | None = None) -> Phase:
+    """Reopen phase ``index`` and delete everything after it. Its orders stay, to be revised; random map
+    changes come out the same because every draw depends only on the game secret."""
+    now = now or timezone.now()
+    game = game_locked(game_id)
+    target = Phase.objects.select_for_update().filter(game=game, index=index).first()
+    if target is None:
+        raise GameError(f"{game.name} has no phase number {index}")
+    Phase.objects.filter(game=game, index__gt=index).delete()
+    target.status, target.processed_at, target.grace_used, target.reminder_sent = (
+        Phase.Status.OPEN,
+        None,
+        False,
+        False,
+    )
+    target.orders, target.results, target.events, target.skipped = {}, [], [], []
+    target.deadline = deadline_after(
+        now, game.phase_minutes[target.name[-1]], game.deadline_time, game.deadline_zone
+    )
+    target.save()
+    powers = powers_locked(game)
+    alive = powers_with_units(target.snapshot) | set(target.snapshot["owners"].values())
+    for power in powers:
+        power.ready = False
+        if power.status == Power.Status.ELIMINATED and power.name in alive:
+            power.status = Power.Status.ACTIVE
+    Power.objects.bulk_update(powers, ["ready", "status"])
+    game.current_phase = target
+    game.status, game.result, game.winners, game.finished_at = Game.Status.ACTIVE, Game.Result.NONE, [], None
+    game.save(update_fields=["current_phase", "status", "result", "winners", "finished_at"])
+    return target
+
+
+# --- the steps of processing ---------------------------------------------------------------------------
+
+
+def _order_texts(phase: Phase) -> dict[str, list[str]]:
+    texts: dict[str, list[str]] = {}
+    for power_name, text in (
+        Order.objects.filter(phase=phase).order_by("id").values_list("power__name", "text")
+    ):
+        texts.setdefault(power_name, []).append(text)
+    return texts
+
+
+def _grace_applies(
+    game: Game, phase: Phase, powers: list[Power], acting: set[str], texts: dict[str, list[str]]
+) -> bool:
+    if not game.grace_minutes or phase.grace_used:
+        return False
+    return any(p.status == Power.Status.ACTIVE and p.name in acting and p.name not in texts for p in powers)
+
+
+def _record(phase: Phase, turn: Turn) -> None:
+    phase.orders, phase.results, phase.events, phase.skipped = (
+        turn.orders,
+        turn.results,
+        turn.events,
+        turn.skipped,
+    )
+    phase.save(update_fields=["orders", "results", "events", "skipped"])
+
+
+def _missed_orders(
+    game: Game, powers: list[Power], acting: set[str], texts: dict[str, list[str]], turn: Turn
+) -> None:
+    """Count missed phases; at the game's limit a power falls into civil disorder and its seat is offered.
+    Powers left with neither units nor centres are eliminated."""
+    alive = powers_with_units(turn.next_snapshot) | set(turn.next_snapshot["owners"].values())
+    for power in powers:
+        power.ready = False
+        if power.name in acting and power.status != Power.Status.ELIMINATED:
+            if power.name in texts:
+                power.missed_phases = 0
+            else:
+                power.missed_phases += 1
+                if power.missed_phases >= game.missed_limit and power.status == Power.Status.ACTIVE:
+                    power.status, power.seat_open = Power.Status.CIVIL_DISORDER, True
+        if power.name not in alive:
+            power.status = Power.Status.ELIMINATED
+    Power.objects.bulk_update(powers, ["ready", "missed_phases", "status", "seat_open"])
+
+
+def _advance(game: Game, phase: Phase, turn: Turn, now: dt.datetime) -> None:
+    nxt = Phase.objects.create(
+        game=game,
+        index=phase.index + 1,
+        name=turn.next_snapshot["phase"],
+        variant_version=phase.variant_version,
+        snapshot=turn.next_snapshot,
+        status=Phase.Status.PROCESSED if turn.over else Phase.Status.OPEN,
+        deadline=None
+        if turn.over
+        else deadline_after(
+            now, game.phase_minutes[turn.next_snapshot["phase"][-1]], game.deadline_time, game.deadline_zone
+        ),
+    )
+    game.current_phase = nxt
+    game.save(update_fields=["current_phase"])
+    if turn.over:
+        result = Game.Result.SOLO if turn.winners else Game.Result.NO_WINNER
+        game_finish(game=game, result=result, winners=turn.winners, now=now)
+
+
+def phase_reminders_sweep(*, now: dt.datetime | None = None, hours: int = 24) -> int:
+    """Email powers that have not ordered when their deadline is ``hours`` away; once per phase."""
+    now = now or timezone.now()
+    sent = 0
+    with transaction.atomic():
+        phases = list(
+            Phase.objects.select_for_update(skip_locked=True, of=("self",)).filter(
+                status=Phase.Status.OPEN,
+                reminder_sent=False,
+                deadline__gt=now,
+                deadline__lte=now + dt.timedelta(hours=hours),
+                game__status=Game.Status.ACTIVE,
+            )
+        )
+        for phase in phases:
+            acting = powers_to_act(phase.snapshot)
+            ordered = set(Order.objects.filter(phase=phase).values_list("power_id", flat=True))
+            late = list(
+                Power.objects.filter(game_id=phase.game_id, name__in=acting, status=Power.Status.ACTIVE)
+                .exclude(id__in=ordered)
+                .values_list("id", flat=True)
+            )
+            if late:
+                transaction.on_commit(
+                    lambda p=phase.id, ids=late: notifications.deadline_reminder_send(
+                        phase_id=p, power_ids=ids, hours=hours
+                    )
+                )
+                sent += 1
+        Phase.objects.filter(id__in=[p.id for p in phases]).update(reminder_sent=True)
+    return sent

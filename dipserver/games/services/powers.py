@@ -1,0 +1,66 @@
+"""Seats after the start: replacement players, civil disorder, vacations."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.db import transaction
+
+from dipserver.games.errors import GameError
+from dipserver.games.models import Game, Phase, Power
+from dipserver.games.services.common import game_locked, phase_locked, powers_locked, seat_of
+
+
+@transaction.atomic
+def power_replace(*, power_id: int, user: Any) -> Power:
+    """Give a seat to a new player (a game master's action, or a volunteer taking an offered seat)."""
+    game_id = Power.objects.filter(id=power_id).values_list("game_id", flat=True).first()
+    if game_id is None:
+        raise GameError(f"There is no seat {power_id}")
+    game = game_locked(game_id)
+    powers = powers_locked(game)
+    seat = next(p for p in powers if p.id == power_id)
+    if any(p.user_id == user.id for p in powers if p.id != power_id):
+        raise GameError(f"{user} already plays another power in {game.name}")
+    if seat.status == Power.Status.ELIMINATED:
+        raise GameError(f"{seat.name.title()} has been eliminated; there is nothing to take over")
+    seat.user = user
+    seat.status, seat.missed_phases, seat.seat_open, seat.ready = Power.Status.ACTIVE, 0, False, False
+    seat.draw_vote, seat.concede_to = False, ""
+    seat.save()
+    return seat
+
+
+@transaction.atomic
+def power_civil_disorder_set(*, power_id: int) -> Power:
+    """Put a power in civil disorder now: its units hold, its seat is offered to a replacement."""
+    game_id = Power.objects.filter(id=power_id).values_list("game_id", flat=True).first()
+    if game_id is None:
+        raise GameError(f"There is no seat {power_id}")
+    game = game_locked(game_id)
+    seat = next(p for p in powers_locked(game) if p.id == power_id)
+    if game.status not in (Game.Status.ACTIVE, Game.Status.PAUSED) or seat.status == Power.Status.ELIMINATED:
+        raise GameError(f"{seat} cannot be put in civil disorder now")
+    seat.status, seat.seat_open = Power.Status.CIVIL_DISORDER, True
+    seat.save(update_fields=["status", "seat_open"])
+    return seat
+
+
+@transaction.atomic
+def power_vacation_take(*, game_id: int, user: Any, days: int) -> Phase:
+    """Spend vacation days: the open phase's deadline moves on by that many days."""
+    if days < 1:
+        raise GameError("A vacation is at least one day")
+    game = game_locked(game_id)
+    phase = phase_locked(game)
+    seat = seat_of(powers_locked(game), user)
+    if days > seat.vacation_days_left:
+        raise GameError(f"You have {seat.vacation_days_left} vacation day(s) left, not {days}")
+    if phase.status != Phase.Status.OPEN or phase.deadline is None:
+        raise GameError(f"{game.name} has no deadline to move")
+    phase.deadline += dt.timedelta(days=days)
+    phase.save(update_fields=["deadline"])
+    seat.vacation_days_left -= days
+    seat.save(update_fields=["vacation_days_left"])
+    return phase

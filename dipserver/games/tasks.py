@@ -1,0 +1,24 @@
+"""Thin Celery tasks: they take ids and delegate to services, which decide whether there is work."""
+
+from __future__ import annotations
+
+from celery import shared_task
+from django.conf import settings
+
+from dipserver.games.services.phases import phase_process as phase_process_service
+from dipserver.games.services.phases import phase_reminders_sweep
+from dipserver.games.services.phases import phases_due_sweep as sweep_service
+
+
+@shared_task(name="dipserver.games.phases_due_sweep", trail=False)
+def phases_due_sweep() -> int:
+    """Periodic (beat): queue every phase whose deadline has passed, and send deadline reminders."""
+    queued = sweep_service()
+    phase_reminders_sweep(hours=getattr(settings, "DIPSERVER_REMINDER_HOURS", 24))
+    return len(queued)
+
+
+@shared_task(name="dipserver.games.phase_process", trail=False)
+def phase_process(phase_id: int) -> str:
+    """Process one phase if it is still open and due. Safe to run twice: the second run finds it done."""
+    return str(phase_process_service(phase_id=phase_id))
