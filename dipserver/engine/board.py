@@ -209,6 +209,15 @@ class Board:
             return _EMPTY
         return frozenset(w for w in self._location_waters(loc) if self.is_water(w))
 
+    def fleet_build_locations(self, prov: str) -> tuple[str, ...]:
+        """Where a fleet may be built in ``prov``: the province if it touches open sea, or each named coast
+        that does (a frozen or dried coast takes no new fleet, ruling E13)."""
+        if not self.is_coastal(prov):
+            return ()
+        if prov not in self._coasts:
+            return (prov,)
+        return tuple(loc for loc in self.fleet_locations(prov) if self.coast_waters(loc))
+
     def army_moves(self, prov: str) -> frozenset[str]:
         return self._army.get(prov, _EMPTY)
 

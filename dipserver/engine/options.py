@@ -26,7 +26,7 @@ from dipserver.engine.orders import (
     SupportMove,
     Waive,
 )
-from dipserver.engine.parse import BuildRule, build_rule_for, format_order
+from dipserver.engine.parse import BuildRule, adjustment_due, build_rule_for, format_order
 from dipserver.engine.position import Position
 from dipserver.engine.types import PhaseType, Unit, UnitType, province_of
 
@@ -174,8 +174,7 @@ def _retreat_options(position: Position, unit: Unit, retreats: tuple[str, ...]) 
 
 
 def _adjustment_options(board: Board, position: Position, power: str, build_rule: BuildRule) -> PowerOptions:
-    centres = sum(1 for p, o in position.owners.items() if o == power and p in board.supply_centres)
-    balance = centres - len(position.units_of(power))
+    balance = adjustment_due(position, power)
     phase = str(position.phase)
     if balance < 0:
         units = {
@@ -186,12 +185,9 @@ def _adjustment_options(board: Board, position: Position, power: str, build_rule
     if balance == 0:
         return PowerOptions(power, phase)
     builds: list[Order] = []
-    for site in sorted(build_rule(board, position, power) - set(position.units)):
+    for site in sorted(build_rule(board, position, power)):
         if board.is_land(site):
             builds.append(Build(power, UnitType.ARMY, site))
-        if board.is_coastal(site):
-            coasts = [c for c in board.coasts(site) if board.coast_waters(f"{site}/{c}")]
-            locations = [f"{site}/{c}" for c in coasts] if board.coasts(site) else [site]
-            builds += [Build(power, UnitType.FLEET, loc) for loc in locations]
+        builds += [Build(power, UnitType.FLEET, loc) for loc in board.fleet_build_locations(site)]
     builds.append(Waive(power))
     return PowerOptions(power, phase, builds=_options(position, builds), adjustment=balance)

@@ -16,9 +16,10 @@ Accepted notation, any case: ``A LON - NWY VIA``, ``A LON-NWY via convoy``, ``F 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 
+from dipserver.engine.adjustments import HOME, OWNED, adjustment_counts, build_sites
 from dipserver.engine.board import Board
 from dipserver.engine.orders import (
     Build,
@@ -33,7 +34,7 @@ from dipserver.engine.orders import (
     Waive,
 )
 from dipserver.engine.position import Position
-from dipserver.engine.types import PhaseType, Terrain, Unit, UnitType, province_of
+from dipserver.engine.types import PhaseType, Terrain, Unit, UnitType, coast_of, province_of
 from dipserver.engine.variant import Variant, normalise_name
 
 
@@ -47,24 +48,25 @@ class OrderError(ValueError):
 
 # --- build rules: where a power may place new units (variants differ) --------------------------------
 
-BuildRule = Callable[[Board, Position, str], frozenset[str]]
+BuildRule = Callable[[Board, Position, str], Collection[str]]  # -> vacant centres open to new units
 
 
-def home_centres(board: Board, position: Position, power: str) -> frozenset[str]:
-    """Standard rule: the power's own home centres that it still owns."""
-    return frozenset(
-        p for p, owner in position.owners.items() if owner == power and board.homes.get(p) == power
-    )
+def home_centres(board: Board, position: Position, power: str) -> list[str]:
+    """Standard rule: the power's vacant home centres that it still owns."""
+    return build_sites(board, position.units, position.owners, power, HOME)
 
 
-def owned_centres(board: Board, position: Position, power: str) -> frozenset[str]:
-    """Build-anywhere rule (Wall of Ice, Sahara): any centre the power owns."""
-    return frozenset(
-        p for p, owner in position.owners.items() if owner == power and p in board.supply_centres
-    )
+def owned_centres(board: Board, position: Position, power: str) -> list[str]:
+    """Build-anywhere rule (Wall of Ice, Sahara): any vacant centre the power owns."""
+    return build_sites(board, position.units, position.owners, power, OWNED)
 
 
-BUILD_RULES: dict[str, BuildRule] = {"home": home_centres, "owned": owned_centres}
+BUILD_RULES: dict[str, BuildRule] = {HOME: home_centres, OWNED: owned_centres}
+
+
+def adjustment_due(position: Position, power: str) -> int:
+    """Builds (positive) or disbands (negative) ``power`` owes this winter, as the adjudicator counts."""
+    return adjustment_counts(position.units, position.owners).get(power, 0)
 
 
 def build_rule_for(variant: Variant) -> BuildRule:
@@ -471,13 +473,7 @@ class _Checker:
     # --- adjustments ------------------------------------------------------------------------------
 
     def balance(self) -> int:
-        """Builds available (positive) or disbands owed (negative) this winter."""
-        centres = sum(
-            1
-            for p, owner in self.position.owners.items()
-            if owner == self.power and p in self.board.supply_centres
-        )
-        return centres - len(self.position.units_of(self.power))
+        return adjustment_due(self.position, self.power)
 
     def adjustment(self, intent: _Intent) -> Order:
         if intent.verb == "waive":
@@ -504,31 +500,29 @@ class _Checker:
             raise OrderError(f"{name} is not a supply centre")
         if self.position.owners.get(loc.province) != self.power:
             raise OrderError(f"{name} is not owned by {self.power_name(self.power)}")
+        if loc.province in self.position.units:
+            raise OrderError(f"{name} is occupied; units are built only in vacant centres")
         if loc.province not in self.build_rule(board, self.position, self.power):
             raise OrderError(
                 f"{self.power_name(self.power)} may not build in {name}: it is not one of its home centres"
             )
-        if loc.province in self.position.units:
-            raise OrderError(f"{name} is occupied; units are built only in vacant centres")
         if intent.unit_type is UnitType.ARMY:
             if loc.coast is not None:
                 raise OrderError(f"An army is built in a province, not on a coast: say {loc.province}")
             return Build(self.power, UnitType.ARMY, loc.province)
-        if not board.is_coastal(loc.province):
+        sites = board.fleet_build_locations(loc.province)
+        if not sites:
             raise OrderError(f"A fleet cannot be built in {name}: it does not touch open sea")
-        coasts = [c for c in board.coasts(loc.province) if board.coast_waters(f"{loc.province}/{c}")]
-        if board.coasts(loc.province):
-            if loc.coast is None:
-                if len(coasts) > 1:
-                    raise OrderError(
-                        f"Say which coast of {name} to build the fleet on: {' or '.join(coasts)}"
-                    )
-                return Build(self.power, UnitType.FLEET, f"{loc.province}/{coasts[0]}")
-            if loc.coast not in coasts:
-                raise OrderError(
-                    f"A fleet cannot be built on the {loc.coast} coast of {name}: it touches no open sea"
-                )
-        return Build(self.power, UnitType.FLEET, loc.location)
+        if loc.location in sites:
+            return Build(self.power, UnitType.FLEET, loc.location)
+        if loc.coast is not None:
+            raise OrderError(
+                f"A fleet cannot be built on the {loc.coast} coast of {name}: it touches no open sea"
+            )
+        if len(sites) > 1:
+            coasts = " or ".join(str(coast_of(site)) for site in sites)
+            raise OrderError(f"Say which coast of {name} to build the fleet on: {coasts}")
+        return Build(self.power, UnitType.FLEET, sites[0])
 
 
 def parse_order(

@@ -99,3 +99,13 @@ def test_queries_are_fast(board: Board) -> None:
         board.army_moves("MUN")
         board.fleet_reachable_coasts("MAO", "SPA")
     assert time.perf_counter() - start < 0.5
+
+
+def test_fleets_are_built_only_on_open_water(standard: Variant, board: Board) -> None:
+    assert board.fleet_build_locations("STP") == ("STP/NC", "STP/SC")
+    assert board.fleet_build_locations("LON") == ("LON",)
+    assert board.fleet_build_locations("MOS") == ()
+    frozen = board_for(standard, _changed(standard, BAR=Terrain.IMPASSABLE))
+    assert frozen.fleet_build_locations("STP") == ("STP/SC",)
+    icebound = board_for(standard, _changed(standard, BAR=Terrain.IMPASSABLE, BOT=Terrain.IMPASSABLE))
+    assert icebound.fleet_build_locations("STP") == ()
