@@ -1,0 +1,112 @@
+"""Reads. Each does a fixed number of queries however many units, orders or phases a game has."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet
+
+from dipserver.engine.timeline import Hook, TimelineError, schedule
+from dipserver.engine.types import Phase as EnginePhase
+from dipserver.games.errors import GameError
+from dipserver.games.models import Game, Message, Order, Phase, Power
+from dipserver.games.services.common import variant_of
+from dipserver.games.turn import powers_to_act
+
+
+@dataclass(frozen=True)
+class GameView:
+    game: Game
+    powers: list[Power]
+    phase: Phase | None  # the current phase, snapshot included
+    phase_names: list[str]  # every phase so far, in order
+    waiting: list[str]  # powers that must order and have not
+
+
+def game_list(*, user: Any = None) -> QuerySet[Game]:
+    """Games, newest first, with their current phase; a non-superuser game master sees only theirs."""
+    games = Game.objects.select_related("current_phase").defer("current_phase__snapshot")
+    if user is not None and not user.is_superuser:
+        games = games.filter(masters=user)
+    return games
+
+
+def game_get(*, game_id: int) -> GameView:
+    """A whole game as a player sees it: four queries, whatever its size."""
+    game = (
+        Game.objects.select_related("current_phase")
+        .prefetch_related(Prefetch("powers", queryset=Power.objects.select_related("user").order_by("id")))
+        .filter(id=game_id)
+        .first()
+    )
+    if game is None:
+        raise GameError(f"There is no game {game_id}")
+    powers = list(game.powers.all())
+    names = list(Phase.objects.filter(game=game).order_by("index").values_list("name", flat=True))
+    return GameView(game, powers, game.current_phase, names, powers_waiting(game=game, powers=powers))
+
+
+def phase_get(*, game_id: int, index: int) -> Phase:
+    phase = Phase.objects.filter(game_id=game_id, index=index).first()
+    if phase is None:
+        raise GameError(f"Game {game_id} has no phase number {index}")
+    return phase
+
+
+def powers_waiting(*, game: Game, powers: list[Power] | None = None) -> list[str]:
+    """Active powers with a decision to make in the open phase and no orders yet."""
+    phase = game.current_phase
+    if phase is None or phase.status != Phase.Status.OPEN:
+        return []
+    powers = list(game.powers.order_by("id")) if powers is None else powers
+    ordered = set(Order.objects.filter(phase=phase).values_list("power_id", flat=True).distinct())
+    acting = powers_to_act(phase.snapshot)
+    return [
+        p.name for p in powers if p.name in acting and p.status == Power.Status.ACTIVE and p.id not in ordered
+    ]
+
+
+def timeline_rows(*, game: Game) -> list[dict[str, Any]]:
+    """What the variant's timeline changes when, for this game's options (random years stay secret until
+    the game ends: shown only as "random")."""
+    _, timeline = variant_of(game.variant)
+    try:
+        slots = schedule(timeline, game.options, game.secret)
+    except TimelineError as exc:
+        raise GameError(str(exc)) from exc
+    hidden = game.options.get("mode") == "random" and game.status != Game.Status.FINISHED
+    rows = []
+    for (year, hook), changes in sorted(slots.items(), key=lambda kv: (kv[0][0], list(Hook).index(kv[0][1]))):
+        for change in changes:
+            if hidden and change.entry:
+                continue
+            rows.append(
+                {"year": year, "hook": str(hook), "change": str(change.change), "province": change.province}
+            )
+    return rows
+
+
+def next_map_change(*, game: Game) -> str:
+    """The first map change still to come, in words ("1903 after_fall_retreats: BAR impassable")."""
+    if game.current_phase is None:
+        return ""
+    now = EnginePhase.parse(game.current_phase.name)
+    for row in timeline_rows(game=game):
+        if row["year"] >= now.year:
+            return f"{row['year']} {row['hook']}: {row['province'] or 'all'} {row['change']}"
+    return ""
+
+
+def messages_for(*, game: Game, power: Power | None) -> list[dict[str, Any]]:
+    """Press a power may read (public plus its own), senders hidden in anonymous games."""
+    messages = Message.objects.filter(game=game).select_related("sender").order_by("id")
+    anonymous = game.press == Game.Press.ANONYMOUS
+    shown = []
+    for m in messages:
+        mine = power is not None and (m.sender_id == power.id or power.name in m.recipients)
+        if m.recipients and not mine:
+            continue
+        sender = "" if anonymous or m.sender is None else m.sender.name
+        shown.append({"phase": m.phase_name, "from": sender, "to": m.recipients, "body": m.body})
+    return shown

@@ -1,0 +1,77 @@
+"""Orders: checked on the phase's own map, revisable until the deadline, never silently dropped."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from dipserver.games.errors import GameError
+from dipserver.games.models import Order, Phase
+from dipserver.games.services.games import game_pause
+from dipserver.games.services.orders import orders_submit, power_ready_set
+from tests.server.conftest import START, seat
+
+SOON = START + dt.timedelta(hours=1)
+
+
+def test_valid_lines_are_stored_and_rejected_ones_come_back_with_the_reason(game):
+    england = seat(game, "ENGLAND")
+
+    result = orders_submit(
+        game_id=game.id, user=england.user, text="fleet london to north sea\nA PAR - BUR\nA LVP-YOR", now=SOON
+    )
+
+    assert result.accepted == ["F LON - NTH", "A LVP - YOR"]
+    [rejection] = result.rejected
+    assert (rejection.line, rejection.text) == (2, "A PAR - BUR")
+    assert "France" in rejection.reason or "not" in rejection.reason
+    assert list(Order.objects.filter(power=england).values_list("text", flat=True)) == [
+        "F LON - NTH",
+        "A LVP - YOR",
+    ]
+
+
+def test_a_new_submission_replaces_the_old_one(game):
+    england = seat(game, "ENGLAND")
+    orders_submit(game_id=game.id, user=england.user, text="F LON - NTH\nF EDI - NWG", now=SOON)
+    orders_submit(game_id=game.id, user=england.user, text="F LON - ENG", now=SOON)
+
+    assert list(Order.objects.filter(power=england).values_list("text", flat=True)) == ["F LON - ENG"]
+
+
+def test_orders_after_the_deadline_are_refused_naming_the_phase(game):
+    england = seat(game, "ENGLAND")
+    late = game.current_phase.deadline + dt.timedelta(seconds=1)
+
+    with pytest.raises(GameError, match=r"^The Spring 1901 deadline has passed$"):
+        orders_submit(game_id=game.id, user=england.user, text="F LON - NTH", now=late)
+
+
+def test_orders_for_a_processed_phase_are_refused(game):
+    Phase.objects.filter(id=game.current_phase_id).update(status=Phase.Status.PROCESSED)
+    with pytest.raises(GameError, match="Spring 1901 deadline has passed"):
+        orders_submit(game_id=game.id, user=seat(game, "ENGLAND").user, text="F LON - NTH", now=SOON)
+
+
+def test_no_orders_while_paused_and_none_from_outsiders(game, users):
+    with pytest.raises(GameError, match="not playing in this game"):
+        orders_submit(game_id=game.id, user=users[7], text="F LON - NTH", now=SOON)
+    game_pause(game_id=game.id)
+    with pytest.raises(GameError, match="paused"):
+        orders_submit(game_id=game.id, user=seat(game, "ENGLAND").user, text="F LON - NTH", now=SOON)
+
+
+def test_when_every_active_power_is_ready_the_phase_is_processed_at_once(
+    game, django_capture_on_commit_callbacks
+):
+    powers = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
+    for name in powers[:-1]:
+        assert power_ready_set(game_id=game.id, user=seat(game, name).user, now=SOON) is False
+
+    with django_capture_on_commit_callbacks(execute=True):
+        assert power_ready_set(game_id=game.id, user=seat(game, "TURKEY").user, now=SOON) is True
+
+    game.refresh_from_db()
+    assert game.current_phase.name == "F1901M"
+    assert Phase.objects.get(game=game, index=0).status == Phase.Status.PROCESSED

@@ -1,0 +1,87 @@
+"""One phase from snapshot and order texts to the next snapshot, without a database."""
+
+from __future__ import annotations
+
+from dipserver.engine.variant import load_variant
+from dipserver.games.mappers import snapshot_from
+from dipserver.games.turn import powers_to_act, turn_play
+
+
+def play(variant, snapshot, orders=None, **kwargs):
+    return turn_play(
+        variant=variant, options={}, secret="0" * 64, snapshot=snapshot, order_texts=orders or {}, **kwargs
+    )
+
+
+def test_orders_are_adjudicated_and_the_empty_retreat_phase_is_skipped():
+    standard = load_variant("standard")
+    start = snapshot_from(standard.map_state, standard.start)
+
+    turn = play(standard, start, {"ENGLAND": ["F LON - NTH", "A LVP - YOR"], "FRANCE": ["A PAR - BUR"]})
+
+    assert turn.next_snapshot["phase"] == "F1901M"
+    assert turn.skipped == ["S1901R"]
+    assert turn.orders == {"ENGLAND": ["F LON - NTH", "A LVP - YOR"], "FRANCE": ["A PAR - BUR"]}
+    assert {"power": "ENGLAND", "type": "F", "location": "NTH"} in turn.next_snapshot["units"]
+    assert all(r["outcome"] == "success" for r in turn.results)
+    assert not turn.over
+
+
+def test_a_stored_order_that_no_longer_reads_is_recorded_as_invalid_and_the_unit_holds():
+    standard = load_variant("standard")
+    start = snapshot_from(standard.map_state, standard.start)
+
+    turn = play(standard, start, {"ENGLAND": ["F LON - MOS"]})
+
+    [result] = turn.results
+    assert result["outcome"] == "invalid" and result["reason"]
+    assert {"power": "ENGLAND", "type": "F", "location": "LON"} in turn.next_snapshot["units"]
+
+
+def test_powers_to_act_follows_the_phase_type():
+    standard = load_variant("standard")
+    start = snapshot_from(standard.map_state, standard.start)
+    assert len(powers_to_act(start)) == 7
+    assert powers_to_act({**start, "phase": "F1901R"}) == set()
+    winter = {**start, "phase": "W1901A", "owners": {**start["owners"], "BEL": "FRANCE"}}
+    assert powers_to_act(winter) == {"FRANCE"}
+
+
+def test_a_power_reaching_the_victory_count_after_fall_wins_and_the_game_is_over():
+    standard = load_variant("standard")
+    start = snapshot_from(standard.map_state, standard.start)
+    turkish = [u for u in start["units"] if u["power"] == "TURKEY"]
+    centres = start["map"]["supply_centres"][:18]
+    fall = {**start, "phase": "F1905M", "units": turkish, "owners": dict.fromkeys(centres, "TURKEY")}
+
+    turn = play(standard, fall)
+
+    assert turn.winners == ["TURKEY"] and turn.over
+
+
+def test_the_last_year_ends_the_game_with_no_winner():
+    standard = load_variant("standard")
+    start = snapshot_from(standard.map_state, standard.start)
+
+    spring = play(standard, start, end_year=1901)
+    fall = play(standard, spring.next_snapshot, end_year=1901)
+
+    assert not spring.over
+    assert fall.over and fall.winners == []
+
+
+def test_a_timeline_changes_the_map_between_phases_and_records_the_events():
+    wall = load_variant("wall_of_ice")
+    snapshot = snapshot_from(wall.map_state, wall.start)
+    seen = []
+    for _ in range(12):
+        turn = play(wall, snapshot)
+        seen.extend(turn.events)
+        snapshot = turn.next_snapshot
+        if seen:
+            break
+
+    terrain_changes = [e for e in seen if e["kind"] == "terrain"]
+    assert terrain_changes, "Wall of Ice freezes a sea within the first years"
+    change = terrain_changes[0]
+    assert snapshot["map"]["terrain"][change["province"]] == change["to"]
