@@ -18,7 +18,7 @@ at the start (Wall of Ice icebergs block ships but do not erase the coastline, r
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -110,6 +110,13 @@ class Board:
             for dest in sorted(dests):
                 reach.setdefault((loc, province_of(dest)), []).append(dest)
         self._reach_coasts = {key: tuple(locs) for key, locs in reach.items()}
+        self._neighbours = {
+            p: frozenset(n for n in variant.borders.get(p, _EMPTY) if self._passable(n))
+            for p in self.provinces
+        }
+        self._water_neighbours = {
+            p: frozenset(n for n in near if self.is_water(n)) for p, near in self._neighbours.items()
+        }
         self._convoy_reach: dict[str, frozenset[str]] = {}
         self._coastal = frozenset(
             p
@@ -252,29 +259,31 @@ class Board:
 
     def neighbours(self, prov: str) -> frozenset[str]:
         """Passable provinces bordering ``prov`` on this map (for convoy routes and distances)."""
-        return frozenset(n for n in self.variant.borders.get(prov, _EMPTY) if self._passable(n))
+        return self._neighbours.get(prov, _EMPTY)
+
+    def water_neighbours(self, prov: str) -> frozenset[str]:
+        """Open seas bordering ``prov``: where a convoy picks up, lands, or passes an army on."""
+        return self._water_neighbours.get(prov, _EMPTY)
+
+    def convoy_landings(self, seas: Iterable[str], usable: Collection[str] | None = None) -> frozenset[str]:
+        """Land provinces touching the open seas joined to ``seas`` through ``usable`` seas (default: all)."""
+        reached = {s for s in seas if self.is_water(s)}
+        frontier = list(reached)
+        while frontier:
+            for nxt in self._water_neighbours.get(frontier.pop(), _EMPTY):
+                if nxt not in reached and (usable is None or nxt in usable):
+                    reached.add(nxt)
+                    frontier.append(nxt)
+        return frozenset(land for sea in reached for land in self._neighbours[sea] if self.is_land(land))
 
     def convoy_destinations(self, prov: str) -> frozenset[str]:
         """Land provinces an army in ``prov`` could reach through a chain of open seas, if fleets stood in
         them: whether a non-adjacent move can ever succeed. Computed per province on first use."""
         found = self._convoy_reach.get(prov)
         if found is None:
-            found = self._convoy_reach[prov] = self._seas_to_land(prov)
+            landings = self.convoy_landings(self.water_neighbours(prov)) if self.is_land(prov) else _EMPTY
+            found = self._convoy_reach[prov] = landings - {prov}
         return found
-
-    def _seas_to_land(self, prov: str) -> frozenset[str]:
-        if not self.is_land(prov):
-            return _EMPTY
-        frontier = [s for s in self.neighbours(prov) if self.is_water(s)]
-        seas = set(frontier)
-        while frontier:
-            for nxt in self.neighbours(frontier.pop()):
-                if self.is_water(nxt) and nxt not in seas:
-                    seas.add(nxt)
-                    frontier.append(nxt)
-        return frozenset(
-            land for sea in seas for land in self.neighbours(sea) if self.is_land(land) and land != prov
-        )
 
     def province_name(self, code: str) -> str:
         info = self.variant.provinces.get(province_of(code))

@@ -118,16 +118,6 @@ class _Movement:
         )
         self._moves: dict[str, list[Move]] = {}
 
-    def convoy_reach(self, seas: frozenset[str]) -> frozenset[str]:
-        """Land provinces touching the fleet-held seas connected to ``seas``."""
-        reached, frontier = set(seas), list(seas)
-        while frontier:
-            for nxt in self.board.neighbours(frontier.pop()):
-                if nxt in self.fleet_seas and nxt not in reached:
-                    reached.add(nxt)
-                    frontier.append(nxt)
-        return frozenset(p for sea in reached for p in self.board.neighbours(sea) if self.board.is_land(p))
-
     def moves(self, unit: Unit) -> list[Move]:
         if unit.location not in self._moves:
             board = self.board
@@ -135,8 +125,8 @@ class _Movement:
                 moves = [Move(unit.location, d) for d in sorted(board.fleet_moves(unit.location))]
             else:
                 moves = [Move(unit.province, d) for d in sorted(board.army_moves(unit.province))]
-                start = frozenset(s for s in board.neighbours(unit.province) if s in self.fleet_seas)
-                convoyed = self.convoy_reach(start) - {unit.province}
+                start = board.water_neighbours(unit.province) & self.fleet_seas
+                convoyed = board.convoy_landings(start, self.fleet_seas) - {unit.province}
                 moves += [Move(unit.province, d, via_convoy=True) for d in sorted(convoyed)]
             self._moves[unit.location] = moves
         return self._moves[unit.location]
@@ -162,7 +152,7 @@ class _Movement:
         return _options(self.position, orders)
 
     def _convoys(self, fleet: Unit) -> list[Convoy]:
-        reach = self.convoy_reach(frozenset({fleet.province}))
+        reach = self.board.convoy_landings({fleet.province}, self.fleet_seas)
         armies = [u for p, u in sorted(self.position.units.items()) if u.type is UnitType.ARMY and p in reach]
         return [Convoy(fleet.province, a.province, d) for a in armies for d in sorted(reach - {a.province})]
 

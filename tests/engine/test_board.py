@@ -261,3 +261,15 @@ def test_names_for_players(board: Board) -> None:
     assert board.location_name("STP/NC") == "St Petersburg (north coast)"
     assert board.homes["STP"] == "RUSSIA"
     assert len(board.homes) == 22
+
+
+def test_water_neighbours_and_convoy_reach(board: Board) -> None:
+    assert board.water_neighbours("SPA") == {"LYO", "MAO", "WES"}
+    assert board.water_neighbours("MUN") == frozenset()
+    assert board.neighbours("SWE") == {"BAL", "BOT", "DEN", "FIN", "NWY", "SKA"}
+    # Through every sea, London's army could land anywhere on the open water's shores...
+    assert {"NWY", "SPA", "TUN", "SMY", "STP"} <= board.convoy_destinations("LON")
+    assert "SEV" not in board.convoy_destinations("LON")  # the Black Sea is not joined to the others
+    assert board.convoy_destinations("PAR") == frozenset()  # inland
+    # ...but through the North Sea alone only on its own shores.
+    assert board.convoy_landings({"NTH"}, usable={"NTH"}) == {"BEL", "DEN", "EDI", "HOL", "LON", "NWY", "YOR"}
