@@ -1,0 +1,28 @@
+# Production image for the web server, the Celery worker and Celery beat (see docker-compose.yml).
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    DJANGO_SETTINGS_MODULE=dipserver.config.settings.production \
+    DIPSERVER_VAR_DIR=/app/var
+
+WORKDIR /app
+
+# Dependencies first, so code changes do not reinstall them.
+COPY pyproject.toml README.md ./
+COPY dipserver/__init__.py dipserver/__init__.py
+RUN pip install . && pip uninstall -y dipserver
+
+COPY . .
+RUN pip install --no-deps . \
+    && mkdir -p /app/var \
+    && SECRET_KEY=collectstatic-only-build-time-key-0123456789abcdef ALLOWED_HOSTS=build \
+       python manage.py collectstatic --noinput \
+    && useradd --system --home-dir /app dipserver \
+    && chown -R dipserver /app/var
+
+USER dipserver
+EXPOSE 8000
+CMD ["gunicorn", "dipserver.config.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3"]

@@ -1,0 +1,73 @@
+"""docker-compose.yml and the Dockerfile (no Docker engine here, so they are checked by reading them)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import yaml
+
+from .conftest import ROOT
+
+DJANGO_SERVICES = ("web", "worker", "beat")
+
+
+@pytest.fixture(scope="module")
+def compose() -> dict[str, Any]:
+    return yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+
+
+def test_runs_the_five_services(compose: dict[str, Any]) -> None:
+    assert set(compose["services"]) == {"postgres", "redis", "web", "worker", "beat"}
+
+
+@pytest.mark.parametrize("service", ["postgres", "redis", "web", "worker", "beat"])
+def test_every_service_has_a_health_check(compose: dict[str, Any], service: str) -> None:
+    check = compose["services"][service]["healthcheck"]
+    assert check["test"], service
+    assert check["interval"] and check["retries"] >= 3
+
+
+def test_database_lives_in_a_named_volume(compose: dict[str, Any]) -> None:
+    assert "postgres-data" in compose["volumes"]
+    assert "postgres-data:/var/lib/postgresql/data" in compose["services"]["postgres"]["volumes"]
+
+
+@pytest.mark.parametrize("service", DJANGO_SERVICES)
+def test_django_services_use_production_settings_and_real_services(
+    compose: dict[str, Any], service: str
+) -> None:
+    env = compose["services"][service]["environment"]
+    assert env["DJANGO_SETTINGS_MODULE"] == "dipserver.config.settings.production"
+    assert env["DATABASE_URL"].startswith("postgres://") and "@postgres:5432/" in env["DATABASE_URL"]
+    assert env["CELERY_BROKER_URL"] == "redis://redis:6379/0"
+    assert env["SECRET_KEY"].startswith("${SECRET_KEY:?"), "SECRET_KEY must be required, never defaulted"
+    assert "DEBUG" not in env
+
+
+def test_web_migrates_then_runs_gunicorn(compose: dict[str, Any]) -> None:
+    web = compose["services"]["web"]
+    assert "manage.py migrate --noinput" in web["command"]
+    assert "gunicorn dipserver.config.wsgi:application" in web["command"]
+    assert web["depends_on"]["postgres"]["condition"] == "service_healthy"
+    assert web["depends_on"]["redis"]["condition"] == "service_healthy"
+    assert "/healthz" in " ".join(web["healthcheck"]["test"])
+
+
+def test_worker_and_beat_run_celery_on_the_project_app(compose: dict[str, Any]) -> None:
+    services = compose["services"]
+    assert services["worker"]["command"].startswith("celery -A dipserver.config worker")
+    assert services["beat"]["command"].startswith("celery -A dipserver.config beat")
+    assert "check_services" in services["beat"]["healthcheck"]["test"]
+
+
+def test_image_collects_static_files_and_does_not_run_as_root() -> None:
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert "FROM python:3.11" in dockerfile
+    assert "collectstatic --noinput" in dockerfile
+    assert "USER dipserver" in dockerfile
+
+
+def test_docker_context_leaves_out_local_state() -> None:
+    ignored = (ROOT / ".dockerignore").read_text().split()
+    assert {".git", ".venv", "var", ".env"} <= set(ignored)

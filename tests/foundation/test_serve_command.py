@@ -1,0 +1,235 @@
+"""`./dip serve` and `./dip test`: argument handling, start-up failures, and a real start and Ctrl-C."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from dipserver.core.serve import (
+    Child,
+    ServeOptions,
+    banner,
+    child_commands,
+    parse_args,
+    port_free,
+    stop_all,
+)
+
+from .conftest import ROOT, one_line_error
+
+
+class TestArguments:
+    def test_defaults_to_localhost_port_8000_with_reload(self) -> None:
+        assert parse_args([]) == ServeOptions(host="127.0.0.1", port=8000, reload=True)
+
+    def test_host_port_and_no_reload(self) -> None:
+        options = parse_args(["--host", "0.0.0.0", "--port", "8123", "--no-reload"])
+        assert options == ServeOptions(host="0.0.0.0", port=8123, reload=False)
+
+    @pytest.mark.parametrize("port", ["eighty", "0", "70000"])
+    def test_bad_port_is_refused_with_usage(self, port: str, capsys: pytest.CaptureFixture[str]) -> None:
+        with pytest.raises(SystemExit) as exit_:
+            parse_args(["--port", port])
+        assert exit_.value.code == 2
+        assert "is not a port number" in capsys.readouterr().err
+
+    def test_unknown_option_is_refused(self, capsys: pytest.CaptureFixture[str]) -> None:
+        with pytest.raises(SystemExit):
+            parse_args(["--workers", "3"])
+        assert "unrecognized arguments: --workers 3" in capsys.readouterr().err
+
+
+class TestProcesses:
+    def test_runs_web_server_worker_and_beat(self) -> None:
+        commands = dict(child_commands(ServeOptions("127.0.0.1", 8001, reload=False), python="py"))
+        assert commands["web server"] == ["py", "manage.py", "runserver", "127.0.0.1:8001", "--noreload"]
+        assert commands["celery worker"][:6] == ["py", "-m", "celery", "-A", "dipserver.config", "worker"]
+        assert commands["celery beat"][:6] == ["py", "-m", "celery", "-A", "dipserver.config", "beat"]
+
+    def test_reload_is_runservers_default(self) -> None:
+        commands = dict(child_commands(ServeOptions("127.0.0.1", 8000, reload=True), python="py"))
+        assert "--noreload" not in commands["web server"]
+
+    def test_banner_shows_the_address_and_logins(self) -> None:
+        text = banner(ServeOptions("127.0.0.1", 8000, True), "Game master login (admin): gm / gm-password\n")
+        assert "dipserver is running at http://127.0.0.1:8000/" in text
+        assert "admin for game masters: http://127.0.0.1:8000/admin/" in text
+        assert "  Game master login (admin): gm / gm-password" in text
+        assert "Ctrl-C" in text
+
+    def test_port_free_sees_a_listening_socket(self) -> None:
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            sock.listen()
+            port = sock.getsockname()[1]
+            assert not port_free("127.0.0.1", port)
+        assert port_free("127.0.0.1", port)
+
+    def test_stop_all_ends_grandchildren_too(self) -> None:
+        # A child that starts a grandchild and ignores SIGTERM, like a stuck server behind a reloader.
+        script = "trap '' TERM; sleep 300 & echo $!; wait"
+        process = subprocess.Popen(
+            ["sh", "-c", script], start_new_session=True, stdout=subprocess.PIPE, text=True
+        )
+        grandchild = int(process.stdout.readline())
+        stop_all([Child("stubborn", process, term_group=True)], grace=0.5)
+        assert process.poll() is not None
+        assert _gone_within(grandchild, seconds=5)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # A zombie is dead but not yet reaped by its (now dead) parent's successor, init.
+    stat = Path(f"/proc/{pid}/stat")
+    return stat.exists() and stat.read_text().split()[2] != "Z"
+
+
+def _gone_within(pid: int, seconds: float) -> bool:
+    """SIGKILL is asynchronous: give the kernel a moment to finish the process off."""
+    deadline = time.monotonic() + seconds
+    while _alive(pid):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _serve(clean_env: dict[str, str], *args: str, **env: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "dipserver.core.serve", *args],
+        cwd=ROOT,
+        env={**clean_env, **env},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+class TestStartUpFailures:
+    def test_bad_database_url_stops_serve_with_one_line(self, clean_env: dict[str, str]) -> None:
+        process = _serve(clean_env, "--port", str(_free_port()), DATABASE_URL="postgres//x")
+        out, err = process.communicate(timeout=60)
+        line = one_line_error(subprocess.CompletedProcess(process.args, process.returncode, out, err))
+        assert line.startswith("dipserver: DATABASE_URL is not a valid database URL: 'postgres//x'")
+
+    def test_unreachable_broker_stops_serve_with_one_line(self, clean_env: dict[str, str]) -> None:
+        process = _serve(clean_env, "--port", str(_free_port()), CELERY_BROKER_URL="redis://127.0.0.1:9/0")
+        out, err = process.communicate(timeout=60)
+        line = one_line_error(subprocess.CompletedProcess(process.args, process.returncode, out, err))
+        assert line.startswith("dipserver: CELERY_BROKER_URL: cannot reach broker: redis://127.0.0.1:9/0")
+
+    def test_port_in_use_stops_serve_with_one_line(self, clean_env: dict[str, str]) -> None:
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            sock.listen()
+            port = sock.getsockname()[1]
+            process = _serve(clean_env, "--port", str(port))
+            out, err = process.communicate(timeout=60)
+        line = one_line_error(subprocess.CompletedProcess(process.args, process.returncode, out, err))
+        assert line == f"dipserver: port {port} on 127.0.0.1 is already in use (choose another with --port)"
+
+
+def test_serve_brings_up_the_site_and_ctrl_c_stops_everything(clean_env: dict[str, str]) -> None:
+    """The whole promise of `./dip serve`, end to end, on a fresh var/ folder."""
+    port = _free_port()
+    process = _serve(clean_env, "--port", str(port), "--no-reload")
+    try:
+        banner_text = _read_until(process, "Press Ctrl-C", timeout=120)
+        assert f"dipserver is running at http://127.0.0.1:{port}/" in banner_text
+        assert "gm / gm-password" in banner_text
+        assert "alice / alice-password" in banner_text
+
+        children = _descendants(process.pid)
+        assert len(children) >= 3  # web server, worker (+ its pool), beat
+
+        base = f"http://127.0.0.1:{port}"
+        assert b"Welcome to dipserver" in urllib.request.urlopen(f"{base}/", timeout=10).read()
+        assert urllib.request.urlopen(f"{base}/admin/login/", timeout=10).status == 200
+        assert urllib.request.urlopen(f"{base}/healthz", timeout=10).status == 200
+
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=30)
+    finally:
+        if process.poll() is None:
+            os.kill(process.pid, signal.SIGKILL)
+            process.wait()
+    assert process.returncode == 0
+    leftovers = [pid for pid in children if not _gone_within(pid, seconds=5)]
+    assert leftovers == [], f"still running after Ctrl-C: {leftovers}"
+
+
+def _read_until(process: subprocess.Popen[str], marker: str, timeout: float) -> str:
+    """Read serve's stdout until ``marker``; the output so far is returned (and shown on failure)."""
+    deadline = time.monotonic() + timeout
+    seen = []
+    assert process.stdout is not None
+    os.set_blocking(process.stdout.fileno(), False)
+    while time.monotonic() < deadline:
+        line = process.stdout.readline()
+        if line:
+            seen.append(line)
+            if marker in line:
+                return "".join(seen)
+        elif process.poll() is not None:
+            break
+        else:
+            time.sleep(0.1)
+    stderr = process.stderr.read() if process.stderr and process.poll() is not None else ""
+    pytest.fail(f"serve never printed {marker!r}; stdout:\n{''.join(seen)}\nstderr:\n{stderr}")
+
+
+def _descendants(pid: int) -> list[int]:
+    """Every process started (directly or not) by ``pid``, from /proc."""
+    parents: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = re.sub(r"^.*\) ", "", stat.read_text()).split()
+        except OSError:
+            continue
+        parents[int(stat.parent.name)] = int(fields[1])
+    found, frontier = [], [pid]
+    while frontier:
+        current = frontier.pop()
+        children = [child for child, parent in parents.items() if parent == current]
+        found += children
+        frontier += children
+    return found
+
+
+class TestDipScript:
+    def test_without_a_command_prints_usage_and_fails(self) -> None:
+        result = subprocess.run(["bash", "dip"], cwd=ROOT, capture_output=True, text=True, check=False)
+        assert result.returncode == 2
+        assert result.stderr.startswith("Usage: ./dip serve")
+
+    def test_unknown_command_is_named(self) -> None:
+        result = subprocess.run(
+            ["bash", "dip", "deploy"], cwd=ROOT, capture_output=True, text=True, check=False
+        )
+        assert result.returncode == 2
+        assert result.stderr.splitlines()[0] == "dip: unknown command 'deploy'"
+
+    def test_help(self) -> None:
+        result = subprocess.run(
+            ["bash", "dip", "--help"], cwd=ROOT, capture_output=True, text=True, check=False
+        )
+        assert result.returncode == 0
+        assert "./dip test [PYTEST ARGS...]" in result.stdout
