@@ -37,6 +37,7 @@ from dipserver.render.style import CHANGE_WORDS, PATTERNS, TERRAIN_STYLES, ink, 
 LEGEND_HEIGHT = 64
 UNIT_RADIUS = 9.0
 NEUTRAL_SC = "#ffffff"
+UNKNOWN_POWER = "#444"  # an order whose unit is not on the board
 FAILED_OUTCOMES = frozenset(Outcome) - {Outcome.SUCCESS}
 SEASON_WORDS = {Season.SPRING: "Spring", Season.FALL: "Autumn", Season.WINTER: "Winter"}
 
@@ -203,8 +204,8 @@ class _Picture:
         cx, cy = (x0 + x1) / 2 + uy * length * bend, (y0 + y1) / 2 - ux * length * bend
         attributes = ""
         if power is not None:
-            attributes = f' stroke="{self.colours.get(power, "#444")}"'
-            if head:
+            attributes = f' stroke="{self.colours.get(power, UNKNOWN_POWER)}"'
+            if head and power in self.colours:  # no arrowhead colour for an order nobody could give
                 self.markers.add(power)
                 attributes += f' marker-end="url(#arrow-{power})"'
         d = f"M{_n(x0)} {_n(y0)}Q{_n(cx)} {_n(cy)} {_n(x1)} {_n(y1)}"
@@ -228,7 +229,7 @@ class _Picture:
     def order(self, power: str, order: Order, outcome: Outcome | None, moves: Mapping[str, str]) -> list[str]:
         failed = outcome in FAILED_OUTCOMES
         state = " failed" if failed else ""
-        colour = self.colours.get(power, "#444")
+        colour = self.colours.get(power, UNKNOWN_POWER)
         out: list[str] = []
         if isinstance(order, Move | Retreat):
             kind = "retreat" if isinstance(order, Retreat) else "move"
@@ -293,7 +294,7 @@ class _Picture:
         return "".join(
             f'<marker id="arrow-{p}" viewBox="0 0 10 10" refX="7" refY="5" markerWidth="4.2"'
             f' markerHeight="4.2" orient="auto">'
-            f'<path d="M0 0L10 5L0 10Z" fill="{self.colours.get(p, "#444")}"/></marker>'
+            f'<path d="M0 0L10 5L0 10Z" fill="{self.colours[p]}"/></marker>'
             for p in sorted(self.markers)
         )
 
