@@ -80,28 +80,53 @@ def _seas_beside(variant: Variant, province: str, terrain: Mapping[str, Terrain]
 
 
 def recompute_coasts(
-    variant: Variant, terrain: Mapping[str, Terrain], names: CoastNames, frozen_seas: bool = True
+    variant: Variant,
+    terrain: Mapping[str, Terrain],
+    names: CoastNames,
+    frozen_seas: bool = True,
+    previous: Mapping[str, Mapping[str, frozenset[str]]] | None = None,
+    changed: Iterable[str] | None = None,
 ) -> Coasts:
-    """The named coasts of every land province on a map with this terrain."""
+    """The named coasts of every land province on a map with this terrain.
+
+    Given the ``previous`` coasts and the provinces whose terrain ``changed``, only those provinces and
+    their neighbours are recomputed: a coast depends on nothing further away.
+    """
     shore = shore_provinces(variant, terrain, frozen_seas)
-    base = variant.map_state
-    coasts: Coasts = {}
-    fixed_single = canals(variant)
-    for province, kind in terrain.items():
-        if kind is not Terrain.LAND:
-            continue
-        if province in base.coasts:
-            named = _base_coasts(variant, province, terrain, shore)
-        elif province in fixed_single or base.terrain.get(province) is not Terrain.LAND:
-            continue
-        else:
-            groups = water_groups(variant, province, (n for n in variant.borders[province] if n in shore))
-            if len(groups) < 2:
-                continue
-            named = _name_groups(province, groups, names.get(province, ()))
+    if previous is None or changed is None:
+        todo: Iterable[str] = terrain
+        coasts: Coasts = {}
+    else:
+        near = {n for p in changed for n in variant.borders[p]} | set(changed)
+        coasts = {p: dict(named) for p, named in previous.items() if p not in near}
+        todo = near
+    for province in todo:
+        named = _coasts_of(variant, province, terrain, shore, names)
         if named:
             coasts[province] = named
     return coasts
+
+
+def _coasts_of(
+    variant: Variant, province: str, terrain: Mapping[str, Terrain], shore: frozenset[str], names: CoastNames
+) -> dict[str, frozenset[str]]:
+    if terrain.get(province) is not Terrain.LAND:
+        return {}
+    named_at_start, never_split = _fixed(variant)
+    if province in named_at_start:
+        return _base_coasts(variant, province, terrain, shore)
+    if province in never_split:
+        return {}
+    groups = water_groups(variant, province, (n for n in variant.borders[province] if n in shore))
+    return _name_groups(province, groups, names.get(province, ())) if len(groups) > 1 else {}
+
+
+@functools.lru_cache(maxsize=32)
+def _fixed(variant: Variant) -> tuple[frozenset[str], frozenset[str]]:
+    """Provinces with named coasts at the start, and those that never split (canals, dried seas)."""
+    start = variant.map_state
+    dried = frozenset(p for p, t in start.terrain.items() if t is Terrain.SEA)
+    return frozenset(start.coasts), canals(variant) | dried
 
 
 def _base_coasts(

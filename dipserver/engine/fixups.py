@@ -115,9 +115,9 @@ def sink_armies(terrain: Mapping[str, Terrain], units: Units, mode: str) -> tupl
 
 
 def place_fleets(
-    old_coasts: Mapping[str, Mapping[str, frozenset[str]]],
+    old_map: MapState,
     new_coasts: Mapping[str, Mapping[str, frozenset[str]]],
-    old_shore: frozenset[str],
+    frozen_seas: bool,
     variant: Variant,
     terrain: Mapping[str, Terrain],
     units: Units,
@@ -129,6 +129,7 @@ def place_fleets(
     E5a). A province with no named coasts any more has its fleets at the bare province.
     """
     kept, events = dict(units), []
+    old_coasts, old_shore = old_map.coasts, None
     for prov, unit in units.items():
         if unit.type is not UnitType.FLEET or terrain[prov] is not Terrain.LAND:
             continue
@@ -139,11 +140,11 @@ def place_fleets(
         elif coast in named:
             continue
         else:
-            before = (
-                old_coasts[prov][coast]
-                if coast is not None and coast in old_coasts.get(prov, {})
-                else frozenset(n for n in variant.borders[prov] if n in old_shore)
-            )
+            if coast is not None and coast in old_coasts.get(prov, {}):
+                before = old_coasts[prov][coast]
+            else:
+                old_shore = old_shore or shore_provinces(variant, old_map.terrain, frozen_seas)
+                before = frozenset(n for n in variant.borders[prov] if n in old_shore)
             same_side = [c for c in sorted(named) if named[c] & before]
             target = f"{prov}/{(same_side or sorted(named))[0]}"
         if target != unit.location:
@@ -230,9 +231,13 @@ def apply_changes(
     units, stranded = strand_fleets(variant, terrain, units, settings.stranded_fleets, stay)
     units, sunk = sink_armies(terrain, units, settings.sunk_armies)
     frozen = settings.impassable_seas == "shore"
-    coasts = recompute_coasts(variant, terrain, timeline.coast_names, frozen) if events else map_state.coasts
-    old_shore = shore_provinces(variant, map_state.terrain, frozen)
-    units, moved = place_fleets(map_state.coasts, coasts, old_shore, variant, terrain, units)
+    changed = [e["province"] for e in events]
+    coasts = (
+        recompute_coasts(variant, terrain, timeline.coast_names, frozen, map_state.coasts, changed)
+        if changed
+        else map_state.coasts
+    )
+    units, moved = place_fleets(map_state, coasts, frozen, variant, terrain, units)
     centres, homes, owners, centre_events = change_centres(
         variant, timeline, settings, terrain, map_state, position, units, changes
     )
@@ -242,9 +247,8 @@ def apply_changes(
             "province": p,
             "coasts": {c: sorted(w) for c, w in sorted(coasts.get(p, {}).items())},
         }
-        for p in sorted(set(coasts) | set(map_state.coasts))
-        if terrain[p] is Terrain.LAND
-        and {c: frozenset(w) for c, w in coasts.get(p, {}).items()} != dict(map_state.coasts.get(p, {}))
+        for p in sorted({n for c in changed for n in variant.borders[c]} | set(changed))
+        if terrain[p] is Terrain.LAND and _coasts_differ(coasts.get(p, {}), map_state.coasts.get(p, {}))
     ]
     new_map = MapState(terrain=terrain, coasts=coasts, supply_centres=centres, homes=homes)
     new_position = Position(
@@ -252,6 +256,10 @@ def apply_changes(
     )
     everything = [*events, *removed, *stranded, *sunk, *coast_events, *moved, *centre_events]
     return new_map, new_position, tuple(everything)
+
+
+def _coasts_differ(new: Mapping[str, frozenset[str]], old: Mapping[str, frozenset[str]]) -> bool:
+    return set(new) != set(old) or any(frozenset(new[c]) != frozenset(old[c]) for c in new)
 
 
 def _unit_event(kind: str, unit: Unit, reason: str, to: Unit | None = None) -> dict[str, Any]:

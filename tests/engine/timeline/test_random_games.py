@@ -1,0 +1,93 @@
+"""Each variant played to its end by seeded random legal orders, through the server's own turn code.
+
+``dipserver.games.turn.turn_play`` is what a running game calls every phase: parse the stored texts,
+adjudicate, run the timeline hooks, move on. Here every power picks random legal orders
+(``legal_options``), and after each phase ``game_outcome`` judges the variant's end. Each game must end
+with a win, a draw or an honest no-winner result, on time and without an error, with every intermediate
+map and position passing ``validate``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from dipserver.engine.board import board_for
+from dipserver.engine.options import legal_options
+from dipserver.engine.types import Phase, PhaseType
+from dipserver.engine.validate import validate
+from dipserver.engine.variant import Variant, load_variant
+from dipserver.engine.victory import Outcome, game_outcome
+from dipserver.games.mappers import map_state_of, position_of, snapshot_from
+from dipserver.games.turn import turn_play
+
+LAST_YEAR = {"wall_of_ice": 1915, "sahara": 1911, "deluge": 1908}
+
+
+def random_orders(variant: Variant, snapshot: dict[str, Any], rng: random.Random) -> dict[str, list[str]]:
+    board = board_for(variant, map_state_of(snapshot))
+    position = position_of(snapshot)
+    orders: dict[str, list[str]] = {}
+    for power in variant.powers:
+        options = legal_options(board, position, power)
+        if position.phase.type is not PhaseType.ADJUSTMENTS:
+            orders[power] = [rng.choice(choices).text for choices in options.units.values() if choices]
+        elif options.adjustment < 0:
+            units = sorted(options.units)
+            orders[power] = [options.units[loc][0].text for loc in rng.sample(units, -options.adjustment)]
+        elif options.adjustment > 0:
+            builds, used = list(options.builds), set()
+            rng.shuffle(builds)
+            chosen = []
+            for option in builds:
+                site = getattr(option.order, "location", "").split("/")[0]
+                if site and site not in used and len(chosen) < options.adjustment:
+                    used.add(site)
+                    chosen.append(option.text)
+            orders[power] = chosen
+    return orders
+
+
+def play(slug: str, game_options: dict[str, Any], seed: int) -> tuple[Outcome, str]:
+    variant = load_variant(slug)
+    rng = random.Random(seed)
+    secret = f"game-secret-{seed}"
+    snapshot = snapshot_from(variant.map_state, variant.start)
+    for _ in range(200):
+        done = Phase.parse(snapshot["phase"])
+        turn = turn_play(
+            variant=variant,
+            options=game_options,
+            secret=secret,
+            snapshot=snapshot,
+            order_texts=random_orders(variant, snapshot, rng),
+        )
+        snapshot = turn.next_snapshot
+        map_state, position = map_state_of(snapshot), position_of(snapshot)
+        problems = [p for p in validate(variant, map_state, position) if "cannot be reached" not in p]
+        assert not problems, (snapshot["phase"], problems)
+        outcome = game_outcome(variant, map_state, position, done)
+        if outcome is not None:
+            return outcome, str(done)
+    raise AssertionError(f"{slug} did not end within 200 phases")
+
+
+@pytest.mark.parametrize(
+    ("slug", "game_options", "seed"),
+    [
+        ("wall_of_ice", {"mode": "exact"}, 1),
+        ("wall_of_ice", {"mode": "random"}, 2),
+        ("sahara", {}, 3),
+        ("sahara", {"errata": False}, 4),
+        ("deluge", {}, 5),
+        ("deluge", {"swap_sil_swi": True, "drowning_armies": True}, 6),
+    ],
+)
+def test_a_random_game_reaches_its_end(slug: str, game_options: dict[str, Any], seed: int) -> None:
+    outcome, ended = play(slug, game_options, seed)
+    assert outcome.result in ("win", "draw", "no_winner")
+    assert Phase.parse(ended).year <= LAST_YEAR[slug]
+    if outcome.result == "win":
+        assert len(outcome.powers) == 1
