@@ -1,0 +1,345 @@
+"""The game masters' console (Django admin).
+
+Superusers see every game. Members of the "Game masters" group see and manage only the games they are
+master of; they need no model permissions. Every action goes through the services, like any other write.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils import timezone
+from django.utils.html import format_html, format_html_join
+
+from dipserver.accounts.roles import GAME_MASTERS_GROUP
+from dipserver.games.errors import GameError
+from dipserver.games.models import Game, Order, Phase, Power
+from dipserver.games.selectors import next_map_change, powers_waiting, timeline_rows
+from dipserver.games.services.games import game_pause, game_resume
+from dipserver.games.services.phases import (
+    phase_deadline_extend,
+    phase_dry_run,
+    phase_process_now,
+    phase_revert,
+)
+from dipserver.games.services.powers import power_civil_disorder_set, power_replace
+
+
+def is_game_master(user: Any) -> bool:
+    if not (user.is_active and user.is_staff):
+        return False
+    return user.is_superuser or user.groups.filter(name=GAME_MASTERS_GROUP).exists()
+
+
+def masters_game(user: Any, game: Game) -> bool:
+    return user.is_superuser or game.masters.filter(id=user.id).exists()
+
+
+class GameMasterPermissions:
+    """Game masters manage their own games (and those games' rows); superusers manage all."""
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return is_game_master(request.user)
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return is_game_master(request.user) and (obj is None or masters_game(request.user, _game_of(obj)))
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return self.has_view_permission(request, obj)
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # games are created through the service, which checks every setting
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return request.user.is_superuser
+
+
+def _game_of(obj: Any) -> Game:
+    return obj if isinstance(obj, Game) else obj.game
+
+
+class PowerInline(GameMasterPermissions, admin.TabularInline):
+    model = Power
+    extra = 0
+    fields = ("name", "user", "status", "missed_phases", "seat_open", "vacation_days_left", "replace")
+    readonly_fields = fields
+    show_change_link = True
+
+    @admin.display(description="Player")
+    def replace(self, power: Power) -> str:
+        return format_html(
+            '<a href="{}">Replace the player</a>', reverse("admin:games_power_replace", args=[power.id])
+        )
+
+
+class PhaseInline(GameMasterPermissions, admin.TabularInline):
+    model = Phase
+    extra = 0
+    fields = ("index", "name", "status", "deadline", "processed_at")
+    readonly_fields = fields
+    show_change_link = True
+    ordering = ("-index",)
+
+
+class ExtendForm(forms.Form):
+    deadline = forms.DateTimeField(help_text="New deadline (UTC), e.g. 2026-03-04 18:00")
+
+
+class RevertForm(forms.Form):
+    index = forms.IntegerField(min_value=0, help_text="Phase number to reopen; later phases are deleted.")
+
+
+@admin.register(Game)
+class GameAdmin(GameMasterPermissions, admin.ModelAdmin):
+    list_display = ("name", "variant", "status", "phase_name", "deadline", "waiting", "next_change")
+    list_filter = ("status", "variant")
+    search_fields = ("name",)
+    list_select_related = ("current_phase",)
+    inlines = (PowerInline, PhaseInline)
+    actions = ("process_now", "dry_run", "extend_day", "pause", "resume")
+    readonly_fields = (
+        "variant",
+        "variant_version",
+        "options",
+        "status",
+        "result",
+        "winners",
+        "commitment",
+        "revealed_secret",
+        "current_phase",
+        "timeline",
+        "current_orders",
+        "gm_links",
+    )
+    exclude = ("secret", "join_password")
+    filter_horizontal = ("masters",)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
+        games = super().get_queryset(request)
+        return games if request.user.is_superuser else games.filter(masters=request.user)
+
+    @admin.display(description="Phase")
+    def phase_name(self, game: Game) -> str:
+        return game.current_phase.name if game.current_phase else "—"
+
+    @admin.display(description="Deadline")
+    def deadline(self, game: Game) -> str:
+        phase = game.current_phase
+        return f"{phase.deadline:%Y-%m-%d %H:%M}" if phase and phase.deadline else "—"
+
+    @admin.display(description="Not ordered")
+    def waiting(self, game: Game) -> str:
+        return ", ".join(powers_waiting(game=game)) or "—"
+
+    @admin.display(description="Next map change")
+    def next_change(self, game: Game) -> str:
+        try:
+            return next_map_change(game=game) or "—"
+        except GameError as exc:
+            return str(exc)
+
+    @admin.display(description="Secret (revealed at the end)")
+    def revealed_secret(self, game: Game) -> str:
+        return game.secret_revealed or "hidden until the game ends"
+
+    @admin.display(description="Timeline (what changes when)")
+    def timeline(self, game: Game) -> str:
+        rows = timeline_rows(game=game)
+        if not rows:
+            return "This variant's map never changes."
+        return format_html(
+            "<table><tr><th>Year</th><th>When</th><th>Province</th><th>Change</th></tr>{}</table>",
+            format_html_join(
+                "",
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                ((r["year"], r["hook"], r["province"] or "all", r["change"]) for r in rows),
+            ),
+        )
+
+    @admin.display(description="Orders in the current phase")
+    def current_orders(self, game: Game) -> str:
+        orders = Order.objects.filter(phase_id=game.current_phase_id).select_related("power")
+        return (
+            format_html_join("", "<div>{}: {}</div>", ((o.power.name, o.text) for o in orders)) or "none yet"
+        )
+
+    @admin.display(description="Game master")
+    def gm_links(self, game: Game) -> str:
+        return format_html(
+            '<a href="{}">Extend the deadline</a> · <a href="{}">Revert to an earlier phase</a>',
+            reverse("admin:games_game_extend", args=[game.pk]),
+            reverse("admin:games_game_revert", args=[game.pk]),
+        )
+
+    # --- actions ----------------------------------------------------------------------------------
+
+    def _each(self, request: HttpRequest, games: QuerySet[Game], action: Any, done: str) -> None:
+        for game in games:
+            try:
+                action(game)
+            except GameError as exc:
+                self.message_user(request, f"{game.name}: {exc}", messages.ERROR)
+            else:
+                self.message_user(request, f"{game.name}: {done}", messages.SUCCESS)
+
+    @admin.action(description="Process the current phase now")
+    def process_now(self, request: HttpRequest, games: QuerySet[Game]) -> None:
+        self._each(request, games, lambda g: phase_process_now(game_id=g.id), "queued for processing")
+
+    @admin.action(description="Dry run: show the results without saving")
+    def dry_run(self, request: HttpRequest, games: QuerySet[Game]) -> None:
+        for game in games:
+            try:
+                turn = phase_dry_run(game_id=game.id)
+            except GameError as exc:
+                self.message_user(request, f"{game.name}: {exc}", messages.ERROR)
+                continue
+            lines = [f"{r['power']} {r['order']}: {r['outcome']}" for r in turn.results] or ["no orders"]
+            lines += [f"map: {e}" for e in turn.events]
+            summary = "; ".join(lines)
+            self.message_user(request, f"{game.name} → {turn.next_snapshot['phase']}: {summary}")
+
+    @admin.action(description="Extend the deadline by 24 hours")
+    def extend_day(self, request: HttpRequest, games: QuerySet[Game]) -> None:
+        def extend(game: Game) -> None:
+            phase = game.current_phase
+            base = phase.deadline if phase and phase.deadline else timezone.now()
+            phase_deadline_extend(game_id=game.id, deadline=base + dt.timedelta(hours=24))
+
+        self._each(request, games, extend, "deadline extended by 24 hours")
+
+    @admin.action(description="Pause")
+    def pause(self, request: HttpRequest, games: QuerySet[Game]) -> None:
+        self._each(request, games, lambda g: game_pause(game_id=g.id), "paused")
+
+    @admin.action(description="Resume (deadline shifted by the pause)")
+    def resume(self, request: HttpRequest, games: QuerySet[Game]) -> None:
+        self._each(request, games, lambda g: game_resume(game_id=g.id), "resumed")
+
+    # --- views with a form ------------------------------------------------------------------------
+
+    def get_urls(self) -> list[Any]:
+        own = [
+            path(
+                "<int:game_id>/extend/",
+                self.admin_site.admin_view(self.extend_view),
+                name="games_game_extend",
+            ),
+            path(
+                "<int:game_id>/revert/",
+                self.admin_site.admin_view(self.revert_view),
+                name="games_game_revert",
+            ),
+        ]
+        return own + super().get_urls()
+
+    def extend_view(self, request: HttpRequest, game_id: int) -> HttpResponse:
+        return self._form_view(
+            request,
+            game_id,
+            ExtendForm,
+            "Extend the deadline",
+            lambda game, data: phase_deadline_extend(game_id=game.id, deadline=data["deadline"]),
+        )
+
+    def revert_view(self, request: HttpRequest, game_id: int) -> HttpResponse:
+        return self._form_view(
+            request,
+            game_id,
+            RevertForm,
+            "Revert to an earlier phase",
+            lambda game, data: phase_revert(game_id=game.id, index=data["index"]),
+        )
+
+    def _form_view(
+        self, request: HttpRequest, game_id: int, form_class: Any, title: str, act: Any
+    ) -> HttpResponse:
+        game = get_object_or_404(self.get_queryset(request), id=game_id)
+        form = form_class(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            try:
+                act(game, form.cleaned_data)
+            except GameError as exc:
+                form.add_error(None, str(exc))
+            else:
+                self.message_user(request, f"{game.name}: {title.lower()} — done", messages.SUCCESS)
+                return HttpResponseRedirect(reverse("admin:games_game_change", args=[game.id]))
+        context = {**self.admin_site.each_context(request), "title": f"{title}: {game.name}", "form": form}
+        return TemplateResponse(request, "admin/games/game_form.html", context)
+
+
+class ReplaceForm(forms.Form):
+    username = forms.CharField(help_text="The player who takes over this seat.")
+
+
+@admin.register(Power)
+class PowerAdmin(GameMasterPermissions, admin.ModelAdmin):
+    list_display = ("name", "game", "user", "status", "missed_phases", "seat_open")
+    list_filter = ("status", "seat_open")
+    list_select_related = ("game", "user")
+    fields = ("game", "name", "user", "status", "missed_phases", "seat_open", "vacation_days_left")
+    readonly_fields = ("game", "name", "user", "status", "missed_phases")  # draw votes stay secret, even here
+    actions = ("civil_disorder",)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Power]:
+        powers = super().get_queryset(request)
+        return powers if request.user.is_superuser else powers.filter(game__masters=request.user)
+
+    @admin.action(description="Put in civil disorder (offer the seat)")
+    def civil_disorder(self, request: HttpRequest, powers: QuerySet[Power]) -> None:
+        for power in powers:
+            try:
+                power_civil_disorder_set(power_id=power.id)
+            except GameError as exc:
+                self.message_user(request, str(exc), messages.ERROR)
+
+    def get_urls(self) -> list[Any]:
+        view = self.admin_site.admin_view(self.replace_view)
+        return [path("<int:power_id>/replace/", view, name="games_power_replace"), *super().get_urls()]
+
+    def replace_view(self, request: HttpRequest, power_id: int) -> HttpResponse:
+        power = get_object_or_404(self.get_queryset(request), id=power_id)
+        form = ReplaceForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            user = get_user_model().objects.filter(username=form.cleaned_data["username"]).first()
+            if user is None:
+                form.add_error("username", "No such user")
+            else:
+                try:
+                    power_replace(power_id=power.id, user=user)
+                except GameError as exc:
+                    form.add_error(None, str(exc))
+                else:
+                    self.message_user(request, f"{user} now plays {power.name}", messages.SUCCESS)
+                    return HttpResponseRedirect(reverse("admin:games_game_change", args=[power.game_id]))
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Replace the player of {power}",
+            "form": form,
+        }
+        return TemplateResponse(request, "admin/games/game_form.html", context)
+
+
+@admin.register(Phase)
+class PhaseAdmin(GameMasterPermissions, admin.ModelAdmin):
+    """Every phase with its snapshot, orders, results and map changes, read-only."""
+
+    list_display = ("game", "index", "name", "status", "deadline")
+    list_filter = ("status",)
+    list_select_related = ("game",)
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        return [f.name for f in Phase._meta.fields]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Phase]:
+        phases = super().get_queryset(request)
+        return phases if request.user.is_superuser else phases.filter(game__masters=request.user)

@@ -1,0 +1,119 @@
+"""The game masters' console: a game master manages the games they master, and only those."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.urls import reverse
+
+from dipserver.accounts.roles import GAME_MASTERS_GROUP
+from dipserver.games.models import Game, Phase, Power
+from dipserver.games.services.orders import orders_submit
+from dipserver.games.services.phases import phase_process
+from tests.server.conftest import START, seat, started_game
+
+
+@pytest.fixture
+def gm(db):
+    user = get_user_model().objects.create_user("gm", password="pw", is_staff=True)
+    user.groups.add(Group.objects.get_or_create(name=GAME_MASTERS_GROUP)[0])
+    return user
+
+
+@pytest.fixture
+def mastered(users, gm):
+    game = started_game(users, variant="wall_of_ice")
+    game.masters.add(gm)
+    return game
+
+
+def test_a_game_master_sees_only_their_games_with_status_phase_and_waiting_powers(
+    client, gm, mastered, users
+):
+    other = game_other(users)
+    orders_submit(game_id=mastered.id, user=seat(mastered, "ENGLAND").user, text="F LON H", now=START)
+    client.force_login(gm)
+
+    page = client.get(reverse("admin:games_game_changelist"))
+
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert mastered.name in text and other.name not in text
+    assert "S1901M" in text
+    waiting = re.search(r'<td class="field-waiting">([^<]*)</td>', text).group(1).split(", ")
+    assert sorted(waiting) == ["AUSTRIA", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]  # not England
+    assert client.get(reverse("admin:games_game_change", args=[other.id])).status_code in (302, 403, 404)
+
+
+def game_other(users) -> Game:
+    more = [get_user_model().objects.create(username=f"other{i}") for i in range(7)]
+    game = started_game(more)
+    Game.objects.filter(id=game.id).update(name="Somebody else's game")
+    game.refresh_from_db()
+    return game
+
+
+def test_staff_outside_the_game_masters_group_are_kept_out(client, mastered):
+    staff = get_user_model().objects.create_user("staff", password="pw", is_staff=True)
+    client.force_login(staff)
+    assert client.get(reverse("admin:games_game_changelist")).status_code == 403
+
+
+def test_the_change_page_shows_the_timeline_and_every_order(client, gm, mastered):
+    orders_submit(game_id=mastered.id, user=seat(mastered, "FRANCE").user, text="A PAR - BUR", now=START)
+    client.force_login(gm)
+
+    text = client.get(reverse("admin:games_game_change", args=[mastered.id])).content.decode()
+
+    assert "Timeline (what changes when)" in text and "impassable" in text
+    assert "FRANCE: A PAR - BUR" in text
+
+
+def test_process_now_and_dry_run_actions(client, gm, mastered, django_capture_on_commit_callbacks):
+    client.force_login(gm)
+    url = reverse("admin:games_game_changelist")
+
+    page = client.post(url, {"action": "dry_run", "_selected_action": [mastered.id]}, follow=True)
+    assert "→ F1901M" in page.content.decode()
+    assert Phase.objects.filter(game=mastered).count() == 1
+
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(url, {"action": "process_now", "_selected_action": [mastered.id]})
+    mastered.refresh_from_db()
+    assert mastered.current_phase.name == "F1901M"
+
+
+def test_extend_and_revert_forms(client, gm, mastered):
+    phase_process(phase_id=mastered.current_phase_id, now=START + dt.timedelta(days=2))
+    client.force_login(gm)
+
+    new = "2030-01-01 18:00"
+    response = client.post(reverse("admin:games_game_extend", args=[mastered.id]), {"deadline": new})
+    assert response.status_code == 302
+    mastered.refresh_from_db()
+    assert mastered.current_phase.deadline == dt.datetime(2030, 1, 1, 18, 0, tzinfo=dt.UTC)
+
+    page = client.post(reverse("admin:games_game_revert", args=[mastered.id]), {"index": 7})
+    assert "has no phase number 7" in page.content.decode()
+    client.post(reverse("admin:games_game_revert", args=[mastered.id]), {"index": 0})
+    mastered.refresh_from_db()
+    assert mastered.current_phase.index == 0 and mastered.current_phase.status == Phase.Status.OPEN
+
+
+def test_replace_a_player_and_civil_disorder(client, gm, mastered, users):
+    client.force_login(gm)
+    france = seat(mastered, "FRANCE")
+
+    client.post(
+        reverse("admin:games_power_changelist"), {"action": "civil_disorder", "_selected_action": [france.id]}
+    )
+    france.refresh_from_db()
+    assert france.status == Power.Status.CIVIL_DISORDER
+
+    client.post(reverse("admin:games_power_replace", args=[france.id]), {"username": users[7].username})
+    france.refresh_from_db()
+    assert (france.user, france.status) == (users[7], Power.Status.ACTIVE)
