@@ -1,0 +1,62 @@
+"""The real thing: PostgreSQL, Redis and a separate Celery worker process working together."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+
+import pytest
+from django.db import connection, transaction
+from django.test import Client
+
+from dipserver.core.models import WorkerHeartbeat
+from dipserver.core.tasks import heartbeat
+
+from .conftest import Worker
+
+pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
+
+
+def test_database_is_postgresql(postgres_url: str) -> None:
+    assert connection.vendor == "postgresql"
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW server_version")
+        (version,) = cursor.fetchone()
+    assert int(version.split(".")[0]) >= 13
+
+
+def test_worker_runs_a_task_sent_through_redis_and_writes_to_postgres(
+    celery_worker: Worker, wait_for: Callable[..., object]
+) -> None:
+    name = f"it-{uuid.uuid4().hex[:12]}"
+    heartbeat.apply_async(args=[name], queue=celery_worker.queue)
+    row = wait_for(lambda: WorkerHeartbeat.objects.filter(name=name).first(), what="the heartbeat row")
+    assert isinstance(row, WorkerHeartbeat)
+    # The separate worker process ran it (its log shows the task's return value), not this process.
+    log = celery_worker.log.read_text().splitlines()
+    assert any("succeeded" in line and repr(name) in line for line in log)
+
+
+def test_task_sent_on_commit_is_not_sent_when_the_transaction_rolls_back(
+    celery_worker: Worker, wait_for: Callable[..., object]
+) -> None:
+    kept, dropped = f"it-kept-{uuid.uuid4().hex[:8]}", f"it-dropped-{uuid.uuid4().hex[:8]}"
+    with pytest.raises(RuntimeError), transaction.atomic():
+        heartbeat.apply_async_on_commit(args=[dropped], queue=celery_worker.queue)
+        raise RuntimeError("roll back")
+    with transaction.atomic():
+        heartbeat.apply_async_on_commit(args=[kept], queue=celery_worker.queue)
+    wait_for(lambda: WorkerHeartbeat.objects.filter(name=kept).exists(), what="the committed task")
+    # The worker consumes one queue in order, so the dropped task would have run before the kept one.
+    assert not WorkerHeartbeat.objects.filter(name=dropped).exists()
+
+
+def test_healthz_reports_postgresql_and_redis(
+    client: Client, redis_url: str, celery_conf: Callable[..., None]
+) -> None:
+    celery_conf(task_always_eager=False)
+    response = client.get("/healthz")
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert body["database"]["detail"] == "postgresql"
+    assert body["broker"]["detail"].startswith("redis://")
