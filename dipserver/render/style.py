@@ -30,7 +30,7 @@ TERRAIN_STYLES = {
         TerrainStyle("drowned", "Drowned land (sea)", "fill:url(#p-drowned)"),
         TerrainStyle("ice", "Ice (impassable)", "fill:url(#p-ice)"),
         TerrainStyle("desert", "Sahara desert (impassable)", "fill:url(#p-desert)"),
-        TerrainStyle("closed", "Impassable", "fill:#b8b0a0"),
+        TerrainStyle("closed", "Impassable", "fill:url(#p-closed)"),
         TerrainStyle("absent", "Not yet on the board", "fill:url(#p-absent);stroke-dasharray:3 3"),
     )
 }
@@ -72,6 +72,9 @@ PATTERNS = (
     '<pattern id="p-desert" width="10" height="10" patternUnits="userSpaceOnUse">'
     '<rect width="10" height="10" fill="#e2bd72"/><circle cx="2.5" cy="3" r="1" fill="#b98b3c"/>'
     '<circle cx="7.5" cy="8" r="1" fill="#b98b3c"/></pattern>'
+    '<pattern id="p-closed" width="7" height="7" patternUnits="userSpaceOnUse">'
+    '<rect width="7" height="7" fill="#bdb4a2"/>'
+    '<path d="M0 0L7 7M7 0L0 7" stroke="#968b76" stroke-width="0.8"/></pattern>'
     '<pattern id="p-absent" width="10" height="10" patternUnits="userSpaceOnUse">'
     '<rect width="10" height="10" fill="#f5f5f2"/>'
     '<path d="M0 10L10 0" stroke="#d6d6d0" stroke-width="1"/></pattern>'
@@ -82,7 +85,7 @@ FONT = "DejaVu Sans,Verdana,Arial,sans-serif"
 BASE_CSS = (
     ".province{stroke:#6b5e48;stroke-width:0.8;stroke-linejoin:round}"
     ".province.sea,.province.drowned,.province.ice{stroke:#7d9bb5}"
-    ".scenery{fill:#cdc6b6;stroke:#8a8272;stroke-width:0.5}"
+    ".scenery{fill:#d8d3c6;stroke:#9c9585;stroke-width:0.5}"
     ".offboard-sea{fill:#a9cbe6;stroke:#7d9bb5;stroke-width:0.5}"
     f"text{{font-family:{FONT}}}"
     ".label{font-size:10.5px;font-weight:bold;fill:#2d2a24;text-anchor:middle;dominant-baseline:central}"
@@ -96,6 +99,11 @@ BASE_CSS = (
     ".order.convoy{stroke-width:1.8;stroke-dasharray:8 3 2 3}"
     ".order.retreat{stroke-width:2.2;stroke-dasharray:7 3}"
     ".order.failed{opacity:0.55}"
+    ".key{fill:none;stroke:#333;stroke-width:2}"
+    ".casing{fill:none;stroke:#333;stroke-width:4.6;stroke-linecap:round}"
+    ".casing-support{stroke-width:3.4;stroke-dasharray:6 4}"
+    ".casing-convoy{stroke-width:3.4;stroke-dasharray:8 3 2 3}"
+    ".casing-retreat{stroke-dasharray:7 3}.casing-failed{opacity:0.55}"
     ".hold{fill:none;stroke-width:2.4}"
     ".retreat-option{fill:none;stroke:#d00;stroke-width:1.2;stroke-dasharray:2 3}"
     ".mark{stroke:#d00;stroke-width:2.6;stroke-linecap:round;fill:none}"

@@ -34,7 +34,7 @@ from dipserver.engine.variant import Variant
 from dipserver.render.geometry import Geometry, Point, load_geometry
 from dipserver.render.style import CHANGE_WORDS, PATTERNS, TERRAIN_STYLES, ink, stylesheet, terrain_style
 
-LEGEND_HEIGHT = 64
+LEGEND_HEIGHT = 88
 UNIT_RADIUS = 9.0
 NEUTRAL_SC = "#ffffff"
 UNKNOWN_POWER = "#444"  # an order whose unit is not on the board
@@ -141,7 +141,7 @@ class _Picture:
 
     def unit(self, unit: Unit, at: Point, extra_class: str = "") -> str:
         x, y = at
-        fill = self.colours.get(unit.power, "#888")
+        fill = self.colours.get(unit.power, "#888888")
         if unit.type is UnitType.ARMY:
             body = f'<circle class="unit" cx="{_n(x)}" cy="{_n(y)}" r="{UNIT_RADIUS}" fill="{fill}"/>'
         else:  # a hull: flat deck, pointed bow and stern
@@ -209,7 +209,12 @@ class _Picture:
                 self.markers.add(power)
                 attributes += f' marker-end="url(#arrow-{power})"'
         d = f"M{_n(x0)} {_n(y0)}Q{_n(cx)} {_n(cy)} {_n(x1)} {_n(y1)}"
-        return f'<path class="{css}"{attributes} d="{d}"/>'
+        line = f'<path class="{css}"{attributes} d="{d}"/>'
+        if power in self.colours and ink(self.colours[power]) == "#111":
+            # a pale power's line vanishes on pale land: lay it on a dark casing
+            casing = " ".join(f"casing-{c}" for c in css.split() if c != "order")
+            line = f'<path class="casing {casing}" d="{d}"/>' + line
+        return line
 
     @staticmethod
     def midpoint(start: Point, end: Point, bend: float = 0.12) -> Point:
@@ -326,20 +331,55 @@ class _Picture:
                 f'<text class="legend-text" x="{_n(x + 26)}" y="{top + 44}">{escape(words)}</text>'
             )
             x += 38 + 6.4 * len(words)
-        # centres per power, right-aligned on the title line
+        out.extend(self.centre_counts(top + 18))
+        out.extend(self.order_key(top + 70))
+        return out
+
+    def centre_counts(self, y: float) -> list[str]:
+        """Centres per power, right-aligned on the title line."""
         counts = dict.fromkeys(self.variant.powers, 0)
         for code, owner in self.position.owners.items():
             if owner in counts and code in self.map_state.supply_centres:
                 counts[owner] += 1
-        px = self.geometry.width - 12.0 - 98 * len(counts)
+        out = []
+        x = self.geometry.width - 12.0 - 98 * len(counts)
         for power, count in counts.items():
-            colour = self.colours[power]
             name = escape(self.variant.powers[power].name)
             out.append(
-                f'<circle cx="{_n(px + 6)}" cy="{top + 18}" r="5.5" fill="{colour}" stroke="#222"/>'
-                f'<text class="legend-text" x="{_n(px + 15)}" y="{top + 18}">{name} {count}</text>'
+                f'<circle cx="{_n(x + 6)}" cy="{y}" r="5.5" fill="{self.colours[power]}" stroke="#222"/>'
+                f'<text class="legend-text" x="{_n(x + 15)}" y="{y}">{name} {count}</text>'
             )
-            px += 98
+            x += 98
+        return out
+
+    def order_key(self, y: float) -> list[str]:
+        """What the unit symbols and order lines mean."""
+        grey = Unit("", UnitType.ARMY, "")
+        out = [
+            self.unit(grey, (20, y)),
+            f'<text class="legend-text" x="34" y="{y}">Army</text>',
+            self.unit(Unit("", UnitType.FLEET, ""), (88, y)),
+            f'<text class="legend-text" x="104" y="{y}">Fleet</text>',
+        ]
+        x = 150.0
+        for css, words in (
+            ("order move", "Move"),
+            ("order support", "Support"),
+            ("order convoy", "Convoy"),
+            ("order retreat", "Retreat"),
+            ("order move failed", "Failed"),
+            ("retreat-option", "Retreat option"),
+        ):
+            out.append(f'<path class="{css} key" d="M{_n(x)} {y}H{_n(x + 30)}"/>')
+            if words == "Failed":
+                out.append(self.cross((x + 15, y), 4.0))
+            out.append(f'<text class="legend-text" x="{_n(x + 36)}" y="{y}">{words}</text>')
+            x += 50 + 6.4 * len(words)
+        out.append(f'<circle class="hold key" cx="{_n(x + 10)}" cy="{y}" r="8"/>')
+        out.append(f'<text class="legend-text" x="{_n(x + 24)}" y="{y}">Hold / supported</text>')
+        x += 140
+        out.append(self.unit(grey, (x + 10, y), " dislodged"))
+        out.append(f'<text class="legend-text" x="{_n(x + 24)}" y="{y}">Dislodged</text>')
         return out
 
 
