@@ -114,6 +114,7 @@ class Timeline:
     coast_names: Mapping[str, tuple[tuple[str, frozenset[str]], ...]] = field(default_factory=dict)
     victory: tuple[Mapping[str, Any], ...] = ()  # raw [[victory]] tables; victory.py reads them
     non_home_builds: int | None = None  # Deluge: builds outside home centres per Winter, once homes are full
+    orders: frozenset[str] = frozenset()  # the variant's extra orders, from ORDER_KINDS
 
     def game_options(self, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """A game's options checked against this timeline, with defaults filled in."""
@@ -170,8 +171,9 @@ def _load_cached(variant: Variant, root: Path) -> Timeline:
 
 _TOP_KEYS = frozenset(
     {"settings", "defaults", "options", "events", "season_labels", "territories", "coast_names", "victory"}
-    | {"builds"}
+    | {"builds", "orders"}
 )
+ORDER_KINDS = ("convert_to_army", "convert_to_fleet", "stay_fleet")
 _EVENT_KEYS = frozenset({"year", "hook", "change", "provinces", "chance", "if", "unless", "except"})
 
 
@@ -204,6 +206,7 @@ class _Reader:
             coast_names=self.coast_names(data.get("coast_names", {})),
             victory=tuple(data.get("victory", [])),
             non_home_builds=self.builds(data.get("builds", {})),
+            orders=self.orders(data.get("orders", {})),
         )
 
     def province(self, code: Any, at: str) -> str:
@@ -317,6 +320,12 @@ class _Reader:
                 pairs.append((coast, frozenset(self.province(a, at) for a in anchors)))
             result[code] = tuple(pairs)
         return FrozenMap(result)
+
+    def orders(self, raw: Any) -> frozenset[str]:
+        unknown = set(raw) - set(ORDER_KINDS)
+        if unknown or not all(isinstance(v, bool) for v in raw.values()):
+            raise self.fail(f"[orders] takes {', '.join(ORDER_KINDS)} = true|false (got {sorted(raw)})")
+        return frozenset(k for k, on in raw.items() if on)
 
     def builds(self, raw: Any) -> int | None:
         limit = raw.get("non_home_per_winter")
