@@ -1,0 +1,115 @@
+"""Export, import and replay; reading a game costs a fixed number of queries; demo games."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from dipserver.core.demo import demo_games_ensure
+from dipserver.games.errors import GameError
+from dipserver.games.models import Game, Phase
+from dipserver.games.selectors import game_get
+from dipserver.games.services.orders import orders_submit
+from dipserver.games.services.phases import phase_process
+from dipserver.games.services.press import message_send
+from dipserver.games.services.transfer import game_export, game_import, game_replay
+from tests.server.conftest import START, seat, started_game
+
+SPRING = {
+    "ENGLAND": "F LON - NTH\nF EDI - NWG\nA LVP - YOR",
+    "FRANCE": "A PAR - BUR\nA MAR - SPA\nF BRE - MAO",
+    "GERMANY": "A MUN - BUR\nA BER - KIE\nF KIE - DEN",
+    "RUSSIA": "F SEV - BLA\nA WAR - GAL",
+    "TURKEY": "F ANK - BLA\nA CON - BUL",
+}
+FALL = {
+    "ENGLAND": "F NTH - NWY\nA YOR - LON\nF NWG H",
+    "FRANCE": "A SPA - POR\nF MAO - SPA/NC",
+    "GERMANY": "F DEN - SWE\nA KIE - HOL",
+    "AUSTRIA": "A VIE - GAL\nA BUD S A VIE - GAL\nF TRI - ALB",
+}
+
+
+def _play(game: Game, rounds: list[dict[str, str]], when: dt.datetime) -> dt.datetime:
+    for orders in rounds:
+        for name, text in orders.items():
+            orders_submit(game_id=game.id, user=seat(game, name).user, text=text, now=when)
+        when += dt.timedelta(days=2)
+        phase_process(phase_id=game.current_phase_id, now=when)
+        game.refresh_from_db()
+    return when
+
+
+def test_an_exported_game_imports_and_replays_to_the_identical_final_position(users):
+    game = started_game(users, variant="sahara")
+    when = _play(game, [SPRING, FALL, {}, {}, {}, {}], START)
+    message_send(game_id=game.id, user=seat(game, "ENGLAND").user, body="Good game")
+    orders_submit(game_id=game.id, user=seat(game, "FRANCE").user, text="A POR H", now=when)
+
+    data = json.loads(json.dumps(game_export(game_id=game.id)))
+    copy = game_import(data=data)
+
+    assert game_replay(game_id=game.id) == []
+    assert game_replay(game_id=copy.id) == []
+    original = Phase.objects.filter(game=game).order_by("index")
+    imported = Phase.objects.filter(game=copy).order_by("index")
+    assert [p.snapshot for p in imported] == [p.snapshot for p in original]
+    assert [p.results for p in imported] == [p.results for p in original]
+    assert copy.current_phase.snapshot == game.current_phase.snapshot
+    assert game_export(game_id=copy.id)["open_orders"] == [
+        {"phase": copy.current_phase.index, "power": "FRANCE", "text": "A POR H"}
+    ]
+    assert seat(copy, "ENGLAND").user == seat(game, "ENGLAND").user
+
+
+def test_a_tampered_history_does_not_replay(users):
+    game = started_game(users)
+    _play(game, [SPRING], START)
+    Phase.objects.filter(game=game, index=0).update(orders={"FRANCE": ["A PAR - PIC"]})
+    assert game_replay(game_id=game.id) == ["phase 0 (S1901M) does not replay to phase 1"]
+
+
+def test_import_refuses_what_is_not_an_export(db):
+    with pytest.raises(GameError, match="Not a dipserver game export"):
+        game_import(data={"format": "something else"})
+
+
+def test_export_and_import_commands(users, tmp_path, capsys):
+    game = started_game(users)
+    _play(game, [SPRING], START)
+    target = tmp_path / "game.json"
+
+    call_command("games_export", game.id, output=str(target))
+    call_command("games_import", str(target))
+
+    assert "replay: OK" in capsys.readouterr().out
+
+
+def test_reading_a_game_takes_the_same_queries_however_big_it_is(users):
+    small = started_game(users)
+    more = [get_user_model().objects.create(username=f"big{i}") for i in range(7)]
+    big = started_game(more)
+    _play(big, [SPRING, FALL, {}, {}], START)
+
+    counts = []
+    for game in (small, big):
+        with CaptureQueriesContext(connection) as queries:
+            view = game_get(game_id=game.id)
+        counts.append(len(queries))
+        assert len(view.powers) == 7
+    assert counts[0] == counts[1] <= 5
+    assert view.phase_names[:2] == ["S1901M", "F1901M"]
+
+
+def test_demo_seeding_makes_one_game_per_variant_once(users):
+    first = demo_games_ensure(game_master=users[0], players=users[1:5])
+    again = demo_games_ensure(game_master=users[0], players=users[1:5])
+
+    assert len(first) == len(again) == Game.objects.count() == 4
+    assert all(game.masters.filter(id=users[0].id).exists() for game in Game.objects.all())
