@@ -482,3 +482,32 @@ def walk(
             map_state, pos = result.map_state, result.position
             steps.append((year, hook, result))
     return steps
+
+
+# --- Deluge's build rule (E13) ----------------------------------------------------------------------
+
+
+def build_problem(
+    timeline: Timeline, home_free: frozenset[str], other_free: frozenset[str], sites: list[str]
+) -> str | None:
+    """Why a power's Winter builds at ``sites`` break ``[builds] non_home_per_winter``, or ``None``.
+
+    ``home_free`` / ``other_free``: the vacant centres it owns, home and not. Home centres come first: a
+    build elsewhere is allowed only once every free home centre gets a build this Winter, and at most
+    ``non_home_per_winter`` of them. Without the setting every owned vacant centre is allowed.
+    """
+    limit = timeline.non_home_builds
+    if limit is None:
+        return None
+    elsewhere = [s for s in sites if s not in home_free]
+    unknown = [s for s in elsewhere if s not in other_free]
+    if unknown:
+        return f"{', '.join(unknown)}: not a vacant supply centre you own"
+    if not elsewhere:
+        return None
+    unused = sorted(home_free - set(sites))
+    if unused:
+        return f"build in your home centres first ({', '.join(unused)} still free)"
+    if len(elsewhere) > limit:
+        return f"at most {limit} builds outside your home centres each Winter (ordered {len(elsewhere)})"
+    return None

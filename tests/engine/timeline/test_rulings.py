@@ -19,6 +19,7 @@ from dipserver.engine.timeline import (
     HookResult,
     TimelineError,
     apply_hook,
+    build_problem,
     hooks_between,
     load_timeline,
 )
@@ -334,3 +335,32 @@ def test_unknown_options_and_modes_are_refused_with_what_is_known(deluge: Varian
         timeline.game_options({"mode": "sometimes"})
     with pytest.raises(TimelineError, match="true or false"):
         timeline.game_options({"swap_sil_swi": "yes"})
+
+
+# --- E13: Deluge builds home first, then at most three elsewhere -----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("sites", "problem"),
+    [
+        (["BER", "KIE"], None),
+        (["BER", "KIE", "HOL", "DEN", "SWE"], None),
+        (["HOL"], "build in your home centres first (BER, KIE still free)"),
+        (
+            ["BER", "KIE", "HOL", "DEN", "SWE", "NWY"],
+            "at most 3 builds outside your home centres each Winter",
+        ),
+        (["BER", "KIE", "WAR"], "WAR: not a vacant supply centre you own"),
+    ],
+)
+def test_e13_deluge_builds_go_home_first_then_three_elsewhere(
+    deluge: Variant, sites: list[str], problem: str | None
+) -> None:
+    found = build_problem(
+        load_timeline(deluge), frozenset({"BER", "KIE"}), frozenset({"HOL", "DEN", "SWE", "NWY"}), sites
+    )
+    assert found == problem or (problem is not None and found is not None and found.startswith(problem))
+
+
+def test_e13_variants_without_the_limit_accept_any_owned_centre(wall_of_ice: Variant) -> None:
+    assert build_problem(load_timeline(wall_of_ice), frozenset(), frozenset({"HOL"}), ["HOL"]) is None
