@@ -1,0 +1,490 @@
+"""The JSON contract of ``python -m dipserver.engine adjudicate``: request and answer <-> engine values.
+
+A request is one phase of one game as plain JSON::
+
+    {"variant": "standard", "phase": "S1901M",
+     "units":     {"ENGLAND": ["F LON", "A LVP", "F STP/SC"], ...},
+     "centers":   {"ENGLAND": ["EDI", "LON", "LVP"], ...},
+     "homes":     {"ENGLAND": ["EDI", "LON", "LVP"], ...},          optional: default from the variant
+     "dislodged": {"AUSTRIA": [{"unit": "A RUM", "retreats": ["SER"]}]},   retreat phases only
+     "orders":    {"ENGLAND": ["F LON - NTH", "A LVP - EDI"], ...}}
+
+The answer holds each order's outcome keyed by the order's text as given, the reasons for every outcome
+that has one, the phases skipped, and ``next``: the following position in the request's own shape, so a
+tool can add orders to it and send it straight back. Anything wrong with a request raises
+``RequestError`` with a message that names the field and the problem.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from dipserver.engine.adjudicate import PhaseResult, adjudicate
+from dipserver.engine.board import Board, board_for
+from dipserver.engine.orders import Convoy, Hold, Move, Order, Outcome, SupportHold, SupportMove
+from dipserver.engine.position import Dislodged, Position
+from dipserver.engine.types import Phase, PhaseType, Terrain, Unit, UnitType, province_of
+from dipserver.engine.variant import Variant, VariantError, load_variant
+
+REQUEST_KEYS = frozenset({"variant", "phase", "units", "centers", "homes", "dislodged", "orders"})
+
+
+class RequestError(ValueError):
+    """A request that cannot be adjudicated; the message says which field is wrong and how."""
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    variant: Variant
+    board: Board
+    position: Position
+    orders: Mapping[str, list[str]]  # power -> order texts, as given
+
+
+# --- reading a request ------------------------------------------------------------------------------
+
+_UNIT_RE = re.compile(r"^([AF]) ([A-Z0-9]{2,4}(?:/[NSEW]C)?)$")
+
+
+def read_request(data: Any) -> Request:
+    """Check a decoded JSON request and build the engine's values from it."""
+    if not isinstance(data, dict):
+        raise RequestError(f"a request is a JSON object, not {_json_kind(data)}")
+    unknown = set(data) - REQUEST_KEYS
+    if unknown:
+        raise RequestError(f"unknown field(s) {sorted(unknown)}; a request has {sorted(REQUEST_KEYS)}")
+    variant = _variant(data.get("variant"))
+    phase = _phase(data.get("phase"))
+    board = _board(variant, data.get("homes"))
+    units = _units(board, variant, _power_table(variant, data, "units", required=True))
+    owners = _centres(board, variant, _power_table(variant, data, "centers", required=True))
+    dislodged = _dislodged(board, variant, phase, _power_table(variant, data, "dislodged"))
+    orders = _orders(variant, _power_table(variant, data, "orders"))
+    return Request(variant, board, Position(phase, units, owners, dislodged), orders)
+
+
+def _json_kind(value: Any) -> str:
+    names = {dict: "an object", list: "a list", str: "a string", bool: "true/false", type(None): "null"}
+    return names.get(type(value), "a number")
+
+
+_VARIANTS: dict[str, Variant] = {}
+
+
+def _variant(slug: Any) -> Variant:
+    if not isinstance(slug, str) or not slug:
+        raise RequestError('"variant" is required: the slug of a variant, such as "standard"')
+    # Kept here as well as in load_variant: finding its cache entry resolves a path on disk every time.
+    variant = _VARIANTS.get(slug)
+    if variant is None:
+        try:
+            variant = _VARIANTS[slug] = load_variant(slug)
+        except VariantError as exc:
+            raise RequestError(f"unknown or broken variant {slug!r}: {exc}") from exc
+    return variant
+
+
+def _phase(text: Any) -> Phase:
+    if not isinstance(text, str):
+        raise RequestError('"phase" is required: a phase name like "S1901M", "F1901R" or "W1901A"')
+    try:
+        return Phase.parse(text)
+    except ValueError as exc:
+        raise RequestError(f'"phase": {exc}') from exc
+
+
+_DEFAULT_BOARDS: dict[Variant, tuple[Board, dict[str, list[str]]]] = {}
+
+
+def _board(variant: Variant, homes: Any) -> Board:
+    """The variant's start map, or that map with the request's home centres."""
+    cached = _DEFAULT_BOARDS.get(variant)
+    if cached is None:
+        board = board_for(variant, variant.map_state)
+        cached = _DEFAULT_BOARDS[variant] = (board, _homes_data(variant, board))
+    default, default_homes = cached
+    if homes is None or homes == default_homes:  # what every "next" sends back: no need to look closer
+        return default
+    table = _power_table(variant, {"homes": homes}, "homes")
+    given: dict[str, str] = {}
+    for power, provinces in table.items():
+        for prov in _strings(provinces, f'"homes" of {power}'):
+            if prov not in default.supply_centres:
+                raise RequestError(f'"homes" of {power}: {prov} is not a supply centre of {variant.slug}')
+            if prov in given:
+                raise RequestError(f'"homes": {prov} is a home centre of both {given[prov]} and {power}')
+            given[prov] = power
+    if given == dict(default.homes):
+        return default
+    return board_for(variant, replace(variant.map_state, homes=given))
+
+
+def _power_table(
+    variant: Variant, data: Mapping[str, Any], key: str, required: bool = False
+) -> dict[str, Any]:
+    """A ``{POWER: ...}`` field, every key a power of the variant."""
+    table = data.get(key)
+    if table is None:
+        if required:
+            raise RequestError(f'"{key}" is required: an object from power name to a list')
+        return {}
+    if not isinstance(table, dict):
+        raise RequestError(f'"{key}" is an object from power name to a list, not {_json_kind(table)}')
+    for power in table:
+        if power not in variant.powers:
+            known = ", ".join(variant.powers)
+            raise RequestError(f'"{key}": unknown power {power!r}; the powers of {variant.slug} are {known}')
+    return table
+
+
+def _strings(value: Any, where: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise RequestError(f"{where} must be a list of strings")
+    return value
+
+
+def _unit(board: Board, text: str, power: str, where: str) -> Unit:
+    m = _UNIT_RE.match(text)
+    if m is None:
+        raise RequestError(f'{where}: {text!r} is not a unit like "A PAR" or "F STP/SC"')
+    unit = Unit(power, UnitType(m.group(1)), m.group(2))
+    if unit.province not in board.provinces:
+        raise RequestError(f"{where}: {text!r}: {unit.province} is not a province on this map")
+    if not board.can_occupy(unit.type, unit.location):
+        raise RequestError(f"{where}: {text!r}: {_cannot_stand(board, unit)}")
+    return unit
+
+
+def _cannot_stand(board: Board, unit: Unit) -> str:
+    prov, name = unit.province, board.province_name(unit.province)
+    terrain = board.terrain(prov)
+    if not terrain.passable:
+        return f"{name} is {terrain.value}: no unit can stand there"
+    if unit.type is UnitType.ARMY:
+        if terrain is Terrain.SEA:
+            return f"an army cannot stand in {name}, a sea"
+        return f"an army stands in a province, not on a coast: write {prov}"
+    coasts = board.coasts(prov)
+    if coasts and unit.location == prov:
+        return f"say which coast of {name} the fleet is on: " + " or ".join(f"{prov}/{c}" for c in coasts)
+    if coasts:
+        return f"{name} has no {unit.location.partition('/')[2]} coast"
+    return f"a fleet cannot stand in {name}: it is not on the sea"
+
+
+_UNITS: dict[Board, dict[tuple[str, str], Unit]] = {}  # (power, text) -> unit, valid on that board
+
+
+def _units(board: Board, variant: Variant, table: Mapping[str, Any]) -> dict[str, Unit]:
+    known = _UNITS.get(board)
+    if known is None:
+        known = _UNITS[board] = {}
+    units: dict[str, Unit] = {}
+    for power, texts in table.items():
+        for text in _strings(texts, f'"units" of {power}'):
+            unit = known.get((power, text))
+            if unit is None:
+                unit = known[(power, text)] = _unit(board, text, power, f'"units" of {power}')
+            if unit.province in units:
+                raise RequestError(
+                    f'"units": two units in {unit.province} ({units[unit.province]} and {text})'
+                )
+            units[unit.province] = unit
+    return units
+
+
+def _centres(board: Board, variant: Variant, table: Mapping[str, Any]) -> dict[str, str]:
+    owners: dict[str, str] = {}
+    for power, provinces in table.items():
+        for prov in _strings(provinces, f'"centers" of {power}'):
+            if prov not in board.supply_centres:
+                raise RequestError(f'"centers" of {power}: {prov} is not a supply centre of {variant.slug}')
+            if prov in owners:
+                raise RequestError(f'"centers": {prov} is owned by both {owners[prov]} and {power}')
+            owners[prov] = power
+    return owners
+
+
+def _dislodged(
+    board: Board, variant: Variant, phase: Phase, table: Mapping[str, Any]
+) -> dict[str, Dislodged]:
+    if not any(table.values()):
+        return {}
+    if phase.type is not PhaseType.RETREATS:
+        raise RequestError(f'"dislodged" units wait only in a retreat phase, and {phase} is not one')
+    found: dict[str, Dislodged] = {}
+    for power, entries in table.items():
+        where = f'"dislodged" of {power}'
+        if not isinstance(entries, list):
+            raise RequestError(f'{where} must be a list of {{"unit": "A RUM", "retreats": ["SER"]}}')
+        for entry in entries:
+            if not isinstance(entry, dict) or not isinstance(entry.get("unit"), str):
+                raise RequestError(f'{where}: each entry is {{"unit": "A RUM", "retreats": ["SER"]}}')
+            unit = _unit(board, entry["unit"], power, where)
+            retreats = _strings(entry.get("retreats", []), f"{where}: retreats of {entry['unit']}")
+            for loc in retreats:
+                if not board.can_move(unit.type, unit.location, loc):
+                    raise RequestError(
+                        f"{where}: {entry['unit']} cannot retreat to {loc}: it is not adjacent"
+                    )
+            if unit.province in found:
+                raise RequestError(f'"dislodged": two dislodged units in {unit.province}')
+            found[unit.province] = Dislodged(unit, "", tuple(retreats))
+    return found
+
+
+def _orders(variant: Variant, table: Mapping[str, Any]) -> dict[str, list[str]]:
+    return {power: _strings(texts, f'"orders" of {power}') for power, texts in table.items()}
+
+
+# --- orders -------------------------------------------------------------------------------------------
+
+# The notation ``format_order`` writes, read without the general parser: tools send thousands of these,
+# and the parser's names, aliases and messages cost more than the adjudication itself.
+_LOC = r"([A-Z0-9]{2,4}(?:/[NSEW]C)?)"
+_PROV = r"([A-Z0-9]{2,4})"  # a convoy names provinces: armies have no coasts
+_CANONICAL_RE = re.compile(
+    rf"^([AF]) {_LOC} (?:(H)|- {_LOC}( VIA)?|S [AF] {_LOC}(?: - {_LOC})?|C A {_PROV} - {_PROV})$"
+)
+_TYPES = {"A": UnitType.ARMY, "F": UnitType.FLEET}
+
+# What a text means on a board, whoever gives it: (order or None, ordered unit's type, its location, the
+# province of a convoyed army). Only the ordered unit, and for a convoy the carried one, vary by position.
+_Reading = tuple[Order | None, UnitType | None, str, str | None]
+_NOT_SIMPLE: _Reading = (None, None, "", None)
+_READINGS: dict[Board, dict[str, _Reading]] = {}
+_MAX_READINGS = 200_000  # canonical texts on a map are finite; the cap only guards against odd input
+
+
+def read_movement_order(text: str, board: Board, position: Position, power: str) -> Order | None:
+    """A well-formed, plainly legal movement order in canonical notation, read in a microsecond or two.
+
+    ``None`` means "not that simple": the caller hands the text to ``parse.parse_order``, which knows every
+    other notation, infers coasts and explains illegal orders. Whenever this returns an order, it is the one
+    ``parse_order`` would return (the tests hold it to that).
+    """
+    readings = _READINGS.get(board)
+    if readings is None:
+        readings = _READINGS[board] = {}
+    reading = readings.get(text)
+    if reading is None:
+        reading = _read_canonical(text, board)
+        if len(readings) < _MAX_READINGS:
+            readings[text] = reading
+    order, unit_type, loc, carried = reading
+    if order is None:
+        return None
+    unit = position.units.get(province_of(loc))
+    if unit is None or unit.power != power or unit.type is not unit_type or unit.location != loc:
+        return None
+    if carried is not None:
+        army = position.units.get(carried)
+        if army is not None and army.type is not UnitType.ARMY:
+            return None
+    return order
+
+
+def _read_canonical(text: str, board: Board) -> _Reading:
+    """The board's part of ``read_movement_order``: every check that does not depend on the position."""
+    m = _CANONICAL_RE.match(text)
+    if m is None:
+        return _NOT_SIMPLE
+    kind, loc, hold, move_to, via, target, support_to, carried, carry_to = m.groups()
+    unit_type, prov = _TYPES[kind], province_of(loc)
+    if not board.can_occupy(unit_type, loc):
+        return _NOT_SIMPLE
+    if hold:
+        return Hold(loc), unit_type, loc, None
+    if move_to is not None:
+        return _read_move(board, unit_type, loc, move_to, bool(via)), unit_type, loc, None
+    if target is not None:
+        return _read_support(board, unit_type, loc, target, support_to), unit_type, loc, None
+    if (
+        unit_type is UnitType.FLEET
+        and board.is_water(prov)
+        and board.is_land(carried)
+        and board.is_land(carry_to)
+        and carried != carry_to
+    ):
+        return Convoy(loc, carried, carry_to), unit_type, loc, carried
+    return _NOT_SIMPLE
+
+
+def _read_move(board: Board, unit_type: UnitType, loc: str, dest: str, via: bool) -> Move | None:
+    if unit_type is UnitType.FLEET:
+        return Move(loc, dest) if not via and dest in board.fleet_moves(loc) else None
+    if not via and dest in board.army_moves(loc):
+        return Move(loc, dest)
+    # Not adjacent, or a convoy asked for: legal if some chain of seas leads there.
+    return Move(loc, dest, via) if dest in board.convoy_destinations(loc) else None
+
+
+def _read_support(
+    board: Board, unit_type: UnitType, loc: str, target: str, dest: str | None
+) -> SupportHold | SupportMove | None:
+    target_prov = province_of(target)
+    if target_prov == province_of(loc) or not _named_place(board, target):
+        return None
+    if dest is None:
+        return (
+            SupportHold(loc, target_prov) if board.can_reach_province(unit_type, loc, target_prov) else None
+        )
+    dest_prov = province_of(dest)
+    if dest_prov == target_prov or not _named_place(board, dest):
+        return None
+    return (
+        SupportMove(loc, target_prov, dest) if board.can_reach_province(unit_type, loc, dest_prov) else None
+    )
+
+
+def _named_place(board: Board, loc: str) -> bool:
+    """On the board, and any coast named is one of its coasts."""
+    prov, _, coast = loc.partition("/")
+    return board.terrain(prov) is not Terrain.ABSENT and (not coast or coast in board.coasts(prov))
+
+
+@dataclass(slots=True)
+class ReadOrders:
+    """The request's orders as the adjudicator takes them, and the texts it could not accept."""
+
+    orders: dict[str, list[Order]]  # power -> orders, in the order given
+    # id(order) -> (the order, the texts that gave it): results carry the order objects they were given,
+    # and an identity lookup is far cheaper than hashing a dataclass
+    texts: dict[int, tuple[Order, list[str]]]
+    rejected: list[tuple[str, str, str]]  # (power, text, reason): unreadable or impossible orders
+
+    def text_of(self, order: Order) -> str | None:
+        """The text a given order came from (texts of one repeated order are handed out in turn)."""
+        entry = self.texts.get(id(order))
+        if entry is None or entry[0] is not order:
+            return None
+        texts = entry[1]
+        return texts.pop(0) if len(texts) > 1 else texts[0]
+
+
+def read_orders(request: Request) -> ReadOrders:
+    """Every order text of the request, read for its phase; an impossible order is rejected with the
+    parser's reason and its unit is left unordered (it holds, or in a retreat it disbands)."""
+    # The parser is big and most movement orders never need it: import it on first use.
+    from dipserver.engine.parse import OrderError, parse_order
+
+    board, position = request.board, request.position
+    fast = position.phase.type is PhaseType.MOVEMENT
+    read = ReadOrders({}, {}, [])
+    texts_of = read.texts
+    for power, texts in request.orders.items():
+        orders = read.orders[power] = []
+        for raw in texts:
+            text = raw.strip()
+            order = read_movement_order(text, board, position, power) if fast else None
+            if order is None:
+                try:
+                    order = parse_order(text, board, position, power)
+                except OrderError as exc:
+                    read.rejected.append((power, raw, exc.reason))
+                    continue
+            orders.append(order)
+            entry = texts_of.get(id(order))
+            if entry is None:
+                texts_of[id(order)] = (order, [raw])
+            else:
+                entry[1].append(raw)
+    return read
+
+
+# --- the answer ---------------------------------------------------------------------------------------
+
+
+def adjudicate_request(data: Any) -> dict[str, Any]:
+    """One decoded request in, its decoded answer out (``RequestError`` for a bad request)."""
+    request = read_request(data)
+    read = read_orders(request)
+    result = adjudicate(request.board, request.position, read.orders)
+    return answer(request, read, result)
+
+
+_OUTCOMES = {outcome: outcome.value for outcome in Outcome}
+_LETTERS = {UnitType.ARMY: "A ", UnitType.FLEET: "F "}
+
+
+def answer(request: Request, read: ReadOrders, result: PhaseResult) -> dict[str, Any]:
+    """The answer's JSON data: outcomes and reasons by power and order text, skipped phases, next position."""
+    results: dict[str, dict[str, str]] = {}
+    reasons: dict[str, dict[str, str]] = {}
+    for power, text, reason in read.rejected:
+        results.setdefault(power, {})[text] = _OUTCOMES[Outcome.INVALID]
+        reasons.setdefault(power, {})[text] = reason
+    for outcome in result.results:
+        text = read.text_of(outcome.order)
+        if text is None:
+            # An order the engine made up (a disband for want of a retreat, civil disorder).
+            from dipserver.engine.parse import format_order
+
+            text = format_order(outcome.order, request.position)
+        given = results.get(outcome.power)
+        if given is None:
+            given = results[outcome.power] = {}
+        elif text in given:
+            continue  # the same text twice: the first gave the unit its order, the repeat only echoes it
+        given[text] = _OUTCOMES[outcome.outcome]
+        if outcome.reason:
+            reasons.setdefault(outcome.power, {})[text] = outcome.reason
+    return {
+        "phase": str(result.phase),
+        "results": results,
+        "reasons": reasons,
+        "skipped": [str(p) for p in result.skipped],
+        "next": position_data(request.variant, result.position, request.board),
+    }
+
+
+def position_data(variant: Variant, position: Position, board: Board) -> dict[str, Any]:
+    """A position in the request's shape (without orders): every power listed, lists sorted."""
+    powers = _powers(variant)
+    units: dict[str, list[str]] = {power: [] for power in powers}
+    for unit in position.units.values():
+        units[unit.power].append(_LETTERS[unit.type] + unit.location)
+    centres: dict[str, list[str]] = {power: [] for power in powers}
+    for prov, owner in position.owners.items():
+        centres[owner].append(prov)
+    dislodged: dict[str, list[dict[str, Any]]] = {}
+    for d in sorted(position.dislodged.values(), key=lambda d: d.unit.location):
+        entry = {"unit": _LETTERS[d.unit.type] + d.unit.location, "retreats": sorted(d.retreats)}
+        dislodged.setdefault(d.unit.power, []).append(entry)
+    for listed in units.values():
+        listed.sort()
+    for listed in centres.values():
+        listed.sort()
+    return {
+        "variant": variant.slug,
+        "phase": str(position.phase),
+        "units": units,
+        "centers": centres,
+        "homes": _homes_data(variant, board),
+        "dislodged": dislodged,
+    }
+
+
+_POWERS: dict[Variant, tuple[str, ...]] = {}
+_HOMES: dict[Board, dict[str, list[str]]] = {}
+
+
+def _powers(variant: Variant) -> tuple[str, ...]:
+    powers = _POWERS.get(variant)
+    if powers is None:
+        powers = _POWERS[variant] = tuple(variant.powers)
+    return powers
+
+
+def _homes_data(variant: Variant, board: Board) -> dict[str, list[str]]:
+    """The board's home centres by power; a fresh copy, so a caller may change it."""
+    homes = _HOMES.get(board)
+    if homes is None:
+        found: dict[str, list[str]] = {power: [] for power in _powers(variant)}
+        for prov, power in board.homes.items():
+            found[power].append(prov)
+        homes = _HOMES[board] = {power: sorted(provinces) for power, provinces in found.items()}
+    return {power: list(provinces) for power, provinces in homes.items()}

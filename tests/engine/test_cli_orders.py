@@ -1,0 +1,149 @@
+"""Reading a request's orders: the quick reader of canonical notation never disagrees with the parser.
+
+``jsonio.read_movement_order`` reads ``A MUN S A PAR - BUR`` and friends without the general parser, for
+speed. It may decline any text (the parser then reads it), but an order it returns must be exactly the
+order ``parse.parse_order`` returns for the same text, power and position.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from dipserver.engine.adjudicate import adjudicate
+from dipserver.engine.board import Board
+from dipserver.engine.jsonio import RequestError, read_movement_order, read_orders, read_request
+from dipserver.engine.options import legal_options
+from dipserver.engine.orders import Hold, Move, Order, SupportMove
+from dipserver.engine.parse import OrderError, parse_order
+from dipserver.engine.position import Position
+from dipserver.engine.types import PhaseType, UnitType
+from dipserver.engine.variant import Variant
+
+
+def played_positions(board: Board, start: Position, seed: int, phases: int) -> Iterator[Position]:
+    """Movement positions of a seeded random game: every unit picks any legal order."""
+    rng = random.Random(seed)
+    position = start
+    for _ in range(phases):
+        orders: dict[str, list[Order]] = {}
+        for power in sorted({u.power for u in position.units.values()} | set(position.owners.values())):
+            options = legal_options(board, position, power)
+            picks = [rng.choice(choices) for choices in options.units.values()]
+            if options.builds:
+                picks.append(options.builds[0])
+            orders[power] = [option.order for option in picks]
+        if position.phase.type is PhaseType.MOVEMENT:
+            yield position
+        position = adjudicate(board, position, orders).position
+
+
+def texts_for(board: Board, position: Position) -> Iterator[tuple[str, str]]:
+    """(power, text): every legal option, and many canonical texts that are illegal in some way."""
+    places = sorted(
+        loc for prov in board.provinces for loc in (prov, *(f"{prov}/{c}" for c in board.coasts(prov)))
+    )
+    units = sorted(position.units.values(), key=lambda u: u.location)
+    for power in sorted({u.power for u in units}):
+        for option in legal_options(board, position, power).all():
+            yield power, option.text
+    for unit in units:
+        me = f"{unit.type.value} {unit.location}"
+        other_power = "ENGLAND" if unit.power != "ENGLAND" else "FRANCE"
+        for power in (unit.power, other_power):
+            yield power, f"{me} H"
+            yield power, f"A {unit.location} H"  # the wrong unit type, for fleets
+            for place in places:
+                yield power, f"{me} - {place}"
+                yield power, f"{me} - {place} VIA"
+                yield power, f"{me} S A {place}"
+                yield power, f"{me} S F {place}"
+                yield power, f"{me} C A {place} - {unit.location}"
+            for target in units[:6]:
+                for place in places[::7]:
+                    yield power, f"{me} S {target.type.value} {target.location} - {place}"
+                    yield power, f"{me} C A {target.province} - {place}"
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_quick_reader_returns_what_the_parser_returns(standard: Variant, board: Board, seed: int) -> None:
+    read = declined = 0
+    for position in [standard.start, *list(played_positions(board, standard.start, seed, 9))[2::3]]:
+        for power, text in texts_for(board, position):
+            quick = read_movement_order(text, board, position, power)
+            if quick is None:
+                declined += 1
+                continue
+            read += 1
+            try:
+                parsed = parse_order(text, board, position, power)
+            except OrderError as exc:
+                pytest.fail(
+                    f"{power} {text!r} in {position.phase}: read as {quick}, parser says {exc.reason}"
+                )
+            assert quick == parsed, f"{power} {text!r} in {position.phase}"
+    assert read > 1000 and declined > 1000  # both sides of the line were tried
+
+
+def test_every_option_the_engine_offers_is_read_without_the_parser(standard: Variant, board: Board) -> None:
+    for position in played_positions(board, standard.start, 3, 8):
+        for power in sorted({u.power for u in position.units.values()}):
+            for option in legal_options(board, position, power).all():
+                assert read_movement_order(option.text, board, position, power) == option.order, option.text
+
+
+def test_orders_outside_the_canonical_notation_go_to_the_parser(board: Board, standard: Variant) -> None:
+    start = standard.start
+    assert read_movement_order("a par - bur", board, start, "FRANCE") is None
+    assert read_movement_order("F STP/NC - BOT", board, start, "RUSSIA") is None  # the fleet is on SC
+    request = read_request(
+        {
+            "variant": "standard",
+            "phase": "S1901M",
+            "units": {"FRANCE": ["A PAR", "A MAR"], "RUSSIA": ["F STP/SC"]},
+            "centers": {},
+            "orders": {
+                "FRANCE": ["a par - bur", "Army Marseilles supports Paris to Burgundy"],
+                "RUSSIA": ["F STP/NC H", "F STP/SC - BAR"],
+            },
+        }
+    )
+    read = read_orders(request)
+    assert read.orders["FRANCE"] == [Move("PAR", "BUR"), SupportMove("MAR", "PAR", "BUR")]
+    # A wrong coast on the ordered unit is ignored (DATC 6.B.10); a move the fleet cannot make is refused.
+    assert read.orders["RUSSIA"] == [Hold("STP/SC")]
+    assert [(power, text) for power, text, _ in read.rejected] == [("RUSSIA", "F STP/SC - BAR")]
+
+
+def test_a_request_keeps_the_unit_type_and_coast_it_was_given(standard: Variant) -> None:
+    request = read_request(
+        {"variant": "standard", "phase": "F1905M", "units": {"RUSSIA": ["F STP/NC", "A MOS"]}, "centers": {}}
+    )
+    assert request.position.units["STP"].location == "STP/NC"
+    assert request.position.units["MOS"].type is UnitType.ARMY
+    assert str(request.position.phase) == "F1905M"
+    assert request.orders == {}
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("units", {"FRANCE": "A PAR"}, '"units" of FRANCE must be a list of strings'),
+        ("units", {"FRANCE": ["A  PAR"]}, 'is not a unit like "A PAR"'),
+        ("units", {"FRANCE": ["A XYZ"]}, "XYZ is not a province"),
+        ("units", {"FRANCE": ["A STP/NC"]}, "not on a coast: write STP"),
+        ("units", {"FRANCE": ["A NTH"]}, "a sea"),
+        ("units", {"FRANCE": ["F SPA/EC"]}, "has no EC coast"),
+        ("centers", {"FRANCE": ["PAR"], "GERMANY": ["PAR"]}, "owned by both FRANCE and GERMANY"),
+        ("homes", {"FRANCE": ["BUR"]}, "BUR is not a supply centre"),
+        ("orders", {"FRANCE": "A PAR H"}, '"orders" of FRANCE must be a list of strings'),
+        ("extra", 1, "unknown field(s) ['extra']"),
+    ],
+)
+def test_bad_fields_are_named_in_the_error(field: str, value: object, message: str) -> None:
+    data = {"variant": "standard", "phase": "S1901M", "units": {}, "centers": {}, field: value}
+    with pytest.raises(RequestError) as caught:
+        read_request(data)
+    assert message in str(caught.value)
