@@ -7,6 +7,7 @@ engine source file, and by importing every engine module in a fresh interpreter.
 from __future__ import annotations
 
 import ast
+import configparser
 import json
 import subprocess
 import sys
@@ -117,3 +118,14 @@ def test_import_linter_contract_forbids_the_same_modules() -> None:
     assert contract["type"] == "forbidden"
     assert contract["source_modules"] == ["dipserver.engine"]
     assert set(contract["forbidden_modules"]) == set(FORBIDDEN)
+
+
+def test_namespace_package_contract_forbids_the_frameworks_and_the_rest_of_dipserver() -> None:
+    """Used by `./dip test` while dipserver/engine has no __init__.py."""
+    config = configparser.ConfigParser()
+    config.read(ROOT / ".ci" / "importlinter-engine.ini")
+    assert config["importlinter"]["root_packages"].split() == ["dipserver.engine"]
+    contract = config["importlinter:contract:engine-is-pure-python"]
+    assert contract["type"] == "forbidden"
+    assert contract["source_modules"].split() == ["dipserver.engine"]
+    assert set(contract["forbidden_modules"].split()) == {"django", "celery", "rest_framework", "dipserver"}
