@@ -398,24 +398,50 @@ def _xy(point: Point) -> list[float]:
 
 
 UNIT_CLEARANCE = 16.0  # px: radius kept free around a unit for its label
-LABEL_CLEARANCE = 13.0  # px: radius kept free around a label for the supply-centre marker
+
+
+LABEL_BOX = (26.0, 13.0)  # px: a three-letter label at the renderer's font size, with a margin
+# Where a label may go relative to its unit, best first: below, above, then the sides.
+LABEL_OFFSETS = [
+    (0, 19),
+    (0, -19),
+    (0, 23),
+    (0, -23),
+    (24, 0),
+    (-24, 0),
+    (20, 15),
+    (-20, 15),
+    (20, -15),
+    (-20, -15),
+]
+
+
+def _label_spot(polygon: Polygon, unit: Point) -> Point:
+    """Beside the unit, so the eye joins them; where there is no room there, the freest spot left."""
+    inside = polygon.buffer(-1.5)
+    half_w, half_h = LABEL_BOX[0] / 2, LABEL_BOX[1] / 2
+    for dx, dy in LABEL_OFFSETS:
+        spot = Point(unit.x + dx, unit.y + dy)
+        if inside.contains(box(spot.x - half_w, spot.y - half_h, spot.x + half_w, spot.y + half_h)):
+            return spot
+    return _free_spot(polygon, [unit.buffer(UNIT_CLEARANCE)]) or unit
+
+
+# Where the supply-centre marker may go relative to the label, best first: right, left, below, above.
+SC_OFFSETS = [(20, 0), (-20, 0), (0, 13), (0, -13), (24, 8), (-24, 8), (24, -8), (-24, -8), (0, 18), (30, 0)]
 
 
 def _beside(polygon: Polygon, label: Point, unit: Point) -> Point:
-    """A spot next to the label for the supply-centre marker, clear of the unit and the edges."""
-    inside = polygon.buffer(-5.0)
-    best, best_room = label, -1.0
-    for angle in np.linspace(0, 2 * np.pi, 24, endpoint=False):
-        for distance in (LABEL_CLEARANCE, LABEL_CLEARANCE + 5):
-            spot = Point(label.x + distance * np.cos(angle), label.y + distance * 0.8 * np.sin(angle))
-            if not inside.contains(spot) or spot.distance(unit) < UNIT_CLEARANCE:
-                continue
-            room = min(polygon.exterior.distance(spot), 12.0) - 0.01 * spot.distance(label)
-            if room > best_room:
-                best, best_room = spot, room
-    if best_room < 0:  # nowhere beside the label: fall back to the freest spot left
-        best = _free_spot(polygon, [unit.buffer(UNIT_CLEARANCE), label.buffer(LABEL_CLEARANCE)]) or label
-    return best
+    """A spot next to the label for the supply-centre marker, clear of the label text and the unit."""
+    inside = polygon.buffer(-1.5)
+    half_w, half_h = LABEL_BOX[0] / 2, LABEL_BOX[1] / 2
+    text = box(label.x - half_w, label.y - half_h, label.x + half_w, label.y + half_h)
+    taken = unary_union([text, unit.buffer(UNIT_CLEARANCE - 4)])
+    for dx, dy in SC_OFFSETS:
+        marker = Point(label.x + dx, label.y + dy).buffer(5.5)
+        if inside.contains(marker) and not marker.intersects(taken):
+            return marker.centroid
+    return _free_spot(polygon, [unit.buffer(UNIT_CLEARANCE), text.buffer(6)]) or label
 
 
 def _free_spot(polygon: Polygon, taken: list[BaseGeometry]) -> Point | None:
@@ -430,7 +456,7 @@ def anchors(code: str, geom: BaseGeometry, regions: dict, graph: dict) -> dict:
     """Unit anchor (the pole of inaccessibility), label and centre marker beside it, one anchor per coast."""
     main = max(parts(geom), key=lambda p: p.area)
     unit = shapely.ops.polylabel(main, 0.5)
-    label = _free_spot(main, [unit.buffer(UNIT_CLEARANCE)]) or unit
+    label = _label_spot(main, unit)
     centre = _beside(main, label, unit)
     coasts = {}
     for coast, waters in sorted(graph[code].coasts.items()):
