@@ -76,8 +76,8 @@ PATTERNS = (
     '<rect width="7" height="7" fill="#bdb4a2"/>'
     '<path d="M0 0L7 7M7 0L0 7" stroke="#968b76" stroke-width="0.8"/></pattern>'
     '<pattern id="p-absent" width="10" height="10" patternUnits="userSpaceOnUse">'
-    '<rect width="10" height="10" fill="#f5f5f2"/>'
-    '<path d="M0 10L10 0" stroke="#d6d6d0" stroke-width="1"/></pattern>'
+    '<rect width="10" height="10" fill="#e9e9e4"/>'
+    '<path d="M0 10L10 0M5 10L10 5M0 5L5 0" stroke="#c2c2b8" stroke-width="0.8"/></pattern>'
 )
 
 FONT = "DejaVu Sans,Verdana,Arial,sans-serif"
