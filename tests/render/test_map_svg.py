@@ -24,7 +24,8 @@ from dipserver.engine.timeline import Hook, apply_hook
 from dipserver.engine.types import Phase, Unit, UnitType
 from dipserver.engine.variant import load_variant
 from dipserver.render import load_geometry, render_svg
-from tests.render.conftest import SVG, classes, layer, map_after, provinces_by_id
+
+from .snapshots import SVG, classes, layer, map_after, provinces_by_id
 
 A, F = UnitType.ARMY, UnitType.FLEET
 

@@ -1,16 +1,13 @@
-"""Snapshots for the map tests: a variant's map as its timeline leaves it at a given moment."""
+"""Helpers for the map tests: a variant's map as its timeline leaves it at a given moment."""
 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from collections.abc import Callable
-
-import pytest
 
 from dipserver.engine.board import MapState
 from dipserver.engine.position import Position
 from dipserver.engine.timeline import Hook, walk
-from dipserver.engine.variant import Variant, load_variant
+from dipserver.engine.variant import Variant
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -37,8 +34,3 @@ def layer(svg: str, name: str) -> ET.Element:
 
 def classes(element: ET.Element) -> set[str]:
     return set((element.get("class") or "").split())
-
-
-@pytest.fixture
-def variant() -> Callable[[str], Variant]:
-    return load_variant
