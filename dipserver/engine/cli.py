@@ -6,10 +6,13 @@ Commands:
   in one process. A bad request gets ``{"error": "..."}`` on its line and the batch goes on.
 - ``check <variant>`` validates a variant's files and its map at the start and after every change of its
   timeline; it prints the problems and exits 1 if there are any.
+- ``timeline <variant>`` lists the map changes season by season; ``map <variant> --at PHASE`` prints the
+  map of a phase as JSON. Both, and ``check``, take ``--mode exact|random``, ``--seed SECRET`` and
+  ``--option NAME=true|false`` for the variant's own switches.
 
-Each command is a function ``(args, stdin, stdout) -> exit status`` registered in ``_COMMANDS``, so more
-(``timeline``, ``map``) slot in beside them. Imports are local to the commands: a batch of positions pays
-start-up time once per process, and ``adjudicate`` should not pay for networkx.
+Each command is a function ``(args, stdin, stdout) -> exit status`` registered in ``_COMMANDS``. Imports
+are local to the commands: a batch of positions pays start-up time once per process, and ``adjudicate``
+should not pay for networkx.
 """
 
 from __future__ import annotations
@@ -57,10 +60,49 @@ def _parser() -> argparse.ArgumentParser:
         description="Load the variant, check its map and start position, then walk its timeline and check "
         "the map after every change. Exit status 1 if anything is wrong.",
     )
-    check.add_argument("variant", help="variant slug, e.g. standard or wall_of_ice")
-    check.add_argument("--mode", choices=("exact", "random"), default="exact", help="timeline mode")
-    check.add_argument("--seed", help="random mode: the game secret the draws use")
+    _timeline_arguments(check)
+
+    timeline = commands.add_parser(
+        "timeline",
+        help="the variant's map changes, season by season",
+        description="List what changes on the map and when (the start units standing still).",
+    )
+    _timeline_arguments(timeline)
+
+    board = commands.add_parser(
+        "map",
+        help="the map of one phase as JSON",
+        description="Print every province's terrain, coasts, centre, owner and home at the start of a phase.",
+    )
+    _timeline_arguments(board)
+    board.add_argument("--at", required=True, metavar="PHASE", help="phase name, e.g. S1905M")
     return parser
+
+
+def _timeline_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("variant", help="variant slug, e.g. standard or wall_of_ice")
+    parser.add_argument("--mode", choices=("exact", "random"), default="exact", help="timeline mode")
+    parser.add_argument("--seed", help="random mode: the game secret every draw is made from")
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=true|false",
+        help="one of the variant's own switches (e.g. errata=true); may be repeated",
+    )
+
+
+def _game_options(args: argparse.Namespace) -> tuple[dict[str, Any], str | None]:
+    """The timeline options and secret the arguments ask for; ``ValueError`` explains a bad one."""
+    options: dict[str, Any] = {"mode": args.mode}
+    for text in args.option:
+        name, _, value = text.partition("=")
+        if value.lower() not in ("true", "false"):
+            raise ValueError(f"--option {text!r}: write NAME=true or NAME=false")
+        options[name] = value.lower() == "true"
+    if args.mode == "random" and not args.seed:
+        raise ValueError("random mode draws from a game secret: give it with --seed")
+    return options, (args.seed if args.mode == "random" else None)
 
 
 # --- adjudicate ---------------------------------------------------------------------------------------
@@ -104,17 +146,14 @@ def _adjudicate_lines(lines: Iterable[bytes], stdout: IO[str]) -> None:
 
 
 def _check(args: argparse.Namespace, stdin: IO[bytes], stdout: IO[str]) -> int:
-    from dipserver.engine.timeline import TimelineError, load_timeline, walk
+    from dipserver.engine.timeline import load_timeline, walk
     from dipserver.engine.validate import validate
-    from dipserver.engine.variant import VariantError, load_variant
 
     try:
-        variant = load_variant(args.variant)
+        variant, (options, secret) = _load(args.variant), _game_options(args)
         timeline = load_timeline(variant)
-        options = {"mode": args.mode}
-        secret = args.seed if args.mode == "random" else None
         steps = walk(variant, options, secret)
-    except (VariantError, TimelineError) as exc:
+    except ValueError as exc:  # VariantError and TimelineError among them
         stdout.write(f"{args.variant}: {exc}\n")
         return 1
     problems = [f"start: {p}" for p in validate(variant, position=variant.start)]
@@ -124,11 +163,52 @@ def _check(args: argparse.Namespace, stdin: IO[bytes], stdout: IO[str]) -> int:
             problems += [f"{at}: {p}" for p in validate(variant, result.map_state, result.position)]
     for problem in problems:
         stdout.write(f"{variant.slug}: {problem}\n")
-    changes = sum(1 for _, _, r in steps if r.events)
-    summary = "no problems" if not problems else f"{len(problems)} problem(s)"
-    where = f"the start map and {changes} timeline change(s)" if timeline.events else "the map (no timeline)"
-    stdout.write(f"{variant.slug}: checked {where} ({args.mode} mode): {summary}\n")
+    summary = f"{len(problems)} problem(s)" if problems else "no problems"
+    if timeline.events:
+        changes = sum(1 for _, _, r in steps if r.events)
+        where = f"the start map and the map after each of {changes} change(s) ({args.mode} mode)"
+    else:
+        where = "the map (it never changes)"
+    stdout.write(f"{variant.slug}: checked {where}: {summary}\n")
     return 1 if problems else 0
 
 
-_COMMANDS: dict[str, Command] = {"adjudicate": _adjudicate, "check": _check}
+def _timeline(args: argparse.Namespace, stdin: IO[bytes], stdout: IO[str]) -> int:
+    from dipserver.engine.timeline import describe
+
+    try:
+        variant, (options, secret) = _load(args.variant), _game_options(args)
+        lines = describe(variant, options, secret)
+    except ValueError as exc:
+        stdout.write(f"{args.variant}: {exc}\n")
+        return 1
+    stdout.write("".join(f"{line}\n" for line in lines) or f"{variant.slug}: the map never changes\n")
+    return 0
+
+
+def _map(args: argparse.Namespace, stdin: IO[bytes], stdout: IO[str]) -> int:
+    from dipserver.engine.timeline import map_at
+    from dipserver.engine.types import Phase
+
+    try:
+        variant, (options, secret) = _load(args.variant), _game_options(args)
+        data = map_at(variant, Phase.parse(args.at), options, secret)
+    except ValueError as exc:
+        stdout.write(json.dumps({"error": f"{args.variant}: {exc}"}) + "\n")
+        return 1
+    stdout.write(json.dumps(data, indent=2) + "\n")
+    return 0
+
+
+def _load(slug: str) -> Any:
+    from dipserver.engine.variant import load_variant
+
+    return load_variant(slug)
+
+
+_COMMANDS: dict[str, Command] = {
+    "adjudicate": _adjudicate,
+    "check": _check,
+    "timeline": _timeline,
+    "map": _map,
+}

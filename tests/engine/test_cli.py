@@ -379,3 +379,64 @@ def test_check_reports_an_unknown_variant() -> None:
     assert done.returncode == 1
     assert "atlantis" in done.stdout
     assert done.stderr == ""
+
+
+def test_check_walks_a_mutating_variant_through_its_timeline() -> None:
+    done = run("check", "sahara", stdin="")
+    assert done.returncode == 0, done.stdout
+    assert "sahara: checked the start map and the map after each of" in done.stdout
+
+
+def test_check_asks_for_a_secret_in_random_mode() -> None:
+    done = run("check", "wall_of_ice", "--mode", "random", stdin="")
+    assert done.returncode == 1
+    assert "--seed" in done.stdout
+
+
+# --- timeline and map ----------------------------------------------------------------------------------
+
+
+def test_timeline_lists_the_changes_season_by_season() -> None:
+    done = run("timeline", "wall_of_ice", stdin="")
+    assert done.returncode == 0
+    lines = done.stdout.splitlines()
+    assert lines[0] == "1903 after the Autumn retreats:"
+    assert "  BAR becomes impassable" in lines
+    assert run("timeline", "standard", stdin="").stdout == "standard: the map never changes\n"
+
+
+def test_the_same_seed_gives_the_same_random_timeline() -> None:
+    first = run("timeline", "wall_of_ice", "--mode", "random", "--seed", "game-42", stdin="")
+    again = run("timeline", "wall_of_ice", "--mode", "random", "--seed", "game-42", stdin="")
+    assert first.returncode == 0
+    assert first.stdout == again.stdout
+
+
+def test_an_unknown_variant_option_is_refused() -> None:
+    done = run("timeline", "sahara", "--option", "snow=true", stdin="")
+    assert done.returncode == 1
+    assert "snow" in done.stdout and "errata" in done.stdout
+
+
+def test_map_of_a_phase_as_json() -> None:
+    done = run("map", "wall_of_ice", "--at", "S1905M", stdin="")
+    assert done.returncode == 0
+    data = json.loads(done.stdout)
+    assert data["phase"] == "S1905M"
+    assert data["provinces"]["BAR"]["terrain"] == "impassable"  # frozen after the Autumn of 1903
+    assert data["provinces"]["STP"]["coasts"] == ["NC", "SC"]
+    assert data["provinces"]["LON"] == {
+        "terrain": "land",
+        "coasts": [],
+        "sc": True,
+        "owner": "ENGLAND",
+        "home": "ENGLAND",
+    }
+    start = json.loads(run("map", "wall_of_ice", "--at", "S1901M", stdin="").stdout)
+    assert start["provinces"]["BAR"]["terrain"] == "sea"
+
+
+def test_map_of_a_bad_phase_is_an_error() -> None:
+    done = run("map", "standard", "--at", "Spring", stdin="")
+    assert done.returncode == 1
+    assert "not a phase name" in json.loads(done.stdout)["error"]
