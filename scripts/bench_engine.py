@@ -1,0 +1,346 @@
+"""How fast the engine adjudicates a movement phase, beside the ``diplomacy`` package from PyPI.
+
+    python scripts/bench_engine.py [--positions 5000] [--seed 1] [--reference-python /tmp/dipref/bin/python]
+
+1. Plays seeded random games with our engine (random legal orders from ``options.py``: most units move,
+   the rest support or convoy what their neighbours do) and records every movement phase as a request of
+   the ``adjudicate`` command (``dipserver/engine/jsonio.py``).
+2. Times our engine on each position: order texts read and the phase adjudicated, repeated, median.
+3. If the ``diplomacy`` package is installed — here or in the interpreter ``--reference-python`` names —
+   times its ``Game.process()`` on a sample of the same positions (units, centres, phase and orders set
+   first, outside the timing), checks both engines leave the same units, and prints the ratio.
+4. Feeds all positions through one ``python -m dipserver.engine adjudicate --jsonl`` process and divides
+   its whole wall time (interpreter start-up and JSON included) by the number of positions.
+5. Prints the memory a loaded variant holds (tracemalloc, the variant and its start board).
+
+The reference is optional and never a project dependency (it pins old libraries): install it apart, e.g.
+``python3.11 -m venv /tmp/dipref && /tmp/dipref/bin/pip install diplomacy``. This script installs nothing.
+With ``--reference-worker`` the script is that other interpreter's side: it reads requests as JSON lines
+on stdin, imports only ``diplomacy``, and writes one result line per request.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def main() -> int:
+    args = _arguments()
+    if args.reference_worker:
+        return reference_worker(args.repeat)
+    sys.path.insert(0, str(ROOT))
+    memory = variant_memory(args.variant)  # first: nothing may have loaded the variant yet
+    started = time.perf_counter()
+    requests = play_games(args.variant, args.positions, args.years, args.seed)
+    print(
+        f"positions: {len(requests)} movement phases from seeded random games (seed {args.seed}, "
+        f"up to {args.years} years each), played in {time.perf_counter() - started:.1f} s"
+    )
+    ours = time_ours(requests, args.repeat)
+    print(f"ours: median {ours['median_us']:.0f} us CPU per movement phase, order texts read and adjudicated")
+    print(f"      ({ours['adjudicate_us']:.0f} us adjudicating, {ours['read_us']:.0f} us reading orders)")
+    reference = None
+    python = args.reference_python or (sys.executable if importlib.util.find_spec("diplomacy") else None)
+    if python is None or args.no_reference:
+        print("reference: skipped (pip install diplomacy in some interpreter, then --reference-python PATH)")
+    else:
+        sample = requests[: args.reference_sample]
+        reference = time_reference(python, sample, args.repeat)
+        agree = sum(
+            1 for got, req in zip(reference["units"], sample, strict=True) if got == ours["units"][id(req)]
+        )
+        print(
+            f"reference: median {reference['median_us']:.0f} us CPU per movement phase "
+            f"(diplomacy Game.process, {len(sample)} positions)"
+        )
+        print(f"ratio: {reference['median_us'] / ours['median_us']:.1f}x faster per movement phase")
+        print(f"agreement: both engines leave the same units in {agree} of {len(sample)} positions")
+    batch = time_batch(requests)
+    wall, cpu = (batch[k] / len(requests) * 1e6 for k in ("wall_s", "cpu_s"))
+    print(
+        f"jsonl batch: {len(requests)} positions through one process in {batch['wall_s']:.2f} s wall, "
+        f"{batch['cpu_s']:.2f} s CPU (start-up and JSON included): {wall:.0f} us wall, {cpu:.0f} us CPU "
+        f"per position; {batch['errors']} error lines"
+    )
+    if reference is not None:
+        print(
+            f"jsonl ratio: {reference['median_us'] / wall:.1f}x (wall), "
+            f"{reference['median_us'] / cpu:.1f}x (CPU) the reference's per-phase time"
+        )
+    print(f"memory: a loaded variant ({args.variant}, with its start board) holds {memory / 1e6:.2f} MB")
+    return 0
+
+
+def _arguments() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--variant", default="standard")
+    parser.add_argument(
+        "--positions", type=int, default=5000, help="movement phases to record (default 5000)"
+    )
+    parser.add_argument("--years", type=int, default=12, help="years each random game lasts (default 12)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--repeat", type=int, default=5, help="timed runs per position (default 5)")
+    parser.add_argument("--reference-python", help="interpreter with the diplomacy package installed")
+    parser.add_argument("--reference-sample", type=int, default=1000, help="positions the reference times")
+    parser.add_argument("--no-reference", action="store_true", help="time our engine only")
+    parser.add_argument("--reference-worker", action="store_true", help=argparse.SUPPRESS)
+    return parser.parse_args()
+
+
+# --- our side -----------------------------------------------------------------------------------------
+
+
+def variant_memory(slug: str) -> int:
+    """Bytes still allocated after loading the variant and building its start board."""
+    import tracemalloc
+
+    from dipserver.engine.board import board_for
+    from dipserver.engine.variant import load_variant
+
+    tracemalloc.start()
+    variant = load_variant(slug)
+    board_for(variant, variant.map_state)
+    size, _ = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return size
+
+
+def play_games(slug: str, wanted: int, years: int, seed: int) -> list[dict[str, Any]]:
+    """Movement-phase requests (orders included) from seeded random games, ``wanted`` of them."""
+    from dipserver.engine.adjudicate import adjudicate
+    from dipserver.engine.board import board_for
+    from dipserver.engine.jsonio import position_data
+    from dipserver.engine.variant import load_variant
+
+    variant = load_variant(slug)
+    board = board_for(variant, variant.map_state)
+    rng = random.Random(seed)
+    requests: list[dict[str, Any]] = []
+    while len(requests) < wanted:
+        position = variant.start
+        last = position.phase.year + years - 1
+        while position.phase.year <= last and len(requests) < wanted:
+            texts, orders = random_orders(board, position, rng)
+            if position.phase.type.value == "M":
+                request = position_data(variant, position, board)
+                request["orders"] = texts
+                requests.append(request)
+            position = adjudicate(board, position, orders).position
+    return requests
+
+
+def random_orders(
+    board: Any, position: Any, rng: random.Random
+) -> tuple[dict[str, list[str]], dict[str, Any]]:
+    """One random legal order set for every power: (texts, orders) by power.
+
+    Movement: six units in ten move, one holds, the rest support or convoy an order another unit was given
+    when one fits (else any support), so that the resolver meets real contests, not only void supports.
+    """
+    from dipserver.engine.options import legal_options
+    from dipserver.engine.orders import Build, Convoy, Move, SupportHold, SupportMove
+    from dipserver.engine.types import province_of
+
+    powers = sorted({u.power for u in position.units.values()} | set(position.owners.values()))
+    choices = {p: legal_options(board, position, p) for p in powers}
+    picked: dict[str, Any] = {}  # unit (or build site) -> (power, option)
+    kind = position.phase.type.value
+    if kind == "M":
+        helpers = []
+        for power, opts in choices.items():
+            for loc, options in opts.units.items():
+                roll = rng.random()
+                moves = [o for o in options if isinstance(o.order, Move) and not o.order.via_convoy]
+                # A convoy is asked for only where no land route leads: the rule sets differ on the rest.
+                convoyed = [
+                    o
+                    for o in options
+                    if isinstance(o.order, Move) and o.order.via_convoy and not _by_land(board, o.order)
+                ]
+                if roll < 0.55 and moves:
+                    picked[loc] = (power, rng.choice(moves))
+                elif roll < 0.6 and convoyed:
+                    picked[loc] = (power, rng.choice(convoyed))
+                elif roll < 0.7:
+                    picked[loc] = (power, options[0])  # options list the hold first
+                else:
+                    helpers.append((power, loc, options))
+        given = {_aim(o.order) for _, o in picked.values()}
+        given |= {("move", *aim[1:]) for aim in given if aim[:1] == ("convoy",)}  # supports of convoyed moves
+        for power, loc, options in helpers:
+            helping = [o for o in options if isinstance(o.order, SupportHold | SupportMove | Convoy)]
+            matching = [o for o in helping if _aim(o.order) in given]
+            picked[loc] = (power, rng.choice(matching or helping or options))
+        # Every fleet that can carry an army ordered to go by convoy does, whatever else it meant to do.
+        for power, opts in choices.items():
+            for loc, options in opts.units.items():
+                carrying = [o for o in options if isinstance(o.order, Convoy) and _aim(o.order) in given]
+                if carrying:
+                    picked[loc] = (power, rng.choice(carrying))
+    elif kind == "R":
+        for power, opts in choices.items():
+            for loc, options in opts.units.items():
+                picked[loc] = (power, rng.choice(options))
+    else:
+        for power, opts in choices.items():
+            if opts.adjustment < 0:
+                for loc in rng.sample(sorted(opts.units), -opts.adjustment):
+                    picked[loc] = (power, opts.units[loc][0])
+            builds = [o for o in opts.builds if isinstance(o.order, Build)]
+            rng.shuffle(builds)
+            for option in builds:
+                site = province_of(option.order.location)
+                if site not in picked and sum(1 for p, _ in picked.values() if p == power) < opts.adjustment:
+                    picked[site] = (power, option)
+    texts: dict[str, list[str]] = {}
+    orders: dict[str, list[Any]] = {}
+    for power, option in picked.values():
+        texts.setdefault(power, []).append(option.text)
+        orders.setdefault(power, []).append(option.order)
+    return texts, orders
+
+
+def _by_land(board: Any, move: Any) -> bool:
+    return move.dest in board.army_moves(move.unit)
+
+
+def _aim(order: Any) -> tuple[str, ...]:
+    """What a move or hold does, and what a support or convoy needs done: equal when they match."""
+    from dipserver.engine.orders import Convoy, Hold, Move, SupportHold, SupportMove
+    from dipserver.engine.types import province_of
+
+    if isinstance(order, Move):
+        if order.via_convoy:
+            return ("convoy", province_of(order.unit), province_of(order.dest))
+        return ("move", province_of(order.unit), province_of(order.dest))
+    if isinstance(order, SupportMove):
+        return ("move", order.target, province_of(order.dest))
+    if isinstance(order, Convoy):
+        return ("convoy", order.target, order.dest)
+    if isinstance(order, Hold | SupportHold):
+        return ("stay", province_of(order.unit) if isinstance(order, Hold) else order.target)
+    return ()
+
+
+def time_ours(requests: list[dict[str, Any]], repeat: int) -> dict[str, Any]:
+    """Median per position of: reading the order texts, adjudicating, and both; units left, by request."""
+    from dipserver.engine.adjudicate import adjudicate
+    from dipserver.engine.jsonio import read_orders, read_request
+
+    read_times, adjudicate_times, totals = [], [], []
+    units: dict[int, list[list[str]]] = {}
+    clock = time.process_time  # CPU time: other work on the machine must not count against either engine
+    for data in requests:
+        request = read_request(data)
+        reads, adjudications = [], []
+        for _ in range(repeat):
+            t0 = clock()
+            orders = read_orders(request).orders
+            t1 = clock()
+            result = adjudicate(request.board, request.position, orders)
+            t2 = clock()
+            reads.append(t1 - t0)
+            adjudications.append(t2 - t1)
+        read_times.append(statistics.median(reads))
+        adjudicate_times.append(statistics.median(adjudications))
+        totals.append(statistics.median(r + a for r, a in zip(reads, adjudications, strict=True)))
+        units[id(data)] = _units_after(result.position)
+    return {
+        "median_us": statistics.median(totals) * 1e6,
+        "read_us": statistics.median(read_times) * 1e6,
+        "adjudicate_us": statistics.median(adjudicate_times) * 1e6,
+        "units": units,
+    }
+
+
+def _units_after(position: Any) -> list[list[str]]:
+    """Units on the board and dislodged units after a movement phase, as comparable sorted rows."""
+    rows = [[u.power, f"{u.type.value} {u.location}"] for u in position.units.values()]
+    rows += [[d.unit.power, f"*{d.unit.type.value} {d.unit.location}"] for d in position.dislodged.values()]
+    return sorted(rows)
+
+
+def time_batch(requests: list[dict[str, Any]]) -> dict[str, Any]:
+    """One ``adjudicate --jsonl`` process over every request: wall time from launch to exit."""
+    with tempfile.TemporaryDirectory() as tmp:
+        source, target = Path(tmp) / "requests.jsonl", Path(tmp) / "answers.jsonl"
+        source.write_text("".join(json.dumps(r) + "\n" for r in requests))
+        command = [sys.executable, "-m", "dipserver.engine", "adjudicate", "--jsonl"]
+        with source.open("rb") as stdin, target.open("wb") as stdout:
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            started = time.perf_counter()
+            subprocess.run(command, stdin=stdin, stdout=stdout, cwd=ROOT, check=True)
+            wall = time.perf_counter() - started
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        answers = [json.loads(line) for line in target.read_text().splitlines()]
+    if len(answers) != len(requests):
+        raise SystemExit(f"the batch wrote {len(answers)} answers for {len(requests)} requests")
+    return {"wall_s": wall, "cpu_s": cpu, "errors": sum(1 for a in answers if "error" in a)}
+
+
+# --- the reference side ---------------------------------------------------------------------------------
+
+
+def time_reference(python: str, requests: list[dict[str, Any]], repeat: int) -> dict[str, Any]:
+    """Run this script as ``--reference-worker`` in ``python`` over ``requests``; its median and units."""
+    lines = "".join(json.dumps(r) + "\n" for r in requests)
+    done = subprocess.run(
+        [python, __file__, "--reference-worker", "--repeat", str(repeat)],
+        input=lines,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"the reference worker failed:\n{done.stderr}")
+    rows = [json.loads(line) for line in done.stdout.splitlines()]
+    return {
+        "median_us": statistics.median(r["seconds"] for r in rows) * 1e6,
+        "units": [r["units"] for r in rows],
+    }
+
+
+def reference_worker(repeat: int) -> int:
+    """In the reference interpreter: each request's median ``Game.process()`` time and the units after."""
+    from diplomacy import Game
+
+    for line in sys.stdin:
+        request = json.loads(line)
+        times, units = [], []
+        for _ in range(repeat):
+            game = Game(map_name=request["variant"])
+            game.clear_units()
+            game.set_current_phase(request["phase"])
+            for power, centres in request["centers"].items():
+                game.set_centers(power, centres, reset=True)
+            for power, power_units in request["units"].items():
+                game.set_units(power, power_units, reset=True)
+            for power, orders in request["orders"].items():
+                game.set_orders(power, orders)
+            started = time.process_time()
+            game.process()
+            times.append(time.process_time() - started)
+            # Dislodged units are listed as "*A RUM", as ``_units_after`` writes ours.
+            units = sorted(
+                [power, unit] for power, power_units in game.get_units().items() for unit in power_units
+            )
+        print(json.dumps({"seconds": statistics.median(times), "units": units}))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
