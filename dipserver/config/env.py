@@ -51,7 +51,7 @@ def database_from_url(url: str, *, setting: str = "DATABASE_URL") -> dict[str, A
     problem = _database_url_problem(url)
     if problem is None:
         try:
-            config = environ.Env.db_url_config(url)
+            config: dict[str, Any] = environ.Env.db_url_config(url)
         except (ImproperlyConfigured, ValueError, KeyError) as exc:
             problem = str(exc)
     if problem is not None:

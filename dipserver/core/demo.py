@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import transaction
 
+from dipserver.accounts.models import User
 from dipserver.accounts.roles import GAME_MASTERS_GROUP
 
 
@@ -45,18 +45,17 @@ def demo_games_seeders() -> tuple[DemoGamesSeeder, ...]:
 
 
 @transaction.atomic
-def demo_logins_ensure() -> tuple[object, list[object]]:
+def demo_logins_ensure() -> tuple[User, list[User]]:
     """Create or reset the demo logins; running it again changes nothing but forgotten passwords."""
-    user_model = get_user_model()
     game_masters, _ = Group.objects.get_or_create(name=GAME_MASTERS_GROUP)
 
-    gm = _user_ensure(user_model, GAME_MASTER, is_staff=True, is_superuser=True)
+    gm = _user_ensure(GAME_MASTER, is_staff=True, is_superuser=True)
     gm.groups.add(game_masters)
-    players = [_user_ensure(user_model, login, is_staff=False, is_superuser=False) for login in PLAYERS]
+    players = [_user_ensure(login, is_staff=False, is_superuser=False) for login in PLAYERS]
     return gm, players
 
 
-def demo_games_ensure(*, game_master: object, players: Sequence[object]) -> list[str]:
+def demo_games_ensure(*, game_master: User, players: Sequence[User]) -> list[str]:
     """Run every registered demo-games seeder; an empty list means no seeder is registered yet."""
     lines: list[str] = []
     for seeder in _seeders:
@@ -64,8 +63,8 @@ def demo_games_ensure(*, game_master: object, players: Sequence[object]) -> list
     return lines
 
 
-def _user_ensure(user_model: type, login: DemoLogin, *, is_staff: bool, is_superuser: bool) -> object:
-    user, _ = user_model.objects.get_or_create(username=login.username)
+def _user_ensure(login: DemoLogin, *, is_staff: bool, is_superuser: bool) -> User:
+    user, _ = User.objects.get_or_create(username=login.username)
     user.email = f"{login.username}@example.invalid"
     user.is_active = True
     user.is_staff = is_staff

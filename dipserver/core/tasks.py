@@ -10,7 +10,7 @@ from dipserver.core.models import WorkerHeartbeat
 HEARTBEAT = "celery"
 
 
-@shared_task(name="dipserver.core.heartbeat", trail=False)
+@shared_task(name="dipserver.core.heartbeat", trail=False)  # type: ignore[untyped-decorator]  # celery is untyped
 def heartbeat(name: str = HEARTBEAT) -> str:
     """Record that a worker is alive; idempotent, so a redelivered message is harmless."""
     WorkerHeartbeat.objects.update_or_create(

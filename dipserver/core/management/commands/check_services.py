@@ -20,7 +20,9 @@ class Command(BaseCommand):
             help="also require a worker heartbeat (scheduled by beat) at most this many seconds old",
         )
 
-    def handle(self, *args: object, heartbeat_within: int | None = None, **options: object) -> None:
+    def handle(
+        self, *args: object, heartbeat_within: int | None = None, verbosity: int = 1, **options: object
+    ) -> None:
         statuses = [database_status(), broker_status()]
         if heartbeat_within is not None:
             statuses.append(heartbeat_status(timedelta(seconds=heartbeat_within)))
@@ -32,5 +34,5 @@ class Command(BaseCommand):
             )
         if failed:
             raise SystemExit(2)
-        if int(options.get("verbosity", 1)) >= 1:
+        if verbosity >= 1:
             self.stdout.write("; ".join(f"{s.name} ok ({s.detail})" for s in statuses))
