@@ -75,3 +75,15 @@ def test_when_every_active_power_is_ready_the_phase_is_processed_at_once(
     game.refresh_from_db()
     assert game.current_phase.name == "F1901M"
     assert Phase.objects.get(game=game, index=0).status == Phase.Status.PROCESSED
+
+
+def test_orders_written_for_another_phase_are_refused(game):
+    england = seat(game, "ENGLAND").user
+    Phase.objects.filter(id=game.current_phase_id).update(name="F1901M")
+
+    with pytest.raises(GameError, match=r"^The Spring 1901 deadline has passed$"):
+        orders_submit(game_id=game.id, user=england, text="F LON - NTH", phase="S1901M", now=SOON)
+    with pytest.raises(GameError, match="Spring 1902 movement has not begun"):
+        orders_submit(game_id=game.id, user=england, text="F LON - NTH", phase="s1902m", now=SOON)
+    with pytest.raises(GameError, match="not a phase name"):
+        orders_submit(game_id=game.id, user=england, text="F LON - NTH", phase="tomorrow", now=SOON)

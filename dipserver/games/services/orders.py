@@ -14,6 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from dipserver.engine.parse import format_order, parse_orders
+from dipserver.engine.types import Phase as EnginePhase
 from dipserver.games.errors import GameError
 from dipserver.games.mappers import board_of, position_of
 from dipserver.games.models import Game, Order, Phase, Power
@@ -21,6 +22,7 @@ from dipserver.games.services.common import (
     game_locked,
     phase_label,
     phase_locked,
+    phase_title,
     powers_locked,
     seat_of,
     variant_of,
@@ -47,32 +49,38 @@ class Submission:
 
 
 @transaction.atomic
-def orders_submit(*, game_id: int, user: Any, text: str, now: dt.datetime | None = None) -> Submission:
+def orders_submit(
+    *, game_id: int, user: Any, text: str, phase: str | None = None, now: dt.datetime | None = None
+) -> Submission:
     """Replace the user's orders for the current phase with the valid lines of ``text``.
 
+    ``phase`` is the phase the player was looking at (``S1903M``); clients should always send it, so
+    orders written for a phase that has just been processed are refused rather than applied to the next.
     Every line is checked on that phase's map; rejected lines come back with the reason, accepted ones
     are stored (so one typo does not cost the other orders).
     """
     now = now or timezone.now()
     game = game_locked(game_id)
-    phase = phase_locked(game)
-    _open_for_orders(game, phase, now)
+    current = phase_locked(game)
+    if phase is not None:
+        _same_phase(phase, current)
+    _open_for_orders(game, current, now)
     seat = seat_of(powers_locked(game), user)
     if seat.status == Power.Status.ELIMINATED:
         raise GameError(f"{seat.name.title()} has been eliminated and has no orders to give")
     variant, _ = variant_of(game.variant)
-    position = position_of(phase.snapshot)
-    board = board_of(variant, phase.snapshot)
+    position = position_of(current.snapshot)
+    board = board_of(variant, current.snapshot)
     lines = parse_orders(text, board, position, seat.name)
     accepted = [format_order(line.order, position) for line in lines if line.order is not None]
     rejected = [Rejection(line.number, line.text, line.error) for line in lines if line.error is not None]
-    Order.objects.filter(phase=phase, power=seat).delete()
-    Order.objects.bulk_create(Order(phase=phase, power=seat, text=t) for t in accepted)
+    Order.objects.filter(phase=current, power=seat).delete()
+    Order.objects.bulk_create(Order(phase=current, power=seat, text=t) for t in accepted)
     if seat.status == Power.Status.CIVIL_DISORDER:
         # Back at the table: the seat is no longer on offer.
         seat.status, seat.missed_phases, seat.seat_open = Power.Status.ACTIVE, 0, False
         seat.save(update_fields=["status", "missed_phases", "seat_open"])
-    return Submission(phase.name, accepted, rejected)
+    return Submission(current.name, accepted, rejected)
 
 
 @transaction.atomic
@@ -102,6 +110,20 @@ def phase_enqueue(phase_id: int) -> None:
     from dipserver.games.tasks import phase_process
 
     phase_process.delay_on_commit(phase_id)
+
+
+def _same_phase(named: str, current: Phase) -> None:
+    try:
+        wanted = EnginePhase.parse(named)
+    except ValueError as exc:
+        raise GameError(str(exc)) from None
+    now_playing = EnginePhase.parse(current.name)
+    if wanted.sort_key() < now_playing.sort_key():
+        raise GameError(f"The {phase_label(str(wanted))} deadline has passed")
+    if wanted != now_playing:
+        raise GameError(
+            f"{phase_title(str(wanted))} has not begun; the game is in {phase_title(current.name)}"
+        )
 
 
 def _open_for_orders(game: Game, phase: Phase, now: dt.datetime) -> None:
