@@ -81,10 +81,31 @@ def _variant(slug: Any) -> Variant:
     variant = _VARIANTS.get(slug)
     if variant is None:
         try:
-            variant = _VARIANTS[slug] = load_variant(slug)
+            variant = load_variant(slug)
         except VariantError as exc:
             raise RequestError(f"unknown or broken variant {slug!r}: {exc}") from exc
+        _refuse_changing_maps(variant)
+        _VARIANTS[slug] = variant
     return variant
+
+
+def _refuse_changing_maps(variant: Variant) -> None:
+    """Adjudicating on the start map a variant whose map changes would give wrong answers without a word.
+
+    Running the timeline between phases (``games/turn.py`` does it for the server) is not yet an engine
+    function this command can call; until it is, such variants are refused plainly.
+    """
+    from dipserver.engine.timeline import TimelineError, load_timeline
+
+    try:
+        changes = load_timeline(variant).events
+    except TimelineError as exc:
+        raise RequestError(f"variant {variant.slug!r} has a broken timeline: {exc}") from exc
+    if changes:
+        raise RequestError(
+            f"variant {variant.slug!r} changes its map during play, and adjudicate does not run map changes "
+            f"yet; see its changes with: python -m dipserver.engine timeline {variant.slug}"
+        )
 
 
 def _phase(text: Any) -> Phase:
