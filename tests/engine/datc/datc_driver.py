@@ -109,6 +109,21 @@ class CaseRun:
         assert got == {mila: outcome for mila, (_, outcome) in expected.items()}
 
 
+def run_position(
+    board: Board, phase: str, units: str, owners: dict[str, str], orders: dict[str, list[str]] | None = None
+) -> Position:
+    """Adjudicate a position written out by hand (``"RUSSIA: A GRE, F SKA"``); the next position."""
+    placed = {}
+    for block in units.split(";"):
+        power, _, rest = block.partition(":")
+        for item in rest.split(","):
+            kind, loc = item.split()
+            unit = Unit(power.strip(), UnitType(kind), loc)
+            placed[unit.province] = unit
+    start = Position(Phase.parse(phase), placed, owners)
+    return adjudicate(board, start, _orders(orders or {})).position
+
+
 def run_case(board: Board, case_id: str) -> CaseRun:
     """Play the case's movement (then retreat) or adjustment orders from its starting position."""
     case = cases()[case_id]

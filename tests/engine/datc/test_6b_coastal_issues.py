@@ -341,7 +341,8 @@ def test_6_B_15(board: Board) -> None:
     webbased play), support without coast should not be given as an option.
 
     The JSON expectation of this case was encoded by hand from the v3.0 prose; checked against
-    DATC_v3_0.html, it agrees (the per-order results below restate the prose).
+    DATC_v3_0.html, it agrees.
+    The per-order results asserted below restate the prose.
     JSON note: support of F POR succeeds (coast may be omitted when checked at adjudication); England
     and Italy bounce in Spain. Web UIs should not offer a support without coast.
     """

@@ -170,7 +170,8 @@ def test_6_C_8(board: Board) -> None:
     None of the units will succeed to move.
 
     The JSON expectation of this case was encoded by hand from the v3.0 prose; checked against
-    DATC_v3_0.html, it agrees (the per-order results below restate the prose).
+    DATC_v3_0.html, it agrees.
+    The per-order results asserted below restate the prose.
     JSON note: none of the units move
     """
     run = run_case(board, "6.C.8")
@@ -204,7 +205,8 @@ def test_6_C_9(board: Board) -> None:
     None of the units will succeed to move.
 
     The JSON expectation of this case was encoded by hand from the v3.0 prose; checked against
-    DATC_v3_0.html, it agrees (the per-order results below restate the prose).
+    DATC_v3_0.html, it agrees.
+    The per-order results asserted below restate the prose.
     JSON note: none of the units move
     """
     run = run_case(board, "6.C.9")

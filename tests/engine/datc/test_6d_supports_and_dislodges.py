@@ -203,7 +203,8 @@ def test_6_D_9(board: Board) -> None:
     Venice.
 
     The JSON expectation of this case was encoded by hand from the v3.0 prose; checked against
-    DATC_v3_0.html, it agrees (the per-order results below restate the prose).
+    DATC_v3_0.html, it agrees.
+    The per-order results asserted below restate the prose.
     JSON note: corrects jDip (F ALB/F TRI)
     """
     run = run_case(board, "6.D.9")

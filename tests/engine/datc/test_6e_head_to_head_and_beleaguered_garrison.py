@@ -24,7 +24,8 @@ def test_6_E_1(board: Board) -> None:
     The army in Kiel will move to Berlin.
 
     The JSON expectation of this case was encoded by hand from the v3.0 prose; checked against
-    DATC_v3_0.html, it agrees (the per-order results below restate the prose).
+    DATC_v3_0.html, it agrees.
+    The per-order results asserted below restate the prose.
     JSON note: corrects jDip (A KIE)
     """
     run = run_case(board, "6.E.1")

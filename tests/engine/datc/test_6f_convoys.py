@@ -366,7 +366,8 @@ def test_6_F_15(board: Board) -> None:
     the Italian convoy. Both the fleet in Wales as the army in North Africa succeed in moving.
 
     The JSON expectation of this case was encoded by hand from the v3.0 prose; checked against
-    DATC_v3_0.html, it agrees (the per-order results below restate the prose).
+    DATC_v3_0.html, it agrees.
+    The per-order results asserted below restate the prose.
     JSON note: corrects jDip (F NAF)
     """
     run = run_case(board, "6.F.15")
@@ -762,7 +763,8 @@ def test_6_F_25(board: Board) -> None:
     from Rhur fails to dislodge the army in Belgium.
 
     The JSON expectation of this case was encoded by hand from the v3.0 prose; checked against
-    DATC_v3_0.html, it agrees (the per-order results below restate the prose).
+    DATC_v3_0.html, it agrees.
+    The per-order results asserted below restate the prose.
     """
     run = run_case(board, "6.F.25")
     run.assert_expected()

@@ -217,7 +217,8 @@ def test_6_G_8(board: Board) -> None:
     As discussed in the issue, I don't prefer fallback anymore.
 
     The JSON expectation of this case was encoded by hand from the v3.0 prose; checked against
-    DATC_v3_0.html, it agrees (the per-order results below restate the prose).
+    DATC_v3_0.html, it agrees.
+    The per-order results asserted below restate the prose.
     JSON note: no fallback to the land route: A BEL - HOL VIA fails
     """
     run = run_case(board, "6.G.8")
@@ -327,7 +328,8 @@ def test_6_G_11(board: Board) -> None:
     dislodge the Russian fleet in Skagerrak and the army in Sweden will not advance.
 
     The JSON expectation of this case was encoded by hand from the v3.0 prose; checked against
-    DATC_v3_0.html, it agrees (the per-order results below restate the prose).
+    DATC_v3_0.html, it agrees.
+    The per-order results asserted below restate the prose.
     JSON note: no fallback: simple convoy paradox, Szykman; F SKA dislodged, A SWE stays
     """
     run = run_case(board, "6.G.11")
@@ -562,7 +564,8 @@ def test_6_G_19(board: Board) -> None:
     If explicit adjacent convoying is used (DPTG) there is also no convoy and none of the units move.
 
     The JSON expectation of this case was encoded by hand from the v3.0 prose; checked against
-    DATC_v3_0.html, it agrees (the per-order results below restate the prose).
+    DATC_v3_0.html, it agrees.
+    The per-order results asserted below restate the prose.
     JSON note: F WES convoy is illegal (not needed for any route); foreign F LYO cannot give intent;
     MAR-SPA and SPA-MAR go by land and bounce
     """
@@ -602,7 +605,8 @@ def test_6_G_20(board: Board) -> None:
     I don't prefer the fallback anymore. So, the move of Picardy fails.
 
     The JSON expectation of this case was encoded by hand from the v3.0 prose; checked against
-    DATC_v3_0.html, it agrees (the per-order results below restate the prose).
+    DATC_v3_0.html, it agrees.
+    The per-order results asserted below restate the prose.
     JSON note: no fallback to land route: A PIC stays
     """
     run = run_case(board, "6.G.20")

@@ -446,7 +446,8 @@ def test_6_H_14(board: Board) -> None:
     Both the army in Picardy and Burgundy are disbanded.
 
     The JSON expectation of this case was encoded by hand from the v3.0 prose; checked against
-    DATC_v3_0.html, it agrees (the per-order results below restate the prose).
+    DATC_v3_0.html, it agrees.
+    The per-order results asserted below restate the prose.
     JSON note: after the retreat phase; corrects jDip (attackers listed at origin)
     """
     run = run_case(board, "6.H.14")
@@ -474,7 +475,7 @@ def test_6_H_15(board: Board) -> None:
     The English fleet in Portugal is destroyed and cannot retreat to Spain(nc).
 
     The JSON expectation of this case was encoded by hand from the v3.0 prose; checked against
-    DATC_v3_0.html, it agrees (the per-order results below restate the prose).
+    DATC_v3_0.html, it agrees.
     JSON note: after the retreat phase; corrects jDip (attacker listed at origin)
     """
     run = run_case(board, "6.H.15")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datc_driver import run_case
+from datc_driver import run_case, run_position
 
 from dipserver.engine.board import Board
 from dipserver.engine.orders import Outcome
@@ -28,7 +28,8 @@ def test_6_J_1(board: Board) -> None:
     removal of the army in Paris fails (too many disbands).
 
     The JSON expectation of this case was encoded by hand from the v3.0 prose; checked against
-    DATC_v3_0.html, it agrees (the per-order results below restate the prose).
+    DATC_v3_0.html, it agrees.
+    The per-order results asserted below restate the prose.
     JSON note: orders handled one by one: LYO fails (no fleet), PIC removed, PAR fails (too many)
     """
     run = run_case(board, "6.J.1")
@@ -57,7 +58,7 @@ def test_6_J_2(board: Board) -> None:
     Program should remove army in Paris and remove another unit by using the civil disorder rules.
 
     The JSON expectation of this case was encoded by hand from the v3.0 prose; checked against
-    DATC_v3_0.html, it agrees (the per-order results below restate the prose).
+    DATC_v3_0.html, it agrees.
     JSON note: A PAR removed plus one more unit chosen by the civil-disorder rule (here PIC and BUR are
     both distance 1 from PAR; alphabetical order removes BUR)
     """
@@ -80,7 +81,7 @@ def test_6_J_3(board: Board) -> None:
     The army in Sweden is removed.
 
     The JSON expectation of this case was encoded by hand from the v3.0 prose; checked against
-    DATC_v3_0.html, it agrees (the per-order results below restate the prose).
+    DATC_v3_0.html, it agrees.
     """
     run = run_case(board, "6.J.3")
     run.assert_expected()
@@ -100,7 +101,7 @@ def test_6_J_4(board: Board) -> None:
     order.
 
     The JSON expectation of this case was encoded by hand from the v3.0 prose; checked against
-    DATC_v3_0.html, it agrees (the per-order results below restate the prose).
+    DATC_v3_0.html, it agrees.
     """
     run = run_case(board, "6.J.4")
     run.assert_expected()
@@ -121,7 +122,7 @@ def test_6_J_5(board: Board) -> None:
     So, the fleet in Berlin has to be removed.
 
     The JSON expectation of this case was encoded by hand from the v3.0 prose; checked against
-    DATC_v3_0.html, it agrees (the per-order results below restate the prose).
+    DATC_v3_0.html, it agrees.
     """
     run = run_case(board, "6.J.5")
     run.assert_expected()
@@ -143,7 +144,7 @@ def test_6_J_6(board: Board) -> None:
     alphabetical order.
 
     The JSON expectation of this case was encoded by hand from the v3.0 prose; checked against
-    DATC_v3_0.html, it agrees (the per-order results below restate the prose).
+    DATC_v3_0.html, it agrees.
     """
     run = run_case(board, "6.J.6")
     run.assert_expected()
@@ -165,7 +166,7 @@ def test_6_J_7(board: Board) -> None:
     alphabetical first, compared to Skagerrak and has to be removed.
 
     The JSON expectation of this case was encoded by hand from the v3.0 prose; checked against
-    DATC_v3_0.html, it agrees (the per-order results below restate the prose).
+    DATC_v3_0.html, it agrees.
     """
     run = run_case(board, "6.J.7")
     run.assert_expected()
@@ -185,7 +186,7 @@ def test_6_J_8(board: Board) -> None:
     removed.
 
     The JSON expectation of this case was encoded by hand from the v3.0 prose; checked against
-    DATC_v3_0.html, it agrees (the per-order results below restate the prose).
+    DATC_v3_0.html, it agrees.
     """
     run = run_case(board, "6.J.8")
     run.assert_expected()
@@ -213,10 +214,18 @@ def test_6_J_9(board: Board) -> None:
     army in Greece must be removed.
 
     The JSON expectation of this case was encoded by hand from the v3.0 prose; checked against
-    DATC_v3_0.html, it agrees (the per-order results below restate the prose).
+    DATC_v3_0.html, it agrees.
     """
     run = run_case(board, "6.J.9")
     run.assert_expected()
+    # The JSON encodes the first part only; the second, with the fleet in the Skagerrak:
+    second = run_position(
+        board,
+        "W1901A",
+        "RUSSIA: A GRE, A SEV, F SKA",
+        {"STP": "RUSSIA", "SEV": "RUSSIA"},
+    )
+    assert sorted(str(u) for u in second.units.values()) == ["A SEV", "F SKA"]
 
 
 def test_6_J_10(board: Board) -> None:
@@ -233,7 +242,7 @@ def test_6_J_10(board: Board) -> None:
     it can go over water and arrive in two steps. The army in Piedmont has to be removed.
 
     The JSON expectation of this case was encoded by hand from the v3.0 prose; checked against
-    DATC_v3_0.html, it agrees (the per-order results below restate the prose).
+    DATC_v3_0.html, it agrees.
     """
     run = run_case(board, "6.J.10")
     run.assert_expected()
@@ -254,7 +263,7 @@ def test_6_J_11(board: Board) -> None:
     older rulebooks the army in Tuscany was kept.
 
     The JSON expectation of this case was encoded by hand from the v3.0 prose; checked against
-    DATC_v3_0.html, it agrees (the per-order results below restate the prose).
+    DATC_v3_0.html, it agrees.
     """
     run = run_case(board, "6.J.11")
     run.assert_expected()
