@@ -416,15 +416,42 @@ LABEL_OFFSETS = [
 ]
 
 
-def _label_spot(polygon: Polygon, unit: Point) -> Point:
-    """Beside the unit, so the eye joins them; where there is no room there, the freest spot left."""
+def _label_spot(polygon: Polygon, unit: Point, reach: float = 48.0) -> Point | None:
+    """Beside the unit, so the eye joins them; else the nearest spot within ``reach`` where it fits."""
     inside = polygon.buffer(-1.5)
+    shapely.prepare(inside)
     half_w, half_h = LABEL_BOX[0] / 2, LABEL_BOX[1] / 2
-    for dx, dy in LABEL_OFFSETS:
+    clear_of_unit = unit.buffer(UNIT_CLEARANCE - 6)
+
+    def fits(spot: Point) -> bool:
+        label = box(spot.x - half_w, spot.y - half_h, spot.x + half_w, spot.y + half_h)
+        return inside.contains(label) and not label.intersects(clear_of_unit)
+
+    steps = np.arange(-reach, reach + 1, 3.0)
+    nearest = sorted(((dx, dy) for dx in steps for dy in steps), key=lambda d: np.hypot(*d))
+    for dx, dy in [*LABEL_OFFSETS, *nearest]:
         spot = Point(unit.x + dx, unit.y + dy)
-        if inside.contains(box(spot.x - half_w, spot.y - half_h, spot.x + half_w, spot.y + half_h)):
+        if fits(spot):
             return spot
-    return _free_spot(polygon, [unit.buffer(UNIT_CLEARANCE)]) or unit
+    return None
+
+
+def _unit_and_label(polygon: Polygon, preferred: Point) -> tuple[Point, Point]:
+    """The preferred unit spot and a label beside it; if no label fits there, the nearest unit spot
+    that has room for both (small provinces: Naples, Clyde)."""
+    label = _label_spot(polygon, preferred, reach=30.0)
+    if label is not None:
+        return preferred, label
+    room = polygon.buffer(-(UNIT_CLEARANCE - 5))
+    x0, y0, x1, y1 = room.bounds if not room.is_empty else (0, 0, 0, 0)
+    grid = [Point(x, y) for x in np.arange(x0, x1, 3.0) for y in np.arange(y0, y1, 3.0)]
+    for spot in sorted((p for p in grid if room.contains(p)), key=preferred.distance):
+        label = _label_spot(polygon, spot, reach=30.0)
+        if label is not None:
+            return spot, label
+    return preferred, _label_spot(polygon, preferred) or _free_spot(
+        polygon, [preferred.buffer(UNIT_CLEARANCE)]
+    ) or preferred
 
 
 # Where the supply-centre marker may go relative to the label, best first: right, left, below, above.
@@ -475,8 +502,7 @@ def _unit_spot(code: str, main: Polygon, regions: dict, graph: dict, seas: set[s
 def anchors(code: str, geom: BaseGeometry, regions: dict, graph: dict, seas: set[str]) -> dict:
     """Unit anchor, label and centre marker beside it, one anchor per named coast."""
     main = max(parts(geom), key=lambda p: p.area)
-    unit = _unit_spot(code, main, regions, graph, seas)
-    label = _label_spot(main, unit)
+    unit, label = _unit_and_label(main, _unit_spot(code, main, regions, graph, seas))
     centre = _beside(main, label, unit)
     coasts = {}
     for coast, waters in sorted(graph[code].coasts.items()):

@@ -7,7 +7,7 @@ from functools import cache
 
 import pytest
 import shapely
-from shapely.geometry import MultiPolygon, Point, Polygon
+from shapely.geometry import MultiPolygon, Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
 
 from dipserver.engine.variant import VARIANTS_DIR, load_variant
@@ -18,6 +18,8 @@ VARIANTS = sorted(p.parent.name for p in VARIANTS_DIR.glob("*/variant.toml"))
 MIN_BORDER = 8.0  # px at 1440 wide: a border players can see
 CORNER = 1.0  # px: provinces that do not border may touch at a point, not along a line
 UNIT_RADIUS = 9.0  # px: the renderer's unit symbol
+SC_RADIUS = 4.5  # px: the renderer's supply-centre marker
+LABEL_BOX = (24.0, 12.0)  # px: a three-letter label at the renderer's font size
 
 
 def multipolygon(polygons: list) -> MultiPolygon:
@@ -93,16 +95,20 @@ def test_the_drawing_covers_the_frame_without_gaps_or_overlaps() -> None:
     assert shapely.unary_union(pieces).area == pytest.approx(frame, abs=1.0)  # ... and no gaps
 
 
-def test_every_province_has_room_for_a_unit_its_label_and_its_centre() -> None:
+def test_every_unit_label_and_centre_fits_inside_its_province_without_overlapping() -> None:
     doc = load_geometry(load_variant("standard")).document
     cramped = []
     for code, data in doc["provinces"].items():
         outline = multipolygon(data["polygons"])
-        unit, label, sc = (Point(data[k]) for k in ("unit", "label", "sc"))
-        if not (outline.contains(unit) and outline.contains(label) and outline.contains(sc)):
-            cramped.append((code, "anchor outside"))
-        elif outline.boundary.distance(unit) < UNIT_RADIUS:
-            cramped.append((code, round(outline.boundary.distance(unit), 1)))
+        unit = Point(data["unit"]).buffer(UNIT_RADIUS)
+        x, y = data["label"]
+        label = box(x - LABEL_BOX[0] / 2, y - LABEL_BOX[1] / 2, x + LABEL_BOX[0] / 2, y + LABEL_BOX[1] / 2)
+        centre = Point(data["sc"]).buffer(SC_RADIUS)
+        for what, shape in (("unit", unit), ("label", label), ("centre", centre)):
+            if not outline.contains(shape):
+                cramped.append((code, f"{what} crosses the border"))
+        if label.intersects(unit) or centre.intersects(label) or centre.intersects(unit):
+            cramped.append((code, "symbols overlap"))
     assert not cramped
 
 
