@@ -190,8 +190,16 @@ class _Phase:
         results: list[OrderResult] = []  # in the order given; legal orders' slots are filled last
         chosen = self._legal_orders(orders_by_power, results)
         sane = self._validate(chosen)
-        table = OrderTable.build(
-            sane.provs, sane.powers, sane.kind, sane.dest, sane.route, sane.supports, sane.index
+        table = OrderTable(
+            sane.provs,
+            sane.powers,
+            sane.kind,
+            sane.dest,
+            sane.route,
+            sane.supports,
+            sane.index,
+            sane.movers_to,
+            sane.opponent,
         )
         decisions = resolve(table)
         new_units, dislodged_by, dislodged = self._aftermath(sane, table, decisions)
@@ -381,8 +389,19 @@ class _Phase:
         n = len(provs)
         powers = [u.power for u in units.values()]
         out = _Sanitised(
-            provs, index, powers, [HOLD] * n, [None] * n, [""] * n, [None] * n, [[] for _ in range(n)], {}
+            provs,
+            index,
+            powers,
+            [HOLD] * n,
+            [None] * n,
+            [""] * n,
+            [None] * n,
+            [[] for _ in range(n)],
+            {},
+            {},
+            [-1] * n,
         )
+        movers_to = out.movers_to
         kind, dest, dest_loc, route = out.kind, out.dest, out.dest_loc, out.route
 
         moves: list[tuple[str, Move, str]] = []
@@ -404,6 +423,10 @@ class _Phase:
             kind[i] = MOVE
             dest[i] = into
             dest_loc[i] = target
+            if into in movers_to:
+                movers_to[into].append(i)
+            else:
+                movers_to[into] = [i]
             unit = units[prov]
             if unit.type is UnitType.FLEET:
                 continue
@@ -423,6 +446,14 @@ class _Phase:
                     Outcome.NO_CONVOY,
                     f"No fleets were ordered to convoy it to {self._name(into)}",
                 )
+
+        opponent = out.opponent
+        for prov, _, _ in moves:
+            i = index[prov]
+            j = index.get(dest[i], -1)  # type: ignore[arg-type]
+            # Two units swapping by land meet on the border; a convoyed unit passes it by (DATC 4.A.7).
+            if j >= 0 and kind[j] == MOVE and dest[j] == prov and route[i] is None and route[j] is None:
+                opponent[i] = j
 
         for prov, order in others:
             i = index[prov]
@@ -568,3 +599,5 @@ class _Sanitised:
     route: list[ConvoyRoute | None]
     supports: list[list[int]]
     void: dict[int, tuple[Outcome, str]]  # unit -> the outcome and reason of its non-matching order
+    movers_to: dict[str, list[int]]  # province -> the moves into it
+    opponent: list[int]  # a move's head-to-head opponent, or -1
