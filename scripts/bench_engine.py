@@ -199,10 +199,10 @@ def random_orders(
             if opts.adjustment < 0:
                 for loc in rng.sample(sorted(opts.units), -opts.adjustment):
                     picked[loc] = (power, opts.units[loc][0])
-            builds = [o for o in opts.builds if isinstance(o.order, Build)]
+            builds = [(o, o.order.location) for o in opts.builds if isinstance(o.order, Build)]
             rng.shuffle(builds)
-            for option in builds:
-                site = province_of(option.order.location)
+            for option, location in builds:
+                site = province_of(location)
                 if site not in picked and sum(1 for p, _ in picked.values() if p == power) < opts.adjustment:
                     picked[site] = (power, option)
     texts: dict[str, list[str]] = {}

@@ -435,9 +435,9 @@ def answer(request: Request, read: ReadOrders, result: PhaseResult) -> dict[str,
     """The answer's JSON data: outcomes and reasons by power and order text, skipped phases, next position."""
     results: dict[str, dict[str, str]] = {}
     reasons: dict[str, dict[str, str]] = {}
-    for power, text, reason in read.rejected:
-        results.setdefault(power, {})[text] = _OUTCOMES[Outcome.INVALID]
-        reasons.setdefault(power, {})[text] = reason
+    for power, raw, reason in read.rejected:
+        results.setdefault(power, {})[raw] = _OUTCOMES[Outcome.INVALID]
+        reasons.setdefault(power, {})[raw] = reason
     for outcome in result.results:
         text = read.text_of(outcome.order)
         if text is None:
