@@ -29,6 +29,7 @@ from dipserver.engine.orders import (
     Waive,
 )
 from dipserver.engine.position import Position
+from dipserver.engine.timeline import load_timeline
 from dipserver.engine.types import Season, Unit, UnitType, province_of
 from dipserver.engine.variant import Variant
 from dipserver.render.geometry import Geometry, Point, load_geometry
@@ -308,7 +309,8 @@ class _Picture:
     def legend(self, styles: set[str], change_kinds: list[str]) -> list[str]:
         top = self.geometry.height
         phase = self.position.phase
-        title = f"{SEASON_WORDS[phase.season]} {phase.year} {phase.type.name.title()}"
+        season = load_timeline(self.variant).season_label(phase.season, phase.year)  # Sahara's summers
+        title = f"{season or SEASON_WORDS[phase.season]} {phase.year} {phase.type.name.title()}"
         out = [
             f'<rect x="0" y="{top}" width="{self.geometry.width}" height="{LEGEND_HEIGHT}" fill="#faf8f2"/>',
             f'<text class="legend-title" x="12" y="{top + 18}">{escape(self.variant.name)} - {title}</text>',

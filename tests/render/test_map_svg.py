@@ -5,6 +5,7 @@ from __future__ import annotations
 import statistics
 import time
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 
 import pytest
 
@@ -107,6 +108,14 @@ def test_sahara_after_autumn_1902_shows_eas_and_ion_as_land() -> None:
     assert "dried" in classes(paths["EAS"]) and "dried" in classes(paths["ION"])
     assert "sea" in classes(paths["AEG"])  # dries a season later
     assert "Dried sea bed (land)" in legend_text(svg)
+
+
+def test_sahara_names_its_seasons_summers_from_1905() -> None:
+    variant = load_variant("sahara")
+    map_state, position = map_after(variant, 1905, Hook.AFTER_FALL_RETREATS)
+    svg = render_svg(variant, map_state, replace(position, phase=Phase.parse("W1905A")))
+    assert "Sahara - Between Summers 1905 Adjustments" in legend_text(svg)
+    assert "Spring 1901 Movement" in legend_text(start_svg("sahara"))
 
 
 def test_sahara_starts_with_the_caspian_off_the_board_and_the_islands_closed() -> None:
