@@ -337,3 +337,16 @@ def test_too_few_disbands_are_completed_by_civil_disorder(board: Board) -> None:
     ]
     assert done.results[1].reason == "Civil disorder: too few units were removed"
     assert list(done.position.units) == ["PAR"]
+
+
+def test_a_power_cannot_help_a_convoyed_foreign_army_dislodge_its_own_unit(board: Board) -> None:
+    # DATC 6.D.12 with the attacker convoyed from next door (found where the diplomacy package differs).
+    start = at("S1903M", "RUSSIA: A SEV, F BLA; TURKEY: F ANK, A ARM, A SMY")
+    orders = {
+        "RUSSIA": [Move("SEV", "ANK", via_convoy=True), Convoy("BLA", "SEV", "ANK")],
+        "TURKEY": [SupportMove("ANK", "SMY", "CON"), SupportMove("ARM", "SEV", "ANK"), Move("SMY", "CON")],
+    }
+    done = adjudicate(board, start, orders)
+    assert result_of(done.results, Move("SEV", "ANK", via_convoy=True)).outcome is Outcome.BOUNCE
+    assert done.position.units["ANK"] == Unit("TURKEY", UnitType.FLEET, "ANK")
+    assert result_of(done.results, SupportMove("ANK", "SMY", "CON")).outcome is Outcome.CUT
