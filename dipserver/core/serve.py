@@ -204,7 +204,7 @@ def serve(options: ServeOptions) -> int:
             _raise_if_exited(children)
             time.sleep(0.5)
     except _Stop:
-        print("\ndipserver: stopping…", flush=True)
+        print("\ndipserver: stopping (the Celery worker finishes its current tasks first)…", flush=True)
         return 0
     finally:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not interrupt the clean-up
