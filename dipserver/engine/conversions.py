@@ -195,15 +195,15 @@ def stay_flags(
 ) -> frozenset[str]:
     """Sahara: where the fleets told to stay fleets stand once the season's moves are done (the ``flags``
     of ``timeline.apply_hook``)."""
-    flags = set()
+    flags: set[str] = set()
     for power, orders in orders_by_power.items():
         orders = list(orders)
         for flag in (o for o in orders if isinstance(o, StayFleet)):
             prov = province_of(flag.unit)
             fleet = before.get(prov)
             move = next((o for o in orders if isinstance(o, Move) and province_of(o.unit) == prov), None)
-            dest = province_of(move.dest) if move is not None else None
-            arrived = after.get(dest) if dest is not None else None
+            dest = province_of(move.dest) if move is not None else ""
+            arrived = after.get(dest)
             if (
                 arrived is not None
                 and arrived != before.get(dest)

@@ -191,9 +191,15 @@ def change_centres(
             for prov in sorted(centres - set(change.keep)):
                 lose(prov, "timeline")
     for change in changes:
-        prov = change.province
-        if change.change != "sc_gain" or prov is None or prov in centres or terrain[prov] is not Terrain.LAND:
+        gained = change.province
+        if (
+            change.change != "sc_gain"
+            or gained is None
+            or gained in centres
+            or terrain[gained] is not Terrain.LAND
+        ):
             continue  # already a centre, or no longer land: nothing to gain (E28)
+        prov = gained
         centres.add(prov)
         owner = _new_owner(settings.sc_owner, prov, units, position, timeline.territories)
         if owner is not None:

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from dipserver.engine import fixups, randomness
@@ -243,8 +244,8 @@ class _Reader:
         if unknown:
             raise self.fail(f"{at}: unknown key(s) {sorted(unknown)}")
         try:
-            change = Change(raw.get("change"))
-            hook = Hook(raw.get("hook", default_hook))
+            change = Change(str(raw.get("change")))
+            hook = Hook(str(raw.get("hook", default_hook)))
         except ValueError as exc:
             raise self.fail(
                 f"{at}: {exc} (changes: {[c.value for c in Change]}; hooks: {list(Hook)})"
@@ -390,7 +391,7 @@ def _schedule_cached(
             slots.setdefault((year, event.hook), []).append(
                 Scheduled(year, event.hook, event.change, province, entry=entry)
             )
-    return FrozenMap({slot: tuple(changes) for slot, changes in slots.items()})
+    return MappingProxyType({slot: tuple(changes) for slot, changes in slots.items()})
 
 
 def last_year(timeline: Timeline, options: Mapping[str, Any], secret: str | None = None) -> int | None:
