@@ -27,16 +27,17 @@ def phase_results_send(*, phase_id: int) -> int:
     """Tell every player with an email what happened in the phase and what comes next."""
     from dipserver.games.services.common import phase_title
 
-    phase = Phase.objects.select_related("game").filter(id=phase_id).first()
-    if phase is None:
+    emails = _emails_of_phase(phase_id)
+    if not emails:
         return 0
+    phase = Phase.objects.select_related("game").defer("snapshot").get(id=phase_id)
     game = phase.game
     lines = [
         f"{r['power']}: {r['order']} — {r['outcome']}" + (f" ({r['reason']})" if r["reason"] else "")
         for r in phase.results
     ]
     lines += [f"Map change: {event}" for event in phase.events]
-    following = game.current_phase.name if game.current_phase_id else ""
+    following = Phase.objects.filter(id=game.current_phase_id).values_list("name", flat=True).first() or ""
     if game.status == "finished":
         lines.append(f"The game is over: {game.get_result_display()} {', '.join(game.winners)}".rstrip())
         lines.append(f"The game secret (check the random map changes): {game.secret}")
@@ -44,7 +45,7 @@ def phase_results_send(*, phase_id: int) -> int:
         lines.append(f"Next: {phase_title(following)}")
     body = "\n".join(lines)
     subject = f"[{game.name}] {phase_title(phase.name)} processed"
-    return _send([EmailMessage(subject, body, _from(), [email]) for email in _emails(game.id)])
+    return _send([EmailMessage(subject, body, _from(), [email]) for email in emails])
 
 
 def press_send(*, message_id: int) -> int:
@@ -78,11 +79,7 @@ def deadline_reminder_send(*, phase_id: int, power_ids: list[int], hours: int) -
     )
 
 
-def _emails(game_id: int) -> list[str]:
-    return [
-        email
-        for email in Power.objects.filter(game_id=game_id, user__isnull=False).values_list(
-            "user__email", flat=True
-        )
-        if email
-    ]
+def _emails_of_phase(phase_id: int) -> list[str]:
+    """Every player's address in the phase's game: one query, and none of the phase's JSON."""
+    seats = Power.objects.filter(game__phases__id=phase_id, user__isnull=False)
+    return [email for email in seats.values_list("user__email", flat=True) if email]

@@ -151,9 +151,11 @@ ALL_ORDERS = {
 
 
 def test_processing_takes_the_same_number_of_queries_however_many_orders(users):
-    quiet = started_game(users)
+    quiet = started_game(users)  # one order per power
+    for name, text in ALL_ORDERS.items():
+        orders_submit(game_id=quiet.id, user=seat(quiet, name).user, text=text.split("\n")[0], now=SOON)
     more = [get_user_model().objects.create(username=f"extra{i}") for i in range(7)]
-    busy = started_game(more)
+    busy = started_game(more)  # every unit ordered
     for name, text in ALL_ORDERS.items():
         orders_submit(game_id=busy.id, user=seat(busy, name).user, text=text, now=SOON)
     assert Order.objects.filter(phase__game=busy).count() == 22

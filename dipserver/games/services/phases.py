@@ -193,20 +193,29 @@ def _missed_orders(
     game: Game, powers: list[Power], acting: set[str], texts: dict[str, list[str]], turn: Turn
 ) -> None:
     """Count missed phases; at the game's limit a power falls into civil disorder and its seat is offered.
-    Powers left with neither units nor centres are eliminated."""
+    Powers left with neither units nor centres are eliminated.
+
+    Written as one UPDATE per distinct new state (usually none or one): ``bulk_update`` builds a CASE
+    expression per row and costs more than the whole adjudication."""
     alive = powers_with_units(turn.next_snapshot) | set(turn.next_snapshot["owners"].values())
+    changes: dict[tuple[int, str, bool], list[int]] = {}
     for power in powers:
-        power.ready = False
-        if power.name in acting and power.status != Power.Status.ELIMINATED:
+        missed, status, seat_open = power.missed_phases, power.status, power.seat_open
+        if power.name in acting and status != Power.Status.ELIMINATED:
             if power.name in texts:
-                power.missed_phases = 0
+                missed = 0
             else:
-                power.missed_phases += 1
-                if power.missed_phases >= game.missed_limit and power.status == Power.Status.ACTIVE:
-                    power.status, power.seat_open = Power.Status.CIVIL_DISORDER, True
+                missed += 1
+                if missed >= game.missed_limit and status == Power.Status.ACTIVE:
+                    status, seat_open = Power.Status.CIVIL_DISORDER, True
         if power.name not in alive:
-            power.status = Power.Status.ELIMINATED
-    Power.objects.bulk_update(powers, ["ready", "missed_phases", "status", "seat_open"])
+            status = Power.Status.ELIMINATED
+        if (missed, status, seat_open) != (power.missed_phases, power.status, power.seat_open):
+            changes.setdefault((missed, status, seat_open), []).append(power.id)
+    for (missed, status, seat_open), ids in changes.items():
+        Power.objects.filter(id__in=ids).update(missed_phases=missed, status=status, seat_open=seat_open)
+    if any(p.ready for p in powers):
+        Power.objects.filter(game=game, ready=True).update(ready=False)
 
 
 def _advance(game: Game, phase: Phase, turn: Turn, now: dt.datetime) -> None:

@@ -1,0 +1,216 @@
+"""Server benchmark on PostgreSQL: one phase end to end, then a deadline storm worked off by Celery.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/dipserver \\
+    CELERY_BROKER_URL=redis://127.0.0.1:6379/5 .venv/bin/python scripts/bench_server.py [--games 1000]
+
+It creates a throw-away database (``test_<name>``, dropped at the end) and never touches the named one.
+
+1. *One phase*: ``phase_process`` in this process for games whose seven powers ordered all 22 units —
+   load, parse, adjudicate, save the next phase — timed per phase.
+2. *Storm*: ``--games`` games due at the same moment, each with a full set of orders; ``--workers``
+   Celery worker processes (solo pool) on a private Redis queue; one sweep queues them all; timed until
+   the last phase is processed. Prints games per second (target: 20 on a 2-core machine).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import os
+import statistics
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "dipserver.config.settings.test")
+
+ORDERS = {
+    "AUSTRIA": "A VIE - GAL\nA BUD - SER\nF TRI - ALB",
+    "ENGLAND": "F LON - NTH\nF EDI - NWG\nA LVP - YOR",
+    "FRANCE": "A PAR - BUR\nA MAR - SPA\nF BRE - MAO",
+    "GERMANY": "A BER - KIE\nA MUN - RUH\nF KIE - HOL",
+    "ITALY": "A ROM - APU\nA VEN H\nF NAP - ION",
+    "RUSSIA": "A MOS - UKR\nA WAR - GAL\nF SEV - BLA\nF STP/SC - BOT",
+    "TURKEY": "A CON - BUL\nA SMY - ARM\nF ANK - BLA",
+}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000, help="games due at once in the storm")
+    parser.add_argument("--workers", type=int, default=2, help="Celery worker processes")
+    parser.add_argument("--phases", type=int, default=30, help="phases timed one by one")
+    args = parser.parse_args()
+
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        print(
+            "bench_server: set DATABASE_URL to a PostgreSQL database (a test_ copy is made)", file=sys.stderr
+        )
+        return 2
+    if not settings.CELERY_BROKER_URL.startswith("redis"):
+        print("bench_server: set CELERY_BROKER_URL to a redis:// URL", file=sys.stderr)
+        return 2
+    original = connection.settings_dict["NAME"]
+    test_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
+    try:
+        one_phase(args.phases)
+        storm(args.games, args.workers, test_name)
+    finally:
+        connection.creation.destroy_test_db(original, verbosity=0)
+    return 0
+
+
+def template_game():
+    """A started standard game with every unit ordered, made through the services."""
+    from django.contrib.auth import get_user_model
+
+    from dipserver.games.models import Power
+    from dipserver.games.services.games import game_create, game_join
+    from dipserver.games.services.orders import orders_submit
+
+    tag = uuid.uuid4().hex[:8]
+    users = [get_user_model().objects.create(username=f"bench-{tag}-{i}") for i in range(7)]
+    game = game_create(name=f"Bench {tag}", variant="standard")
+    for user in users:
+        game_join(game_id=game.id, user=user)
+    for power in Power.objects.filter(game=game).select_related("user"):
+        assert orders_submit(game_id=game.id, user=power.user, text=ORDERS[power.name]).ok
+    game.refresh_from_db()
+    return game
+
+
+def one_phase(count: int) -> None:
+    from dipserver.games.services.phases import Processed, phase_process
+
+    games = [template_game() for _ in range(count)]
+    later = dt.datetime.now(dt.UTC) + dt.timedelta(days=2)
+    phase_process(phase_id=games[0].current_phase_id, now=later)  # warm the variant and board caches
+    timings = []
+    for game in games[1:]:
+        start = time.perf_counter()
+        assert phase_process(phase_id=game.current_phase_id, now=later) is Processed.DONE
+        timings.append((time.perf_counter() - start) * 1000)
+    print(
+        f"one phase end to end (load, adjudicate 22 orders, save) on PostgreSQL: "
+        f"median {statistics.median(timings):.1f} ms, p90 {sorted(timings)[int(len(timings) * 0.9)]:.1f} ms "
+        f"over {len(timings)} phases"
+    )
+
+
+def clone_due(template, count: int) -> list[int]:
+    """``count`` copies of the template game, seats, open phase and orders, all due now (bulk inserts)."""
+    from django.db import transaction
+
+    from dipserver.games.models import Game, Order, Phase, Power
+
+    phase = Phase.objects.get(id=template.current_phase_id)
+    seats = list(Power.objects.filter(game=template).order_by("id"))
+    orders = list(Order.objects.filter(phase=phase).select_related("power"))
+    due = dt.datetime.now(dt.UTC) - dt.timedelta(seconds=1)
+    with transaction.atomic():
+        games = Game.objects.bulk_create(
+            Game(
+                name=f"Storm {n}",
+                variant=template.variant,
+                variant_version=template.variant_version,
+                options=template.options,
+                phase_minutes=template.phase_minutes,
+                status=Game.Status.ACTIVE,
+                secret=template.secret,
+                commitment=template.commitment,
+            )
+            for n in range(count)
+        )
+        phases = Phase.objects.bulk_create(
+            Phase(game=g, index=0, name=phase.name, deadline=due, variant_version=phase.variant_version,
+                  snapshot=phase.snapshot)
+            for g in games
+        )  # fmt: skip
+        for game, row in zip(games, phases, strict=True):
+            game.current_phase = row
+        Game.objects.bulk_update(games, ["current_phase"], batch_size=500)
+        powers = Power.objects.bulk_create(
+            Power(game=g, name=s.name, status=s.status) for g in games for s in seats
+        )
+        by_game = {}
+        for power in powers:
+            by_game.setdefault(power.game_id, {})[power.name] = power
+        Order.objects.bulk_create(
+            (
+                Order(phase=row, power=by_game[row.game_id][o.power.name], text=o.text)
+                for row in phases
+                for o in orders
+            ),
+            batch_size=2000,
+        )
+    return [row.id for row in phases]
+
+
+def storm(count: int, workers: int, database: str) -> None:
+    from django.conf import settings
+    from django.db import connection
+
+    from dipserver.config import celery_app
+    from dipserver.games.models import Phase
+    from dipserver.games.services.phases import phases_due_sweep
+
+    phase_ids = clone_due(template_game(), count)
+    queue = f"dipserver-bench-{uuid.uuid4().hex[:8]}"
+    db = connection.settings_dict
+    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
+    url = f"postgres://{db['USER']}{password}@{db['HOST']}:{db['PORT'] or 5432}/{database}"
+    env = {**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "dipserver.config.settings.test"}
+    logs = Path(os.environ.get("DIPSERVER_VAR_DIR", ROOT / "var"))
+    logs.mkdir(parents=True, exist_ok=True)
+    processes = []
+    for n in range(workers):
+        command = [
+            sys.executable, "-m", "celery", "-A", "dipserver.config", "worker", "--loglevel=INFO",
+            "--pool=solo", "--without-gossip", "--without-mingle", "-n", f"bench{n}-{queue}@localhost",
+            "-Q", queue,
+        ]  # fmt: skip
+        with (logs / f"bench-worker-{n}.log").open("wb") as out:
+            processes.append(
+                subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+            )
+    celery_app.conf.task_always_eager = False
+    celery_app.conf.task_default_queue = queue
+    try:
+        names = [f"bench{n}-{queue}@localhost" for n in range(workers)]
+        until = time.monotonic() + 60
+        while len(celery_app.control.ping(destination=names, timeout=1.0)) < workers:
+            if time.monotonic() > until:
+                raise SystemExit(f"bench_server: workers did not start; see {logs}/bench-worker-*.log")
+        start = time.perf_counter()
+        queued = phases_due_sweep(limit=count)
+        while Phase.objects.filter(id__in=phase_ids, status=Phase.Status.OPEN).exists():
+            if time.perf_counter() - start > 600:
+                raise SystemExit("bench_server: the storm did not finish within 10 minutes")
+            time.sleep(0.1)
+        elapsed = time.perf_counter() - start
+    finally:
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            process.wait(timeout=60)
+    done = Phase.objects.filter(game__name__startswith="Storm ", index=1).count()
+    rate = count / elapsed
+    broker = settings.CELERY_BROKER_URL.split("://")[0]
+    print(
+        f"deadline storm: {len(queued)} games due at once, {workers} worker processes ({broker}): "
+        f"{done} processed in {elapsed:.1f} s = {rate:.1f} games per second (target 20)"
+    )
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
