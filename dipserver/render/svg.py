@@ -39,6 +39,7 @@ LEGEND_HEIGHT = 88
 UNIT_RADIUS = 9.0
 NEUTRAL_SC = "#ffffff"
 UNKNOWN_POWER = "#444"  # an order whose unit is not on the board
+COAST_STEP = 16.0  # px from the unit anchor towards the waters of a coast created during play
 FAILED_OUTCOMES = frozenset(Outcome) - {Outcome.SUCCESS}
 SEASON_WORDS = {Season.SPRING: "Spring", Season.FALL: "Autumn", Season.WINTER: "Winter"}
 
@@ -138,6 +139,25 @@ class _Picture:
             )
         return out, sorted({change for _, change in items})
 
+    def anchor(self, location: str) -> Point:
+        """Where a unit at ``location`` is drawn, also on coasts the timeline created during play.
+
+        A coast the geometry file does not know (Deluge gives Rome two coasts when Venice sinks) is
+        drawn a little way from the province's unit anchor towards the waters it touches.
+        """
+        province, _, coast = location.partition("/")
+        shape = self.geometry.shape(province)
+        if not coast or coast in shape.coasts:
+            return self.geometry.anchor(location)
+        waters = [self.geometry.shape(w).unit for w in self.map_state.coasts.get(province, {}).get(coast, ())]
+        if not waters:
+            return shape.unit
+        x, y = shape.unit
+        wx, wy = sum(w[0] for w in waters) / len(waters), sum(w[1] for w in waters) / len(waters)
+        distance = math.hypot(wx - x, wy - y) or 1.0
+        step = min(COAST_STEP, distance / 2)
+        return (x + (wx - x) / distance * step, y + (wy - y) / distance * step)
+
     # --- units -----------------------------------------------------------------------------------
 
     def unit(self, unit: Unit, at: Point, extra_class: str = "") -> str:
@@ -156,13 +176,13 @@ class _Picture:
         return f'<g class="unit-group{extra_class}" data-location="{unit.location}">{body}{letter}</g>'
 
     def units(self) -> list[str]:
-        out = [self.unit(u, self.geometry.anchor(u.location)) for u in self.position.units.values()]
+        out = [self.unit(u, self.anchor(u.location)) for u in self.position.units.values()]
         for dislodged in self.position.dislodged.values():
-            x, y = self.geometry.anchor(dislodged.unit.location)
+            x, y = self.anchor(dislodged.unit.location)
             at = (x + 11, y + 9)  # beside the unit that took its place
             out.append(self.unit(dislodged.unit, at, " dislodged"))
             out.extend(
-                self.arrow_path(at, self.geometry.anchor(option), "retreat-option", None, bend=0.0)
+                self.arrow_path(at, self.anchor(option), "retreat-option", None, bend=0.0)
                 for option in dislodged.retreats
             )
         return out
@@ -178,10 +198,10 @@ class _Picture:
 
     def from_point(self, location: str) -> Point:
         unit = self.unit_at(location)
-        return self.geometry.anchor(unit.location if unit else location)
+        return self.anchor(unit.location if unit else location)
 
     def to_point(self, location: str) -> Point:
-        return self.geometry.anchor(location)
+        return self.anchor(location)
 
     def arrow_path(
         self,

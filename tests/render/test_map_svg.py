@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import statistics
 import time
 import xml.etree.ElementTree as ET
@@ -144,6 +145,20 @@ def test_deluge_after_winter_1901_shows_london_as_sea() -> None:
     assert "land" in classes(paths["YOR"])
     assert next(t for t in layer(svg, "labels") if t.text == "LON").get("class") == "label water"
     assert "Drowned land (sea)" in legend_text(svg)
+
+
+def test_a_fleet_on_a_coast_made_during_play_is_drawn_towards_its_waters() -> None:
+    variant = load_variant("deluge")
+    map_state, position = map_after(variant, 1901, Hook.AFTER_WINTER_ADJUSTMENTS)
+    assert map_state.coasts["ROM"]["EC"] == {"VEN"}  # Venice sank: Rome has an east coast now
+    units = {"ROM": Unit("ITALY", F, "ROM/EC")}
+    svg = render_svg(variant, map_state, Position(Phase.parse("S1902M"), units, position.owners))
+    letter = next(iter(layer(svg, "units"))).find(f"{SVG}text")
+    drawn = (float(letter.get("x")), float(letter.get("y")))
+    geometry = load_geometry(variant)
+    rome, venice = geometry.shape("ROM").unit, geometry.shape("VEN").unit
+    assert math.dist(drawn, venice) < math.dist(rome, venice)
+    assert 10 < math.dist(drawn, rome) < 20
 
 
 def test_wall_of_ice_after_1903_shows_the_barents_sea_as_ice() -> None:
