@@ -176,7 +176,8 @@ def banner(options: ServeOptions, logins: str) -> str:
 
 def serve(options: ServeOptions) -> int:
     os.chdir(ROOT)
-    (ROOT / "var").mkdir(exist_ok=True)
+    # Runtime files (beat's schedule, the embedded broker, SQLite) go here; settings read the same variable.
+    Path(os.environ.get("DIPSERVER_VAR_DIR") or ROOT / "var").mkdir(parents=True, exist_ok=True)
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
 
     if not port_free(options.host, options.port):

@@ -139,3 +139,17 @@ def test_check_services_reports_what_it_reached(manage: Run) -> None:
     result = manage("check_services")
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "database ok (sqlite); broker ok (filesystem://)"
+
+
+def test_production_health_check_is_exempt_from_the_https_redirect(manage: Run) -> None:
+    result = manage(
+        "shell",
+        "--no-imports",
+        "-c",
+        "from django.test import Client; r = Client().get('/healthz', HTTP_HOST='dip.example.org');"
+        "print(r.status_code, Client().get('/', HTTP_HOST='dip.example.org').status_code)",
+        settings="production",
+        **GOOD_PRODUCTION,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["200", "301"]
