@@ -108,6 +108,7 @@ BASE_CSS = (
     ".retreat-option{fill:none;stroke:#d00;stroke-width:1.2;stroke-dasharray:2 3}"
     ".mark{stroke:#d00;stroke-width:2.6;stroke-linecap:round;fill:none}"
     ".build{fill:none;stroke-width:2;stroke-dasharray:3 2}"
+    ".coast-target{fill:#fff;fill-opacity:0;stroke:none}"
     ".change{fill:none;stroke-width:3;stroke-dasharray:7 4;stroke-linejoin:round}"
     ".change-land{stroke:#8a5a12}.change-sea{stroke:#0b5fa8}.change-impassable{stroke:#b3261e}"
     ".change-sc_gain{stroke:#1b7f2a}.change-sc_loss,.change-sc_loss_all{stroke:#6a1b9a}"

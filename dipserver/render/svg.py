@@ -2,7 +2,8 @@
 
 Layers, bottom to top (each a ``<g>`` with this id): ``provinces`` (one path per province, its code as
 the id, so a browser can make it clickable), ``scenery``, ``changes``, ``supply-centres``, ``labels``,
-``orders``, ``units``, ``legend``. Everything is built by joining strings over precomputed path data:
+``orders``, ``units``, ``coasts`` (an invisible disc per named coast, id ``STP-NC``, ``data-location``
+``STP/NC``, clickable too), ``legend``. Everything is built by joining strings over precomputed path data:
 the cost is the number of elements, not the map's detail.
 """
 
@@ -157,6 +158,18 @@ class _Picture:
         distance = math.hypot(wx - x, wy - y) or 1.0
         step = min(COAST_STEP, distance / 2)
         return (x + (wx - x) / distance * step, y + (wy - y) / distance * step)
+
+    def coast_targets(self) -> list[str]:
+        """An invisible disc per named coast, so a browser can let a player click "STP/NC"."""
+        out = []
+        for province, coasts in sorted(self.map_state.coasts.items()):
+            for coast in sorted(coasts):
+                x, y = self.anchor(f"{province}/{coast}")
+                out.append(
+                    f'<circle id="{province}-{coast}" class="coast-target" data-location="{province}/{coast}"'
+                    f' cx="{_n(x)}" cy="{_n(y)}" r="9"/>'
+                )
+        return out
 
     # --- units -----------------------------------------------------------------------------------
 
@@ -454,6 +467,9 @@ def render_svg(
         "</g>",
         '<g id="units">',
         *units,
+        "</g>",
+        '<g id="coasts">',
+        *picture.coast_targets(),
         "</g>",
         '<g id="legend">',
         *picture.legend(styles, change_kinds),

@@ -84,6 +84,18 @@ def test_a_fleet_on_a_named_coast_is_drawn_at_that_coast() -> None:
     assert units["MOS"].find(f"{SVG}circle") is not None  # ... armies are round
 
 
+def test_named_coasts_are_clickable_targets() -> None:
+    targets = {c.get("id"): c.get("data-location") for c in layer(start_svg(), "coasts")}
+    assert targets == {
+        "BUL-EC": "BUL/EC",
+        "BUL-SC": "BUL/SC",
+        "SPA-NC": "SPA/NC",
+        "SPA-SC": "SPA/SC",
+        "STP-NC": "STP/NC",
+        "STP-SC": "STP/SC",
+    }
+
+
 def test_every_province_is_labelled_and_seas_in_italics() -> None:
     labels = {t.text: t for t in layer(start_svg(), "labels")}
     assert set(labels) == set(load_variant("standard").provinces)
