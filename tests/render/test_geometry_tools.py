@@ -2,16 +2,29 @@
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts" / "geometry"))
+GENERATOR = Path(__file__).resolve().parents[2] / "scripts" / "geometry"
 
-import projection
-from topojson import Topology
+
+def load_script(name: str) -> ModuleType:
+    """Import a generator module by path, without putting scripts/ on sys.path for every other test."""
+    spec = importlib.util.spec_from_file_location(f"geometry_{name}", GENERATOR / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses and annotations look their module up here
+    spec.loader.exec_module(module)
+    return module
+
+
+projection = load_script("projection")
+Topology = load_script("topojson").Topology
 
 
 def square_topology() -> Topology:
