@@ -243,13 +243,13 @@ class _Reader:
         unknown = set(raw) - _EVENT_KEYS
         if unknown:
             raise self.fail(f"{at}: unknown key(s) {sorted(unknown)}")
-        try:
-            change = Change(str(raw.get("change")))
-            hook = Hook(str(raw.get("hook", default_hook)))
-        except ValueError as exc:
-            raise self.fail(
-                f"{at}: {exc} (changes: {[c.value for c in Change]}; hooks: {list(Hook)})"
-            ) from exc
+        if raw.get("change") not in {c.value for c in Change}:
+            raise self.fail(f"{at}: change {raw.get('change')!r} is not one of {[c.value for c in Change]}")
+        hook_name = raw.get("hook", default_hook)
+        if hook_name not in {h.value for h in Hook}:
+            shown = "no hook (give hook = or [defaults] hook)" if hook_name is None else f"hook {hook_name!r}"
+            raise self.fail(f"{at}: {shown}; hooks are {[h.value for h in Hook]}")
+        change, hook = Change(raw["change"]), Hook(hook_name)
         provinces = tuple(self.province(p, at) for p in raw.get("provinces", []))
         keep = tuple(self.province(p, f"{at} except") for p in raw.get("except", []))
         if change is Change.SC_LOSS_ALL:
