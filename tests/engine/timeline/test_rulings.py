@@ -7,12 +7,14 @@ ruling matters, fires the hook and checks the result.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from dipserver.engine.board import board_for
 from dipserver.engine.coasts import canals
+from dipserver.engine.parse import OrderError, parse_order
 from dipserver.engine.position import Position
 from dipserver.engine.timeline import (
     Hook,
@@ -364,3 +366,30 @@ def test_e13_deluge_builds_go_home_first_then_three_elsewhere(
 
 def test_e13_variants_without_the_limit_accept_any_owned_centre(wall_of_ice: Variant) -> None:
     assert build_problem(load_timeline(wall_of_ice), frozenset(), frozenset({"HOL"}), ["HOL"]) is None
+
+
+# --- E6, E20, E25: what a changed map means for orders and builds ----------------------------------
+
+
+def test_e6_a_fleet_on_a_dried_sea_cannot_convoy(sahara: Variant) -> None:
+    result = fire(sahara, 1902, AUTUMN, "ITALY F ION", "ITALY A TUN")
+    board = board_for(sahara, result.map_state)
+    position = replace(result.position, phase=Phase.parse("S1903M"))
+    with pytest.raises(OrderError, match="at sea"):
+        parse_order("F ION C A TUN - GRE", board, position, "ITALY")
+
+
+def test_e20_an_order_entered_before_a_change_is_refused_after_it_with_a_reason(wall_of_ice: Variant) -> None:
+    prior = before(steps_of(wall_of_ice), 1903, AUTUMN)
+    pos = replace(position_with(wall_of_ice, "ENGLAND F NTH"), phase=Phase.parse("S1904M"))
+    parse_order("F NTH - NWG", board_for(wall_of_ice, prior), pos, "ENGLAND")  # fine before the ice
+    after = fire(wall_of_ice, 1903, AUTUMN).map_state
+    with pytest.raises(OrderError, match="impassable"):
+        parse_order("F NTH - NWG", board_for(wall_of_ice, after), pos, "ENGLAND")
+
+
+def test_e25_a_province_beside_frozen_seas_only_is_no_place_to_build_a_fleet(wall_of_ice: Variant) -> None:
+    final = steps_of(wall_of_ice)[(1910, AUTUMN)].map_state
+    board = board_for(wall_of_ice, final)
+    assert not board.is_coastal("CON")  # Black Sea and Aegean both frozen
+    assert board.is_coastal("TUN")  # Tunis still on the open Western Mediterranean
