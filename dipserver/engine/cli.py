@@ -136,10 +136,11 @@ def _adjudicate(args: argparse.Namespace, stdin: IO[bytes], stdout: IO[str]) -> 
 
 
 def _adjudicate_lines(lines: Iterable[bytes], stdout: IO[str]) -> None:
-    # Flushed line by line: a tool may keep this process open and wait for each answer.
+    # One encoder for the whole batch: json.dumps with any option builds a new one per call.
+    encode = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
     for line in lines:
-        stdout.write(json.dumps(answer_text(line), separators=(",", ":")) + "\n")
-        stdout.flush()
+        stdout.write(encode(answer_text(line)) + "\n")
+        stdout.flush()  # a tool may keep this process open and wait for each answer
 
 
 # --- check --------------------------------------------------------------------------------------------

@@ -161,10 +161,18 @@ def _power_table(
     return table
 
 
+_STR_ONLY = frozenset({str})
+
+
 def _strings(value: Any, where: str) -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+    if not _is_strings(value):
         raise RequestError(f"{where} must be a list of strings")
-    return value
+    return value  # type: ignore[no-any-return]
+
+
+def _is_strings(value: Any) -> bool:
+    """A list of strings (checked in C: this runs for every list of every request)."""
+    return type(value) is list and set(map(type, value)) <= _STR_ONLY
 
 
 def _unit(board: Board, text: str, power: str, where: str) -> Unit:
@@ -196,7 +204,8 @@ def _cannot_stand(board: Board, unit: Unit) -> str:
     return f"a fleet cannot stand in {name}: it is not on the sea"
 
 
-_UNITS: dict[Board, dict[tuple[str, str], Unit]] = {}  # (power, text) -> unit, valid on that board
+# (power, text) -> (unit, its province), for texts already found valid on that board
+_UNITS: dict[Board, dict[tuple[str, str], tuple[Unit, str]]] = {}
 
 
 def _units(board: Board, variant: Variant, table: Mapping[str, Any]) -> dict[str, Unit]:
@@ -205,22 +214,26 @@ def _units(board: Board, variant: Variant, table: Mapping[str, Any]) -> dict[str
         known = _UNITS[board] = {}
     units: dict[str, Unit] = {}
     for power, texts in table.items():
-        for text in _strings(texts, f'"units" of {power}'):
-            unit = known.get((power, text))
-            if unit is None:
-                unit = known[(power, text)] = _unit(board, text, power, f'"units" of {power}')
-            if unit.province in units:
-                raise RequestError(
-                    f'"units": two units in {unit.province} ({units[unit.province]} and {text})'
-                )
-            units[unit.province] = unit
+        if not _is_strings(texts):
+            raise RequestError(f'"units" of {power} must be a list of strings')
+        for text in texts:
+            found = known.get((power, text))
+            if found is None:
+                unit = _unit(board, text, power, f'"units" of {power}')
+                found = known[(power, text)] = (unit, unit.province)
+            unit, prov = found
+            if prov in units:
+                raise RequestError(f'"units": two units in {prov} ({units[prov]} and {text})')
+            units[prov] = unit
     return units
 
 
 def _centres(board: Board, variant: Variant, table: Mapping[str, Any]) -> dict[str, str]:
     owners: dict[str, str] = {}
     for power, provinces in table.items():
-        for prov in _strings(provinces, f'"centers" of {power}'):
+        if not _is_strings(provinces):
+            raise RequestError(f'"centers" of {power} must be a list of strings')
+        for prov in provinces:
             if prov not in board.supply_centres:
                 raise RequestError(f'"centers" of {power}: {prov} is not a supply centre of {variant.slug}')
             if prov in owners:
@@ -257,8 +270,11 @@ def _dislodged(
     return found
 
 
-def _orders(variant: Variant, table: Mapping[str, Any]) -> dict[str, list[str]]:
-    return {power: _strings(texts, f'"orders" of {power}') for power, texts in table.items()}
+def _orders(variant: Variant, table: dict[str, Any]) -> dict[str, list[str]]:
+    for power, texts in table.items():
+        if not _is_strings(texts):
+            raise RequestError(f'"orders" of {power} must be a list of strings')
+    return table
 
 
 # --- orders -------------------------------------------------------------------------------------------
@@ -272,10 +288,10 @@ _CANONICAL_RE = re.compile(
 )
 _TYPES = {"A": UnitType.ARMY, "F": UnitType.FLEET}
 
-# What a text means on a board, whoever gives it: (order or None, ordered unit's type, its location, the
-# province of a convoyed army). Only the ordered unit, and for a convoy the carried one, vary by position.
-_Reading = tuple[Order | None, UnitType | None, str, str | None]
-_NOT_SIMPLE: _Reading = (None, None, "", None)
+# What a text means on a board, whoever gives it: (order or None, ordered unit's type, its location and
+# province, the province of a convoyed army). Only the ordered unit, and a convoy's army, vary by position.
+_Reading = tuple[Order | None, UnitType | None, str, str, str | None]
+_NOT_SIMPLE: _Reading = (None, None, "", "", None)
 _READINGS: dict[Board, dict[str, _Reading]] = {}
 _MAX_READINGS = 200_000  # canonical texts on a map are finite; the cap only guards against odd input
 
@@ -295,10 +311,10 @@ def read_movement_order(text: str, board: Board, position: Position, power: str)
         reading = _read_canonical(text, board)
         if len(readings) < _MAX_READINGS:
             readings[text] = reading
-    order, unit_type, loc, carried = reading
+    order, unit_type, loc, prov, carried = reading
     if order is None:
         return None
-    unit = position.units.get(province_of(loc))
+    unit = position.units.get(prov)
     if unit is None or unit.power != power or unit.type is not unit_type or unit.location != loc:
         return None
     if carried is not None:
@@ -318,11 +334,11 @@ def _read_canonical(text: str, board: Board) -> _Reading:
     if not board.can_occupy(unit_type, loc):
         return _NOT_SIMPLE
     if hold:
-        return Hold(loc), unit_type, loc, None
+        return Hold(loc), unit_type, loc, prov, None
     if move_to is not None:
-        return _read_move(board, unit_type, loc, move_to, bool(via)), unit_type, loc, None
+        return _read_move(board, unit_type, loc, move_to, bool(via)), unit_type, loc, prov, None
     if target is not None:
-        return _read_support(board, unit_type, loc, target, support_to), unit_type, loc, None
+        return _read_support(board, unit_type, loc, target, support_to), unit_type, loc, prov, None
     if (
         unit_type is UnitType.FLEET
         and board.is_water(prov)
@@ -330,7 +346,7 @@ def _read_canonical(text: str, board: Board) -> _Reading:
         and board.is_land(carry_to)
         and carried != carry_to
     ):
-        return Convoy(loc, carried, carry_to), unit_type, loc, carried
+        return Convoy(loc, carried, carry_to), unit_type, loc, prov, carried
     return _NOT_SIMPLE
 
 
