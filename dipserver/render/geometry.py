@@ -7,6 +7,7 @@ Outlines are turned into SVG path data once, here, so rendering a phase only joi
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 from functools import lru_cache
@@ -41,6 +42,7 @@ class Geometry:
     shapes: dict[str, Shape]
     scenery: tuple[str, ...]  # path data of neutral land that is no province
     document: dict[str, Any]  # the file as read, for the API
+    digest: str  # sha256 of the file: changes whenever the drawing does (an ETag for the API)
 
     def anchor(self, location: str) -> Point:
         """Where a unit at ``location`` (``"STP/NC"`` or ``"MUN"``) is drawn."""
@@ -76,7 +78,8 @@ def _point(value: list[float]) -> Point:
 
 @lru_cache(maxsize=8)
 def _read(path: Path) -> Geometry:
-    doc = json.loads(path.read_text())
+    raw = path.read_bytes()
+    doc = json.loads(raw)
     shapes = {
         code: Shape(
             code=code,
@@ -90,7 +93,8 @@ def _read(path: Path) -> Geometry:
         for code, data in doc["provinces"].items()
     }
     scenery = tuple(path_data(polygons) for polygons in doc["scenery"])
-    return Geometry(path, int(doc["width"]), int(doc["height"]), shapes, scenery, doc)
+    digest = hashlib.sha256(raw).hexdigest()
+    return Geometry(path, int(doc["width"]), int(doc["height"]), shapes, scenery, doc, digest)
 
 
 def geometry_file(variant: Variant) -> Path:
@@ -128,6 +132,7 @@ def geometry_json(variant: Variant) -> dict[str, Any]:
     return {
         "variant": variant.slug,
         "version": variant.version,
+        "geometry_version": geometry.digest,
         "width": geometry.width,
         "height": geometry.height,
         "provinces": {c: d for c, d in doc["provinces"].items() if c in variant.provinces},

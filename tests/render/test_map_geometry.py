@@ -138,6 +138,8 @@ def test_geometry_json_lists_the_variants_provinces_and_the_rest_as_off_board() 
     assert {"IRE", "ICE", "CAS"} <= set(sahara["provinces"])
     assert set(sahara["off_board"]) == {"SWI"}
     assert standard["width"] == 1440 and standard["version"] == load_variant("standard").version
+    assert standard["geometry_version"] == sahara["geometry_version"]  # one drawing for both
+    assert len(standard["geometry_version"]) == 64
 
 
 def test_a_province_without_an_outline_is_named_in_the_error() -> None:
