@@ -59,15 +59,24 @@ def main() -> int:
     else:
         sample = requests[: args.reference_sample]
         reference = time_reference(python, sample, args.repeat)
-        agree = sum(
-            1 for got, req in zip(reference["units"], sample, strict=True) if got == ours["units"][id(req)]
-        )
+        differ = [
+            (req, got)
+            for got, req in zip(reference["units"], sample, strict=True)
+            if got != ours["units"][id(req)]
+        ]
+        agree = len(sample) - len(differ)
         print(
             f"reference: median {reference['median_us']:.0f} us CPU per movement phase "
             f"(diplomacy Game.process, {len(sample)} positions)"
         )
         print(f"ratio: {reference['median_us'] / ours['median_us']:.1f}x faster per movement phase")
         print(f"agreement: both engines leave the same units in {agree} of {len(sample)} positions")
+        for req, got in differ if args.show_differences else ():
+            mine = ours["units"][id(req)]
+            only_ours = [" ".join(u) for u in mine if u not in got]
+            only_theirs = [" ".join(u) for u in got if u not in mine]
+            print(f"  {req['phase']}: only ours {only_ours}, only the reference {only_theirs}")
+            print(f"    request: {json.dumps(req)}")
     batch = time_batch(requests)
     wall, cpu = (batch[k] / len(requests) * 1e6 for k in ("wall_s", "cpu_s"))
     print(
@@ -96,6 +105,11 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--reference-python", help="interpreter with the diplomacy package installed")
     parser.add_argument("--reference-sample", type=int, default=1000, help="positions the reference times")
     parser.add_argument("--no-reference", action="store_true", help="time our engine only")
+    parser.add_argument(
+        "--show-differences",
+        action="store_true",
+        help='print each position where the engines leave different units ("*A SER": dislodged)',
+    )
     parser.add_argument("--reference-worker", action="store_true", help=argparse.SUPPRESS)
     return parser.parse_args()
 
