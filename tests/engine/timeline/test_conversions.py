@@ -46,7 +46,7 @@ def deluge_1902(deluge: Variant) -> Board:
 @pytest.mark.parametrize(
     "text", ["F BRE becomes army", "Brest converts to army", "f bre becomes an army", "F Brest becomes A"]
 )
-def test_wall_of_ice_fleet_to_army_in_the_usual_notations(
+def test_e14_wall_of_ice_fleet_to_army_in_the_usual_notations(
     wall_of_ice: Variant, woi_board: Board, text: str
 ) -> None:
 
@@ -69,7 +69,7 @@ def test_wall_of_ice_fleet_to_army_in_the_usual_notations(
         ),
     ],
 )
-def test_wall_of_ice_conversion_errors_say_why(
+def test_e14_wall_of_ice_conversion_errors_say_why(
     wall_of_ice: Variant, woi_board: Board, units: tuple[str, ...], text: str, power: str, message: str
 ) -> None:
 
@@ -77,7 +77,7 @@ def test_wall_of_ice_conversion_errors_say_why(
         parse_conversion(text, woi_board, winter(position_with(wall_of_ice, *units)), power)
 
 
-def test_a_fleet_becomes_an_army_only_in_winter(wall_of_ice: Variant, woi_board: Board) -> None:
+def test_e14_a_fleet_becomes_an_army_only_in_winter(wall_of_ice: Variant, woi_board: Board) -> None:
 
     with pytest.raises(OrderError, match="only in a Winter adjustment phase"):
         parse_conversion(
@@ -105,7 +105,7 @@ def test_ordinary_orders_are_left_to_the_standard_parser(wall_of_ice: Variant, w
     )
 
 
-def test_winter_conversion_is_free_and_a_removed_fleet_does_not_convert() -> None:
+def test_e14_winter_conversion_is_free_and_a_removed_fleet_does_not_convert() -> None:
 
     units = {"BRE": Unit("FRANCE", UnitType.FLEET, "BRE")}  # F MAR was removed in the same Winter
     orders = {"FRANCE": [ConvertToArmy("BRE"), ConvertToArmy("MAR")]}
@@ -117,7 +117,7 @@ def test_winter_conversion_is_free_and_a_removed_fleet_does_not_convert() -> Non
 # --- Deluge: army to fleet during movement --------------------------------------------------------
 
 
-def test_deluge_army_in_a_coastal_centre_may_become_a_fleet(deluge: Variant, deluge_1902: Board) -> None:
+def test_e15_deluge_army_in_a_coastal_centre_may_become_a_fleet(deluge: Variant, deluge_1902: Board) -> None:
 
     pos = position_with(deluge, "GERMANY A KIE", "FRANCE A PAR", "FRANCE A BUR", "AUSTRIA A VIE")
     assert parse_conversion("A KIE becomes fleet", deluge_1902, pos, "GERMANY") == ConvertToFleet("KIE")
@@ -132,7 +132,7 @@ def test_deluge_army_in_a_coastal_centre_may_become_a_fleet(deluge: Variant, del
         parse_conversion("A KIE becomes fleet", deluge_1902, winter(pos), "GERMANY")
 
 
-def test_deluge_a_split_coast_must_be_named(deluge: Variant, deluge_1902: Board) -> None:
+def test_e15_deluge_a_split_coast_must_be_named(deluge: Variant, deluge_1902: Board) -> None:
 
     pos = position_with(deluge, "ITALY A ROM")
     with pytest.raises(OrderError, match="Say which coast of Rome the fleet is to stand on: EC or WC"):
@@ -142,7 +142,7 @@ def test_deluge_a_split_coast_must_be_named(deluge: Variant, deluge_1902: Board)
     )
 
 
-def test_deluge_conversion_fails_when_another_power_moves_in_even_if_it_bounces() -> None:
+def test_e15_deluge_conversion_fails_when_another_power_moves_in_even_if_it_bounces() -> None:
 
     army = Unit("GERMANY", UnitType.ARMY, "KIE")
     units = {
@@ -157,7 +157,7 @@ def test_deluge_conversion_fails_when_another_power_moves_in_even_if_it_bounces(
     assert results[0][2:] == (False, "FRANCE ordered a move into KIE")
 
 
-def test_deluge_conversion_succeeds_when_only_its_own_power_moves_in() -> None:
+def test_e15_deluge_conversion_succeeds_when_only_its_own_power_moves_in() -> None:
 
     units = {"KIE": Unit("GERMANY", UnitType.ARMY, "KIE"), "BER": Unit("GERMANY", UnitType.ARMY, "BER")}
     orders = {"GERMANY": [ConvertToFleet("KIE"), Move("BER", "KIE")]}
@@ -166,7 +166,7 @@ def test_deluge_conversion_succeeds_when_only_its_own_power_moves_in() -> None:
     assert results[0][2] is True
 
 
-def test_a_convoyed_move_with_a_broken_route_does_not_count() -> None:
+def test_e15_a_convoyed_move_with_a_broken_route_does_not_count() -> None:
 
     units = {"KIE": Unit("GERMANY", UnitType.ARMY, "KIE")}
     orders = {"GERMANY": [ConvertToFleet("KIE")], "ENGLAND": [Move("YOR", "KIE", via_convoy=True)]}
@@ -177,7 +177,7 @@ def test_a_convoyed_move_with_a_broken_route_does_not_count() -> None:
 # --- Sahara: stay a fleet --------------------------------------------------------------------------
 
 
-def test_sahara_stay_fleet_is_parsed_in_movement(sahara: Variant) -> None:
+def test_e16_sahara_stay_fleet_is_parsed_in_movement(sahara: Variant) -> None:
 
     board = board_for(sahara, sahara.map_state)
     pos = position_with(sahara, "TURKEY F SYR", "TURKEY A SMY")
@@ -186,7 +186,7 @@ def test_sahara_stay_fleet_is_parsed_in_movement(sahara: Variant) -> None:
         parse_conversion("A SMY stays fleet", board, pos, "TURKEY")
 
 
-def test_sahara_flags_follow_the_fleet_to_where_it_ends_the_season() -> None:
+def test_e16_sahara_flags_follow_the_fleet_to_where_it_ends_the_season() -> None:
 
     before = {"EAS": Unit("TURKEY", UnitType.FLEET, "EAS"), "SMY": Unit("TURKEY", UnitType.FLEET, "SMY")}
     after = {"SYR": Unit("TURKEY", UnitType.FLEET, "SYR"), "SMY": before["SMY"]}

@@ -44,23 +44,23 @@ def test_a_draw_needs_a_secret() -> None:
 @pytest.mark.parametrize(
     ("u", "year"), [(0.0, 1902), (0.2499, 1902), (0.25, 1903), (0.7499, 1903), (0.75, 1904), (0.9999, 1904)]
 )
-def test_cumulative_reading_picks_the_year_whose_band_holds_the_draw(u: float, year: int) -> None:
+def test_e19_cumulative_reading_picks_the_year_whose_band_holds_the_draw(u: float, year: int) -> None:
     assert randomness.year_for(u, WINDOW) == year
 
 
-def test_exact_mode_takes_the_75_percent_year_or_the_first_year_past_it() -> None:
+def test_e19_exact_mode_takes_the_75_percent_year_or_the_first_year_past_it() -> None:
     assert randomness.exact_year(WINDOW) == 1903
     assert randomness.exact_year({1905: 25, 1906: 100}) == 1906  # North Africa
 
 
-def test_over_many_games_the_years_come_one_quarter_one_half_one_quarter() -> None:
+def test_e19_over_many_games_the_years_come_one_quarter_one_half_one_quarter() -> None:
     years = Counter(randomness.year_for(randomness.draw(f"game-{n}", "entry"), WINDOW) for n in range(4000))
     assert abs(years[1902] / 4000 - 0.25) < 0.03
     assert abs(years[1903] / 4000 - 0.50) < 0.03
     assert abs(years[1904] / 4000 - 0.25) < 0.03
 
 
-def test_the_same_secret_gives_the_same_schedule_a_replay_or_a_reverted_phase_sees(
+def test_e19_the_same_secret_gives_the_same_schedule_a_replay_or_a_reverted_phase_sees(
     wall_of_ice: Variant,
 ) -> None:
     timeline = load_timeline(wall_of_ice)

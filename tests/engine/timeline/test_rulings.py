@@ -14,6 +14,7 @@ import pytest
 
 from dipserver.engine.board import board_for
 from dipserver.engine.coasts import canals
+from dipserver.engine.conversions import fleet_conversions
 from dipserver.engine.parse import OrderError, parse_order
 from dipserver.engine.position import Position
 from dipserver.engine.timeline import (
@@ -68,7 +69,7 @@ def unit_at(result: HookResult, prov: str) -> str | None:
         ("S1902M", "S1902R", []),  # never between a movement phase and its retreats
     ],
 )
-def test_e1_e30_hooks_sit_between_phases_and_run_when_phases_are_skipped(
+def test_e1_e9_e30_hooks_sit_between_phases_never_before_retreats_and_run_when_skipped(
     done: str, following: str, hooks: list[tuple[int, Hook]]
 ) -> None:
     assert list(hooks_between(Phase.parse(done), Phase.parse(following))) == hooks
@@ -127,7 +128,7 @@ def test_e16_a_stranded_fleet_told_to_stay_a_fleet_is_disbanded(sahara: Variant)
     assert unit_at(result, "SMY") == "TURKEY F SMY"  # the flag matters only for a stranded fleet
 
 
-def test_e4_wall_of_ice_a_fleet_beside_frozen_seas_stays_and_may_still_sail_the_coast(
+def test_e4_e21_wall_of_ice_a_fleet_beside_frozen_seas_stays_and_may_still_sail_the_coast(
     wall_of_ice: Variant,
 ) -> None:
     result = fire(wall_of_ice, 1903, AUTUMN, "RUSSIA F STP/NC")
@@ -393,3 +394,12 @@ def test_e25_a_province_beside_frozen_seas_only_is_no_place_to_build_a_fleet(wal
     board = board_for(wall_of_ice, final)
     assert not board.is_coastal("CON")  # Black Sea and Aegean both frozen
     assert board.is_coastal("TUN")  # Tunis still on the open Western Mediterranean
+
+
+# --- E24: missing orders ------------------------------------------------------------------------------
+
+
+def test_e24_without_orders_a_stranded_fleet_becomes_an_army_and_no_army_converts(sahara: Variant) -> None:
+    assert unit_at(fire(sahara, 1903, SPRING, "ITALY F NAP"), "NAP") == "ITALY A NAP"
+    army = {"KIE": Unit("GERMANY", UnitType.ARMY, "KIE")}
+    assert fleet_conversions(army, army, {})[0] == army

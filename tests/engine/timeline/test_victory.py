@@ -34,7 +34,7 @@ def woi_end(wall_of_ice: Variant) -> MapState:
     return final_map(wall_of_ice, 1910)
 
 
-def test_wall_of_ice_owner_of_tunis_and_north_africa_wins_once_they_are_the_last_centres(
+def test_e17_e18_wall_of_ice_owner_of_tunis_and_north_africa_wins_once_they_are_the_last_centres(
     wall_of_ice: Variant, woi_end: MapState
 ) -> None:
     pos = position_with(wall_of_ice, "ITALY A TUN", owners={"TUN": "ITALY", "NAF": "ITALY"})
@@ -42,31 +42,33 @@ def test_wall_of_ice_owner_of_tunis_and_north_africa_wins_once_they_are_the_last
     assert outcome == Outcome(Result.WIN, ("ITALY",), "ITALY controls TUN and NAF.")
 
 
-def test_wall_of_ice_owning_both_earlier_does_not_win(wall_of_ice: Variant) -> None:
+def test_e17_e18_wall_of_ice_owning_both_earlier_does_not_win(wall_of_ice: Variant) -> None:
     pos = position_with(wall_of_ice, "ITALY A TUN", owners={"TUN": "ITALY", "NAF": "ITALY"})
     assert game_outcome(wall_of_ice, final_map(wall_of_ice, 1906), at(pos, "S1907M"), W("W1906A")) is None
 
 
-def test_wall_of_ice_a_split_is_a_two_way_draw(wall_of_ice: Variant, woi_end: MapState) -> None:
+def test_e17_e18_wall_of_ice_a_split_is_a_two_way_draw(wall_of_ice: Variant, woi_end: MapState) -> None:
     pos = position_with(wall_of_ice, "ITALY A TUN", "FRANCE A NAF", owners={"TUN": "ITALY", "NAF": "FRANCE"})
     outcome = game_outcome(wall_of_ice, woi_end, at(pos, "S1911M"), W("W1910A"))
     assert outcome is not None and (outcome.result, outcome.powers) == (Result.DRAW, ("FRANCE", "ITALY"))
 
 
-def test_wall_of_ice_a_neutral_north_africa_keeps_the_game_going(
+def test_e17_e18_wall_of_ice_a_neutral_north_africa_keeps_the_game_going(
     wall_of_ice: Variant, woi_end: MapState
 ) -> None:
     pos = position_with(wall_of_ice, "ITALY A TUN", owners={"TUN": "ITALY"})
     assert game_outcome(wall_of_ice, woi_end, at(pos, "S1911M"), W("W1910A")) is None
 
 
-def test_wall_of_ice_nobody_owning_either_is_no_winner(wall_of_ice: Variant, woi_end: MapState) -> None:
+def test_e17_e18_wall_of_ice_nobody_owning_either_is_no_winner(
+    wall_of_ice: Variant, woi_end: MapState
+) -> None:
     pos = position_with(wall_of_ice, "ITALY A ROM", owners={})
     outcome = game_outcome(wall_of_ice, woi_end, at(pos, "S1911M"), W("W1910A"))
     assert outcome is not None and outcome.result is Result.NO_WINNER
 
 
-def test_wall_of_ice_ends_without_winner_after_the_house_limit(
+def test_e17_e18_wall_of_ice_ends_without_winner_after_the_house_limit(
     wall_of_ice: Variant, woi_end: MapState
 ) -> None:
     pos = position_with(wall_of_ice, "ITALY A TUN", owners={"TUN": "ITALY"})
@@ -74,7 +76,7 @@ def test_wall_of_ice_ends_without_winner_after_the_house_limit(
     assert outcome is not None and outcome.result is Result.NO_WINNER
 
 
-def test_wall_of_ice_has_no_centre_majority_win(wall_of_ice: Variant) -> None:
+def test_e17_e18_wall_of_ice_has_no_centre_majority_win(wall_of_ice: Variant) -> None:
     owners = dict.fromkeys(wall_of_ice.map_state.supply_centres, "FRANCE")
     pos = position_with(wall_of_ice, "FRANCE A PAR", "ITALY A ROM", owners=owners)
     assert game_outcome(wall_of_ice, wall_of_ice.map_state, at(pos, "S1902M"), W("W1901A")) is None
@@ -88,7 +90,7 @@ def sahara_end(sahara: Variant) -> MapState:
     return final_map(sahara, 1911, Hook.AFTER_FALL_RETREATS)
 
 
-def test_sahara_the_owner_with_a_unit_in_iceland_after_winter_1911_wins(
+def test_e17_sahara_the_owner_with_a_unit_in_iceland_after_winter_1911_wins(
     sahara: Variant, sahara_end: MapState
 ) -> None:
     pos = position_with(sahara, "ENGLAND A ICE", owners={"ICE": "ENGLAND"})
@@ -96,7 +98,7 @@ def test_sahara_the_owner_with_a_unit_in_iceland_after_winter_1911_wins(
     assert outcome == Outcome(Result.WIN, ("ENGLAND",), "ENGLAND holds ICE with a unit at the end.")
 
 
-def test_sahara_is_not_decided_before_winter_1911(sahara: Variant, sahara_end: MapState) -> None:
+def test_e17_sahara_is_not_decided_before_winter_1911(sahara: Variant, sahara_end: MapState) -> None:
     pos = position_with(sahara, "ENGLAND A ICE", "RUSSIA A STP", owners={"ICE": "ENGLAND"})
     assert game_outcome(sahara, sahara_end, at(pos, "S1911M"), W("W1910A")) is None
 
@@ -106,7 +108,7 @@ def test_sahara_is_not_decided_before_winter_1911(sahara: Variant, sahara_end: M
     [(("ENGLAND A NWY",), {"ICE": "ENGLAND"}), (("RUSSIA A ICE",), {"ICE": "ENGLAND"})],
     ids=["owner-elsewhere", "unit-not-owner"],
 )
-def test_sahara_otherwise_nobody_wins(
+def test_e17_sahara_otherwise_nobody_wins(
     sahara: Variant, sahara_end: MapState, units: tuple[str, ...], owners: dict[str, str]
 ) -> None:
     pos = position_with(sahara, *units, owners=owners)
@@ -117,13 +119,13 @@ def test_sahara_otherwise_nobody_wins(
 # --- Deluge --------------------------------------------------------------------------------------
 
 
-def test_deluge_the_only_power_with_units_wins_at_once(deluge: Variant) -> None:
+def test_e17_deluge_the_only_power_with_units_wins_at_once(deluge: Variant) -> None:
     pos = position_with(deluge, "AUSTRIA F ADR", "AUSTRIA A TYR")
     outcome = game_outcome(deluge, deluge.map_state, at(pos, "F1905M"), W("S1905M"))
     assert outcome is not None and (outcome.result, outcome.powers) == (Result.WIN, ("AUSTRIA",))
 
 
-def test_deluge_the_survivor_after_winter_1908_wins_and_drowning_everyone_is_no_winner(
+def test_e17_deluge_the_survivor_after_winter_1908_wins_and_drowning_everyone_is_no_winner(
     deluge: Variant,
 ) -> None:
     final = final_map(deluge, 1907)
@@ -136,6 +138,6 @@ def test_deluge_the_survivor_after_winter_1908_wins_and_drowning_everyone_is_no_
     assert outcome is not None and outcome.result is Result.NO_WINNER
 
 
-def test_deluge_two_survivors_before_1908_play_on(deluge: Variant) -> None:
+def test_e17_deluge_two_survivors_before_1908_play_on(deluge: Variant) -> None:
     pos = position_with(deluge, "ITALY A SWI", "FRANCE F MAO")
     assert game_outcome(deluge, deluge.map_state, at(pos, "S1906M"), W("W1905A")) is None
