@@ -79,3 +79,15 @@ def test_exact_mode_ignores_any_secret(wall_of_ice: Variant) -> None:
     timeline = load_timeline(wall_of_ice)
     assert dict(schedule(timeline, {"mode": "exact"}, "whatever")) == dict(schedule(timeline, {}))
     assert (1903, Hook.AFTER_FALL_RETREATS) in schedule(timeline, {})
+
+
+@pytest.mark.parametrize("n", range(20))
+def test_e19_every_random_change_falls_inside_its_own_window(wall_of_ice: Variant, n: int) -> None:
+    timeline = load_timeline(wall_of_ice)
+    windows = {f"{e.change}/{p}": dict(e.chance) for e in timeline.events for p in e.provinces}
+    placed = [
+        c for changes in schedule(timeline, {"mode": "random"}, f"window-{n}").values() for c in changes
+    ]
+    assert len(placed) == len(windows) == 62
+    for change in placed:
+        assert change.year in windows[f"{change.change}/{change.province}"], change
