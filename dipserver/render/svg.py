@@ -191,8 +191,7 @@ class _Picture:
     def units(self) -> list[str]:
         out = [self.unit(u, self.anchor(u.location)) for u in self.position.units.values()]
         for dislodged in self.position.dislodged.values():
-            x, y = self.anchor(dislodged.unit.location)
-            at = (x + 11, y + 9)  # beside the unit that took its place
+            at = self.dislodged_point(dislodged.unit.location)
             out.append(self.unit(dislodged.unit, at, " dislodged"))
             out.extend(
                 self.arrow_path(at, self.anchor(option), "retreat-option", None, bend=0.0)
@@ -208,6 +207,26 @@ class _Picture:
         if unit is None and province in self.position.dislodged:
             unit = self.position.dislodged[province].unit
         return unit
+
+    def power_of(self, order: Order) -> str:
+        """Whose order this is, from the unit it names: in a retreat phase a retreat or disband names
+        the dislodged unit, not the one that took its place."""
+        location = getattr(order, "unit", None)
+        if location is None:
+            return ""
+        dislodged = self.position.dislodged.get(province_of(location))
+        if dislodged is not None and isinstance(order, Retreat | Disband):
+            return dislodged.unit.power
+        unit = self.unit_at(location)
+        return unit.power if unit else ""
+
+    def dislodged_point(self, location: str) -> Point:
+        """Where a dislodged unit is drawn: beside the unit that took its place. Else the unit's spot."""
+        dislodged = self.position.dislodged.get(province_of(location))
+        if dislodged is None:
+            return self.from_point(location)
+        x, y = self.anchor(dislodged.unit.location)
+        return (x + 11, y + 9)
 
     def from_point(self, location: str) -> Point:
         unit = self.unit_at(location)
@@ -272,7 +291,8 @@ class _Picture:
         out: list[str] = []
         if isinstance(order, Move | Retreat):
             kind = "retreat" if isinstance(order, Retreat) else "move"
-            start, end = self.from_point(order.unit), self.to_point(order.dest)
+            start = self.dislodged_point(order.unit) if kind == "retreat" else self.from_point(order.unit)
+            end = self.to_point(order.dest)
             out.append(self.arrow_path(start, end, f"order {kind}{state}", power))
             if failed:
                 out.append(self.cross(self.midpoint(start, end)))
@@ -297,8 +317,8 @@ class _Picture:
             unit = Unit(order.power, order.unit_type, order.location)
             out.append(self.unit(unit, (x, y), " built"))
             out.append(f'<circle class="build" stroke="{colour}" cx="{_n(x)}" cy="{_n(y)}" r="14"/>')
-        elif isinstance(order, Disband):
-            out.append(self.cross(self.from_point(order.unit), 9.0))
+        elif isinstance(order, Disband):  # in a retreat phase, of the dislodged unit
+            out.append(self.cross(self.dislodged_point(order.unit), 9.0))
         elif isinstance(order, Waive):
             pass  # nothing on the map: a waived build is a line in the order list
         if failed and isinstance(order, SupportHold | SupportMove | Convoy):
@@ -314,8 +334,7 @@ class _Picture:
             entries = [(r.power, r.order, r.outcome, r.dislodged) for r in results]
         else:
             for order in orders or ():
-                unit = self.unit_at(order.unit) if hasattr(order, "unit") else None
-                power = getattr(order, "power", None) or (unit.power if unit else "")
+                power = getattr(order, "power", None) or self.power_of(order)
                 entries.append((power, order, None, False))
         # a support or convoy points at the move it helps; find each mover's actual destination
         moves = {province_of(o.unit): o.dest for _, o, _, _ in entries if isinstance(o, Move)}

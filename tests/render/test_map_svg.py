@@ -18,6 +18,7 @@ from dipserver.engine.orders import (
     Move,
     OrderResult,
     Outcome,
+    Retreat,
     SupportHold,
     SupportMove,
 )
@@ -292,6 +293,21 @@ def test_dislodged_units_are_drawn_with_their_retreat_options() -> None:
     assert [g.get("data-location") for g in dislodged] == ["VIE"]
     options = [p for p in layer(svg, "units").iter(f"{SVG}path") if "retreat-option" in classes(p)]
     assert len(options) == 2
+
+
+def test_a_retreat_starts_at_the_dislodged_unit_not_at_the_victor() -> None:
+    variant = load_variant("standard")
+    units = dict(variant.start.units)
+    units["VIE"] = Unit("ITALY", A, "VIE")
+    dislodged = {"VIE": Dislodged(Unit("AUSTRIA", A, "VIE"), "TYR", ("BOH", "GAL"))}
+    position = Position(Phase.parse("S1901R"), units, variant.start.owners, dislodged)
+    svg = render_svg(variant, variant.map_state, position, orders=[Retreat("VIE", "GAL")])
+    retreat = next(e for e in layer(svg, "orders") if "retreat" in classes(e))
+    assert retreat.get("stroke") == variant.powers["AUSTRIA"].colour
+    start = tuple(float(v) for v in retreat.get("d")[1:].split("Q")[0].split())
+    victor = load_geometry(variant).shape("VIE").unit
+    dislodged_at = (victor[0] + 11, victor[1] + 9)
+    assert math.dist(start, dislodged_at) < math.dist(start, victor)
 
 
 def test_adjustment_orders_show_builds_and_disbands() -> None:
