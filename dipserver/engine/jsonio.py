@@ -27,7 +27,7 @@ from dipserver.engine.board import Board, board_for
 from dipserver.engine.orders import Convoy, Hold, Move, Order, Outcome, SupportHold, SupportMove
 from dipserver.engine.position import Dislodged, Position
 from dipserver.engine.types import Phase, PhaseType, Terrain, Unit, UnitType, province_of
-from dipserver.engine.variant import Variant, VariantError, load_variant
+from dipserver.engine.variant import VARIANTS_DIR, Variant, VariantError, load_variant
 
 REQUEST_KEYS = frozenset({"variant", "phase", "units", "centers", "homes", "dislodged", "orders"})
 
@@ -95,6 +95,8 @@ def _refuse_changing_maps(variant: Variant) -> None:
     Running the timeline between phases (``games/turn.py`` does it for the server) is not yet an engine
     function this command can call; until it is, such variants are refused plainly.
     """
+    if not (VARIANTS_DIR / variant.slug / "timeline.toml").is_file():
+        return  # no timeline file, no changes (load_timeline's rule); spares importing the timeline code
     from dipserver.engine.timeline import TimelineError, load_timeline
 
     try:
@@ -405,9 +407,6 @@ class ReadOrders:
 def read_orders(request: Request) -> ReadOrders:
     """Every order text of the request, read for its phase; an impossible order is rejected with the
     parser's reason and its unit is left unordered (it holds, or in a retreat it disbands)."""
-    # The parser is big and most movement orders never need it: import it on first use.
-    from dipserver.engine.parse import OrderError, parse_order
-
     board, position = request.board, request.position
     fast = position.phase.type is PhaseType.MOVEMENT
     read = ReadOrders({}, {}, [])
@@ -418,6 +417,9 @@ def read_orders(request: Request) -> ReadOrders:
             text = raw.strip()
             order = read_movement_order(text, board, position, power) if fast else None
             if order is None:
+                # The parser is big, and canonical movement orders never need it: imported when first used.
+                from dipserver.engine.parse import OrderError, parse_order
+
                 try:
                     order = parse_order(text, board, position, power)
                 except OrderError as exc:
