@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import timedelta
+from io import StringIO
 
 import pytest
+from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
@@ -71,3 +73,24 @@ def test_beat_schedules_the_heartbeat_task_that_exists() -> None:
     schedule = celery_app.conf.beat_schedule
     assert schedule["worker-heartbeat"]["task"] == heartbeat.name
     assert heartbeat.name in celery_app.tasks
+
+
+class TestCheckServicesHeartbeat:
+    """`check_services --heartbeat-within` is beat's health check in docker-compose.yml."""
+
+    def test_fails_in_one_line_without_a_recent_heartbeat(self, capsys: pytest.CaptureFixture[str]) -> None:
+        WorkerHeartbeat.objects.create(
+            name="celery", beat_at=timezone.now() - timedelta(minutes=10), hostname="w"
+        )
+        with pytest.raises(SystemExit) as exit_:
+            call_command("check_services", "--heartbeat-within", "180")
+        assert exit_.value.code == 2
+        assert capsys.readouterr().err.strip() == (
+            "dipserver: the Celery worker/beat: cannot reach worker: last heartbeat 600s ago from w"
+        )
+
+    def test_passes_after_a_heartbeat(self) -> None:
+        heartbeat.delay()
+        out = StringIO()
+        call_command("check_services", "--heartbeat-within", "180", stdout=out)
+        assert "worker ok (last heartbeat 0s ago" in out.getvalue()
