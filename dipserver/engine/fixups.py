@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from dipserver.engine.board import FrozenMap, MapState
 from dipserver.engine.coasts import recompute_coasts, shore_provinces
 from dipserver.engine.position import Position
-from dipserver.engine.types import Terrain, Unit, UnitType, coast_of, province_of
+from dipserver.engine.types import Terrain, Unit, UnitType, coast_of
 from dipserver.engine.variant import Variant
 
 if TYPE_CHECKING:
@@ -149,17 +149,17 @@ def place_fleets(
             target = f"{prov}/{(same_side or sorted(named))[0]}"
         if target != unit.location:
             kept[prov] = Unit(unit.power, UnitType.FLEET, target)
-            if province_of(target) == province_of(unit.location) and coast is not None:
-                events.append(_unit_event("fleet_moved", unit, "its coast changed", to=kept[prov]))
-            elif coast_of(target) is not None:
-                events.append(
-                    _unit_event("fleet_moved", unit, "its province now has named coasts", to=kept[prov])
-                )
+            if coast_of(target) is None:
+                why = "its province has a single coast now"
+            elif coast is None:
+                why = "its province now has named coasts"
+            else:
+                why = "its coast changed"
+            events.append(_unit_event("fleet_moved", unit, why, to=kept[prov]))
     return kept, events
 
 
 def change_centres(
-    variant: Variant,
     timeline: Timeline,
     settings: Settings,
     terrain: Mapping[str, Terrain],
@@ -186,20 +186,16 @@ def change_centres(
     changes = list(changes)
     for change in changes:
         if change.change == "sc_loss" and change.province in centres:
-            lose(change.province, "timeline")
+            lose(change.province, "the timeline")
         elif change.change == "sc_loss_all":
             for prov in sorted(centres - set(change.keep)):
-                lose(prov, "timeline")
+                lose(prov, "the timeline")
     for change in changes:
-        gained = change.province
-        if (
-            change.change != "sc_gain"
-            or gained is None
-            or gained in centres
-            or terrain[gained] is not Terrain.LAND
-        ):
+        if change.change != "sc_gain" or change.province is None:
+            continue
+        prov = change.province
+        if prov in centres or terrain[prov] is not Terrain.LAND:
             continue  # already a centre, or no longer land: nothing to gain (E28)
-        prov = gained
         centres.add(prov)
         owner = _new_owner(settings.sc_owner, prov, units, position, timeline.territories)
         if owner is not None:
@@ -245,7 +241,7 @@ def apply_changes(
     )
     units, moved = place_fleets(map_state, coasts, frozen, variant, terrain, units)
     centres, homes, owners, centre_events = change_centres(
-        variant, timeline, settings, terrain, map_state, position, units, changes
+        timeline, settings, terrain, map_state, position, units, changes
     )
     coast_events = [
         {
