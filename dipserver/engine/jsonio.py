@@ -110,13 +110,22 @@ def _refuse_changing_maps(variant: Variant) -> None:
         )
 
 
+_PHASES: dict[str, Phase] = {}
+
+
 def _phase(text: Any) -> Phase:
+    phase = _PHASES.get(text) if type(text) is str else None
+    if phase is not None:
+        return phase
     if not isinstance(text, str):
         raise RequestError('"phase" is required: a phase name like "S1901M", "F1901R" or "W1901A"')
     try:
-        return Phase.parse(text)
+        phase = Phase.parse(text)
     except ValueError as exc:
         raise RequestError(f'"phase": {exc}') from exc
+    if len(_PHASES) < 10_000:  # a game has a few phases a year; the cap only guards against odd input
+        _PHASES[text] = phase
+    return phase
 
 
 _DEFAULT_BOARDS: dict[Variant, tuple[Board, dict[str, list[str]]]] = {}
@@ -156,10 +165,10 @@ def _power_table(
         return {}
     if not isinstance(table, dict):
         raise RequestError(f'"{key}" is an object from power name to a list, not {_json_kind(table)}')
-    for power in table:
-        if power not in variant.powers:
-            known = ", ".join(variant.powers)
-            raise RequestError(f'"{key}": unknown power {power!r}; the powers of {variant.slug} are {known}')
+    if not table.keys() <= _power_set(variant):
+        unknown = sorted(set(table) - _power_set(variant))[0]
+        known = ", ".join(variant.powers)
+        raise RequestError(f'"{key}": unknown power {unknown!r}; the powers of {variant.slug} are {known}')
     return table
 
 
@@ -508,6 +517,7 @@ def position_data(variant: Variant, position: Position, board: Board) -> dict[st
 
 
 _POWERS: dict[Variant, tuple[str, ...]] = {}
+_POWER_SETS: dict[Variant, frozenset[str]] = {}
 _HOMES: dict[Board, dict[str, list[str]]] = {}
 
 
@@ -515,6 +525,13 @@ def _powers(variant: Variant) -> tuple[str, ...]:
     powers = _POWERS.get(variant)
     if powers is None:
         powers = _POWERS[variant] = tuple(variant.powers)
+    return powers
+
+
+def _power_set(variant: Variant) -> frozenset[str]:
+    powers = _POWER_SETS.get(variant)
+    if powers is None:
+        powers = _POWER_SETS[variant] = frozenset(variant.powers)
     return powers
 
 
