@@ -7,7 +7,7 @@ import time
 
 from dipserver.engine.variant import load_variant
 from dipserver.render import load_geometry, render_png
-from dipserver.render.svg import LEGEND_HEIGHT
+from dipserver.render.legend import LEGEND_HEIGHT
 
 
 def png_size(data: bytes) -> tuple[int, int]:
