@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from typing import IO, Any
@@ -32,7 +33,12 @@ def main(
     """Run one command; returns the process exit status."""
     args = _parser().parse_args(argv)
     command: Command = _COMMANDS[args.command]
-    return command(args, stdin or sys.stdin.buffer, stdout or sys.stdout)
+    try:
+        return command(args, stdin or sys.stdin.buffer, stdout or sys.stdout)
+    except BrokenPipeError:
+        # The reader went away (``| head``): stop quietly, and keep Python's exit flush from complaining.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 def _parser() -> argparse.ArgumentParser:
