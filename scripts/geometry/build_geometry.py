@@ -39,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import graph as graph_mod
 import projection
 from anchors import anchors
-from division import HERE, SCENERY, Board, load_seeds, parts
+from division import HERE, SCENERY, WHOLE, Board, load_seeds, parts
 from search import compare, save_generated, search
 from topojson import Topology
 
@@ -93,8 +93,8 @@ def _unwrap(polygon: Polygon) -> Polygon:
     return shapely.transform(polygon, shift)
 
 
-def load_sources() -> tuple[BaseGeometry, BaseGeometry]:
-    """(land, Switzerland) in board pixels."""
+def load_sources() -> tuple[BaseGeometry, dict[str, BaseGeometry]]:
+    """(land, the countries whole provinces are drawn from) in board pixels."""
     if not ATLAS.exists():
         sys.exit(f"{ATLAS} is missing: run `npm install` in {HERE} first")
     topo = Topology.load(ATLAS)
@@ -109,8 +109,11 @@ def load_sources() -> tuple[BaseGeometry, BaseGeometry]:
     land = unary_union([land, *(Polygon(ring) for ring in STRAITS.values())])
     frame = box(0, 0, projection.WIDTH, projection.HEIGHT)
     land = shapely.make_valid(project_geometry(land)).intersection(frame)
-    switzerland = project_geometry(shapely.make_valid(countries["Switzerland"])).intersection(land)
-    return land, switzerland
+    wanted = {name for kind, name in WHOLE.values() if kind == "country"}
+    outlines = {
+        name: project_geometry(shapely.make_valid(countries[name])).intersection(land) for name in wanted
+    }
+    return land, outlines
 
 
 # --- output -------------------------------------------------------------------------------------
@@ -191,8 +194,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     started = time.monotonic()
     graph = graph_mod.load_graph(args.base)
-    land, switzerland = load_sources()
-    board = Board(land, switzerland, load_seeds(), graph)
+    land, countries = load_sources()
+    board = Board(land, countries, load_seeds(), graph)
     regions, generated = search(board, args.rounds)
     missing, extra = compare(regions, graph)
     save_generated(generated)

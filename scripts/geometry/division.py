@@ -41,25 +41,49 @@ def load_seeds() -> dict[str, dict[str, list[tuple[float, float]]]]:
     return media
 
 
-class Board:
-    """The division of the frame into provinces and scenery, rebuilt whenever seeds change."""
+# Provinces that are a whole natural feature rather than Voronoi cells: a country's own outline, the
+# island holding the province's seed, or the enclosed water holding it.
+WHOLE = {
+    "SWI": ("country", "Switzerland"),
+    "IRE": ("island", ""),
+    "ICE": ("island", ""),
+    "CAS": ("water", ""),
+}
 
-    def __init__(self, land: BaseGeometry, switzerland: BaseGeometry, seeds: dict, graph: dict) -> None:
+
+class Board:
+    """The division of the frame into provinces and scenery, rebuilt whenever seeds change.
+
+    ``land`` and ``countries`` are in board pixels; ``seeds`` maps medium -> province -> points.
+    """
+
+    def __init__(
+        self,
+        land: BaseGeometry,
+        countries: dict[str, BaseGeometry],
+        seeds: dict,
+        graph: dict,
+        whole: dict[str, tuple[str, str]] = WHOLE,
+    ) -> None:
         self.frame = box(0, 0, projection.WIDTH, projection.HEIGHT)
         self.seeds = seeds
         self.graph = graph
-        self._media(land, switzerland)
+        self._media(land, countries, {code: kind for code, kind in whole.items() if code in graph})
 
-    def _media(self, land: BaseGeometry, switzerland: BaseGeometry) -> None:
+    def _seed(self, code: str) -> Point:
+        medium = "sea" if code in self.seeds["sea"] else "land"
+        return Point(self.seeds[medium][code][0])
+
+    def _media(self, land: BaseGeometry, countries: dict, whole_kinds: dict[str, tuple[str, str]]) -> None:
         land_seeds = [Point(p) for pts in self.seeds["land"].values() for p in pts]
-        sea = self.frame.difference(land)
-        caspian_seed = Point(self.seeds["sea"]["CAS"][0])
+        waters = {code: self._seed(code) for code, (kind, _) in whole_kinds.items() if kind == "water"}
         whole: dict[str, BaseGeometry] = {}
         lakes = []
-        for water in parts(sea):
-            if water.contains(caspian_seed):  # its islets are Caspian water, not stray bits of sea
+        for water in parts(self.frame.difference(land)):
+            code = next((c for c, seed in waters.items() if water.contains(seed)), None)
+            if code is not None:  # its islets are part of it, not stray bits of sea
                 big = [h for h in water.interiors if Polygon(h).area >= ISLET]
-                whole["CAS"] = Polygon(water.exterior, big)
+                whole[code] = Polygon(water.exterior, big)
             elif water.area < LAKE:
                 lakes.append(water)
         land = unary_union([land, *lakes])
@@ -70,14 +94,15 @@ class Board:
             elif piece.area >= ISLET:
                 scenery.append(piece)
         mainland_union = unary_union(mainland)
-        for code in ("IRE", "ICE"):
-            seed = Point(self.seeds["land"][code][0])
-            whole[code] = next(p for p in mainland if p.contains(seed))
-        whole["SWI"] = switzerland.intersection(mainland_union)
+        for code, (kind, name) in whole_kinds.items():
+            if kind == "island":
+                whole[code] = next(p for p in mainland if p.contains(self._seed(code)))
+            elif kind == "country":
+                whole[code] = countries[name].intersection(mainland_union)
         self.whole = whole
         self.islands = scenery
-        self.land = mainland_union.difference(unary_union(list(whole.values())))
-        self.sea = self.frame.difference(unary_union([mainland_union, *scenery, whole["CAS"]]))
+        self.land = mainland_union.difference(unary_union([g for c, g in whole.items() if c not in waters]))
+        self.sea = self.frame.difference(unary_union([mainland_union, *scenery, *(whole[c] for c in waters)]))
 
     def divide(self) -> dict[str, BaseGeometry]:
         """Province code (or scenery key) -> geometry."""

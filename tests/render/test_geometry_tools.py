@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from types import ModuleType
+from types import ModuleType, SimpleNamespace
 
 import numpy as np
 import pytest
+from shapely.geometry import box
 
 GENERATOR = Path(__file__).resolve().parents[2] / "scripts" / "geometry"
 
@@ -87,3 +90,49 @@ def test_the_warp_enlarges_the_west_and_centre() -> None:
 def test_unproject_inverts_project() -> None:
     points = np.array([[-0.1, 51.5], [30.3, 59.9], [51.0, 42.0], [-19.0, 64.9]])
     assert projection.unproject(projection.project(points)) == pytest.approx(points)
+
+
+@pytest.fixture
+def generator() -> Iterator[SimpleNamespace]:
+    """The generator's division, search and graph modules, imported as the script imports them and
+    removed again afterwards, so their plain names ("graph", "search") shadow nothing elsewhere."""
+    names = ("projection", "topojson", "graph", "division", "search")
+    saved = {name: sys.modules.pop(name) for name in names if name in sys.modules}
+    sys.path.insert(0, str(GENERATOR))
+    try:
+        yield SimpleNamespace(**{name: importlib.import_module(name) for name in names})
+    finally:
+        sys.path.remove(str(GENERATOR))
+        for name in names:
+            sys.modules.pop(name, None)
+        sys.modules.update(saved)
+
+
+def island_world(generator: SimpleNamespace, land_seeds: dict) -> tuple:
+    """A square island in an ocean: land provinces A and B side by side, seas N above and S below."""
+    graph = {code: generator.graph.Province(code, "land") for code in ("A", "B", "N", "S")}
+    for a, b in (("A", "B"), ("A", "N"), ("A", "S"), ("B", "N"), ("B", "S"), ("N", "S")):
+        graph[a].borders.add(b)
+        graph[b].borders.add(a)
+    seeds = {"land": land_seeds, "sea": {"N": [(700.0, 150.0)], "S": [(700.0, 1100.0)]}}
+    board = generator.division.Board(box(400, 400, 1000, 800), {}, seeds, graph, whole={})
+    return board, graph
+
+
+def test_the_division_follows_the_seeds_and_the_coast(generator: SimpleNamespace) -> None:
+    board, graph = island_world(generator, {"A": [(500.0, 600.0)], "B": [(900.0, 600.0)]})
+    regions = board.divide()
+    assert regions["A"].union(regions["B"]).equals(box(400, 400, 1000, 800))  # land stays land
+    assert generator.search.compare(regions, graph) == ([], [])
+
+
+def test_the_search_adds_seeds_until_the_drawing_matches_the_graph(generator: SimpleNamespace) -> None:
+    # B's only seed sits in the island's bottom-right corner: B reaches the southern sea only
+    crowded = {"A": [(500.0, 600.0), (800.0, 450.0), (850.0, 700.0)], "B": [(990.0, 790.0)]}
+    board, graph = island_world(generator, crowded)
+    missing, extra = generator.search.compare(board.divide(), graph)
+    assert [pair for pair, _ in missing] == [("B", "N")] and not extra
+    regions, added = generator.search.search(board, rounds=5)
+    assert generator.search.compare(regions, graph) == ([], [])
+    assert set(added) == {"land.B"}  # only added, and only where needed
+    assert board.seeds["land"]["A"] == crowded["A"]  # hand seeds untouched
