@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import stat
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from typing import IO, Any
@@ -134,19 +135,29 @@ def answer_text(text: str | bytes) -> dict[str, Any]:
 
 def _adjudicate(args: argparse.Namespace, stdin: IO[bytes], stdout: IO[str]) -> int:
     if args.jsonl:
-        _adjudicate_lines(stdin, stdout)
+        _adjudicate_lines(stdin, stdout, flush=not _is_file(stdin))
         return 0
     answer = answer_text(stdin.read())
     stdout.write(json.dumps(answer, indent=2 if args.pretty else None) + "\n")
     return 1 if "error" in answer else 0
 
 
-def _adjudicate_lines(lines: Iterable[bytes], stdout: IO[str]) -> None:
+def _adjudicate_lines(lines: Iterable[bytes], stdout: IO[str], flush: bool) -> None:
     # One encoder for the whole batch: json.dumps with any option builds a new one per call.
     encode = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
     for line in lines:
         stdout.write(encode(answer_text(line)) + "\n")
-        stdout.flush()  # a tool may keep this process open and wait for each answer
+        if flush:
+            stdout.flush()
+
+
+def _is_file(stream: IO[bytes]) -> bool:
+    """Whether input comes from a regular file. From a pipe or a terminal every answer is flushed as it is
+    written, since a tool may keep the process open and wait for each; from a file nobody is waiting."""
+    try:
+        return stat.S_ISREG(os.fstat(stream.fileno()).st_mode)
+    except (OSError, ValueError):  # no file descriptor at all (a test's in-memory stream)
+        return False
 
 
 # --- check --------------------------------------------------------------------------------------------

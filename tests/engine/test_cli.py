@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import subprocess
 import sys
 from pathlib import Path
@@ -362,6 +363,22 @@ def test_jsonl_answers_every_line_in_order_and_a_bad_line_does_not_stop_the_batc
     assert "ATLANTIS" in answers[2]["error"]
     assert "empty" in answers[3]["error"]
     assert answers[4]["results"] == {"GERMANY": {"A MUN - BUR": "success"}}
+
+
+def test_a_tool_can_keep_the_batch_open_and_wait_for_each_answer() -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    command = [sys.executable, "-m", "dipserver.engine", "adjudicate", "--jsonl"]
+    with subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=ROOT, env=env) as proc:
+        assert proc.stdin is not None and proc.stdout is not None
+        for orders in (["A PAR - BUR"], ["A PAR - PIC"]):
+            proc.stdin.write((json.dumps(request(orders={"FRANCE": orders})) + "\n").encode())
+            proc.stdin.flush()
+            ready, _, _ = select.select([proc.stdout], [], [], 30)
+            assert ready, "no answer while the batch is still open"
+            answer = json.loads(proc.stdout.readline())
+            assert answer["results"] == {"FRANCE": {orders[0]: "success"}}
+        proc.stdin.close()
+        assert proc.wait(timeout=30) == 0
 
 
 # --- check -------------------------------------------------------------------------------------------------
