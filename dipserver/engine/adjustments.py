@@ -144,10 +144,10 @@ def _illegal_build(
     prov = province_of(order.location)
     name = board.province_name(prov)
     if left <= 0:
-        return f"{power} has no builds left" if sites or left < 0 else f"{power} may not build this year"
+        return f"{power} has no builds left"
+    if prov in new_units:
+        return f"{name} is already occupied"  # by a unit, or by this phase's first build there (4.D.5)
     if prov not in sites:
-        if prov in new_units:
-            return f"{name} is already occupied"
         return f"{name} is not a vacant supply centre where {power} may build"
     if order.unit_type is UnitType.ARMY:
         if not board.is_land(prov):

@@ -350,3 +350,17 @@ def test_a_power_cannot_help_a_convoyed_foreign_army_dislodge_its_own_unit(board
     assert result_of(done.results, Move("SEV", "ANK", via_convoy=True)).outcome is Outcome.BOUNCE
     assert done.position.units["ANK"] == Unit("TURKEY", UnitType.FLEET, "ANK")
     assert result_of(done.results, SupportMove("ANK", "SMY", "CON")).outcome is Outcome.CUT
+
+
+def test_only_the_first_build_in_a_province_counts(board: Board) -> None:
+    # DATC 6.I.7 and 4.D.5: orders are taken one by one; the second build finds Moscow occupied.
+    start = at("W1901A", "RUSSIA: A UKR", {"MOS": "RUSSIA", "WAR": "RUSSIA", "SEV": "RUSSIA"})
+    orders = [
+        Build("RUSSIA", UnitType.ARMY, "MOS"),
+        Build("RUSSIA", UnitType.FLEET, "MOS"),
+        Build("RUSSIA", UnitType.ARMY, "MOS"),
+    ]
+    done = adjudicate(board, start, {"RUSSIA": orders})
+    assert [r.outcome for r in done.results] == [Outcome.SUCCESS, Outcome.INVALID, Outcome.INVALID]
+    assert done.results[2].reason == "Moscow is already occupied"
+    assert done.position.units["MOS"] == Unit("RUSSIA", UnitType.ARMY, "MOS")

@@ -189,7 +189,14 @@ def _random_orders(board: Board, data: st.DataObject, position: Position) -> Map
         return orders
     spots = sorted(board.supply_centres | set(position.units))
     for power in POWERS:
-        picks = data.draw(st.lists(st.sampled_from(spots), max_size=4))
+        # Mostly its own centres and units, so that builds and disbands often land, twice at times.
+        own = sorted(set(position.centres_of(power)) | {u.province for u in position.units_of(power)})
+        picks = data.draw(
+            st.lists(
+                st.sampled_from(own) if own and data.draw(st.booleans()) else st.sampled_from(spots),
+                max_size=4,
+            )
+        )
         kinds = [Build(power, UnitType.ARMY, p) for p in picks] + [Disband(p) for p in picks] + [Waive(power)]
         orders[power] = data.draw(st.lists(st.sampled_from(kinds), max_size=4))
     return orders
@@ -237,3 +244,32 @@ def test_a_year_only_gains_units_by_builds_and_loses_them_by_disbands(
                 has = len(after.units_of(power))
                 assert has == centres if had > centres else had <= has <= centres
         position = after
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_adjustments_change_units_exactly_by_the_builds_and_disbands_reported(
+    board: Board, data: st.DataObject
+) -> None:
+    units = data.draw(positions(board))
+    # Home centres mostly owned by their power, so that builds are due and possible.
+    owners = {
+        sc: board.homes[sc]
+        if sc in board.homes and data.draw(st.booleans())
+        else data.draw(st.sampled_from(POWERS))
+        for sc in sorted(board.supply_centres)
+    }
+    position = Position(Phase.parse("W1901A"), units, owners)
+    done = adjudicate(board, position, _random_orders(board, data, position))
+    built = Counter(
+        (r.power, r.order.unit_type)
+        for r in done.results
+        if isinstance(r.order, Build) and r.outcome is Outcome.SUCCESS
+    )
+    removed = Counter(
+        (r.power, units[province_of(r.order.unit)].type)
+        for r in done.results
+        if isinstance(r.order, Disband) and r.outcome is Outcome.SUCCESS
+    )
+    assert _census(done.position.units) == _census(units) + built - removed
+    _assert_well_placed(board, done.position.units)
