@@ -63,9 +63,6 @@ def draw_order(
         pass  # nothing on the map: a waived build is a line in the order list
     if failed and isinstance(order, SupportHold | SupportMove | Convoy):
         out.append(p.cross(p.from_point(order.unit), 4.0))
-    if outcome is Outcome.DISLODGED:
-        x, y = p.from_point(order.unit)
-        out.append(f'<circle class="mark" cx="{n(x)}" cy="{n(y)}" r="15"/>')
     return out
 
 
@@ -86,7 +83,8 @@ def draw_orders(
     ordered = sorted(entries, key=lambda e: not isinstance(e[1], SupportHold | SupportMove | Convoy))
     for power, order, outcome, dislodged in ordered:
         out.extend(draw_order(p, power, order, outcome, moves))
-        if dislodged and outcome is not Outcome.DISLODGED:
-            x, y = p.from_point(order.unit)  # type: ignore[union-attr]
+        location = getattr(order, "unit", None)
+        if location is not None and (dislodged or outcome is Outcome.DISLODGED):
+            x, y = p.from_point(location)  # ring the unit that was driven out
             out.append(f'<circle class="mark" cx="{n(x)}" cy="{n(y)}" r="15"/>')
     return out

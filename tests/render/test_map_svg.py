@@ -265,14 +265,15 @@ def test_results_show_bounces_cut_supports_and_dislodgements() -> None:
         OrderResult("FRANCE", SupportMove("MAR", "PAR", "BUR"), Outcome.CUT, "cut"),
         OrderResult("AUSTRIA", Hold("VIE"), Outcome.DISLODGED, dislodged=True),
         OrderResult("ENGLAND", Move("LON", "NTH"), Outcome.SUCCESS),
+        OrderResult("ITALY", Move("ROM", "APU"), Outcome.BOUNCE, dislodged=True),  # bounced, then driven out
     ]
     drawn = list(layer(start_svg(results=results), "orders"))
     failed = [e for e in drawn if "failed" in classes(e)]
-    assert len(failed) == 4  # two bounced moves, the cut support, the dislodged hold
+    assert len(failed) == 5  # three bounced moves, the cut support, the dislodged hold
     crosses = [e for e in drawn if e.tag == f"{SVG}path" and "mark" in classes(e)]
-    assert len(crosses) == 3  # one on each bounced arrow, one on the cut supporter
+    assert len(crosses) == 4  # one on each bounced arrow, one on the cut supporter
     rings = [e for e in drawn if e.tag == f"{SVG}circle" and "mark" in classes(e)]
-    assert len(rings) == 1  # around the dislodged unit
+    assert len(rings) == 2  # one around each dislodged unit, however its order is reported
     english = load_variant("standard").powers["ENGLAND"].colour
     assert [classes(e) for e in drawn if e.get("stroke") == english] == [{"order", "move"}]
 
