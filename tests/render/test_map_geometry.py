@@ -3,6 +3,7 @@ a unit and a label in every province (variants/standard/geometry.json, scripts/g
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cache
 
 import pytest
@@ -10,7 +11,7 @@ import shapely
 from shapely.geometry import MultiPolygon, Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
 
-from dipserver.engine.variant import VARIANTS_DIR, load_variant
+from dipserver.engine.variant import VARIANTS_DIR, ProvinceInfo, load_variant
 from dipserver.render import GeometryError, geometry_json, load_geometry
 from dipserver.render.geometry import geometry_file
 
@@ -140,6 +141,19 @@ def test_geometry_json_lists_the_variants_provinces_and_the_rest_as_off_board() 
     assert standard["width"] == 1440 and standard["version"] == load_variant("standard").version
     assert standard["geometry_version"] == sahara["geometry_version"]  # one drawing for both
     assert len(standard["geometry_version"]) == 64
+
+
+def test_a_variant_whose_provinces_the_drawing_lacks_is_refused_by_name() -> None:
+    standard = load_variant("standard")
+    atlantis = ProvinceInfo("ATL", "Atlantis")
+    with pytest.raises(GeometryError, match=r"no outline for ATL of standard"):
+        load_geometry(replace(standard, provinces={**standard.provinces, "ATL": atlantis}))
+
+
+def test_a_variant_without_any_drawing_says_where_it_looked() -> None:
+    nowhere = replace(load_variant("standard"), slug="nowhere", base=None)
+    with pytest.raises(GeometryError, match=r"'nowhere' has no geometry.json \(looked in nowhere\)"):
+        load_geometry(nowhere)
 
 
 def test_a_province_without_an_outline_is_named_in_the_error() -> None:
