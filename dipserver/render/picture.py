@@ -17,6 +17,7 @@ from dipserver.render.style import ink
 
 UNIT_RADIUS = 9.0
 UNKNOWN_POWER = "#444"  # an order whose unit is not on the board
+DISLODGED_OFFSET = (12.0, -10.0)  # up and right: labels sit below their unit
 COAST_STEP = 16.0  # px from the unit anchor towards the waters of a coast created during play
 
 
@@ -97,7 +98,7 @@ class Picture:
         if dislodged is None:
             return self.from_point(location)
         x, y = self.anchor(dislodged.unit.location)
-        return (x + 11, y + 9)
+        return (x + DISLODGED_OFFSET[0], y + DISLODGED_OFFSET[1])
 
     def from_point(self, location: str) -> Point:
         unit = self.unit_at(location)

@@ -27,6 +27,7 @@ from dipserver.engine.timeline import Hook, apply_hook
 from dipserver.engine.types import Phase, Unit, UnitType
 from dipserver.engine.variant import load_variant
 from dipserver.render import load_geometry, render_svg
+from dipserver.render.picture import DISLODGED_OFFSET
 
 from .snapshots import SVG, classes, layer, map_after, provinces_by_id
 
@@ -307,7 +308,7 @@ def test_a_retreat_starts_at_the_dislodged_unit_not_at_the_victor() -> None:
     assert retreat.get("stroke") == variant.powers["AUSTRIA"].colour
     start = tuple(float(v) for v in retreat.get("d")[1:].split("Q")[0].split())
     victor = load_geometry(variant).shape("VIE").unit
-    dislodged_at = (victor[0] + 11, victor[1] + 9)
+    dislodged_at = (victor[0] + DISLODGED_OFFSET[0], victor[1] + DISLODGED_OFFSET[1])
     assert math.dist(start, dislodged_at) < math.dist(start, victor)
 
 
