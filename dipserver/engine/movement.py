@@ -162,11 +162,13 @@ def _unit(power: str, unit_type: UnitType, loc: str) -> Unit:
 _UNITS: dict[tuple[str, UnitType, str], Unit] = {}
 
 
-def _same_coast(supported: str, moved: str) -> bool:
-    """A coast named in a support must be the one moved to; an omitted coast matches (DATC 6.B.7-9)."""
+def _same_coast(board: Board, supported: str, moved: str) -> bool:
+    """A coast named in a support must be the one moved to; an omitted coast matches (DATC 6.B.7-9), and
+    so does a coast the province does not have (ignored, 4.B.6)."""
     if "/" not in supported:
         return True
-    return coast_of(moved) in (coast_of(supported), None)
+    named = coast_of(supported)
+    return named not in board.coasts(_province(supported)) or coast_of(moved) in (named, None)
 
 
 _Given = tuple[int, str, Order, str]  # (slot in the results, power, legal order, a move's settled target)
@@ -471,7 +473,7 @@ class _Phase:
                 into = None
             else:
                 into = _province(order.dest)  # type: ignore[union-attr]
-                matched = kind[j] == MOVE and dest[j] == into and _same_coast(order.dest, dest_loc[j])  # type: ignore[union-attr]
+                matched = kind[j] == MOVE and dest[j] == into and _same_coast(board, order.dest, dest_loc[j])  # type: ignore[union-attr]
             if matched:
                 kind[i] = SUPPORT
                 dest[i] = into

@@ -364,3 +364,15 @@ def test_only_the_first_build_in_a_province_counts(board: Board) -> None:
     assert [r.outcome for r in done.results] == [Outcome.SUCCESS, Outcome.INVALID, Outcome.INVALID]
     assert done.results[2].reason == "Moscow is already occupied"
     assert done.position.units["MOS"] == Unit("RUSSIA", UnitType.ARMY, "MOS")
+
+
+def test_a_coast_spain_does_not_have_is_ignored_in_a_support(board: Board) -> None:
+    # DATC 4.B.6: garbage coasts are ignored, as if none were named.
+    start = at("S1901M", "FRANCE: F MAO, F POR; ITALY: F WES, F LYO")
+    orders = {
+        "FRANCE": [Move("MAO", "SPA/NC"), SupportMove("POR", "MAO", "SPA/WC")],
+        "ITALY": [Move("WES", "SPA/SC"), SupportMove("LYO", "WES", "SPA/SC")],
+    }
+    done = adjudicate(board, start, orders)
+    assert result_of(done.results, SupportMove("POR", "MAO", "SPA/WC")).outcome is Outcome.SUCCESS
+    assert result_of(done.results, Move("WES", "SPA/SC")).outcome is Outcome.BOUNCE
