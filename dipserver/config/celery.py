@@ -1,8 +1,11 @@
 """The Celery application; workers start it with ``celery -A dipserver.config worker``."""
 
 import os
+from typing import Any
 
 from celery import Celery
+
+from dipserver.config.env import exit_on_config_error
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "dipserver.config.settings.local")
 
@@ -10,3 +13,13 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "dipserver.config.settings.local
 app = Celery("dipserver", task_cls="celery.contrib.django.task:DjangoTask")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@app.on_configure.connect
+def _settings_load_or_exit(**kwargs: Any) -> None:
+    """Load Django's settings before Celery reads them, so a bad one stops `celery worker`/`beat` with one
+    line (like manage.py) instead of a traceback. Runs once, on the app's first configuration."""
+    from django.conf import settings
+
+    with exit_on_config_error():
+        settings.INSTALLED_APPS  # noqa: B018 - the attribute access is what loads the settings

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
-from .conftest import Run, one_line_error
+from .conftest import ROOT, Run, one_line_error
 
 GOOD_PRODUCTION = {
     "SECRET_KEY": "k3y-" + "x" * 48,
@@ -153,3 +156,23 @@ def test_production_health_check_is_exempt_from_the_https_redirect(manage: Run) 
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["200", "301"]
+
+
+@pytest.mark.parametrize("program", ["worker", "beat"])
+def test_celery_worker_and_beat_stop_in_one_line_on_a_bad_setting(
+    clean_env: dict[str, str], program: str
+) -> None:
+    env = {**clean_env, "DATABASE_URL": "postgres//x"}
+    result = subprocess.run(
+        [sys.executable, "-m", "celery", "-A", "dipserver.config", program],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 2
+    assert one_line_error(result).startswith(
+        "dipserver: DATABASE_URL is not a valid database URL: 'postgres//x'"
+    )
