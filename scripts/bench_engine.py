@@ -49,6 +49,9 @@ def main() -> int:
         f"positions: {len(requests)} movement phases from seeded random games (seed {args.seed}, "
         f"up to {args.years} years each), played in {time.perf_counter() - started:.1f} s"
     )
+    if args.save:
+        Path(args.save).write_text("".join(json.dumps(r) + "\n" for r in requests))
+        print(f"requests saved to {args.save} (one per line, as adjudicate --jsonl reads them)")
     ours = time_ours(requests, args.repeat)
     print(f"ours: median {ours['median_us']:.0f} us CPU per movement phase, order texts read and adjudicated")
     print(f"      ({ours['adjudicate_us']:.0f} us adjudicating, {ours['read_us']:.0f} us reading orders)")
@@ -105,6 +108,7 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--reference-python", help="interpreter with the diplomacy package installed")
     parser.add_argument("--reference-sample", type=int, default=1000, help="positions the reference times")
     parser.add_argument("--no-reference", action="store_true", help="time our engine only")
+    parser.add_argument("--save", metavar="PATH", help="also write the positions, with orders, as JSON lines")
     parser.add_argument(
         "--show-differences",
         action="store_true",
