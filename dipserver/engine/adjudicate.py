@@ -53,16 +53,16 @@ def adjudicate(
     ``build_rule`` is ``"home"`` (owned home centres) or ``"owned"`` (any owned centre); by default the
     board's variant decides, else the standard rule.
     """
-    rule = build_rule or getattr(getattr(board, "variant", None), "build_rule", HOME)
+    rule = build_rule or board.variant.build_rule or HOME
     phase = position.phase
     if phase.type is PhaseType.MOVEMENT:
         return _after_movement(board, position, orders_by_power, rule)
     if phase.type is PhaseType.RETREATS:
-        outcome = resolve_retreats(board, position.units, position.dislodged, orders_by_power)
-        return _advance(board, position, outcome.results, outcome.units, rule, [])
-    outcome = resolve_adjustments(board, position.units, position.owners, orders_by_power, rule)
+        retreats = resolve_retreats(board, position.units, position.dislodged, orders_by_power)
+        return _advance(board, position, retreats.results, retreats.units, rule, [])
+    adjustments = resolve_adjustments(board, position.units, position.owners, orders_by_power, rule)
     nxt = Phase(phase.year + 1, Season.SPRING, PhaseType.MOVEMENT)
-    return PhaseResult(phase, outcome.results, replace(position, phase=nxt, units=outcome.units))
+    return PhaseResult(phase, adjustments.results, replace(position, phase=nxt, units=adjustments.units))
 
 
 def _after_movement(

@@ -468,19 +468,19 @@ class _Phase:
                 continue
             target = order.target  # type: ignore[union-attr]
             j = index[target if "/" not in target else _province(target)]
-            if type(order) is SupportHold:
-                matched = kind[j] != MOVE
-                into = None
+            goes: str | None = None  # where the supported move goes; None for a hold support
+            if isinstance(order, SupportMove):
+                goes = _province(order.dest)
+                matched = kind[j] == MOVE and dest[j] == goes and _same_coast(board, order.dest, dest_loc[j])
             else:
-                into = _province(order.dest)  # type: ignore[union-attr]
-                matched = kind[j] == MOVE and dest[j] == into and _same_coast(board, order.dest, dest_loc[j])  # type: ignore[union-attr]
+                matched = kind[j] != MOVE
             if matched:
                 kind[i] = SUPPORT
-                dest[i] = into
+                dest[i] = goes
                 out.supports[j].append(i)
             else:
                 them = self._unit_name(provs[j])
-                what = f"move to {self._name(order.dest)}" if type(order) is SupportMove else "hold"  # type: ignore[union-attr]
+                what = "hold" if goes is None else f"move to {self._name(order.dest)}"  # type: ignore[union-attr]
                 out.void[i] = (Outcome.VOID, f"{them} did not {what}")
         return out
 

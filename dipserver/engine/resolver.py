@@ -257,7 +257,10 @@ def resolve(table: OrderTable) -> Decisions:
                 return False
         return True
 
-    adjudicators = (None, adjudicate_move, adjudicate_support, adjudicate_convoy)
+    def no_decision(i: int) -> bool:
+        return False  # a HOLD decides nothing; never asked, here only to index the table by kind
+
+    adjudicators = (no_decision, adjudicate_move, adjudicate_support, adjudicate_convoy)
     for i in range(n):
         if kind[i] != HOLD:
             res(i)
