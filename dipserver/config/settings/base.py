@@ -27,7 +27,9 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",  # serve static files the same way in development and production
     "django.contrib.staticfiles",
     "rest_framework",
+    "rest_framework.authtoken",  # API tokens for bots and clients
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI / Redoc assets served locally
     "dipserver.accounts",
     "dipserver.core",
     "dipserver.games",  # the game server (games developer)
@@ -94,20 +96,6 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 
-REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
-    ],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-}
-SPECTACULAR_SETTINGS = {
-    "TITLE": "dipserver API",
-    "DESCRIPTION": "Play Diplomacy variants whose map changes during the game.",
-    "VERSION": "0.1.0",
-    "SERVE_INCLUDE_SCHEMA": False,
-}
-
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -116,4 +104,5 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO").upper()},
 }
 
+from dipserver.config.settings.api import *  # noqa: E402, F403 - REST API settings live in their own module
 from dipserver.config.settings.celery import *  # noqa: E402, F403 - Celery settings live in their own module

@@ -1,0 +1,112 @@
+"""Accounts: register, obtain a token, and who am I."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import authenticate, get_user_model, password_validation
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import IntegrityError, transaction
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.authtoken.models import Token
+from rest_framework.exceptions import ValidationError
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from dipserver.api.errors import Refused
+from dipserver.api.throttling import LoginThrottle, RegisterThrottle
+
+
+class AccountRegisterApi(APIView):
+    """Create a login; the answer carries its API token."""
+
+    permission_classes = [AllowAny]
+    authentication_classes: list[Any] = []
+    throttle_classes = [RegisterThrottle]
+
+    class InputSerializer(serializers.Serializer):
+        username = serializers.RegexField(r"^[\w.@+-]{1,150}$", max_length=150)
+        password = serializers.CharField(max_length=128, write_only=True)
+        email = serializers.EmailField(required=False, allow_blank=True, default="")
+
+    class OutputSerializer(serializers.Serializer):
+        id = serializers.IntegerField()
+        username = serializers.CharField()
+        token = serializers.CharField()
+
+    @extend_schema(request=InputSerializer, responses={201: OutputSerializer})
+    def post(self, request: Request) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        user_model = get_user_model()
+        candidate = user_model(username=data.validated_data["username"], email=data.validated_data["email"])
+        try:
+            password_validation.validate_password(data.validated_data["password"], candidate)
+        except DjangoValidationError as exc:
+            raise ValidationError({"password": list(exc.messages)}) from None
+        candidate.set_password(data.validated_data["password"])
+        try:
+            with transaction.atomic():
+                if user_model.objects.filter(username__iexact=candidate.username).exists():
+                    raise IntegrityError
+                candidate.save()
+        except IntegrityError:
+            raise ValidationError({"username": ["That username is taken."]}) from None
+        token = Token.objects.create(user=candidate)
+        out = {"id": candidate.id, "username": candidate.username, "token": token.key}
+        return Response(self.OutputSerializer(out).data, status=status.HTTP_201_CREATED)
+
+
+class TokenObtainApi(APIView):
+    """Exchange a username and password for the login's API token (``Authorization: Token <key>``)."""
+
+    permission_classes = [AllowAny]
+    authentication_classes: list[Any] = []
+    throttle_classes = [LoginThrottle]
+
+    class InputSerializer(serializers.Serializer):
+        username = serializers.CharField(max_length=150)
+        password = serializers.CharField(max_length=128, write_only=True)
+
+    class OutputSerializer(serializers.Serializer):
+        token = serializers.CharField()
+
+    @extend_schema(request=InputSerializer, responses={200: OutputSerializer})
+    def post(self, request: Request) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        user = authenticate(request, **data.validated_data)
+        if user is None or not user.is_active:
+            raise Refused("Wrong username or password.", code="bad_credentials")
+        token, _ = Token.objects.get_or_create(user=user)
+        return Response(self.OutputSerializer({"token": token.key}).data)
+
+
+class MeApi(APIView):
+    """The logged-in user."""
+
+    permission_classes = [IsAuthenticated]
+
+    class OutputSerializer(serializers.Serializer):
+        id = serializers.IntegerField()
+        username = serializers.CharField()
+        email = serializers.CharField()
+        is_game_master = serializers.BooleanField()
+        is_admin = serializers.BooleanField()
+
+    @extend_schema(responses={200: OutputSerializer})
+    def get(self, request: Request) -> Response:
+        from dipserver.accounts.roles import GAME_MASTERS_GROUP
+
+        user = request.user
+        out = {
+            "id": user.id,
+            "username": user.username,
+            "email": user.email,
+            "is_game_master": user.is_superuser or user.groups.filter(name=GAME_MASTERS_GROUP).exists(),
+            "is_admin": user.is_superuser,
+        }
+        return Response(self.OutputSerializer(out).data)

@@ -1,0 +1,340 @@
+"""Games: list with filters, create, detail (with ETag), join, leave; draw votes and concession."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Count, Q
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from dipserver.api.etag import game_tag, matches, not_modified, tagged
+from dipserver.api.pagination import Pagination
+from dipserver.api.permissions import Viewer, game_or_404, power_required, seat_required, viewer_of
+from dipserver.api.throttling import WriteThrottle
+from dipserver.api.variants import variant_slugs
+from dipserver.games import selectors
+from dipserver.games.models import Game
+from dipserver.games.services import games as game_services
+
+_PHASE_TYPES = ("M", "R", "A")
+
+
+class _PhaseRefSerializer(serializers.Serializer):
+    index = serializers.IntegerField()
+    name = serializers.CharField()
+    status = serializers.CharField()
+    deadline = serializers.DateTimeField(allow_null=True)
+
+
+def _phase_ref(phase: Any) -> dict[str, Any] | None:
+    if phase is None:
+        return None
+    return {"index": phase.index, "name": phase.name, "status": phase.status, "deadline": phase.deadline}
+
+
+class GamesApi(APIView):
+    """``GET``: games, newest first, filtered; ``POST``: create a game (its creator is its game master)."""
+
+    permission_classes = [IsAuthenticatedOrReadOnly]
+    throttle_classes = [WriteThrottle]
+
+    class FilterSerializer(serializers.Serializer):
+        status = serializers.ChoiceField(choices=Game.Status.values, required=False)
+        open = serializers.BooleanField(required=False, help_text="Only games still taking players.")
+        mine = serializers.BooleanField(required=False, help_text="Only games I play in or master.")
+        variant = serializers.CharField(required=False, max_length=50)
+
+    class ListOutputSerializer(serializers.Serializer):
+        id = serializers.IntegerField()
+        name = serializers.CharField()
+        variant = serializers.CharField()
+        status = serializers.CharField()
+        press = serializers.CharField()
+        has_password = serializers.BooleanField()
+        seats_taken = serializers.IntegerField()
+        current_phase = _PhaseRefSerializer(allow_null=True)
+        created_at = serializers.DateTimeField()
+
+    class CreateInputSerializer(serializers.Serializer):
+        name = serializers.CharField(max_length=100)
+        variant = serializers.CharField(max_length=50)
+        press = serializers.ChoiceField(choices=Game.Press.values, default=Game.Press.FULL)
+        options = serializers.DictField(required=False, help_text='Timeline options, e.g. {"mode": "random"}')
+        phase_minutes = serializers.DictField(
+            child=serializers.IntegerField(min_value=1, max_value=60 * 24 * 60), required=False,
+            help_text="Minutes per phase type: {\"M\": 1440, \"R\": 720, \"A\": 720}",
+        )  # fmt: skip
+        deadline_time = serializers.TimeField(required=False, allow_null=True)
+        deadline_zone = serializers.CharField(max_length=64, default="UTC")
+        grace_minutes = serializers.IntegerField(min_value=0, max_value=60 * 24 * 14, default=0)
+        password = serializers.CharField(max_length=128, required=False, default="", write_only=True)
+        assignment = serializers.ChoiceField(choices=Game.Assignment.values, default=Game.Assignment.RANDOM)
+        missed_limit = serializers.IntegerField(min_value=1, max_value=100, default=2)
+        vacation_days = serializers.IntegerField(min_value=0, max_value=365, default=0)
+        end_year = serializers.IntegerField(min_value=1, max_value=9999, required=False, allow_null=True)
+
+        def validate_variant(self, value: str) -> str:
+            if value not in variant_slugs():
+                raise serializers.ValidationError(
+                    f"Unknown variant {value!r}; choose one of {', '.join(variant_slugs())}."
+                )
+            return value
+
+    @extend_schema(parameters=[FilterSerializer], responses={200: ListOutputSerializer(many=True)})
+    def get(self, request: Request) -> Response:
+        filters = self.FilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        wanted = filters.validated_data
+        games = selectors.game_list().annotate(seats_taken=Count("powers", distinct=True))
+        if "status" in wanted:
+            games = games.filter(status=wanted["status"])
+        if wanted.get("open"):
+            games = games.filter(status=Game.Status.FORMING)
+        if "variant" in wanted:
+            games = games.filter(variant=wanted["variant"])
+        if wanted.get("mine"):
+            user = request.user
+            if not user.is_authenticated:
+                games = games.none()
+            else:
+                games = games.filter(Q(powers__user=user) | Q(masters=user)).distinct()
+        paginator = Pagination()
+        page = paginator.paginate_queryset(games.order_by("-id"), request, view=self)
+        rows = [
+            {
+                "id": g.id,
+                "name": g.name,
+                "variant": g.variant,
+                "status": g.status,
+                "press": g.press,
+                "has_password": bool(g.join_password),
+                "seats_taken": g.seats_taken,
+                "current_phase": _phase_ref(g.current_phase),
+                "created_at": g.created_at,
+            }
+            for g in page or []
+        ]
+        return paginator.get_paginated_response(self.ListOutputSerializer(rows, many=True).data)
+
+    @extend_schema(request=CreateInputSerializer, responses={201: OpenApiTypes.OBJECT})
+    def post(self, request: Request) -> Response:
+        data = self.CreateInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        given = dict(data.validated_data)
+        given["join_password"] = given.pop("password")
+        game = game_services.game_create(created_by=request.user, masters=[request.user], **given)
+        return Response(game_detail_data(game.id, viewer_of(request, game)), status=status.HTTP_201_CREATED)
+
+
+class _SeatSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    power = serializers.CharField(help_text="Empty until the game starts.")
+    player = serializers.CharField(allow_null=True, help_text="Hidden (null) in anonymous games.")
+    status = serializers.CharField()
+    ready = serializers.BooleanField()
+    missed_phases = serializers.IntegerField()
+    seat_open = serializers.BooleanField()
+    centres = serializers.IntegerField()
+    units = serializers.IntegerField()
+
+
+class GameDetailSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    variant = serializers.CharField()
+    variant_version = serializers.CharField()
+    status = serializers.CharField()
+    result = serializers.CharField()
+    winners = serializers.ListField(child=serializers.CharField())
+    press = serializers.CharField()
+    options = serializers.DictField()
+    phase_minutes = serializers.DictField(child=serializers.IntegerField())
+    deadline_zone = serializers.CharField()
+    grace_minutes = serializers.IntegerField()
+    end_year = serializers.IntegerField(allow_null=True)
+    has_password = serializers.BooleanField()
+    commitment = serializers.CharField(help_text="sha256 of the secret, public from the start.")
+    secret = serializers.CharField(allow_null=True, help_text="Revealed when the game ends.")
+    current_phase = _PhaseRefSerializer(allow_null=True)
+    phases = serializers.IntegerField(help_text="How many phases there are so far.")
+    waiting = serializers.ListField(child=serializers.CharField(), help_text="Powers yet to order.")
+    next_map_change = serializers.CharField()
+    powers = _SeatSerializer(many=True)
+    me = serializers.DictField(help_text="The viewer: power, is_master, draw_vote, concede_to.")
+    created_at = serializers.DateTimeField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+
+def game_detail_data(game_id: int, viewer: Viewer) -> dict[str, Any]:
+    view = selectors.game_get(game_id=game_id)
+    game = view.game
+    snapshot = view.phase.snapshot if view.phase else {"units": [], "owners": {}}
+    centres: dict[str, int] = {}
+    for owner in snapshot["owners"].values():
+        centres[owner] = centres.get(owner, 0) + 1
+    units: dict[str, int] = {}
+    for unit in snapshot["units"]:
+        units[unit["power"]] = units.get(unit["power"], 0) + 1
+    players = viewer.sees_players(game)
+    seat = viewer.seat
+    powers = [
+        {
+            "seat": p.id,
+            "power": p.name,
+            "player": (p.user.username if p.user else None)
+            if players or (seat and seat.id == p.id)
+            else None,
+            "status": p.status,
+            "ready": p.ready,
+            "missed_phases": p.missed_phases,
+            "seat_open": p.seat_open,
+            "centres": centres.get(p.name, 0),
+            "units": units.get(p.name, 0),
+        }
+        for p in view.powers
+    ]
+    try:
+        upcoming = selectors.next_map_change(game=game)
+    except Exception:  # a timeline problem must not hide the game; the admin shows it
+        upcoming = ""
+    out = {
+        "id": game.id,
+        "name": game.name,
+        "variant": game.variant,
+        "variant_version": game.variant_version,
+        "status": game.status,
+        "result": game.result,
+        "winners": game.winners,
+        "press": game.press,
+        "options": game.options,
+        "phase_minutes": game.phase_minutes,
+        "deadline_zone": game.deadline_zone,
+        "grace_minutes": game.grace_minutes,
+        "end_year": game.end_year,
+        "has_password": bool(game.join_password),
+        "commitment": game.commitment,
+        "secret": game.secret_revealed,
+        "current_phase": _phase_ref(view.phase),
+        "phases": len(view.phase_names),
+        "waiting": view.waiting,
+        "next_map_change": upcoming,
+        "powers": powers,
+        "me": {
+            "seat": seat.id if seat else None,
+            "power": seat.name if seat else None,
+            "is_master": viewer.master,
+            "draw_vote": seat.draw_vote if seat else None,
+            "concede_to": seat.concede_to if seat else None,
+        },
+        "created_at": game.created_at,
+        "started_at": game.started_at,
+        "finished_at": game.finished_at,
+    }
+    return GameDetailSerializer(out).data
+
+
+class GameDetailApi(APIView):
+    """One game. Send ``If-None-Match`` with the last ``ETag`` to poll cheaply (304 when unchanged)."""
+
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    @extend_schema(responses={200: GameDetailSerializer, 304: None})
+    def get(self, request: Request, game_id: int) -> Response:
+        user_id = request.user.id if request.user.is_authenticated else None
+        tag = game_tag(game_id, user_id)
+        if tag is None:
+            game_or_404(game_id)
+        if tag and matches(request, tag):
+            return not_modified(tag)
+        game = game_or_404(game_id)
+        return tagged(Response(game_detail_data(game_id, viewer_of(request, game))), tag)
+
+
+class GameJoinApi(APIView):
+    """Take a seat; the game starts (powers assigned) when the last seat is taken."""
+
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [WriteThrottle]
+
+    class InputSerializer(serializers.Serializer):
+        password = serializers.CharField(max_length=128, required=False, default="", allow_blank=True)
+        preferences = serializers.ListField(
+            child=serializers.CharField(max_length=30), required=False, default=list, max_length=50
+        )
+
+    @extend_schema(request=InputSerializer, responses={200: GameDetailSerializer})
+    def post(self, request: Request, game_id: int) -> Response:
+        game = game_or_404(game_id)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        game_services.game_join(game_id=game.id, user=request.user, **data.validated_data)
+        return Response(game_detail_data(game.id, viewer_of(request, game)))
+
+
+class GameLeaveApi(APIView):
+    """Give up a seat before the game starts."""
+
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [WriteThrottle]
+
+    @extend_schema(request=None, responses={204: None})
+    def post(self, request: Request, game_id: int) -> Response:
+        game = game_or_404(game_id)
+        seat_required(viewer_of(request, game), game)
+        game_services.game_leave(game_id=game.id, user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class DrawVoteApi(APIView):
+    """Vote for (or withdraw from) a draw among all survivors. Votes stay secret until unanimous."""
+
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [WriteThrottle]
+
+    class InputSerializer(serializers.Serializer):
+        vote = serializers.BooleanField()
+
+    class OutputSerializer(serializers.Serializer):
+        vote = serializers.BooleanField()
+        game_drawn = serializers.BooleanField()
+
+    @extend_schema(request=InputSerializer, responses={200: OutputSerializer})
+    def put(self, request: Request, game_id: int) -> Response:
+        game = game_or_404(game_id)
+        power_required(viewer_of(request, game), game)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        vote = data.validated_data["vote"]
+        drawn = game_services.game_draw_vote(game_id=game.id, user=request.user, vote=vote)
+        return Response(self.OutputSerializer({"vote": vote, "game_drawn": drawn}).data)
+
+
+class ConcedeApi(APIView):
+    """Concede the game to another surviving power; when every other survivor has, that power wins."""
+
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [WriteThrottle]
+
+    class InputSerializer(serializers.Serializer):
+        to = serializers.CharField(max_length=30)
+
+    class OutputSerializer(serializers.Serializer):
+        to = serializers.CharField()
+        game_over = serializers.BooleanField()
+
+    @extend_schema(request=InputSerializer, responses={200: OutputSerializer})
+    def post(self, request: Request, game_id: int) -> Response:
+        game = game_or_404(game_id)
+        power_required(viewer_of(request, game), game)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        to = data.validated_data["to"].upper()
+        over = game_services.game_concede(game_id=game.id, user=request.user, to=to)
+        return Response(self.OutputSerializer({"to": to, "game_over": over}).data)

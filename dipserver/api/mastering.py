@@ -1,0 +1,74 @@
+"""Game-master operations: process now, extend the deadline, pause and resume."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from dipserver.api.games import GameDetailSerializer, game_detail_data
+from dipserver.api.permissions import game_or_404, master_required, viewer_of
+from dipserver.api.throttling import WriteThrottle
+from dipserver.games.services import games as game_services
+from dipserver.games.services import phases as phase_services
+
+
+class _MasterApi(APIView):
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [WriteThrottle]
+
+    def answer(self, request: Request, game_id: int) -> Response:
+        game = game_or_404(game_id)
+        return Response(game_detail_data(game.id, viewer_of(request, game)))
+
+    def check(self, request: Request, game_id: int) -> None:
+        game = game_or_404(game_id)
+        master_required(viewer_of(request, game), game)
+
+
+class GameProcessApi(_MasterApi):
+    """Process the open phase now (queued for a worker; the answer may still show it open)."""
+
+    @extend_schema(request=None, responses={200: GameDetailSerializer})
+    def post(self, request: Request, game_id: int) -> Response:
+        self.check(request, game_id)
+        phase_services.phase_process_now(game_id=game_id)
+        return self.answer(request, game_id)
+
+
+class GameExtendApi(_MasterApi):
+    """Move the open phase's deadline."""
+
+    class InputSerializer(serializers.Serializer):
+        deadline = serializers.DateTimeField(help_text="ISO 8601 with a time zone, e.g. 2026-03-01T18:00Z")
+
+    @extend_schema(request=InputSerializer, responses={200: GameDetailSerializer})
+    def post(self, request: Request, game_id: int) -> Response:
+        self.check(request, game_id)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        phase_services.phase_deadline_extend(game_id=game_id, deadline=data.validated_data["deadline"])
+        return self.answer(request, game_id)
+
+
+class GamePauseApi(_MasterApi):
+    """Stop the clock: no orders and no processing until resumed."""
+
+    @extend_schema(request=None, responses={200: GameDetailSerializer})
+    def post(self, request: Request, game_id: int) -> Response:
+        self.check(request, game_id)
+        game_services.game_pause(game_id=game_id)
+        return self.answer(request, game_id)
+
+
+class GameResumeApi(_MasterApi):
+    """Back in play; the deadline moves on by as long as the pause lasted."""
+
+    @extend_schema(request=None, responses={200: GameDetailSerializer})
+    def post(self, request: Request, game_id: int) -> Response:
+        self.check(request, game_id)
+        game_services.game_resume(game_id=game_id)
+        return self.answer(request, game_id)

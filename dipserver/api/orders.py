@@ -1,0 +1,220 @@
+"""My orders for the current phase (read, replace all, delete), my legal options, and the ready flag.
+
+Every order in an answer carries its validation result. Orders naming a phase that is not the one open
+for orders get 409 Conflict; that is how a client learns the game moved on while it was thinking.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from dipserver.api.errors import Conflict, error_body
+from dipserver.api.permissions import game_or_404, power_required, viewer_of
+from dipserver.api.throttling import WriteThrottle
+from dipserver.engine.options import legal_options
+from dipserver.engine.variant import load_variant
+from dipserver.games.errors import GameError
+from dipserver.games.mappers import board_of, position_of
+from dipserver.games.models import Game, Order, Phase
+from dipserver.games.services import orders as order_services
+
+MAX_ORDERS = 200
+
+
+class _OrderResultSerializer(serializers.Serializer):
+    text = serializers.CharField(help_text="As sent.")
+    valid = serializers.BooleanField()
+    normalised = serializers.CharField(allow_blank=True, help_text="As stored, when valid.")
+    reason = serializers.CharField(allow_blank=True, help_text="Why it was rejected.")
+
+
+class _OrdersOutputSerializer(serializers.Serializer):
+    phase = serializers.CharField()
+    orders = _OrderResultSerializer(many=True)
+
+
+def open_phase_or_409(game: Game, named: str | None = None) -> Phase:
+    """The phase taking orders now; 409 with the reason when there is none or it is not ``named``."""
+    phase = Phase.objects.filter(id=game.current_phase_id).first() if game.current_phase_id else None
+    if phase is None:
+        raise Conflict(f"{game.name} has not started yet; there is no phase to order for.")
+    if game.status == Game.Status.FINISHED:
+        raise Conflict(f"{game.name} is over; no more orders are taken.")
+    if game.status == Game.Status.PAUSED:
+        raise Conflict(f"{game.name} is paused; orders are taken again when it resumes.")
+    if named is not None and named.upper() != phase.name:
+        raise Conflict(f"Orders for {named} are no longer taken: the game is in {phase.name}.")
+    if phase.status != Phase.Status.OPEN:
+        raise Conflict(f"{phase.name} is being processed; no more orders are taken.")
+    return phase
+
+
+def _refused_or_conflict(exc: GameError, game_id: int, named: str | None) -> Exception:
+    """A refusal because the phase closed in the meantime is a conflict; anything else is the client's."""
+    game = game_or_404(game_id)
+    try:
+        open_phase_or_409(game, named)
+    except Conflict as conflict:
+        return conflict
+    if "deadline has passed" in str(exc):
+        return Conflict(str(exc))
+    return exc
+
+
+class OrdersApi(APIView):
+    """``GET`` my orders; ``PUT`` replaces all of them; ``DELETE`` withdraws them."""
+
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [WriteThrottle]
+
+    class ReplaceInputSerializer(serializers.Serializer):
+        phase = serializers.RegexField(
+            r"^[SFWsfw]\d{1,4}[MRAmra]$", help_text="The phase these orders are for, e.g. S1901M."
+        )
+        orders = serializers.ListField(
+            child=serializers.CharField(max_length=200, allow_blank=False), max_length=MAX_ORDERS,
+            help_text="One order per item, e.g. \"A PAR - BUR\" (texts from the options endpoint).",
+        )  # fmt: skip
+
+        def validate_orders(self, value: list[str]) -> list[str]:
+            bad = [i + 1 for i, text in enumerate(value) if "\n" in text or "\r" in text]
+            if bad:
+                raise serializers.ValidationError(f"One order per item; item(s) {bad} hold a line break.")
+            return value
+
+    @extend_schema(responses={200: _OrdersOutputSerializer})
+    def get(self, request: Request, game_id: int) -> Response:
+        game = game_or_404(game_id)
+        seat = power_required(viewer_of(request, game), game)
+        phase = Phase.objects.filter(id=game.current_phase_id).first()
+        if phase is None:
+            raise Conflict(f"{game.name} has not started yet.")
+        texts = Order.objects.filter(phase=phase, power=seat).values_list("text", flat=True)
+        rows = [{"text": t, "valid": True, "normalised": t, "reason": ""} for t in texts]
+        return Response(_OrdersOutputSerializer({"phase": phase.name, "orders": rows}).data)
+
+    @extend_schema(
+        request=ReplaceInputSerializer,
+        responses={200: _OrdersOutputSerializer, 400: _OrdersOutputSerializer, 409: None},
+        description="Replace all my orders. Valid orders are stored even when others are rejected; the "
+        "answer is then 400 and lists every order with its result.",
+    )
+    def put(self, request: Request, game_id: int) -> Response:
+        game = game_or_404(game_id)
+        power_required(viewer_of(request, game), game)
+        data = self.ReplaceInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        named, texts = data.validated_data["phase"].upper(), data.validated_data["orders"]
+        open_phase_or_409(game, named)
+        try:
+            submission = order_services.orders_submit(
+                game_id=game.id, user=request.user, text="\n".join(texts), phase=named
+            )
+        except GameError as exc:
+            raise _refused_or_conflict(exc, game.id, named) from exc
+        rows = _results(texts, submission)
+        body = {"phase": submission.phase, "orders": rows}
+        if submission.ok:
+            return Response(_OrdersOutputSerializer(body).data)
+        bad = [r for r in rows if not r["valid"]]
+        message = f"{len(bad)} of {len(rows)} orders were rejected (the valid ones are stored): " + "; ".join(
+            f"{r['text']!r}: {r['reason']}" for r in bad
+        )
+        fields = {"orders": {str(i): r["reason"] for i, r in enumerate(rows) if not r["valid"]}}
+        return Response(
+            error_body("invalid_orders", message, fields, **_OrdersOutputSerializer(body).data),
+            status=status.HTTP_400_BAD_REQUEST,
+        )
+
+    @extend_schema(
+        parameters=[OpenApiParameter("phase", str, required=False, description="e.g. S1901M")],
+        responses={204: None, 409: None},
+    )
+    def delete(self, request: Request, game_id: int) -> Response:
+        game = game_or_404(game_id)
+        power_required(viewer_of(request, game), game)
+        named = request.query_params.get("phase")
+        phase = open_phase_or_409(game, named)
+        try:
+            order_services.orders_submit(game_id=game.id, user=request.user, text="", phase=phase.name)
+        except GameError as exc:
+            raise _refused_or_conflict(exc, game.id, phase.name) from exc
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+def _results(texts: list[str], submission: Any) -> list[dict[str, Any]]:
+    """Each order sent with its fate; the service numbers lines from 1 and stores the valid ones in order."""
+    rejected = {r.line: r.reason for r in submission.rejected}
+    accepted = iter(submission.accepted)
+    rows = []
+    for number, text in enumerate(texts, start=1):
+        if number in rejected:
+            rows.append({"text": text, "valid": False, "normalised": "", "reason": rejected[number]})
+        elif text.strip() and not text.strip().startswith("#"):
+            rows.append({"text": text, "valid": True, "normalised": next(accepted, text), "reason": ""})
+        else:
+            rows.append({"text": text, "valid": False, "normalised": "", "reason": "Not an order (blank)."})
+    return rows
+
+
+class OptionsApi(APIView):
+    """Every legal order for each of my units (or my builds in an adjustment phase). Send an option's
+    ``text`` back unchanged as an order."""
+
+    permission_classes = [IsAuthenticated]
+
+    class OutputSerializer(serializers.Serializer):
+        power = serializers.CharField()
+        phase = serializers.CharField()
+        adjustment = serializers.IntegerField(help_text="Builds (>0) or disbands (<0) due.")
+        units = serializers.DictField(
+            child=serializers.ListField(child=serializers.DictField()),
+            help_text="Unit location -> options, each {text, kind, ...order fields}.",
+        )
+        builds = serializers.ListField(child=serializers.DictField())
+
+    @extend_schema(responses={200: OutputSerializer, 409: None})
+    def get(self, request: Request, game_id: int) -> Response:
+        game = game_or_404(game_id)
+        seat = power_required(viewer_of(request, game), game)
+        phase = open_phase_or_409(game)
+        variant = load_variant(game.variant)
+        board = board_of(variant, phase.snapshot)
+        options = legal_options(board, position_of(phase.snapshot), seat.name)
+        return Response(self.OutputSerializer(options.to_data()).data)
+
+
+class ReadyApi(APIView):
+    """Mark my power ready (or not). When every power with orders to give is ready, the phase is
+    processed at once."""
+
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [WriteThrottle]
+
+    class InputSerializer(serializers.Serializer):
+        ready = serializers.BooleanField()
+
+    class OutputSerializer(serializers.Serializer):
+        ready = serializers.BooleanField()
+        phase_due = serializers.BooleanField(help_text="Everyone is ready: processing has been queued.")
+
+    @extend_schema(request=InputSerializer, responses={200: OutputSerializer, 409: None})
+    def put(self, request: Request, game_id: int) -> Response:
+        game = game_or_404(game_id)
+        power_required(viewer_of(request, game), game)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        phase = open_phase_or_409(game)
+        ready = data.validated_data["ready"]
+        try:
+            due = order_services.power_ready_set(game_id=game.id, user=request.user, ready=ready)
+        except GameError as exc:
+            raise _refused_or_conflict(exc, game.id, phase.name) from exc
+        return Response(self.OutputSerializer({"ready": ready, "phase_due": due}).data)

@@ -1,0 +1,203 @@
+"""Phases of a game: the list, one phase (ETag), and its map as SVG or PNG.
+
+Another power's orders for an open phase are never shown: a phase's ``orders`` are everyone's once it is
+processed, and only the viewer's own (as stored) while it is open.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from dipserver.api.etag import matches, not_modified, phase_tag, tagged
+from dipserver.api.pagination import Pagination
+from dipserver.api.permissions import game_or_404, viewer_of
+from dipserver.engine.parse import OrderError, parse_order
+from dipserver.engine.variant import VariantError, load_variant
+from dipserver.games.mappers import board_of, map_state_of, position_of
+from dipserver.games.models import Order, Phase
+from dipserver.render import GeometryError, render_png, render_svg
+
+
+def phase_or_404(game_id: int, index: int) -> Phase:
+    phase = Phase.objects.filter(game_id=game_id, index=index).first()
+    if phase is None:
+        raise NotFound(f"Game {game_id} has no phase {index} (phases are numbered from 0).")
+    return phase
+
+
+class PhaseListApi(APIView):
+    """Every phase of a game so far, oldest first (no snapshots: fetch a phase for those)."""
+
+    permission_classes = [AllowAny]
+
+    class OutputSerializer(serializers.Serializer):
+        index = serializers.IntegerField()
+        name = serializers.CharField()
+        status = serializers.CharField()
+        deadline = serializers.DateTimeField(allow_null=True)
+        processed_at = serializers.DateTimeField(allow_null=True)
+
+    @extend_schema(responses={200: OutputSerializer(many=True)})
+    def get(self, request: Request, game_id: int) -> Response:
+        game = game_or_404(game_id)
+        phases = (
+            Phase.objects.filter(game=game)
+            .order_by("index")
+            .only("index", "name", "status", "deadline", "processed_at")
+        )
+        paginator = Pagination()
+        page = paginator.paginate_queryset(phases, request, view=self)
+        return paginator.get_paginated_response(self.OutputSerializer(page, many=True).data)
+
+
+class PhaseDetailApi(APIView):
+    """One phase: the map as it stood, units, centre owners, and once processed the orders of every
+    power, their results and the map changes that followed. Supports ``If-None-Match``."""
+
+    permission_classes = [AllowAny]
+
+    class OutputSerializer(serializers.Serializer):
+        index = serializers.IntegerField()
+        name = serializers.CharField()
+        status = serializers.CharField()
+        deadline = serializers.DateTimeField(allow_null=True)
+        processed_at = serializers.DateTimeField(allow_null=True)
+        map = serializers.DictField(help_text="terrain, coasts, supply_centres, homes: the map this phase")
+        units = serializers.ListField(child=serializers.DictField())
+        dislodged = serializers.ListField(child=serializers.DictField())
+        owners = serializers.DictField(child=serializers.CharField())
+        orders = serializers.DictField(
+            child=serializers.ListField(child=serializers.CharField()),
+            help_text="Power -> orders. Open phase: only your own.",
+        )
+        results = serializers.ListField(child=serializers.DictField())
+        events = serializers.ListField(child=serializers.DictField(), help_text="Map changes after it.")
+        skipped = serializers.ListField(child=serializers.CharField())
+
+    @extend_schema(responses={200: OutputSerializer, 304: None})
+    def get(self, request: Request, game_id: int, index: int) -> Response:
+        user_id = request.user.id if request.user.is_authenticated else None
+        tag = phase_tag(game_id, index, user_id)
+        if tag is None:
+            game_or_404(game_id)
+            phase_or_404(game_id, index)
+        if tag and matches(request, tag):
+            return not_modified(tag)
+        game = game_or_404(game_id)
+        phase = phase_or_404(game_id, index)
+        snapshot = phase.snapshot
+        if phase.status == Phase.Status.PROCESSED:
+            orders = phase.orders
+        else:
+            seat = viewer_of(request, game).seat
+            mine = (
+                list(Order.objects.filter(phase=phase, power=seat).values_list("text", flat=True))
+                if seat
+                else []
+            )
+            orders = {seat.name: mine} if seat and mine else {}
+        out = {
+            "index": phase.index,
+            "name": phase.name,
+            "status": phase.status,
+            "deadline": phase.deadline,
+            "processed_at": phase.processed_at,
+            "map": snapshot["map"],
+            "units": snapshot["units"],
+            "dislodged": snapshot["dislodged"],
+            "owners": snapshot["owners"],
+            "orders": orders,
+            "results": phase.results,
+            "events": phase.events,
+            "skipped": phase.skipped,
+        }
+        return tagged(Response(self.OutputSerializer(out).data), tag)
+
+
+def _picture_args(game: Any, phase: Phase) -> tuple[Any, ...]:
+    try:
+        variant = load_variant(game.variant)
+    except VariantError as exc:
+        raise NotFound(f"The variant of this game cannot be loaded: {exc}") from exc
+    snapshot = phase.snapshot
+    position = position_of(snapshot)
+    orders = []
+    if phase.status == Phase.Status.PROCESSED:
+        board = board_of(variant, snapshot)
+        for power, texts in phase.orders.items():
+            for text in texts:
+                try:
+                    orders.append(parse_order(text, board, position, power))
+                except OrderError:
+                    continue  # recorded as invalid in the results; nothing to draw
+    return variant, map_state_of(snapshot), position, orders
+
+
+class _MapApi(APIView):
+    permission_classes = [AllowAny]
+    content_type = ""
+
+    def render(self, args: tuple[Any, ...], request: Request) -> bytes | str:
+        raise NotImplementedError
+
+    def get(self, request: Request, game_id: int, index: int) -> HttpResponse:
+        tag = phase_tag(game_id, index, None, extra=self.content_type + request.query_params.get("width", ""))
+        if tag is None:
+            game_or_404(game_id)
+            phase_or_404(game_id, index)
+        if tag and matches(request, tag):
+            return tagged(HttpResponse(status=304), tag)
+        game = game_or_404(game_id)
+        phase = phase_or_404(game_id, index)
+        try:
+            body = self.render(_picture_args(game, phase), request)
+        except GeometryError as exc:
+            raise NotFound(f"There is no drawing of this map yet: {exc}") from exc
+        return tagged(HttpResponse(body, content_type=self.content_type), tag)
+
+
+class PhaseMapSvgApi(_MapApi):
+    """The phase drawn as SVG (orders and results drawn once processed)."""
+
+    content_type = "image/svg+xml"
+
+    def render(self, args: tuple[Any, ...], request: Request) -> str:
+        variant, map_state, position, orders = args
+        return render_svg(variant, map_state, position, orders=orders or None)
+
+    @extend_schema(responses={(200, "image/svg+xml"): OpenApiTypes.STR, 304: None})
+    def get(self, request: Request, game_id: int, index: int) -> HttpResponse:
+        return super().get(request, game_id, index)
+
+
+class PhaseMapPngApi(_MapApi):
+    """The phase as a PNG picture; ``?width=`` scales it (100 to 4000 pixels)."""
+
+    content_type = "image/png"
+
+    def render(self, args: tuple[Any, ...], request: Request) -> bytes:
+        variant, map_state, position, orders = args
+        raw = request.query_params.get("width")
+        width = None
+        if raw is not None:
+            if not raw.isdigit() or not 100 <= int(raw) <= 4000:
+                raise ValidationError({"width": "A whole number of pixels from 100 to 4000."})
+            width = int(raw)
+        return render_png(variant, map_state, position, orders=orders or None, width=width)
+
+    @extend_schema(
+        parameters=[OpenApiParameter("width", int, required=False)],
+        responses={(200, "image/png"): OpenApiTypes.BINARY, 304: None},
+    )
+    def get(self, request: Request, game_id: int, index: int) -> HttpResponse:
+        return super().get(request, game_id, index)

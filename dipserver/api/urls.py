@@ -1,0 +1,36 @@
+"""The REST API, mounted at ``/api/v1/``."""
+
+from django.urls import path, re_path
+
+from dipserver.api import accounts, games, mastering, orders, phases, press, variants
+from dipserver.api.errors import not_found
+
+app_name = "api"
+
+urlpatterns = [
+    path("accounts/register", accounts.AccountRegisterApi.as_view(), name="register"),
+    path("accounts/token", accounts.TokenObtainApi.as_view(), name="token"),
+    path("accounts/me", accounts.MeApi.as_view(), name="me"),
+    path("variants", variants.VariantListApi.as_view(), name="variants"),
+    path("variants/<slug:slug>", variants.VariantDetailApi.as_view(), name="variant"),
+    path("games", games.GamesApi.as_view(), name="games"),
+    path("games/<int:game_id>", games.GameDetailApi.as_view(), name="game"),
+    path("games/<int:game_id>/join", games.GameJoinApi.as_view(), name="join"),
+    path("games/<int:game_id>/leave", games.GameLeaveApi.as_view(), name="leave"),
+    path("games/<int:game_id>/draw-vote", games.DrawVoteApi.as_view(), name="draw-vote"),
+    path("games/<int:game_id>/concede", games.ConcedeApi.as_view(), name="concede"),
+    path("games/<int:game_id>/phases", phases.PhaseListApi.as_view(), name="phases"),
+    path("games/<int:game_id>/phases/<int:index>", phases.PhaseDetailApi.as_view(), name="phase"),
+    path("games/<int:game_id>/phases/<int:index>/map.svg", phases.PhaseMapSvgApi.as_view(), name="map-svg"),
+    path("games/<int:game_id>/phases/<int:index>/map.png", phases.PhaseMapPngApi.as_view(), name="map-png"),
+    path("games/<int:game_id>/orders", orders.OrdersApi.as_view(), name="orders"),
+    path("games/<int:game_id>/options", orders.OptionsApi.as_view(), name="options"),
+    path("games/<int:game_id>/ready", orders.ReadyApi.as_view(), name="ready"),
+    path("games/<int:game_id>/channels", press.ChannelListApi.as_view(), name="channels"),
+    path("games/<int:game_id>/messages", press.MessagesApi.as_view(), name="messages"),
+    path("games/<int:game_id>/process", mastering.GameProcessApi.as_view(), name="process"),
+    path("games/<int:game_id>/extend", mastering.GameExtendApi.as_view(), name="extend"),
+    path("games/<int:game_id>/pause", mastering.GamePauseApi.as_view(), name="pause"),
+    path("games/<int:game_id>/resume", mastering.GameResumeApi.as_view(), name="resume"),
+    re_path(r"^.*$", not_found),
+]

@@ -1,0 +1,38 @@
+"""REST API settings (DRF, authtoken, drf-spectacular). Owned by the API; imported at the end of base.py.
+
+Throttle rates are read per request from ``DIPSERVER_API_THROTTLES`` (see ``dipserver.api.throttling``),
+so a test or a deployment can change them without reloading DRF.
+"""
+
+from __future__ import annotations
+
+REST_FRAMEWORK = {
+    "DEFAULT_SCHEMA_CLASS": "dipserver.api.schema.ApiSchema",
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",  # bots and other clients
+        "rest_framework.authentication.SessionAuthentication",  # the browser
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_PAGINATION_CLASS": "dipserver.api.pagination.Pagination",
+    "EXCEPTION_HANDLER": "dipserver.api.errors.exception_handler",
+    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+}
+
+# Requests per period, by scope: per client address for login and registration, per user for writes.
+DIPSERVER_API_THROTTLES = {"login": "20/min", "register": "10/hour", "writes": "300/min"}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "dipserver API",
+    "DESCRIPTION": (
+        "Play Diplomacy variants whose map changes during the game. Authenticate with "
+        "`Authorization: Token <key>` (POST /api/v1/accounts/token) or the browser session. "
+        'Every error answers `{"error": {"code", "message", "fields"}}`.'
+    ),
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI and Redoc from the drf-spectacular-sidecar package: no CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+}
