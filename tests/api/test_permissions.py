@@ -1,0 +1,75 @@
+"""The permission matrix: every endpoint, asked by anonymous, a non-member, a member acting as their own
+power, a game master of the game, and an admin. Statuses only; what each may *see* is in test_leaks."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.api.conftest import client_for, start_game, user_of
+
+ROLES = ("anonymous", "outsider", "player", "master", "admin")
+
+# (method, path, body, expected status per role in ROLES order). {g} is the game in play (S1901M).
+MATRIX = [
+    ("get", "/api/v1/accounts/me", None, (401, 200, 200, 200, 200)),
+    ("get", "/api/v1/variants", None, (200, 200, 200, 200, 200)),
+    ("get", "/api/v1/variants/standard", None, (200, 200, 200, 200, 200)),
+    ("get", "/api/v1/games", None, (200, 200, 200, 200, 200)),
+    ("post", "/api/v1/games", {"name": "New", "variant": "standard"}, (401, 201, 201, 201, 201)),
+    ("get", "/api/v1/games/{g}", None, (200, 200, 200, 200, 200)),
+    ("post", "/api/v1/games/{g}/join", {}, (401, 400, 400, 400, 400)),  # started: refused, with a reason
+    ("post", "/api/v1/games/{g}/leave", None, (401, 403, 400, 403, 403)),
+    ("get", "/api/v1/games/{g}/phases", None, (200, 200, 200, 200, 200)),
+    ("get", "/api/v1/games/{g}/phases/0", None, (200, 200, 200, 200, 200)),
+    ("get", "/api/v1/games/{g}/phases/0/map.svg", None, (200, 200, 200, 200, 200)),
+    ("get", "/api/v1/games/{g}/orders", None, (401, 403, 200, 403, 403)),
+    (
+        "put",
+        "/api/v1/games/{g}/orders",
+        {"phase": "S1901M", "orders": ["A PAR H"]},
+        (401, 403, 200, 403, 403),
+    ),
+    ("delete", "/api/v1/games/{g}/orders", None, (401, 403, 204, 403, 403)),
+    ("get", "/api/v1/games/{g}/options", None, (401, 403, 200, 403, 403)),
+    ("put", "/api/v1/games/{g}/ready", {"ready": False}, (401, 403, 200, 403, 403)),
+    ("put", "/api/v1/games/{g}/draw-vote", {"vote": False}, (401, 403, 200, 403, 403)),
+    ("post", "/api/v1/games/{g}/concede", {"to": "ENGLAND"}, (401, 403, 200, 403, 403)),
+    ("get", "/api/v1/games/{g}/channels", None, (401, 403, 200, 403, 403)),
+    ("get", "/api/v1/games/{g}/messages", None, (401, 403, 200, 403, 403)),
+    ("post", "/api/v1/games/{g}/messages", {"body": "Hello all"}, (401, 403, 201, 403, 403)),
+    ("post", "/api/v1/games/{g}/process", None, (401, 403, 403, 200, 200)),
+    ("post", "/api/v1/games/{g}/extend", {"deadline": "2099-01-01T12:00:00Z"}, (401, 403, 403, 200, 200)),
+    ("post", "/api/v1/games/{g}/pause", None, (401, 403, 403, 200, 200)),
+    ("post", "/api/v1/games/{g}/resume", None, (401, 403, 403, 400, 400)),  # not paused: refused
+]
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize(
+    ("method", "path", "body", "expected"), MATRIX, ids=[f"{m} {p}" for m, p, *_ in MATRIX]
+)
+def test_permission_matrix(role, method, path, body, expected, players, outsider, master, admin):
+    game = start_game(players, master)
+    user = {
+        "anonymous": None,
+        "outsider": outsider,
+        "player": user_of(game, "FRANCE"),
+        "master": master,
+        "admin": admin,
+    }[role]
+    answer = getattr(client_for(user), method)(path.format(g=game.id), body, format="json")
+    want = expected[ROLES.index(role)]
+    assert answer.status_code == want, answer.content[:300]
+    if want >= 400:
+        error = answer.json()["error"]
+        assert error["code"] and error["message"], error
+
+
+def test_a_seat_before_the_start_cannot_order_yet(players, master):
+    game_id = (
+        client_for(master).post("/api/v1/games", {"name": "Forming", "variant": "standard"}).json()["id"]
+    )
+    client_for(players[0]).post(f"/api/v1/games/{game_id}/join")
+    answer = client_for(players[0]).get(f"/api/v1/games/{game_id}/options")
+    assert answer.status_code == 403
+    assert "has not started yet" in answer.json()["error"]["message"]
