@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dipserver.engine.adjudicate import adjudicate
-from dipserver.engine.board import Board
+from dipserver.engine.board import Board, board_for
 from dipserver.engine.movement import resolve_movement, water_neighbours
 from dipserver.engine.orders import (
     Build,
@@ -31,10 +32,11 @@ from dipserver.engine.orders import (
 )
 from dipserver.engine.position import Position
 from dipserver.engine.types import Phase, Unit, UnitType, province_of
-from dipserver.engine.variant import load_variant
+from dipserver.engine.variant import VARIANTS_DIR, load_variant
 
 STANDARD = load_variant("standard")
 POWERS = sorted(STANDARD.powers)
+VARIANTS = sorted(p.name for p in VARIANTS_DIR.iterdir() if (p / "variant.toml").is_file())
 PROPERTY_SETTINGS = settings(
     max_examples=75, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
@@ -53,7 +55,7 @@ def positions(draw: st.DrawFn, board: Board) -> dict[str, Unit]:
     for unit_type, loc in chosen:
         prov = province_of(loc)
         if prov not in units:
-            units[prov] = Unit(draw(st.sampled_from(POWERS)), unit_type, loc)
+            units[prov] = Unit(draw(st.sampled_from(sorted(board.variant.powers))), unit_type, loc)
     return units
 
 
@@ -125,7 +127,9 @@ def movement_orders(draw: st.DrawFn, board: Board, units: Mapping[str, Unit]) ->
         if draw(st.integers(0, 9)) == 0:
             continue  # left unordered: it holds
         # Now and then a power orders a unit that is not its own.
-        power = unit.power if draw(st.integers(0, 19)) else draw(st.sampled_from(POWERS))
+        power = (
+            unit.power if draw(st.integers(0, 19)) else draw(st.sampled_from(sorted(board.variant.powers)))
+        )
         orders.setdefault(power, []).append(order)
     if orders and draw(st.booleans()):
         orders[next(iter(orders))].append(draw(st.builds(Move, anywhere, anywhere)))  # no one's unit
@@ -142,9 +146,17 @@ def _assert_well_placed(board: Board, units: Mapping[str, Unit]) -> None:
         assert board.can_occupy(unit.type, unit.location), unit
 
 
+@pytest.fixture(params=VARIANTS)
+def start_board(request: pytest.FixtureRequest) -> Board:
+    """Each variant's board as it starts."""
+    variant = load_variant(request.param)
+    return board_for(variant, variant.map_state)
+
+
 @PROPERTY_SETTINGS
 @given(data=st.data())
-def test_movement_keeps_every_unit_somewhere(board: Board, data: st.DataObject) -> None:
+def test_movement_keeps_every_unit_somewhere(start_board: Board, data: st.DataObject) -> None:
+    board = start_board
     units = data.draw(positions(board))
     orders = data.draw(movement_orders(board, units))
     outcome = resolve_movement(board, units, orders)
