@@ -399,18 +399,8 @@ class ReadOrders:
     """The request's orders as the adjudicator takes them, and the texts it could not accept."""
 
     orders: dict[str, list[Order]]  # power -> orders, in the order given
-    # id(order) -> (the order, the texts that gave it): results carry the order objects they were given,
-    # and an identity lookup is far cheaper than hashing a dataclass
-    texts: dict[int, tuple[Order, list[str]]]
+    texts: list[str]  # the text of each order above, in the same order (powers in turn)
     rejected: list[tuple[str, str, str]]  # (power, text, reason): unreadable or impossible orders
-
-    def text_of(self, order: Order) -> str | None:
-        """The text a given order came from (texts of one repeated order are handed out in turn)."""
-        entry = self.texts.get(id(order))
-        if entry is None or entry[0] is not order:
-            return None
-        texts = entry[1]
-        return texts.pop(0) if len(texts) > 1 else texts[0]
 
 
 def read_orders(request: Request) -> ReadOrders:
@@ -418,8 +408,8 @@ def read_orders(request: Request) -> ReadOrders:
     parser's reason and its unit is left unordered (it holds, or in a retreat it disbands)."""
     board, position = request.board, request.position
     fast = position.phase.type is PhaseType.MOVEMENT
-    read = ReadOrders({}, {}, [])
-    texts_of = read.texts
+    read = ReadOrders({}, [], [])
+    given = read.texts
     for power, texts in request.orders.items():
         orders = read.orders[power] = []
         for raw in texts:
@@ -435,11 +425,7 @@ def read_orders(request: Request) -> ReadOrders:
                     read.rejected.append((power, raw, exc.reason))
                     continue
             orders.append(order)
-            entry = texts_of.get(id(order))
-            if entry is None:
-                texts_of[id(order)] = (order, [raw])
-            else:
-                entry[1].append(raw)
+            given.append(raw)
     return read
 
 
@@ -465,10 +451,13 @@ def answer(request: Request, read: ReadOrders, result: PhaseResult) -> dict[str,
     for power, raw, reason in read.rejected:
         results.setdefault(power, {})[raw] = _OUTCOMES[Outcome.INVALID]
         reasons.setdefault(power, {})[raw] = reason
-    for outcome in result.results:
-        text = read.text_of(outcome.order)
-        if text is None:
-            # An order the engine made up (a disband for want of a retreat, civil disorder).
+    # The adjudicator reports one result per order given, in the order given, then the orders it made up
+    # itself (a disband for want of a retreat, civil disorder): those are written in short notation.
+    given_orders = [order for orders in read.orders.values() for order in orders]
+    for i, outcome in enumerate(result.results):
+        if i < len(given_orders) and outcome.order is given_orders[i]:
+            text = read.texts[i]
+        else:
             from dipserver.engine.parse import format_order
 
             text = format_order(outcome.order, request.position)

@@ -463,3 +463,23 @@ def test_a_variant_whose_map_changes_is_refused_until_adjudicate_runs_its_timeli
     answer = adjudicate(request(variant="wall_of_ice"))
     assert "changes its map during play" in answer["error"]
     assert "timeline wall_of_ice" in answer["error"]
+
+
+def test_retreat_and_adjustment_results_are_keyed_by_the_text_given_too() -> None:
+    retreat = adjudicate(
+        request(
+            "F1901R",
+            units={"RUSSIA": ["A RUM", "A SEV"]},
+            dislodged={"AUSTRIA": [{"unit": "A RUM", "retreats": ["SER", "BUD"]}]},
+            orders={"AUSTRIA": ["army rumania retreats to serbia"]},
+        )
+    )
+    assert retreat["results"] == {"AUSTRIA": {"army rumania retreats to serbia": "success"}}
+    winter = adjudicate(
+        request(
+            "W1901A",
+            units={"RUSSIA": ["A MOS"]},
+            orders={"RUSSIA": ["build fleet st petersburg nc", "WAIVE"]},
+        )
+    )
+    assert winter["results"]["RUSSIA"] == {"build fleet st petersburg nc": "success", "WAIVE": "success"}
