@@ -1,12 +1,14 @@
-"""ASGI entry point."""
+"""ASGI entry point (production settings unless DJANGO_SETTINGS_MODULE says otherwise)."""
 
 import os
+
+# Before any dipserver.config import: importing that package loads the Celery app, whose own default
+# (local settings, for manage.py and development workers) would otherwise win.
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "dipserver.config.settings.production")
 
 from django.core.asgi import get_asgi_application
 
 from dipserver.config.env import exit_on_config_error
-
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "dipserver.config.settings.production")
 
 with exit_on_config_error():
     application = get_asgi_application()

@@ -176,3 +176,35 @@ def test_celery_worker_and_beat_stop_in_one_line_on_a_bad_setting(
     assert one_line_error(result).startswith(
         "dipserver: DATABASE_URL is not a valid database URL: 'postgres//x'"
     )
+
+
+class TestServerEntryPoints:
+    """gunicorn/uvicorn import wsgi.py/asgi.py: they must default to production, never to local DEBUG."""
+
+    @pytest.mark.parametrize("module", ["wsgi", "asgi"])
+    def test_default_to_production_settings(self, clean_env: dict[str, str], module: str) -> None:
+        probe = f"import os, dipserver.config.{module}; print(os.environ['DJANGO_SETTINGS_MODULE'])"
+        result = subprocess.run(
+            [sys.executable, "-c", probe],
+            cwd=ROOT,
+            env={**clean_env, **GOOD_PRODUCTION},
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.strip() == "dipserver.config.settings.production"
+
+    def test_refuse_to_start_without_production_secrets(self, clean_env: dict[str, str]) -> None:
+        result = subprocess.run(
+            [sys.executable, "-c", "import dipserver.config.wsgi"],
+            cwd=ROOT,
+            env=clean_env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert result.returncode == 2
+        assert one_line_error(result) == "dipserver: SECRET_KEY must be set in the environment"
