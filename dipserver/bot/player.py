@@ -1,0 +1,107 @@
+"""One bot plays one power: each phase it asks for its legal options, picks at random (seeded by game,
+power and phase, so a run can be replayed), submits the orders and says it is ready."""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from dipserver.bot.client import ApiClient, ApiError
+
+log = logging.getLogger("dipserver.bot")
+
+
+def choose_orders(options: dict[str, Any], rng: random.Random) -> list[str]:
+    """Legal orders for every unit (movement, retreats, disbands due) or the builds due, chosen at random."""
+    adjustment = options.get("adjustment", 0)
+    if adjustment < 0:
+        units = sorted(options["units"])
+        return [options["units"][loc][0]["text"] for loc in rng.sample(units, min(-adjustment, len(units)))]
+    if adjustment > 0:
+        builds = list(options["builds"])
+        rng.shuffle(builds)
+        chosen, used = [], set()
+        for build in builds:
+            if len(chosen) == adjustment:
+                break
+            province = str(build.get("location") or "").split("/")[0]
+            if build["kind"] == "build" and province in used:
+                continue  # one build per province
+            used.add(province)
+            chosen.append(build["text"])
+        return chosen
+    return [rng.choice(opts)["text"] for _, opts in sorted(options["units"].items()) if opts]
+
+
+class Bot:
+    def __init__(self, api: ApiClient, username: str, seed: int = 0) -> None:
+        self.api = api
+        self.username = username
+        self.seed = seed
+        self.game_id: int | None = None
+        self.done_phases: set[str] = set()
+        self.finished = False
+
+    def join(self, game_id: int, password: str = "") -> None:
+        self.api.call("POST", f"/games/{game_id}/join", {"password": password})
+        self.game_id = game_id
+
+    def join_or_create(self, variant: str, **settings: Any) -> int:
+        """Join the oldest open game of ``variant`` without a password, or create one."""
+        listed = self.api.call("GET", f"/games?open=true&variant={variant}&page_size=200")["results"]
+        for game in sorted(listed, key=lambda g: g["id"]):
+            if not game["has_password"]:
+                try:
+                    self.join(game["id"])
+                    return game["id"]
+                except ApiError as exc:
+                    log.info("%s could not join game %s: %s", self.username, game["id"], exc)
+        made = self.api.call("POST", "/games", {"name": f"Bots: {variant}", "variant": variant, **settings})
+        self.join(made["id"])
+        return int(made["id"])
+
+    def step(self) -> bool:
+        """Look at the game once and order if there is something to do; True when it acted."""
+        assert self.game_id is not None, "join a game first"
+        game = self.api.poll(f"/games/{self.game_id}")
+        if game["status"] == "finished":
+            self.finished = True
+            return False
+        phase, me = game["current_phase"], game["me"]["power"]
+        if game["status"] != "active" or phase is None or phase["status"] != "open" or not me:
+            return False
+        if phase["name"] in self.done_phases or me not in game["waiting"]:
+            return False
+        try:
+            options = self.api.call("GET", f"/games/{self.game_id}/options")
+            rng = random.Random(f"{self.seed}/{self.game_id}/{me}/{phase['name']}")
+            orders = choose_orders(options, rng)
+            self.api.call("PUT", f"/games/{self.game_id}/orders", {"phase": phase["name"], "orders": orders})
+            self.api.call("PUT", f"/games/{self.game_id}/ready", {"ready": True})
+        except ApiError as exc:
+            if exc.reply.status == 409:  # the phase closed while we were thinking: look again
+                return False
+            raise
+        self.done_phases.add(phase["name"])
+        log.info("%s (%s) %s: %s", self.username, me, phase["name"], "; ".join(orders) or "nothing to order")
+        return True
+
+
+def play(
+    bots: Sequence[Bot],
+    *,
+    poll_seconds: float = 0.5,
+    timeout: float = 3600.0,
+    sleep: Callable[[float], None] = time.sleep,
+) -> None:
+    """Step every bot in turn until all of them see the game over (or ``timeout`` seconds pass)."""
+    deadline = time.monotonic() + timeout
+    while not all(b.finished for b in bots):
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"the game did not end within {timeout:.0f} s")
+        acted = [b.step() for b in bots if not b.finished]
+        if not any(acted):
+            sleep(poll_seconds)
