@@ -180,6 +180,7 @@ class _Phase:
         self.units = units
         self._fleet_seas: frozenset[str] | None = None
         self._needed: dict[tuple[str, str], set[str]] = {}
+        self._by_sea: set[str] = set()  # armies whose legal move can only go by convoy
         self._checks = {
             Hold: self._legal_hold,
             Move: self._legal_move,
@@ -283,6 +284,7 @@ class _Phase:
         # Legal if fleets stand where they could carry it; whether they do is known only from their orders.
         # Such a move never turns into a hold (DATC 6.D.8).
         if board.is_coastal(dest_prov) and sea_route(board, here, dest_prov, self._fleet_seas_now()):
+            self._by_sea.add(here)
             return None, dest_prov
         if not board.terrain(dest_prov).passable:
             return f"{self._name(dest_prov)} cannot be entered", ""
@@ -406,12 +408,12 @@ class _Phase:
         movers_to = out.movers_to
         kind, dest, dest_loc, route = out.kind, out.dest, out.dest_loc, out.route
 
-        moves: list[tuple[str, Move, str]] = []
+        moves: list[tuple[str, str]] = []  # (province, settled target)
         others: list[tuple[str, Order]] = []
         convoys: dict[tuple[str, str], list[str]] = {}  # (army province, destination) -> convoying fleets
         for prov, (_, _, order, target) in chosen.items():
             if type(order) is Move:
-                moves.append((prov, order, target))
+                moves.append((prov, target))
             elif type(order) is not Hold:
                 others.append((prov, order))
                 if type(order) is Convoy:
@@ -419,7 +421,8 @@ class _Phase:
                     convoys.setdefault(key, []).append(prov)
 
         carried: set[str] = set()  # fleets on the route of the army they convoy
-        for prov, order, target in moves:
+        by_sea = self._by_sea
+        for prov, target in moves:
             i = index[prov]
             into = target if "/" not in target else _province(target)
             kind[i] = MOVE
@@ -429,16 +432,14 @@ class _Phase:
                 movers_to[into].append(i)
             else:
                 movers_to[into] = [i]
-            unit = units[prov]
-            if unit.type is UnitType.FLEET:
-                continue
             fleets = convoys.get((prov, into)) if convoys else None
-            if not (
-                order.via_convoy
-                or into not in board.army_moves(prov)
-                or (fleets and any(units[f].power == unit.power for f in fleets))
-            ):
-                continue
+            if prov not in by_sea:
+                # A move to a neighbour goes by sea only if a fleet of the army's own power convoys it.
+                if not fleets:
+                    continue
+                unit = units[prov]
+                if unit.type is UnitType.FLEET or all(units[f].power != unit.power for f in fleets):
+                    continue
             r = route[i] = self._route(prov, into, fleets or [], index)
             if r.links:
                 carried.update(f for f in fleets or () if index[f] in r.links)
@@ -450,7 +451,7 @@ class _Phase:
                 )
 
         opponent = out.opponent
-        for prov, _, _ in moves:
+        for prov, _ in moves:
             i = index[prov]
             j = index.get(dest[i], -1)  # type: ignore[arg-type]
             # Two units swapping by land meet on the border; a convoyed unit passes it by (DATC 4.A.7).
@@ -470,8 +471,14 @@ class _Phase:
             j = index[target if "/" not in target else _province(target)]
             goes: str | None = None  # where the supported move goes; None for a hold support
             if isinstance(order, SupportMove):
-                goes = _province(order.dest)
-                matched = kind[j] == MOVE and dest[j] == goes and _same_coast(board, order.dest, dest_loc[j])
+                goes = order.dest
+                if "/" in goes:
+                    goes = _province(goes)
+                    matched = (
+                        kind[j] == MOVE and dest[j] == goes and _same_coast(board, order.dest, dest_loc[j])
+                    )
+                else:
+                    matched = kind[j] == MOVE and dest[j] == goes
             else:
                 matched = kind[j] != MOVE
             if matched:
