@@ -61,7 +61,7 @@ def read_request(data: Any) -> Request:
     board = _board(variant, data.get("homes"))
     units = _units(board, variant, _power_table(variant, data, "units", required=True))
     owners = _centres(board, variant, _power_table(variant, data, "centers", required=True))
-    dislodged = _dislodged(board, variant, phase, _power_table(variant, data, "dislodged"))
+    dislodged = _dislodged(board, variant, phase, units, _power_table(variant, data, "dislodged"))
     orders = _orders(variant, _power_table(variant, data, "orders"))
     return Request(variant, board, Position(phase, units, owners, dislodged), orders)
 
@@ -254,7 +254,7 @@ def _centres(board: Board, variant: Variant, table: Mapping[str, Any]) -> dict[s
 
 
 def _dislodged(
-    board: Board, variant: Variant, phase: Phase, table: Mapping[str, Any]
+    board: Board, variant: Variant, phase: Phase, units: Mapping[str, Unit], table: Mapping[str, Any]
 ) -> dict[str, Dislodged]:
     if not any(table.values()):
         return {}
@@ -271,14 +271,20 @@ def _dislodged(
             unit = _unit(board, entry["unit"], power, where)
             retreats = _strings(entry.get("retreats", []), f"{where}: retreats of {entry['unit']}")
             for loc in retreats:
-                if not board.can_move(unit.type, unit.location, loc):
-                    raise RequestError(
-                        f"{where}: {entry['unit']} cannot retreat to {loc}: it is not adjacent"
-                    )
+                problem = _retreat_problem(board, units, unit, loc)
+                if problem:
+                    raise RequestError(f"{where}: {entry['unit']} cannot retreat to {loc}: {problem}")
             if unit.province in found:
                 raise RequestError(f'"dislodged": two dislodged units in {unit.province}')
             found[unit.province] = Dislodged(unit, "", tuple(retreats))
     return found
+
+
+def _retreat_problem(board: Board, units: Mapping[str, Unit], unit: Unit, loc: str) -> str:
+    if not board.can_move(unit.type, unit.location, loc):
+        return "it is not adjacent"
+    occupant = units.get(province_of(loc))
+    return f"{occupant} is there" if occupant is not None else ""
 
 
 def _orders(variant: Variant, table: dict[str, Any]) -> dict[str, list[str]]:

@@ -128,6 +128,27 @@ def test_a_request_keeps_the_unit_type_and_coast_it_was_given(standard: Variant)
 
 
 @pytest.mark.parametrize(
+    ("retreats", "message"),
+    [
+        (["KIE"], "cannot retreat to KIE: it is not adjacent"),
+        (["BUD"], "cannot retreat to BUD: A BUD is there"),
+        ("SER", "must be a list of strings"),
+    ],
+)
+def test_retreat_options_must_be_places_the_unit_could_go(retreats: object, message: str) -> None:
+    data = {
+        "variant": "standard",
+        "phase": "S1901R",
+        "units": {"RUSSIA": ["A RUM"], "AUSTRIA": ["A BUD"]},
+        "centers": {},
+        "dislodged": {"AUSTRIA": [{"unit": "A RUM", "retreats": retreats}]},
+    }
+    with pytest.raises(RequestError) as caught:
+        read_request(data)
+    assert message in str(caught.value)
+
+
+@pytest.mark.parametrize(
     ("field", "value", "message"),
     [
         ("units", {"FRANCE": "A PAR"}, '"units" of FRANCE must be a list of strings'),
@@ -140,6 +161,7 @@ def test_a_request_keeps_the_unit_type_and_coast_it_was_given(standard: Variant)
         ("homes", {"FRANCE": ["BUR"]}, "BUR is not a supply centre"),
         ("orders", {"FRANCE": "A PAR H"}, '"orders" of FRANCE must be a list of strings'),
         ("extra", 1, "unknown field(s) ['extra']"),
+        ("dislodged", {"FRANCE": [{"unit": "A PAR", "retreats": ["BUR"]}]}, "only in a retreat phase"),
     ],
 )
 def test_bad_fields_are_named_in_the_error(field: str, value: object, message: str) -> None:
