@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from dipserver.engine.adjudicate import PhaseResult, adjudicate
 from dipserver.engine.board import Board, board_for
@@ -218,11 +218,22 @@ def _cannot_stand(board: Board, unit: Unit) -> str:
 # (power, text) -> (unit, its province), for texts already found valid on that board
 _UNITS: dict[Board, dict[tuple[str, str], tuple[Unit, str]]] = {}
 
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+_MAX_BOARDS = 64  # a board per variant, and one per set of home centres a request overrides
+
+
+def _new_board_cache(caches: dict[Board, dict[_K, _V]], board: Board) -> dict[_K, _V]:
+    """A fresh cache for one board; the boards kept are bounded, as requests may bring many home sets."""
+    if len(caches) >= _MAX_BOARDS:
+        caches.clear()
+    found: dict[_K, _V] = {}
+    caches[board] = found
+    return found
+
 
 def _units(board: Board, variant: Variant, table: Mapping[str, Any]) -> dict[str, Unit]:
-    known = _UNITS.get(board)
-    if known is None:
-        known = _UNITS[board] = {}
+    known = _UNITS.get(board) or _new_board_cache(_UNITS, board)
     units: dict[str, Unit] = {}
     for power, texts in table.items():
         if not _is_strings(texts):
@@ -320,9 +331,7 @@ def read_movement_order(text: str, board: Board, position: Position, power: str)
     other notation, infers coasts and explains illegal orders. Whenever this returns an order, it is the one
     ``parse_order`` would return (the tests hold it to that).
     """
-    readings = _READINGS.get(board)
-    if readings is None:
-        readings = _READINGS[board] = {}
+    readings = _READINGS.get(board) or _new_board_cache(_READINGS, board)
     reading = readings.get(text)
     if reading is None:
         reading = _read_canonical(text, board)
@@ -534,6 +543,8 @@ def _homes_data(variant: Variant, board: Board) -> dict[str, list[str]]:
     """The board's home centres by power; a fresh copy, so a caller may change it."""
     homes = _HOMES.get(board)
     if homes is None:
+        if len(_HOMES) >= _MAX_BOARDS:
+            _HOMES.clear()
         found: dict[str, list[str]] = {power: [] for power in _powers(variant)}
         for prov, power in board.homes.items():
             found[power].append(prov)
