@@ -17,7 +17,8 @@ variant's timeline (a map that changed is stored as it stood):
       "owners": {"LON": "ENGLAND", ...},                                     # centre -> owner
       "dislodged": [{"power": "FRANCE", "type": "A", "location": "BUR",
                      "attacker_from": "MUN", "retreats": ["GAS", "PAR"]}, ...],
-      "last_occupants": {"HOL": "GERMANY", ...}                             # Deluge bookkeeping
+      "last_occupants": {"HOL": "GERMANY", ...},                            # Deluge bookkeeping
+      "stay_flags": ["NAO"]            # only in a retreat phase: Sahara fleets told to stay fleets
     }
 
 The processed phase also stores ``orders`` (power -> order texts in short notation, as adjudicated),

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from dipserver.engine.board import board_for
 from dipserver.engine.variant import load_variant
-from dipserver.games.mappers import snapshot_from
-from dipserver.games.turn import powers_to_act, turn_play
+from dipserver.games.mappers import map_state_of, position_of, snapshot_from
+from dipserver.games.turn import orders_read, powers_to_act, turn_play
 
 
 def play(variant, snapshot, orders=None, **kwargs):
@@ -56,7 +57,7 @@ def test_a_power_reaching_the_victory_count_after_fall_wins_and_the_game_is_over
 
     turn = play(standard, fall)
 
-    assert turn.winners == ["TURKEY"] and turn.over
+    assert (turn.over, turn.result, turn.winners) == (True, "win", ("TURKEY",))
 
 
 def test_the_last_year_ends_the_game_with_no_winner():
@@ -67,7 +68,7 @@ def test_the_last_year_ends_the_game_with_no_winner():
     fall = play(standard, spring.next_snapshot, end_year=1901)
 
     assert not spring.over
-    assert fall.over and fall.winners == []
+    assert (fall.over, fall.result, fall.winners) == (True, "no_winner", ())
 
 
 def test_a_timeline_changes_the_map_between_phases_and_records_the_events():
@@ -85,3 +86,28 @@ def test_a_timeline_changes_the_map_between_phases_and_records_the_events():
     assert terrain_changes, "Wall of Ice freezes a sea within the first years"
     change = terrain_changes[0]
     assert snapshot["map"]["terrain"][change["province"]] == change["to"]
+
+
+def test_wall_of_ice_fleets_become_armies_after_the_winter():
+    wall = load_variant("wall_of_ice")
+    start = snapshot_from(wall.map_state, wall.start)
+    winter = {**start, "phase": "W1901A"}
+    turn = play(wall, winter, {"FRANCE": ["F BRE becomes army"]})
+
+    assert turn.orders == {"FRANCE": ["F BRE becomes army"]}
+    assert {"power": "FRANCE", "type": "A", "location": "BRE"} in turn.next_snapshot["units"]
+    assert turn.results[-1]["outcome"] == "success"
+
+
+def test_conversion_orders_are_checked_with_reasons():
+    wall, standard = load_variant("wall_of_ice"), load_variant("standard")
+    wall_start = snapshot_from(wall.map_state, wall.start)
+    board = board_for(wall, map_state_of(wall_start))
+
+    [line] = orders_read("F BRE becomes army", board, position_of(wall_start), "FRANCE")
+    assert line.error == "A fleet becomes an army only in a Winter adjustment phase"
+
+    standard_start = snapshot_from(standard.map_state, standard.start)
+    standard_board = board_for(standard, map_state_of(standard_start))
+    [line] = orders_read("F LON becomes army", standard_board, position_of(standard_start), "ENGLAND")
+    assert "has no order to turn a fleet into an army" in line.error

@@ -13,7 +13,6 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from dipserver.engine.parse import format_order, parse_orders
 from dipserver.engine.types import Phase as EnginePhase
 from dipserver.games.errors import GameError
 from dipserver.games.mappers import board_of, position_of
@@ -27,7 +26,7 @@ from dipserver.games.services.common import (
     seat_of,
     variant_of,
 )
-from dipserver.games.turn import powers_to_act
+from dipserver.games.turn import orders_read, powers_to_act
 
 
 @dataclass(frozen=True)
@@ -71,8 +70,8 @@ def orders_submit(
     variant, _ = variant_of(game.variant)
     position = position_of(current.snapshot)
     board = board_of(variant, current.snapshot)
-    lines = parse_orders(text, board, position, seat.name)
-    accepted = [format_order(line.order, position) for line in lines if line.order is not None]
+    lines = orders_read(text, board, position, seat.name)
+    accepted = [line.stored for line in lines if line.order is not None]
     rejected = [Rejection(line.number, line.text, line.error) for line in lines if line.error is not None]
     Order.objects.filter(phase=current, power=seat).delete()
     Order.objects.bulk_create(Order(phase=current, power=seat, text=t) for t in accepted)

@@ -235,8 +235,8 @@ def _advance(game: Game, phase: Phase, turn: Turn, now: dt.datetime) -> None:
     game.current_phase = nxt
     game.save(update_fields=["current_phase"])
     if turn.over:
-        result = Game.Result.SOLO if turn.winners else Game.Result.NO_WINNER
-        game_finish(game=game, result=result, winners=turn.winners, now=now)
+        result = {"win": Game.Result.SOLO, "draw": Game.Result.DRAW}.get(turn.result, Game.Result.NO_WINNER)
+        game_finish(game=game, result=result, winners=list(turn.winners), now=now)
 
 
 def phase_reminders_sweep(*, now: dt.datetime | None = None, hours: int = 24) -> int:
