@@ -59,10 +59,10 @@ def read_request(data: Any) -> Request:
     variant = _variant(data.get("variant"))
     phase = _phase(data.get("phase"))
     board = _board(variant, data.get("homes"))
-    units = _units(board, variant, _power_table(variant, data, "units", required=True))
+    units = _units(board, _power_table(variant, data, "units", required=True))
     owners = _centres(board, variant, _power_table(variant, data, "centers", required=True))
-    dislodged = _dislodged(board, variant, phase, units, _power_table(variant, data, "dislodged"))
-    orders = _orders(variant, _power_table(variant, data, "orders"))
+    dislodged = _dislodged(board, phase, units, _power_table(variant, data, "dislodged"))
+    orders = _orders(_power_table(variant, data, "orders"))
     return Request(variant, board, Position(phase, units, owners, dislodged), orders)
 
 
@@ -232,7 +232,7 @@ def _new_board_cache(caches: dict[Board, dict[_K, _V]], board: Board) -> dict[_K
     return found
 
 
-def _units(board: Board, variant: Variant, table: Mapping[str, Any]) -> dict[str, Unit]:
+def _units(board: Board, table: Mapping[str, Any]) -> dict[str, Unit]:
     known = _UNITS.get(board) or _new_board_cache(_UNITS, board)
     units: dict[str, Unit] = {}
     for power, texts in table.items():
@@ -265,7 +265,7 @@ def _centres(board: Board, variant: Variant, table: Mapping[str, Any]) -> dict[s
 
 
 def _dislodged(
-    board: Board, variant: Variant, phase: Phase, units: Mapping[str, Unit], table: Mapping[str, Any]
+    board: Board, phase: Phase, units: Mapping[str, Unit], table: Mapping[str, Any]
 ) -> dict[str, Dislodged]:
     if not any(table.values()):
         return {}
@@ -298,7 +298,7 @@ def _retreat_problem(board: Board, units: Mapping[str, Unit], unit: Unit, loc: s
     return f"{occupant} is there" if occupant is not None else ""
 
 
-def _orders(variant: Variant, table: dict[str, Any]) -> dict[str, list[str]]:
+def _orders(table: dict[str, Any]) -> dict[str, list[str]]:
     for power, texts in table.items():
         if not _is_strings(texts):
             raise RequestError(f'"orders" of {power} must be a list of strings')
