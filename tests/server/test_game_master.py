@@ -13,7 +13,12 @@ from dipserver.games.selectors import messages_for
 from dipserver.games.services.games import game_concede, game_draw_vote, game_pause, game_resume
 from dipserver.games.services.orders import orders_submit
 from dipserver.games.services.phases import Processed, phase_dry_run, phase_process, phase_revert
-from dipserver.games.services.powers import power_civil_disorder_set, power_replace, power_vacation_take
+from dipserver.games.services.powers import (
+    power_civil_disorder_set,
+    power_replace,
+    power_seat_take,
+    power_vacation_take,
+)
 from dipserver.games.services.press import message_send
 from tests.server.conftest import START, seat, started_game
 
@@ -133,3 +138,14 @@ def test_private_press_reaches_only_its_recipients_and_anonymous_press_hides_the
     ]
     assert messages_for(game=game, power=seat(game, "GERMANY")) == []
     assert Message.objects.get().sender == seat(game, "ENGLAND")
+
+
+def test_a_volunteer_may_take_only_an_offered_seat(game, users):
+    france = seat(game, "FRANCE")
+    with pytest.raises(GameError, match="not looking for a new player"):
+        power_seat_take(power_id=france.id, user=users[7])
+    power_civil_disorder_set(power_id=france.id)
+
+    power_seat_take(power_id=france.id, user=users[7])
+
+    assert seat(game, "FRANCE").user == users[7]

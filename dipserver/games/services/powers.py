@@ -64,3 +64,14 @@ def power_vacation_take(*, game_id: int, user: Any, days: int) -> Phase:
     seat.vacation_days_left -= days
     seat.save(update_fields=["vacation_days_left"])
     return phase
+
+
+@transaction.atomic
+def power_seat_take(*, power_id: int, user: Any) -> Power:
+    """A volunteer takes a seat that was offered after civil disorder."""
+    seat = Power.objects.filter(id=power_id).select_related("game").first()
+    if seat is None:
+        raise GameError(f"There is no seat {power_id}")
+    if not seat.seat_open:
+        raise GameError(f"{seat.name.title()} in {seat.game.name} is not looking for a new player")
+    return power_replace(power_id=power_id, user=user)
