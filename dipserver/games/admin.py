@@ -37,7 +37,7 @@ from dipserver.games.services.powers import power_civil_disorder_set, power_repl
 def is_game_master(user: Any) -> bool:
     if not (user.is_active and user.is_staff):
         return False
-    return user.is_superuser or user.groups.filter(name=GAME_MASTERS_GROUP).exists()
+    return bool(user.is_superuser or user.groups.filter(name=GAME_MASTERS_GROUP).exists())
 
 
 def masters_game(user: Any, game: Game) -> bool:
@@ -167,7 +167,7 @@ class GameAdmin(GameMasterPermissions, admin.ModelAdmin):
 
     @admin.display(description="Orders in the current phase")
     def current_orders(self, game: Game) -> str:
-        orders = Order.objects.filter(phase_id=game.current_phase_id).select_related("power")
+        orders = Order.objects.filter(phase=game.current_phase).select_related("power")
         return (
             format_html_join("", "<div>{}: {}</div>", ((o.power.name, o.text) for o in orders)) or "none yet"
         )

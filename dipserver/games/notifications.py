@@ -37,7 +37,9 @@ def phase_results_send(*, phase_id: int) -> int:
         for r in phase.results
     ]
     lines += [f"Map change: {event}" for event in phase.events]
-    following = Phase.objects.filter(id=game.current_phase_id).values_list("name", flat=True).first() or ""
+    following = (
+        Phase.objects.filter(game=game).order_by("-index").values_list("name", flat=True).first() or ""
+    )
     if game.status == "finished":
         lines.append(f"The game is over: {game.get_result_display()} {', '.join(game.winners)}".rstrip())
         lines.append(f"The game secret (check the random map changes): {game.secret}")
@@ -54,7 +56,9 @@ def press_send(*, message_id: int) -> int:
         return 0
     game = message.game
     sender = "Anonymous" if game.press == "anonymous" or message.sender is None else message.sender.name
-    seats = Power.objects.filter(game=game).exclude(id=message.sender_id).select_related("user")
+    seats = Power.objects.filter(game=game).select_related("user")
+    if message.sender is not None:
+        seats = seats.exclude(pk=message.sender.pk)
     if message.recipients:
         seats = seats.filter(name__in=message.recipients)
     subject = f"[{game.name}] Press from {sender.title()}"

@@ -157,11 +157,9 @@ def turn_play(
             _conversion_result(power, order, ok, why, position) for power, order, ok, why in converted
         ]
     elif done.type is PhaseType.ADJUSTMENTS:
-        units, converted = conversions.army_conversions(new_position.units, orders)
+        units, to_army = conversions.army_conversions(new_position.units, orders)
         new_position = replace(new_position, units=units)
-        results += [
-            _conversion_result(power, order, ok, why, position) for power, order, ok, why in converted
-        ]
+        results += [_conversion_result(power, order, ok, why, position) for power, order, ok, why in to_army]
     results += [
         _conversion_result(p, o, True, "", position)
         for p, os in orders.items()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import enum
+import functools
 
 from django.db import transaction
 from django.utils import timezone
@@ -159,6 +160,10 @@ def phase_revert(*, game_id: int, index: int, now: dt.datetime | None = None) ->
     return target
 
 
+def _remind(phase_id: int, power_ids: list[int], hours: int) -> None:
+    notifications.deadline_reminder_send(phase_id=phase_id, power_ids=power_ids, hours=hours)
+
+
 # --- the steps of processing ---------------------------------------------------------------------------
 
 
@@ -262,11 +267,7 @@ def phase_reminders_sweep(*, now: dt.datetime | None = None, hours: int = 24) ->
                 .values_list("id", flat=True)
             )
             if late:
-                transaction.on_commit(
-                    lambda p=phase.id, ids=late: notifications.deadline_reminder_send(
-                        phase_id=p, power_ids=ids, hours=hours
-                    )
-                )
+                transaction.on_commit(functools.partial(_remind, phase.id, late, hours))
                 sent += 1
         Phase.objects.filter(id__in=[p.id for p in phases]).update(reminder_sent=True)
     return sent

@@ -32,7 +32,7 @@ def message_send(*, game_id: int, user: Any, body: str, recipients: Sequence[str
     unknown = [r for r in wanted if r not in names or r == seat.name]
     if unknown:
         raise GameError(f"Cannot send press to {', '.join(unknown)}")
-    phase_name = game.current_phase.name if game.current_phase_id else ""
+    phase_name = game.current_phase.name if game.current_phase is not None else ""
     message = Message.objects.create(
         game=game, phase_name=phase_name, sender=seat, recipients=wanted, body=body.strip()
     )

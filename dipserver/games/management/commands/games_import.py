@@ -3,7 +3,7 @@
 import json
 from pathlib import Path
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from dipserver.games.errors import GameError
 from dipserver.games.services.transfer import game_import, game_replay
@@ -12,10 +12,10 @@ from dipserver.games.services.transfer import game_import, game_replay
 class Command(BaseCommand):
     help = "Import a game exported with games_export, then re-adjudicate its history to check it."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file")
 
-    def handle(self, *args, file, **options):
+    def handle(self, *args: object, file: str, **options: object) -> None:
         try:
             data = json.loads(Path(file).read_text())
         except (OSError, json.JSONDecodeError) as exc:
