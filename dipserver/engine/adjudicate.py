@@ -47,18 +47,24 @@ def adjudicate(
     orders_by_power: Mapping[str, Iterable[Order]],
     *,
     build_rule: str | None = None,
+    order_board: Board | None = None,
 ) -> PhaseResult:
     """Adjudicate ``position.phase`` on ``board`` (the map as it stands in that phase).
 
     ``build_rule`` is ``"home"`` (owned home centres) or ``"owned"`` (any owned centre); by default the
     board's variant decides, else the standard rule.
+
+    ``order_board``, when given, judges the movement and retreat orders instead of ``board``: a rule
+    module's overlay that closes provinces for one season (blizzards). Centres and the Winter decision
+    always use ``board``, since such overlays never outlast the season.
     """
     rule = build_rule or board.variant.build_rule or HOME
     phase = position.phase
+    judged = order_board or board
     if phase.type is PhaseType.MOVEMENT:
-        return _after_movement(board, position, orders_by_power, rule)
+        return _after_movement(board, judged, position, orders_by_power, rule)
     if phase.type is PhaseType.RETREATS:
-        retreats = resolve_retreats(board, position.units, position.dislodged, orders_by_power)
+        retreats = resolve_retreats(judged, position.units, position.dislodged, orders_by_power)
         return _advance(board, position, retreats.results, retreats.units, rule, [])
     adjustments = resolve_adjustments(board, position.units, position.owners, orders_by_power, rule)
     nxt = Phase(phase.year + 1, Season.SPRING, PhaseType.MOVEMENT)
@@ -66,10 +72,14 @@ def adjudicate(
 
 
 def _after_movement(
-    board: Board, position: Position, orders_by_power: Mapping[str, Iterable[Order]], rule: str
+    board: Board,
+    judged: Board,
+    position: Position,
+    orders_by_power: Mapping[str, Iterable[Order]],
+    rule: str,
 ) -> PhaseResult:
     phase = position.phase
-    outcome = resolve_movement(board, position.units, orders_by_power)
+    outcome = resolve_movement(judged, position.units, orders_by_power)
     results = list(outcome.results)
     waiting: dict[str, Dislodged] = {}
     for prov, d in outcome.dislodged.items():
