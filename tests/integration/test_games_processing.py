@@ -184,7 +184,9 @@ def test_a_worker_killed_mid_processing_leaves_nothing_half_written(
     assert Phase.objects.filter(game=game).count() == 1
 
     workers.start()
-    assert phases_due_sweep() == [phase_id]  # the sweep finds it again
+    # The orphaned server process notices its client is gone only once it gets the lock we held: until
+    # it has rolled back, the sweep skips the still-locked row; then it finds the phase again.
+    wait_for(lambda: phases_due_sweep() == [phase_id], what="the sweep to find the phase again")
     wait_for(lambda: processed_once(game), what="the phase to be processed after the crash")
 
 
