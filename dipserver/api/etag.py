@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from django.db.models import Count, Max
+from django.db.models import Count, Exists, Max, OuterRef, Subquery
 from rest_framework.response import Response
 
 from dipserver.games.models import Game, Order, Phase, Power
@@ -20,9 +20,18 @@ def _tag(*parts: Any) -> str:
 
 
 def game_tag(game_id: int, user_id: int | None) -> str | None:
-    """The state of a game as its detail shows it; ``None`` when there is no such game."""
+    """The state of a game as its detail shows it; ``None`` when there is no such game. Two queries: the
+    game with its phase, order count and the viewer's mastership, then the seats."""
+    orders = Order.objects.filter(phase_id=OuterRef("current_phase_id")).order_by().values("phase_id")
     row = (
         Game.objects.filter(id=game_id)
+        .annotate(
+            order_count=Subquery(orders.annotate(n=Count("id")).values("n")[:1]),
+            order_last=Subquery(orders.annotate(m=Max("id")).values("m")[:1]),
+            mastered=Exists(
+                Game.masters.through.objects.filter(game_id=OuterRef("id"), user_id=user_id or 0)
+            ),
+        )
         .values_list(
             "status",
             "result",
@@ -33,20 +42,32 @@ def game_tag(game_id: int, user_id: int | None) -> str | None:
             "current_phase_id",
             "current_phase__status",
             "current_phase__deadline",
-            "current_phase__index",
+            "order_count",
+            "order_last",
+            "mastered",
         )
         .first()
     )
     if row is None:
         return None
-    seats = list(
-        Power.objects.filter(game_id=game_id)
+    seats = [
+        # Draw votes and concessions are secret: only the viewer's own may change the viewer's tag.
+        (*public, (vote, concede) if owner == user_id else None)
+        for *public, owner, vote, concede in Power.objects.filter(game_id=game_id)
         .order_by("id")
-        .values_list("id", "user_id", "name", "status", "ready", "seat_open", "missed_phases")
-    )
-    masters = sorted(Game.masters.through.objects.filter(game_id=game_id).values_list("user_id", flat=True))
-    orders = Order.objects.filter(phase_id=row[6]).aggregate(n=Count("id"), last=Max("id")) if row[6] else {}
-    return _tag("game", game_id, user_id, row, seats, masters, orders)
+        .values_list(
+            "id",
+            "name",
+            "status",
+            "ready",
+            "seat_open",
+            "missed_phases",
+            "user_id",
+            "draw_vote",
+            "concede_to",
+        )
+    ]
+    return _tag("game", game_id, user_id, row, seats)
 
 
 def phase_tag(game_id: int, index: int, user_id: int | None, extra: Any = None) -> str | None:

@@ -308,7 +308,7 @@ class DrawVoteApi(APIView):
     @extend_schema(request=InputSerializer, responses={200: OutputSerializer})
     def put(self, request: Request, game_id: int) -> Response:
         game = game_or_404(game_id)
-        power_required(viewer_of(request, game), game)
+        power_required(viewer_of(request, game, mastery=False), game)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         vote = data.validated_data["vote"]
@@ -332,7 +332,7 @@ class ConcedeApi(APIView):
     @extend_schema(request=InputSerializer, responses={200: OutputSerializer})
     def post(self, request: Request, game_id: int) -> Response:
         game = game_or_404(game_id)
-        power_required(viewer_of(request, game), game)
+        power_required(viewer_of(request, game, mastery=False), game)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         to = data.validated_data["to"].upper()

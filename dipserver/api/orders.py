@@ -92,7 +92,7 @@ class OrdersApi(APIView):
     @extend_schema(responses={200: _OrdersOutputSerializer})
     def get(self, request: Request, game_id: int) -> Response:
         game = game_or_404(game_id)
-        seat = power_required(viewer_of(request, game), game)
+        seat = power_required(viewer_of(request, game, mastery=False), game)
         phase = Phase.objects.filter(id=game.current_phase_id).first()
         if phase is None:
             raise Conflict(f"{game.name} has not started yet.")
@@ -108,7 +108,7 @@ class OrdersApi(APIView):
     )
     def put(self, request: Request, game_id: int) -> Response:
         game = game_or_404(game_id)
-        power_required(viewer_of(request, game), game)
+        power_required(viewer_of(request, game, mastery=False), game)
         data = self.ReplaceInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         named, texts = data.validated_data["phase"].upper(), data.validated_data["orders"]
@@ -139,7 +139,7 @@ class OrdersApi(APIView):
     )
     def delete(self, request: Request, game_id: int) -> Response:
         game = game_or_404(game_id)
-        power_required(viewer_of(request, game), game)
+        power_required(viewer_of(request, game, mastery=False), game)
         named = request.query_params.get("phase")
         phase = open_phase_or_409(game, named)
         try:
@@ -183,7 +183,7 @@ class OptionsApi(APIView):
     @extend_schema(responses={200: OutputSerializer, 409: None})
     def get(self, request: Request, game_id: int) -> Response:
         game = game_or_404(game_id)
-        seat = power_required(viewer_of(request, game), game)
+        seat = power_required(viewer_of(request, game, mastery=False), game)
         phase = open_phase_or_409(game)
         variant = load_variant(game.variant)
         board = board_of(variant, phase.snapshot)
@@ -208,7 +208,7 @@ class ReadyApi(APIView):
     @extend_schema(request=InputSerializer, responses={200: OutputSerializer, 409: None})
     def put(self, request: Request, game_id: int) -> Response:
         game = game_or_404(game_id)
-        power_required(viewer_of(request, game), game)
+        power_required(viewer_of(request, game, mastery=False), game)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         phase = open_phase_or_409(game)

@@ -40,12 +40,13 @@ def game_or_404(game_id: int) -> Game:
     return game
 
 
-def viewer_of(request: Any, game: Game) -> Viewer:
+def viewer_of(request: Any, game: Game, *, mastery: bool = True) -> Viewer:
+    """``mastery=False`` skips the game-master lookup, for endpoints only a seat may use."""
     user = request.user
     if not (user and user.is_authenticated):
         return Viewer(user, None, False)
     seat = Power.objects.filter(game=game, user=user).first()
-    master = user.is_superuser or game.masters.filter(id=user.id).exists()
+    master = user.is_superuser or (mastery and game.masters.filter(id=user.id).exists())
     return Viewer(user, seat, master)
 
 

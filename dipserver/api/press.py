@@ -77,7 +77,7 @@ class ChannelListApi(APIView):
     )
     def get(self, request: Request, game_id: int) -> Response:
         game = game_or_404(game_id)
-        seat = power_required(viewer_of(request, game), game)
+        seat = power_required(viewer_of(request, game, mastery=False), game)
         since = _since(request)
         channels = channels_for(game, seat)
         unread: dict[str, int] = {}
@@ -122,7 +122,7 @@ class MessagesApi(APIView):
     )
     def get(self, request: Request, game_id: int) -> Response:
         game = game_or_404(game_id)
-        seat = power_required(viewer_of(request, game), game)
+        seat = power_required(viewer_of(request, game, mastery=False), game)
         since = _since(request)
         channel = request.query_params.get("channel")
         rows = [self._row(m, seat, game) for m in visible_messages(game, seat) if m.id > since]
@@ -135,7 +135,7 @@ class MessagesApi(APIView):
     @extend_schema(request=SendInputSerializer, responses={201: OutputSerializer})
     def post(self, request: Request, game_id: int) -> Response:
         game = game_or_404(game_id)
-        seat = power_required(viewer_of(request, game), game)
+        seat = power_required(viewer_of(request, game, mastery=False), game)
         data = self.SendInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         message = message_send(game_id=game.id, user=request.user, **data.validated_data)

@@ -161,3 +161,13 @@ def test_creating_a_game_explains_bad_settings(outsider):
         "/api/v1/games", {"name": "X", "variant": "standard", "deadline_zone": "Mars/Base"}, format="json"
     )
     assert zone.status_code == 400 and "time zone" in zone.json()["error"]["message"]
+
+
+def test_a_secret_draw_vote_changes_only_the_voters_tag(game):
+    path = f"/api/v1/games/{game.id}"
+    england = client_for(user_of(game, "ENGLAND"))
+    france = client_for(user_of(game, "FRANCE"))
+    english, french = england.get(path)["ETag"], france.get(path)["ETag"]
+    france.put(f"{path}/draw-vote", {"vote": True}, format="json")
+    assert england.get(path, HTTP_IF_NONE_MATCH=english).status_code == 304  # nothing to infer
+    assert france.get(path, HTTP_IF_NONE_MATCH=french).status_code == 200
