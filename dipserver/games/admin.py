@@ -161,7 +161,7 @@ class GameAdmin(GameMasterPermissions, admin.ModelAdmin):
             format_html_join(
                 "",
                 "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                ((r["year"], r["hook"], r["province"] or "all", r["change"]) for r in rows),
+                ((r["year"] or "?", r["hook"], r["province"] or "all", r["change"]) for r in rows),
             ),
         )
 

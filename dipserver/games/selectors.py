@@ -68,8 +68,8 @@ def powers_waiting(*, game: Game, powers: list[Power] | None = None) -> list[str
 
 
 def timeline_rows(*, game: Game) -> list[dict[str, Any]]:
-    """What the variant's timeline changes when, for this game's options (random years stay secret until
-    the game ends: shown only as "random")."""
+    """What the variant's timeline changes when, for this game's options. In a random game the drawn years
+    stay secret until the game ends: those rows have ``year`` None."""
     _, timeline = variant_of(game.variant)
     try:
         slots = schedule(timeline, game.options, game.secret)
@@ -80,6 +80,10 @@ def timeline_rows(*, game: Game) -> list[dict[str, Any]]:
     for (year, hook), changes in sorted(slots.items(), key=lambda kv: (kv[0][0], list(Hook).index(kv[0][1]))):
         for change in changes:
             if hidden and change.entry:
+                when = "random year (revealed at the end)"
+                rows.append(
+                    {"year": None, "hook": when, "change": str(change.change), "province": change.province}
+                )
                 continue
             rows.append(
                 {"year": year, "hook": str(hook), "change": str(change.change), "province": change.province}
@@ -93,7 +97,7 @@ def next_map_change(*, game: Game) -> str:
         return ""
     now = EnginePhase.parse(game.current_phase.name)
     for row in timeline_rows(game=game):
-        if row["year"] >= now.year:
+        if row["year"] is not None and row["year"] >= now.year:
             return f"{row['year']} {row['hook']}: {row['province'] or 'all'} {row['change']}"
     return ""
 

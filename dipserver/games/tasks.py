@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 from django.conf import settings
+from django.db import OperationalError
 
 from dipserver.games.services.phases import phase_process as phase_process_service
 from dipserver.games.services.phases import phase_reminders_sweep
@@ -18,7 +19,14 @@ def phases_due_sweep() -> int:
     return len(queued)
 
 
-@shared_task(name="dipserver.games.phase_process", trail=False)
+@shared_task(
+    name="dipserver.games.phase_process",
+    trail=False,
+    # A dropped database connection rolls the whole phase back, so trying again is safe.
+    autoretry_for=(OperationalError,),
+    retry_backoff=2,
+    max_retries=5,
+)
 def phase_process(phase_id: int) -> str:
     """Process one phase if it is still open and due. Safe to run twice: the second run finds it done."""
     return str(phase_process_service(phase_id=phase_id))

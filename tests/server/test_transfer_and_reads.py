@@ -14,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from dipserver.core.demo import demo_games_ensure
 from dipserver.games.errors import GameError
 from dipserver.games.models import Game, Phase
-from dipserver.games.selectors import game_get
+from dipserver.games.selectors import game_get, next_map_change, timeline_rows
 from dipserver.games.services.orders import orders_submit
 from dipserver.games.services.phases import phase_process
 from dipserver.games.services.press import message_send
@@ -117,3 +117,18 @@ def test_demo_seeding_makes_one_game_per_variant_once(users):
 
     assert len(first) == len(again) == Game.objects.count() == 4
     assert all(game.masters.filter(id=users[0].id).exists() for game in Game.objects.all())
+
+
+def test_the_timeline_is_shown_with_random_years_kept_secret_until_the_end(users):
+    exact = started_game(users, variant="wall_of_ice")
+    rows = timeline_rows(game=exact)
+    assert rows and all(isinstance(r["year"], int) for r in rows)
+    assert next_map_change(game=exact).startswith(str(rows[0]["year"]))
+
+    more = [get_user_model().objects.create(username=f"random{i}") for i in range(7)]
+    secret = started_game(more, variant="wall_of_ice", options={"mode": "random"})
+    hidden = [r for r in timeline_rows(game=secret) if r["year"] is None]
+    assert hidden and all("revealed at the end" in r["hook"] for r in hidden)
+    Game.objects.filter(id=secret.id).update(status=Game.Status.FINISHED)
+    secret.refresh_from_db()
+    assert all(r["year"] is not None for r in timeline_rows(game=secret))
