@@ -1,0 +1,75 @@
+"""Rule modules a game can switch on with any variant: blizzards and supply lines (variant-rulings §8).
+
+``Modules`` is the game's choice (read from its options); ``ModuleState`` is what the modules remember from
+phase to phase (announced blizzards, pending Snow Storms, depots, supply marks). ``phase.open_phase`` and
+``phase.play`` wrap the standard pipeline: with no module on they are exactly ``adjudicate``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from dipserver.engine.modules.blizzard import BlizzardOptions, SnowStorm
+from dipserver.engine.modules.supply import SupplyOptions, SupplyState
+
+MODULE_KEYS = ("blizzards", "supply_lines")
+
+
+@dataclass(frozen=True, slots=True)
+class Modules:
+    blizzards: BlizzardOptions | None = None
+    supply: SupplyOptions | None = None
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any]) -> Modules:
+        """From a game's options: ``{"blizzards": {"count": "1d6"}, "supply_lines": true}``; other keys
+        (the variant's own options) are ignored. ``false`` or a missing key leaves a module off."""
+        blizzards = options.get("blizzards", False)
+        supply = options.get("supply_lines", False)
+        return cls(
+            None if blizzards is False else BlizzardOptions.from_data(blizzards),
+            None if supply is False else SupplyOptions.from_data(supply),
+        )
+
+    def to_options(self) -> dict[str, Any]:
+        return {
+            "blizzards": self.blizzards.to_data() if self.blizzards else False,
+            "supply_lines": self.supply.to_data() if self.supply else False,
+        }
+
+    @property
+    def any(self) -> bool:
+        return self.blizzards is not None or self.supply is not None
+
+
+@dataclass(frozen=True, slots=True)
+class ModuleState:
+    """What the modules carry from one phase to the next; store it with the phase (``to_data``)."""
+
+    blizzards: frozenset[str] = frozenset()  # the blizzards of the current movement phase and its retreats
+    storms: tuple[SnowStorm, ...] = ()  # Snow Storms ordered, waiting for the next movement phase's draw
+    tokens_used: Mapping[str, int] = field(default_factory=dict)  # power -> Snow Storm tokens spent
+    supply: SupplyState = field(default_factory=SupplyState)
+
+    def tokens_left(self, modules: Modules, power: str) -> int:
+        total = modules.blizzards.snow_storm_tokens if modules.blizzards else 0
+        return total - self.tokens_used.get(power, 0)
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "blizzards": sorted(self.blizzards),
+            "storms": [{"power": s.power, "province": s.province, "place": s.place} for s in self.storms],
+            "tokens_used": dict(sorted(self.tokens_used.items())),
+            "supply": self.supply.to_data(),
+        }
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> ModuleState:
+        return cls(
+            frozenset(data.get("blizzards", ())),
+            tuple(SnowStorm(s["power"], s["province"], s["place"]) for s in data.get("storms", ())),
+            dict(data.get("tokens_used", {})),
+            SupplyState.from_data(data.get("supply", {})),
+        )

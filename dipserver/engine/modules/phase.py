@@ -1,0 +1,217 @@
+"""The phase pipeline with rule modules: ``open_phase`` when a phase opens, ``play`` to adjudicate it.
+
+A game with modules keeps a ``ModuleState`` beside each phase. The server's loop becomes:
+
+1. apply the timeline hooks as for any variant (the map of the new phase);
+2. ``open_phase(board, position, modules, state, secret)``: draws and announces the blizzards of a movement
+   phase (then the pending Snow Storms), and traces everyone's supply for the map to show;
+3. ``play(board, position, orders, modules, state, extra=ModuleOrders(...))``: screens the orders the
+   modules forbid, runs the standard ``adjudicate`` (on the blizzard overlay), then founds and loses
+   depots, runs the supply check after the seasons it is due, removes long-unsupplied units at Winter,
+   and queues the Snow Storms ordered for the next draw.
+
+With ``Modules()`` (nothing on), ``play`` returns exactly what ``adjudicate`` does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from dipserver.engine.adjudicate import PhaseResult, adjudicate
+from dipserver.engine.adjustments import has_adjustments
+from dipserver.engine.board import Board
+from dipserver.engine.modules import Modules, ModuleState, blizzard, supply
+from dipserver.engine.modules.blizzard import SnowStorm
+from dipserver.engine.modules.screen import Problem, screen
+from dipserver.engine.modules.supply import EstablishDepot, SupplyOptions, SupplyReport, SupplyState
+from dipserver.engine.orders import Disband, Order, OrderResult, Outcome
+from dipserver.engine.position import Position
+from dipserver.engine.types import Phase, PhaseType, Season, Unit
+
+
+@dataclass(frozen=True, slots=True)
+class ModuleOrders:
+    """Orders for the modules, given beside a phase's Diplomacy orders."""
+
+    depots: tuple[EstablishDepot, ...] = ()  # movement phases, supply lines on
+    storms: tuple[SnowStorm, ...] = ()  # any phase before a movement phase, Snow Storm tokens on
+
+
+@dataclass(frozen=True, slots=True)
+class Opened:
+    state: ModuleState  # with this phase's blizzards
+    supply: SupplyReport | None  # everyone's supply lines as the phase opens (movement phases)
+    events: tuple[Mapping[str, Any], ...]  # what to announce, as plain data
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    result: PhaseResult  # as ``adjudicate`` gives it, module answers and Winter removals included
+    state: ModuleState  # to keep with the next phase (then pass it to ``open_phase``)
+    refused: tuple[tuple[EstablishDepot | SnowStorm, str], ...]  # module orders not accepted, and why
+    check: SupplyReport | None  # the supply check made after this phase, if one was due
+
+
+def open_phase(board: Board, position: Position, modules: Modules, state: ModuleState, secret: str) -> Opened:
+    """The module state for the phase ``position.phase`` on ``board`` (its map after the hooks)."""
+    phase = position.phase
+    events: list[Mapping[str, Any]] = []
+    if phase.type is PhaseType.MOVEMENT and modules.blizzards is not None:
+        drawn = blizzard.draw(board, phase, secret, modules.blizzards)
+        storms = state.storms
+        now = blizzard.apply_storms(drawn, storms, board)
+        state = replace(state, blizzards=now, storms=())
+        events.append(
+            {
+                "kind": "blizzards",
+                "phase": str(phase),
+                "provinces": sorted(now),
+                "drawn": sorted(drawn),
+                "storms": [
+                    {"power": s.power, "province": s.province, "place": s.place} for s in state.storms
+                ],
+            }
+        )
+    elif phase.type is PhaseType.ADJUSTMENTS:
+        state = replace(state, blizzards=frozenset())
+    report = None
+    if phase.type is PhaseType.MOVEMENT and modules.supply is not None:
+        report = supply.trace(_judged(board, modules, state, phase), position, state.supply, modules.supply)
+    return Opened(state, report, tuple(events))
+
+
+def _judged(board: Board, modules: Modules, state: ModuleState, phase: Phase) -> Board:
+    if modules.blizzards is None or phase.type is PhaseType.ADJUSTMENTS:
+        return board
+    return blizzard.overlay(board, state.blizzards)
+
+
+def play(
+    board: Board,
+    position: Position,
+    orders_by_power: Mapping[str, Iterable[Order]],
+    modules: Modules,
+    state: ModuleState,
+    *,
+    extra: ModuleOrders | None = None,
+    build_rule: str | None = None,
+) -> Played:
+    """Adjudicate ``position.phase`` with the modules on; ``state`` is what ``open_phase`` returned."""
+    extra = extra or ModuleOrders()
+    phase = position.phase
+    judged = _judged(board, modules, state, phase)
+    problems: list[Problem] = []
+    if judged is not board:
+        snow = state.blizzards
+        problems.append(lambda power, order: blizzard.order_problem(judged, snow, order))
+    report = None
+    if modules.supply is not None and phase.type is PhaseType.MOVEMENT:
+        report = supply.trace(judged, position, state.supply, modules.supply)
+        seen = report
+        problems.append(lambda power, order: supply.order_problem(board, seen, order))
+    if not problems:
+        result = adjudicate(board, position, orders_by_power, build_rule=build_rule)
+    else:
+        screened = screen(orders_by_power, *problems)
+        order_board = judged if judged is not board else None
+        result = adjudicate(board, position, screened.kept, build_rule=build_rule, order_board=order_board)
+        result = replace(result, results=screened.merge(result.results))
+
+    refused: list[tuple[EstablishDepot | SnowStorm, str]] = []
+    season_over = phase.type is PhaseType.RETREATS or (
+        phase.type is PhaseType.MOVEMENT and result.position.phase.type is not PhaseType.RETREATS
+    )
+    check = None
+    if modules.supply is not None:
+        founded = _depots(judged, position, report, state.supply, modules.supply, extra.depots, refused)
+        kept = supply.after_phase(
+            state.supply, position, result.position, result.results, founded, modules.supply
+        )
+        if season_over and phase.season in modules.supply.check_seasons:
+            check = supply.trace(board, result.position, kept, modules.supply)
+            kept = supply.check(kept, check)
+        if season_over and phase.season is Season.FALL:
+            result, kept = _remove_unsupplied(board, result, kept, modules.supply, build_rule)
+        state = replace(state, supply=kept)
+    state = _queue_storms(board, modules, state, extra.storms, refused)
+    if season_over:
+        state = replace(state, blizzards=frozenset())
+    return Played(result, state, tuple(refused), check)
+
+
+def _depots(
+    board: Board,
+    position: Position,
+    report: SupplyReport | None,
+    state: SupplyState,
+    options: SupplyOptions,
+    orders: Iterable[EstablishDepot],
+    refused: list[tuple[EstablishDepot | SnowStorm, str]],
+) -> list[EstablishDepot]:
+    accepted: list[EstablishDepot] = []
+    for order in orders:
+        if report is None:
+            refused.append((order, "depots are founded in movement phases"))
+            continue
+        # Count the depots accepted so far this phase against the limit, as if already founded.
+        pending = SupplyState(
+            {**state.depots, **{o.province: supply.Depot(o.power, str(position.phase)) for o in accepted}}
+        )
+        why = supply.depot_problem(board, position, report, pending, options, order)
+        if why is None:
+            accepted.append(order)
+        else:
+            refused.append((order, why))
+    return accepted
+
+
+def _remove_unsupplied(
+    board: Board, result: PhaseResult, state: SupplyState, options: SupplyOptions, build_rule: str | None
+) -> tuple[PhaseResult, SupplyState]:
+    """Winter removals for ``strikes`` failed checks in a row; a Winter skipped for want of adjustments is
+    played after all if a removal gives someone a build."""
+    gone = supply.removals(state, result.position.units, options)
+    if not gone:
+        return result, state
+    why = f"Out of supply at {options.strikes} checks in a row: removed at the Winter adjustment"
+    notes = [OrderResult(u.power, Disband(u.location), Outcome.SUCCESS, why) for u in gone]
+    units: dict[str, Unit] = {p: u for p, u in result.position.units.items() if u not in gone}
+    position = replace(result.position, units=units)
+    skipped = result.skipped
+    winter = next((p for p in skipped if p.type is PhaseType.ADJUSTMENTS), None)
+    rule = build_rule or board.variant.build_rule or "home"
+    if winter is not None and has_adjustments(board, units, position.owners, rule):
+        position = replace(position, phase=winter)
+        skipped = tuple(p for p in skipped if p != winter)
+    marks = {p: c for p, c in state.marks.items() if p in units}
+    return replace(result, results=(*result.results, *notes), position=position, skipped=skipped), replace(
+        state, marks=marks
+    )
+
+
+def _queue_storms(
+    board: Board,
+    modules: Modules,
+    state: ModuleState,
+    storms: Iterable[SnowStorm],
+    refused: list[tuple[EstablishDepot | SnowStorm, str]],
+) -> ModuleState:
+    storms = tuple(storms)
+    if not storms:
+        return state
+    if modules.blizzards is None:
+        refused.extend((s, "this game has no blizzards") for s in storms)
+        return state
+    used = dict(state.tokens_used)
+    queued = list(state.storms)
+    for storm in storms:
+        left = modules.blizzards.snow_storm_tokens - used.get(storm.power, 0)
+        why = blizzard.storm_problem(board, storm, left)
+        if why is None:
+            used[storm.power] = used.get(storm.power, 0) + 1
+            queued.append(storm)
+        else:
+            refused.append((storm, why))
+    return replace(state, storms=tuple(queued), tokens_used=used)
