@@ -26,6 +26,7 @@ FORBIDDEN = (
     "dipserver.core",
     "dipserver.accounts",
     "dipserver.games",
+    "dipserver.api",
 )
 ENGINE_FILES = sorted(ENGINE.rglob("*.py"))
 
@@ -35,7 +36,7 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def forbidden_imports(source: str, module: str) -> list[str]:
+def forbidden_imports(source: str, module: str, forbidden: tuple[str, ...] = FORBIDDEN) -> list[str]:
     """Every import in ``source`` (found anywhere, even inside functions) that names a forbidden module."""
     found = []
     for node in ast.walk(ast.parse(source)):
@@ -49,7 +50,7 @@ def forbidden_imports(source: str, module: str) -> list[str]:
                 names = [node.module or ""]
         else:
             continue
-        found += [name for name in names if any(name == f or name.startswith(f + ".") for f in FORBIDDEN)]
+        found += [name for name in names if any(name == f or name.startswith(f + ".") for f in forbidden)]
     return found
 
 
@@ -114,9 +115,9 @@ class TestTheCheckItself:
 def test_import_linter_contract_forbids_the_same_modules() -> None:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
     assert config["include_external_packages"] is True
-    (contract,) = config["contracts"]
+    contracts = {tuple(c["source_modules"]): c for c in config["contracts"]}
+    contract = contracts[("dipserver.engine",)]
     assert contract["type"] == "forbidden"
-    assert contract["source_modules"] == ["dipserver.engine"]
     assert set(contract["forbidden_modules"]) == set(FORBIDDEN)
 
 
@@ -129,3 +130,34 @@ def test_namespace_package_contract_forbids_the_frameworks_and_the_rest_of_dipse
     assert contract["type"] == "forbidden"
     assert contract["source_modules"].split() == ["dipserver.engine"]
     assert set(contract["forbidden_modules"].split()) == {"django", "celery", "rest_framework", "dipserver"}
+
+
+# Other packages that promise to stay free of the server (see their module docstrings).
+PURE_PACKAGES = {
+    "dipserver.render": FORBIDDEN,
+    "dipserver.bot": (*FORBIDDEN, "dipserver.engine", "dipserver.render"),
+}
+
+
+@pytest.mark.parametrize("package", sorted(PURE_PACKAGES))
+def test_other_pure_packages_keep_their_promise(package: str) -> None:
+    folder = ROOT.joinpath(*package.split("."))
+    files = sorted(folder.rglob("*.py"))
+    assert files, f"{package} has no modules"
+    found = {
+        str(path.relative_to(ROOT)): bad
+        for path in files
+        if (
+            bad := forbidden_imports(
+                path.read_text(encoding="utf-8"), module_name(path), PURE_PACKAGES[package]
+            )
+        )
+    }
+    assert found == {}
+
+
+@pytest.mark.parametrize("package", sorted(PURE_PACKAGES))
+def test_import_linter_has_the_same_contract_for(package: str) -> None:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    contracts = {tuple(c["source_modules"]): c for c in config["contracts"]}
+    assert set(contracts[(package,)]["forbidden_modules"]) == set(PURE_PACKAGES[package])
