@@ -45,10 +45,16 @@ def test_django_services_use_production_settings_and_real_services(
     assert "DEBUG" not in env
 
 
-def test_web_migrates_then_runs_gunicorn(compose: dict[str, Any]) -> None:
+def test_web_checks_services_migrates_then_runs_gunicorn(compose: dict[str, Any]) -> None:
     web = compose["services"]["web"]
-    assert "manage.py migrate --noinput" in web["command"]
-    assert "gunicorn dipserver.config.wsgi:application" in web["command"]
+    command = web["command"]
+    steps = [
+        "manage.py check_services",
+        "manage.py migrate --noinput",
+        "gunicorn dipserver.config.wsgi:application",
+    ]
+    positions = [command.find(step) for step in steps]
+    assert -1 not in positions and positions == sorted(positions), command
     assert web["depends_on"]["postgres"]["condition"] == "service_healthy"
     assert web["depends_on"]["redis"]["condition"] == "service_healthy"
     assert "/healthz" in " ".join(web["healthcheck"]["test"])
