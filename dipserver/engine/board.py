@@ -11,8 +11,10 @@ Derivation (variant-rulings §5.5, E21):
   and the two locations share an adjacent *shore* province, minus the variant's exception list;
 - impassable and absent provinces are never entered.
 
-A *shore* province is water for the purpose of coastlines: a sea, or an impassable province that was a sea
-at the start (Wall of Ice icebergs block ships but do not erase the coastline, ruling E4/E21).
+A *shore* province is water for the purpose of coastlines: a sea, or, when the variant says
+``impassable_seas = "shore"`` (the default), an impassable province that was a sea at the start: Wall of
+Ice's icebergs block ships but do not erase the coastline (E4/E21). Sahara says ``"closed"``: desert over
+a dried sea carries no fleet along it.
 """
 
 from __future__ import annotations
@@ -127,12 +129,9 @@ class Board:
     # --- derivation -------------------------------------------------------------------------------
 
     def _shore_provinces(self, variant: Variant) -> frozenset[str]:
-        start = variant.map_state.terrain
-        return frozenset(
-            p
-            for p, t in self._terrain.items()
-            if t is Terrain.SEA or (t is Terrain.IMPASSABLE and start.get(p) is Terrain.SEA)
-        )
+        from dipserver.engine.coasts import shore_provinces  # coasts imports this module
+
+        return shore_provinces(variant, self._terrain, variant.impassable_seas == "shore")
 
     def _passable(self, prov: str) -> bool:
         return self._terrain.get(prov, Terrain.ABSENT).passable

@@ -29,14 +29,16 @@ class CoastError(ValueError):
 
 
 def shore_provinces(
-    variant: Variant, terrain: Mapping[str, Terrain], frozen_seas: bool = True
+    variant: Variant, terrain: Mapping[str, Terrain], frozen_seas: bool | None = None
 ) -> frozenset[str]:
     """The provinces that draw a coastline: seas, and (``frozen_seas``) impassable former seas.
 
-    With ``frozen_seas`` this is ``board.py``'s definition: icebergs block ships but keep the coastline
-    (Wall of Ice, rulings E4/E21). Sahara turns it off: its impassable former seas dried into land first
-    and are desert, not coast.
+    ``frozen_seas`` defaults to the variant's ``impassable_seas`` setting, the one ``board.py`` reads:
+    icebergs block ships but keep the coastline (Wall of Ice, rulings E4/E21); Sahara's impassable former
+    seas dried into land first and are desert, not coast (``"closed"``).
     """
+    if frozen_seas is None:
+        frozen_seas = variant.impassable_seas == "shore"
     start = variant.map_state.terrain
     return frozenset(
         p

@@ -232,7 +232,7 @@ def apply_changes(
     units, removed = remove_on_impassable(terrain, units)
     units, stranded = strand_fleets(variant, terrain, units, settings.stranded_fleets, stay)
     units, sunk = sink_armies(terrain, units, settings.sunk_armies)
-    frozen = settings.impassable_seas == "shore"
+    frozen = variant.impassable_seas == "shore"
     changed = [e["province"] for e in events]
     coasts = (
         recompute_coasts(variant, terrain, timeline.coast_names, frozen, map_state.coasts, changed)

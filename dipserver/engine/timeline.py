@@ -81,7 +81,6 @@ class Settings:
     stranded_fleets: str = "convert"  # "convert" (army, or disband if told to stay) | "stay"
     sunk_armies: str = "fleet"  # "fleet" | "drown"
     new_sc_home: str = "none"  # "none" | "territory": new centres in a home territory are home centres
-    impassable_seas: str = "shore"  # "shore": a frozen sea keeps its coastline (E21) | "closed": desert
 
 
 _SETTING_VALUES = {
@@ -89,7 +88,6 @@ _SETTING_VALUES = {
     "stranded_fleets": ("convert", "stay"),
     "sunk_armies": ("fleet", "drown"),
     "new_sc_home": ("none", "territory"),
-    "impassable_seas": ("shore", "closed"),
 }
 
 

@@ -23,6 +23,9 @@ from dipserver.engine.types import Phase, PhaseType, Terrain, Unit, UnitType, co
 VARIANTS_DIR = Path(__file__).resolve().parents[2] / "variants"
 COAST_CODES = frozenset({"NC", "SC", "EC", "WC"})
 BUILD_RULES = frozenset({"home", "owned"})
+# What an impassable former sea is to the fleets beside it (E21): "shore" (icebergs: ships are blocked but
+# the coastline stays, fleets pass along it) or "closed" (desert: the coast is gone).
+IMPASSABLE_SEAS = frozenset({"shore", "closed"})
 
 _PROVINCE_KEYS = frozenset({"name", "aliases", "terrain", "sc", "home", "borders", "add_borders", "coasts"})
 _CODE_RE = re.compile(r"^[A-Z][A-Z0-9]{1,3}$")
@@ -66,6 +69,7 @@ class Variant:
     victory_centres: int
     build_rule: str  # "home": owned home centres only; "owned": any owned centre
     names: Mapping[str, str]  # normalised name/alias/code -> province code, for the order parser
+    impassable_seas: str = "shore"  # see IMPASSABLE_SEAS: [rules] impassable_seas in variant.toml
 
     def lookup(self, text: str) -> str | None:
         """Province code for a code, full name or alias in any case; ``None`` if unknown."""
@@ -157,6 +161,7 @@ class _Loader:
             victory_centres=meta["victory_centres"],
             build_rule=meta["build_rule"],
             names=FrozenMap(self._names(provinces, map_file)),
+            impassable_seas=meta["impassable_seas"],
         )
         position = self._start_position(start, start_file, variant, start_phase)
         object.__setattr__(variant, "start", position)
@@ -203,7 +208,7 @@ class _Loader:
     @staticmethod
     def _meta(meta: dict[str, Any], parent: dict[str, Any], where: str) -> dict[str, Any]:
         """variant.toml over its base's: name and description are always the variant's own."""
-        merged = {"build_rule": "home", **parent}
+        merged = {"build_rule": "home", "impassable_seas": "shore", **parent}
         merged["name"] = _want(meta, "name", str, where)
         merged["description"] = meta.get("description", "")
         if "start_phase" in meta:
@@ -219,6 +224,12 @@ class _Loader:
                 if rules["builds"] not in BUILD_RULES:
                     raise VariantError(f"{where} [rules]: 'builds' must be one of {sorted(BUILD_RULES)}")
                 merged["build_rule"] = rules["builds"]
+            if "impassable_seas" in rules:
+                if rules["impassable_seas"] not in IMPASSABLE_SEAS:
+                    raise VariantError(
+                        f"{where} [rules]: 'impassable_seas' must be one of {sorted(IMPASSABLE_SEAS)}"
+                    )
+                merged["impassable_seas"] = rules["impassable_seas"]
         for key, label in (
             ("start_phase", "start_phase"),
             ("powers", "[powers]"),

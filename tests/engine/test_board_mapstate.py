@@ -8,10 +8,14 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
 
 from dipserver.engine.board import Board, MapState, board_for
 from dipserver.engine.types import Terrain, UnitType
-from dipserver.engine.variant import Variant
+from dipserver.engine.variant import Variant, VariantError, load_variant
 
 
 def _changed(variant: Variant, coasts: dict | None = None, **terrain: Terrain) -> MapState:
@@ -44,6 +48,24 @@ def test_a_frozen_sea_is_never_entered_but_keeps_its_coastline(standard: Variant
     # ...but only open water makes a place coastal for builds (E13/E25).
     assert board.coast_waters("STP/NC") == frozenset()
     assert board.is_coastal("STP")  # the south coast is still open
+
+
+def test_sahara_desert_over_a_dried_sea_is_no_coastline() -> None:
+    # The same frozen Barents Sea in Sahara is desert (variant.toml: impassable_seas = "closed"): the
+    # fleet on St Petersburg's north coast has no water left to sail along to Norway (E21).
+    sahara = load_variant("sahara")
+    assert sahara.impassable_seas == "closed"
+    board = board_for(sahara, _changed(sahara, BAR=Terrain.IMPASSABLE, NWG=Terrain.IMPASSABLE))
+    assert board.fleet_moves("STP/NC") == frozenset()
+    assert "NWY" not in board.fleet_moves("STP/NC")
+    assert "BAR" not in board.fleet_moves("NWY")
+
+
+def test_the_coast_setting_is_checked_when_the_variant_loads(variant_copy: Callable[..., Path]) -> None:
+    folder = variant_copy("sahara", {"variant.toml": lambda t: t.replace('"closed"', '"desert"')})
+    variant_copy("standard")
+    with pytest.raises(VariantError, match="impassable_seas' must be one of"):
+        load_variant("sahara", root=folder.parent)
 
 
 def test_a_dried_sea_becomes_land_for_armies(standard: Variant) -> None:
