@@ -235,7 +235,10 @@ def _sources(
     pending = {
         p: d
         for p, d in state.depots.items()
-        if d.power == power and d.operative(position.phase) and board.terrain(p).passable
+        if d.power == power
+        and d.operative(position.phase)
+        and board.terrain(p).passable
+        and (p not in units or units[p].power == power)  # a depot held by another power feeds nobody
     }
     lines: dict[str, Line] = {}
     while True:
@@ -393,10 +396,13 @@ def _follow(
     state: SupplyState, before: Position, after: Position, results: Iterable[OrderResult]
 ) -> tuple[dict[str, int], dict[str, int]]:
     """Move each unit's marks with it: successful moves and retreats; dislodged units keep theirs apart."""
-    moved: dict[str, str] = {}
+    moved: dict[str, str] = {}  # units on the board that moved: from -> to
+    retreated: dict[str, str] = {}  # dislodged units that retreated: from -> to
     for r in results:
-        if r.outcome is Outcome.SUCCESS and isinstance(r.order, Move | Retreat):
+        if r.outcome is Outcome.SUCCESS and isinstance(r.order, Move):
             moved[province_of(r.order.unit)] = province_of(r.order.dest)
+        elif r.outcome is Outcome.SUCCESS and isinstance(r.order, Retreat):
+            retreated[province_of(r.order.unit)] = province_of(r.order.dest)
     marks: dict[str, int] = {}
     dislodged: dict[str, int] = {}
     for prov, count in state.marks.items():
@@ -405,7 +411,8 @@ def _follow(
         else:
             marks[moved.get(prov, prov)] = count
     for prov, count in state.dislodged_marks.items():
-        marks[moved.get(prov, prov)] = count
+        if prov in retreated:
+            marks[retreated[prov]] = count
     alive = after.units
     return (
         {p: c for p, c in marks.items() if p in alive and c},
