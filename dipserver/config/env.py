@@ -19,14 +19,6 @@ from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 
-env = environ.Env()
-
-if env.bool("DJANGO_READ_DOT_ENV_FILE", default=False):
-    env.read_env(str(BASE_DIR / ".env"))
-
-# Runtime files (SQLite database, embedded broker queues, beat schedule) live here, never in git.
-VAR_DIR = Path(env.str("DIPSERVER_VAR_DIR", default=str(BASE_DIR / "var")))
-
 # The development key is public on purpose; production settings refuse it.
 DEV_SECRET_KEY = "django-insecure-dipserver-development-key-do-not-use-in-production"
 
@@ -126,6 +118,14 @@ def listing(name: str, default: list[str]) -> list[str]:
     if raw is None:
         return list(default)
     return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+# Read .env (without overriding the real environment) before anything below looks at a variable.
+if os.environ.get("DJANGO_READ_DOT_ENV_FILE", "").strip().lower() in ("1", "true", "yes", "on"):
+    environ.Env.read_env(str(BASE_DIR / ".env"))
+
+# Runtime files (SQLite database, embedded broker queues, beat schedule) live here, never in git.
+VAR_DIR = Path(os.environ.get("DIPSERVER_VAR_DIR", "").strip() or BASE_DIR / "var")
 
 
 @contextmanager
