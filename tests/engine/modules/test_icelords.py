@@ -1,0 +1,146 @@
+"""The generated Ice Lords board: Ice Lords' tile mix on a 9x9 grid, validated, playable and drawable."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+
+from dipserver.engine.board import board_for
+from dipserver.engine.icelords import (
+    DEFAULT_OPTIONS,
+    TERRAIN,
+    TILES,
+    MapGenerationError,
+    build_variant,
+    deal,
+    generate,
+    geometry,
+    layout,
+    problems,
+    square,
+)
+from dipserver.engine.modules import Modules, ModuleState
+from dipserver.engine.modules.phase import open_phase, play
+from dipserver.engine.orders import Outcome
+from dipserver.engine.parse import parse_order
+from dipserver.engine.types import Terrain
+from dipserver.render.geometry import path_data
+
+SECRETS = [f"game-{n}" for n in range(40)]
+
+
+def test_the_border_is_sea_and_the_49_inner_squares_are_ice_lords_tile_set() -> None:
+    tiles = deal("secret")
+    assert len(tiles) == 81
+    border = [square(c, r) for c in range(9) for r in range(9) if c in (0, 8) or r in (0, 8)]
+    assert {tiles[p] for p in border} == {"sea"} and len(border) == 32
+    inner = Counter(kind for p, kind in tiles.items() if p not in border)
+    assert inner == Counter(TILES) and sum(inner.values()) == 49
+
+
+def test_the_deal_is_fixed_by_the_secret() -> None:
+    assert deal("secret") == deal("secret")
+    assert deal("secret") != deal("another secret")
+    assert generate("secret").variant.version == generate("secret").variant.version
+
+
+def test_squares_touch_orthogonally_never_diagonally() -> None:
+    variant = generate("secret").variant
+    assert variant.borders["E5"] == {"D5", "F5", "E4", "E6"}
+    assert variant.borders["A1"] == {"B1", "A2"}
+
+
+@pytest.mark.parametrize(
+    ("tile", "terrain"),
+    [
+        ("sea", Terrain.SEA),
+        ("water", Terrain.SEA),
+        ("village", Terrain.LAND),
+        ("tundra", Terrain.LAND),
+        ("forest", Terrain.LAND),
+        ("hills", Terrain.LAND),
+        ("mountains", Terrain.LAND),
+        ("glacier", Terrain.IMPASSABLE),
+        ("peaks", Terrain.IMPASSABLE),
+    ],
+)
+def test_each_tile_has_a_diplomacy_terrain(tile: str, terrain: Terrain) -> None:
+    assert TERRAIN[tile] is terrain
+
+
+@pytest.mark.parametrize("powers", [2, 3, 4, 5, 6])
+def test_powers_start_with_one_army_in_a_village_which_is_their_home(powers: int) -> None:
+    board_map = generate("secret", powers)
+    variant = board_map.variant
+    assert len(variant.powers) == powers == len(variant.start.units)
+    villages = {p for p, kind in board_map.tiles.items() if kind == "village"}
+    assert variant.map_state.supply_centres == villages
+    for home, unit in variant.start.units.items():
+        assert home in villages and variant.map_state.homes[home] == unit.power
+        assert variant.start.owners[home] == unit.power
+
+
+@pytest.mark.parametrize("secret", SECRETS)
+def test_every_generated_board_passes_validation(secret: str) -> None:
+    assert problems(generate(secret, 6).variant) == []
+
+
+@pytest.mark.parametrize("powers", [1, 7, "six"])
+def test_a_board_for_too_few_or_too_many_powers_is_refused(powers: object) -> None:
+    with pytest.raises(MapGenerationError, match="Ice Lords is played by 2 to 6 powers"):
+        generate("secret", powers)  # type: ignore[arg-type]
+
+
+def test_a_layout_with_a_walled_in_home_or_an_island_is_rejected_with_the_reasons() -> None:
+    """A village at C3 ringed by glaciers: its army cannot move, nobody reaches it, and the tundra at G7
+    walled in by peaks and glaciers can never be entered."""
+    tiles = {
+        square(c, r): ("sea" if c in (0, 8) or r in (0, 8) else "tundra") for c in range(9) for r in range(9)
+    }
+    for p in ("C2", "B3", "D3", "C4", "G6", "F7", "H7", "G8"):
+        tiles[p] = "glacier"
+    tiles["C3"] = tiles["E5"] = "village"
+    found = problems(build_variant(tiles, {"C3": "NIFLHEIM", "E5": "JOTUNHEIM"}))
+    assert "the army of NIFLHEIM in C3 cannot move anywhere" in found
+    assert "NIFLHEIM in C3 cannot reach JOTUNHEIM in E5" in found
+    assert any(p.startswith("G7 (Tundra G7) cannot be reached") for p in found)
+
+
+def test_a_bad_deal_is_skipped_for_the_next_one_from_the_same_secret() -> None:
+    redealt = [(s, generate(s)) for s in SECRETS if generate(s).attempt > 0]
+    assert redealt  # about one deal in four is unplayable
+    for secret, board_map in redealt:
+        for attempt in range(board_map.attempt):
+            assert problems(layout(secret, attempt, 6)[0])
+        assert layout(secret, board_map.attempt, 6)[1] == board_map.tiles
+
+
+def test_the_drawing_is_a_grid_in_the_geometry_file_shape() -> None:
+    board_map = generate("secret")
+    drawing = json.loads(json.dumps(geometry(board_map)))
+    assert (drawing["width"], drawing["height"]) == (720, 720)
+    assert set(drawing["provinces"]) == set(board_map.variant.provinces)
+    e5 = drawing["provinces"]["E5"]
+    assert path_data(e5["polygons"]) == "M320 320L400 320L400 400L320 400Z"
+    assert e5["unit"][0] == 360 and set(e5) >= {"medium", "polygons", "label", "unit", "sc", "coasts"}
+    assert {d["medium"] for p, d in drawing["provinces"].items() if board_map.tiles[p] == "water"} == {"sea"}
+
+
+def test_a_generated_board_plays_with_blizzards_on_by_default() -> None:
+    board_map = generate("secret", 2)
+    variant = board_map.variant
+    board = board_for(variant, variant.map_state)
+    modules = Modules.from_options(DEFAULT_OPTIONS)
+    assert modules.blizzards is not None
+    opened = open_phase(board, variant.start, modules, ModuleState(), "secret")
+    assert opened.state.blizzards
+    home, unit = next(iter(variant.start.units.items()))
+    free = sorted(board.army_moves(home) - opened.state.blizzards)
+    snowed = home in opened.state.blizzards
+    text = f"A {home} - {free[0]}" if free else f"A {home} H"
+    order = parse_order(text, board, variant.start, unit.power)
+    played = play(board, variant.start, {unit.power: [order]}, modules, opened.state)
+    expected = Outcome.INVALID if snowed and free else Outcome.SUCCESS
+    assert played.result.results[0].outcome is expected
