@@ -6,18 +6,19 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     DJANGO_SETTINGS_MODULE=dipserver.config.settings.production \
-    DIPSERVER_VAR_DIR=/app/var
+    DIPSERVER_VAR_DIR=/app/var \
+    PYTHONPATH=/app
 
 WORKDIR /app
 
-# Dependencies first, so code changes do not reinstall them.
+# Dependencies only, first, so code changes do not reinstall them. The code itself runs from /app (on
+# PYTHONPATH) rather than site-packages, because settings find templates/ and static/ beside it.
 COPY pyproject.toml README.md ./
 COPY dipserver/__init__.py dipserver/__init__.py
 RUN pip install . && pip uninstall -y dipserver
 
 COPY . .
-RUN pip install --no-deps . \
-    && mkdir -p /app/var \
+RUN mkdir -p /app/var \
     && SECRET_KEY=collectstatic-only-build-time-key-0123456789abcdef ALLOWED_HOSTS=build \
        python manage.py collectstatic --noinput \
     && useradd --system --home-dir /app dipserver \
