@@ -5,6 +5,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 urlpatterns = [
     path("", include("dipserver.core.urls")),
     path("accounts/", include("dipserver.accounts.urls")),
+    path("", include("dipserver.web.urls")),  # the HTML pages (web developer)
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The REST API and its interactive docs (assets from drf-spectacular-sidecar: no CDN).

@@ -33,6 +33,7 @@ INSTALLED_APPS = [
     "dipserver.accounts",
     "dipserver.core",
     "dipserver.games",  # the game server (games developer)
+    "dipserver.web",  # the HTML pages (web developer)
 ]
 
 MIDDLEWARE = [

@@ -1,0 +1,30 @@
+"""Sign-up: a new login, signed in at once. Signing in and out are the accounts app's views."""
+
+from django import forms
+from django.contrib.auth import get_user_model, login
+from django.contrib.auth.forms import UserCreationForm
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_http_methods
+
+
+class SignupForm(UserCreationForm):
+    class Meta(UserCreationForm.Meta):
+        model = get_user_model()
+        fields = ("username",)
+        widgets = {"username": forms.TextInput(attrs={"autocomplete": "username", "autofocus": True})}
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("lobby")
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        wanted = request.POST.get("next", "")
+        safe = url_has_allowed_host_and_scheme(wanted, {request.get_host()}, request.is_secure())
+        return redirect(wanted if wanted and safe else "lobby")
+    return render(request, "registration/signup.html", {"form": form, "next": request.GET.get("next", "")})

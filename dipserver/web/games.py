@@ -1,0 +1,124 @@
+"""The lobby, creating and joining a game, and the game page's shell (the page itself runs on the API)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from dipserver.games import selectors
+from dipserver.games.errors import GameError
+from dipserver.games.models import Game, Order, Power
+from dipserver.games.services import games as game_services
+from dipserver.games.services.common import phase_title
+from dipserver.web.forms import GameCreateForm
+from dipserver.web.variants import variant_choices, variant_facts
+
+
+@require_safe
+def lobby(request: HttpRequest) -> HttpResponse:
+    forming = Game.objects.filter(status=Game.Status.FORMING).annotate(seats=Count("powers"))
+    mine: list[dict[str, Any]] = []
+    if request.user.is_authenticated:
+        forming = forming.exclude(powers__user=request.user)
+        mine = _my_games(request.user)
+    open_games = [
+        {"game": g, "seats": g.seats, "size": _size(g.variant)} for g in forming.order_by("-id")[:50]
+    ]
+    return render(request, "web/lobby.html", {"open_games": open_games, "my_games": mine})
+
+
+def _size(slug: str) -> int:
+    facts = variant_facts(slug)
+    return len(facts["powers"]) if facts else 0
+
+
+def _my_games(user: Any) -> list[dict[str, Any]]:
+    """My games, unfinished first: the phase, whether I have ordered and am ready, and the deadline."""
+    games = (
+        Game.objects.filter(Q(powers__user=user) | Q(masters=user))
+        .distinct()
+        .select_related("current_phase")
+        .order_by("status", "-id")[:100]
+    )
+    seats = {p.game_id: p for p in Power.objects.filter(user=user, game__in=[g.id for g in games])}
+    phases = [g.current_phase_id for g in games if g.current_phase_id]
+    ordered = set(Order.objects.filter(phase_id__in=phases).values_list("phase_id", "power_id").distinct())
+    rows = []
+    for game in games:
+        seat, phase = seats.get(game.id), game.current_phase
+        acting = phase is not None and game.status == Game.Status.ACTIVE and seat is not None
+        rows.append(
+            {
+                "game": game,
+                "power": seat.name if seat else "",
+                "phase": phase_title(phase.name) if phase else "",
+                "deadline": phase.deadline if acting else None,
+                "ordered": acting and (phase.id, seat.id) in ordered,
+                "ready": acting and seat.ready,
+                "acting": acting,
+            }
+        )
+    return rows
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def game_new(request: HttpRequest) -> HttpResponse:
+    form = GameCreateForm(request.POST or None, variants=variant_choices(), initial={"variant": "sahara"})
+    if request.method == "POST" and form.is_valid():
+        try:
+            game = game_services.game_create(
+                created_by=request.user, masters=[request.user], **form.game_settings()
+            )
+        except GameError as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, f"{game.name} is created. Join it to take a seat.")
+            return redirect("game", game_id=game.id)
+    facts = {slug: variant_facts(slug) for slug, _ in variant_choices()}
+    return render(request, "web/game_new.html", {"form": form, "variants": facts})
+
+
+@login_required
+@require_POST
+def game_join(request: HttpRequest, game_id: int) -> HttpResponse:
+    if not Game.objects.filter(id=game_id).exists():
+        raise Http404(f"There is no game {game_id}.")
+    try:
+        game_services.game_join(game_id=game_id, user=request.user, password=request.POST.get("password", ""))
+    except GameError as exc:
+        messages.error(request, f"You could not join: {exc}.")
+    else:
+        messages.success(request, "You have taken a seat.")
+    return redirect("game", game_id=game_id)
+
+
+@require_safe
+def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = Game.objects.select_related("current_phase").filter(id=game_id).first()
+    if game is None:
+        raise Http404(f"There is no game {game_id}.")
+    user = request.user
+    seat = Power.objects.filter(game=game, user=user).first() if user.is_authenticated else None
+    try:
+        timeline = selectors.timeline_rows(game=game)
+    except GameError:
+        timeline = []  # a broken timeline must not hide the game; the admin shows the problem
+    facts = variant_facts(game.variant) or {"name": game.variant, "powers": []}
+    config = {
+        "gameId": game.id,
+        "api": reverse("api:game", args=[game.id]),
+        "power": seat.name if seat else None,
+        "seated": seat is not None,
+        "timeline": timeline,
+        "powers": facts["powers"],
+    }
+    context = {"game": game, "seat": seat, "variant": facts, "config": config}
+    return render(request, "web/game.html", context)

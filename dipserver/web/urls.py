@@ -1,0 +1,15 @@
+"""The HTML pages. Sign in and out stay with the accounts app; sign-up is here."""
+
+from django.urls import path
+
+from dipserver.web import accounts, games, variants
+
+urlpatterns = [
+    path("accounts/signup/", accounts.signup, name="signup"),
+    path("games/", games.lobby, name="lobby"),
+    path("games/new/", games.game_new, name="game-new"),
+    path("games/<int:game_id>/", games.game_page, name="game"),
+    path("games/<int:game_id>/join/", games.game_join, name="game-join"),
+    path("variants/<slug:slug>/", variants.variant_page, name="variant"),
+    path("variants/<slug:slug>/seasons/<int:step>.svg", variants.season_map, name="variant-season-map"),
+]

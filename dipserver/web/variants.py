@@ -1,0 +1,107 @@
+"""Variant pages: the rules in plain words and the map season by season, drawn by the renderer."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import require_safe
+
+from dipserver.engine.timeline import TimelineError, event_text, walk
+from dipserver.engine.variant import VARIANTS_DIR, Variant, VariantError, load_variant
+from dipserver.render import GeometryError, render_svg
+from dipserver.web.rules import plain_words_html
+
+HOOK_WORDS = {
+    "after_spring_retreats": "after the Spring retreats",
+    "after_fall_retreats": "after the Autumn retreats",
+    "before_winter_adjustments": "before the Winter builds",
+    "after_winter_adjustments": "after the Winter builds",
+}
+
+
+def variant_choices() -> list[tuple[str, str]]:
+    """(slug, name) of every variant that loads, for the create form."""
+    return [(slug, facts["name"]) for slug in _slugs() if (facts := variant_facts(slug))]
+
+
+def _slugs() -> list[str]:
+    return sorted(p.parent.name for p in VARIANTS_DIR.glob("*/variant.toml"))
+
+
+@functools.lru_cache(maxsize=16)
+def variant_facts(slug: str) -> dict[str, Any] | None:
+    """What the pages say about a variant: names, colours, rules in plain words, the seasons' changes.
+
+    None when the folder does not hold a loadable variant. Cached: variants are data read at start-up.
+    """
+    try:
+        variant = load_variant(slug)
+        seasons = _seasons(variant)
+    except (VariantError, TimelineError, FileNotFoundError):
+        return None
+    return {
+        "slug": variant.slug,
+        "name": variant.name,
+        "description": variant.description,
+        "powers": [{"name": key, "display": p.name, "colour": p.colour} for key, p in variant.powers.items()],
+        "victory_centres": variant.victory_centres,
+        "rules_html": plain_words_html(slug),
+        "seasons": seasons,
+    }
+
+
+def _seasons(variant: Variant) -> list[dict[str, Any]]:
+    """The map changes season by season (exact dates, start units standing still); step numbers index
+    ``_maps`` so the page can show the map after each."""
+    rows = [{"step": 0, "when": f"Start, {variant.start.phase.year}", "changes": []}]
+    for number, (year, hook, result) in enumerate(_steps(variant), start=1):
+        rows.append(
+            {
+                "step": number,
+                "when": f"{year} {HOOK_WORDS.get(str(hook), str(hook))}",
+                "year": year,
+                "changes": [event_text(e) for e in result.events],
+            }
+        )
+    return rows
+
+
+@functools.lru_cache(maxsize=16)
+def _steps(variant: Variant) -> tuple[Any, ...]:
+    """The timeline's hooks that change something, in order; the start map is step 0."""
+    return tuple(step for step in walk(variant, {}) if step[2].events)
+
+
+@functools.lru_cache(maxsize=256)
+def _season_svg(slug: str, step: int) -> str:
+    variant = load_variant(slug)
+    steps = _steps(variant)
+    if step == 0:
+        return render_svg(variant, variant.map_state, variant.start)
+    _, _, result = steps[step - 1]
+    return render_svg(variant, result.map_state, result.position)
+
+
+@require_safe
+def variant_page(request: HttpRequest, slug: str) -> HttpResponse:
+    facts = variant_facts(slug) if slug in _slugs() else None
+    if facts is None:
+        raise Http404(f"There is no variant {slug!r}.")
+    return render(request, "web/variant.html", {"variant": facts})
+
+
+@require_safe
+@cache_control(max_age=3600, public=True)
+def season_map(request: HttpRequest, slug: str, step: int) -> HttpResponse:
+    facts = variant_facts(slug) if slug in _slugs() else None
+    if facts is None or step >= len(facts["seasons"]):
+        raise Http404(f"Variant {slug!r} has no season {step}.")
+    try:
+        svg = _season_svg(slug, step)
+    except GeometryError as exc:
+        raise Http404(f"There is no drawing of this map yet: {exc}") from exc
+    return HttpResponse(svg, content_type="image/svg+xml")

@@ -1,0 +1,45 @@
+// The REST API as the browser uses it: the session cookie, the page's CSRF token, JSON both ways.
+
+function csrfToken() {
+  const input = document.querySelector("input[name=csrfmiddlewaretoken]");
+  if (input) return input.value;
+  const match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+  return match ? decodeURIComponent(match[1]) : "";
+}
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    const message = body?.error?.message || `The server answered ${status}.`;
+    super(message);
+    this.status = status;
+    this.body = body;
+  }
+}
+
+// fetch() with JSON in and out. Returns {status, body, etag}; a 304 has body null. Errors other than the
+// statuses listed in `accept` throw ApiError carrying the server's own message.
+export async function call(url, { method = "GET", json, etag, accept = [] } = {}) {
+  const headers = { Accept: "application/json" };
+  if (json !== undefined) headers["Content-Type"] = "application/json";
+  if (method !== "GET") headers["X-CSRFToken"] = csrfToken();
+  if (etag) headers["If-None-Match"] = etag;
+  const response = await fetch(url, {
+    method,
+    headers,
+    credentials: "same-origin",
+    body: json === undefined ? undefined : JSON.stringify(json),
+  });
+  const text = response.status === 304 || response.status === 204 ? "" : await response.text();
+  let body = null;
+  if (text) {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = text;
+    }
+  }
+  if (!response.ok && response.status !== 304 && !accept.includes(response.status)) {
+    throw new ApiError(response.status, body);
+  }
+  return { status: response.status, body, etag: response.headers.get("ETag") };
+}

@@ -1,0 +1,42 @@
+// Deadlines in the reader's own time zone, counting down. Any <time class="countdown" datetime="…">
+// on a page is kept up to date; game.js calls showDeadline() when a phase changes.
+
+const absolute = new Intl.DateTimeFormat(undefined, {
+  weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", timeZoneName: "short",
+});
+
+export function remaining(ms) {
+  if (ms <= 0) return "now";
+  const minutes = Math.floor(ms / 60000);
+  const days = Math.floor(minutes / 1440);
+  const hours = Math.floor((minutes % 1440) / 60);
+  const mins = minutes % 60;
+  if (days > 0) return `in ${days}d ${hours}h`;
+  if (hours > 0) return `in ${hours}h ${mins}m`;
+  if (minutes > 0) return `in ${mins}m`;
+  return "in under a minute";
+}
+
+function render(el) {
+  const when = new Date(el.getAttribute("datetime"));
+  if (Number.isNaN(when.getTime())) return;
+  el.textContent = `${remaining(when - Date.now())} (${absolute.format(when)})`;
+  el.title = when.toISOString();
+}
+
+export function showDeadline(el, iso) {
+  if (!iso) {
+    el.removeAttribute("datetime");
+    el.textContent = "";
+    return;
+  }
+  el.setAttribute("datetime", iso);
+  render(el);
+}
+
+function tick() {
+  document.querySelectorAll("time.countdown[datetime]").forEach(render);
+}
+
+tick();
+setInterval(tick, 30000);

@@ -1,0 +1,109 @@
+"""Creating a game, the game page's shell and its configuration, and the variant pages."""
+
+import json
+import re
+
+import pytest
+
+from dipserver.games.models import Game
+from tests.web.conftest import seat_of
+
+pytestmark = pytest.mark.django_db
+
+FORM = {
+    "name": "Desert war",
+    "variant": "sahara",
+    "press": "full",
+    "mode": "exact",
+    "movement_minutes": 1440,
+    "retreat_minutes": 720,
+    "adjustment_minutes": 720,
+    "deadline_zone": "Europe/Paris",
+}
+
+
+def page_config(html: str) -> dict:
+    found = re.search(r'<script id="game-config" type="application/json">(.*?)</script>', html, re.S)
+    assert found, "the game page carries its configuration"
+    return json.loads(found.group(1))
+
+
+def test_create_page_previews_every_variant_timeline(client, players):
+    client.force_login(players[0])
+    page = client.get("/games/new/").content.decode()
+    assert 'data-variant="sahara"' in page and "EAS becomes land" in page
+    assert 'data-variant="standard"' in page and "The map never changes." in page
+
+
+def test_creating_a_game_makes_me_its_master(client, players):
+    client.force_login(players[0])
+    answer = client.post("/games/new/", FORM)
+    game = Game.objects.get(name="Desert war")
+    assert answer["Location"] == f"/games/{game.id}/"
+    assert list(game.masters.all()) == [players[0]]
+    assert game.phase_minutes == {"M": 1440, "R": 720, "A": 720} and game.deadline_zone == "Europe/Paris"
+
+
+def test_create_form_explains_a_bad_time_zone(client, players):
+    client.force_login(players[0])
+    page = client.post("/games/new/", {**FORM, "deadline_zone": "Mars/Olympus"}).content.decode()
+    assert "Unknown time zone" in page and not Game.objects.exists()
+
+
+def test_create_needs_a_login(client):
+    assert client.get("/games/new/")["Location"].startswith("/accounts/login/")
+
+
+def test_game_page_configures_my_power_and_the_timeline(client, sahara):
+    turkey = seat_of(sahara, "TURKEY")
+    client.force_login(turkey.user)
+    html = client.get(f"/games/{sahara.id}/").content.decode()
+    config = page_config(html)
+    assert config["power"] == "TURKEY" and config["api"] == f"/api/v1/games/{sahara.id}"
+    assert {"year": 1902, "hook": "after_fall_retreats", "change": "land", "province": "EAS"} in config[
+        "timeline"
+    ]
+    assert 'id="ready-toggle"' in html and 'id="press-form"' in html and 'id="typed-orders"' in html
+
+
+def test_spectators_get_the_map_without_order_or_press_panels(client, sahara):
+    html = client.get(f"/games/{sahara.id}/").content.decode()
+    assert page_config(html)["power"] is None
+    assert 'id="map"' in html and 'id="orders-panel"' not in html and 'id="press-form"' not in html
+
+
+def test_forming_game_page_offers_to_join(client, master, players):
+    from dipserver.games.services.games import game_create
+
+    game = game_create(name="Forming", variant="sahara", masters=[master])
+    client.force_login(players[0])
+    html = client.get(f"/games/{game.id}/").content.decode()
+    assert "Join this game" in html and "0 of 7 seats are taken" in html
+
+
+def test_unknown_game_is_404(client, db):
+    assert client.get("/games/999/").status_code == 404
+
+
+def test_pages_load_no_external_assets(client, sahara):
+    html = client.get(f"/games/{sahara.id}/").content.decode()
+    assert not re.search(r'(src|href)="(https?:)?//', html)
+
+
+def test_variant_page_has_plain_rules_and_seasons(client, db):
+    html = client.get("/variants/sahara/").content.decode()
+    assert "<strong>Seas dry into land.</strong>" in html
+    assert "1902 after the Autumn retreats" in html and "EAS becomes land" in html
+
+
+def test_variant_season_map_shows_the_changed_terrain(client, db):
+    start = client.get("/variants/sahara/seasons/0.svg").content.decode()
+    after = client.get("/variants/sahara/seasons/1.svg")
+    assert after["Content-Type"] == "image/svg+xml"
+    assert 'id="EAS" class="province sea' in start
+    assert 'id="EAS" class="province sea' not in after.content.decode()
+
+
+def test_unknown_variant_and_season_are_404(client, db):
+    assert client.get("/variants/atlantis/").status_code == 404
+    assert client.get("/variants/sahara/seasons/999.svg").status_code == 404

@@ -1,0 +1,48 @@
+"""The lobby lists games open to join and my games with their phase, my orders and the deadline."""
+
+import pytest
+
+from dipserver.games.services.games import game_create
+from dipserver.games.services.orders import orders_submit
+from tests.web.conftest import seat_of
+
+pytestmark = pytest.mark.django_db
+
+
+def test_open_games_show_their_free_seats(client, master, players):
+    game_create(name="Forming", variant="sahara", masters=[master])
+    client.force_login(players[0])
+    page = client.get("/games/").content.decode()
+    assert "Forming" in page and "0 of 7 seats taken" in page and ">Join</button>" in page
+
+
+def test_my_game_shows_phase_orders_needed_and_deadline(client, sahara):
+    italy = seat_of(sahara, "ITALY")
+    client.force_login(italy.user)
+    page = client.get("/games/").content.decode()
+    assert "Dry times" in page and "Spring 1901" in page
+    assert "orders needed" in page
+    assert f'datetime="{sahara.current_phase.deadline.isoformat()[:19]}' in page
+
+
+def test_my_game_shows_when_i_have_ordered(client, sahara):
+    italy = seat_of(sahara, "ITALY")
+    orders_submit(game_id=sahara.id, user=italy.user, text="A ROM H", phase="S1901M")
+    client.force_login(italy.user)
+    page = client.get("/games/").content.decode()
+    assert "✔ ordered" in page and "orders needed" not in page
+
+
+def test_joining_takes_a_seat_and_reports_refusals(client, master, players):
+    game = game_create(name="Forming", variant="sahara", masters=[master])
+    client.force_login(players[0])
+    client.post(f"/games/{game.id}/join/")
+    assert game.powers.filter(user=players[0]).exists()
+    answer = client.post(f"/games/{game.id}/join/", follow=True)
+    assert "You could not join: You have already joined this game." in answer.content.decode()
+
+
+def test_joining_needs_a_login(client, master):
+    game = game_create(name="Forming", variant="sahara", masters=[master])
+    answer = client.post(f"/games/{game.id}/join/")
+    assert answer.status_code == 302 and answer["Location"].startswith("/accounts/login/")
