@@ -161,7 +161,10 @@ def test_serve_brings_up_the_site_and_ctrl_c_stops_everything(clean_env: dict[st
         assert len(children) >= 3  # web server, worker (+ its pool), beat
 
         base = f"http://127.0.0.1:{port}"
-        assert b"Welcome to dipserver" in urllib.request.urlopen(f"{base}/", timeout=10).read()
+        assert (
+            b'<a class="brand" href="/">dipserver</a>'
+            in urllib.request.urlopen(f"{base}/", timeout=10).read()
+        )
         assert urllib.request.urlopen(f"{base}/admin/login/", timeout=10).status == 200
         assert urllib.request.urlopen(f"{base}/healthz", timeout=10).status == 200
 
