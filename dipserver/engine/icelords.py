@@ -209,7 +209,7 @@ def layout(secret: str, attempt: int, powers: int) -> tuple[Variant, dict[str, s
 def geometry(board_map: IceLordsMap) -> dict[str, Any]:
     """The drawing of a generated board, in the shape of ``variants/standard/geometry.json``: one square
     per province, its unit in the middle, its name below, the centre marker in a corner."""
-    provinces = {}
+    provinces: dict[str, dict[str, Any]] = {}
     for c, r in _squares():
         code = square(c, r)
         x0, y0 = c * CELL, r * CELL

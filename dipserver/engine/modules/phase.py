@@ -102,15 +102,10 @@ def play(
     extra = extra or ModuleOrders()
     phase = position.phase
     judged = _judged(board, modules, state, phase)
-    problems: list[Problem] = []
-    if judged is not board:
-        snow = state.blizzards
-        problems.append(lambda power, order: blizzard.order_problem(judged, snow, order))
     report = None
     if modules.supply is not None and phase.type is PhaseType.MOVEMENT:
         report = supply.trace(judged, position, state.supply, modules.supply)
-        seen = report
-        problems.append(lambda power, order: supply.order_problem(board, seen, order))
+    problems = _problems(board, judged, state, report)
     if not problems:
         result = adjudicate(board, position, orders_by_power, build_rule=build_rule)
     else:
@@ -139,6 +134,30 @@ def play(
     if season_over:
         state = replace(state, blizzards=frozenset())
     return Played(result, state, tuple(refused), check)
+
+
+def order_problem(
+    board: Board, position: Position, modules: Modules, state: ModuleState, power: str, order: Order
+) -> str | None:
+    """Why the modules forbid one order now (blizzards, supply), or ``None``: for the per-order check at
+    order entry and to filter the legal options a client is offered. ``play`` gives the same answers."""
+    judged = _judged(board, modules, state, position.phase)
+    report = None
+    if modules.supply is not None and position.phase.type is PhaseType.MOVEMENT:
+        report = supply.trace(judged, position, state.supply, modules.supply)
+    return next(
+        (why for check in _problems(board, judged, state, report) if (why := check(power, order))), None
+    )
+
+
+def _problems(board: Board, judged: Board, state: ModuleState, report: SupplyReport | None) -> list[Problem]:
+    problems: list[Problem] = []
+    if judged is not board:
+        snow = state.blizzards
+        problems.append(lambda power, order: blizzard.order_problem(judged, snow, order))
+    if report is not None:
+        problems.append(lambda power, order: supply.order_problem(board, report, order))
+    return problems
 
 
 def _depots(

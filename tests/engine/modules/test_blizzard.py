@@ -9,7 +9,7 @@ from dipserver.engine.board import Board, board_for
 from dipserver.engine.modules import Modules, ModuleState
 from dipserver.engine.modules.blizzard import BlizzardOptions, SnowStorm, apply_storms, draw, eligible
 from dipserver.engine.modules.dice import Dice
-from dipserver.engine.modules.phase import ModuleOrders, open_phase, play
+from dipserver.engine.modules.phase import ModuleOrders, open_phase, order_problem, play
 from dipserver.engine.orders import Outcome, Retreat
 from dipserver.engine.timeline import Hook, walk
 from dipserver.engine.types import Phase, PhaseType, Terrain
@@ -234,3 +234,16 @@ def test_no_modules_is_exactly_the_standard_adjudicator(board: Board) -> None:
     block = {"RUSSIA": ["A GAL - VIE", "A BOH S A GAL - VIE"], "AUSTRIA": ["A VIE H", "A TRI - TYR"]}
     played = run(board, pos, block, Modules())
     assert played.result == adjudicate(board, pos, orders(board, pos, block))
+
+
+def test_order_entry_gets_the_same_answer_as_the_adjudicator(board: Board) -> None:
+    """What the API checks per order (and filters options with) is what ``play`` will say."""
+    pos = position({"GERMANY": ["A MUN", "A KIE"]})
+    state = snow("BUR")
+    into = orders(board, pos, {"GERMANY": ["A MUN - BUR"]})["GERMANY"][0]
+    fine = orders(board, pos, {"GERMANY": ["A KIE - HOL"]})["GERMANY"][0]
+    assert order_problem(board, pos, BLIZZARDS, state, "GERMANY", into) == (
+        "Burgundy is under a blizzard: no unit may enter it"
+    )
+    assert order_problem(board, pos, BLIZZARDS, state, "GERMANY", fine) is None
+    assert order_problem(board, pos, Modules(), state, "GERMANY", into) is None
