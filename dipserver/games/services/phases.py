@@ -37,7 +37,8 @@ class Processed(enum.StrEnum):
 def phase_process(*, phase_id: int, now: dt.datetime | None = None, force: bool = False) -> Processed:
     """Adjudicate the phase if it is open and due (``force``: due or not), all writes in one transaction."""
     now = now or timezone.now()
-    game_id = Phase.objects.filter(id=phase_id).values_list("game_id", flat=True).first()
+    # No ordering: Phase's default ordering would join the game table just to sort one row.
+    game_id = next(iter(Phase.objects.filter(id=phase_id).order_by().values_list("game_id", flat=True)), None)
     if game_id is None:
         return Processed.MISSING
     with transaction.atomic(durable=True):
