@@ -20,6 +20,7 @@ from dipserver.games.services.phases import (
     phase_reminders_sweep,
     phases_due_sweep,
 )
+from dipserver.games.turn import powers_to_act
 from tests.server.conftest import START, seat, started_game
 
 SOON = START + dt.timedelta(hours=1)
@@ -178,3 +179,25 @@ def test_every_variant_plays_ten_phases_without_orders(users, variant):
         game.refresh_from_db()
         when += dt.timedelta(days=2)
     assert game.current_phase.index == 10
+
+
+def test_a_dislodged_unit_without_a_retreat_order_is_disbanded(game):
+    orders_submit(game_id=game.id, user=seat(game, "GERMANY").user, text="A MUN - BUR", now=SOON)
+    phase_process(phase_id=game.current_phase_id, now=LATE)
+    game.refresh_from_db()
+    france = seat(game, "FRANCE").user
+    orders_submit(game_id=game.id, user=france, text="A PAR - BUR\nA MAR S A PAR - BUR", now=LATE)
+    phase_process(phase_id=game.current_phase_id, now=LATE + dt.timedelta(days=2))
+    game.refresh_from_db()
+
+    retreat = game.current_phase
+    assert retreat.name == "F1901R"
+    assert [d["location"] for d in retreat.snapshot["dislodged"]] == ["BUR"]
+    assert powers_to_act(retreat.snapshot) == {"GERMANY"}
+
+    phase_process(phase_id=retreat.id, now=LATE + dt.timedelta(days=4))
+
+    game.refresh_from_db()
+    units = game.current_phase.snapshot["units"]
+    assert sum(u["power"] == "GERMANY" for u in units) == 2
+    assert {"power": "FRANCE", "type": "A", "location": "BUR"} in units
