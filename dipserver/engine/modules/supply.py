@@ -204,26 +204,24 @@ class SupplyReport:
 
 def trace(board: Board, position: Position, state: SupplyState, options: SupplyOptions) -> SupplyReport:
     """Every unit's supply line on ``board`` (the map orders are judged on, blizzards closed)."""
+    tracer = _Tracer(board, position.units, options, position.owners)
     units = position.units
     powers = sorted({u.power for u in units.values()} | {d.power for d in state.depots.values()})
     sources: dict[str, frozenset[str]] = {}
     depot_lines: dict[str, Line] = {}
     for power in powers:
-        found, lines = _sources(board, position, state, options, power)
+        found, lines = _sources(tracer, position, state, power)
         sources[power] = found
         depot_lines.update(lines)
-    lines = {
-        prov: _line(board, units, options, unit, sources.get(unit.power, frozenset()), position.owners)
-        for prov, unit in units.items()
-    }
+    lines = {prov: tracer.line(unit, sources.get(unit.power, frozenset())) for prov, unit in units.items()}
     return SupplyReport(position.phase, lines, depot_lines, sources)
 
 
 def _sources(
-    board: Board, position: Position, state: SupplyState, options: SupplyOptions, power: str
+    tracer: _Tracer, position: Position, state: SupplyState, power: str
 ) -> tuple[frozenset[str], dict[str, Line]]:
     """A power's sources: its unoccupied centres, then depots joining the network one ring at a time."""
-    units = position.units
+    board, units = tracer.board, position.units
     found = {
         p
         for p, owner in position.owners.items()
@@ -245,9 +243,9 @@ def _sources(
         joined = {}
         for prov in sorted(pending):
             carrier = Unit(power, UnitType.ARMY, prov)  # a depot's supply goes by land, as an army's
-            path = _path(board, units, options, carrier, frozenset(found), position.owners)
-            if path:
-                joined[prov] = Line(prov, power, True, path)
+            line = tracer.line(carrier, frozenset(found))
+            if line.supplied:
+                joined[prov] = line
         if not joined:
             break
         lines.update(joined)
@@ -258,67 +256,53 @@ def _sources(
     return frozenset(found), lines
 
 
-def _line(
-    board: Board,
-    units: Mapping[str, Unit],
-    options: SupplyOptions,
-    unit: Unit,
-    sources: frozenset[str],
-    owners: Mapping[str, str],
-) -> Line:
-    path = _path(board, units, options, unit, sources, owners)
-    return Line(unit.province, unit.power, bool(path), path)
+@dataclass(frozen=True, slots=True)
+class _Tracer:
+    """Breadth-first search for supply paths over one board and one set of units."""
 
+    board: Board
+    units: Mapping[str, Unit]
+    options: SupplyOptions
+    owners: Mapping[str, str]
 
-def _path(
-    board: Board,
-    units: Mapping[str, Unit],
-    options: SupplyOptions,
-    unit: Unit,
-    sources: frozenset[str],
-    owners: Mapping[str, str],
-) -> tuple[str, ...]:
-    """The shortest path from the unit to a source (ties: alphabetical), or ``()``."""
-    start, power = unit.province, unit.power
-    if start in sources:
-        return (start,)
-    limit = options.range_of(power)
-    came_from: dict[str, str] = {start: start}
-    frontier = deque([(start, 0)])
-    while frontier:
-        here, steps = frontier.popleft()
-        if steps == limit:
-            continue
-        for nxt in sorted(board.neighbours(here)):
-            if nxt in came_from or not _open(board, units, options, unit, nxt, owners):
+    def line(self, unit: Unit, sources: frozenset[str]) -> Line:
+        path = self.path(unit, sources)
+        return Line(unit.province, unit.power, bool(path), path)
+
+    def path(self, unit: Unit, sources: frozenset[str]) -> tuple[str, ...]:
+        """The shortest path from the unit to a source (ties: alphabetical), or ``()``."""
+        start = unit.province
+        if start in sources:
+            return (start,)
+        limit = self.options.range_of(unit.power)
+        came_from: dict[str, str] = {start: start}
+        frontier = deque([(start, 0)])
+        while frontier:
+            here, steps = frontier.popleft()
+            if steps == limit:
                 continue
-            came_from[nxt] = here
-            if nxt in sources:
-                path = [nxt]
-                while path[-1] != start:
-                    path.append(came_from[path[-1]])
-                return tuple(reversed(path))
-            frontier.append((nxt, steps + 1))
-    return ()
+            for nxt in sorted(self.board.neighbours(here)):
+                if nxt in came_from or not self.open(unit, nxt):
+                    continue
+                came_from[nxt] = here
+                if nxt in sources:
+                    path = [nxt]
+                    while path[-1] != start:
+                        path.append(came_from[path[-1]])
+                    return tuple(reversed(path))
+                frontier.append((nxt, steps + 1))
+        return ()
 
-
-def _open(
-    board: Board,
-    units: Mapping[str, Unit],
-    options: SupplyOptions,
-    unit: Unit,
-    prov: str,
-    owners: Mapping[str, str],
-) -> bool:
-    """Whether a supply line of ``unit`` may pass through (or end in) ``prov``."""
-    other = units.get(prov)
-    if other is not None and other.power != unit.power:
-        return False
-    if options.block_foreign_sc and owners.get(prov, unit.power) != unit.power:
-        return False
-    if unit.type is UnitType.ARMY:
-        return board.is_land(prov) or (other is not None and other.type is UnitType.FLEET)
-    return board.is_water(prov) or board.is_coastal(prov)
+    def open(self, unit: Unit, prov: str) -> bool:
+        """Whether a supply line of ``unit`` may pass through (or end in) ``prov``."""
+        other = self.units.get(prov)
+        if other is not None and other.power != unit.power:
+            return False
+        if self.options.block_foreign_sc and self.owners.get(prov, unit.power) != unit.power:
+            return False
+        if unit.type is UnitType.ARMY:
+            return self.board.is_land(prov) or (other is not None and other.type is UnitType.FLEET)
+        return self.board.is_water(prov) or self.board.is_coastal(prov)
 
 
 # --- effects ----------------------------------------------------------------------------------------

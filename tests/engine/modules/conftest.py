@@ -1,31 +1,20 @@
 """Helpers for the rule-module cases: a position from unit lists, orders read by the real parser, and one
-phase played through the module pipeline, DATC style (position, orders, expected result)."""
+phase played through the module pipeline, DATC style (position, orders, expected result). The ``standard``
+and ``board`` fixtures come from tests/engine/conftest.py."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-import pytest
-
-from dipserver.engine.board import Board, board_for
+from dipserver.engine.board import Board
 from dipserver.engine.modules import Modules, ModuleState
 from dipserver.engine.modules.phase import ModuleOrders, Played, play
 from dipserver.engine.orders import Order, Outcome
 from dipserver.engine.parse import parse_order
 from dipserver.engine.position import Position
 from dipserver.engine.types import Phase, Unit, UnitType
-from dipserver.engine.variant import Variant, load_variant
-
-
-@pytest.fixture(scope="session")
-def standard() -> Variant:
-    return load_variant("standard")
-
-
-@pytest.fixture(scope="session")
-def board(standard: Variant) -> Board:
-    return board_for(standard, standard.map_state)
+from dipserver.engine.variant import load_variant
 
 
 def position(
