@@ -3,9 +3,14 @@ ask for it (``db`` fixture or ``django_db`` mark)."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
+
+# The DATC data is read-only material beside the checkout (``../shared``), here and on CI alike.
+os.environ.setdefault("DATC_DIR", str(Path(__file__).resolve().parents[2] / "shared" / "datc"))
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:

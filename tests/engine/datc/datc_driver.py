@@ -33,7 +33,7 @@ from dipserver.engine.orders import (
 from dipserver.engine.position import Position
 from dipserver.engine.types import Phase, PhaseType, Unit, UnitType
 
-DATC_JSON = Path(os.environ.get("DATC_DIR", "/work/shared/datc")) / "datc_v3_0_cases.json"
+DATC_JSON = Path(os.environ["DATC_DIR"]) / "datc_v3_0_cases.json"
 
 
 @cache
