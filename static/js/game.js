@@ -300,8 +300,8 @@ async function saveOrders() {
     texts.length === 0
       ? await call(`${API}/orders?phase=${phase}`, { method: "DELETE" })
       : await call(`${API}/orders`, { method: "PUT", json: { phase, orders: texts }, accept: [400] });
-  if (status === 400 && !body?.orders) throw new Error(body?.error?.message || "The orders were refused.");
-  const results = body?.orders || [];
+  if (status === 400 && !(body?.orders || body?.error?.orders)) throw new Error(body?.error?.message || "The orders were refused.");
+  const results = body?.orders || body?.error?.orders || [];
   state.orders = state.orders.map((order, i) => ({
     ...order,
     text: results[i]?.valid ? results[i].normalised || order.text : order.text,
@@ -558,7 +558,27 @@ function onKey(event) {
 
 // --- start ------------------------------------------------------------------------------------------
 
+// On a phone the side panels come after the map: show a unit's options right under the map instead.
+const narrow = window.matchMedia("(max-width: 1000px)");
+function placeOptions() {
+  const box = $("unit-options");
+  if (box) (narrow.matches ? $("options-slot") : $("options-home")).append(box);
+}
+
+function zoom(step) {
+  const map = $("map");
+  const level = Math.min(3, Math.max(1, Number(map.dataset.zoom || 1) + step));
+  map.dataset.zoom = String(level);
+  $("zoom-out").disabled = level === 1;
+  $("zoom-in").disabled = level === 3;
+}
+
 function wire() {
+  placeOptions();
+  narrow.addEventListener("change", placeOptions);
+  $("zoom-in").addEventListener("click", () => zoom(1));
+  $("zoom-out").addEventListener("click", () => zoom(-1));
+  zoom(0);
   $("map").addEventListener("click", (e) => guarded(() => onMapClick(e)));
   $("history").addEventListener("input", (e) => guarded(() => stepTo(Number(e.target.value))));
   $("hist-prev").addEventListener("click", () => guarded(() => stepTo(state.shown - 1)));

@@ -1,0 +1,190 @@
+"""A Sahara game played in a real browser: sign up, create, fill the seats, order by clicking, process,
+watch the Eastern Mediterranean dry into land after Autumn 1902, step back through history, and talk.
+
+The other six seats are played from the test itself through the games services; the phases after the
+first are processed by calling the processing service directly (Celery runs eagerly in tests)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from playwright.sync_api import Page, expect
+
+from dipserver.games.models import Game, Phase, Power
+from dipserver.games.services.games import game_join
+from dipserver.games.services.orders import power_ready_set
+from dipserver.games.services.phases import phase_process
+from dipserver.games.services.press import message_send
+from tests.browser.conftest import LAPTOP, PHONE
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PASSWORD = "sand and salt 42"
+TIMEOUT = 15_000  # ms: the page polls every 4 s
+
+
+def sign_up(page: Page, base: str, username: str) -> None:
+    page.goto(f"{base}/accounts/signup/")
+    page.fill("#id_username", username)
+    page.fill("#id_password1", PASSWORD)
+    page.fill("#id_password2", PASSWORD)
+    page.click("text=Create my login")
+    expect(page).to_have_url(f"{base}/games/")
+
+
+def create_sahara(page: Page, base: str, name: str, lock) -> Game:
+    page.goto(f"{base}/games/new/")
+    page.fill("#id_name", name)
+    page.select_option("#id_variant", "sahara")
+    expect(page.locator('.variant-preview[data-variant="sahara"]')).to_be_visible()
+    page.click("text=Create the game")
+    page.wait_for_url(re.compile(r"/games/\d+/$"))
+    with lock:
+        game = Game.objects.get(name=name)
+        Game.objects.filter(id=game.id).update(missed_limit=100)  # the test's six seats never order
+    return game
+
+
+def fill_seats(game: Game, count: int, lock) -> list:
+    with lock:
+        users = get_user_model().objects
+        others = [users.create_user(username=f"rival{i}", password=PASSWORD) for i in range(count)]
+        for user in others:
+            game_join(game_id=game.id, user=user)
+    return others
+
+
+def wait_ready(page: Page) -> None:
+    expect(page.locator("body[data-ready=true]")).to_have_count(1, timeout=TIMEOUT)
+
+
+def click_on_province(page: Page, code: str) -> None:
+    """Click where the map writes the province's name: inside the province, as a player would."""
+    label = page.locator("#map #labels text").filter(has_text=re.compile(f"^{code}$"))
+    box = label.bounding_box()
+    assert box, f"{code} has no label on the map"
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
+def current(game: Game, lock) -> Phase:
+    with lock:
+        game.refresh_from_db()
+        return game.current_phase
+
+
+def test_play_a_sahara_game_in_the_browser(browser, live_server, shoot):
+    base, lock = live_server.url, live_server.lock
+    context = browser.new_context(viewport=LAPTOP)
+    page = context.new_page()
+
+    sign_up(page, base, "desertfox")
+    shoot(page, "01-lobby-empty")
+    game = create_sahara(page, base, "Sands of time", lock)
+    shoot(page, "02-created")
+    page.click("text=Join this game")
+    expect(page.locator(".messages")).to_contain_text("You have taken a seat")
+    others = fill_seats(game, 6, lock)
+    with lock:
+        me = Power.objects.get(game=game, user__username="desertfox")
+
+    page.goto(f"{base}/games/{game.id}/")
+    wait_ready(page)
+    expect(page.locator("#phase-title")).to_have_text("Spring 1901 orders")
+    expect(page.locator(".game-head .power-chip")).to_have_text(me.name.title())
+    expect(page.locator("#changes-list li.next")).to_contain_text("EAS dries into land")
+    shoot(page, "03-game-start")
+
+    # Order by clicking: one of my units, then the province it moves to.
+    unit = page.locator("#unit-picker .unit-chip[data-unit]").first.get_attribute("data-unit")
+    page.locator(f'#map .unit-group[data-location="{unit}"]').click()
+    move = page.locator("#unit-options .option", has_text=re.compile(r" - ")).first.get_attribute("data-text")
+    dest = move.split(" - ")[1].split("/")[0]
+    expect(page.locator(f'#map #provinces [id="{dest}"]')).to_have_class(re.compile(r"\btarget\b"))
+    click_on_province(page, dest)
+    expect(page.locator("#order-list li.valid")).to_contain_text(move)
+    expect(page.locator("#order-list li.valid")).to_contain_text("accepted")
+    shoot(page, "04-ordered-by-click")
+
+    # A typed order that is wrong is explained, and the valid one stays stored.
+    page.fill("#typed-orders", "A XYZ - ABC")
+    page.click("text=Add typed orders")
+    expect(page.locator("#order-list li.invalid")).to_contain_text("✖")
+    page.locator("#order-list li.invalid .remove").click()
+    expect(page.locator("#order-list li.invalid")).to_have_count(0)
+
+    # Everyone else is ready; my ready toggle processes the phase and the page moves on by itself.
+    with lock:
+        for user in others:
+            power_ready_set(game_id=game.id, user=user)
+    page.check("#ready-toggle")
+    expect(page.locator("#phase-title")).not_to_have_text("Spring 1901 orders", timeout=TIMEOUT)
+    with lock:
+        assert Phase.objects.get(game=game, index=0).orders[me.name] == [move]
+
+    # On to the map change after Autumn 1902: the processing service, called directly.
+    while (phase := current(game, lock)).name[1:5] <= "1902" and not phase.name.startswith("W1902"):
+        with lock:
+            phase_process(phase_id=phase.id, force=True)
+    eas = page.locator('#map #provinces [id="EAS"]')
+    expect(eas).not_to_have_class(re.compile(r"\bsea\b"), timeout=TIMEOUT)
+    expect(page.locator("#changes-list li.next")).not_to_contain_text("EAS")
+    shoot(page, "05-eas-is-land")
+
+    # History: back to the first phase (the sea, and my order in the report), and forward again.
+    page.locator("#history").fill("0")
+    expect(page.locator("#history-label")).to_have_text("Spring 1901 orders")
+    expect(eas).to_have_class(re.compile(r"\bsea\b"))
+    expect(page.locator("#phase-report")).to_contain_text(move)
+    shoot(page, "06-history-spring-1901")
+    with lock:
+        autumn = Phase.objects.get(game=game, name="F1902M").index
+    for _ in range(autumn):
+        page.click("#hist-next")
+    expect(page.locator("#history-label")).to_have_text("Autumn 1902 orders")
+    expect(page.locator("#phase-report")).to_contain_text("EAS becomes land")
+    page.click("#hist-live")
+    expect(eas).not_to_have_class(re.compile(r"\bsea\b"))
+
+    # Press: I send to everyone; a rival answers and the page shows it without a reload.
+    page.fill("#press-body", "Who wants the new land?")
+    page.click("#press-form button")
+    expect(page.locator("#press-log li.mine")).to_contain_text("Who wants the new land?")
+    with lock:
+        message_send(game_id=game.id, user=others[0], body="Not I: it is all desert soon.")
+    expect(page.locator("#press-log")).to_contain_text("Not I: it is all desert soon.", timeout=TIMEOUT)
+    shoot(page, "07-press")
+    context.close()
+
+
+def test_phone_layout_and_keyboard_orders(browser, live_server, shoot):
+    base = live_server.url
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    sign_up(page, base, "pocket")
+    game = create_sahara(page, base, "On the bus", live_server.lock)
+    page.click("text=Join this game")
+    fill_seats(game, 6, live_server.lock)
+    page.goto(f"{base}/games/{game.id}/")
+    wait_ready(page)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"the page scrolls sideways on a phone ({width}px wide)"
+    map_box = page.locator("#map svg").bounding_box()
+    assert map_box and map_box["width"] >= PHONE["width"] - 40, "the map uses the phone's width"
+    shoot(page, "01-phone-game")
+
+    # Keyboard only: Tab to a unit chip, Enter, then Enter on its first option (Hold).
+    page.locator("#unit-picker .unit-chip").first.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#unit-options .option").first).to_be_focused()
+    held = page.locator("#unit-options .option").first.get_attribute("data-text")
+    page.keyboard.press("Enter")
+    expect(page.locator("#order-list li.valid")).to_contain_text(held)
+    shoot(page, "02-phone-ordered")
+
+    page.goto(f"{base}/games/")
+    expect(page.locator(".game-row", has_text="On the bus")).to_contain_text("ordered")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    shoot(page, "03-phone-lobby")
+    context.close()
