@@ -53,6 +53,14 @@ class Played:
     refused: tuple[tuple[EstablishDepot | SnowStorm, str], ...]  # module orders not accepted, and why
     check: SupplyReport | None  # the supply check made after this phase, if one was due
 
+    def to_data(self) -> dict[str, Any]:
+        """The module part of a phase's answer, JSON-ready (the PhaseResult is serialised as usual)."""
+        return {
+            "refused": [{"power": o.power, "order": str(o), "reason": why} for o, why in self.refused],
+            "check": self.check.to_data(self.state.supply) if self.check else None,
+            "state": self.state.to_data(),
+        }
+
 
 def open_phase(board: Board, position: Position, modules: Modules, state: ModuleState, secret: str) -> Opened:
     """The module state for the phase ``position.phase`` on ``board`` (its map after the hooks)."""

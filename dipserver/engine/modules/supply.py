@@ -130,6 +130,9 @@ class EstablishDepot:
     power: str
     province: str
 
+    def __str__(self) -> str:
+        return f"establish depot {self.province}"
+
 
 @dataclass(frozen=True, slots=True)
 class SupplyState:

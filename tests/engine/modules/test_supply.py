@@ -326,3 +326,18 @@ def test_options_round_trip_through_plain_data() -> None:
         frozenset({"BUR"}), supply=SupplyState({"BUR": Depot("FRANCE", "S1901M")}, {"NWY": 1})
     )
     assert ModuleState.from_data(json.loads(json.dumps(state.to_data()))) == state
+
+
+def test_the_module_answer_is_plain_data(board: Board) -> None:
+    pos = position({"ENGLAND": ["A FIN"]}, phase="F1901M")
+    played = run(board, pos, {}, SUPPLY, extra=ModuleOrders(depots=(EstablishDepot("ENGLAND", "FIN"),)))
+    data = json.loads(json.dumps(played.to_data()))
+    assert data["refused"] == [
+        {
+            "power": "ENGLAND",
+            "order": "establish depot FIN",
+            "reason": "Finland is out of supply: a depot is founded only where supply reaches",
+        }
+    ]
+    assert data["check"]["units"]["FIN"]["marks"] == 1
+    assert data["state"]["supply"]["marks"] == {"FIN": 1}
