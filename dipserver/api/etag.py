@@ -9,7 +9,21 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from django.db.models import Count, Exists, Max, OuterRef, Subquery
+from django.db.models import (
+    Aggregate,
+    Case,
+    CharField,
+    Count,
+    Exists,
+    Func,
+    Max,
+    OuterRef,
+    Q,
+    Subquery,
+    Value,
+    When,
+)
+from django.db.models.functions import Cast, Coalesce
 from rest_framework.response import Response
 
 from dipserver.games.models import Game, Order, Phase, Power
@@ -19,9 +33,45 @@ def _tag(*parts: Any) -> str:
     return 'W/"' + hashlib.blake2b(repr(parts).encode(), digest_size=12).hexdigest() + '"'
 
 
+class _Joined(Aggregate):
+    """Text values joined with commas: GROUP_CONCAT in SQLite, STRING_AGG in PostgreSQL. The order is
+    whatever the database returns; a different order only costs a needless 200, never a stale 304."""
+
+    function = "GROUP_CONCAT"
+    template = "%(function)s(%(expressions)s, ',')"
+    output_field = CharField()
+
+    def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+        return super().as_sql(compiler, connection, function="STRING_AGG", **extra)
+
+
+def _text(field: str) -> Any:
+    return Coalesce(Cast(field, CharField()), Value(""))
+
+
+def _joined_text(*parts: Any) -> Func:
+    """``a || b || c`` flat (Django's Concat nests pairs, too deep for SQLite's parser)."""
+    return Func(*parts, template="(%(expressions)s)", arg_joiner=" || ", output_field=CharField())
+
+
+def _seats(user_id: int | None) -> Subquery:
+    """Every seat of the game as one string. Draw votes and concessions are secret: only the viewer's own
+    are part of it, so another power's vote never changes the viewer's tag."""
+    fields = ("id", "user_id", "name", "status", "ready", "seat_open", "missed_phases")
+    mine = Q(user_id=user_id) if user_id else Q(pk__in=[])
+    secret = Case(
+        When(mine, then=_joined_text(_text("draw_vote"), Value("|"), _text("concede_to"))),
+        default=Value(""),
+        output_field=CharField(),
+    )
+    row = _joined_text(*(part for name in fields for part in (_text(name), Value("|"))), secret)
+    seats = Power.objects.filter(game_id=OuterRef("id")).order_by().values("game_id")
+    return Subquery(seats.annotate(all=_Joined(row)).values("all")[:1])
+
+
 def game_tag(game_id: int, user_id: int | None) -> str | None:
-    """The state of a game as its detail shows it; ``None`` when there is no such game. Two queries: the
-    game with its phase, order count and the viewer's mastership, then the seats."""
+    """The state of a game as its detail shows it; ``None`` when there is no such game. One query: the
+    game, its current phase, that phase's order count, the seats and the viewer's mastership."""
     orders = Order.objects.filter(phase_id=OuterRef("current_phase_id")).order_by().values("phase_id")
     row = (
         Game.objects.filter(id=game_id)
@@ -31,6 +81,7 @@ def game_tag(game_id: int, user_id: int | None) -> str | None:
             mastered=Exists(
                 Game.masters.through.objects.filter(game_id=OuterRef("id"), user_id=user_id or 0)
             ),
+            seats=_seats(user_id),
         )
         .values_list(
             "status",
@@ -45,29 +96,11 @@ def game_tag(game_id: int, user_id: int | None) -> str | None:
             "order_count",
             "order_last",
             "mastered",
+            "seats",
         )
         .first()
     )
-    if row is None:
-        return None
-    seats = [
-        # Draw votes and concessions are secret: only the viewer's own may change the viewer's tag.
-        (*public, (vote, concede) if owner == user_id else None)
-        for *public, owner, vote, concede in Power.objects.filter(game_id=game_id)
-        .order_by("id")
-        .values_list(
-            "id",
-            "name",
-            "status",
-            "ready",
-            "seat_open",
-            "missed_phases",
-            "user_id",
-            "draw_vote",
-            "concede_to",
-        )
-    ]
-    return _tag("game", game_id, user_id, row, seats)
+    return None if row is None else _tag("game", game_id, user_id, row)
 
 
 def phase_tag(game_id: int, index: int, user_id: int | None, extra: Any = None) -> str | None:

@@ -171,3 +171,17 @@ def test_a_secret_draw_vote_changes_only_the_voters_tag(game):
     france.put(f"{path}/draw-vote", {"vote": True}, format="json")
     assert england.get(path, HTTP_IF_NONE_MATCH=english).status_code == 304  # nothing to infer
     assert france.get(path, HTTP_IF_NONE_MATCH=french).status_code == 200
+
+
+def test_another_powers_ready_flag_or_a_replaced_player_changes_the_tag(game, outsider):
+    from dipserver.games.services.powers import power_replace
+
+    path = f"/api/v1/games/{game.id}"
+    france = client_for(user_of(game, "FRANCE"))
+    tag = france.get(path)["ETag"]
+    client_for(user_of(game, "ENGLAND")).put(f"{path}/ready", {"ready": True}, format="json")
+    after_ready = france.get(path, HTTP_IF_NONE_MATCH=tag)
+    assert after_ready.status_code == 200
+    tag = after_ready["ETag"]
+    power_replace(power_id=after_ready.json()["powers"][0]["seat"], user=outsider)
+    assert france.get(path, HTTP_IF_NONE_MATCH=tag).status_code == 200

@@ -10,7 +10,9 @@ import json
 
 import pytest
 import schemathesis
+from django.core import signals
 from django.core.wsgi import get_wsgi_application
+from django.db import close_old_connections
 from drf_spectacular.generators import SchemaGenerator
 from hypothesis import HealthCheck, settings
 from rest_framework.authtoken.models import Token
@@ -44,7 +46,13 @@ def test_the_schema_and_the_docs_are_served_from_the_project(client):
 def player_in_a_game(players, master):
     game = start_game(players, master)
     token, _ = Token.objects.get_or_create(user=user_of(game, "FRANCE"))
-    return game, token.key
+    # Requests go through the WSGI app itself, so keep the test's connection open between them, as
+    # Django's own test client does (PostgreSQL would otherwise close it inside the test transaction).
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_finished.disconnect(close_old_connections)
+    yield game, token.key
+    signals.request_started.connect(close_old_connections)
+    signals.request_finished.connect(close_old_connections)
 
 
 @schema.parametrize()
