@@ -116,6 +116,17 @@ def check_conversion(board: Board, position: Position, power: str, order: Conver
     return ConvertToFleet(unit.location, _fleet_coast(board, prov, order.coast))
 
 
+def conversion_text(order: ConversionOrder, position: Position) -> str:
+    """A conversion order in its stored notation: ``F BRE becomes army``, ``A SPA becomes fleet NC``."""
+    unit = position.units.get(province_of(order.unit))
+    kind = unit.type.value if unit is not None else ("A" if isinstance(order, ConvertToFleet) else "F")
+    if isinstance(order, ConvertToArmy):
+        return f"{kind} {order.unit} becomes army"
+    if isinstance(order, StayFleet):
+        return f"{kind} {order.unit} stays fleet"
+    return f"{kind} {order.unit} becomes fleet" + (f" {order.coast}" if order.coast else "")
+
+
 def _fleet_coast(board: Board, prov: str, coast: str | None) -> str | None:
     name = board.province_name(prov)
     if not board.coasts(prov):

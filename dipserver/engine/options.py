@@ -10,23 +10,27 @@ orders (support of an empty province, a move waiting for a fleet that is not the
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from dipserver.engine.board import Board
 from dipserver.engine.orders import (
     Build,
+    ConversionOrder,
+    ConvertToArmy,
+    ConvertToFleet,
     Convoy,
     Disband,
     Hold,
     Move,
     Order,
     Retreat,
+    StayFleet,
     SupportHold,
     SupportMove,
     Waive,
 )
-from dipserver.engine.parse import BuildRule, adjustment_due, build_rule_for, format_order
+from dipserver.engine.parse import BuildRule, OrderError, adjustment_due, build_rule_for, format_order
 from dipserver.engine.position import Position
 from dipserver.engine.types import PhaseType, Unit, UnitType, province_of
 
@@ -40,13 +44,16 @@ _KINDS = {
     Disband: "disband",
     Build: "build",
     Waive: "waive",
+    ConvertToArmy: "convert_to_army",
+    ConvertToFleet: "convert_to_fleet",
+    StayFleet: "stay_fleet",
 }
 
 
 @dataclass(frozen=True, slots=True)
 class Option:
     text: str  # canonical order text, e.g. "A MUN S A PAR - BUR"
-    order: Order
+    order: Order | ConversionOrder
 
     @property
     def kind(self) -> str:
@@ -68,9 +75,13 @@ class PowerOptions:
     units: Mapping[str, tuple[Option, ...]] = field(default_factory=dict)  # unit location -> its orders
     builds: tuple[Option, ...] = ()  # adjustment phase: each possible build, then waive
     adjustment: int = 0  # builds due (positive) or disbands due (negative); 0 outside adjustments
+    # The variant's conversion orders open to this power now (given beside the unit's own order, or in
+    # Winter beside the builds): "F BRE becomes army", "A POR becomes fleet", "F NAO stays fleet".
+    conversions: tuple[Option, ...] = ()
 
     def all(self) -> list[Option]:
-        return [option for options in self.units.values() for option in options] + list(self.builds)
+        units = [option for options in self.units.values() for option in options]
+        return units + list(self.builds) + list(self.conversions)
 
     def to_data(self) -> dict[str, Any]:
         return {
@@ -79,6 +90,7 @@ class PowerOptions:
             "adjustment": self.adjustment,
             "units": {loc: [o.to_data() for o in options] for loc, options in self.units.items()},
             "builds": [o.to_data() for o in self.builds],
+            "conversions": [o.to_data() for o in self.conversions],
         }
 
 
@@ -91,7 +103,9 @@ def legal_options(
     if phase is PhaseType.MOVEMENT:
         finder = _Movement(board, position)
         units = {u.location: finder.options(u) for u in sorted(position.units_of(power), key=_by_location)}
-        return PowerOptions(power, str(position.phase), units)
+        return PowerOptions(
+            power, str(position.phase), units, conversions=_conversions(board, position, power)
+        )
     if phase is PhaseType.RETREATS:
         units = {
             d.unit.location: _retreat_options(position, d.unit, d.retreats)
@@ -99,7 +113,35 @@ def legal_options(
             if d.unit.power == power
         }
         return PowerOptions(power, str(position.phase), units)
-    return _adjustment_options(board, position, power, build_rule or build_rule_for(board.variant))
+    found = _adjustment_options(board, position, power, build_rule or build_rule_for(board.variant))
+    conversions = _conversions(board, position, power)
+    return replace(found, conversions=conversions) if conversions else found
+
+
+def _conversions(board: Board, position: Position, power: str) -> tuple[Option, ...]:
+    """Each conversion order the variant allows a unit of ``power`` in this phase and place."""
+    from dipserver.engine.conversions import check_conversion, conversion_text
+    from dipserver.engine.timeline import load_timeline
+
+    kinds = load_timeline(board.variant).orders
+    if not kinds:
+        return ()
+    found = []
+    for unit in sorted(position.units_of(power), key=_by_location):
+        candidates: list[ConversionOrder] = []
+        if unit.type is UnitType.FLEET:
+            candidates += [ConvertToArmy(unit.location), StayFleet(unit.location)]
+        elif board.coasts(unit.province):
+            candidates += [ConvertToFleet(unit.location, c) for c in board.coasts(unit.province)]
+        else:
+            candidates.append(ConvertToFleet(unit.location))
+        for order in candidates:
+            try:
+                checked = check_conversion(board, position, power, order)
+            except OrderError:
+                continue
+            found.append(Option(conversion_text(checked, position), checked))
+    return tuple(found)
 
 
 def _by_location(unit: Unit) -> str:

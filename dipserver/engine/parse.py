@@ -534,7 +534,17 @@ def parse_order(
         raise OrderError(f"{power} is not a power in this game")
     checker = _Checker(board, position, power, build_rule or build_rule_for(board.variant))
     text = _without_power_prefix(board.variant, text, power)
-    intent = _read(_lex(board.variant, text), text.strip())
+    try:
+        intent = _read(_lex(board.variant, text), text.strip())
+    except OrderError:
+        # Perhaps a variant's conversion order ("F BRE becomes army"): read it, or say plainly why this
+        # variant, phase or place does not allow it.
+        from dipserver.engine.conversions import parse_conversion
+
+        conversion = parse_conversion(text, board, position, power)
+        if conversion is None:
+            raise
+        return conversion  # type: ignore[return-value]  # callers that take conversions check the type
     phase = position.phase.type
     if phase is PhaseType.MOVEMENT:
         return checker.movement(intent)

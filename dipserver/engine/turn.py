@@ -1,0 +1,295 @@
+"""One phase of any variant, played from plain data: the single path for server, CLI and tests.
+
+``play_phase`` takes the map of the phase, the position, each power's order texts, the game's variant
+options and secret (and, in a retreat phase, the Sahara stay-a-fleet flags given with that season's
+movement orders) and returns everything a caller stores or shows:
+
+1. each power's texts read on the phase's own board, the variant's conversion orders first
+   (``conversions.parse_conversion``); Deluge's limit on builds outside home centres
+   (``timeline.build_problem``) is checked here, so an order it refuses is ``invalid`` with the reason;
+2. the standard orders adjudicated (a converting army holds); units without orders hold, and the
+   adjudicator applies the civil-disorder defaults for retreats and adjustments;
+3. the conversions applied: Deluge's armies becoming fleets after movement, Wall of Ice's fleets becoming
+   armies after the Winter; Sahara's stay-a-fleet flags go to the timeline hooks;
+4. the timeline hooks between this phase and the next run (E1, E30), and whether a Winter is played is
+   decided again once the before-Winter hook has changed the centres;
+5. the end judged with the variant's victory conditions (``victory.game_outcome``).
+
+Nothing here knows about storage: ``dipserver/games/turn.py`` only converts snapshots to and from these
+values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from dipserver.engine import conversions
+from dipserver.engine.adjudicate import adjudicate
+from dipserver.engine.adjustments import has_adjustments
+from dipserver.engine.board import Board, MapState, board_for
+from dipserver.engine.conversions import conversion_text
+from dipserver.engine.orders import (
+    Build,
+    ConversionOrder,
+    ConvertToFleet,
+    Order,
+    OrderResult,
+    Outcome,
+    StayFleet,
+)
+from dipserver.engine.parse import OrderError, format_order, order_unit, parse_orders
+from dipserver.engine.position import Position
+from dipserver.engine.timeline import Hook, Timeline, apply_hook, build_problem, hooks_between, load_timeline
+from dipserver.engine.types import Phase, PhaseType, Season, province_of
+from dipserver.engine.variant import Variant
+from dipserver.engine.victory import Outcome as GameOutcome
+from dipserver.engine.victory import game_outcome
+
+AnyOrder = Order | ConversionOrder
+
+
+@dataclass(frozen=True, slots=True)
+class ReadLine:
+    """One submitted line, read and checked."""
+
+    number: int  # 1-based line of the submitted text
+    text: str  # as typed, stripped
+    order: AnyOrder | None
+    stored: str  # normalised notation to store ("" when rejected)
+    error: str | None
+
+
+@dataclass(frozen=True)
+class Turn:
+    """What one phase produced. ``results`` entries are plain dicts: ``power``, ``order`` (short
+    notation, or the text as typed when it did not read), ``text`` (as typed; the short notation for
+    orders the engine made up), ``outcome`` (an ``Outcome`` value), ``reason``, ``dislodged``."""
+
+    phase: Phase  # the phase played
+    orders: dict[str, list[str]]  # each power's lines as read, short notation (as typed when rejected)
+    results: list[dict[str, Any]]
+    events: list[dict[str, Any]]  # the map changes between this phase and the next (timeline events)
+    skipped: list[str]  # phases passed over because nobody had anything to decide
+    map_state: MapState  # the map of the next phase
+    position: Position  # the start of the next phase
+    stay_flags: frozenset[str]  # Sahara flags still pending: given only when the next phase is a retreat
+    outcome: GameOutcome | None  # the end of the game, or None while it goes on
+
+    @property
+    def next_phase(self) -> Phase:
+        return self.position.phase
+
+
+def read_orders(lines: Iterable[str] | str, board: Board, position: Position, power: str) -> list[ReadLine]:
+    """Every non-blank line read and checked: the variant's conversion orders first, then the standard
+    notation (one order per unit, builds within the Winter's allowance and the variant's build limit)."""
+    lines = lines.splitlines() if isinstance(lines, str) else list(lines)
+    read: dict[int, ReadLine] = {}
+    standard = list(lines)
+    converting: set[str] = set()
+    for number, raw in enumerate(lines, start=1):
+        text = raw.strip()
+        try:
+            conversion = conversions.parse_conversion(text, board, position, power) if text else None
+        except OrderError as err:
+            read[number], standard[number - 1] = ReadLine(number, text, None, "", err.reason), ""
+            continue
+        if conversion is None:
+            continue
+        standard[number - 1] = ""  # the parser reads the rest; a blank line keeps the numbering
+        prov = province_of(conversion.unit)
+        if prov in converting:
+            why = f"{board.province_name(prov)} already has a conversion order"
+            read[number] = ReadLine(number, text, None, "", why)
+            continue
+        converting.add(prov)
+        read[number] = ReadLine(number, text, conversion, conversion_text(conversion, position), None)
+    to_fleet = {province_of(r.order.unit) for r in read.values() if isinstance(r.order, ConvertToFleet)}
+    for line in parse_orders(standard, board, position, power):
+        if line.order is None:
+            read[line.number] = ReadLine(line.number, line.text, None, "", line.error)
+            continue
+        unit = order_unit(line.order)
+        if unit is not None and unit in to_fleet:
+            why = (
+                f"The army in {board.province_name(unit)} is ordered to become a fleet (and holds meanwhile)"
+            )
+            read[line.number] = ReadLine(line.number, line.text, None, "", why)
+            continue
+        read[line.number] = ReadLine(
+            line.number, line.text, line.order, format_order(line.order, position), None
+        )
+    lines_read = [read[n] for n in sorted(read)]
+    if position.phase.type is PhaseType.ADJUSTMENTS:
+        lines_read = _limit_builds(load_timeline(board.variant), board, position, power, lines_read)
+    return lines_read
+
+
+def _limit_builds(
+    timeline: Timeline, board: Board, position: Position, power: str, lines: list[ReadLine]
+) -> list[ReadLine]:
+    """Deluge (E13): builds in home centres always read; one elsewhere only if ``build_problem`` allows it
+    together with every home build given and the other builds accepted before it."""
+    if timeline.non_home_builds is None:
+        return lines
+    vacant = {p for p, owner in position.owners.items() if owner == power and p not in position.units}
+    homes = frozenset(p for p in vacant if board.homes.get(p) == power)
+    others = frozenset(vacant - homes)
+    sites = [province_of(line.order.location) for line in lines if isinstance(line.order, Build)]
+    accepted = [s for s in sites if s in homes]
+    checked = []
+    for line in lines:
+        if isinstance(line.order, Build) and (site := province_of(line.order.location)) not in homes:
+            problem = build_problem(timeline, homes, others, [*accepted, site])
+            if problem is not None:
+                line = ReadLine(line.number, line.text, None, "", f"Build refused: {problem}")
+            else:
+                accepted.append(site)
+        checked.append(line)
+    return checked
+
+
+def play_phase(
+    variant: Variant,
+    map_state: MapState,
+    position: Position,
+    order_texts: Mapping[str, Sequence[str] | str],
+    *,
+    options: Mapping[str, Any] | None = None,
+    secret: str | None = None,
+    stay_flags: Iterable[str] = (),
+) -> Turn:
+    """Play ``position.phase`` on ``map_state`` and go on to the next phase with decisions to make.
+
+    ``options`` are the game's timeline options (``mode`` and the variant's switches; defaults filled
+    in, unknown ones refused with ``TimelineError``); ``secret`` draws random-mode changes. ``stay_flags``
+    matter only in a retreat phase: the provinces of the Sahara fleets told to stay fleets with the
+    season's movement orders (the previous ``Turn.stay_flags``).
+    """
+    options = load_timeline(variant).game_options(options)
+    board = board_for(variant, map_state)
+    orders: dict[str, list[AnyOrder]] = {}
+    texts: dict[int, str] = {}  # id of each order read -> the text typed
+    stored: dict[str, list[str]] = {}
+    unreadable: list[dict[str, Any]] = []
+    for power, lines in order_texts.items():
+        for line in read_orders(lines, board, position, power):
+            stored.setdefault(power, []).append(line.stored or line.text)
+            if line.order is None:
+                unreadable.append(_result(power, line.text, line.text, Outcome.INVALID, line.error or ""))
+            else:
+                orders.setdefault(power, []).append(line.order)
+                texts[id(line.order)] = line.text
+
+    plain = conversions.for_adjudication(orders)
+    result = adjudicate(board, position, plain)
+    # One result per order given, in the order given, then the ones the adjudicator made up itself.
+    given = [o for os in plain.values() for o in os]
+    results = [
+        _adjudicated(r, texts.get(id(r.order)) if i < len(given) and r.order is given[i] else None, position)
+        for i, r in enumerate(result.results)
+    ]
+    done, new_position = position.phase, result.position
+    flags = frozenset(stay_flags)
+    if done.type is PhaseType.MOVEMENT:
+        broken = {(r.power, r.order) for r in result.results if r.outcome is Outcome.NO_CONVOY}
+        units, to_fleet = conversions.fleet_conversions(
+            position.units, new_position.units, orders, lambda power, move: (power, move) not in broken
+        )
+        new_position = replace(new_position, units=units)
+        flags = conversions.stay_flags(position.units, units, orders)
+        results += [_converted(p, o, ok, why, position, texts) for p, o, ok, why in to_fleet]
+        results += [
+            _converted(p, o, True, "", position, texts)
+            for p, os in orders.items()
+            for o in os
+            if isinstance(o, StayFleet)
+        ]
+    elif done.type is PhaseType.ADJUSTMENTS:
+        units, to_army = conversions.army_conversions(new_position.units, orders)
+        new_position = replace(new_position, units=units)
+        results += [_converted(p, o, ok, why, position, texts) for p, o, ok, why in to_army]
+    results += unreadable
+
+    skipped = [str(p) for p in result.skipped]
+    map_state, new_position, events = _run_hooks(
+        variant, options, secret, map_state, new_position, done, skipped, flags
+    )
+    outcome = game_outcome(variant, map_state, new_position, done)
+    pending = flags if new_position.phase.type is PhaseType.RETREATS else frozenset()
+    return Turn(done, stored, results, events, skipped, map_state, new_position, pending, outcome)
+
+
+def _run_hooks(
+    variant: Variant,
+    options: Mapping[str, Any],
+    secret: str | None,
+    map_state: MapState,
+    position: Position,
+    done: Phase,
+    skipped: list[str],
+    flags: frozenset[str],
+) -> tuple[MapState, Position, list[dict[str, Any]]]:
+    """The timeline hooks between ``done`` and ``position.phase``; ``skipped`` is updated in place when
+    the before-Winter hook decides the Winter afresh (E30)."""
+    events: list[dict[str, Any]] = []
+    nxt = position.phase
+
+    def run(hook: Hook, year: int) -> None:
+        nonlocal map_state, position
+        step = apply_hook(variant, options, map_state, position, hook, year, flags=flags, secret=secret)
+        map_state, position = step.map_state, step.position
+        events.extend(dict(e) for e in step.events)
+
+    def winter_needed() -> bool:
+        board = board_for(variant, map_state)
+        return has_adjustments(board, position.units, position.owners, variant.build_rule)
+
+    for year, hook in hooks_between(done, nxt):
+        winter = Phase(year, Season.WINTER, PhaseType.ADJUSTMENTS)
+        if hook is Hook.AFTER_WINTER_ADJUSTMENTS and str(winter) in skipped and winter_needed():
+            # The before-Winter hook created what makes the Winter worth playing.
+            skipped.remove(str(winter))
+            nxt = winter
+            break
+        run(hook, year)
+        if hook is Hook.BEFORE_WINTER_ADJUSTMENTS and nxt == winter and not winter_needed():
+            # The hook took away what made the Winter worth playing: skip it, run the rest.
+            skipped.append(str(winter))
+            nxt = Phase(year + 1, Season.SPRING, PhaseType.MOVEMENT)
+            run(Hook.AFTER_WINTER_ADJUSTMENTS, year)
+            break
+    return map_state, replace(position, phase=nxt), events
+
+
+def _adjudicated(r: OrderResult, typed: str | None, position: Position) -> dict[str, Any]:
+    short = format_order(r.order, position)
+    return {
+        "power": r.power,
+        "order": short,
+        "text": typed or short,
+        "outcome": r.outcome.value,
+        "reason": r.reason,
+        "dislodged": r.dislodged,
+    }
+
+
+def _result(power: str, order: str, text: str, outcome: Outcome, reason: str) -> dict[str, Any]:
+    return {
+        "power": power,
+        "order": order,
+        "text": text,
+        "outcome": outcome.value,
+        "reason": reason,
+        "dislodged": False,
+    }
+
+
+def _converted(
+    power: str, order: ConversionOrder, ok: bool, why: str, position: Position, texts: Mapping[int, str]
+) -> dict[str, Any]:
+    short = conversion_text(order, position)
+    outcome = Outcome.SUCCESS if ok else Outcome.VOID
+    return _result(power, short, texts.get(id(order), short), outcome, why)
