@@ -5,7 +5,8 @@ Commands:
   the shapes); with ``--jsonl`` it reads one request per line and answers each on its own line, in order,
   in one process. A bad request gets ``{"error": "..."}`` on its line and the batch goes on.
 - ``check <variant>`` validates a variant's files and its map at the start and after every change of its
-  timeline; it prints the problems and exits 1 if there are any.
+  timeline; it prints the problems and exits 1 if there are any. Notes (provinces the timeline cuts off
+  on purpose) are printed too but are not problems.
 - ``timeline <variant>`` lists the map changes season by season; ``map <variant> --at PHASE`` prints the
   map of a phase as JSON. Both, and ``check``, take ``--mode exact|random``, ``--seed SECRET`` and
   ``--option NAME=true|false`` for the variant's own switches.
@@ -165,7 +166,7 @@ def _is_file(stream: IO[bytes]) -> bool:
 
 def _check(args: argparse.Namespace, stdin: IO[bytes], stdout: IO[str]) -> int:
     from dipserver.engine.timeline import load_timeline, walk
-    from dipserver.engine.validate import validate
+    from dipserver.engine.validate import notes, validate
 
     try:
         variant, (options, secret) = _load(args.variant), _game_options(args)
@@ -175,13 +176,19 @@ def _check(args: argparse.Namespace, stdin: IO[bytes], stdout: IO[str]) -> int:
         stdout.write(f"{args.variant}: {exc}\n")
         return 1
     problems = [f"start: {p}" for p in validate(variant, position=variant.start)]
+    remarks = []
     for year, hook, result in steps:
         if result.events:
             at = f"{year} {hook.value}"
             problems += [f"{at}: {p}" for p in validate(variant, result.map_state, result.position)]
+            remarks += [f"{at}: {n}" for n in notes(variant, result.map_state)]
     for problem in problems:
         stdout.write(f"{variant.slug}: {problem}\n")
+    for remark in remarks:
+        stdout.write(f"{variant.slug}: note: {remark}\n")
     summary = f"{len(problems)} problem(s)" if problems else "no problems"
+    if remarks:
+        summary += f", {len(remarks)} note(s) (by design, not problems)"
     if timeline.events:
         changes = sum(1 for _, _, r in steps if r.events)
         where = f"the start map and the map after each of {changes} change(s) ({args.mode} mode)"

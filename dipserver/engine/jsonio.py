@@ -30,6 +30,8 @@ from dipserver.engine.types import Phase, PhaseType, Terrain, Unit, UnitType, pr
 from dipserver.engine.variant import VARIANTS_DIR, Variant, VariantError, load_variant
 
 REQUEST_KEYS = frozenset({"variant", "phase", "units", "centers", "homes", "dislodged", "orders"})
+# Only for variants whose map changes (turnio.py): options, the phase's map, Sahara flags, Deluge memory.
+TIMELINE_KEYS = frozenset({"options", "map", "stay_flags", "last_occupants"})
 
 
 class RequestError(ValueError):
@@ -42,6 +44,7 @@ class Request:
     board: Board
     position: Position
     orders: Mapping[str, list[str]]  # power -> order texts, as given
+    changing: Mapping[str, Any] | None = None  # the request itself when the variant's map changes
 
 
 # --- reading a request ------------------------------------------------------------------------------
@@ -54,16 +57,21 @@ def read_request(data: Any) -> Request:
     if not isinstance(data, dict):
         raise RequestError(f"a request is a JSON object, not {_json_kind(data)}")
     unknown = set(data) - REQUEST_KEYS
-    if unknown:
-        raise RequestError(f"unknown field(s) {sorted(unknown)}; a request has {sorted(REQUEST_KEYS)}")
     variant = _variant(data.get("variant"))
+    changing = _CHANGING[variant]
+    if unknown and not (changing and unknown <= TIMELINE_KEYS):
+        keys = sorted(REQUEST_KEYS | TIMELINE_KEYS) if changing else sorted(REQUEST_KEYS)
+        extra = "" if changing or unknown - TIMELINE_KEYS else f" ({variant.slug}'s map never changes)"
+        raise RequestError(f"unknown field(s) {sorted(unknown)}{extra}; a request has {keys}")
     phase = _phase(data.get("phase"))
-    board = _board(variant, data.get("homes"))
+    board = _changing_board(variant, data) if changing else _board(variant, data.get("homes"))
     units = _units(board, _power_table(variant, data, "units", required=True))
     owners = _centres(board, variant, _power_table(variant, data, "centers", required=True))
     dislodged = _dislodged(board, phase, units, _power_table(variant, data, "dislodged"))
     orders = _orders(_power_table(variant, data, "orders"))
-    return Request(variant, board, Position(phase, units, owners, dislodged), orders)
+    return Request(
+        variant, board, Position(phase, units, owners, dislodged), orders, data if changing else None
+    )
 
 
 def _json_kind(value: Any) -> str:
@@ -84,30 +92,50 @@ def _variant(slug: Any) -> Variant:
             variant = load_variant(slug)
         except VariantError as exc:
             raise RequestError(f"unknown or broken variant {slug!r}: {exc}") from exc
-        _refuse_changing_maps(variant)
+        _CHANGING[variant] = _map_changes(variant)
         _VARIANTS[slug] = variant
     return variant
 
 
-def _refuse_changing_maps(variant: Variant) -> None:
-    """Adjudicating on the start map a variant whose map changes would give wrong answers without a word.
+_CHANGING: dict[Variant, bool] = {}
 
-    Running the timeline between phases (``games/turn.py`` does it for the server) is not yet an engine
-    function this command can call; until it is, such variants are refused plainly.
-    """
+
+def _map_changes(variant: Variant) -> bool:
+    """Whether the variant's timeline changes its map: such requests are played by ``turnio``."""
     if not (VARIANTS_DIR / variant.slug / "timeline.toml").is_file():
-        return  # no timeline file, no changes (load_timeline's rule); spares importing the timeline code
+        return (
+            False  # no timeline file, no changes (load_timeline's rule); spares importing the timeline code
+        )
     from dipserver.engine.timeline import TimelineError, load_timeline
 
     try:
-        changes = load_timeline(variant).events
+        timeline = load_timeline(variant)
     except TimelineError as exc:
         raise RequestError(f"variant {variant.slug!r} has a broken timeline: {exc}") from exc
-    if changes:
-        raise RequestError(
-            f"variant {variant.slug!r} changes its map during play, and adjudicate does not run map changes "
-            f"yet; see its changes with: python -m dipserver.engine timeline {variant.slug}"
-        )
+    return bool(timeline.events or timeline.orders)
+
+
+def _changing_board(variant: Variant, data: Mapping[str, Any]) -> Board:
+    """The board of the request's ``"map"`` (default: the start map); ``"homes"``, if given, must agree."""
+    from dipserver.engine.turnio import MapRequestError, map_state
+
+    try:
+        state = map_state(variant, data.get("map"))
+    except MapRequestError as exc:
+        raise RequestError(str(exc)) from exc
+    board = board_for(variant, state)
+    homes = data.get("homes")
+    if homes is None:
+        return board
+    if "map" not in data:
+        return _board(variant, homes)
+    table = _power_table(variant, {"homes": homes}, "homes")
+    given = {
+        p: power for power, provinces in table.items() for p in _strings(provinces, f'"homes" of {power}')
+    }
+    if given != dict(board.homes):
+        raise RequestError('"homes" and "map" disagree on the home centres: give them in "map" only')
+    return board
 
 
 _PHASES: dict[str, Phase] = {}
@@ -450,6 +478,13 @@ def read_orders(request: Request) -> ReadOrders:
 def adjudicate_request(data: Any) -> dict[str, Any]:
     """One decoded request in, its decoded answer out (``RequestError`` for a bad request)."""
     request = read_request(data)
+    if request.changing is not None:
+        from dipserver.engine.turnio import MapRequestError, play
+
+        try:
+            return play(request.variant, request.board.map_state, request.position, request.orders, data)
+        except MapRequestError as exc:
+            raise RequestError(str(exc)) from exc
     read = read_orders(request)
     result = adjudicate(request.board, request.position, read.orders)
     return answer(request, read, result)

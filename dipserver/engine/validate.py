@@ -1,7 +1,13 @@
-"""Consistency checks for any variant at any map state, as a list of problems a person can read.
+"""Consistency checks for any variant at any map state, as lists a person can read.
 
-Used by the variant tests, by the timeline code after each map change, and by a ``variants_check``
-command. An empty list means the map is sound. Graph questions (reachability) use networkx.
+Two kinds of finding:
+- a *problem* is a broken map or position: borders that disagree, a coast without water, a centre on
+  sea, a unit where it cannot stand, a province of the start map that no unit could ever reach;
+- a *note* is something the timeline does on purpose during play: provinces cut off by closures (Wall of
+  Ice's ice isolates Britain). ``notes`` lists them; they never fail ``check``.
+
+Used by the variant tests, by the timeline code after each map change, and by the ``check`` command. An
+empty problem list means the map is sound. Graph questions (reachability) use networkx.
 """
 
 from __future__ import annotations
@@ -17,15 +23,16 @@ from dipserver.engine.variant import Variant
 def validate(
     variant: Variant, map_state: MapState | None = None, position: Position | None = None
 ) -> list[str]:
-    """Every problem of ``variant`` at ``map_state`` (default: its start) and of ``position``'s units."""
+    """Every problem of ``variant`` at ``map_state`` (default: its start) and of ``position``'s units.
+
+    Provinces cut off from the rest are a problem on the start map only; after changes they are
+    ``notes``."""
     state = map_state if map_state is not None else variant.map_state
     board = board_for(variant, state)
-    problems = [
-        *asymmetric_borders(variant),
-        *dry_coasts(board),
-        *unreachable_provinces(board),
-        *misplaced_centres(board),
-    ]
+    problems = [*asymmetric_borders(variant), *dry_coasts(board)]
+    if state == variant.map_state:
+        problems += unreachable_provinces(board)
+    problems += misplaced_centres(board)
     if position is not None:
         problems += misplaced_units(board, position)
     return problems
@@ -76,6 +83,13 @@ def unreachable_provinces(board: Board) -> list[str]:
         f"{p} ({board.province_name(p)}) cannot be reached from the rest of the map"
         for p in sorted(graph.nodes - main)
     ]
+
+
+def notes(variant: Variant, map_state: MapState) -> list[str]:
+    """What a changed map does by design and a reader may want to know: provinces closures cut off."""
+    if map_state == variant.map_state:
+        return []
+    return unreachable_provinces(board_for(variant, map_state))
 
 
 def misplaced_centres(board: Board) -> list[str]:

@@ -459,12 +459,6 @@ def test_map_of_a_bad_phase_is_an_error() -> None:
     assert "not a phase name" in json.loads(done.stdout)["error"]
 
 
-def test_a_variant_whose_map_changes_is_refused_until_adjudicate_runs_its_timeline() -> None:
-    answer = adjudicate(request(variant="wall_of_ice"))
-    assert "changes its map during play" in answer["error"]
-    assert "timeline wall_of_ice" in answer["error"]
-
-
 def test_retreat_and_adjustment_results_are_keyed_by_the_text_given_too() -> None:
     retreat = adjudicate(
         request(

@@ -1,0 +1,196 @@
+"""The JSON contract of ``adjudicate`` for variants whose map changes (Wall of Ice, Sahara, Deluge).
+
+Such a request is the usual one (``jsonio.py``) with four optional fields more:
+
+- ``"options"``: ``{"mode": "exact"|"random", "seed": "game secret", <variant switch>: true|false}`` —
+  the game's timeline options (``timeline`` / ``map`` take the same as ``--mode``, ``--seed``,
+  ``--option``); random mode needs the seed;
+- ``"map"``: the map of the phase, in the shape ``map VARIANT --at PHASE`` prints (``{"phase",
+  "provinces": {"NTH": {"terrain", "coasts", "sc", "owner", "home"}}}``); left out, the start map. Only
+  ``terrain``, ``sc`` and ``home`` are read: the named coasts follow from the terrain and are checked
+  against it, and owners come from ``"centers"``;
+- ``"stay_flags"``: in a retreat phase, the provinces of Sahara fleets told to stay fleets in the
+  movement phase before (an answer's ``next`` carries them);
+- ``"last_occupants"``: ``{province: power}``, Deluge's memory of who stood where at the end of the
+  last Spring or Autumn (new-centre ownership, E11); ``next`` carries it.
+
+Orders may include the variant's conversion orders (``F BRE becomes army``, ``A POR becomes fleet``,
+``F NAO stays fleet``). The phase is played by ``turn.play_phase``; the answer adds ``"events"`` (the
+map changes between this phase and the next, as ``timeline.event_text`` describes them) and
+``"outcome"`` (``null`` while the game goes on, else ``{"result": "win"|"draw"|"no_winner", "powers",
+"reason"}``), and ``next`` carries the changed map, the options and the flags, so ``next`` + orders is
+again a valid request.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from dipserver.engine.board import MapState, board_for
+from dipserver.engine.coasts import recompute_coasts
+from dipserver.engine.position import Position
+from dipserver.engine.timeline import TimelineError, load_timeline
+from dipserver.engine.turn import Turn, play_phase
+from dipserver.engine.types import Terrain
+from dipserver.engine.variant import Variant
+
+TIMELINE_KEYS = frozenset({"options", "map", "stay_flags", "last_occupants"})
+
+
+class MapRequestError(ValueError):
+    """A field of a changing-map request is wrong; ``jsonio`` turns it into a ``RequestError``."""
+
+
+def game_options(variant: Variant, raw: Any) -> tuple[dict[str, Any], str | None]:
+    """The request's ``"options"``: the timeline options checked, and the game secret."""
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, dict):
+        raise MapRequestError('"options" is an object like {"mode": "random", "seed": "...", "errata": true}')
+    options = dict(raw)
+    secret = options.pop("seed", None)
+    if secret is not None and not isinstance(secret, str):
+        raise MapRequestError('"options": "seed" is the game secret, a string')
+    try:
+        resolved = load_timeline(variant).game_options(options)
+    except TimelineError as exc:
+        raise MapRequestError(f'"options": {exc}') from exc
+    if resolved["mode"] == "random" and not secret and any(e.chance for e in load_timeline(variant).events):
+        raise MapRequestError('"options": random mode draws from the game secret: give it as "seed"')
+    return resolved, (secret if resolved["mode"] == "random" else None)
+
+
+def map_state(variant: Variant, raw: Any) -> MapState:
+    """The request's ``"map"`` as a ``MapState``; the start map when it is absent."""
+    if raw is None:
+        return variant.map_state
+    provinces = raw.get("provinces") if isinstance(raw, dict) else None
+    if not isinstance(provinces, dict):
+        raise MapRequestError(
+            '"map" is {"provinces": {"NTH": {"terrain": "sea", ...}}}, as "map --at" prints'
+        )
+    missing = sorted(set(variant.provinces) - set(provinces))
+    unknown = sorted(set(provinces) - set(variant.provinces))
+    if unknown or missing:
+        what = f"unknown province(s) {unknown}" if unknown else f"missing province(s) {missing}"
+        raise MapRequestError(f'"map": {what}; it lists every province of {variant.slug}')
+    terrain: dict[str, Terrain] = {}
+    centres, homes = set(), {}
+    for code, entry in provinces.items():
+        where = f'"map" {code}'
+        if not isinstance(entry, dict):
+            raise MapRequestError(f'{where}: an object {{"terrain", "coasts", "sc", "owner", "home"}}')
+        try:
+            terrain[code] = Terrain(entry.get("terrain"))
+        except ValueError:
+            kinds = ", ".join(t.value for t in Terrain)
+            raise MapRequestError(
+                f"{where}: terrain is one of {kinds}, not {entry.get('terrain')!r}"
+            ) from None
+        if entry.get("sc"):
+            if terrain[code] is not Terrain.LAND:
+                raise MapRequestError(f"{where}: a supply centre stands on land, not {terrain[code].value}")
+            centres.add(code)
+        home = entry.get("home")
+        if home is not None:
+            if home not in variant.powers or code not in centres:
+                raise MapRequestError(f"{where}: home {home!r} must be a power's, on a supply centre")
+            homes[code] = home
+    coasts = recompute_coasts(variant, terrain, load_timeline(variant).coast_names)
+    for code, entry in provinces.items():
+        given = entry.get("coasts", sorted(coasts.get(code, {})))
+        if sorted(given) != sorted(coasts.get(code, {})):
+            expected = sorted(coasts.get(code, {})) or "none"
+            raise MapRequestError(
+                f'"map" {code}: coasts {given} do not fit the terrain (expected {expected})'
+            )
+    return MapState(terrain, coasts, frozenset(centres), homes)
+
+
+def provinces(variant: Variant, raw: Any, field: str) -> frozenset[str]:
+    if raw is None:
+        return frozenset()
+    if not isinstance(raw, list) or not all(isinstance(p, str) and p in variant.provinces for p in raw):
+        raise MapRequestError(f'"{field}" is a list of province codes')
+    return frozenset(raw)
+
+
+def occupants(variant: Variant, raw: Any) -> dict[str, str]:
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict) or not all(
+        p in variant.provinces and power in variant.powers for p, power in raw.items()
+    ):
+        raise MapRequestError('"last_occupants" is an object from province code to power')
+    return dict(raw)
+
+
+def play(
+    variant: Variant,
+    state: MapState,
+    position: Position,
+    orders: Mapping[str, list[str]],
+    data: Mapping[str, Any],
+) -> dict[str, Any]:
+    """Play the request's phase (orders as typed, conversions included) and answer it."""
+    options, secret = game_options(variant, data.get("options"))
+    flags = provinces(variant, data.get("stay_flags"), "stay_flags")
+    position = replace(position, last_occupants=occupants(variant, data.get("last_occupants")))
+    turn = play_phase(variant, state, position, orders, options=options, secret=secret, stay_flags=flags)
+    return answer(variant, turn, dict(data.get("options") or {}))
+
+
+def answer(variant: Variant, turn: Turn, echoed: dict[str, Any]) -> dict[str, Any]:
+    """The answer's JSON data; ``next`` in the request's own shape, the changed map included."""
+    from dipserver.engine.jsonio import position_data
+    from dipserver.engine.timeline import event_text
+
+    results: dict[str, dict[str, str]] = {}
+    reasons: dict[str, dict[str, str]] = {}
+    for r in turn.results:
+        given = results.setdefault(r["power"], {})
+        if r["text"] in given:
+            continue  # a repeated text: the first gave the unit its order
+        given[r["text"]] = r["outcome"]
+        if r["reason"]:
+            reasons.setdefault(r["power"], {})[r["text"]] = r["reason"]
+    board = board_for(variant, turn.map_state)
+    following = position_data(variant, turn.position, board)
+    following["map"] = map_data(turn.map_state, turn.position)
+    if echoed:
+        following["options"] = echoed
+    if turn.stay_flags:
+        following["stay_flags"] = sorted(turn.stay_flags)
+    if turn.position.last_occupants:
+        following["last_occupants"] = dict(sorted(turn.position.last_occupants.items()))
+    outcome = turn.outcome
+    return {
+        "phase": str(turn.phase),
+        "results": results,
+        "reasons": reasons,
+        "skipped": turn.skipped,
+        "events": [{**event, "text": event_text(event)} for event in turn.events],
+        "outcome": None
+        if outcome is None
+        else {"result": outcome.result.value, "powers": list(outcome.powers), "reason": outcome.reason},
+        "next": following,
+    }
+
+
+def map_data(state: MapState, position: Position) -> dict[str, Any]:
+    """A map in the shape ``map --at`` prints: every province's terrain, coasts, centre, owner, home."""
+    return {
+        "phase": str(position.phase),
+        "provinces": {
+            code: {
+                "terrain": state.terrain[code].value,
+                "coasts": sorted(state.coasts.get(code, {})),
+                "sc": code in state.supply_centres,
+                "owner": position.owners.get(code),
+                "home": state.homes.get(code),
+            }
+            for code in sorted(state.terrain)
+        },
+    }
