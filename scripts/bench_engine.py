@@ -35,6 +35,15 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+# Issue 3's targets, as ratios to the reference's median Game.process time per movement phase; without
+# the reference, the absolute guard the old speed test held (a movement phase well under 1 ms of CPU).
+PHASE_RATIO_TARGET = 15.0
+BATCH_RATIO_TARGET = 10.0
+PHASE_GUARD_US = 1000.0
+
+
+def _verdict(ok: bool) -> str:
+    return "meets the target" if ok else "MISSES THE TARGET"
 
 
 def main() -> int:
@@ -59,6 +68,8 @@ def main() -> int:
         f"ours: median {adjudicating:.0f} us CPU to adjudicate a movement phase ({len(requests)} positions)"
     )
     print(f"      {reading:.0f} us to read its order texts; {both:.0f} us for both")
+    guard = _verdict(adjudicating < PHASE_GUARD_US)
+    print(f"guard: a movement phase under {PHASE_GUARD_US:.0f} us CPU: {guard}")
     reference = None
     python = args.reference_python or (sys.executable if importlib.util.find_spec("diplomacy") else None)
     if python is None or args.no_reference:
@@ -79,11 +90,14 @@ def main() -> int:
             f"reference: median {reference['median_us']:.0f} us CPU per movement phase "
             f"(diplomacy Game.process, units, centres and orders set beforehand; {n} positions)"
         )
+        ratio = reference["median_us"] / adjudicating
         print(
-            f"ratio: {reference['median_us'] / adjudicating:.1f}x faster per movement phase "
+            f"ratio: {ratio:.1f}x faster per movement phase "
             f"(our adjudicate against Game.process on the same {n} positions); "
             f"{reference['median_us'] / both:.1f}x counting our reading of the order texts too"
         )
+        verdict = _verdict(ratio >= PHASE_RATIO_TARGET)
+        print(f"target: >= {PHASE_RATIO_TARGET:.0f}x per movement phase: {verdict}")
         print(f"agreement: both engines leave the same units in {agree} of {len(sample)} positions")
         for req, got in differ if args.show_differences else ():
             mine = ours["units"][id(req)]
@@ -99,10 +113,13 @@ def main() -> int:
         f"per position; {batch['errors']} error lines"
     )
     if reference is not None:
+        ratio = reference["median_us"] / cpu
         print(
             f"jsonl ratio: {reference['median_us'] / wall:.1f}x (wall), "
-            f"{reference['median_us'] / cpu:.1f}x (CPU) the reference's per-phase time"
+            f"{ratio:.1f}x (CPU) the reference's per-phase time"
         )
+        verdict = _verdict(ratio >= BATCH_RATIO_TARGET)
+        print(f"target: jsonl >= {BATCH_RATIO_TARGET:.0f}x (CPU, whole process): {verdict}")
     print(f"memory: a loaded variant ({args.variant}, with its start board) holds {memory / 1e6:.2f} MB")
     return 0
 

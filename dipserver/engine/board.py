@@ -95,36 +95,32 @@ class Board:
         self.supply_centres: frozenset[str] = map_state.supply_centres
         self.homes: Mapping[str, str] = map_state.homes
         self._terrain = map_state.terrain
-        self.provinces: frozenset[str] = frozenset(
-            p for p, t in self._terrain.items() if t is not Terrain.ABSENT
-        )
+        # Derivation runs after every map change (issue 4 wants it well under 2 ms): plain sets and
+        # dicts built once here, so the loops below never go through the query methods.
+        terrain = dict(self._terrain.items())
+        self._sea = frozenset(p for p, t in terrain.items() if t is Terrain.SEA)
+        land = frozenset(p for p, t in terrain.items() if t is Terrain.LAND)
+        passable = self._sea | land
+        self.provinces: frozenset[str] = frozenset(p for p, t in terrain.items() if t is not Terrain.ABSENT)
         self._coasts: dict[str, tuple[str, ...]] = {
             p: tuple(sorted(named)) for p, named in map_state.coasts.items() if p in self.provinces
         }
         self._shore = self._shore_provinces(variant)
-        self._army = self._derive_army_moves(variant)
-        self._fleet = self._derive_fleet_moves(variant)
-        self._fleet_provinces = {
-            loc: frozenset(province_of(d) for d in dests) for loc, dests in self._fleet.items()
-        }
-        reach: dict[tuple[str, str], list[str]] = {}
-        for loc, dests in self._fleet.items():
-            for dest in sorted(dests):
-                reach.setdefault((loc, province_of(dest)), []).append(dest)
-        self._reach_coasts = {key: tuple(locs) for key, locs in reach.items()}
+        borders = variant.borders
+        self._army = {p: frozenset(n for n in borders.get(p, _EMPTY) if n in land) for p in land}
         self._neighbours = {
-            p: frozenset(n for n in variant.borders.get(p, _EMPTY) if self._passable(n))
-            for p in self.provinces
+            p: frozenset(n for n in borders.get(p, _EMPTY) if n in passable) for p in self.provinces
         }
-        self._water_neighbours = {
-            p: frozenset(n for n in near if self.is_water(n)) for p, near in self._neighbours.items()
-        }
+        sea = self._sea
+        self._water_neighbours = {p: near & sea for p, near in self._neighbours.items()}
+        shore = self._shore
+        self._land_waters = {p: frozenset(n for n in borders.get(p, _EMPTY) if n in shore) for p in land}
+        self._fleet: dict[str, frozenset[str]] = {}
+        self._fleet_provinces: dict[str, frozenset[str]] = {}
+        self._reach_coasts: dict[tuple[str, str], tuple[str, ...]] = {}
+        self._derive_fleet_moves(variant, land)
         self._convoy_reach: dict[str, frozenset[str]] = {}
-        self._coastal = frozenset(
-            p
-            for p in self.provinces
-            if self._terrain[p] is Terrain.LAND and any(self.is_water(w) for w in self._waters_of(p))
-        )
+        self._coastal = frozenset(p for p, waters in self._land_waters.items() if waters & sea)
 
     # --- derivation -------------------------------------------------------------------------------
 
@@ -136,16 +132,9 @@ class Board:
     def _passable(self, prov: str) -> bool:
         return self._terrain.get(prov, Terrain.ABSENT).passable
 
-    def _derive_army_moves(self, variant: Variant) -> dict[str, frozenset[str]]:
-        land = [p for p in self.provinces if self._terrain[p] is Terrain.LAND]
-        return {
-            p: frozenset(n for n in variant.borders.get(p, _EMPTY) if self._terrain.get(n) is Terrain.LAND)
-            for p in land
-        }
-
     def _waters_of(self, prov: str) -> frozenset[str]:
         """Shore provinces touching a land province (any of its coasts)."""
-        return frozenset(n for n in self.variant.borders.get(prov, _EMPTY) if n in self._shore)
+        return self._land_waters.get(prov, _EMPTY)
 
     def _location_waters(self, loc: str) -> frozenset[str]:
         """Shore provinces a coastal location touches: a named coast's list, else the bordering ones."""
@@ -156,39 +145,47 @@ class Board:
 
     def fleet_locations(self, prov: str) -> tuple[str, ...]:
         """Where a fleet can stand in a province: the sea itself, each named coast, or the coastal land."""
-        if not self._passable(prov):
-            return ()
-        if self._terrain[prov] is Terrain.SEA:
+        if prov in self._sea:
             return (prov,)
+        if prov not in self._land_waters:
+            return ()  # impassable or absent
         if prov in self._coasts:
             return tuple(f"{prov}/{c}" for c in self._coasts[prov])
-        return (prov,) if self._waters_of(prov) else ()
+        return (prov,) if self._land_waters[prov] else ()
 
-    def _derive_fleet_moves(self, variant: Variant) -> dict[str, frozenset[str]]:
-        moves: dict[str, set[str]] = {}
-        locations = [loc for p in sorted(self.provinces) for loc in self.fleet_locations(p)]
-        waters = {loc: self._location_waters(loc) for loc in locations if not self.is_water(loc)}
-        for src in locations:
-            src_prov = province_of(src)
-            reach: set[str] = set()
-            for dst_prov in variant.borders.get(src_prov, _EMPTY):
-                for dst in self.fleet_locations(dst_prov):
-                    if self._fleet_edge(src, dst, waters):
-                        reach.add(dst)
-            moves[src] = reach
-        return {loc: frozenset(dests) for loc, dests in moves.items()}
-
-    def _fleet_edge(self, src: str, dst: str, waters: Mapping[str, frozenset[str]]) -> bool:
-        src_sea, dst_sea = self.is_water(src), self.is_water(dst)
-        if src_sea and dst_sea:
-            return True
-        if src_sea:
-            return src in waters[dst]
-        if dst_sea:
-            return dst in waters[src]
-        if frozenset((src, dst)) in self.variant.fleet_exceptions:
-            return False
-        return bool(waters[src] & waters[dst])
+    def _derive_fleet_moves(self, variant: Variant, land: frozenset[str]) -> None:
+        """Fill ``_fleet`` (location -> locations), ``_fleet_provinces`` and ``_reach_coasts``."""
+        sea, borders, exceptions = self._sea, variant.borders, variant.fleet_exceptions
+        where = {p: self.fleet_locations(p) for p in sea | land}
+        where = {p: locs for p, locs in where.items() if locs}
+        # The shore each coastal location touches (a sea location has none: it *is* water).
+        waters = {
+            loc: self._location_waters(loc) for p, locs in where.items() if p not in sea for loc in locs
+        }
+        fleet, provinces, coasts = self._fleet, self._fleet_provinces, self._reach_coasts
+        for src_prov, locations in where.items():
+            near = [n for n in borders.get(src_prov, _EMPTY) if n in where]
+            for src in locations:
+                reach: list[str] = []
+                reached: list[str] = []
+                mine = waters.get(src, _EMPTY)
+                for dst_prov in near:
+                    if dst_prov in sea:
+                        found = [dst_prov] if src_prov in sea or dst_prov in mine else []
+                    elif src_prov in sea:
+                        found = [dst for dst in where[dst_prov] if src in waters[dst]]
+                    else:
+                        found = [
+                            dst
+                            for dst in where[dst_prov]
+                            if mine & waters[dst] and frozenset((src, dst)) not in exceptions
+                        ]
+                    if found:
+                        reach += found
+                        reached.append(dst_prov)
+                        coasts[(src, dst_prov)] = tuple(sorted(found))
+                fleet[src] = frozenset(reach)
+                provinces[src] = frozenset(reached)
 
     # --- queries: all O(1) lookups ----------------------------------------------------------------
 
@@ -196,7 +193,7 @@ class Board:
         return self._terrain.get(province_of(prov), Terrain.ABSENT)
 
     def is_water(self, prov: str) -> bool:
-        return self._terrain.get(province_of(prov)) is Terrain.SEA
+        return province_of(prov) in self._sea
 
     def is_land(self, prov: str) -> bool:
         return self._terrain.get(province_of(prov)) is Terrain.LAND
