@@ -44,6 +44,14 @@ class Modules:
         return self.blizzards is not None or self.supply is not None
 
 
+def split_options(options: Mapping[str, Any] | None) -> tuple[Modules, dict[str, Any]]:
+    """A game's options as (the modules chosen, the rest for the variant's timeline). The timeline refuses
+    keys it does not know, so ``blizzards`` and ``supply_lines`` must be taken out before it sees them."""
+    options = dict(options or {})
+    chosen = Modules.from_options(options)
+    return chosen, {k: v for k, v in options.items() if k not in MODULE_KEYS}
+
+
 @dataclass(frozen=True, slots=True)
 class ModuleState:
     """What the modules carry from one phase to the next; store it with the phase (``to_data``)."""

@@ -21,7 +21,7 @@ from dipserver.engine.icelords import (
     problems,
     square,
 )
-from dipserver.engine.modules import Modules, ModuleState
+from dipserver.engine.modules import Modules, ModuleState, split_options
 from dipserver.engine.modules.phase import open_phase, play
 from dipserver.engine.orders import Outcome
 from dipserver.engine.parse import parse_order
@@ -144,3 +144,11 @@ def test_a_generated_board_plays_with_blizzards_on_by_default() -> None:
     played = play(board, variant.start, {unit.power: [order]}, modules, opened.state)
     expected = Outcome.INVALID if snowed and free else Outcome.SUCCESS
     assert played.result.results[0].outcome is expected
+
+
+def test_game_options_split_into_modules_and_the_variants_own() -> None:
+    modules, rest = split_options({"mode": "exact", "blizzards": {"count": "2"}, "supply_lines": False})
+    assert rest == {"mode": "exact"}
+    assert modules.blizzards is not None and str(modules.blizzards.count) == "2" and modules.supply is None
+    assert split_options(None) == (Modules(), {})
+    assert split_options(DEFAULT_OPTIONS)[0].blizzards is not None
