@@ -366,3 +366,33 @@ def test_the_parser_reads_a_conversion_or_says_why_not(wall_of_ice: Variant) -> 
     spring = position("S1901M", "ENGLAND F EDI", owners={"ENGLAND": ["EDI"]})
     with pytest.raises(OrderError, match="only in a Winter adjustment phase"):
         parse_order("F EDI becomes army", board, spring, "ENGLAND")
+
+
+# --- more of the matrix, end to end ----------------------------------------------------------------------
+
+
+def test_woi_a_new_centre_belongs_to_the_unit_standing_on_it(wall_of_ice: Variant) -> None:
+    year = next(y for y, _, step in walk(wall_of_ice, {}) for e in step.events if e.get("province") == "ALB")
+    state = map_before(wall_of_ice, year, Hook.AFTER_FALL_RETREATS)
+    start = position(
+        f"F{year}M", "AUSTRIA A ALB", "TURKEY A ARM", owners={"AUSTRIA": ["VIE"], "TURKEY": ["CON"]}
+    )
+    turn = play_phase(wall_of_ice, state, start, {"AUSTRIA": ["A ALB H"], "TURKEY": ["A ARM - SYR"]})
+    assert {"ALB", "ARM"} <= turn.map_state.supply_centres
+    assert turn.position.owners["ALB"] == "AUSTRIA"  # stood there when it appeared (E11)
+    assert "ARM" not in turn.position.owners  # the Turkish army had left: neutral
+
+
+def test_sahara_a_fleet_on_a_dried_coast_moves_to_the_wet_one(sahara: Variant) -> None:
+    state = map_before(sahara, 1903, Hook.AFTER_SPRING_RETREATS)
+    start = position("S1903M", "TURKEY F BUL/SC", owners={"TURKEY": ["BUL"]})
+    turn = play_phase(sahara, state, start, {"TURKEY": ["F BUL/SC H"]})
+    assert turn.position.units["BUL"] == Unit("TURKEY", UnitType.FLEET, "BUL/EC")  # E5a
+    assert any(e["kind"] == "fleet_moved" for e in turn.events)
+
+
+def test_deluge_venice_sinks_and_the_fleet_in_tuscany_keeps_its_side(deluge: Variant) -> None:
+    start = position("W1901A", "ITALY F TUS", owners={"ITALY": ["ROM", "NAP", "VEN"]})
+    turn = play_phase(deluge, deluge.map_state, start, {"ITALY": ["A ROM B"]})
+    assert set(turn.map_state.coasts["TUS"]) == {"EC", "WC"}  # E5d: Venice sank beside it
+    assert turn.position.units["TUS"] == Unit("ITALY", UnitType.FLEET, "TUS/WC")
