@@ -112,11 +112,14 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     except GameError:
         timeline = []  # a broken timeline must not hide the game; the admin shows the problem
     facts = variant_facts(game.variant) or {"name": game.variant, "powers": []}
+    phase = game.current_phase
     config = {
         "gameId": game.id,
         "api": reverse("api:game", args=[game.id]),
         "power": seat.name if seat else None,
         "seated": seat is not None,
+        "phaseIndex": phase.index if phase else None,
+        "phaseOpen": bool(phase and phase.status == "open" and game.status == Game.Status.ACTIVE),
         "timeline": timeline,
         "powers": facts["powers"],
     }

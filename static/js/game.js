@@ -64,10 +64,15 @@ async function loadGame() {
   renderPowers();
   const phase = body.current_phase;
   const live = phase ? phase.index : null;
+  $("history").max = Math.max(0, (body.phases || 1) - 1);
+  if (!previous && live === state.live) {
+    renderChanges(); // the first answer: start() fetches the phase's map, options and orders meanwhile
+    return true;
+  }
   if (live !== state.live) {
     const followingLive = state.shown === null || state.shown === state.live;
     state.live = live;
-    if (previous && previous.current_phase) notice(`${phaseTitle(previous.current_phase.name)} was processed.`);
+    if (previous && previous.current_phase && phase) notice(`The game has moved on: now ${phaseTitle(phase.name)}.`);
     await enterLivePhase(followingLive);
   }
   return true;
@@ -120,8 +125,6 @@ function renderPowers() {
 }
 
 async function enterLivePhase(showIt) {
-  const slider = $("history");
-  slider.max = Math.max(0, (state.game.phases || 1) - 1);
   if (showIt || state.shown === null) await showPhase(state.live ?? 0);
   else updateHistoryControls();
   renderChanges();
@@ -138,33 +141,44 @@ async function enterLivePhase(showIt) {
 async function showPhase(index) {
   state.shown = index;
   updateHistoryControls();
+  await Promise.all([loadMap(index), loadReport(index)]);
+}
+
+async function loadMap(index) {
   const mapUrl = `${API}/phases/${index}/map.svg`;
   $("dl-svg").href = mapUrl;
   $("dl-png").href = `${API}/phases/${index}/map.png?width=1600`;
-  const [svgResponse, detail] = await Promise.all([
-    fetch(mapUrl, { credentials: "same-origin" }),
-    call(`${API}/phases/${index}`),
-  ]);
+  const response = await fetch(mapUrl, { credentials: "same-origin" });
+  const text = response.ok ? await response.text() : null;
   if (state.shown !== index) return; // the player moved the slider on meanwhile
   const map = $("map");
-  if (svgResponse.ok) {
-    map.innerHTML = await svgResponse.text();
+  if (text) {
+    map.innerHTML = text;
     const svg = map.querySelector("svg");
     svg.removeAttribute("width");
     svg.removeAttribute("height");
     svg.setAttribute("role", "img");
-    svg.setAttribute("aria-label", `Map of ${phaseTitle(detail.body.name)}`);
+    svg.setAttribute("aria-label", `Map of ${phaseTitle(svg.dataset.phase || "")}`);
+    map.dataset.phase = svg.dataset.phase || "";
   } else {
     map.replaceChildren(el("p", { class: "error" }, "This map cannot be drawn."));
   }
   map.setAttribute("aria-busy", "false");
-  map.dataset.phase = detail.body.name;
-  renderReport(detail.body);
   decorateMap();
 }
 
+async function loadReport(index) {
+  const { body } = await call(`${API}/phases/${index}`);
+  if (state.shown !== index) return;
+  renderReport(body);
+}
+
+function phaseOpen() {
+  return state.game ? state.game.current_phase?.status === "open" && state.game.status === "active" : config.phaseOpen;
+}
+
 function isLive() {
-  return state.shown === state.live && state.game?.current_phase?.status === "open";
+  return state.shown === state.live && phaseOpen();
 }
 
 function decorateMap() {
@@ -349,11 +363,11 @@ function renderOrderList(mode) {
 function renderOrdersPanel() {
   const picker = $("unit-picker");
   if (!picker) return;
-  const live = state.options && state.game.current_phase?.status === "open";
+  const live = state.options && phaseOpen();
   $("orders-panel").classList.toggle("inactive", !live);
   if (!live) {
     picker.replaceChildren();
-    $("selection-hint").textContent = state.game?.me?.power
+    $("selection-hint").textContent = config.power
       ? "You have no orders to give this phase."
       : "You are not playing a power in this game.";
     $("unit-options").replaceChildren();
@@ -419,7 +433,7 @@ function renderReport(phase) {
       if (!byPower.has(r.power)) byPower.set(r.power, []);
       byPower.get(r.power).push(r);
     }
-    parts.push(el("h3", {}, `Orders of ${phaseTitle(phase.name)}`));
+    parts.push(el("h3", {}, `Orders and results, ${phaseTitle(phase.name)}`));
     const powers = [...byPower.keys()].sort();
     parts.push(
       el(
@@ -510,7 +524,7 @@ async function loadChannels() {
 }
 
 async function loadPress() {
-  if (!$("press-log") || !state.game?.me?.power) return;
+  if (!$("press-log") || !config.power) return;
   const channel = $("press-channel").value || state.pressChannel;
   const { body } = await call(`${API}/messages?channel=${encodeURIComponent(channel)}&page_size=200`, { accept: [409, 403] });
   const messages = body?.results || [];
@@ -520,7 +534,7 @@ async function loadPress() {
       ? messages.map((m) =>
           el(
             "li",
-            { class: m.sender === state.game.me.power ? "mine" : "" },
+            { class: m.sender === config.power ? "mine" : "" },
             el("span", { class: "from" }, `${m.sender || "Someone"} · ${phaseTitle(m.phase)}`),
             el("span", { class: "body" }, m.body),
           ),
@@ -610,16 +624,35 @@ async function poll() {
 
 async function start() {
   wire();
-  await guarded(loadGame);
+  // The page knows its phase from the server's HTML, so the map, my options and my orders (all that
+  // ordering needs) are fetched at once; the game's state, the phase report and press follow.
+  state.live = config.phaseIndex;
+  state.shown = state.live;
+  const playing = config.seated && config.power;
+  const critical = [];
+  if (state.live !== null) critical.push(guarded(() => loadMap(state.live)));
+  if (playing && config.phaseOpen) critical.push(guarded(loadOptions), guarded(loadOrders));
+  const rest = [guarded(loadGame)];
+  if (state.live !== null) rest.push(guarded(() => loadReport(state.live)));
+  if (playing && $("press-log")) {
+    rest.push(guarded(async () => {
+      await loadChannels();
+      await loadPress();
+    }));
+  }
+  await Promise.all(critical);
   if (state.live === null) {
     $("map").replaceChildren(el("p", { class: "muted" }, "The map appears when the game starts."));
-    renderChanges();
   }
-  if (config.seated && state.game?.me?.power && $("press-log")) await guarded(async () => {
-    await loadChannels();
-    await loadPress();
-  });
+  renderOrdersPanel();
+  renderOrderList();
+  decorateMap();
   document.body.dataset.ready = "true"; // the page is interactive (tests and scripts/bench_page.py wait for it)
+  performance.mark("dip-interactive");
+  await Promise.all(rest);
+  updateHistoryControls();
+  decorateMap();
+  document.body.dataset.loaded = "true"; // every panel filled
   setTimeout(poll, POLL_MS);
 }
 

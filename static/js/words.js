@@ -1,7 +1,7 @@
 // Phases and map changes in words, as the rules speak of them.
 
 const SEASONS = { S: "Spring", F: "Autumn", W: "Winter" };
-const KINDS = { M: "orders", R: "retreats", A: "builds" };
+const KINDS = { M: "movement", R: "retreats", A: "builds" };
 const HOOKS = {
   after_spring_retreats: "after the Spring retreats",
   after_fall_retreats: "after the Autumn retreats",

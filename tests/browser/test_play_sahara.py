@@ -91,7 +91,7 @@ def test_play_a_sahara_game_in_the_browser(browser, live_server, shoot):
 
     page.goto(f"{base}/games/{game.id}/")
     wait_ready(page)
-    expect(page.locator("#phase-title")).to_have_text("Spring 1901 orders")
+    expect(page.locator("#phase-title")).to_have_text("Spring 1901 movement")
     expect(page.locator(".game-head .power-chip")).to_have_text(me.name.title())
     expect(page.locator("#changes-list li.next")).to_contain_text("EAS dries into land")
     shoot(page, "03-game-start")
@@ -119,7 +119,7 @@ def test_play_a_sahara_game_in_the_browser(browser, live_server, shoot):
         for user in others:
             power_ready_set(game_id=game.id, user=user)
     page.check("#ready-toggle")
-    expect(page.locator("#phase-title")).not_to_have_text("Spring 1901 orders", timeout=TIMEOUT)
+    expect(page.locator("#phase-title")).not_to_have_text("Spring 1901 movement", timeout=TIMEOUT)
     with lock:
         assert Phase.objects.get(game=game, index=0).orders[me.name] == [move]
 
@@ -134,7 +134,7 @@ def test_play_a_sahara_game_in_the_browser(browser, live_server, shoot):
 
     # History: back to the first phase (the sea, and my order in the report), and forward again.
     page.locator("#history").fill("0")
-    expect(page.locator("#history-label")).to_have_text("Spring 1901 orders")
+    expect(page.locator("#history-label")).to_have_text("Spring 1901 movement")
     expect(eas).to_have_class(re.compile(r"\bsea\b"))
     expect(page.locator("#phase-report")).to_contain_text(move)
     shoot(page, "06-history-spring-1901")
@@ -142,7 +142,7 @@ def test_play_a_sahara_game_in_the_browser(browser, live_server, shoot):
         autumn = Phase.objects.get(game=game, name="F1902M").index
     for _ in range(autumn):
         page.click("#hist-next")
-    expect(page.locator("#history-label")).to_have_text("Autumn 1902 orders")
+    expect(page.locator("#history-label")).to_have_text("Autumn 1902 movement")
     expect(page.locator("#phase-report")).to_contain_text("EAS becomes land")
     page.click("#hist-live")
     expect(eas).not_to_have_class(re.compile(r"\bsea\b"))
