@@ -632,14 +632,18 @@ async function start() {
   const critical = [];
   if (state.live !== null) critical.push(guarded(() => loadMap(state.live)));
   if (playing && config.phaseOpen) critical.push(guarded(loadOptions), guarded(loadOrders));
-  const rest = [guarded(loadGame)];
-  if (state.live !== null) rest.push(guarded(() => loadReport(state.live)));
-  if (playing && $("press-log")) {
-    rest.push(guarded(async () => {
-      await loadChannels();
-      await loadPress();
-    }));
-  }
+  // The rest waits for them: on a small server the requests would otherwise compete for its workers.
+  const rest = () => {
+    const jobs = [guarded(loadGame)];
+    if (state.live !== null) jobs.push(guarded(() => loadReport(state.live)));
+    if (playing && $("press-log")) {
+      jobs.push(guarded(async () => {
+        await loadChannels();
+        await loadPress();
+      }));
+    }
+    return Promise.all(jobs);
+  };
   await Promise.all(critical);
   if (state.live === null) {
     $("map").replaceChildren(el("p", { class: "muted" }, "The map appears when the game starts."));
@@ -649,7 +653,7 @@ async function start() {
   decorateMap();
   document.body.dataset.ready = "true"; // the page is interactive (tests and scripts/bench_page.py wait for it)
   performance.mark("dip-interactive");
-  await Promise.all(rest);
+  await rest();
   updateHistoryControls();
   decorateMap();
   document.body.dataset.loaded = "true"; // every panel filled
