@@ -105,10 +105,11 @@ def main() -> int:
             only_theirs = [" ".join(u) for u in got if u not in mine]
             print(f"  {req['phase']}: only ours {only_ours}, only the reference {only_theirs}")
             print(f"    request: {json.dumps(req)}")
-    batch = time_batch(requests)
+    batch = time_batch(requests, args.workers)
     wall, cpu = (batch[k] / len(requests) * 1e6 for k in ("wall_s", "cpu_s"))
     print(
-        f"jsonl batch: {len(requests)} positions through one process in {batch['wall_s']:.2f} s wall, "
+        f"jsonl batch ({args.workers} worker(s)): {len(requests)} positions through one process in "
+        f"{batch['wall_s']:.2f} s wall, "
         f"{batch['cpu_s']:.2f} s CPU (start-up and JSON included): {wall:.0f} us wall, {cpu:.0f} us CPU "
         f"per position; {batch['errors']} error lines"
     )
@@ -134,6 +135,7 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=5, help="timed runs per position (default 5)")
     parser.add_argument("--reference-python", help="interpreter with the diplomacy package installed")
+    parser.add_argument("--workers", type=int, default=1, help="adjudicate --jsonl --workers N for the batch")
     parser.add_argument("--reference-sample", type=int, default=1000, help="positions the reference times")
     parser.add_argument("--no-reference", action="store_true", help="time our engine only")
     parser.add_argument("--save", metavar="PATH", help="also write the positions, with orders, as JSON lines")
@@ -318,12 +320,21 @@ def _units_after(position: Any) -> list[list[str]]:
     return sorted(rows)
 
 
-def time_batch(requests: list[dict[str, Any]]) -> dict[str, Any]:
-    """One ``adjudicate --jsonl`` process over every request: wall time from launch to exit."""
+def time_batch(requests: list[dict[str, Any]], workers: int = 1) -> dict[str, Any]:
+    """One ``adjudicate --jsonl [--workers N]`` process over every request: wall time from launch to exit,
+    CPU of the process and its workers."""
     with tempfile.TemporaryDirectory() as tmp:
         source, target = Path(tmp) / "requests.jsonl", Path(tmp) / "answers.jsonl"
         source.write_text("".join(json.dumps(r) + "\n" for r in requests))
-        command = [sys.executable, "-m", "dipserver.engine", "adjudicate", "--jsonl"]
+        command = [
+            sys.executable,
+            "-m",
+            "dipserver.engine",
+            "adjudicate",
+            "--jsonl",
+            "--workers",
+            str(workers),
+        ]
         with source.open("rb") as stdin, target.open("wb") as stdout:
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             started = time.perf_counter()

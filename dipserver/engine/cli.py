@@ -61,6 +61,14 @@ def _parser() -> argparse.ArgumentParser:
         help="one request per line in, one answer per line out, in order; bad lines get an error line",
     )
     adj.add_argument("--pretty", action="store_true", help="indent the JSON (not with --jsonl)")
+    adj.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="with --jsonl reading a file: adjudicate in N processes, answers still in input order "
+        "(from a pipe or a terminal answers are always written one by one, as they are ready)",
+    )
 
     check = commands.add_parser(
         "check",
@@ -135,8 +143,15 @@ def answer_text(text: str | bytes) -> dict[str, Any]:
 
 
 def _adjudicate(args: argparse.Namespace, stdin: IO[bytes], stdout: IO[str]) -> int:
+    if args.workers < 1:
+        stdout.write(json.dumps({"error": "--workers must be 1 or more"}) + "\n")
+        return 1
     if args.jsonl:
-        _adjudicate_lines(stdin, stdout, flush=not _is_file(stdin))
+        from_file = _is_file(stdin)
+        if args.workers > 1 and from_file:
+            _adjudicate_in_parallel(stdin, stdout, args.workers)
+        else:
+            _adjudicate_lines(stdin, stdout, flush=not from_file)
         return 0
     answer = answer_text(stdin.read())
     stdout.write(json.dumps(answer, indent=2 if args.pretty else None) + "\n")
@@ -150,6 +165,17 @@ def _adjudicate_lines(lines: Iterable[bytes], stdout: IO[str], flush: bool) -> N
         stdout.write(encode(answer_text(line)) + "\n")
         if flush:
             stdout.flush()
+
+
+def _adjudicate_in_parallel(lines: Iterable[bytes], stdout: IO[str], workers: int) -> None:
+    """A file of independent requests spread over ``workers`` processes; ``imap`` keeps input order.
+    Only for files: a worker takes requests in chunks, so a tool waiting for each answer would wait long."""
+    import multiprocessing
+
+    encode = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        for answer in pool.imap(answer_text, lines, chunksize=64):
+            stdout.write(encode(answer) + "\n")
 
 
 def _is_file(stream: IO[bytes]) -> bool:

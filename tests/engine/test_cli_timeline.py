@@ -144,3 +144,31 @@ def test_a_province_cut_off_on_the_start_map_is_a_problem_after_changes_a_note()
     assert not [p for p in validate(variant, changed) if "cannot be reached" in p]
     assert "BER (Berlin) cannot be reached from the rest of the map" in notes(variant, changed)
     assert notes(variant, variant.map_state) == []
+
+
+def test_workers_answer_a_file_in_input_order(tmp_path: Path) -> None:
+    # Requests of every kind, a bad line among them: answers pair up with lines whatever the worker count.
+    lines = [
+        json.dumps({"variant": "deluge", "phase": "W1901A", "units": {}, "centers": {"ITALY": ["ROM"]}}),
+        "not json",
+        json.dumps({"variant": "standard", "phase": "S1901M", "units": {"ITALY": ["A ROM"]}, "centers": {}}),
+    ] * 50
+    path = tmp_path / "requests.jsonl"
+    path.write_text("".join(line + "\n" for line in lines))
+    answers = {}
+    for workers in ("1", "2"):
+        with path.open() as requests:
+            done = subprocess.run(
+                [sys.executable, "-m", "dipserver.engine", "adjudicate", "--jsonl", "--workers", workers],
+                stdin=requests,
+                capture_output=True,
+                text=True,
+                cwd=ROOT,
+                env={**os.environ, "PYTHONPATH": str(ROOT)},
+                timeout=120,
+            )
+        assert done.returncode == 0 and done.stderr == ""
+        answers[workers] = done.stdout.splitlines()
+    assert answers["1"] == answers["2"]
+    assert len(answers["2"]) == len(lines)
+    assert ["error" in json.loads(a) for a in answers["2"][:3]] == [False, True, False]
