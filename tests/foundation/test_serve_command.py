@@ -151,6 +151,7 @@ def test_serve_brings_up_the_site_and_ctrl_c_stops_everything(clean_env: dict[st
     """The whole promise of `./dip serve`, end to end, on a fresh var/ folder."""
     port = _free_port()
     process = _serve(clean_env, "--port", str(port), "--no-reload")
+    children: list[int] = []
     try:
         banner_text = _read_until(process, "Press Ctrl-C", timeout=120)
         assert f"dipserver is running at http://127.0.0.1:{port}/" in banner_text
@@ -171,12 +172,24 @@ def test_serve_brings_up_the_site_and_ctrl_c_stops_everything(clean_env: dict[st
         process.send_signal(signal.SIGINT)
         process.wait(timeout=30)
     finally:
-        if process.poll() is None:
-            os.kill(process.pid, signal.SIGKILL)
-            process.wait()
+        _stop_for_good(process, children)
     assert process.returncode == 0
     leftovers = [pid for pid in children if not _gone_within(pid, seconds=5)]
     assert leftovers == [], f"still running after Ctrl-C: {leftovers}"
+
+
+def _stop_for_good(process: subprocess.Popen[str], children: list[int]) -> None:
+    """After a failed assertion, leave nothing running: ask serve to stop, then kill what remains."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+    for pid in children:
+        if _alive(pid):
+            os.kill(pid, signal.SIGKILL)
 
 
 def _read_until(process: subprocess.Popen[str], marker: str, timeout: float) -> str:
