@@ -23,6 +23,11 @@ HOOK_WORDS = {
 }
 
 
+# What the map itself does; the walk also reports what happens to the start units standing still, which
+# says nothing about the variant (a real game's units will be elsewhere).
+MAP_EVENTS = ("terrain", "coasts", "centre_lost", "centre_gained")
+
+
 def variant_choices() -> list[tuple[str, str]]:
     """(slug, name) of every variant that loads, for the create form."""
     return [(slug, facts["name"]) for slug in _slugs() if (facts := variant_facts(slug))]
@@ -64,7 +69,7 @@ def _seasons(variant: Variant) -> list[dict[str, Any]]:
                 "step": number,
                 "when": f"{year} {HOOK_WORDS.get(str(hook), str(hook))}",
                 "year": year,
-                "changes": [event_text(e) for e in result.events],
+                "changes": [event_text(e) for e in result.events if e["kind"] in MAP_EVENTS],
             }
         )
     return rows
@@ -73,7 +78,7 @@ def _seasons(variant: Variant) -> list[dict[str, Any]]:
 @functools.lru_cache(maxsize=16)
 def _steps(variant: Variant) -> tuple[Any, ...]:
     """The timeline's hooks that change something, in order; the start map is step 0."""
-    return tuple(step for step in walk(variant, {}) if step[2].events)
+    return tuple(step for step in walk(variant, {}) if any(e["kind"] in MAP_EVENTS for e in step[2].events))
 
 
 @functools.lru_cache(maxsize=256)

@@ -188,3 +188,28 @@ def test_phone_layout_and_keyboard_orders(browser, live_server, shoot):
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     shoot(page, "03-phone-lobby")
     context.close()
+
+
+@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
+def test_every_page_fits_the_screen(browser, live_server, shoot, viewport):
+    """No page scrolls sideways, at 390x844 or 1440x900; the variant page steps through its seasons."""
+    base = live_server.url
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    sign_up(page, base, "looker")
+    game = create_sahara(page, base, "Looking around", live_server.lock)
+    for name, path in [
+        ("home", "/"),
+        ("lobby", "/games/"),
+        ("new-game", "/games/new/"),
+        ("forming-game", f"/games/{game.id}/"),
+        ("variant", "/variants/sahara/"),
+    ]:
+        page.goto(f"{base}{path}")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= viewport["width"], f"{path} is {width}px wide on a {viewport['width']}px screen"
+        shoot(page, name)
+    page.locator(".timeline button[data-step='1']").click()
+    expect(page.locator("#season-label")).to_have_text("1902 after the Autumn retreats")
+    expect(page.locator("#season-map")).to_have_attribute("src", re.compile(r"/seasons/1\.svg$"))
+    context.close()
