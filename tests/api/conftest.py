@@ -8,6 +8,7 @@ from django.core.cache import cache
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from dipserver.api.authentication import CachedTokenAuthentication
 from dipserver.games.models import Game, Power
 from dipserver.games.services.games import game_create, game_join
 
@@ -16,10 +17,12 @@ POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"
 
 @pytest.fixture(autouse=True)
 def _fresh_throttles():
-    """Throttle counts live in the cache; each test starts with none."""
+    """Throttle counts live in the cache, tokens in the authenticator's memory; each test starts clean."""
     cache.clear()
+    CachedTokenAuthentication.forget()
     yield
     cache.clear()
+    CachedTokenAuthentication.forget()
 
 
 def client_for(user=None) -> APIClient:
