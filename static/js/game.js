@@ -4,7 +4,7 @@
 
 import { call } from "./api.js";
 import { showDeadline } from "./time.js";
-import { changeWords, comingChanges, eventWords, hookWords, phaseTitle } from "./words.js";
+import { changeWords, comingChanges, eventWords, hookWords, phaseTitle, whenWords } from "./words.js";
 
 const config = JSON.parse(document.getElementById("game-config").textContent);
 const API = config.api; // /api/v1/games/<id>
@@ -94,13 +94,9 @@ function renderHead() {
   if (toggle) {
     const mine = game.powers.find((p) => p.power && p.power === game.me.power);
     toggle.checked = Boolean(mine && mine.ready);
-    toggle.disabled = !mine || !game.waiting.concat(readyPowers()).includes(mine.power) || over;
+    toggle.disabled = !mine || !phaseOpen() || over;
   }
   $("game").dataset.state = game.status;
-}
-
-function readyPowers() {
-  return state.game.powers.filter((p) => p.ready).map((p) => p.power);
 }
 
 function renderPowers() {
@@ -491,7 +487,12 @@ function renderChanges() {
       el(
         "li",
         { class: i === 0 ? "next" : "", "data-provinces": group.rows.map((r) => r.province).filter(Boolean).join(" ") },
-        el("strong", {}, group.year === null ? hookWords(group.hook) : `${i === 0 ? "Next: " : ""}${group.year}, ${hookWords(group.hook)}`),
+        el(
+          "strong",
+          {},
+          group.year === null ? hookWords(group.hook) : `${group.year}, ${hookWords(group.hook)}`,
+          group.year === null ? null : el("span", { class: "when" }, whenWords(group, phase)),
+        ),
         el("ul", {}, ...group.rows.map((r) => el("li", { class: `change-${r.change}` }, changeWords(r)))),
       ),
     ),

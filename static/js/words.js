@@ -59,6 +59,23 @@ export function comingChanges(timeline, phase) {
   return [...groups.values()].sort((a, b) => (a.year ?? 1e9) - (b.year ?? 1e9));
 }
 
+// How far off a group of changes is, counted in seasons (Spring, Autumn, Winter) from `phase`.
+const SEASON_INDEX = { S: 0, F: 1, W: 2 };
+const HOOK_SEASON = {
+  after_spring_retreats: 0,
+  after_fall_retreats: 1,
+  before_winter_adjustments: 1,
+  after_winter_adjustments: 2,
+};
+export function whenWords(group, phase) {
+  const now = Number(phase.slice(1, -1)) * 3 + SEASON_INDEX[phase[0]];
+  const then = group.year * 3 + (HOOK_SEASON[group.hook] ?? 0);
+  const seasons = then - now;
+  if (seasons <= 0) return "at the end of this season";
+  if (seasons === 1) return "at the end of next season";
+  return `in ${seasons} seasons`;
+}
+
 // One processed phase's map event in words (the engine's event_text, for the history report).
 export function eventWords(event) {
   switch (event.kind) {
