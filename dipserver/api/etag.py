@@ -6,9 +6,11 @@ A tag covers everything the answer depends on, including who asks (answers diffe
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from typing import Any
 
+from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import (
     Aggregate,
     Case,
@@ -54,13 +56,12 @@ def _joined_text(*parts: Any) -> Func:
     return Func(*parts, template="(%(expressions)s)", arg_joiner=" || ", output_field=CharField())
 
 
-def _seats(user_id: int | None) -> Subquery:
+def _seats(user_id: int) -> Subquery:
     """Every seat of the game as one string. Draw votes and concessions are secret: only the viewer's own
     are part of it, so another power's vote never changes the viewer's tag."""
     fields = ("id", "user_id", "name", "status", "ready", "seat_open", "missed_phases")
-    mine = Q(user_id=user_id) if user_id else Q(pk__in=[])
     secret = Case(
-        When(mine, then=_joined_text(_text("draw_vote"), Value("|"), _text("concede_to"))),
+        When(Q(user_id=user_id), then=_joined_text(_text("draw_vote"), Value("|"), _text("concede_to"))),
         default=Value(""),
         output_field=CharField(),
     )
@@ -69,20 +70,20 @@ def _seats(user_id: int | None) -> Subquery:
     return Subquery(seats.annotate(all=_Joined(row)).values("all")[:1])
 
 
-def game_tag(game_id: int, user_id: int | None) -> str | None:
-    """The state of a game as its detail shows it; ``None`` when there is no such game. One query: the
-    game, its current phase, that phase's order count, the seats and the viewer's mastership."""
+_GAME, _USER = -7_000_001, -7_000_002  # stand-ins for the two parameters in the compiled SQL
+
+
+def _game_state(game_id: int, user_id: int) -> Any:
     orders = Order.objects.filter(phase_id=OuterRef("current_phase_id")).order_by().values("phase_id")
-    row = (
+    return (
         Game.objects.filter(id=game_id)
         .annotate(
             order_count=Subquery(orders.annotate(n=Count("id")).values("n")[:1]),
             order_last=Subquery(orders.annotate(m=Max("id")).values("m")[:1]),
-            mastered=Exists(
-                Game.masters.through.objects.filter(game_id=OuterRef("id"), user_id=user_id or 0)
-            ),
+            mastered=Exists(Game.masters.through.objects.filter(game_id=OuterRef("id"), user_id=user_id)),
             seats=_seats(user_id),
         )
+        .order_by()
         .values_list(
             "status",
             "result",
@@ -97,10 +98,25 @@ def game_tag(game_id: int, user_id: int | None) -> str | None:
             "order_last",
             "mastered",
             "seats",
-        )
-        .first()
+        )[:1]
     )
-    return None if row is None else _tag("game", game_id, user_id, row)
+
+
+@functools.lru_cache(maxsize=8)
+def _game_state_sql(alias: str) -> tuple[str, tuple[Any, ...]]:
+    """The query compiled once per database: building it with the ORM costs more than running it."""
+    return _game_state(_GAME, _USER).query.get_compiler(using=alias).as_sql()
+
+
+def game_tag(game_id: int, user_id: int | None) -> str | None:
+    """The state of a game as its detail shows it; ``None`` when there is no such game. One query: the
+    game, its current phase, that phase's order count, the seats and the viewer's mastership."""
+    sql, template = _game_state_sql(DEFAULT_DB_ALIAS)
+    params = [game_id if p == _GAME else (user_id or 0) if p == _USER else p for p in template]
+    with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    return None if row is None else _tag("game", game_id, user_id, tuple(row))
 
 
 def phase_tag(game_id: int, index: int, user_id: int | None, extra: Any = None) -> str | None:
