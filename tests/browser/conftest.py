@@ -30,10 +30,6 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "browser"
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1440, "height": 900}
 
-# Playwright's sync API runs an event loop in this thread; the ORM calls the tests make between browser
-# steps are still plain synchronous code, so Django's async guard must not refuse them.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
 
 def chromium_problem() -> str | None:
     """Why Chromium cannot be used here, or None when it can."""
@@ -50,8 +46,11 @@ def chromium_problem() -> str | None:
     return None
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
+    """Chromium for one test module. Playwright's sync API runs an event loop in this thread meanwhile;
+    the ORM calls the tests make between browser steps are still plain synchronous code, so Django's
+    async guard is told to let them through, for this module only."""
     problem = chromium_problem()
     if problem:
         if os.environ.get("CI"):
@@ -59,10 +58,12 @@ def browser() -> Iterator[object]:
         pytest.skip(problem)
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            yield browser
+            browser.close()
 
 
 class _OneRequestAtATime:
