@@ -23,6 +23,7 @@ _CONFIG_VARS = (
     "ALLOWED_HOSTS",
     "DIPSERVER_VAR_DIR",
     "DJANGO_READ_DOT_ENV_FILE",
+    "DJANGO_ALLOW_ASYNC_UNSAFE",  # set by browser tests for their own process; production checks refuse it
 )
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
