@@ -98,6 +98,10 @@ def main() -> int:
                 str(args.workers),
                 "--log-level",
                 "warning",
+                "--access-logfile",
+                str(folder / "access.log"),
+                "--access-logformat",
+                "%(m)s %(s)s %(D)s",  # method, status, microseconds spent in the server
             ],
             cwd=ROOT,
             env=env,
@@ -111,12 +115,17 @@ def main() -> int:
         print(f"{len(players)} players in {args.games} games; {args.seconds:.0f} s a stage; {cpus} CPUs")
         _prepare(base, players)
 
-        polls = _run(base, players, {"poll": args.poll_rate}, args.seconds, args.threads)
-        _report("1. polls alone", polls)
-        orders = _run(base, players, {"orders": args.rate}, args.seconds, args.threads)
-        _report("2. orders alone", orders)
-        mixed = _run(base, players, {"orders": args.rate, "poll": args.poll_rate}, args.seconds, args.threads)
-        _report("3. mixed", mixed)
+        log = folder / "access.log"
+        stages = [
+            ("1. polls alone", {"poll": args.poll_rate}),
+            ("2. orders alone", {"orders": args.rate}),
+            ("3. mixed", {"orders": args.rate, "poll": args.poll_rate}),
+        ]
+        for title, rates in stages:
+            offset = log.stat().st_size
+            run = _run(base, players, rates, args.seconds, args.threads)
+            time.sleep(0.5)  # let gunicorn flush its access log
+            _report(title, run, _server_times(log, offset))
     finally:
         if server is not None:
             server.terminate()
@@ -235,7 +244,19 @@ def _run(
     return samples, time.perf_counter() - t0
 
 
-def _report(title: str, run: tuple[list[Sample], float]) -> None:
+def _server_times(log: Path, offset: int) -> dict[str, list[float]]:
+    """Milliseconds each request spent inside gunicorn (no client or socket queueing), by kind."""
+    times: dict[str, list[float]] = {"orders": [], "poll": []}
+    with log.open() as lines:
+        lines.seek(offset)
+        for line in lines:
+            method, _status, micros = line.split()
+            kind = "orders" if method == "PUT" else "poll"
+            times[kind].append(int(micros) / 1000)
+    return times
+
+
+def _report(title: str, run: tuple[list[Sample], float], server: dict[str, list[float]]) -> None:
     samples, elapsed = run
     print(f"\n{title}: {len(samples) / elapsed:.1f} requests/s overall in {elapsed:.1f} s")
     for kind in sorted({s.kind for s in samples}):
@@ -251,6 +272,10 @@ def _report(title: str, run: tuple[list[Sample], float]) -> None:
         if kind == "poll":
             hit50, hit99 = _pct(hits, 50), _pct(hits, 99)
             print(f"         ETag hits (304): {len(hits)}  p50 {hit50:6.2f} ms  p99 {hit99:6.2f} ms")
+        inside = sorted(server.get(kind, []))
+        if inside:
+            in50, in99 = inside[len(inside) // 2], inside[min(len(inside) - 1, int(len(inside) * 0.99))]
+            print(f"         inside the server: p50 {in50:6.2f} ms  p99 {in99:6.2f} ms")
 
 
 def _pct(samples: list[Sample], p: int) -> float:
