@@ -15,6 +15,10 @@ movement orders) and returns everything a caller stores or shows:
    decided again once the before-Winter hook has changed the centres;
 5. the end judged with the variant's victory conditions (``victory.game_outcome``).
 
+Rule modules (blizzards, supply lines) come with the options (``modules.split_options``): the phase is then
+played by ``modules.phase.play`` with the ``module_state`` its opening produced, and the next phase is
+opened (``modules.phase.open_phase``: blizzards drawn, supply traced) once the timeline has changed the map.
+
 Nothing here knows about storage: ``dipserver/games/turn.py`` only converts snapshots to and from these
 values.
 """
@@ -30,6 +34,10 @@ from dipserver.engine.adjudicate import adjudicate
 from dipserver.engine.adjustments import has_adjustments
 from dipserver.engine.board import Board, MapState, board_for
 from dipserver.engine.conversions import conversion_text
+from dipserver.engine.modules import Modules, ModuleState, split_options
+from dipserver.engine.modules import phase as module_phase
+from dipserver.engine.modules.phase import Opened
+from dipserver.engine.modules.supply import SupplyReport
 from dipserver.engine.orders import (
     Build,
     ConversionOrder,
@@ -76,15 +84,30 @@ class Turn:
     position: Position  # the start of the next phase
     stay_flags: frozenset[str]  # Sahara flags still pending: given only when the next phase is a retreat
     outcome: GameOutcome | None  # the end of the game, or None while it goes on
+    # Rule modules (all empty when none is on): the next phase as opened (its state to keep, blizzards
+    # announced, supply traced), the supply check made after this phase, and module orders refused.
+    opened: Opened | None = None
+    check: SupplyReport | None = None
+    module_data: dict[str, Any] | None = None  # ``Played.to_data()``: refused, check, state, as JSON
 
     @property
     def next_phase(self) -> Phase:
         return self.position.phase
 
 
-def read_orders(lines: Iterable[str] | str, board: Board, position: Position, power: str) -> list[ReadLine]:
+def read_orders(
+    lines: Iterable[str] | str,
+    board: Board,
+    position: Position,
+    power: str,
+    *,
+    modules: Modules | None = None,
+    module_state: ModuleState | None = None,
+) -> list[ReadLine]:
     """Every non-blank line read and checked: the variant's conversion orders first, then the standard
-    notation (one order per unit, builds within the Winter's allowance and the variant's build limit)."""
+    notation (one order per unit, builds within the Winter's allowance and the variant's build limit).
+    With ``modules`` on, an order they forbid now (a blizzard, no supply) is refused with their reason,
+    as ``play`` would judge it: for order entry."""
     lines = lines.splitlines() if isinstance(lines, str) else list(lines)
     read: dict[int, ReadLine] = {}
     standard = list(lines)
@@ -124,7 +147,23 @@ def read_orders(lines: Iterable[str] | str, board: Board, position: Position, po
     lines_read = [read[n] for n in sorted(read)]
     if position.phase.type is PhaseType.ADJUSTMENTS:
         lines_read = _limit_builds(load_timeline(board.variant), board, position, power, lines_read)
+    if modules is not None and modules.any:
+        lines_read = [_module_checked(board, position, modules, module_state, power, r) for r in lines_read]
     return lines_read
+
+
+def _module_checked(
+    board: Board,
+    position: Position,
+    modules: Modules,
+    state: ModuleState | None,
+    power: str,
+    line: ReadLine,
+) -> ReadLine:
+    if line.order is None or isinstance(line.order, ConversionOrder):
+        return line
+    why = module_phase.order_problem(board, position, modules, state or ModuleState(), power, line.order)
+    return line if why is None else ReadLine(line.number, line.text, None, "", why)
 
 
 def _limit_builds(
@@ -160,14 +199,18 @@ def play_phase(
     options: Mapping[str, Any] | None = None,
     secret: str | None = None,
     stay_flags: Iterable[str] = (),
+    module_state: ModuleState | None = None,
 ) -> Turn:
     """Play ``position.phase`` on ``map_state`` and go on to the next phase with decisions to make.
 
     ``options`` are the game's timeline options (``mode`` and the variant's switches; defaults filled
     in, unknown ones refused with ``TimelineError``); ``secret`` draws random-mode changes. ``stay_flags``
     matter only in a retreat phase: the provinces of the Sahara fleets told to stay fleets with the
-    season's movement orders (the previous ``Turn.stay_flags``).
+    season's movement orders (the previous ``Turn.stay_flags``). ``blizzards`` and ``supply_lines`` in
+    ``options`` switch the rule modules on; ``module_state`` is then what the phase's opening gave
+    (``Turn.opened.state`` of the previous phase, or ``open_modules`` for the first).
     """
+    modules, options = split_options(options)
     options = load_timeline(variant).game_options(options)
     board = board_for(variant, map_state)
     orders: dict[str, list[AnyOrder]] = {}
@@ -184,7 +227,13 @@ def play_phase(
                 texts[id(line.order)] = line.text
 
     plain = conversions.for_adjudication(orders)
-    result = adjudicate(board, position, plain)
+    played = None
+    if modules.any:
+        state = module_state or ModuleState()
+        played = module_phase.play(board, position, plain, modules, state, build_rule=variant.build_rule)
+        result = played.result
+    else:
+        result = adjudicate(board, position, plain)
     # One result per order given, in the order given, then the ones the adjudicator made up itself.
     given = [o for os in plain.values() for o in os]
     results = [
@@ -219,7 +268,25 @@ def play_phase(
     )
     outcome = game_outcome(variant, map_state, new_position, done)
     pending = flags if new_position.phase.type is PhaseType.RETREATS else frozenset()
-    return Turn(done, stored, results, events, skipped, map_state, new_position, pending, outcome)
+    turn = Turn(done, stored, results, events, skipped, map_state, new_position, pending, outcome)
+    if played is None:
+        return turn
+    opened = open_modules(variant, map_state, new_position, modules, played.state, secret)
+    return replace(turn, opened=opened, check=played.check, module_data=played.to_data())
+
+
+def open_modules(
+    variant: Variant,
+    map_state: MapState,
+    position: Position,
+    modules: Modules,
+    state: ModuleState | None = None,
+    secret: str | None = None,
+) -> Opened:
+    """Open ``position.phase`` for the rule modules on its map (after the timeline's changes): the
+    blizzards of a movement phase drawn from ``secret`` and announced, everyone's supply traced."""
+    board = board_for(variant, map_state)
+    return module_phase.open_phase(board, position, modules, state or ModuleState(), secret or "")
 
 
 def _run_hooks(

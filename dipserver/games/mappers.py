@@ -18,7 +18,14 @@ variant's timeline (a map that changed is stored as it stood):
       "dislodged": [{"power": "FRANCE", "type": "A", "location": "BUR",
                      "attacker_from": "MUN", "retreats": ["GAS", "PAR"]}, ...],
       "last_occupants": {"HOL": "GERMANY", ...},                            # Deluge bookkeeping
-      "stay_flags": ["NAO"]            # only in a retreat phase: Sahara fleets told to stay fleets
+      "stay_flags": ["NAO"],           # only in a retreat phase: Sahara fleets told to stay fleets
+      "modules": {                     # only in games with rule modules (blizzards, supply lines)
+        "state": {...},                # ModuleState.to_data(): this phase's blizzards, storms, depots, marks
+        "events": [{"kind": "blizzards", "phase": "S1902M", "provinces": ["BAR", "NWG"], ...}],
+        "supply": {"phase": ..., "units": {"MOS": {"supplied": true, ..., "marks": 0}}, "depots": {}},
+        "check": {...} | null,         # the supply check made after the previous phase, if one was due
+        "refused": [{"power": ..., "order": ..., "reason": ...}]   # module orders of the previous phase
+      }
     }
 
 The processed phase also stores ``orders`` (power -> order texts in short notation, as adjudicated),
@@ -28,12 +35,12 @@ The processed phase also stores ``orders`` (power -> order texts in short notati
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from dipserver.engine.board import Board, MapState, board_for
-from dipserver.engine.orders import OrderResult
-from dipserver.engine.parse import format_order
+from dipserver.engine.modules.phase import Opened
+from dipserver.engine.modules.supply import SupplyReport
 from dipserver.engine.position import Dislodged, Position
 from dipserver.engine.types import Phase as EnginePhase
 from dipserver.engine.types import Unit, UnitType
@@ -65,6 +72,20 @@ def snapshot_from(map_state: MapState, position: Position) -> Snapshot:
     }
 
 
+def modules_json(
+    opened: Opened, check: SupplyReport | None = None, played: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """The ``modules`` part of a snapshot: the phase as the rule modules opened it, plus what the previous
+    phase's play reported (``Played.to_data()``)."""
+    return {
+        "state": opened.state.to_data(),
+        "events": [dict(e) for e in opened.events],
+        "supply": opened.supply.to_data(opened.state.supply) if opened.supply else None,
+        "check": (played or {}).get("check") if check is not None else None,
+        "refused": list((played or {}).get("refused", [])),
+    }
+
+
 def map_state_of(snapshot: Mapping[str, Any]) -> MapState:
     data = snapshot["map"]
     return MapState(
@@ -93,20 +114,6 @@ def position_of(snapshot: Mapping[str, Any]) -> Position:
 def board_of(variant: Variant, snapshot: Mapping[str, Any]) -> Board:
     """The phase's board: the variant's geometry seen through the snapshot's map (memoised by the engine)."""
     return board_for(variant, map_state_of(snapshot))
-
-
-def results_json(results: Iterable[OrderResult], position: Position) -> list[dict[str, Any]]:
-    """Order results as stored on the processed phase; ``position`` is the phase's own start."""
-    return [
-        {
-            "power": r.power,
-            "order": format_order(r.order, position),
-            "outcome": r.outcome.value,
-            "reason": r.reason,
-            "dislodged": r.dislodged,
-        }
-        for r in results
-    ]
 
 
 def powers_with_units(snapshot: Mapping[str, Any]) -> set[str]:
