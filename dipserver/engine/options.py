@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dipserver.engine.board import Board
+from dipserver.engine.modules.blizzard import SnowStorm
+from dipserver.engine.modules.supply import EstablishDepot
 from dipserver.engine.orders import (
     Build,
     ConversionOrder,
@@ -34,6 +36,9 @@ from dipserver.engine.parse import BuildRule, OrderError, adjustment_due, build_
 from dipserver.engine.position import Position
 from dipserver.engine.types import PhaseType, Unit, UnitType, province_of
 
+if TYPE_CHECKING:
+    from dipserver.engine.modules.orders import InPlay
+
 _KINDS = {
     Hold: "hold",
     Move: "move",
@@ -47,13 +52,15 @@ _KINDS = {
     ConvertToArmy: "convert_to_army",
     ConvertToFleet: "convert_to_fleet",
     StayFleet: "stay_fleet",
+    EstablishDepot: "establish_depot",
+    SnowStorm: "snow_storm",
 }
 
 
 @dataclass(frozen=True, slots=True)
 class Option:
     text: str  # canonical order text, e.g. "A MUN S A PAR - BUR"
-    order: Order | ConversionOrder
+    order: Order | ConversionOrder | EstablishDepot | SnowStorm
 
     @property
     def kind(self) -> str:
@@ -78,10 +85,13 @@ class PowerOptions:
     # The variant's conversion orders open to this power now (given beside the unit's own order, or in
     # Winter beside the builds): "F BRE becomes army", "A POR becomes fleet", "F NAO stays fleet".
     conversions: tuple[Option, ...] = ()
+    # The rule modules' orders open to this power now, given beside the others: "establish depot PAR"
+    # (supply lines, movement phases), "place blizzard MUN" / "remove blizzard MUN" (Snow Storm tokens).
+    module_orders: tuple[Option, ...] = ()
 
     def all(self) -> list[Option]:
         units = [option for options in self.units.values() for option in options]
-        return units + list(self.builds) + list(self.conversions)
+        return units + list(self.builds) + list(self.conversions) + list(self.module_orders)
 
     def to_data(self) -> dict[str, Any]:
         return {
@@ -91,14 +101,40 @@ class PowerOptions:
             "units": {loc: [o.to_data() for o in options] for loc, options in self.units.items()},
             "builds": [o.to_data() for o in self.builds],
             "conversions": [o.to_data() for o in self.conversions],
+            "module_orders": [o.to_data() for o in self.module_orders],
         }
 
 
 def legal_options(
-    board: Board, position: Position, power: str, build_rule: BuildRule | None = None
+    board: Board,
+    position: Position,
+    power: str,
+    build_rule: BuildRule | None = None,
+    modules: InPlay | None = None,
 ) -> PowerOptions:
-    """Every order ``power`` may give in ``position``'s phase, grouped by unit."""
-    power = power.upper()
+    """Every order ``power`` may give in ``position``'s phase, grouped by unit.
+
+    With ``modules`` (the game's rule modules and their state) the unit orders the modules forbid
+    (``order_problem``: a snowed-in unit only holds, an unsupplied one gives no support) are left out,
+    and the module orders open now are listed in ``module_orders``."""
+    found = _legal_options(board, position, power.upper(), build_rule)
+    if modules is None or not modules.modules.any:
+        return found
+    from dipserver.engine.modules.orders import module_options
+    from dipserver.engine.modules.phase import Checker
+
+    checker = Checker(board, position, modules.modules, modules.state)
+    units = {
+        loc: tuple(o for o in options if checker.problem(found.power, o.order) is None)  # type: ignore[arg-type]
+        for loc, options in found.units.items()
+    }
+    extra = tuple(Option(str(o), o) for o in module_options(board, position, found.power, modules))
+    return replace(found, units=units, module_orders=extra)
+
+
+def _legal_options(
+    board: Board, position: Position, power: str, build_rule: BuildRule | None
+) -> PowerOptions:
     phase = position.phase.type
     if phase is PhaseType.MOVEMENT:
         finder = _Movement(board, position)

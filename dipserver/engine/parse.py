@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from dipserver.engine.adjustments import HOME, OWNED, adjustment_counts, build_sites
 from dipserver.engine.board import Board
@@ -36,6 +37,9 @@ from dipserver.engine.orders import (
 from dipserver.engine.position import Position
 from dipserver.engine.types import PhaseType, Terrain, Unit, UnitType, coast_of, province_of
 from dipserver.engine.variant import Variant, normalise_name
+
+if TYPE_CHECKING:
+    from dipserver.engine.modules.orders import InPlay
 
 
 class OrderError(ValueError):
@@ -526,9 +530,19 @@ class _Checker:
 
 
 def parse_order(
-    text: str, board: Board, position: Position, power: str, build_rule: BuildRule | None = None
+    text: str,
+    board: Board,
+    position: Position,
+    power: str,
+    build_rule: BuildRule | None = None,
+    modules: InPlay | None = None,
 ) -> Order:
-    """One order for ``power`` in ``position``'s phase, or ``OrderError`` with a reason for the player."""
+    """One order for ``power`` in ``position``'s phase, or ``OrderError`` with a reason for the player.
+
+    ``modules`` (``modules.orders.InPlay``: the game's rule modules and their state) lets the parser read
+    module orders (``establish depot PAR``, ``place blizzard MUN``) as ``EstablishDepot``/``SnowStorm``;
+    without it such an order is refused with the reason. The module orders are checked as ``play`` checks
+    them; the Diplomacy orders are not screened here (``modules.phase.order_problem`` does that)."""
     power = power.upper()
     if power not in board.variant.powers:
         raise OrderError(f"{power} is not a power in this game")
@@ -537,10 +551,14 @@ def parse_order(
     try:
         intent = _read(_lex(board.variant, text), text.strip())
     except OrderError:
-        # Perhaps a variant's conversion order ("F BRE becomes army"): read it, or say plainly why this
-        # variant, phase or place does not allow it.
+        # Perhaps a rule module's order ("establish depot PAR") or a variant's conversion order
+        # ("F BRE becomes army"): read it, or say plainly why this game, phase or place does not allow it.
         from dipserver.engine.conversions import parse_conversion
+        from dipserver.engine.modules.orders import parse_module_order
 
+        module_order = parse_module_order(text, board, position, power, modules)
+        if module_order is not None:
+            return module_order  # type: ignore[return-value]  # callers that take module orders check
         conversion = parse_conversion(text, board, position, power)
         if conversion is None:
             raise
@@ -592,8 +610,8 @@ class ParsedLine:
 
 def order_unit(order: Order) -> str | None:
     """The province of the unit an order commands (builds: the province built in); ``None`` for waive."""
-    if isinstance(order, Waive):
-        return None
+    if isinstance(order, Waive) or _is_module_order(order):
+        return None  # waive, and the module orders (depots, Snow Storms): given beside the unit's order
     if isinstance(order, Build):
         return province_of(order.location)
     return province_of(order.unit)
@@ -605,14 +623,16 @@ def parse_orders(
     position: Position,
     power: str,
     build_rule: BuildRule | None = None,
+    modules: InPlay | None = None,
 ) -> list[ParsedLine]:
-    """Every non-blank line parsed on its own, then checked as a set: one order per unit, and no more
-    builds or disbands than the winter allows."""
+    """Every non-blank line parsed on its own, then checked as a set: one order per unit, no more
+    builds or disbands than the winter allows, and no more depots or Snow Storms than the modules allow."""
     if isinstance(lines, str):
         lines = lines.splitlines()
     results: list[ParsedLine] = []
     seen: dict[str, int] = {}
     adjustments = 0
+    module_orders: list[Order] = []
     checker = _Checker(board, position, power.upper(), build_rule or build_rule_for(board.variant))
     allowed = abs(checker.balance()) if position.phase.type is PhaseType.ADJUSTMENTS else 0
     for number, raw in enumerate(lines, start=1):
@@ -620,10 +640,16 @@ def parse_orders(
         if not text or text.startswith("#"):
             continue
         try:
-            order = parse_order(text, board, position, power, build_rule)
+            order = parse_order(text, board, position, power, build_rule, modules)
         except OrderError as err:
             results.append(ParsedLine(number, text, None, err.reason))
             continue
+        if modules is not None and _is_module_order(order):
+            why = _module_batch_problem(board, position, power.upper(), modules, order, module_orders)
+            if why is not None:
+                results.append(ParsedLine(number, text, None, why))
+                continue
+            module_orders.append(order)
         key = order_unit(order)
         if key is not None and key in seen:
             results.append(
@@ -643,6 +669,23 @@ def parse_orders(
             seen[key] = number
         results.append(ParsedLine(number, text, order, None))
     return results
+
+
+def _is_module_order(order: object) -> bool:
+    from dipserver.engine.modules.orders import EstablishDepot, SnowStorm
+
+    return isinstance(order, EstablishDepot | SnowStorm)
+
+
+def _module_batch_problem(
+    board: Board, position: Position, power: str, modules: InPlay, order: Order, earlier: list[Order]
+) -> str | None:
+    """Why one more depot or Snow Storm is too many, with the earlier lines' ones already accepted."""
+    from dipserver.engine.modules.phase import Checker
+
+    checker = Checker(board, position, modules.modules, modules.state)
+    why = checker.batch_problem(power, order, tuple(earlier))  # type: ignore[arg-type]
+    return None if why is None else why[0].upper() + why[1:]
 
 
 # --- writing orders back ----------------------------------------------------------------------------
@@ -676,6 +719,8 @@ def format_order(order: Order, position: Position) -> str:
             return f"{t.value} {loc} B"
         case Waive():
             return "WAIVE"
+    if _is_module_order(order):
+        return str(order)  # "establish depot PAR", "place blizzard MUN": parse_order reads them back
     raise TypeError(f"not an order: {order!r}")
 
 

@@ -145,17 +145,80 @@ def play(
 
 
 def order_problem(
-    board: Board, position: Position, modules: Modules, state: ModuleState, power: str, order: Order
+    board: Board,
+    position: Position,
+    modules: Modules,
+    state: ModuleState,
+    power: str,
+    order: Order | EstablishDepot | SnowStorm,
 ) -> str | None:
     """Why the modules forbid one order now (blizzards, supply), or ``None``: for the per-order check at
-    order entry and to filter the legal options a client is offered. ``play`` gives the same answers."""
-    judged = _judged(board, modules, state, position.phase)
-    report = None
-    if modules.supply is not None and position.phase.type is PhaseType.MOVEMENT:
-        report = supply.trace(judged, position, state.supply, modules.supply)
-    return next(
-        (why for check in _problems(board, judged, state, report) if (why := check(power, order))), None
-    )
+    order entry and to filter the legal options a client is offered. ``play`` gives the same answers.
+
+    ``order`` may also be a module order (``EstablishDepot``, ``SnowStorm``): the answer is then what
+    ``play`` would put in ``Played.refused`` for it alone (several depots or storms of one power in one
+    phase also count against the limits: ``Checker.batch_problem``)."""
+    return Checker(board, position, modules, state).problem(power, order)
+
+
+class Checker:
+    """``order_problem`` for many orders of one phase: the blizzard board and the supply trace are made
+    once (a trace is the costly part), so options can be filtered order by order."""
+
+    def __init__(self, board: Board, position: Position, modules: Modules, state: ModuleState) -> None:
+        self.board, self.position, self.modules, self.state = board, position, modules, state
+        self.judged = _judged(board, modules, state, position.phase)
+        self.report = None
+        if modules.supply is not None and position.phase.type is PhaseType.MOVEMENT:
+            self.report = supply.trace(self.judged, position, state.supply, modules.supply)
+        self._problems = _problems(board, self.judged, state, self.report)
+
+    def problem(self, power: str, order: Order | EstablishDepot | SnowStorm) -> str | None:
+        if isinstance(order, EstablishDepot):
+            return self.depot_problem(power, order, ())
+        if isinstance(order, SnowStorm):
+            return self.storm_problem(power, order, ())
+        return next((why for check in self._problems if (why := check(power, order))), None)
+
+    def batch_problem(
+        self, power: str, order: EstablishDepot | SnowStorm, earlier: tuple[EstablishDepot | SnowStorm, ...]
+    ) -> str | None:
+        """As ``problem``, with ``earlier`` module orders of the same power already accepted this phase."""
+        if isinstance(order, EstablishDepot):
+            return self.depot_problem(
+                power, order, tuple(o for o in earlier if isinstance(o, EstablishDepot))
+            )
+        return self.storm_problem(power, order, tuple(o for o in earlier if isinstance(o, SnowStorm)))
+
+    def depot_problem(
+        self, power: str, order: EstablishDepot, earlier: tuple[EstablishDepot, ...]
+    ) -> str | None:
+        if self.modules.supply is None:
+            return "this game plays without supply lines: there are no depots"
+        if order.power != power:
+            return f"a depot order of {order.power} cannot be given by {power}"
+        if self.report is None:
+            return "depots are founded in movement phases"
+        if any(o.province == order.province for o in earlier):
+            return f"{self.board.province_name(order.province)} already has a depot order"
+        refused: list[tuple[EstablishDepot | SnowStorm, str]] = []
+        accepted = _depots(
+            self.judged, self.position, self.report, self.state.supply, self.modules.supply,
+            (*earlier, order), refused,
+        )  # fmt: skip
+        if order in accepted:
+            return None
+        return next((why for o, why in refused if o == order), "refused")
+
+    def storm_problem(self, power: str, order: SnowStorm, earlier: tuple[SnowStorm, ...]) -> str | None:
+        if self.modules.blizzards is None:
+            return "this game has no blizzards"
+        if order.power != power:
+            return f"a Snow Storm of {order.power} cannot be given by {power}"
+        if any(o.province == order.province and o.place == order.place for o in earlier):
+            return f"the same Snow Storm on {self.board.province_name(order.province)} is already ordered"
+        left = self.state.tokens_left(self.modules, power) - len(earlier)
+        return blizzard.storm_problem(self.board, order, left)
 
 
 def _problems(board: Board, judged: Board, state: ModuleState, report: SupplyReport | None) -> list[Problem]:

@@ -1,0 +1,110 @@
+"""The module orders as players type them, and the ones open to a power now.
+
+- Supply lines: ``establish depot PAR``, ``depot PAR``, ``A PAR establish depot``, ``A PAR depot``
+  (also ``found``/``build``; ``at``/``in`` allowed before the place).
+- Snow Storm tokens: ``place blizzard MUN``, ``remove blizzard MUN`` (also ``place a blizzard on Munich``,
+  ``remove the blizzard from Munich``).
+
+The parser (``parse.parse_order``) asks ``parse_module_order`` when a line is not a Diplomacy order;
+``phase.Checker`` — the same answers as ``play`` — decides whether the order is allowed, so the parser
+and the options never accept what the phase would refuse.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from dipserver.engine.board import Board
+from dipserver.engine.modules import Modules, ModuleState
+from dipserver.engine.modules.blizzard import SnowStorm
+from dipserver.engine.modules.phase import Checker
+from dipserver.engine.modules.supply import EstablishDepot
+from dipserver.engine.parse import OrderError
+from dipserver.engine.position import Position
+from dipserver.engine.types import PhaseType
+
+ModuleOrder = EstablishDepot | SnowStorm
+
+_PLACE = r"(?P<place>[A-Z0-9][A-Z0-9 .'/-]*?)"
+_VERB = r"(?:ESTABLISH(?:ES)?|FOUNDS?|BUILDS?)"
+_DEPOT_FORMS = (
+    re.compile(rf"^(?:{_VERB}\s+)?(?:A\s+)?DEPOT\s+(?:AT\s+|IN\s+)?{_PLACE}$"),
+    re.compile(rf"^(?:(?P<kind>A|F|ARMY|FLEET)\s+)?{_PLACE}\s+(?:{_VERB}\s+)?(?:A\s+)?DEPOT$"),
+)
+_STORM_FORM = re.compile(
+    rf"^(?P<verb>PLACE|PUT|ADD|REMOVE|CLEAR|LIFT)\s+(?:A\s+|THE\s+)?BLIZZARDS?\s+(?:ON\s+|IN\s+|AT\s+|FROM\s+)?"
+    rf"{_PLACE}$"
+)
+_WORDS = re.compile(r"\b(DEPOTS?|BLIZZARDS?)\b")
+
+
+@dataclass(frozen=True, slots=True)
+class InPlay:
+    """The modules of a game and what they remember, as the parser and the options need them."""
+
+    modules: Modules
+    state: ModuleState = field(default_factory=ModuleState)
+
+
+def read_module_order(text: str, board: Board, power: str) -> ModuleOrder | None:
+    """What ``text`` asks for if it is a module order (unchecked); ``None`` if it is not one at all."""
+    upper = " ".join(text.upper().replace("(", " ").replace(")", " ").replace(",", " ").split())
+    if not _WORDS.search(upper):
+        return None
+    storm = _STORM_FORM.match(upper)
+    if storm is not None:
+        place = storm.group("verb") in ("PLACE", "PUT", "ADD")
+        return SnowStorm(power, _province(board, storm.group("place")), place)
+    for form in _DEPOT_FORMS:
+        m = form.match(upper)
+        if m is not None:
+            return EstablishDepot(power, _province(board, m.group("place")))
+    if "DEPOT" in upper:
+        raise OrderError(
+            f"A depot order reads 'establish depot PAR' or 'A PAR establish depot', not '{text}'"
+        )
+    raise OrderError(f"A Snow Storm reads 'place blizzard MUN' or 'remove blizzard MUN', not '{text}'")
+
+
+def _province(board: Board, text: str) -> str:
+    province = board.variant.lookup(text.split("/")[0])
+    if province is None:
+        raise OrderError(f"'{text.title()}' is not a province of {board.variant.name}")
+    return province
+
+
+def parse_module_order(
+    text: str, board: Board, position: Position, power: str, in_play: InPlay | None
+) -> ModuleOrder | None:
+    """The module order ``text`` gives, checked as ``play`` would; ``None`` if it is not a module order.
+
+    Raises ``parse.OrderError`` with the reason when the game, phase or place does not allow it."""
+    order = read_module_order(text, board, power)
+    if order is None:
+        return None
+    if in_play is None:
+        raise OrderError(
+            "this game plays without supply lines: there are no depots"
+            if isinstance(order, EstablishDepot)
+            else "this game has no blizzards"
+        )
+    why = Checker(board, position, in_play.modules, in_play.state).problem(power, order)
+    if why is not None:
+        raise OrderError(why[0].upper() + why[1:])
+    return order
+
+
+def module_options(board: Board, position: Position, power: str, in_play: InPlay) -> list[ModuleOrder]:
+    """Every module order ``power`` may give now, each one ``order_problem`` lets through: depots for its
+    units in movement phases, then Snow Storms (place, then remove) on every passable province."""
+    modules, state = in_play.modules, in_play.state
+    checker = Checker(board, position, modules, state)
+    candidates: list[ModuleOrder] = []
+    if modules.supply is not None and modules.supply.depots and position.phase.type is PhaseType.MOVEMENT:
+        candidates += [EstablishDepot(power, p) for p in sorted(u.province for u in position.units_of(power))]
+    if modules.blizzards is not None and state.tokens_left(modules, power) > 0:
+        passable = sorted(p for p in board.provinces if board.terrain(p).passable)
+        candidates += [SnowStorm(power, p, True) for p in passable]
+        candidates += [SnowStorm(power, p, False) for p in passable]
+    return [order for order in candidates if checker.problem(power, order) is None]
