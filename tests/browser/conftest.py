@@ -101,12 +101,13 @@ def live_server(request, django_db_setup) -> Iterator[object]:
 
 @pytest.fixture
 def shoot(request):
-    """``shoot(page, "name")`` saves a full-page screenshot as a test artifact."""
+    """``shoot(page, "name")`` saves a full-page screenshot as a test artifact (``full_page=False``: only
+    what the screen shows)."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
 
-    def save(page, name: str) -> Path:
+    def save(page, name: str, full_page: bool = True) -> Path:
         path = ARTIFACTS / f"{request.node.name}-{name}.png"
-        page.screenshot(path=str(path), full_page=True)
+        page.screenshot(path=str(path), full_page=full_page)
         return path
 
     return save

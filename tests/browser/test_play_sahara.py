@@ -175,6 +175,12 @@ def test_phone_layout_and_keyboard_orders(browser, live_server, shoot):
     assert map_box and map_box["width"] >= PHONE["width"] - 40, "the map uses the phone's width"
     shoot(page, "01-phone-game")
 
+    # Tapping a unit on the map shows its orders right under the map, not below every panel.
+    unit = page.locator("#unit-picker .unit-chip[data-unit]").first.get_attribute("data-unit")
+    page.locator(f'#map .unit-group[data-location="{unit}"]').tap()
+    expect(page.locator("#options-slot #unit-options .option").first).to_be_visible()
+    shoot(page, "02-phone-unit-tapped", full_page=False)
+
     # Keyboard only: Tab to a unit chip, Enter, then Enter on its first option (Hold).
     page.locator("#unit-picker .unit-chip").first.focus()
     page.keyboard.press("Enter")
@@ -182,12 +188,12 @@ def test_phone_layout_and_keyboard_orders(browser, live_server, shoot):
     held = page.locator("#unit-options .option").first.get_attribute("data-text")
     page.keyboard.press("Enter")
     expect(page.locator("#order-list li.valid")).to_contain_text(held)
-    shoot(page, "02-phone-ordered")
+    shoot(page, "03-phone-ordered")
 
     page.goto(f"{base}/games/")
     expect(page.locator(".game-row", has_text="On the bus")).to_contain_text("ordered")
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    shoot(page, "03-phone-lobby")
+    shoot(page, "04-phone-lobby")
     context.close()
 
 
