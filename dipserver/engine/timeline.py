@@ -152,7 +152,7 @@ class Timeline:
 
 def load_timeline(variant: Variant, root: Path | None = None) -> Timeline:
     """The checked timeline of ``variant`` (an empty one if it has no ``timeline.toml``), cached."""
-    return _load_cached(variant, root or VARIANTS_DIR)
+    return _load_cached(variant, root or variant.source_root or VARIANTS_DIR)
 
 
 @functools.lru_cache(maxsize=32)

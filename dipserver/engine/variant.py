@@ -10,6 +10,8 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
+import shutil
+import tempfile
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -70,6 +72,8 @@ class Variant:
     build_rule: str  # "home": owned home centres only; "owned": any owned centre
     names: Mapping[str, str]  # normalised name/alias/code -> province code, for the order parser
     impassable_seas: str = "shore"  # see IMPASSABLE_SEAS: [rules] impassable_seas in variant.toml
+    # Where its files were read when not from ``variants/`` (an archived version): its timeline is there too.
+    source_root: Path | None = None
 
     def lookup(self, text: str) -> str | None:
         """Province code for a code, full name or alias in any case; ``None`` if unknown."""
@@ -89,6 +93,56 @@ def load_variant(slug: str, root: Path | None = None) -> Variant:
 @functools.lru_cache(maxsize=32)
 def _load_cached(slug: str, root: Path) -> Variant:
     return _Loader(root).build(slug)
+
+
+def variant_sources(slug: str, root: Path | None = None) -> dict[str, str]:
+    """Every TOML file of ``slug`` and of its base chain, as ``{"<slug>/<file>.toml": text}``: what
+    ``load_variant_from_sources`` needs to rebuild exactly this version (the same ``version`` hash)."""
+    root = (root or VARIANTS_DIR).resolve()
+    files: dict[str, str] = {}
+    seen: tuple[str, ...] = ()
+    current: str | None = slug
+    while current is not None:
+        if current in seen or not re.fullmatch(r"[a-z0-9][a-z0-9_-]*", current):
+            raise VariantError(f"variant {slug!r}: cannot follow the base chain at {current!r}")
+        seen = (*seen, current)
+        folder = root / current
+        if not (folder / "variant.toml").is_file():
+            raise VariantError(f"{folder}: no such variant folder")
+        for path in sorted(folder.glob("*.toml")):
+            files[f"{current}/{path.name}"] = path.read_text(encoding="utf-8")
+        base = _read_toml(folder / "variant.toml")
+        current = base.get("base") if base else None
+        if current is not None and not isinstance(current, str):
+            raise VariantError(f"{folder / 'variant.toml'}: 'base' must be a variant slug")
+    return files
+
+
+def load_variant_from_sources(slug: str, files: Mapping[str, str]) -> Variant:
+    """The variant ``slug`` built from stored file texts (``variant_sources``), not from ``variants/``: a
+    game keeps playing the version it pinned after the files change. The texts are written once to a
+    content-addressed folder under the temporary directory, so the timeline is read from there too."""
+    for name in files:
+        folder, _, file = name.partition("/")
+        if not re.fullmatch(r"[a-z0-9][a-z0-9_-]*", folder) or not re.fullmatch(r"[a-z0-9_-]+\.toml", file):
+            raise VariantError(f"archived variant {slug!r}: bad file name {name!r}")
+    digest = hashlib.sha256(
+        "\0".join(f"{name}\0{text}" for name, text in sorted(files.items())).encode()
+    ).hexdigest()
+    root = Path(tempfile.gettempdir()) / "dipserver-variants" / digest
+    if not root.is_dir():
+        root.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{digest[:12]}-", dir=root.parent))
+        for name, text in files.items():
+            (staging / name).parent.mkdir(exist_ok=True)
+            (staging / name).write_text(text, encoding="utf-8")
+        try:
+            staging.rename(root)  # atomic: another process never sees half the files
+        except OSError:
+            shutil.rmtree(staging, ignore_errors=True)  # another process wrote the same folder first
+    variant = load_variant(slug, root)
+    object.__setattr__(variant, "source_root", root.resolve())
+    return variant
 
 
 # --- reading ----------------------------------------------------------------------------------------

@@ -38,7 +38,13 @@ class Game(models.Model):
     name = models.CharField(max_length=100)
     variant = models.CharField(max_length=50, help_text="Slug of the variant under variants/.")
     variant_version = models.CharField(max_length=64, help_text="Content hash pinned when created.")
-    options = models.JSONField(default=dict, blank=True, help_text="Timeline options: mode, errata ...")
+    options = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Timeline options (mode, errata ...) and rule modules (blizzards ...)",
+    )
+    # A generated board (Ice Lords) is rebuilt from the game secret and this: {"powers": 4}.
+    board = models.JSONField(default=dict, blank=True, help_text="What regenerates a generated board.")
     press = models.CharField(max_length=10, choices=Press.choices, default=Press.FULL)
     # Minutes per phase type, keyed "M", "R", "A".
     phase_minutes = models.JSONField(default=dict)
@@ -79,6 +85,20 @@ class Game(models.Model):
     @property
     def secret_revealed(self) -> str | None:
         return self.secret if self.status == Game.Status.FINISHED else None
+
+
+class VariantArchive(models.Model):
+    """The source files of one variant version, shared by every game that pinned it (content-addressed:
+    ``version`` is the engine's hash of exactly these files), so a game plays by the rules it started with
+    after ``variants/`` changes."""
+
+    version = models.CharField(max_length=64, primary_key=True)
+    slug = models.CharField(max_length=50)
+    files = models.JSONField(help_text='{"<slug>/<file>.toml": text}, the variant and its base chain.')
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.slug} {self.version[:12]}"
 
 
 class Power(models.Model):

@@ -11,8 +11,8 @@ from dipserver.engine.timeline import Hook, TimelineError, schedule
 from dipserver.engine.types import Phase as EnginePhase
 from dipserver.games.errors import GameError
 from dipserver.games.models import Game, Message, Order, Phase, Power
-from dipserver.games.services.common import variant_of
 from dipserver.games.turn import powers_to_act
+from dipserver.games.variants import game_timeline, timeline_options
 
 
 @dataclass(frozen=True)
@@ -70,9 +70,9 @@ def powers_waiting(*, game: Game, powers: list[Power] | None = None) -> list[str
 def timeline_rows(*, game: Game) -> list[dict[str, Any]]:
     """What the variant's timeline changes when, for this game's options. In a random game the drawn years
     stay secret until the game ends: those rows have ``year`` None."""
-    _, timeline = variant_of(game.variant)
+    _, timeline = game_timeline(game)
     try:
-        slots = schedule(timeline, game.options, game.secret)
+        slots = schedule(timeline, timeline_options(game), game.secret)
     except TimelineError as exc:
         raise GameError(str(exc)) from exc
     hidden = game.options.get("mode") == "random" and game.status != Game.Status.FINISHED

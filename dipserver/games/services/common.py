@@ -35,13 +35,6 @@ def variant_of(slug: str) -> tuple[Variant, Timeline]:
         raise GameError(f"Variant {slug!r} cannot be used: {exc}") from exc
 
 
-def options_checked(timeline: Timeline, options: dict[str, Any] | None) -> dict[str, Any]:
-    try:
-        return timeline.game_options(options or {})
-    except TimelineError as exc:
-        raise GameError(str(exc)) from exc
-
-
 def game_locked(game_id: int) -> Game:
     """The Game row, locked until the transaction ends: the first lock every write takes."""
     game = Game.objects.select_for_update().filter(id=game_id).first()

@@ -10,19 +10,21 @@ from django.contrib.auth.hashers import check_password, make_password
 from django.db import transaction
 from django.utils import timezone
 
-from dipserver.engine import randomness
+from dipserver.engine import icelords, randomness
+from dipserver.engine.timeline import load_timeline
+from dipserver.engine.turn import open_modules
+from dipserver.engine.variant import Variant
 from dipserver.games.deadlines import deadline_after, phase_minutes_checked, zone_checked
 from dipserver.games.errors import GameError
-from dipserver.games.mappers import snapshot_from
+from dipserver.games.mappers import modules_json, snapshot_from
 from dipserver.games.models import Game, Phase, Power
 from dipserver.games.services.common import (
     game_locked,
-    options_checked,
     phase_locked,
     powers_locked,
     seat_of,
-    variant_of,
 )
+from dipserver.games.variants import GENERATED, game_modules, game_variant, options_checked, variant_pinned
 
 
 def game_create(
@@ -42,12 +44,21 @@ def game_create(
     vacation_days: int = 0,
     end_year: int | None = None,
     masters: Iterable[Any] = (),
+    powers: int | None = None,
 ) -> Game:
-    """A new game waiting for players; every setting is checked and explained when wrong."""
+    """A new game waiting for players; every setting is checked and explained when wrong.
+
+    The variant's version is pinned and its files archived (``variants.variant_pinned``). ``options`` may
+    switch on rule modules (``{"blizzards": {"count": "1d6"}, "supply_lines": true}``); ``powers`` is for
+    the generated Ice Lords board only (2 to 6, default 6), which has blizzards on unless told otherwise.
+    """
     if not name.strip():
         raise GameError("A game needs a name")
-    engine_variant, timeline = variant_of(variant)
-    resolved = options_checked(timeline, options)
+    secret = randomness.new_secret()
+    engine_variant, board = variant_pinned(slug=variant, secret=secret, powers=powers)
+    if variant == GENERATED:
+        options = {**icelords.DEFAULT_OPTIONS, **(options or {})}
+    resolved = options_checked(load_timeline(engine_variant), options)
     if press not in Game.Press.values:
         raise GameError(f"Press must be one of {', '.join(Game.Press.values)}, not {press!r}")
     if assignment not in Game.Assignment.values:
@@ -55,13 +66,13 @@ def game_create(
     zone_checked(deadline_zone)
     if end_year is not None and end_year < engine_variant.start.phase.year:
         raise GameError(f"The last year {end_year} is before the game starts")
-    secret = randomness.new_secret()
     with transaction.atomic():
         game = Game.objects.create(
             name=name.strip(),
             variant=engine_variant.slug,
             variant_version=engine_variant.version,
             options=resolved,
+            board=board,
             press=press,
             phase_minutes=phase_minutes_checked(phase_minutes),
             deadline_time=deadline_time,
@@ -100,7 +111,7 @@ def game_join(
     seats = powers_locked(game)
     if any(p.user_id == user.id for p in seats):
         raise GameError("You have already joined this game")
-    variant, _ = variant_of(game.variant)
+    variant = game_variant(game)
     unknown = [p for p in preferences if p.upper() not in variant.powers]
     if unknown:
         raise GameError(
@@ -125,7 +136,7 @@ def game_leave(*, game_id: int, user: Any) -> None:
 
 def game_start(*, game: Game, seats: list[Power], now: dt.datetime) -> Phase:
     """Assign powers and open the first phase. Call while holding the Game row and seat locks."""
-    variant, _ = variant_of(game.variant)
+    variant = game_variant(game)
     names = _assign(game, seats, list(variant.powers))
     for seat in seats:
         seat.name = names[seat.id]
@@ -139,13 +150,22 @@ def game_start(*, game: Game, seats: list[Power], now: dt.datetime) -> Phase:
             now, game.phase_minutes[variant.start.phase.type.value], game.deadline_time, game.deadline_zone
         ),
         variant_version=variant.version,
-        snapshot=snapshot_from(variant.map_state, variant.start),
+        snapshot=_first_snapshot(game, variant),
     )
     game.status = Game.Status.ACTIVE
     game.started_at = now
     game.current_phase = phase
     game.save(update_fields=["status", "started_at", "current_phase"])
     return phase
+
+
+def _first_snapshot(game: Game, variant: Variant) -> dict[str, Any]:
+    snapshot = snapshot_from(variant.map_state, variant.start)
+    modules = game_modules(game)
+    if modules.any:
+        opened = open_modules(variant, variant.map_state, variant.start, modules, secret=game.secret)
+        snapshot["modules"] = modules_json(opened)
+    return snapshot
 
 
 def _assign(game: Game, seats: list[Power], powers: list[str]) -> dict[int, str]:

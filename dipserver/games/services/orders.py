@@ -13,6 +13,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from dipserver.engine.modules import ModuleState
 from dipserver.engine.types import Phase as EnginePhase
 from dipserver.games.errors import GameError
 from dipserver.games.mappers import board_of, position_of
@@ -24,9 +25,9 @@ from dipserver.games.services.common import (
     phase_title,
     powers_locked,
     seat_of,
-    variant_of,
 )
 from dipserver.games.turn import orders_read, powers_to_act
+from dipserver.games.variants import game_modules, game_variant
 
 
 @dataclass(frozen=True)
@@ -67,10 +68,18 @@ def orders_submit(
     seat = seat_of(powers_locked(game), user)
     if seat.status == Power.Status.ELIMINATED:
         raise GameError(f"{seat.name.title()} has been eliminated and has no orders to give")
-    variant, _ = variant_of(game.variant)
+    variant = game_variant(game)
     position = position_of(current.snapshot)
     board = board_of(variant, current.snapshot)
-    lines = orders_read(text, board, position, seat.name)
+    modules = current.snapshot.get("modules")
+    lines = orders_read(
+        text,
+        board,
+        position,
+        seat.name,
+        modules=game_modules(game),
+        module_state=ModuleState.from_data(modules["state"]) if modules else None,
+    )
     accepted = [line.stored for line in lines if line.order is not None]
     rejected = [Rejection(line.number, line.text, line.error) for line in lines if line.error is not None]
     Order.objects.filter(phase=current, power=seat).delete()

@@ -20,10 +20,11 @@ from dipserver.games.deadlines import deadline_after
 from dipserver.games.errors import GameError
 from dipserver.games.mappers import powers_with_units
 from dipserver.games.models import Game, Order, Phase, Power
-from dipserver.games.services.common import game_locked, phase_locked, powers_locked, variant_of
+from dipserver.games.services.common import game_locked, phase_locked, powers_locked
 from dipserver.games.services.games import game_finish
 from dipserver.games.services.orders import phase_enqueue
 from dipserver.games.turn import Turn, powers_to_act, turn_play
+from dipserver.games.variants import game_variant
 
 
 class Processed(enum.StrEnum):
@@ -70,9 +71,8 @@ def phase_process(*, phase_id: int, now: dt.datetime | None = None, force: bool 
 
 def phase_turn(*, game: Game, phase: Phase, texts: dict[str, list[str]] | None = None) -> Turn:
     """The phase's outcome computed from its stored orders, nothing saved (also the GM's dry run)."""
-    variant, _ = variant_of(game.variant)
     return turn_play(
-        variant=variant,
+        variant=game_variant(game),
         options=game.options,
         secret=game.secret,
         snapshot=phase.snapshot,

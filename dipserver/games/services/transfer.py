@@ -18,15 +18,15 @@ from django.db import transaction
 from django.utils.dateparse import parse_datetime, parse_time
 
 from dipserver.games.errors import GameError
-from dipserver.games.models import Game, Message, Order, Phase, Power
-from dipserver.games.services.common import variant_of
+from dipserver.games.models import Game, Message, Order, Phase, Power, VariantArchive
 from dipserver.games.turn import turn_play
+from dipserver.games.variants import game_variant
 
 FORMAT = "dipserver-game/1"
 _GAME_FIELDS = (
     "name", "variant", "variant_version", "options", "press", "phase_minutes", "deadline_zone",
     "grace_minutes", "assignment", "missed_limit", "vacation_days", "end_year", "status", "result",
-    "winners", "secret", "commitment",
+    "winners", "secret", "commitment", "board",
 )  # fmt: skip
 _TIMES = ("created_at", "started_at", "finished_at", "paused_at")
 _POWER_FIELDS = ("name", "preferences", "status", "missed_phases", "seat_open", "vacation_days_left")
@@ -50,6 +50,11 @@ def game_export(*, game_id: int) -> dict[str, Any]:
             "deadline_time": game.deadline_time.isoformat() if game.deadline_time else None,
             **{f: _iso(getattr(game, f)) for f in _TIMES},
         },
+        # The pinned variant's files, so the importing server plays the same rules (none: generated board).
+        "variant_files": next(
+            iter(VariantArchive.objects.filter(version=game.variant_version).values_list("files", flat=True)),
+            None,
+        ),
         "powers": [
             {**{f: getattr(p, f) for f in _POWER_FIELDS}, "user": p.user.username if p.user else None}
             for p in powers
@@ -82,9 +87,13 @@ def game_import(*, data: dict[str, Any], masters: Iterable[Any] = ()) -> Game:
     if data.get("format") != FORMAT:
         raise GameError(f"Not a dipserver game export (expected format {FORMAT!r})")
     spec = data["game"]
-    variant_of(spec["variant"])  # the variant must exist here, whatever its version
+    if data.get("variant_files"):
+        VariantArchive.objects.get_or_create(
+            version=spec["variant_version"],
+            defaults={"slug": spec["variant"], "files": data["variant_files"]},
+        )
     game = Game.objects.create(
-        **{f: spec[f] for f in _GAME_FIELDS},
+        **{f: spec[f] for f in _GAME_FIELDS if f in spec},
         deadline_time=parse_time(spec["deadline_time"]) if spec["deadline_time"] else None,
         **{f: _parse(spec.get(f)) for f in _TIMES if f != "created_at"},
     )
@@ -124,6 +133,7 @@ def game_import(*, data: dict[str, Any], masters: Iterable[Any] = ()) -> Game:
     )
     game.current_phase = max(phases, key=lambda p: p.index) if phases else None
     game.save(update_fields=["current_phase"])
+    game_variant(game)  # its pinned version must be playable here: the archive came along, or matches
     return game
 
 
@@ -131,7 +141,7 @@ def game_replay(*, game_id: int) -> list[str]:
     """Re-adjudicate every processed phase from its stored snapshot and orders; the differences from the
     stored next snapshot, in words (empty: the history replays exactly)."""
     game = Game.objects.get(id=game_id)
-    variant, _ = variant_of(game.variant)
+    variant = game_variant(game)
     phases = list(Phase.objects.filter(game=game).order_by("index"))
     problems = []
     for done, following in itertools.pairwise(phases):
