@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -43,6 +43,7 @@ class Geometry:
     scenery: tuple[str, ...]  # path data of neutral land that is no province
     document: dict[str, Any]  # the file as read, for the API
     digest: str  # sha256 of the file: changes whenever the drawing does (an ETag for the API)
+    tiles: dict[str, str] = field(default_factory=dict)  # province -> Ice Lords tile, for generated boards
 
     def anchor(self, location: str) -> Point:
         """Where a unit at ``location`` (``"STP/NC"`` or ``"MUN"``) is drawn."""
@@ -79,7 +80,21 @@ def _point(value: list[float]) -> Point:
 @lru_cache(maxsize=8)
 def _read(path: Path) -> Geometry:
     raw = path.read_bytes()
-    doc = json.loads(raw)
+    return _build(json.loads(raw), path, hashlib.sha256(raw).hexdigest())
+
+
+def geometry_from_data(doc: dict[str, Any], name: str = "generated") -> Geometry:
+    """A drawing built in memory in the geometry.json shape, e.g. ``icelords.geometry(board_map)`` for a
+    generated board; a province's ``tile`` key (Ice Lords) chooses its texture. ``name`` is only for
+    messages; the digest is that of the document's canonical JSON."""
+    try:
+        raw = json.dumps(doc, sort_keys=True, separators=(",", ":")).encode()
+        return _build(doc, Path(f"{name}.json"), hashlib.sha256(raw).hexdigest())
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
+        raise GeometryError(f"{name}: not a geometry document ({type(exc).__name__}: {exc})") from None
+
+
+def _build(doc: dict[str, Any], path: Path, digest: str) -> Geometry:
     shapes = {
         code: Shape(
             code=code,
@@ -93,8 +108,8 @@ def _read(path: Path) -> Geometry:
         for code, data in doc["provinces"].items()
     }
     scenery = tuple(path_data(polygons) for polygons in doc["scenery"])
-    digest = hashlib.sha256(raw).hexdigest()
-    return Geometry(path, int(doc["width"]), int(doc["height"]), shapes, scenery, doc, digest)
+    tiles = {code: str(data["tile"]) for code, data in doc["provinces"].items() if "tile" in data}
+    return Geometry(path, int(doc["width"]), int(doc["height"]), shapes, scenery, doc, digest, tiles)
 
 
 def geometry_file(variant: Variant) -> Path:
@@ -112,22 +127,30 @@ def geometry_file(variant: Variant) -> Path:
         current = load_variant(current.base)
 
 
-def load_geometry(variant: Variant) -> Geometry:
-    """The drawing of ``variant``, checked to cover every province it has; cached per file."""
-    geometry = _read(geometry_file(variant))
+def load_geometry(variant: Variant, drawing: Geometry | dict[str, Any] | None = None) -> Geometry:
+    """The drawing of ``variant``, checked to cover every province it has; cached per file.
+
+    ``drawing`` is a drawing built in memory instead of the variant's file: a ``Geometry`` or a document
+    in the geometry.json shape (``icelords.geometry``), read with ``geometry_from_data``."""
+    if drawing is None:
+        geometry = _read(geometry_file(variant))
+    elif isinstance(drawing, Geometry):
+        geometry = drawing
+    else:
+        geometry = geometry_from_data(drawing, variant.slug)
     missing = sorted(set(variant.provinces) - set(geometry.shapes))
     if missing:
         raise GeometryError(f"{geometry.source} has no outline for {', '.join(missing)} of {variant.slug}")
     return geometry
 
 
-def geometry_json(variant: Variant) -> dict[str, Any]:
+def geometry_json(variant: Variant, drawing: Geometry | dict[str, Any] | None = None) -> dict[str, Any]:
     """The geometry document the API serves: outlines and anchors of every province of the variant.
 
     Provinces of the file that the variant does not have (e.g. SWI for standard) are left out of
     ``provinces`` and listed in ``off_board``, so a client draws them as scenery.
     """
-    geometry = load_geometry(variant)
+    geometry = load_geometry(variant, drawing)
     doc = geometry.document
     return {
         "variant": variant.slug,

@@ -46,7 +46,7 @@ def provinces(p: Picture) -> tuple[list[str], list[str], set[str]]:
             css = "offboard-sea" if shape.medium == "sea" else "scenery"
             off_board.append(f'<path class="{css}" d="{shape.path}"/>')
             continue
-        style = terrain_style(p.variant, p.map_state, code, shape.medium)
+        style = terrain_style(p.variant, p.map_state, code, shape.medium, p.geometry.tiles.get(code))
         used.add(style)
         classes = f"province {style}"
         owner = owners.get(code)

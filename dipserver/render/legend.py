@@ -10,16 +10,23 @@ from dipserver.render.picture import Picture, n
 from dipserver.render.style import CHANGE_WORDS, TERRAIN_STYLES
 
 LEGEND_HEIGHT = 88
+MODULE_ROW = 26  # px added under the band when the rule modules have something on the map
 SEASON_WORDS = {Season.SPRING: "Spring", Season.FALL: "Autumn", Season.WINTER: "Winter"}
 
 
-def legend(p: Picture, styles: set[str], change_kinds: list[str]) -> list[str]:
+def legend(
+    p: Picture,
+    styles: set[str],
+    change_kinds: list[str],
+    module_keys: list[tuple[str, str, str]] | None = None,
+) -> list[str]:
+    """The legend band; ``module_keys`` (``render.modules.keys``) adds a row for the rule modules."""
     top = p.geometry.height
     phase = p.position.phase
     season = load_timeline(p.variant).season_label(phase.season, phase.year)  # Sahara's summers
     title = f"{season or SEASON_WORDS[phase.season]} {phase.year} {phase.type.name.title()}"
     out = [
-        f'<rect x="0" y="{top}" width="{p.geometry.width}" height="{LEGEND_HEIGHT}" fill="#faf8f2"/>',
+        f'<rect x="0" y="{top}" width="{p.width}" height="{legend_height(module_keys)}" fill="#faf8f2"/>',
         f'<text class="legend-title" x="12" y="{top + 18}">{escape(p.variant.name)} - {title}</text>',
     ]
     x = 12.0
@@ -42,6 +49,35 @@ def legend(p: Picture, styles: set[str], change_kinds: list[str]) -> list[str]:
         x += 38 + 6.4 * len(words)
     out.extend(centre_counts(p, top + 18))
     out.extend(order_key(p, top + 70))
+    out.extend(module_key(module_keys or [], top + LEGEND_HEIGHT + MODULE_ROW / 2 - 6))
+    return out
+
+
+def legend_height(module_keys: list[tuple[str, str, str]] | None) -> int:
+    return LEGEND_HEIGHT + (MODULE_ROW if module_keys else 0)
+
+
+def module_key(entries: list[tuple[str, str, str]], y: float) -> list[str]:
+    """One row: blizzard, supply line, out of supply, depot — what this picture shows of the modules."""
+    out = []
+    x = 12.0
+    for shape, css, words in entries:
+        if shape == "rect":
+            out.append(f'<rect class="{css} key-swatch" x="{n(x)}" y="{n(y - 8)}" width="22" height="16"/>')
+        elif shape == "line":
+            out.append(f'<path class="{css}" stroke="#333" d="M{n(x)} {n(y)}H{n(x + 22)}"/>')
+        elif shape == "ring":
+            out.append(f'<circle class="{css}" cx="{n(x + 11)}" cy="{n(y)}" r="8"/>')
+            out.append(
+                f'<g class="supply-mark"><circle cx="{n(x + 4)}" cy="{n(y - 4)}" r="5"/>'
+                f'<text x="{n(x + 4)}" y="{n(y - 3.5)}">1</text></g>'
+            )
+        else:
+            out.append(
+                f'<rect class="{css}" x="{n(x + 6)}" y="{n(y - 5)}" width="10" height="10" fill="#888"/>'
+            )
+        out.append(f'<text class="legend-text" x="{n(x + 28)}" y="{n(y)}">{escape(words)}</text>')
+        x += 44 + 6.4 * len(words)
     return out
 
 
@@ -52,7 +88,7 @@ def centre_counts(p: Picture, y: float) -> list[str]:
         if owner in counts and code in p.map_state.supply_centres:
             counts[owner] += 1
     out = []
-    x = p.geometry.width - 12.0 - 98 * len(counts)
+    x = p.width - 12.0 - 98 * len(counts)
     for power, count in counts.items():
         name = escape(p.variant.powers[power].name)
         out.append(

@@ -6,6 +6,9 @@ from collections.abc import Iterable, Mapping
 
 from dipserver.engine.orders import (
     Build,
+    ConversionOrder,
+    ConvertToArmy,
+    ConvertToFleet,
     Convoy,
     Disband,
     Hold,
@@ -14,6 +17,7 @@ from dipserver.engine.orders import (
     OrderResult,
     Outcome,
     Retreat,
+    StayFleet,
     SupportHold,
     SupportMove,
     Waive,
@@ -24,8 +28,13 @@ from dipserver.render.picture import UNKNOWN_POWER, Picture, n
 FAILED_OUTCOMES = frozenset(Outcome) - {Outcome.SUCCESS}
 
 
+# What each conversion order shows at its unit: Deluge's army to fleet, Wall of Ice's fleet to army, and
+# Sahara's "stays fleet" (kept a fleet if the drying strands it).
+CONVERSION_MARKS = {ConvertToFleet: "A→F", ConvertToArmy: "F→A", StayFleet: "stay F"}
+
+
 def draw_order(
-    p: Picture, power: str, order: Order, outcome: Outcome | None, moves: Mapping[str, str]
+    p: Picture, power: str, order: Order | ConversionOrder, outcome: Outcome | None, moves: Mapping[str, str]
 ) -> list[str]:
     failed = outcome in FAILED_OUTCOMES
     state = " failed" if failed else ""
@@ -61,15 +70,35 @@ def draw_order(
         out.append(p.cross(p.dislodged_point(order.unit), 9.0))
     elif isinstance(order, Waive):
         pass  # nothing on the map: a waived build is a line in the order list
+    elif isinstance(order, ConvertToArmy | ConvertToFleet | StayFleet):
+        out.extend(conversion(p, order, colour, state))
     if failed and isinstance(order, SupportHold | SupportMove | Convoy):
         out.append(p.cross(p.from_point(order.unit), 4.0))
     return out
 
 
+def conversion(p: Picture, order: ConversionOrder, colour: str, state: str) -> list[str]:
+    """A dashed square round the unit and the change written under it (``A→F``, ``F→A``, ``stay F``)."""
+    x, y = p.from_point(order.unit)
+    kind = type(order).__name__
+    words = CONVERSION_MARKS[type(order)]
+    if isinstance(order, ConvertToFleet) and order.coast:
+        words += f" {order.coast}"
+    return [
+        f'<g class="conversion-mark {kind}{state}" data-location="{order.unit}">'
+        f'<rect class="conversion" stroke="{colour}" x="{n(x - 14)}" y="{n(y - 13)}" width="28" height="26"'
+        ' rx="4"/>'
+        f'<text class="conversion-text" fill="{colour}" x="{n(x)}" y="{n(y + 20)}">{words}</text></g>'
+    ]
+
+
 def draw_orders(
-    p: Picture, orders: Iterable[Order] | None, results: Iterable[OrderResult] | None
+    p: Picture,
+    orders: Iterable[Order | ConversionOrder] | None,
+    results: Iterable[OrderResult] | None,
 ) -> list[str]:
-    entries: list[tuple[str, Order, Outcome | None, bool]] = []
+    """Conversion orders (``ConvertToArmy`` etc.) may be among the orders or the results' orders."""
+    entries: list[tuple[str, Order | ConversionOrder, Outcome | None, bool]] = []
     if results is not None:
         entries = [(r.power, r.order, r.outcome, r.dislodged) for r in results]
     else:

@@ -18,6 +18,7 @@ from dipserver.render.style import ink
 UNIT_RADIUS = 9.0
 UNKNOWN_POWER = "#444"  # an order whose unit is not on the board
 DISLODGED_OFFSET = (12.0, -10.0)  # up and right: labels sit below their unit
+MIN_WIDTH = 1000  # px: the legend's rows need this much
 COAST_STEP = 16.0  # px from the unit anchor towards the waters of a coast created during play
 
 
@@ -37,6 +38,8 @@ class Picture:
         self.position = position
         self.colours = {p: power.colour for p, power in variant.powers.items()}
         self.markers: set[str] = set()  # powers whose arrowhead marker is used
+        # A small board (Ice Lords' 720 px grid) gets a wider canvas so the legend band fits beside it.
+        self.width = max(geometry.width, MIN_WIDTH)
 
     def anchor(self, location: str) -> Point:
         """Where a unit at ``location`` is drawn, also on coasts the timeline created during play.

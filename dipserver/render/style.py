@@ -32,8 +32,18 @@ TERRAIN_STYLES = {
         TerrainStyle("desert", "Sahara desert (impassable)", "fill:url(#p-desert)"),
         TerrainStyle("closed", "Impassable", "fill:url(#p-closed)"),
         TerrainStyle("absent", "Not yet on the board", "fill:url(#p-absent);stroke-dasharray:3 3"),
+        # Ice Lords' tiles on a generated board (geometry "tile" key); its border squares are plain sea.
+        TerrainStyle("tile-tundra", "Tundra", "fill:url(#p-tundra)"),
+        TerrainStyle("tile-hills", "Hills", "fill:url(#p-hills)"),
+        TerrainStyle("tile-forest", "Forest", "fill:url(#p-forest)"),
+        TerrainStyle("tile-mountains", "Mountains", "fill:url(#p-mountains)"),
+        TerrainStyle("tile-village", "Village (centre)", "fill:url(#p-village)"),
+        TerrainStyle("tile-water", "Water (sea)", "fill:url(#p-water)"),
+        TerrainStyle("tile-glacier", "Glacier (closed)", "fill:url(#p-glacier)"),
+        TerrainStyle("tile-peaks", "Peaks (closed)", "fill:url(#p-peaks)"),
     )
 }
+TILE_STYLES = frozenset(name[5:] for name in TERRAIN_STYLES if name.startswith("tile-"))
 
 # What a place that *became* impassable looks like, per variant; without an entry a closed sea is
 # ice and closed land is desert. Sahara dries seas before its desert takes them, so there even a
@@ -41,8 +51,14 @@ TERRAIN_STYLES = {
 CLOSED_STYLE = {"wall_of_ice": "ice", "sahara": "desert"}
 
 
-def terrain_style(variant: Variant, map_state: MapState, code: str, medium: str) -> str:
+def terrain_style(
+    variant: Variant, map_state: MapState, code: str, medium: str, tile: str | None = None
+) -> str:
+    """The CSS class of a province; ``tile`` is its Ice Lords tile on a generated board, whose terrain
+    never changes in play, so the tile's texture says it all."""
     terrain = map_state.terrain[code]
+    if tile in TILE_STYLES:
+        return f"tile-{tile}"
     if terrain is Terrain.SEA:
         return "sea" if medium == "sea" else "drowned"
     if terrain is Terrain.LAND:
@@ -80,6 +96,42 @@ PATTERNS = (
     '<path d="M0 10L10 0M5 10L10 5M0 5L5 0" stroke="#c2c2b8" stroke-width="0.8"/></pattern>'
 )
 
+# Snow laid over a province's own texture: white haze and flakes, still letting the terrain show through.
+SNOW_PATTERN = (
+    '<pattern id="p-snow" width="14" height="14" patternUnits="userSpaceOnUse">'
+    '<rect width="14" height="14" fill="#ffffff" fill-opacity="0.62"/>'
+    '<path d="M3.5 1V6M1.3 2.3L5.7 4.7M1.3 4.7L5.7 2.3M10.5 8V13M8.3 9.3L12.7 11.7M8.3 11.7L12.7 9.3"'
+    ' stroke="#5f8fb5" stroke-width="0.9" stroke-linecap="round"/></pattern>'
+)
+
+# Ice Lords' tiles, one texture each (only put in the SVG when a generated board is drawn).
+TILE_PATTERNS = (
+    '<pattern id="p-tundra" width="12" height="12" patternUnits="userSpaceOnUse">'
+    '<rect width="12" height="12" fill="#dfe4d2"/>'
+    '<path d="M2 9l1-2 1 2M8 4l1-2 1 2" fill="none" stroke="#98a57e" stroke-width="0.8"/></pattern>'
+    '<pattern id="p-hills" width="16" height="10" patternUnits="userSpaceOnUse">'
+    '<rect width="16" height="10" fill="#dccf9f"/>'
+    '<path d="M1 8Q4 3 7 8M9 5Q12 0 15 5" fill="none" stroke="#a08d55" stroke-width="1"/></pattern>'
+    '<pattern id="p-forest" width="12" height="12" patternUnits="userSpaceOnUse">'
+    '<rect width="12" height="12" fill="#a7c995"/>'
+    '<path d="M3 1L5.5 6H0.5ZM9 6L11.5 11H6.5Z" fill="#3f7a3a"/></pattern>'
+    '<pattern id="p-mountains" width="18" height="14" patternUnits="userSpaceOnUse">'
+    '<rect width="18" height="14" fill="#c9b99b"/>'
+    '<path d="M1 12L6 3L11 12M9 12L13 6L17 12" fill="none" stroke="#6e5b3e" stroke-width="1.2"/></pattern>'
+    '<pattern id="p-village" width="14" height="14" patternUnits="userSpaceOnUse">'
+    '<rect width="14" height="14" fill="#ecd7a6"/>'
+    '<path d="M3 8H7V11H3ZM2.5 8L5 5.5L7.5 8" fill="#a8613b"/></pattern>'
+    '<pattern id="p-water" width="12" height="6" patternUnits="userSpaceOnUse">'
+    '<rect width="12" height="6" fill="#7fb0d8"/>'
+    '<path d="M0 3Q3 0 6 3T12 3" fill="none" stroke="#4f86b3" stroke-width="0.9"/></pattern>'
+    '<pattern id="p-glacier" width="10" height="10" patternUnits="userSpaceOnUse">'
+    '<rect width="10" height="10" fill="#e6f3fa"/>'
+    '<path d="M0 10L10 0M0 3L3 0" stroke="#8fb9d4" stroke-width="1.1"/></pattern>'
+    '<pattern id="p-peaks" width="14" height="14" patternUnits="userSpaceOnUse">'
+    '<rect width="14" height="14" fill="#8f877c"/>'
+    '<path d="M1 13L7 2L13 13Z" fill="#5e574e"/><path d="M5 5.7L7 2L9 5.7Z" fill="#fff"/></pattern>'
+)
+
 FONT = "DejaVu Sans,Verdana,Arial,sans-serif"
 
 BASE_CSS = (
@@ -113,6 +165,18 @@ BASE_CSS = (
     ".change-land{stroke:#8a5a12}.change-sea{stroke:#0b5fa8}.change-impassable{stroke:#b3261e}"
     ".change-sc_gain{stroke:#1b7f2a}.change-sc_loss,.change-sc_loss_all{stroke:#6a1b9a}"
     ".legend-text{font-size:11px;fill:#222;dominant-baseline:central}"
+    ".blizzard{fill:url(#p-snow);stroke:#3f6f96;stroke-width:2;stroke-dasharray:2 3}"
+    ".supply-line{fill:none;stroke-width:1.4;stroke-opacity:0.85;stroke-linejoin:round}"
+    ".supply-line.depot-line{stroke-dasharray:1.5 2.5}"
+    ".supply-source{stroke:#222;stroke-width:0.6}"
+    ".depot{stroke:#222;stroke-width:1.2}.depot.cut{stroke-dasharray:2 1.5}"
+    ".unsupplied{fill:none;stroke:#e07000;stroke-width:2.2;stroke-dasharray:4 2}"
+    ".supply-mark circle{fill:#e07000;stroke:#fff;stroke-width:1}"
+    ".supply-mark text{font-size:9px;font-weight:bold;fill:#fff;text-anchor:middle;dominant-baseline:central}"
+    ".conversion{fill:none;stroke-width:2;stroke-dasharray:2 2}"
+    ".conversion-text{font-size:9px;font-weight:bold;text-anchor:middle;dominant-baseline:central;"
+    "paint-order:stroke;stroke:#fff;stroke-width:2.5}"
+    ".province.tile-glacier,.province.tile-water{stroke:#7d9bb5}"
     ".legend-title{font-size:13px;font-weight:bold;fill:#222;dominant-baseline:central}"
 )
 

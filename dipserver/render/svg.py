@@ -1,27 +1,30 @@
 """A phase snapshot as an SVG picture: terrain, centres, units, orders, results and coming changes.
 
 Layers, bottom to top (each a ``<g>`` with this id): ``provinces`` (one path per province, its code as
-the id, so a browser can make it clickable), ``scenery``, ``changes``, ``supply-centres``, ``labels``,
-``orders``, ``units``, ``coasts`` (an invisible disc per named coast, id ``STP-NC``, ``data-location``
-``STP/NC``, clickable too), ``legend``. Everything is built by joining strings over precomputed path data:
+the id, so a browser can make it clickable), ``scenery``, ``changes``, ``blizzards``, ``supply-centres``,
+``labels``, ``supply`` (supply lines and depots), ``orders``, ``units``, ``supply-marks``, ``coasts`` (an
+invisible disc per named coast, id ``STP-NC``, ``data-location`` ``STP/NC``, clickable too), ``legend``.
+Everything is built by joining strings over precomputed path data:
 the cost is the number of elements, not the map's detail.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from dipserver.engine.board import MapState
 from dipserver.engine.orders import Order, OrderResult
 from dipserver.engine.position import Position
 from dipserver.engine.variant import Variant
 from dipserver.render import layers
-from dipserver.render.geometry import load_geometry
+from dipserver.render import modules as modules_layer
+from dipserver.render.geometry import Geometry, load_geometry
 from dipserver.render.layers import Changes
-from dipserver.render.legend import LEGEND_HEIGHT, legend
+from dipserver.render.legend import legend, legend_height
 from dipserver.render.orders import draw_orders
 from dipserver.render.picture import Picture
-from dipserver.render.style import PATTERNS, stylesheet
+from dipserver.render.style import PATTERNS, SNOW_PATTERN, TILE_PATTERNS, stylesheet
 
 
 def render_svg(
@@ -31,6 +34,9 @@ def render_svg(
     orders: Iterable[Order] | None = None,
     results: Iterable[OrderResult] | None = None,
     next_changes: Changes | None = None,
+    *,
+    modules: Mapping[str, Any] | None = None,
+    geometry: Geometry | Mapping[str, Any] | None = None,
 ) -> str:
     """The picture of one phase as an SVG document.
 
@@ -40,18 +46,26 @@ def render_svg(
     ``position.dislodged`` are drawn beside their province with dotted arrows to their retreat options.
     ``next_changes`` maps province -> change ("land", "sea", "impassable", "sc_gain", "sc_loss") for
     the map changes due before the next phase; those provinces are outlined.
+
+    ``modules`` is the rule modules' data for this phase (``Opened.to_data()`` or ``Played.to_data()``,
+    see ``render.modules``): blizzards snowed over, supply lines from unit to source, units out of supply
+    ringed with their marks, depots in their owner's colour. ``geometry`` is a drawing built in memory
+    (``icelords.geometry(board_map)`` for a generated Ice Lords board) instead of the variant's file.
     """
-    geometry = load_geometry(variant)
-    picture = Picture(variant, geometry, map_state, position)
+    drawing = load_geometry(variant, dict(geometry) if isinstance(geometry, Mapping) else geometry)
+    picture = Picture(variant, drawing, map_state, position)
+    view = modules_layer.module_view(modules)
     provinces, off_board, styles = layers.provinces(picture)
     changes, change_kinds = layers.changes(picture, next_changes)
     order_elements = draw_orders(picture, orders, results)
     units = layers.units(picture)
-    width, height = geometry.width, geometry.height + LEGEND_HEIGHT
+    module_keys = modules_layer.keys(view)
+    width, height = picture.width, drawing.height + legend_height(module_keys)
+    patterns = PATTERNS + (SNOW_PATTERN if view.blizzards else "") + (TILE_PATTERNS if drawing.tiles else "")
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" data-variant="{variant.slug}" data-phase="{position.phase}">',
-        f"<defs><style>{stylesheet(variant)}</style>{PATTERNS}{picture.arrow_markers()}</defs>",
+        f"<defs><style>{stylesheet(variant)}</style>{patterns}{picture.arrow_markers()}</defs>",
         '<g id="provinces">',
         *provinces,
         "</g>",
@@ -62,11 +76,18 @@ def render_svg(
         '<g id="changes">',
         *changes,
         "</g>",
+        '<g id="blizzards">',
+        *modules_layer.blizzards(picture, view),
+        "</g>",
         '<g id="supply-centres">',
         *layers.supply_centres(picture),
         "</g>",
         '<g id="labels">',
         *layers.labels(picture),
+        "</g>",
+        '<g id="supply">',
+        *modules_layer.supply_lines(picture, view),
+        *modules_layer.depots(picture, view),
         "</g>",
         '<g id="orders">',
         *order_elements,
@@ -74,11 +95,14 @@ def render_svg(
         '<g id="units">',
         *units,
         "</g>",
+        '<g id="supply-marks">',
+        *modules_layer.supply_marks(picture, view),
+        "</g>",
         '<g id="coasts">',
         *layers.coast_targets(picture),
         "</g>",
         '<g id="legend">',
-        *legend(picture, styles, change_kinds),
+        *legend(picture, styles, change_kinds, module_keys),
         "</g>",
         "</svg>",
     ]

@@ -45,6 +45,13 @@ class Opened:
     supply: SupplyReport | None  # everyone's supply lines as the phase opens (movement phases)
     events: tuple[Mapping[str, Any], ...]  # what to announce, as plain data
 
+    def to_data(self) -> dict[str, Any]:
+        """JSON-ready: the state (``ModuleState.to_data``), everyone's supply ``lines`` as the phase opens
+        (``SupplyReport.to_data`` with the marks; ``None`` outside movement or without supply lines) and
+        the events. This is what ``render_svg(..., modules=...)`` draws."""
+        lines = self.supply.to_data(self.state.supply) if self.supply else None
+        return {**self.state.to_data(), "lines": lines, "events": [dict(e) for e in self.events]}
+
 
 @dataclass(frozen=True, slots=True)
 class Played:
