@@ -106,7 +106,8 @@ function renderPowers() {
       .filter((p) => p.power)
       .map((p) => {
         const waiting = state.game.waiting.includes(p.power);
-        const orders = p.ready ? "ready" : waiting ? "waiting" : "ordered";
+        // Not waiting: ordered, or nothing to order this phase (the API does not say which).
+        const orders = p.ready ? "ready" : waiting ? "waiting" : "done";
         return el(
           "tr",
           { class: p.power === state.game.me.power ? "me" : "" },

@@ -12,9 +12,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import Page, expect
 
-from dipserver.games.models import Game, Phase, Power
-from dipserver.games.services.games import game_join
-from dipserver.games.services.orders import power_ready_set
+from dipserver.games.models import Game, Order, Phase, Power
+from dipserver.games.services.games import game_create, game_join
+from dipserver.games.services.orders import orders_submit, power_ready_set
 from dipserver.games.services.phases import phase_process
 from dipserver.games.services.press import message_send
 from tests.browser.conftest import LAPTOP, PHONE
@@ -219,4 +219,45 @@ def test_every_page_fits_the_screen(browser, live_server, shoot, viewport):
     page.locator(".timeline button[data-step='1']").click()
     expect(page.locator("#season-label")).to_have_text("1902 after the Autumn retreats")
     expect(page.locator("#season-map")).to_have_attribute("src", re.compile(r"/seasons/1\.svg$"))
+    context.close()
+
+
+def test_builds_are_ordered_by_clicking_a_centre(browser, live_server, shoot):
+    """Winter 1901: Turkey took Bulgaria, so it builds; clicking Constantinople offers the builds there."""
+    base, lock = live_server.url, live_server.lock
+    with lock:
+        users = get_user_model().objects
+        players = [users.create_user(username=f"p{i}", password=PASSWORD) for i in range(7)]
+        game = game_create(name="Winter", variant="sahara", masters=[players[0]])
+        for user in players:
+            game_join(game_id=game.id, user=user)
+        # Powers are drawn at random: give p0 Turkey's seat by swapping players.
+        turkey, mine = Power.objects.get(game=game, name="TURKEY"), Power.objects.get(user=players[0])
+        if turkey.id != mine.id:
+            Power.objects.filter(id=mine.id).update(name="TURKEY-")
+            Power.objects.filter(id=turkey.id).update(name=mine.name)
+            Power.objects.filter(id=mine.id).update(name="TURKEY")
+        orders_submit(game_id=game.id, user=players[0], text="A CON - BUL", phase="S1901M")
+    while not (phase := current(game, lock)).name.startswith("W"):
+        with lock:
+            phase_process(phase_id=phase.id, force=True)
+    assert phase.name == "W1901A"
+
+    context = browser.new_context(viewport=LAPTOP)
+    page = context.new_page()
+    page.goto(f"{base}/accounts/login/")
+    page.fill("#id_username", "p0")
+    page.fill("#id_password", PASSWORD)
+    page.click("form.stacked button")
+    page.goto(f"{base}/games/{game.id}/")
+    wait_ready(page)
+    expect(page.locator("#selection-hint")).to_contain_text("You have 1 build(s)")
+    click_on_province(page, "CON")
+    build = page.locator("#unit-options .option", has_text="CON").first
+    text = build.get_attribute("data-text")
+    build.click()
+    expect(page.locator("#order-list li.valid")).to_contain_text(text)
+    shoot(page, "01-build-ordered")
+    with lock:
+        assert Order.objects.filter(phase=current(game, lock), power__name="TURKEY").count() == 1
     context.close()
