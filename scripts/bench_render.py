@@ -1,6 +1,7 @@
 """How fast the map renders and how big it is: SVG and PNG of a few phases.
 
     python3 scripts/bench_render.py [--repeat 20]
+    python3 scripts/bench_render.py --write docs/maps   # the rule-module pictures instead
 
 Targets (issue 9): a phase's SVG in under 50 ms and under 400 KB; its PNG in under 1 s.
 Prints wall-clock and CPU time (the median of the repeats; the first call, which reads the geometry
@@ -19,9 +20,21 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from dataclasses import replace
+from typing import Any
+
+from dipserver.engine import icelords
+from dipserver.engine.board import MapState, board_for
+from dipserver.engine.modules import Modules, ModuleState
+from dipserver.engine.modules.blizzard import BlizzardOptions
+from dipserver.engine.modules.dice import Dice
+from dipserver.engine.modules.phase import open_phase
+from dipserver.engine.modules.supply import Depot, SupplyOptions, SupplyState
 from dipserver.engine.orders import Hold, Move, SupportHold, SupportMove
+from dipserver.engine.position import Position
 from dipserver.engine.timeline import Hook, walk
-from dipserver.engine.variant import load_variant
+from dipserver.engine.types import Phase, Unit, UnitType
+from dipserver.engine.variant import Variant, load_variant
 from dipserver.render import render_png, render_svg
 from dipserver.render.geometry import _read, geometry_file
 
@@ -37,12 +50,75 @@ def timed(call: Callable[[], object], repeat: int) -> tuple[float, float, object
     return statistics.median(walls), statistics.median(cpus), result
 
 
+def module_scenes() -> dict[str, tuple[str, Variant, MapState, Position, dict[str, Any]]]:
+    """The rule-module pictures of docs/maps (name -> (file, variant, map, position, render_svg keywords)):
+    blizzards on Wall of Ice, supply lines and depots on the standard board, a generated Ice Lords board."""
+    scenes: dict[str, tuple[str, Variant, MapState, Position, dict[str, Any]]] = {}
+    wall = load_variant("wall_of_ice")
+    wall_map, wall_position = next(
+        (r.map_state, r.position) for y, h, r in walk(wall, {"mode": "exact"})
+        if (y, h) == (1905, Hook.AFTER_WINTER_ADJUSTMENTS)
+    )  # fmt: skip
+    wall_position = replace(wall_position, phase=Phase.parse("S1906M"))
+    snow = Modules(blizzards=BlizzardOptions(Dice(1, 6, 3)))
+    opened = open_phase(board_for(wall, wall_map), wall_position, snow, ModuleState(), "docs-example")
+    scenes["wall_of_ice S1906M blizzards"] = (
+        "wall_of_ice-s1906m-blizzards.png", wall, wall_map, wall_position, {"modules": opened.to_data()}
+    )  # fmt: skip
+
+    standard = load_variant("standard")
+    units = {
+        "FRANCE": ["A BUR", "A MUN", "A GAS", "F MAO", "A UKR", "A PIE"],
+        "GERMANY": ["A RUH", "F KIE", "A SIL"],
+        "ENGLAND": ["F NTH", "A YOR", "F NWG"],
+        "ITALY": ["A VEN", "F TYS"],
+    }
+    placed = {}
+    for power, rows in units.items():
+        for row in rows:
+            kind, where = row.split()
+            placed[where] = Unit(power, UnitType(kind), where)
+    position = Position(Phase.parse("S1902M"), placed, dict(standard.start.owners))
+    state = ModuleState(
+        supply=SupplyState({"GAS": Depot("FRANCE", "F1901M"), "SIL": Depot("GERMANY", "F1901M")}, {"UKR": 1})
+    )
+    lines = open_phase(board_for(standard, standard.map_state), position, Modules(supply=SupplyOptions()),
+                       state, "docs-example")  # fmt: skip
+    scenes["standard S1902M supply lines"] = (
+        "standard-s1902m-supply.png", standard, standard.map_state, position, {"modules": lines.to_data()}
+    )  # fmt: skip
+
+    board_map = icelords.generate("docs-example", 6)
+    ice = board_map.variant
+    ice_modules = Modules.from_options(icelords.DEFAULT_OPTIONS)
+    ice_open = open_phase(
+        board_for(ice, ice.map_state), ice.start, ice_modules, ModuleState(), "docs-example"
+    )
+    scenes["ice_lords S1901M"] = (
+        "ice_lords-s1901m.png", ice, ice.map_state, ice.start,
+        {"modules": ice_open.to_data(), "geometry": icelords.geometry(board_map)},
+    )  # fmt: skip
+    return scenes
+
+
+def write_examples(folder: Path) -> None:
+    for file, variant, map_state, position, extra in module_scenes().values():
+        (folder / file).write_bytes(render_png(variant, map_state, position, width=1440, **extra))
+        print(f"wrote {folder / file}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--repeat", type=int, default=20, help="renders per SVG measurement (PNG: a fifth)")
+    parser.add_argument(
+        "--write", type=Path, help="write the rule-module pictures (docs/maps) to this folder"
+    )
     args = parser.parse_args()
+    if args.write:
+        write_examples(args.write)
+        return 0
 
     standard = load_variant("standard")
     _read.cache_clear()
@@ -62,6 +138,7 @@ def main() -> int:
         "standard S1901M + orders": (standard, standard.map_state, standard.start, {"orders": orders}),
         "sahara after A1905": (sahara, sahara_map, sahara_position, {}),
     }
+    cases.update({name: scene[1:] for name, scene in module_scenes().items()})
     print(
         f"{'phase':28} {'SVG ms':>8} {'SVG CPU':>8} {'SVG KB':>7} {'PNG ms':>8} {'PNG CPU':>8} {'PNG KB':>7}"
     )

@@ -82,7 +82,8 @@ def supply_lines(p: Picture, view: ModuleView) -> list[str]:
             path = [c for c in line.get("path") or () if c in p.geometry.shapes]
             if not line.get("supplied") or len(path) < 2:
                 continue
-            points = [p.geometry.shape(code).unit for code in path]
+            # from the unit to the source's centre or depot marker, where the line's purpose is drawn
+            points = [p.geometry.shape(c).unit for c in path[:-1]] + [p.geometry.shape(path[-1]).sc]
             d = "M" + "L".join(f"{n(x)} {n(y)}" for x, y in points)
             colour = p.colours.get(line.get("power", ""), "#444")
             source = line.get("source") or path[-1]
@@ -131,8 +132,8 @@ def supply_marks(p: Picture, view: ModuleView) -> list[str]:
             continue
         x, y = p.anchor(unit.location)
         out.append(
-            f'<g class="supply-mark" data-unit="{code}"><circle cx="{n(x - 11)}" cy="{n(y - 11)}" r="6"/>'
-            f'<text x="{n(x - 11)}" y="{n(y - 10.5)}">{count}</text></g>'
+            f'<g class="supply-mark" data-unit="{code}"><circle cx="{n(x - 12)}" cy="{n(y - 12)}" r="7"/>'
+            f'<text x="{n(x - 12)}" y="{n(y - 11.5)}">{count}</text></g>'
         )
     return out
 

@@ -98,10 +98,10 @@ PATTERNS = (
 
 # Snow laid over a province's own texture: white haze and flakes, still letting the terrain show through.
 SNOW_PATTERN = (
-    '<pattern id="p-snow" width="14" height="14" patternUnits="userSpaceOnUse">'
-    '<rect width="14" height="14" fill="#ffffff" fill-opacity="0.62"/>'
-    '<path d="M3.5 1V6M1.3 2.3L5.7 4.7M1.3 4.7L5.7 2.3M10.5 8V13M8.3 9.3L12.7 11.7M8.3 11.7L12.7 9.3"'
-    ' stroke="#5f8fb5" stroke-width="0.9" stroke-linecap="round"/></pattern>'
+    '<pattern id="p-snow" width="16" height="16" patternUnits="userSpaceOnUse">'
+    '<rect width="16" height="16" fill="#eef2f7" fill-opacity="0.72"/>'
+    '<path d="M4 1V7M1.4 2.5L6.6 5.5M1.4 5.5L6.6 2.5M12 9V15M9.4 10.5L14.6 13.5M9.4 13.5L14.6 10.5"'
+    ' stroke="#1f4f7a" stroke-width="1.1" stroke-linecap="round"/></pattern>'
 )
 
 # Ice Lords' tiles, one texture each (only put in the SVG when a generated board is drawn).
@@ -165,14 +165,15 @@ BASE_CSS = (
     ".change-land{stroke:#8a5a12}.change-sea{stroke:#0b5fa8}.change-impassable{stroke:#b3261e}"
     ".change-sc_gain{stroke:#1b7f2a}.change-sc_loss,.change-sc_loss_all{stroke:#6a1b9a}"
     ".legend-text{font-size:11px;fill:#222;dominant-baseline:central}"
-    ".blizzard{fill:url(#p-snow);stroke:#3f6f96;stroke-width:2;stroke-dasharray:2 3}"
+    ".blizzard{fill:url(#p-snow);stroke:#1f4f7a;stroke-width:2.4;stroke-dasharray:7 3}"
     ".supply-line{fill:none;stroke-width:1.4;stroke-opacity:0.85;stroke-linejoin:round}"
     ".supply-line.depot-line{stroke-dasharray:1.5 2.5}"
     ".supply-source{stroke:#222;stroke-width:0.6}"
     ".depot{stroke:#222;stroke-width:1.2}.depot.cut{stroke-dasharray:2 1.5}"
     ".unsupplied{fill:none;stroke:#e07000;stroke-width:2.2;stroke-dasharray:4 2}"
     ".supply-mark circle{fill:#e07000;stroke:#fff;stroke-width:1}"
-    ".supply-mark text{font-size:9px;font-weight:bold;fill:#fff;text-anchor:middle;dominant-baseline:central}"
+    ".supply-mark text{font-size:10px;font-weight:bold;fill:#fff;text-anchor:middle;"
+    "dominant-baseline:central}"
     ".conversion{fill:none;stroke-width:2;stroke-dasharray:2 2}"
     ".conversion-text{font-size:9px;font-weight:bold;text-anchor:middle;dominant-baseline:central;"
     "paint-order:stroke;stroke:#fff;stroke-width:2.5}"

@@ -27,6 +27,15 @@ from dipserver.render.picture import Picture
 from dipserver.render.style import PATTERNS, SNOW_PATTERN, TILE_PATTERNS, stylesheet
 
 
+def side_panel(picture: Picture) -> str:
+    """The canvas right of a board narrower than the legend (Ice Lords), in the legend's colour."""
+    spare = picture.width - picture.geometry.width
+    if spare <= 0:
+        return ""
+    x, height = picture.geometry.width, picture.geometry.height
+    return f'<rect class="side-panel" x="{x}" y="0" width="{spare}" height="{height}" fill="#faf8f2"/>'
+
+
 def render_svg(
     variant: Variant,
     map_state: MapState,
@@ -66,6 +75,7 @@ def render_svg(
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" data-variant="{variant.slug}" data-phase="{position.phase}">',
         f"<defs><style>{stylesheet(variant)}</style>{patterns}{picture.arrow_markers()}</defs>",
+        side_panel(picture),
         '<g id="provinces">',
         *provinces,
         "</g>",
