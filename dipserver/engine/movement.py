@@ -103,23 +103,32 @@ def necessary_fleets(board: Board, origin: str, dest: str, seas: Iterable[str]) 
     at_origin = water_neighbours(board, origin)
     at_dest = water_neighbours(board, dest)
     needed: set[str] = set()
-    chain: list[str] = []
-
-    def extend(sea: str) -> None:
-        if any(sea in water_neighbours(board, earlier) for earlier in chain[:-1]):
-            return  # a shortcut past the last sea: not minimal
-        chain.append(sea)
-        if sea in at_dest:
-            needed.update(chain)
-        else:
-            for nxt in water_neighbours(board, sea) & usable:
-                if nxt not in chain and nxt not in at_origin:
-                    extend(nxt)
-        chain.pop()
-
     for first in at_origin & usable:
-        extend(first)
+        _extend_chain(board, [], first, usable, at_origin, at_dest, needed)
     return needed
+
+
+def _extend_chain(
+    board: Board,
+    chain: list[str],
+    sea: str,
+    usable: set[str],
+    at_origin: frozenset[str],
+    at_dest: frozenset[str],
+    needed: set[str],
+) -> None:
+    """Add ``sea`` to ``chain`` and every minimal chain it completes to ``needed``. A module function, not a
+    closure calling itself: that would be a reference cycle per call, left to the garbage collector."""
+    if any(sea in water_neighbours(board, earlier) for earlier in chain[:-1]):
+        return  # a shortcut past the last sea: not minimal
+    chain.append(sea)
+    if sea in at_dest:
+        needed.update(chain)
+    else:
+        for nxt in water_neighbours(board, sea) & usable:
+            if nxt not in chain and nxt not in at_origin:
+                _extend_chain(board, chain, nxt, usable, at_origin, at_dest, needed)
+    chain.pop()
 
 
 def _spread(board: Board, start: Iterable[str], usable: set[str]) -> set[str]:
@@ -181,13 +190,6 @@ class _Phase:
         self._fleet_seas: frozenset[str] | None = None
         self._needed: dict[tuple[str, str], set[str]] = {}
         self._by_sea: set[str] = set()  # armies whose legal move can only go by convoy
-        self._checks = {
-            Hold: self._legal_hold,
-            Move: self._legal_move,
-            SupportHold: self._legal_support_hold,
-            SupportMove: self._legal_support_move,
-            Convoy: self._legal_convoy,
-        }
 
     def run(self, orders_by_power: Mapping[str, Iterable[Order]]) -> MovementOutcome:
         results: list[OrderResult] = []  # in the order given; legal orders' slots are filled last
@@ -215,7 +217,7 @@ class _Phase:
         self, orders_by_power: Mapping[str, Iterable[Order]], results: list[OrderResult]
     ) -> dict[str, _Given]:
         """The one legal order of each ordered unit (by province); every other order is reported."""
-        units, checks = self.units, self._checks
+        units, checks = self.units, _CHECKS
         chosen: dict[str, _Given] = {}
         extra: dict[str, list[_Given]] = {}
         for power, orders in orders_by_power.items():
@@ -232,7 +234,7 @@ class _Phase:
                     elif unit.power != power:
                         problem = f"The unit in {self._name(prov)} belongs to {unit.power}, not {power}"
                     else:
-                        problem, dest = check(prov, unit, order)  # type: ignore[operator]
+                        problem, dest = check(self, prov, unit, order)  # type: ignore[operator]
                         if problem is None:
                             given = (len(results), power, order, dest)
                             if prov in chosen:
@@ -593,6 +595,17 @@ class _Phase:
             else:
                 outcome = Outcome.SUCCESS if success[i] else Outcome.DISLODGED
             results[slot] = OrderResult(power, order, outcome, reason, hit)
+
+
+# The legality check of each kind of order. Plain functions, not bound methods kept on the phase: those
+# would make every phase a reference cycle, freed only by the garbage collector.
+_CHECKS = {
+    Hold: _Phase._legal_hold,
+    Move: _Phase._legal_move,
+    SupportHold: _Phase._legal_support_hold,
+    SupportMove: _Phase._legal_support_move,
+    Convoy: _Phase._legal_convoy,
+}
 
 
 @dataclass(slots=True)

@@ -17,8 +17,9 @@ Everything is plain lists and dicts indexed by unit number: this is the adjudica
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import FunctionType
 
 HOLD, MOVE, SUPPORT, CONVOY = 0, 1, 2, 3
 _UNRESOLVED, _GUESSING, _RESOLVED = 0, 1, 2
@@ -265,4 +266,18 @@ def resolve(table: OrderTable) -> Decisions:
         if kind[i] != HOLD:
             res(i)
     open_path = [k == MOVE and (route[i] is None or path(i)) for i, k in enumerate(kind)]
+    _unlink((res, strength, path, attack_strength, prevent_strength, adjudicate_move, adjudicate_convoy))
     return Decisions(result, open_path, frozenset(paradox))
+
+
+def _unlink(functions: Iterable[FunctionType]) -> None:
+    """Empty the closure cells through which nested functions call each other.
+
+    Those cells make a reference cycle that only the garbage collector frees: a batch of thousands of
+    phases spent a sixth of its time collecting them. Every cycle of ``resolve`` passes through one of
+    the functions given (each one that another calls back); emptied, they are all freed on return.
+    """
+    for fn in functions:
+        for cell in fn.__closure__ or ():
+            if type(cell.cell_contents) is FunctionType:
+                cell.cell_contents = None
