@@ -7,12 +7,14 @@ from typing import Any
 
 from django.db.models import Prefetch, QuerySet
 
+from dipserver.engine.board import Board
 from dipserver.engine.timeline import Hook, TimelineError, schedule
 from dipserver.engine.types import Phase as EnginePhase
 from dipserver.games.errors import GameError
+from dipserver.games.mappers import board_of
 from dipserver.games.models import Game, Message, Order, Phase, Power
 from dipserver.games.turn import powers_to_act
-from dipserver.games.variants import game_timeline, timeline_options
+from dipserver.games.variants import game_timeline, game_variant, timeline_options
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,28 @@ def powers_waiting(*, game: Game, powers: list[Power] | None = None) -> list[str
     return [
         p.name for p in powers if p.name in acting and p.status == Power.Status.ACTIVE and p.id not in ordered
     ]
+
+
+def phase_board(*, game: Game, phase: Phase) -> Board:
+    """The board of a phase as it stood (the game's pinned variant seen through the phase's map)."""
+    return board_of(game_variant(game), phase.snapshot)
+
+
+def supply_rows(*, game: Game, phase: Phase) -> list[str]:
+    """Everyone's supply as the phase opened, one line per unit, in words; empty without supply lines."""
+    report = (phase.snapshot.get("modules") or {}).get("supply")
+    if not report:
+        return []
+    board = phase_board(game=game, phase=phase)
+    rows = []
+    for province, line in report["units"].items():
+        unit = f"{board.province_name(province)} ({line['power']})"
+        if line["supplied"]:
+            rows.append(f"{unit}: supplied from {board.province_name(line['source'])}")
+        else:
+            marks = line.get("marks", 0)
+            rows.append(f"{unit}: out of supply ({marks} failed check{'s' if marks != 1 else ''})")
+    return rows
 
 
 def timeline_rows(*, game: Game) -> list[dict[str, Any]]:

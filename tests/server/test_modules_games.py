@@ -1,0 +1,133 @@
+"""Rule modules in games (variant-rulings §8): blizzards, supply lines and the generated Ice Lords board,
+played through the services like any game."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from dipserver.engine import icelords
+from dipserver.games import selectors
+from dipserver.games.errors import GameError
+from dipserver.games.models import Game, Phase
+from dipserver.games.services.games import game_create, game_join
+from dipserver.games.services.orders import orders_submit
+from dipserver.games.services.phases import phase_process
+from dipserver.games.variants import game_variant
+from tests.server.conftest import START, seat, started_game
+from tests.server.test_processing import LATE, SOON
+
+BLIZZARDS = {"blizzards": {"count": "1d6"}}
+
+
+def play(game: Game, phases: int) -> list[Phase]:
+    """Process ``phases`` phases with no orders; the phases opened, in order."""
+    opened = []
+    for n in range(phases):
+        game.refresh_from_db()
+        phase_process(phase_id=game.current_phase_id, now=LATE + n * (LATE - START))
+        game.refresh_from_db()
+        opened.append(game.current_phase)
+    return opened
+
+
+def blizzard_event(phase: Phase) -> dict:
+    [event] = phase.snapshot["modules"]["events"]
+    assert event["kind"] == "blizzards" and event["phase"] == phase.name
+    return event
+
+
+def test_a_blizzard_game_announces_each_movement_phases_blizzards_when_it_opens(users):
+    game = started_game(users, variant="wall_of_ice", options=BLIZZARDS)
+    assert game.options["blizzards"] == {"count": "1d6", "eligible": "all", "snow_storm_tokens": 0}
+    first = game.current_phase
+    event = blizzard_event(first)
+    assert 1 <= len(event["provinces"]) <= 6
+    assert first.snapshot["modules"]["state"]["blizzards"] == event["provinces"]
+
+    for phase in play(game, 6):
+        if phase.name.endswith("M"):
+            assert 1 <= len(blizzard_event(phase)["provinces"]) <= 6
+        else:
+            assert phase.snapshot["modules"]["events"] == []
+
+
+def test_an_order_into_a_blizzard_is_refused_at_entry_with_the_reason(users):
+    game = started_game(users, variant="wall_of_ice", options=BLIZZARDS)
+    for _ in range(8):  # four years of movement phases: some unit stands beside a blizzard
+        phase = game.current_phase
+        snowed = set(phase.snapshot["modules"]["state"]["blizzards"])
+        board = selectors.phase_board(game=game, phase=phase)
+        beside = [
+            (unit, sorted(board.army_moves(unit["location"]) & snowed)[0])
+            for unit in phase.snapshot["units"]
+            if unit["type"] == "A"
+            and unit["location"] not in snowed
+            and board.army_moves(unit["location"]) & snowed
+        ]
+        if phase.name.endswith("M") and beside:
+            unit, into = beside[0]
+            text = f"{unit['type']} {unit['location']} - {into}"
+            user = seat(game, unit["power"]).user
+            before = phase.deadline - dt.timedelta(minutes=1)
+            submitted = orders_submit(game_id=game.id, user=user, text=text, phase=phase.name, now=before)
+            [refused] = submitted.rejected
+            assert "is under a blizzard: no unit may enter it" in refused.reason, refused.reason
+            assert submitted.accepted == []
+            return
+        play(game, 1)
+    pytest.fail("no unit stood beside a blizzard in four years")
+
+
+def test_bad_module_options_are_refused_with_a_message(users):
+    with pytest.raises(GameError, match="blizzards: 'eligible' must be one of"):
+        game_create(name="Snow", variant="standard", options={"blizzards": {"eligible": "lakes"}})
+
+
+def test_a_supply_lines_game_stores_and_shows_everyones_supply(users):
+    game = started_game(users, options={"supply_lines": True})
+    report = game.current_phase.snapshot["modules"]["supply"]
+    assert report["phase"] == "S1901M"
+    units = {u["location"] for u in game.current_phase.snapshot["units"]}
+    assert set(report["units"]) == {u[:3] for u in units}
+    assert all(line["supplied"] for line in report["units"].values())  # everyone starts at home
+    rows = selectors.supply_rows(game=game, phase=game.current_phase)
+    assert "Moscow (RUSSIA): supplied from Moscow" in rows
+
+    opened = play(game, 2)
+    autumn = next(p for p in opened if p.name == "F1901M")
+    assert autumn.snapshot["modules"]["supply"]["phase"] == "F1901M"
+
+
+def test_an_ice_lords_game_is_generated_from_its_secret_started_and_played(users):
+    game = game_create(name="Ice", variant="ice_lords", powers=3)
+    assert game.board == {"powers": 3}
+    assert game.options["blizzards"]["count"] == "1d6"  # Ice Lords' Blizzard Phase is on by default
+    assert game.variant_version == icelords.generate(game.secret, 3).variant.version
+    for user in users[:3]:
+        game_join(game_id=game.id, user=user, now=START)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    first = game.current_phase
+    assert first.name == "S1901M" and len(first.snapshot["units"]) == 3
+    assert {s.name for s in game.powers.all()} == set(game_variant(game).powers)
+    blizzard_event(first)
+
+    hero = first.snapshot["units"][0]
+    owner = seat(game, hero["power"]).user
+    assert orders_submit(game_id=game.id, user=owner, text=f"A {hero['location']} H", now=SOON).ok
+    opened = play(game, 4)
+    assert opened[0].name == "F1901M"
+    for phase in opened:
+        if phase.name.endswith("M"):
+            blizzard_event(phase)
+    assert Phase.objects.filter(game=game).count() == 5
+    assert all(u["type"] == "A" for p in opened for u in p.snapshot["units"])
+
+
+def test_an_ice_lords_game_needs_two_to_six_powers(users):
+    with pytest.raises(GameError, match="2 to 6 powers"):
+        game_create(name="Ice", variant="ice_lords", powers=7)
+    with pytest.raises(GameError, match="Only a generated board"):
+        game_create(name="Std", variant="standard", powers=3)
