@@ -13,13 +13,15 @@ and the options never accept what the phase would refuse.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from dipserver.engine.board import Board
 from dipserver.engine.modules import Modules, ModuleState
 from dipserver.engine.modules.blizzard import SnowStorm
-from dipserver.engine.modules.phase import Checker
+from dipserver.engine.modules.phase import Checker, ModuleOrders
 from dipserver.engine.modules.supply import EstablishDepot
+from dipserver.engine.orders import Order
 from dipserver.engine.parse import OrderError
 from dipserver.engine.position import Position
 from dipserver.engine.types import PhaseType
@@ -108,3 +110,19 @@ def module_options(board: Board, position: Position, power: str, in_play: InPlay
         candidates += [SnowStorm(power, p, True) for p in passable]
         candidates += [SnowStorm(power, p, False) for p in passable]
     return [order for order in candidates if checker.problem(power, order) is None]
+
+
+def split_orders(orders: Iterable[object]) -> tuple[list[Order], ModuleOrders]:
+    """A power's parsed orders as (the unit and conversion orders, the module orders for ``play``'s
+    ``extra``), each kept in the order given."""
+    rest: list[Order] = []
+    depots: list[EstablishDepot] = []
+    storms: list[SnowStorm] = []
+    for order in orders:
+        if isinstance(order, EstablishDepot):
+            depots.append(order)
+        elif isinstance(order, SnowStorm):
+            storms.append(order)
+        else:
+            rest.append(order)  # type: ignore[arg-type]
+    return rest, ModuleOrders(tuple(depots), tuple(storms))

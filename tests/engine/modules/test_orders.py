@@ -9,11 +9,11 @@ from dipserver.engine.board import Board
 from dipserver.engine.modules import Modules, ModuleState
 from dipserver.engine.modules.blizzard import BlizzardOptions, SnowStorm
 from dipserver.engine.modules.dice import Dice
-from dipserver.engine.modules.orders import InPlay, module_options
+from dipserver.engine.modules.orders import InPlay, module_options, split_orders
 from dipserver.engine.modules.phase import ModuleOrders, order_problem, play
 from dipserver.engine.modules.supply import Depot, EstablishDepot, SupplyOptions, SupplyState
 from dipserver.engine.options import legal_options
-from dipserver.engine.orders import Hold, SupportHold
+from dipserver.engine.orders import Hold, Move, SupportHold
 from dipserver.engine.parse import OrderError, format_order, parse_order, parse_orders
 
 from .conftest import position
@@ -259,3 +259,13 @@ def test_every_module_option_is_accepted_by_play(board: Board) -> None:
         holds = {"FRANCE": [Hold(u.location) for u in pos.units_of("FRANCE")]}
         played = play(board, pos, holds, BOTH.modules, BOTH.state, extra=ModuleOrders(depots, storms))
         assert played.refused == (), option
+
+
+def test_parsed_orders_split_into_the_units_orders_and_the_module_orders(board: Board) -> None:
+    pos = position(FRENCH_BUR)
+    lines = parse_orders(
+        "A BUR H\nplace blizzard MUN\nestablish depot BUR\nA PAR - PIC", board, pos, "FRANCE", modules=BOTH
+    )
+    rest, extra = split_orders(line.order for line in lines)
+    assert rest == [Hold("BUR"), Move("PAR", "PIC")]
+    assert extra == ModuleOrders((EstablishDepot("FRANCE", "BUR"),), (SnowStorm("FRANCE", "MUN"),))
