@@ -123,5 +123,6 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "timeline": timeline,
         "powers": facts["powers"],
     }
-    context = {"game": game, "seat": seat, "variant": facts, "config": config}
+    is_master = user.is_authenticated and (user.is_superuser or game.masters.filter(id=user.id).exists())
+    context = {"game": game, "seat": seat, "variant": facts, "config": config, "is_master": is_master}
     return render(request, "web/game.html", context)

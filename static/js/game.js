@@ -608,6 +608,12 @@ function wire() {
   $("ready-toggle")?.addEventListener("change", (e) => guarded(() => setReady(e)));
   $("press-form")?.addEventListener("submit", (e) => guarded(() => sendPress(e)));
   $("press-channel")?.addEventListener("change", () => guarded(loadPress));
+  $("process-now")?.addEventListener("click", () => guarded(async () => {
+    await call(`${API}/process`, { method: "POST" });
+    notice("The phase is being processed.", "ok");
+    state.etag = null;
+    await loadGame();
+  }));
   document.addEventListener("keydown", onKey);
 }
 

@@ -124,6 +124,11 @@ def test_play_a_sahara_game_in_the_browser(browser, live_server, shoot):
     with lock:
         assert Phase.objects.get(game=game, index=0).orders[me.name] == [move]
 
+    # I am also the game master: "Process now" moves the game on from the page.
+    title = page.locator("#phase-title").inner_text()
+    page.click("#process-now")
+    expect(page.locator("#phase-title")).not_to_have_text(title, timeout=TIMEOUT)
+
     # On to the map change after Autumn 1902: the processing service, called directly.
     while (phase := current(game, lock)).name[1:5] <= "1902" and not phase.name.startswith("W1902"):
         with lock:

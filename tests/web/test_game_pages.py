@@ -107,3 +107,10 @@ def test_variant_season_map_shows_the_changed_terrain(client, db):
 def test_unknown_variant_and_season_are_404(client, db):
     assert client.get("/variants/atlantis/").status_code == 404
     assert client.get("/variants/sahara/seasons/999.svg").status_code == 404
+
+
+def test_only_game_masters_get_the_process_button(client, sahara, master):
+    client.force_login(seat_of(sahara, "ITALY").user)
+    assert 'id="process-now"' not in client.get(f"/games/{sahara.id}/").content.decode()
+    client.force_login(master)
+    assert 'id="process-now"' in client.get(f"/games/{sahara.id}/").content.decode()
