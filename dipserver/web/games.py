@@ -122,6 +122,8 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "phaseOpen": bool(phase and phase.status == "open" and game.status == Game.Status.ACTIVE),
         "timeline": timeline,
         "powers": facts["powers"],
+        "startPhase": facts.get("start_phase", "S1901M"),
+        "startMap": reverse("variant-season-map", args=[game.variant, 0]),
     }
     is_master = user.is_authenticated and (user.is_superuser or game.masters.filter(id=user.id).exists())
     context = {"game": game, "seat": seat, "variant": facts, "config": config, "is_master": is_master}

@@ -54,6 +54,7 @@ def variant_facts(slug: str) -> dict[str, Any] | None:
         "description": variant.description,
         "powers": [{"name": key, "display": p.name, "colour": p.colour} for key, p in variant.powers.items()],
         "victory_centres": variant.victory_centres,
+        "start_phase": str(variant.start.phase),
         "rules_html": plain_words_html(slug),
         "seasons": seasons,
     }

@@ -103,15 +103,14 @@ function renderPowers() {
   const body = $("powers-body");
   body.replaceChildren(
     ...state.game.powers
-      .filter((p) => p.power)
       .map((p) => {
         const waiting = state.game.waiting.includes(p.power);
         // Not waiting: ordered, or nothing to order this phase (the API does not say which).
-        const orders = p.ready ? "ready" : waiting ? "waiting" : "done";
+        const orders = !p.power ? "—" : p.ready ? "ready" : waiting ? "waiting" : "done";
         return el(
           "tr",
           { class: p.power === state.game.me.power ? "me" : "" },
-          el("td", {}, el("span", { class: "swatch", style: `--power: ${colours[p.power] || "#999"}` }), p.power),
+          el("td", {}, el("span", { class: "swatch", style: `--power: ${colours[p.power] || "#999"}` }), p.power || "to be drawn"),
           el("td", {}, p.player || "—"),
           el("td", {}, String(p.centres)),
           el("td", {}, String(p.units)),
@@ -473,11 +472,7 @@ async function stepTo(index) {
 
 function renderChanges() {
   const list = $("changes-list");
-  const phase = state.game?.current_phase?.name;
-  if (!phase) {
-    list.replaceChildren(el("li", { class: "muted" }, "The timeline starts with the game."));
-    return;
-  }
+  const phase = state.game?.current_phase?.name || config.startPhase;
   const groups = comingChanges(config.timeline, phase).slice(0, 4);
   if (!groups.length) {
     list.replaceChildren(el("li", { class: "muted" }, "No more map changes in this game."));
@@ -654,7 +649,11 @@ async function start() {
   };
   await Promise.all(critical);
   if (state.live === null) {
-    $("map").replaceChildren(el("p", { class: "muted" }, "The map appears when the game starts."));
+    // Not started: the variant's start map, and the changes to come counted from the first phase.
+    $("map").replaceChildren(
+      el("img", { class: "start-map", src: config.startMap, alt: "The map at the start", width: 1440, height: 1312 }),
+    );
+    $("map").setAttribute("aria-busy", "false");
   }
   renderOrdersPanel();
   renderOrderList();
