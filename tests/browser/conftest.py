@@ -56,8 +56,9 @@ def browser() -> Iterator[object]:
         if os.environ.get("CI"):
             pytest.fail(f"Browser tests cannot run in CI: {problem}", pytrace=False)
         pytest.skip(problem)
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    expect.set_options(timeout=10_000)  # a busy CI machine draws maps slower than a laptop
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
         with sync_playwright() as playwright:
