@@ -25,7 +25,7 @@ def _send(mails: list[EmailMessage]) -> int:
 
 def phase_results_send(*, phase_id: int) -> int:
     """Tell every player with an email what happened in the phase and what comes next."""
-    from dipserver.games.services.common import phase_title
+    from dipserver.games.services.common import game_phase_title
 
     emails = _emails_of_phase(phase_id)
     if not emails:
@@ -44,9 +44,9 @@ def phase_results_send(*, phase_id: int) -> int:
         lines.append(f"The game is over: {game.get_result_display()} {', '.join(game.winners)}".rstrip())
         lines.append(f"The game secret (check the random map changes): {game.secret}")
     elif following:
-        lines.append(f"Next: {phase_title(following)}")
+        lines.append(f"Next: {game_phase_title(game, following)}")
     body = "\n".join(lines)
-    subject = f"[{game.name}] {phase_title(phase.name)} processed"
+    subject = f"[{game.name}] {game_phase_title(game, phase.name)} processed"
     return _send([EmailMessage(subject, body, _from(), [email]) for email in emails])
 
 
@@ -72,12 +72,13 @@ def press_send(*, message_id: int) -> int:
 
 
 def deadline_reminder_send(*, phase_id: int, power_ids: list[int], hours: int) -> int:
-    from dipserver.games.services.common import phase_title
+    from dipserver.games.services.common import game_phase_title
 
     phase = Phase.objects.select_related("game").get(id=phase_id)
     seats = Power.objects.filter(id__in=power_ids).select_related("user")
-    subject = f"[{phase.game.name}] {phase_title(phase.name)}: deadline in {hours} hours, no orders yet"
-    body = f"Your orders for {phase_title(phase.name)} are due at {phase.deadline:%Y-%m-%d %H:%M} UTC."
+    title = game_phase_title(phase.game, phase.name)
+    subject = f"[{phase.game.name}] {title}: deadline in {hours} hours, no orders yet"
+    body = f"Your orders for {title} are due at {phase.deadline:%Y-%m-%d %H:%M} UTC."
     return _send(
         [EmailMessage(subject, body, _from(), [s.user.email]) for s in seats if s.user and s.user.email]
     )

@@ -8,6 +8,8 @@ import re
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from dipserver.accounts.roles import GAME_MASTERS_GROUP
@@ -117,3 +119,33 @@ def test_replace_a_player_and_civil_disorder(client, gm, mastered, users):
     client.post(reverse("admin:games_power_replace", args=[france.id]), {"username": users[7].username})
     france.refresh_from_db()
     assert (france.user, france.status) == (users[7], Power.Status.ACTIVE)
+
+
+def test_the_game_list_costs_the_same_queries_however_many_games(client, gm, mastered, users):
+    orders_submit(game_id=mastered.id, user=seat(mastered, "ENGLAND").user, text="F LON H", now=START)
+    client.force_login(gm)
+    url = reverse("admin:games_game_changelist")
+    client.get(url)  # warm the variant caches
+
+    with CaptureQueriesContext(connection) as one:
+        assert client.get(url).status_code == 200
+    for n in range(2):
+        more = [get_user_model().objects.create(username=f"more{n}-{i}") for i in range(7)]
+        started_game(more, variant="wall_of_ice").masters.add(gm)
+    with CaptureQueriesContext(connection) as three:
+        text = client.get(url).content.decode()
+
+    assert len(three) == len(one), [q["sql"] for q in three.captured_queries]
+    waiting = re.findall(r'<td class="field-waiting">([^<]*)</td>', text)
+    assert sorted(len(w.split(", ")) for w in waiting) == [6, 7, 7]  # England has ordered in the first
+
+
+def test_the_change_page_shows_the_supply_lines_of_the_current_phase(client, gm, users):
+    game = started_game(users, options={"supply_lines": True})
+    game.masters.add(gm)
+    client.force_login(gm)
+
+    text = client.get(reverse("admin:games_game_change", args=[game.id])).content.decode()
+
+    assert "Supply lines (as the phase opened)" in text
+    assert "Moscow (RUSSIA): supplied from Moscow" in text

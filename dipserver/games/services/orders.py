@@ -20,9 +20,8 @@ from dipserver.games.mappers import board_of, position_of
 from dipserver.games.models import Game, Order, Phase, Power
 from dipserver.games.services.common import (
     game_locked,
-    phase_label,
+    game_phase_title,
     phase_locked,
-    phase_title,
     powers_locked,
     seat_of,
 )
@@ -63,7 +62,7 @@ def orders_submit(
     game = game_locked(game_id)
     current = phase_locked(game)
     if phase is not None:
-        _same_phase(phase, current)
+        _same_phase(phase, current, game)
     _open_for_orders(game, current, now)
     seat = seat_of(powers_locked(game), user)
     if seat.status == Power.Status.ELIMINATED:
@@ -120,17 +119,18 @@ def phase_enqueue(phase_id: int) -> None:
     phase_process.delay_on_commit(phase_id)
 
 
-def _same_phase(named: str, current: Phase) -> None:
+def _same_phase(named: str, current: Phase, game: Game) -> None:
     try:
         wanted = EnginePhase.parse(named)
     except ValueError as exc:
         raise GameError(str(exc)) from None
     now_playing = EnginePhase.parse(current.name)
     if wanted.sort_key() < now_playing.sort_key():
-        raise GameError(f"The {phase_label(str(wanted))} deadline has passed")
+        raise GameError(f"The {_label(game, str(wanted))} deadline has passed")
     if wanted != now_playing:
         raise GameError(
-            f"{phase_title(str(wanted))} has not begun; the game is in {phase_title(current.name)}"
+            f"{game_phase_title(game, str(wanted))} has not begun; "
+            f"the game is in {game_phase_title(game, current.name)}"
         )
 
 
@@ -140,4 +140,9 @@ def _open_for_orders(game: Game, phase: Phase, now: dt.datetime) -> None:
     if game.status != Game.Status.ACTIVE:
         raise GameError(f"{game.name} is not in play")
     if phase.status != Phase.Status.OPEN or (phase.deadline is not None and phase.deadline <= now):
-        raise GameError(f"The {phase_label(phase.name)} deadline has passed")
+        raise GameError(f"The {_label(game, phase.name)} deadline has passed")
+
+
+def _label(game: Game, name: str) -> str:
+    """``Spring 1903``, or the variant's own season name (Sahara's ``Early Summer 1905``)."""
+    return game_phase_title(game, name).rsplit(" ", 1)[0]
