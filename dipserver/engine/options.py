@@ -69,7 +69,7 @@ class Option:
     def to_data(self) -> dict[str, Any]:
         """JSON-ready: the text, the kind, and the order's fields."""
         data: dict[str, Any] = {"text": self.text, "kind": self.kind}
-        for name in self.order.__slots__:  # type: ignore[union-attr]
+        for name in self.order.__slots__:
             value = getattr(self.order, name)
             data[name] = value.value if isinstance(value, UnitType) else value
         return data

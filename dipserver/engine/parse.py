@@ -672,7 +672,8 @@ def parse_orders(
 
 
 def _is_module_order(order: object) -> bool:
-    from dipserver.engine.modules.orders import EstablishDepot, SnowStorm
+    from dipserver.engine.modules.blizzard import SnowStorm
+    from dipserver.engine.modules.supply import EstablishDepot
 
     return isinstance(order, EstablishDepot | SnowStorm)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 
 from dipserver.engine.board import MapState
-from dipserver.engine.orders import Disband, Order, Retreat
+from dipserver.engine.orders import ConversionOrder, Disband, Order, Retreat
 from dipserver.engine.position import Position
 from dipserver.engine.types import Unit, UnitType, province_of
 from dipserver.engine.variant import Variant
@@ -83,7 +83,7 @@ class Picture:
             unit = self.position.dislodged[province].unit
         return unit
 
-    def power_of(self, order: Order) -> str:
+    def power_of(self, order: Order | ConversionOrder) -> str:
         """Whose order this is, from the unit it names: in a retreat phase a retreat or disband names
         the dislodged unit, not the one that took its place."""
         location = getattr(order, "unit", None)
