@@ -72,6 +72,10 @@ def module_key(entries: list[tuple[str, str, str]], y: float) -> list[str]:
                 f'<g class="supply-mark"><circle cx="{n(x + 4)}" cy="{n(y - 4)}" r="5"/>'
                 f'<text x="{n(x + 4)}" y="{n(y - 3.5)}">1</text></g>'
             )
+        elif shape == "conversion":
+            out.append(
+                f'<rect class="{css}" stroke="#333" x="{n(x + 2)}" y="{n(y - 8)}" width="18" height="16"/>'
+            )
         else:
             out.append(
                 f'<rect class="{css}" x="{n(x + 6)}" y="{n(y - 5)}" width="10" height="10" fill="#888"/>'

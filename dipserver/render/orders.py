@@ -78,7 +78,8 @@ def draw_order(
 
 
 def conversion(p: Picture, order: ConversionOrder, colour: str, state: str) -> list[str]:
-    """A dashed square round the unit and the change written under it (``A→F``, ``F→A``, ``stay F``)."""
+    """A dashed square round the unit in its power's colour and the change written above it (``A→F``,
+    ``F→A``, ``stay F``): the province's label is below."""
     x, y = p.from_point(order.unit)
     kind = type(order).__name__
     words = CONVERSION_MARKS[type(order)]
@@ -88,7 +89,7 @@ def conversion(p: Picture, order: ConversionOrder, colour: str, state: str) -> l
         f'<g class="conversion-mark {kind}{state}" data-location="{order.unit}">'
         f'<rect class="conversion" stroke="{colour}" x="{n(x - 14)}" y="{n(y - 13)}" width="28" height="26"'
         ' rx="4"/>'
-        f'<text class="conversion-text" fill="{colour}" x="{n(x)}" y="{n(y + 20)}">{words}</text></g>'
+        f'<text class="conversion-text" x="{n(x)}" y="{n(y - 19)}">{words}</text></g>'
     ]
 
 

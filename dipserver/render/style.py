@@ -175,7 +175,7 @@ BASE_CSS = (
     ".supply-mark text{font-size:10px;font-weight:bold;fill:#fff;text-anchor:middle;"
     "dominant-baseline:central}"
     ".conversion{fill:none;stroke-width:2;stroke-dasharray:2 2}"
-    ".conversion-text{font-size:9px;font-weight:bold;text-anchor:middle;dominant-baseline:central;"
+    ".conversion-text{font-size:10px;font-weight:bold;fill:#111;text-anchor:middle;dominant-baseline:central;"
     "paint-order:stroke;stroke:#fff;stroke-width:2.5}"
     ".province.tile-glacier,.province.tile-water{stroke:#7d9bb5}"
     ".legend-title{font-size:13px;font-weight:bold;fill:#222;dominant-baseline:central}"

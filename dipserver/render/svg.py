@@ -69,6 +69,8 @@ def render_svg(
     order_elements = draw_orders(picture, orders, results)
     units = layers.units(picture)
     module_keys = modules_layer.keys(view)
+    if any("conversion-mark" in element for element in order_elements):
+        module_keys.append(("conversion", "conversion", "Changes kind: A→F, F→A, stay F"))
     width, height = picture.width, drawing.height + legend_height(module_keys)
     patterns = PATTERNS + (SNOW_PATTERN if view.blizzards else "") + (TILE_PATTERNS if drawing.tiles else "")
     parts = [

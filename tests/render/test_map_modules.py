@@ -68,6 +68,7 @@ def test_without_modules_the_picture_has_no_module_marks() -> None:
     for name in ("blizzards", "supply", "supply-marks"):
         assert len(layer(svg, name)) == 0
     assert 'id="p-snow"' not in svg and "Blizzard" not in legend_words(svg)
+    assert "Changes kind" not in legend_words(svg)
     assert ET.fromstring(svg).get("height") == str(1224 + 88)
 
 
@@ -166,6 +167,7 @@ def test_a_conversion_is_marked_at_its_unit_with_what_it_becomes(order, words: s
     assert len(marks) == 1 and type(order).__name__ in classes(marks[0])
     assert marks[0].get("data-location") == order.unit
     assert marks[0].find(f"{SVG}text").text == words  # type: ignore[union-attr]
+    assert "Changes kind" in legend_words(svg)
 
 
 def test_a_failed_conversion_is_shown_failed() -> None:
