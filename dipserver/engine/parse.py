@@ -10,7 +10,9 @@ Two kinds of answer, as the DATC requires:
 Accepted notation, any case: ``A LON - NWY VIA``, ``A LON-NWY via convoy``, ``F NTH C A LON - NWY``,
 ``A MUN S A PAR - BUR``, ``A MUN S BER``, ``A RUM R SER``, ``A RUM D``, ``A PAR B``, ``BUILD F STP/NC``,
 ``WAIVE``, ``A RUM H``; full names and aliases (``Army Munich supports Paris to Burgundy``), coasts as
-``/nc``, ``(nc)``, `` nc`` or ``north coast``; the unit type may be left out.
+``/nc``, ``(nc)``, `` nc`` or ``north coast``; the unit type may be left out. A variant's conversion
+orders (``conversions.py``) and, when the game's rule modules are given, their orders (``establish depot
+PAR``, ``place blizzard MUN``: ``modules/orders.py``) are read too.
 """
 
 from __future__ import annotations
