@@ -4,6 +4,7 @@
 
 - ``Opened.to_data()`` (a phase as it opens: ``blizzards``, ``supply`` = depots and marks, ``lines`` = the
   supply report), or
+- a game snapshot's ``modules`` (``games.mappers.modules_json``: ``state``, the report as ``supply``), or
 - ``Played.to_data()`` (after a phase: ``state`` and ``check``, the supply check made after it), or
 - any mapping with some of the keys ``blizzards`` (provinces), ``supply`` (``SupplyState.to_data()``) and
   ``lines`` (``SupplyReport.to_data(state)``).
@@ -43,8 +44,12 @@ def module_view(data: Mapping[str, Any] | None) -> ModuleView:
     """The modules' data (see the module docstring) as what to draw; ``None`` draws nothing."""
     if not data:
         return ModuleView()
-    if "state" in data:  # Played.to_data(): the state to keep, and the check made after the phase
-        state, report = data["state"] or {}, data.get("check")
+    if "state" in data:
+        # A game snapshot's "modules" (games.mappers.modules_json): the supply report as the phase opened
+        # under "supply"; or Played.to_data(): only the check made after the phase.
+        state = data["state"] or {}
+        opened = data.get("supply")
+        report = opened if isinstance(opened, Mapping) and "units" in opened else data.get("check")
     else:
         state, report = data, data.get("lines")
     supply = state.get("supply") or {}

@@ -237,3 +237,23 @@ def test_module_pictures_stay_under_the_size_limit() -> None:
     data["blizzards"] = sorted(STANDARD.provinces)[:12]
     svg = svg_of(standard_position(SUPPLY_UNITS), modules=data)
     assert len(svg.encode()) < MAX_SVG_BYTES
+
+
+def test_a_game_snapshots_modules_are_drawn_with_the_phases_own_supply_report() -> None:
+    """The server keeps ``{"state": ..., "supply": <report as the phase opened>, "check": ..., ...}``."""
+    opened = opened_supply()
+    snapshot = {
+        "state": {k: opened[k] for k in ("blizzards", "storms", "tokens_used", "supply")},
+        "events": [],
+        "supply": opened["lines"],
+        "check": None,
+        "refused": [],
+    }
+    svg = svg_of(standard_position(SUPPLY_UNITS), modules=snapshot)
+    lines = {p.get("data-unit") for p in elements(svg, "supply", "path") if "depot-line" not in classes(p)}
+    assert lines == {"BUR", "MUN"}
+    assert {r.get("data-province") for r in elements(svg, "supply", "rect")} == {"GAS", "SIL"}
+    rings = [
+        c.get("data-unit") for c in elements(svg, "supply-marks", "circle") if "unsupplied" in classes(c)
+    ]
+    assert rings == ["UKR"]
