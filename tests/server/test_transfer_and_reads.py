@@ -111,12 +111,25 @@ def test_reading_a_game_takes_the_same_queries_however_big_it_is(users):
     assert view.phase_names[:2] == ["S1901M", "F1901M"]
 
 
-def test_demo_seeding_makes_one_game_per_variant_once(users):
+def test_demo_seeding_starts_a_game_per_variant_and_plays_two_years_once(users):
     first = demo_games_ensure(game_master=users[0], players=users[1:5])
+    phases = Phase.objects.count()
     again = demo_games_ensure(game_master=users[0], players=users[1:5])
 
-    assert len(first) == len(again) == Game.objects.count() == 4
-    assert all(game.masters.filter(id=users[0].id).exists() for game in Game.objects.all())
+    assert first == again and Phase.objects.count() == phases  # the second run changes nothing
+    games = list(Game.objects.order_by("id"))
+    assert [g.variant for g in games] == [
+        "deluge", "sahara", "standard", "wall_of_ice", "ice_lords", "standard"
+    ]  # fmt: skip
+    for game in games:
+        assert game.status == Game.Status.ACTIVE and game.masters.filter(id=users[0].id).exists()
+        assert game.current_phase.name == "S1903M"
+        played = Phase.objects.filter(game=game, status=Phase.Status.PROCESSED)
+        assert played.count() >= 4 and any(p.orders for p in played)  # seeded orders, adjudicated
+        assert {p.user.username for p in game.powers.all()} >= {u.username for u in users[1:5]}
+    sahara = Phase.objects.filter(game__variant="sahara", status=Phase.Status.PROCESSED)
+    assert any(p.events for p in sahara)  # Sahara's seas dry after Autumn 1902: a map change in the history
+    assert "Bot logins (they fill the other seats): bot1, bot2, bot3 / password bot-password" in first
 
 
 def test_the_timeline_is_shown_with_random_years_kept_secret_until_the_end(users):
