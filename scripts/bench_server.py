@@ -44,6 +44,12 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=1000, help="games due at once in the storm")
     parser.add_argument("--workers", type=int, default=2, help="Celery worker processes")
     parser.add_argument("--phases", type=int, default=30, help="phases timed one by one")
+    parser.add_argument(
+        "--db-reuse-max",
+        type=int,
+        default=None,
+        help="CELERY_DB_REUSE_MAX for the workers (default: the settings'; 0 reconnects for every task)",
+    )
     args = parser.parse_args()
 
     import django
@@ -64,7 +70,7 @@ def main() -> int:
     test_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
     try:
         one_phase(args.phases)
-        storm(args.games, args.workers, test_name)
+        storm(args.games, args.workers, test_name, args.db_reuse_max)
     finally:
         connection.creation.destroy_test_db(original, verbosity=0)
     return 0
@@ -158,7 +164,7 @@ def clone_due(template, count: int) -> list[int]:
     return [row.id for row in phases]
 
 
-def storm(count: int, workers: int, database: str) -> None:
+def storm(count: int, workers: int, database: str, db_reuse_max: int | None = None) -> None:
     from django.conf import settings
     from django.db import connection
 
@@ -172,6 +178,8 @@ def storm(count: int, workers: int, database: str) -> None:
     password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
     url = f"postgres://{db['USER']}{password}@{db['HOST']}:{db['PORT'] or 5432}/{database}"
     env = {**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "dipserver.config.settings.test"}
+    if db_reuse_max is not None:
+        env["CELERY_DB_REUSE_MAX"] = str(db_reuse_max)
     logs = Path(os.environ.get("DIPSERVER_VAR_DIR", ROOT / "var"))
     logs.mkdir(parents=True, exist_ok=True)
     processes = []
@@ -209,9 +217,12 @@ def storm(count: int, workers: int, database: str) -> None:
     done = Phase.objects.filter(game__name__startswith="Storm ", index=1).count()
     rate = count / elapsed
     broker = settings.CELERY_BROKER_URL.split("://")[0]
+    reuse = env.get("CELERY_DB_REUSE_MAX", settings.CELERY_DB_REUSE_MAX)
+    load = ", ".join(f"{v:.2f}" for v in os.getloadavg())
     print(
-        f"deadline storm: {len(queued)} games due at once, {workers} worker processes ({broker}): "
-        f"{done} processed in {elapsed:.1f} s = {rate:.1f} games per second (target 20)"
+        f"deadline storm: {len(queued)} games due at once, {workers} worker processes ({broker}, "
+        f"CELERY_DB_REUSE_MAX={reuse}): {done} processed in {elapsed:.1f} s = {rate:.1f} games per second "
+        f"(target 20); load average {load}"
     )
 
 
