@@ -198,16 +198,24 @@ class _Movement:
 
     def moves(self, unit: Unit) -> list[Move]:
         if unit.location not in self._moves:
-            board = self.board
-            if unit.type is UnitType.FLEET:
-                moves = [Move(unit.location, d) for d in sorted(board.fleet_moves(unit.location))]
-            else:
-                moves = [Move(unit.province, d) for d in sorted(board.army_moves(unit.province))]
-                start = board.water_neighbours(unit.province) & self.fleet_seas
-                convoyed = board.convoy_landings(start, self.fleet_seas) - {unit.province}
-                moves += [Move(unit.province, d, via_convoy=True) for d in sorted(convoyed)]
-            self._moves[unit.location] = moves
+            self._moves[unit.location] = self._moves_with(unit, self.fleet_seas)
         return self._moves[unit.location]
+
+    def _moves_with(self, unit: Unit, fleet_seas: frozenset[str]) -> list[Move]:
+        board = self.board
+        if unit.type is UnitType.FLEET:
+            return [Move(unit.location, d) for d in sorted(board.fleet_moves(unit.location))]
+        moves = [Move(unit.province, d) for d in sorted(board.army_moves(unit.province))]
+        start = board.water_neighbours(unit.province) & fleet_seas
+        convoyed = board.convoy_landings(start, fleet_seas) - {unit.province}
+        return moves + [Move(unit.province, d, via_convoy=True) for d in sorted(convoyed)]
+
+    def supportable_moves(self, supporter: Unit, other: Unit) -> list[Move]:
+        """The moves of ``other`` that ``supporter`` could back: a fleet cannot both support a convoyed
+        move and be one of the fleets carrying it, so routes through the supporter's own sea don't count."""
+        if supporter.province in self.fleet_seas and other.type is UnitType.ARMY:
+            return self._moves_with(other, self.fleet_seas - {supporter.province})
+        return self.moves(other)
 
     def options(self, unit: Unit) -> tuple[Option, ...]:
         board, here = self.board, unit.province
@@ -219,7 +227,7 @@ class _Movement:
             if board.can_reach_province(unit.type, unit.location, other.province)
         ]
         for other in others:
-            dests = sorted({province_of(m.dest) for m in self.moves(other)} - {here})
+            dests = sorted({province_of(m.dest) for m in self.supportable_moves(unit, other)} - {here})
             orders += [
                 SupportMove(unit.location, other.province, d)
                 for d in dests

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 
+from dipserver.engine.adjudicate import adjudicate
 from dipserver.engine.board import Board
 from dipserver.engine.options import legal_options
 from dipserver.engine.orders import (
@@ -15,6 +15,7 @@ from dipserver.engine.orders import (
     Disband,
     Hold,
     Move,
+    Outcome,
     Retreat,
     SupportHold,
     SupportMove,
@@ -160,12 +161,28 @@ def test_every_kind_of_order_is_offered(standard: Variant, board: Board) -> None
     assert kinds == {Hold, Move, SupportHold, SupportMove, Convoy, Retreat, Disband, Build, Waive}
 
 
-def test_options_for_a_whole_opening_are_quick(standard: Variant, board: Board) -> None:
-    start = time.perf_counter()
-    total = sum(len(legal_options(board, standard.start, p).all()) for p in standard.powers)
-    elapsed = time.perf_counter() - start
-    assert total > 200
-    assert elapsed < 0.5
+def test_a_fleet_is_not_offered_support_of_a_move_only_it_could_convoy(board: Board) -> None:
+    # A convoying fleet cannot also support: A CON - SEV goes by sea only through the Black Sea, so the
+    # fleet there may convoy it but not back it (the adjudicator would call that support illegal).
+    position = Position(
+        Phase.parse("S1902M"),
+        {"BLA": Unit("TURKEY", UnitType.FLEET, "BLA"), "CON": Unit("TURKEY", UnitType.ARMY, "CON")},
+        {},
+    )
+    black_sea = texts(board, position, "TURKEY", "BLA")
+    assert "F BLA C A CON - SEV" in black_sea
+    assert "F BLA S A CON - SEV" not in black_sea
+    assert "F BLA S A CON - BUL" in black_sea  # the land route needs no convoy
+
+
+def test_no_offered_order_is_one_the_adjudicator_calls_illegal(standard: Variant, board: Board) -> None:
+    # Each option alone, everyone else holding: it may fail or be void, never be invalid.
+    for position in (standard.start, MOVEMENT):
+        for power in standard.powers:
+            for option in legal_options(board, position, power).all():
+                result = adjudicate(board, position, {power: [option.order]})
+                outcomes = {r.outcome for r in result.results if r.order == option.order}
+                assert Outcome.INVALID not in outcomes, (option.text, result.results)
 
 
 def test_a_dislodged_unit_keeps_its_own_options_apart_from_the_attacker(board: Board) -> None:
