@@ -80,6 +80,8 @@ def _game_state(game_id: int, user_id: int) -> Any:
         .annotate(
             order_count=Subquery(orders.annotate(n=Count("id")).values("n")[:1]),
             order_last=Subquery(orders.annotate(m=Max("id")).values("m")[:1]),
+            # has_orders per power: which powers have orders, not only how many orders there are.
+            order_powers=Subquery(orders.annotate(p=Count("power_id", distinct=True)).values("p")[:1]),
             mastered=Exists(Game.masters.through.objects.filter(game_id=OuterRef("id"), user_id=user_id)),
             seats=_seats(user_id),
         )
@@ -96,6 +98,7 @@ def _game_state(game_id: int, user_id: int) -> Any:
             "current_phase__deadline",
             "order_count",
             "order_last",
+            "order_powers",
             "mastered",
             "seats",
         )[:1]

@@ -19,8 +19,9 @@ from dipserver.api.permissions import Viewer, game_or_404, power_required, seat_
 from dipserver.api.throttling import WriteThrottle
 from dipserver.api.variants import variant_slugs
 from dipserver.games import selectors
-from dipserver.games.models import Game
+from dipserver.games.models import Game, Order, Phase, Power
 from dipserver.games.services import games as game_services
+from dipserver.games.turn import powers_to_act
 
 _PHASE_TYPES = ("M", "R", "A")
 
@@ -142,6 +143,8 @@ class _SeatSerializer(serializers.Serializer):
     seat_open = serializers.BooleanField()
     centres = serializers.IntegerField()
     units = serializers.IntegerField()
+    needs_orders = serializers.BooleanField(help_text="It has a decision to make in the open phase.")
+    has_orders = serializers.BooleanField(help_text="It has given orders for the open phase (not which).")
 
 
 class GameDetailSerializer(serializers.Serializer):
@@ -184,6 +187,14 @@ def game_detail_data(game_id: int, viewer: Viewer) -> dict[str, Any]:
         units[unit["power"]] = units.get(unit["power"], 0) + 1
     players = viewer.sees_players(game)
     seat = viewer.seat
+    # Whether each power has orders to give and has given some, never which: the orders stay secret.
+    is_open = view.phase is not None and view.phase.status == Phase.Status.OPEN
+    acting = powers_to_act(snapshot) if is_open else set()
+    ordered = (
+        set(Order.objects.filter(phase=view.phase).values_list("power_id", flat=True).distinct())
+        if is_open
+        else set()
+    )
     powers = [
         {
             "seat": p.id,
@@ -197,6 +208,8 @@ def game_detail_data(game_id: int, viewer: Viewer) -> dict[str, Any]:
             "seat_open": p.seat_open,
             "centres": centres.get(p.name, 0),
             "units": units.get(p.name, 0),
+            "needs_orders": p.name in acting and p.status == Power.Status.ACTIVE,
+            "has_orders": p.id in ordered,
         }
         for p in view.powers
     ]

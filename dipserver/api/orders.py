@@ -15,11 +15,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from dipserver.api.boards import in_play, variant_or_404
 from dipserver.api.errors import Conflict, error_body
 from dipserver.api.permissions import game_or_404, power_required, viewer_of
 from dipserver.api.throttling import WriteThrottle
 from dipserver.engine.options import legal_options
-from dipserver.engine.variant import load_variant
 from dipserver.games.errors import GameError
 from dipserver.games.mappers import board_of, position_of
 from dipserver.games.models import Game, Order, Phase, Power
@@ -198,15 +198,25 @@ class OptionsApi(APIView):
             help_text="Unit location -> options, each {text, kind, ...order fields}.",
         )
         builds = serializers.ListField(child=serializers.DictField())
+        conversions = serializers.ListField(
+            child=serializers.DictField(),
+            help_text="Conversion orders open now, given beside the unit's own order: Deluge "
+            '"A POR becomes fleet", Wall of Ice "F BRE becomes army", Sahara "F NAO stays fleet".',
+        )
+        module_orders = serializers.ListField(
+            child=serializers.DictField(),
+            help_text='Rule module orders open now: "establish depot PAR" (supply lines), '
+            '"place blizzard MUN" / "remove blizzard MUN" (Snow Storm).',
+        )
 
     @extend_schema(responses={200: OutputSerializer, 409: None})
     def get(self, request: Request, game_id: int) -> Response:
         game = game_or_404(game_id)
         seat = power_required(viewer_of(request, game, mastery=False), game)
         phase = open_phase_or_409(game)
-        variant = load_variant(game.variant)
-        board = board_of(variant, phase.snapshot)
-        options = legal_options(board, position_of(phase.snapshot), seat.name)
+        board = board_of(variant_or_404(game), phase.snapshot)
+        modules = in_play(game, phase.snapshot)
+        options = legal_options(board, position_of(phase.snapshot), seat.name, modules=modules)
         return Response(self.OutputSerializer(options.to_data()).data)
 
 

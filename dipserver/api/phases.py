@@ -6,6 +6,8 @@ processed, and only the viewer's own (as stored) while it is open.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from typing import Any
 
 from django.http import HttpResponse
@@ -18,11 +20,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from dipserver.api.boards import geometry_of, next_changes, variant_or_404
 from dipserver.api.etag import matches, not_modified, phase_tag, tagged
 from dipserver.api.pagination import Pagination
 from dipserver.api.permissions import game_or_404, viewer_of
 from dipserver.engine.parse import OrderError, parse_order
-from dipserver.engine.variant import VariantError, load_variant
 from dipserver.games.mappers import board_of, map_state_of, position_of
 from dipserver.games.models import Order, Phase
 from dipserver.render import GeometryError, render_png, render_svg
@@ -124,11 +126,11 @@ class PhaseDetailApi(APIView):
         return tagged(Response(self.OutputSerializer(out).data), tag)
 
 
-def _picture_args(game: Any, phase: Phase) -> tuple[Any, ...]:
-    try:
-        variant = load_variant(game.variant)
-    except VariantError as exc:
-        raise NotFound(f"The variant of this game cannot be loaded: {exc}") from exc
+def _picture_args(game: Any, phase: Phase) -> dict[str, Any]:
+    """Everything ``render_svg`` takes for a phase: the pinned variant (a generated board with its own
+    drawing), the map, units, the rule modules as the phase opened, the changes to come and, once
+    processed, every power's orders."""
+    variant = variant_or_404(game)
     snapshot = phase.snapshot
     position = position_of(snapshot)
     orders = []
@@ -140,30 +142,85 @@ def _picture_args(game: Any, phase: Phase) -> tuple[Any, ...]:
                     orders.append(parse_order(text, board, position, power))
                 except OrderError:
                     continue  # recorded as invalid in the results; nothing to draw
-    return variant, map_state_of(snapshot), position, orders
+    return {
+        "variant": variant,
+        "map_state": map_state_of(snapshot),
+        "position": position,
+        "orders": orders or None,
+        "next_changes": next_changes(game, phase.name) or None,
+        "modules": snapshot.get("modules") or None,
+        "geometry": geometry_of(game),
+    }
+
+
+class _Pictures:
+    """The last pictures drawn, keyed by (game, phase index, who may see what, format, width, tag): a
+    processed phase never changes, and an open one's tag changes with it, so an entry is never stale."""
+
+    def __init__(self, size: int = 64) -> None:
+        self.size = size
+        self._items: OrderedDict[tuple[Any, ...], bytes | str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[Any, ...]) -> bytes | str | None:
+        with self._lock:
+            body = self._items.get(key)
+            if body is not None:
+                self._items.move_to_end(key)
+            return body
+
+    def put(self, key: tuple[Any, ...], body: bytes | str) -> None:
+        with self._lock:
+            self._items[key] = body
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+PICTURES = _Pictures()
+IMMUTABLE = "public, max-age=31536000, immutable"
+# Pictures show no orders before a phase is processed, and everyone's after: every viewer sees the same.
+_VISIBILITY = "public"
 
 
 class _MapApi(APIView):
     permission_classes = [AllowAny]
     content_type = ""
 
-    def render(self, args: tuple[Any, ...], request: Request) -> bytes | str:
+    def render(self, args: dict[str, Any], request: Request) -> bytes | str:
         raise NotImplementedError
 
     def get(self, request: Request, game_id: int, index: int) -> HttpResponse:
-        tag = phase_tag(game_id, index, None, extra=self.content_type + request.query_params.get("width", ""))
+        width = request.query_params.get("width", "")
+        tag = phase_tag(game_id, index, None, extra=self.content_type + width)
         if tag is None:
             game_or_404(game_id)
             phase_or_404(game_id, index)
+        processed = Phase.objects.filter(game_id=game_id, index=index, status=Phase.Status.PROCESSED).exists()
         if tag and matches(request, tag):
-            return tagged(HttpResponse(status=304), tag)
-        game = game_or_404(game_id)
-        phase = phase_or_404(game_id, index)
-        try:
-            body = self.render(_picture_args(game, phase), request)
-        except GeometryError as exc:
-            raise NotFound(f"There is no drawing of this map yet: {exc}") from exc
-        return tagged(HttpResponse(body, content_type=self.content_type), tag)
+            return self._headers(HttpResponse(status=304), tag, processed)
+        key = (game_id, index, _VISIBILITY, self.content_type, width, tag)
+        body = PICTURES.get(key)
+        if body is None:
+            game = game_or_404(game_id)
+            phase = phase_or_404(game_id, index)
+            try:
+                body = self.render(_picture_args(game, phase), request)
+            except GeometryError as exc:
+                raise NotFound(f"There is no drawing of this map yet: {exc}") from exc
+            PICTURES.put(key, body)
+        return self._headers(HttpResponse(body, content_type=self.content_type), tag, processed)
+
+    @staticmethod
+    def _headers(response: HttpResponse, tag: str | None, processed: bool) -> HttpResponse:
+        tagged(response, tag)
+        if processed:
+            response["Cache-Control"] = IMMUTABLE  # a processed phase is history: its picture never changes
+        return response
 
 
 class PhaseMapSvgApi(_MapApi):
@@ -171,9 +228,8 @@ class PhaseMapSvgApi(_MapApi):
 
     content_type = "image/svg+xml"
 
-    def render(self, args: tuple[Any, ...], request: Request) -> str:
-        variant, map_state, position, orders = args
-        return render_svg(variant, map_state, position, orders=orders or None)
+    def render(self, args: dict[str, Any], request: Request) -> str:
+        return render_svg(**args)
 
     @extend_schema(responses={(200, "image/svg+xml"): OpenApiTypes.STR, 304: None})
     def get(self, request: Request, game_id: int, index: int) -> HttpResponse:
@@ -185,15 +241,14 @@ class PhaseMapPngApi(_MapApi):
 
     content_type = "image/png"
 
-    def render(self, args: tuple[Any, ...], request: Request) -> bytes:
-        variant, map_state, position, orders = args
+    def render(self, args: dict[str, Any], request: Request) -> bytes:
         raw = request.query_params.get("width")
         width = None
         if raw is not None:
             if not raw.isdigit() or not 100 <= int(raw) <= 4000:
                 raise ValidationError({"width": "A whole number of pixels from 100 to 4000."})
             width = int(raw)
-        return render_png(variant, map_state, position, orders=orders or None, width=width)
+        return render_png(**args, width=width)
 
     @extend_schema(
         parameters=[OpenApiParameter("width", int, required=False)],

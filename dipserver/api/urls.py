@@ -2,7 +2,7 @@
 
 from django.urls import path, re_path
 
-from dipserver.api import accounts, games, mastering, orders, phases, press, variants
+from dipserver.api import accounts, games, mastering, orders, phases, press, timeline, variants
 from dipserver.api.errors import not_found
 
 app_name = "api"
@@ -19,6 +19,8 @@ urlpatterns = [
     path("games/<int:game_id>/leave", games.GameLeaveApi.as_view(), name="leave"),
     path("games/<int:game_id>/draw-vote", games.DrawVoteApi.as_view(), name="draw-vote"),
     path("games/<int:game_id>/concede", games.ConcedeApi.as_view(), name="concede"),
+    path("games/<int:game_id>/timeline/", timeline.GameTimelineApi.as_view(), name="timeline"),
+    path("games/<int:game_id>/geometry", timeline.GameGeometryApi.as_view(), name="geometry"),
     path("games/<int:game_id>/phases", phases.PhaseListApi.as_view(), name="phases"),
     path("games/<int:game_id>/phases/<int:index>", phases.PhaseDetailApi.as_view(), name="phase"),
     path("games/<int:game_id>/phases/<int:index>/map.svg", phases.PhaseMapSvgApi.as_view(), name="map-svg"),

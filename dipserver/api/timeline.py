@@ -1,0 +1,100 @@
+"""A game's timeline (what the map does season by season, with the game's options) and, for a board
+generated per game (Ice Lords), its drawing.
+
+In random mode the years of the drawn changes follow from the game's secret, so until the game ends a
+drawn change is listed only once it has happened; the ones still to come are only counted.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.exceptions import NotFound
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from dipserver.api.boards import geometry_of, timeline_entries, variant_or_404
+from dipserver.api.permissions import game_or_404
+from dipserver.games.errors import GameError
+from dipserver.games.models import Game, Phase
+from dipserver.render import GeometryError, geometry_json
+
+
+class _EntrySerializer(serializers.Serializer):
+    year = serializers.IntegerField()
+    hook = serializers.CharField(help_text="e.g. after_fall_retreats")
+    change = serializers.CharField(help_text="land, sea, impassable, sc_gain, sc_loss, sc_loss_all")
+    province = serializers.CharField(allow_null=True, help_text="null for sc_loss_all")
+    keep = serializers.ListField(child=serializers.CharField(), help_text="sc_loss_all: the centres kept")
+    happened = serializers.BooleanField(help_text="Its hook ran before the current phase opened.")
+
+
+class _BlizzardsSerializer(serializers.Serializer):
+    phase = serializers.CharField()
+    provinces = serializers.ListField(child=serializers.CharField())
+
+
+class GameTimelineApi(APIView):
+    """What the map changes when in this game, oldest first, and the blizzards announced for the phase
+    open now (games with the blizzards module)."""
+
+    permission_classes = [AllowAny]
+
+    class OutputSerializer(serializers.Serializer):
+        mode = serializers.CharField(help_text="exact or random")
+        phase = serializers.CharField(allow_null=True, help_text="The current phase, null before the start.")
+        entries = _EntrySerializer(many=True)
+        undrawn = serializers.IntegerField(
+            help_text="Random mode: changes still to come whose years stay secret until the game ends."
+        )
+        blizzards = _BlizzardsSerializer(allow_null=True)
+
+    @extend_schema(responses={200: OutputSerializer})
+    def get(self, request: Request, game_id: int) -> Response:
+        game = game_or_404(game_id)
+        phase = Phase.objects.filter(id=game.current_phase_id).only("name", "snapshot").first()
+        try:
+            entries, undrawn = timeline_entries(game, phase.name if phase else None)
+        except GameError as exc:
+            raise NotFound(f"The timeline of this game cannot be read: {exc}") from exc
+        out = {
+            "mode": game.options.get("mode", "exact"),
+            "phase": phase.name if phase else None,
+            "entries": entries,
+            "undrawn": undrawn,
+            "blizzards": _blizzards(game, phase),
+        }
+        return Response(self.OutputSerializer(out).data)
+
+
+def _blizzards(game: Game, phase: Phase | None) -> dict[str, Any] | None:
+    """The blizzards the open phase was announced with. Snow Storms ordered and not yet drawn are left
+    out: they are other powers' orders."""
+    if phase is None or not game.options.get("blizzards"):
+        return None
+    state = (phase.snapshot.get("modules") or {}).get("state") or {}
+    return {"phase": phase.name, "provinces": sorted(state.get("blizzards", []))}
+
+
+class GameGeometryApi(APIView):
+    """The drawing of this game's board, in the shape of the variant geometry: a generated board (Ice
+    Lords) is different in every game; other games get their variant's."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: serializers.DictField()})
+    def get(self, request: Request, game_id: int) -> Response:
+        game = game_or_404(game_id)
+        variant = variant_or_404(game)
+        try:
+            doc = geometry_json(variant, geometry_of(game))
+        except GeometryError as exc:
+            raise NotFound(f"There is no drawing of this map yet: {exc}") from exc
+        response = Response(doc)
+        # The document is fixed by the pinned variant (and, for a generated board, the secret and powers).
+        response["Cache-Control"] = "public, max-age=3600"
+        return response
