@@ -1,4 +1,5 @@
-"""Helpers every service shares: locking in the fixed order, loading the variant, naming phases.
+"""Helpers every service shares: locking in the fixed order and naming phases (a game's variant:
+``dipserver.games.variants``).
 
 Lock order (always, to rule out deadlocks): the Game row, then the Phase row, then Power rows by id.
 """
@@ -7,9 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from dipserver.engine.timeline import Timeline, TimelineError, load_timeline
+from dipserver.engine.timeline import Timeline
 from dipserver.engine.types import Phase as EnginePhase
-from dipserver.engine.variant import Variant, VariantError, load_variant
 from dipserver.games.errors import GameError
 from dipserver.games.models import Game, Phase, Power
 
@@ -41,14 +41,6 @@ def game_phase_title(game: Game, name: str) -> str:
     return phase_title(name, timeline)
 
 
-def variant_of(slug: str) -> tuple[Variant, Timeline]:
-    try:
-        variant = load_variant(slug)
-        return variant, load_timeline(variant)
-    except (VariantError, TimelineError) as exc:
-        raise GameError(f"Variant {slug!r} cannot be used: {exc}") from exc
-
-
 def game_locked(game_id: int) -> Game:
     """The Game row, locked until the transaction ends: the first lock every write takes."""
     game = Game.objects.select_for_update().filter(id=game_id).first()
@@ -74,7 +66,3 @@ def seat_of(powers: list[Power], user: Any) -> Power:
         if power.user_id == user.id:
             return power
     raise GameError("You are not playing in this game")
-
-
-def engine_phase(name: str) -> EnginePhase:
-    return EnginePhase.parse(name)
