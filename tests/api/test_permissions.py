@@ -22,6 +22,9 @@ MATRIX = [
     ("get", "/api/v1/games/{g}/phases", None, (200, 200, 200, 200, 200)),
     ("get", "/api/v1/games/{g}/phases/0", None, (200, 200, 200, 200, 200)),
     ("get", "/api/v1/games/{g}/phases/0/map.svg", None, (200, 200, 200, 200, 200)),
+    ("get", "/api/v1/games/{g}/phases/0/map.png", None, (200, 200, 200, 200, 200)),
+    ("get", "/api/v1/games/{g}/timeline/", None, (200, 200, 200, 200, 200)),
+    ("get", "/api/v1/games/{g}/geometry", None, (200, 200, 200, 200, 200)),
     ("get", "/api/v1/games/{g}/orders", None, (401, 403, 200, 403, 403)),
     (
         "put",

@@ -1,0 +1,210 @@
+"""The board as the API serves it beyond plain Diplomacy: conversion and module orders among the options,
+phase pictures with the rule modules and the changes to come, the per-game timeline and geometry, and
+who still has orders to give."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from dipserver.api.boards import next_changes
+from dipserver.api.phases import IMMUTABLE, PICTURES
+from dipserver.games.models import Game, Phase
+from dipserver.games.services.phases import phase_process
+from tests.api.conftest import client_for, start_game, user_of
+
+BLIZZARDS = {"blizzards": {"count": "1d6"}}
+
+
+@pytest.fixture(autouse=True)
+def _no_cached_pictures():
+    PICTURES.clear()
+    yield
+    PICTURES.clear()
+
+
+def process(game: Game) -> None:
+    game.refresh_from_db()
+    phase_process(phase_id=game.current_phase_id, force=True)
+
+
+def options_of(game: Game, power: str) -> dict:
+    answer = client_for(user_of(game, power)).get(f"/api/v1/games/{game.id}/options")
+    assert answer.status_code == 200, answer.content[:300]
+    return answer.json()
+
+
+# --- options --------------------------------------------------------------------------------------------
+
+
+def test_deluge_options_offer_army_to_fleet_conversions_the_server_accepts(players, master):
+    game = start_game(players, master, variant="deluge")
+    options = options_of(game, "FRANCE")
+    [conversion] = options["conversions"]
+    assert conversion == {
+        "text": "A MAR becomes fleet",
+        "kind": "convert_to_fleet",
+        "unit": "MAR",
+        "coast": None,
+    }
+    answer = client_for(user_of(game, "FRANCE")).put(
+        f"/api/v1/games/{game.id}/orders",
+        {"phase": "S1901M", "orders": ["A PAR H", conversion["text"]]},
+        format="json",
+    )
+    assert answer.status_code == 200, answer.content[:300]
+    assert [row["valid"] for row in answer.json()["orders"]] == [True, True]
+
+
+def test_a_game_without_conversions_or_modules_lists_none(game):
+    options = options_of(game, "FRANCE")
+    assert options["conversions"] == [] and options["module_orders"] == []
+
+
+def test_a_snowed_in_unit_is_offered_hold_only(players, master):
+    game = start_game(players, master, variant="wall_of_ice", options=BLIZZARDS)
+    snowed = set(game.current_phase.snapshot["modules"]["state"]["blizzards"])
+    units = {u["location"]: u["power"] for u in game.current_phase.snapshot["units"]}
+    inside = sorted(loc for loc in units if loc.split("/")[0] in snowed)
+    outside = sorted(loc for loc in units if loc.split("/")[0] not in snowed)
+    for location in inside:
+        kinds = {o["kind"] for o in options_of(game, units[location])["units"][location]}
+        assert kinds == {"hold"}, location
+    for location in outside[:3]:
+        assert len(options_of(game, units[location])["units"][location]) > 1, location
+
+
+def test_supply_lines_offer_depot_orders_when_a_depot_may_be_founded(players, master):
+    game = start_game(players, master, options={"supply_lines": True})
+    offered = [
+        o for power in ("FRANCE", "ENGLAND", "RUSSIA") for o in options_of(game, power)["module_orders"]
+    ]
+    for option in offered:
+        assert option["kind"] == "establish_depot"
+        assert re.fullmatch(r"establish depot [A-Z]{3}", option["text"]), option
+
+
+# --- pictures -------------------------------------------------------------------------------------------
+
+
+def test_a_blizzard_shows_on_the_map_and_the_ice_to_come_is_outlined(players, master):
+    game = start_game(players, master, variant="wall_of_ice", options=BLIZZARDS)
+    plain = start_game(players, master, variant="wall_of_ice", name="No snow")
+    snowy = client_for().get(f"/api/v1/games/{game.id}/phases/0/map.svg").content.decode()
+    clear = client_for().get(f"/api/v1/games/{plain.id}/phases/0/map.svg").content.decode()
+    assert 'class="blizzard"' in snowy and 'class="blizzard"' not in clear
+    assert next_changes(game, "S1901M") == []  # Wall of Ice first freezes after the Autumn 1903 retreats
+    assert ("BAR", "impassable") in next_changes(game, "F1903M")
+
+
+def test_a_processed_phase_picture_is_immutable_and_drawn_once(game):
+    process(game)
+    url = f"/api/v1/games/{game.id}/phases/0/map.svg"
+    first = client_for().get(url)
+    assert first["Cache-Control"] == IMMUTABLE and first["ETag"]
+    again = client_for().get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 304 and again["Cache-Control"] == IMMUTABLE
+    open_phase = client_for().get(f"/api/v1/games/{game.id}/phases/1/map.svg")
+    assert "immutable" not in open_phase["Cache-Control"]
+    assert len(PICTURES._items) == 2
+    assert client_for().get(url).content == first.content
+    assert len(PICTURES._items) == 2  # served from the cache, not drawn again
+
+
+def test_an_ice_lords_game_is_drawn_on_its_own_grid(players, master):
+    game = start_game(players[:3], master, variant="ice_lords", powers=3)
+    svg = client_for().get(f"/api/v1/games/{game.id}/phases/0/map.svg")
+    assert svg.status_code == 200, svg.content[:300]
+    geometry = client_for().get(f"/api/v1/games/{game.id}/geometry").json()
+    assert geometry["variant"] == "ice_lords" and len(geometry["provinces"]) == 81
+    assert {p["tile"] for p in geometry["provinces"].values()} >= {"village"}
+    other = start_game(players[3:6], master, variant="ice_lords", powers=3, name="Another")
+    tiles = client_for().get(f"/api/v1/games/{other.id}/geometry").json()["provinces"]
+    assert tiles != geometry["provinces"]  # each game deals its own board
+    options = options_of(game, game.powers.exclude(name="").first().name)
+    assert options["units"]
+
+
+def test_a_standard_game_serves_its_variants_geometry(game):
+    answer = client_for().get(f"/api/v1/games/{game.id}/geometry")
+    assert answer.status_code == 200 and answer.json()["variant"] == "standard"
+
+
+# --- timeline -------------------------------------------------------------------------------------------
+
+
+def test_the_timeline_lists_the_changes_season_by_season_with_the_blizzards_announced(players, master):
+    game = start_game(players, master, variant="wall_of_ice", options=BLIZZARDS)
+    answer = client_for().get(f"/api/v1/games/{game.id}/timeline/").json()
+    assert answer["mode"] == "exact" and answer["phase"] == "S1901M" and answer["undrawn"] == 0
+    first = answer["entries"][0]
+    assert first == {
+        "year": 1903,
+        "hook": "after_fall_retreats",
+        "change": "impassable",
+        "province": "BAR",
+        "keep": [],
+        "happened": False,
+    }
+    assert [e["year"] for e in answer["entries"]] == sorted(e["year"] for e in answer["entries"])
+    snowed = game.current_phase.snapshot["modules"]["state"]["blizzards"]
+    assert answer["blizzards"] == {"phase": "S1901M", "provinces": sorted(snowed)}
+
+
+def test_a_random_timeline_never_shows_a_draw_before_it_happens(players, master, outsider):
+    game = start_game(players, master, variant="wall_of_ice", options={"mode": "random"})
+    exact = start_game(players, master, variant="wall_of_ice", name="Exact")
+    everyone = len(client_for().get(f"/api/v1/games/{exact.id}/timeline/").json()["entries"])
+    for viewer in (None, outsider, user_of(game, "ENGLAND"), master):
+        answer = client_for(viewer).get(f"/api/v1/games/{game.id}/timeline/").json()
+        assert answer["mode"] == "random"
+        assert answer["entries"] == [] and answer["undrawn"] == everyone
+    assert next_changes(game, "F1903M") == [] and next_changes(game, "F1910M") == []
+    body = client_for().get(f"/api/v1/games/{game.id}/phases/0/map.svg").content.decode()
+    assert "next-change" not in body and "Changes next" not in body
+
+    game.status = Game.Status.FINISHED  # at the end the secret is out, and so are its draws
+    game.save(update_fields=["status"])
+    assert len(client_for().get(f"/api/v1/games/{game.id}/timeline/").json()["entries"]) == everyone
+
+
+def test_a_random_draw_is_listed_once_it_has_happened(players, master):
+    game = start_game(players, master, variant="wall_of_ice", options={"mode": "random"})
+    game.current_phase.name = "S1915M"  # stand-in for a game played on past every random window
+    game.current_phase.save(update_fields=["name"])
+    answer = client_for().get(f"/api/v1/games/{game.id}/timeline/").json()
+    assert answer["undrawn"] == 0 and answer["entries"]
+    assert all(e["happened"] for e in answer["entries"])
+
+
+def test_the_timeline_of_an_unknown_game_is_404(db):
+    answer = client_for().get("/api/v1/games/999999/timeline/")
+    assert answer.status_code == 404 and answer.json()["error"]["code"] == "not_found"
+
+
+# --- who still has orders to give ------------------------------------------------------------------------
+
+
+def seats(game: Game, viewer=None) -> dict[str, dict]:
+    return {p["power"]: p for p in client_for(viewer).get(f"/api/v1/games/{game.id}").json()["powers"]}
+
+
+def test_game_detail_says_who_must_order_and_who_has_without_saying_what(game, outsider):
+    before = seats(game)
+    assert all(p["needs_orders"] and not p["has_orders"] for p in before.values())
+    client = client_for(user_of(game, "FRANCE"))
+    tag = client_for(outsider).get(f"/api/v1/games/{game.id}")["ETag"]
+    client.put(f"/api/v1/games/{game.id}/orders", {"phase": "S1901M", "orders": ["A PAR H"]}, format="json")
+    after = client_for(outsider).get(f"/api/v1/games/{game.id}", HTTP_IF_NONE_MATCH=tag)
+    assert after.status_code == 200  # the tag follows has_orders
+    powers = {p["power"]: p for p in after.json()["powers"]}
+    assert powers["FRANCE"]["has_orders"] and not powers["ENGLAND"]["has_orders"]
+    assert "A PAR" not in after.content.decode()
+
+
+def test_in_a_winter_without_builds_or_disbands_nobody_needs_to_order(game):
+    phase = game.current_phase
+    snapshot = {**phase.snapshot, "phase": "W1901A"}
+    Phase.objects.filter(id=phase.id).update(name="W1901A", snapshot=snapshot)
+    assert not any(p["needs_orders"] for p in seats(game).values())
