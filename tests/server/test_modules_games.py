@@ -14,6 +14,7 @@ from dipserver.games.models import Game, Phase
 from dipserver.games.services.games import game_create, game_join
 from dipserver.games.services.orders import orders_submit
 from dipserver.games.services.phases import phase_process
+from dipserver.games.services.transfer import game_replay
 from dipserver.games.variants import game_variant
 from tests.server.conftest import START, seat, started_game
 from tests.server.test_processing import LATE, SOON
@@ -51,6 +52,7 @@ def test_a_blizzard_game_announces_each_movement_phases_blizzards_when_it_opens(
             assert 1 <= len(blizzard_event(phase)["provinces"]) <= 6
         else:
             assert phase.snapshot["modules"]["events"] == []
+    assert game_replay(game_id=game.id) == []  # the draws come from the secret: the history replays
 
 
 def test_an_order_into_a_blizzard_is_refused_at_entry_with_the_reason(users):
