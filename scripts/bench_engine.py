@@ -37,7 +37,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 # Issue 3's targets, as ratios to the reference's median Game.process time per movement phase; without
 # the reference, the absolute guard the old speed test held (a movement phase well under 1 ms of CPU).
-PHASE_RATIO_TARGET = 15.0
+# The issue asks for 10x per phase; we aim at 20x, so that the +-30% swings of a shared machine still
+# leave it above 10x.
+PHASE_RATIO_TARGET = 20.0
 BATCH_RATIO_TARGET = 10.0
 PHASE_GUARD_US = 1000.0
 
@@ -105,7 +107,7 @@ def main() -> int:
             only_theirs = [" ".join(u) for u in got if u not in mine]
             print(f"  {req['phase']}: only ours {only_ours}, only the reference {only_theirs}")
             print(f"    request: {json.dumps(req)}")
-    batch = time_batch(requests, args.workers)
+    batch = time_batch(requests, args.workers, args.answers)
     wall, cpu = (batch[k] / len(requests) * 1e6 for k in ("wall_s", "cpu_s"))
     print(
         f"jsonl batch ({args.workers} worker(s)): {len(requests)} positions through one process in "
@@ -139,6 +141,11 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--reference-sample", type=int, default=1000, help="positions the reference times")
     parser.add_argument("--no-reference", action="store_true", help="time our engine only")
     parser.add_argument("--save", metavar="PATH", help="also write the positions, with orders, as JSON lines")
+    parser.add_argument(
+        "--answers",
+        metavar="PATH",
+        help="keep the batch's answers in PATH: compare two runs byte for byte (cmp) when tuning the engine",
+    )
     parser.add_argument(
         "--show-differences",
         action="store_true",
@@ -320,9 +327,9 @@ def _units_after(position: Any) -> list[list[str]]:
     return sorted(rows)
 
 
-def time_batch(requests: list[dict[str, Any]], workers: int = 1) -> dict[str, Any]:
+def time_batch(requests: list[dict[str, Any]], workers: int = 1, keep: str | None = None) -> dict[str, Any]:
     """One ``adjudicate --jsonl [--workers N]`` process over every request: wall time from launch to exit,
-    CPU of the process and its workers."""
+    CPU of the process and its workers. ``keep`` names a file to copy the answers to."""
     with tempfile.TemporaryDirectory() as tmp:
         source, target = Path(tmp) / "requests.jsonl", Path(tmp) / "answers.jsonl"
         source.write_text("".join(json.dumps(r) + "\n" for r in requests))
@@ -342,6 +349,8 @@ def time_batch(requests: list[dict[str, Any]], workers: int = 1) -> dict[str, An
             wall = time.perf_counter() - started
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        if keep:
+            Path(keep).write_bytes(target.read_bytes())
         answers = [json.loads(line) for line in target.read_text().splitlines()]
     if len(answers) != len(requests):
         raise SystemExit(f"the batch wrote {len(answers)} answers for {len(requests)} requests")
