@@ -85,6 +85,11 @@ class PhaseDetailApi(APIView):
         results = serializers.ListField(child=serializers.DictField())
         events = serializers.ListField(child=serializers.DictField(), help_text="Map changes after it.")
         skipped = serializers.ListField(child=serializers.CharField())
+        modules = serializers.DictField(
+            allow_null=True,
+            help_text="Rule modules as the phase opened (null without any): blizzards (provinces), depots "
+            "(province -> {power, since}), supply (unit province -> {power, supplied, path, source, marks}).",
+        )
 
     @extend_schema(responses={200: OutputSerializer, 304: None})
     def get(self, request: Request, game_id: int, index: int) -> Response:
@@ -122,6 +127,7 @@ class PhaseDetailApi(APIView):
             "results": phase.results,
             "events": phase.events,
             "skipped": phase.skipped,
+            "modules": public_modules(snapshot),
         }
         return tagged(Response(self.OutputSerializer(out).data), tag)
 
@@ -148,9 +154,32 @@ def _picture_args(game: Any, phase: Phase) -> dict[str, Any]:
         "position": position,
         "orders": orders or None,
         "next_changes": next_changes(game, phase.name) or None,
-        "modules": snapshot.get("modules") or None,
+        "modules": _drawn_modules(snapshot),
         "geometry": geometry_of(game),
     }
+
+
+def public_modules(snapshot: dict[str, Any]) -> dict[str, Any] | None:
+    """What everyone may know of the phase's rule modules: its blizzards, the depots and everyone's supply.
+    Snow Storms ordered for a later draw are other powers' orders and stay out."""
+    modules = snapshot.get("modules")
+    if not modules:
+        return None
+    state = modules.get("state") or {}
+    return {
+        "blizzards": sorted(state.get("blizzards", [])),
+        "depots": (state.get("supply") or {}).get("depots", {}),
+        "supply": (modules.get("supply") or {}).get("units") if modules.get("supply") else None,
+    }
+
+
+def _drawn_modules(snapshot: dict[str, Any]) -> dict[str, Any] | None:
+    """The snapshot's modules for the picture, without the Snow Storms waiting to be drawn (secret)."""
+    modules = snapshot.get("modules")
+    if not modules:
+        return None
+    state = {k: v for k, v in (modules.get("state") or {}).items() if k != "storms"}
+    return {**modules, "state": state}
 
 
 class _Pictures:

@@ -12,7 +12,6 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from dipserver.games import selectors
 from dipserver.games.errors import GameError
 from dipserver.games.models import Game, Order, Power
 from dipserver.games.services import games as game_services
@@ -107,10 +106,6 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         raise Http404(f"There is no game {game_id}.")
     user = request.user
     seat = Power.objects.filter(game=game, user=user).first() if user.is_authenticated else None
-    try:
-        timeline = selectors.timeline_rows(game=game)
-    except GameError:
-        timeline = []  # a broken timeline must not hide the game; the admin shows the problem
     facts = variant_facts(game.variant) or {"name": game.variant, "powers": []}
     phase = game.current_phase
     config = {
@@ -120,7 +115,9 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "seated": seat is not None,
         "phaseIndex": phase.index if phase else None,
         "phaseOpen": bool(phase and phase.status == "open" and game.status == Game.Status.ACTIVE),
-        "timeline": timeline,
+        # The timeline comes from the API (GET .../timeline/), which keeps random draws secret.
+        "timelineUrl": reverse("api:timeline", args=[game.id]),
+        "modules": any(game.options.get(name) for name in ("blizzards", "supply_lines")),
         "powers": facts["powers"],
         "startPhase": facts.get("start_phase", "S1901M"),
         "startMap": reverse("variant-season-map", args=[game.variant, 0]),

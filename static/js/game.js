@@ -28,7 +28,8 @@ const state = {
   etag: null,
   live: null, // index of the phase taking orders (or the last phase)
   shown: null, // index of the phase on the map
-  options: null, // {units: {loc: [option]}, builds: [option]} for the live phase
+  options: null, // {units: {loc: [option]}, builds, conversions, module_orders} for the live phase
+  timeline: null, // GET .../timeline/: {entries, undrawn, blizzards}
   orders: [], // [{key, text, valid, reason}]
   selected: null, // location of the unit whose options are shown
   pressSince: 0,
@@ -104,9 +105,16 @@ function renderPowers() {
   body.replaceChildren(
     ...state.game.powers
       .map((p) => {
-        const waiting = state.game.waiting.includes(p.power);
-        // Not waiting: ordered, or nothing to order this phase (the API does not say which).
-        const orders = !p.power ? "—" : p.ready ? "ready" : waiting ? "waiting" : "done";
+        // The API says whether a power has orders to give and whether it gave some, never which.
+        const orders = !p.power
+          ? "—"
+          : !phaseOpen() || !p.needs_orders
+            ? "nothing to order"
+            : p.ready
+              ? "ready"
+              : p.has_orders
+                ? "done"
+                : "waiting";
         return el(
           "tr",
           { class: p.power === state.game.me.power ? "me" : "" },
@@ -114,7 +122,7 @@ function renderPowers() {
           el("td", {}, p.player || "—"),
           el("td", {}, String(p.centres)),
           el("td", {}, String(p.units)),
-          el("td", { class: `state-${orders}` }, orders),
+          el("td", { class: `state-${orders.replaceAll(" ", "-")}` }, orders),
         );
       }),
   );
@@ -123,7 +131,7 @@ function renderPowers() {
 async function enterLivePhase(showIt) {
   if (showIt || state.shown === null) await showPhase(state.live ?? 0);
   else updateHistoryControls();
-  renderChanges();
+  await loadTimeline();
   if (config.seated && state.game.me.power && state.game.current_phase?.status === "open") {
     await Promise.all([loadOptions(), loadOrders()]);
   } else {
@@ -261,8 +269,14 @@ async function loadOrders() {
   renderOrderList();
 }
 
+const CONVERSIONS = new Set(["convert_to_army", "convert_to_fleet", "stay_fleet"]);
+const MODULE_KINDS = new Set(["establish_depot", "snow_storm"]);
+
 function keyOf(text) {
   if (state.options) {
+    const extra = (state.options.conversions || []).concat(state.options.module_orders || []);
+    const known = extra.find((o) => o.text.toUpperCase() === text.toUpperCase());
+    if (known) return keyOfOption(known);
     for (const [location, options] of Object.entries(state.options.units)) {
       if (options.some((o) => o.text.toUpperCase() === text.toUpperCase())) return location;
     }
@@ -272,9 +286,26 @@ function keyOf(text) {
   return `text:${text.trim().toUpperCase()}`;
 }
 
+// A unit's menu: its own orders, then the conversions it may give beside them (Deluge, Wall of Ice,
+// Sahara) and the module orders for its province (a depot founded there).
+function unitMenu(location) {
+  const own = state.options.units[location] || [];
+  const conversions = (state.options.conversions || []).filter((o) => o.unit === location);
+  const modules = (state.options.module_orders || []).filter((o) => provinceOf(o.province) === provinceOf(location));
+  return own.concat(conversions, modules);
+}
+
+// Rule orders that belong to no unit of mine with orders: Snow Storms, and Winter conversions.
+function ruleOrders() {
+  const units = state.options.units;
+  const conversions = (state.options.conversions || []).filter((o) => !units[o.unit]);
+  const modules = (state.options.module_orders || []).filter((o) => o.kind !== "establish_depot" || !findMyUnit(o.province));
+  return conversions.concat(modules);
+}
+
 function selectUnit(location) {
   state.selected = location;
-  renderUnitOptions(location, state.options.units[location] || []);
+  renderUnitOptions(location, unitMenu(location));
   decorateMap();
 }
 
@@ -282,7 +313,11 @@ function renderUnitOptions(location, options, title) {
   const box = $("unit-options");
   const heading = title || `Orders for ${location}`;
   const buttons = options.map((option) =>
-    el("button", { type: "button", class: "option", "data-text": option.text, onclick: () => chooseOption(option) }, option.text),
+    el(
+      "button",
+      { type: "button", class: `option kind-${option.kind}`, "data-text": option.text, onclick: () => chooseOption(option) },
+      option.text,
+    ),
   );
   box.replaceChildren(
     el("h3", {}, heading),
@@ -292,8 +327,16 @@ function renderUnitOptions(location, options, title) {
   buttons[0]?.focus({ preventScroll: true });
 }
 
+// Which earlier order a new one replaces: a unit's order its unit's, a conversion the unit's conversion;
+// builds, waives and module orders stand beside each other.
+function keyOfOption(option) {
+  if (CONVERSIONS.has(option.kind)) return `convert:${option.unit}`;
+  if (option.kind === "build" || option.kind === "waive" || MODULE_KINDS.has(option.kind)) return `text:${option.text}`;
+  return option.unit;
+}
+
 async function chooseOption(option) {
-  const key = option.kind === "build" || option.kind === "waive" ? `text:${option.text}` : option.unit;
+  const key = keyOfOption(option);
   if (option.kind === "waive") state.orders.push({ key: `${key}:${state.orders.length}`, text: option.text });
   else state.orders = state.orders.filter((o) => o.key !== key).concat([{ key, text: option.text }]);
   state.selected = null;
@@ -364,7 +407,7 @@ function renderOrdersPanel() {
   if (!live) {
     picker.replaceChildren();
     $("selection-hint").textContent = config.power
-      ? "You have no orders to give this phase."
+      ? "Nothing to order this phase."
       : "You are not playing a power in this game.";
     $("unit-options").replaceChildren();
     renderOrderList();
@@ -376,12 +419,20 @@ function renderOrdersPanel() {
     ? "Click one of your units on the map, or pick it here:"
     : builds.length
       ? `You have ${state.options.adjustment} build(s): click a centre on the map, or pick here:`
-      : "You have no orders to give this phase.";
+      : ruleOrders().length
+        ? "You may give these rule orders:"
+        : "Nothing to order this phase.";
   const chips = units.map((location) =>
     el("button", { type: "button", class: "unit-chip", "data-unit": location, onclick: () => selectUnit(location) }, location),
   );
   if (builds.length) {
     chips.push(el("button", { type: "button", class: "unit-chip", onclick: () => renderUnitOptions(null, builds, "Builds") }, "Builds"));
+  }
+  const rules = ruleOrders();
+  if (rules.length) {
+    chips.push(
+      el("button", { type: "button", class: "unit-chip", id: "rule-orders", onclick: () => renderUnitOptions(null, rules, "Rule orders") }, "Rule orders"),
+    );
   }
   picker.replaceChildren(...chips);
   $("unit-options").replaceChildren();
@@ -459,6 +510,51 @@ function renderReport(phase) {
     parts.push(el("p", { class: "muted" }, "Orders are being given for this phase."));
   }
   report.replaceChildren(...parts);
+  renderModules(phase);
+}
+
+// --- blizzards and supply -------------------------------------------------------------------------
+
+function renderModules(phase) {
+  const panel = $("modules-panel");
+  if (!panel) return;
+  const modules = phase.modules;
+  panel.hidden = !modules;
+  if (!modules) return;
+  $("modules-phase").textContent = phaseTitle(phase.name);
+  const snow = modules.blizzards || [];
+  $("blizzard-list").replaceChildren(
+    snow.length
+      ? el("li", {}, `Blizzards over ${snow.join(", ")}: units there only hold, nothing moves in or through.`)
+      : el("li", { class: "muted" }, "No blizzards this phase."),
+  );
+  const supply = Object.entries(modules.supply || {});
+  const cut = supply.filter(([, line]) => !line.supplied);
+  const depots = Object.entries(modules.depots || {});
+  $("supply-list").replaceChildren(
+    ...(supply.length
+      ? [
+          el("li", {}, `${supply.length - cut.length} of ${supply.length} units in supply.`),
+          ...cut.map(([province, line]) =>
+            el(
+              "li",
+              { class: "unsupplied", "data-unit": province },
+              el("span", { class: "swatch", style: `--power: ${colours[line.power] || "#999"}` }),
+              `${province} (${line.power}) out of supply, ${line.marks || 0} failed check(s)`,
+            ),
+          ),
+        ]
+      : []),
+    ...depots.map(([province, depot]) =>
+      el(
+        "li",
+        { class: "depot", "data-depot": province },
+        el("span", { class: "swatch", style: `--power: ${colours[depot.power] || "#999"}` }),
+        `Depot at ${province} (${depot.power}, since ${depot.since})`,
+      ),
+    ),
+  );
+  $("supply-block").hidden = !supply.length && !depots.length;
 }
 
 async function stepTo(index) {
@@ -470,12 +566,38 @@ async function stepTo(index) {
 
 // --- map changes coming ---------------------------------------------------------------------------
 
+async function loadTimeline() {
+  const { body } = await call(config.timelineUrl, { accept: [404] });
+  state.timeline = body && body.entries ? body : { entries: [], undrawn: 0, blizzards: null };
+  renderChanges();
+  renderAnnounced();
+}
+
+// The blizzards announced when the open phase began (the server draws them as the phase opens).
+function renderAnnounced() {
+  const box = $("announced");
+  if (!box) return;
+  const announced = state.timeline?.blizzards;
+  box.hidden = !announced;
+  if (announced) {
+    box.textContent = announced.provinces.length
+      ? `Blizzards announced for ${phaseTitle(announced.phase)}: ${announced.provinces.join(", ")}.`
+      : `No blizzards in ${phaseTitle(announced.phase)}.`;
+  }
+}
+
 function renderChanges() {
   const list = $("changes-list");
   const phase = state.game?.current_phase?.name || config.startPhase;
-  const groups = comingChanges(config.timeline, phase).slice(0, 4);
+  const entries = state.timeline?.entries || [];
+  const groups = comingChanges(entries.filter((e) => !e.happened), phase).slice(0, 4);
+  const undrawn = state.timeline?.undrawn || 0;
+  const secret = undrawn
+    ? el("li", { class: "secret" }, `${undrawn} more change(s) at random times, kept secret until they happen.`)
+    : null;
   if (!groups.length) {
-    list.replaceChildren(el("li", { class: "muted" }, "No more map changes in this game."));
+    list.replaceChildren(secret || el("li", { class: "muted" }, "No more map changes in this game."));
+    highlightComing();
     return;
   }
   list.replaceChildren(
@@ -492,7 +614,9 @@ function renderChanges() {
         el("ul", {}, ...group.rows.map((r) => el("li", { class: `change-${r.change}` }, changeWords(r)))),
       ),
     ),
+    ...(secret ? [secret] : []),
   );
+  highlightComing();
 }
 
 function highlightComing() {
@@ -637,7 +761,7 @@ async function start() {
   if (playing && config.phaseOpen) critical.push(guarded(loadOptions), guarded(loadOrders));
   // The rest waits for them: on a small server the requests would otherwise compete for its workers.
   const rest = () => {
-    const jobs = [guarded(loadGame)];
+    const jobs = [guarded(loadGame), guarded(loadTimeline)];
     if (state.live !== null) jobs.push(guarded(() => loadReport(state.live)));
     if (playing && $("press-log")) {
       jobs.push(guarded(async () => {
