@@ -117,7 +117,9 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "phaseOpen": bool(phase and phase.status == "open" and game.status == Game.Status.ACTIVE),
         # The timeline comes from the API (GET .../timeline/), which keeps random draws secret.
         "timelineUrl": reverse("api:timeline", args=[game.id]),
-        "modules": any(game.options.get(name) for name in ("blizzards", "supply_lines")),
+        "blizzards": bool(game.options.get("blizzards")),
+        "supplyLines": bool(game.options.get("supply_lines")),
+        "modules": bool(game.options.get("blizzards") or game.options.get("supply_lines")),
         "powers": facts["powers"],
         "startPhase": facts.get("start_phase", "S1901M"),
         "startMap": reverse("variant-season-map", args=[game.variant, 0]),

@@ -327,9 +327,11 @@ function renderUnitOptions(location, options, title) {
   buttons[0]?.focus({ preventScroll: true });
 }
 
-// Which earlier order a new one replaces: a unit's order its unit's, a conversion the unit's conversion;
-// builds, waives and module orders stand beside each other.
+// Which earlier order a new one replaces: a unit's order its unit's. An army becoming a fleet holds
+// meanwhile, so it replaces the unit's order (the server refuses both); a fleet becoming an army or
+// staying a fleet is given beside it. Builds, waives and module orders stand beside each other.
 function keyOfOption(option) {
+  if (option.kind === "convert_to_fleet") return option.unit;
   if (CONVERSIONS.has(option.kind)) return `convert:${option.unit}`;
   if (option.kind === "build" || option.kind === "waive" || MODULE_KINDS.has(option.kind)) return `text:${option.text}`;
   return option.unit;
