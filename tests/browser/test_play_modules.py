@@ -115,3 +115,23 @@ def test_a_deluge_army_becomes_a_fleet_from_its_menu(browser, live_server, shoot
         stored = list(rows.values_list("text", flat=True))
     assert stored == ["A MAR becomes fleet"]
     shoot(page, "conversion-ordered")
+
+
+def test_an_ice_lords_game_page_plays_on_the_servers_grid(browser, live_server, shoot):
+    base, lock = live_server.url, live_server.lock
+    with lock:
+        game = game_create(name="Frozen grid", variant="ice_lords", powers=3)
+        users = get_user_model().objects
+        for i in range(3):
+            game_join(game_id=game.id, user=users.create_user(username=f"ice{i}", password="x" * 12))
+        game.refresh_from_db()
+        seat = Power.objects.filter(game=game).exclude(name="").select_related("user").first()
+        units = [u["location"] for u in game.current_phase.snapshot["units"] if u["power"] == seat.name]
+    page = signed_in_page(browser, base, seat.user, lock)
+    open_game(page, base, game)
+    expect(page.locator('#map svg[data-variant="ice_lords"]')).to_be_attached()
+    expect(page.locator("#unit-picker .unit-chip[data-unit]")).to_have_count(len(units))
+    page.locator(f'#map .unit-group[data-location="{units[0]}"]').click()
+    expect(page.locator("#unit-options .option").first).to_be_visible()
+    expect(page.locator("#announced")).to_contain_text("Blizzards announced")  # on by default in Ice Lords
+    shoot(page, "ice-lords")
