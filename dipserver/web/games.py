@@ -16,6 +16,7 @@ from dipserver.games.errors import GameError
 from dipserver.games.models import Game, Order, Power
 from dipserver.games.services import games as game_services
 from dipserver.games.services.common import phase_title
+from dipserver.games.variants import game_variant
 from dipserver.web.forms import GameCreateForm
 from dipserver.web.variants import variant_choices, variant_facts
 
@@ -99,6 +100,16 @@ def game_join(request: HttpRequest, game_id: int) -> HttpResponse:
     return redirect("game", game_id=game_id)
 
 
+def _generated_facts(game: Game) -> dict[str, Any]:
+    """Names and colours of a board generated for this game (Ice Lords), which has no variant folder."""
+    try:
+        variant = game_variant(game)
+    except GameError:
+        return {"name": game.variant, "powers": []}
+    powers = [{"name": key, "display": p.name, "colour": p.colour} for key, p in variant.powers.items()]
+    return {"name": variant.name, "powers": powers, "start_phase": str(variant.start.phase)}
+
+
 @require_safe
 def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     game = Game.objects.select_related("current_phase").filter(id=game_id).first()
@@ -106,7 +117,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         raise Http404(f"There is no game {game_id}.")
     user = request.user
     seat = Power.objects.filter(game=game, user=user).first() if user.is_authenticated else None
-    facts = variant_facts(game.variant) or {"name": game.variant, "powers": []}
+    facts = variant_facts(game.variant) or _generated_facts(game)
     phase = game.current_phase
     config = {
         "gameId": game.id,

@@ -116,3 +116,17 @@ def test_only_game_masters_get_the_process_button(client, sahara, master):
     assert 'id="process-now"' not in client.get(f"/games/{sahara.id}/").content.decode()
     client.force_login(master)
     assert 'id="process-now"' in client.get(f"/games/{sahara.id}/").content.decode()
+
+
+def test_an_ice_lords_game_page_names_and_colours_its_generated_powers(client, players):
+    from dipserver.games.services.games import game_create, game_join
+
+    game = game_create(name="Grid", variant="ice_lords", powers=3)
+    for user in players[:3]:
+        game_join(game_id=game.id, user=user)
+    html = client.get(f"/games/{game.id}/").content.decode()
+    config = page_config(html)
+    seated = set(game.powers.values_list("name", flat=True))
+    assert {p["name"] for p in config["powers"]} >= seated
+    assert all(re.fullmatch(r"#[0-9a-fA-F]{6}", p["colour"]) for p in config["powers"])
+    assert "Ice Lords" in html and config["blizzards"] is True and config["modules"] is True
