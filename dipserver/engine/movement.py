@@ -190,6 +190,9 @@ class _Phase:
         self._fleet_seas: frozenset[str] | None = None
         self._needed: dict[tuple[str, str], set[str]] = {}
         self._by_sea: set[str] = set()  # armies whose legal move can only go by convoy
+        # The chosen orders by kind, in the order given (step 1 fills them, step 2 reads them).
+        self._moves: list[tuple[str, str]] = []  # (province, settled target)
+        self._others: list[tuple[str, Order]] = []  # supports and convoys
 
     def run(self, orders_by_power: Mapping[str, Iterable[Order]]) -> MovementOutcome:
         results: list[OrderResult] = []  # in the order given; legal orders' slots are filled last
@@ -218,13 +221,17 @@ class _Phase:
     ) -> dict[str, _Given]:
         """The one legal order of each ordered unit (by province); every other order is reported."""
         units, checks = self.units, _CHECKS
+        # Bound methods in locals only (never kept on the phase, which would make it a cycle).
+        fleet_moves, army_moves = self.board.fleet_moves, self.board.army_moves
         chosen: dict[str, _Given] = {}
         extra: dict[str, list[_Given]] = {}
+        moves, others = self._moves, self._others
         for power, orders in orders_by_power.items():
             for order in orders:
-                check = checks.get(type(order))
+                cls = type(order)
+                check = checks.get(cls)
                 if check is None:
-                    problem = f"{type(order).__name__} orders are not given in a movement phase"
+                    problem = f"{cls.__name__} orders are not given in a movement phase"
                 else:
                     loc = order.unit  # type: ignore[union-attr]
                     prov = loc if "/" not in loc else _province(loc)
@@ -234,13 +241,31 @@ class _Phase:
                     elif unit.power != power:
                         problem = f"The unit in {self._name(prov)} belongs to {unit.power}, not {power}"
                     else:
-                        problem, dest = check(self, prov, unit, order)  # type: ignore[operator]
+                        # Holds and plain moves to a neighbour are most orders: decided here, without a
+                        # call to their check (which would say the same).
+                        problem = ""
+                        if cls is Hold:
+                            problem, dest = None, ""
+                        elif cls is Move and not order.via_convoy:  # type: ignore[union-attr]
+                            dest = order.dest  # type: ignore[union-attr]
+                            if unit.type is UnitType.FLEET:
+                                if dest in fleet_moves(unit.location):
+                                    problem = None
+                            elif "/" not in dest and dest in army_moves(prov):
+                                problem = None
+                        if problem is not None:
+                            problem, dest = check(self, prov, unit, order)  # type: ignore[operator]
                         if problem is None:
                             given = (len(results), power, order, dest)
                             if prov in chosen:
                                 extra.setdefault(prov, []).append(given)
                             else:
                                 chosen[prov] = given
+                                # Sorted for step 2 as they come, saving it a pass over the orders.
+                                if cls is Move:
+                                    moves.append((prov, dest))
+                                elif cls is not Hold:
+                                    others.append((prov, order))
                             results.append(None)  # type: ignore[arg-type]  # filled in by _report
                             continue
                 results.append(OrderResult(power, order, Outcome.INVALID, problem))
@@ -252,6 +277,8 @@ class _Phase:
             else:
                 # Different legal orders for one unit: it holds, and may receive hold support (DATC 4.D.3).
                 del chosen[prov]
+                self._moves = [m for m in self._moves if m[0] != prov]
+                self._others = [o for o in self._others if o[0] != prov]
                 why = f"{self._unit_name(prov)} was given different orders, so it holds"
                 for slot, power, order, _ in [first, *later]:
                     results[slot] = OrderResult(power, order, Outcome.INVALID, why)
@@ -410,17 +437,12 @@ class _Phase:
         movers_to = out.movers_to
         kind, dest, dest_loc, route = out.kind, out.dest, out.dest_loc, out.route
 
-        moves: list[tuple[str, str]] = []  # (province, settled target)
-        others: list[tuple[str, Order]] = []
+        moves, others = self._moves, self._others
         convoys: dict[tuple[str, str], list[str]] = {}  # (army province, destination) -> convoying fleets
-        for prov, (_, _, order, target) in chosen.items():
-            if type(order) is Move:
-                moves.append((prov, target))
-            elif type(order) is not Hold:
-                others.append((prov, order))
-                if type(order) is Convoy:
-                    key = (_province(order.target), _province(order.dest))
-                    convoys.setdefault(key, []).append(prov)
+        for prov, order in others:
+            if type(order) is Convoy:
+                key = (_province(order.target), _province(order.dest))
+                convoys.setdefault(key, []).append(prov)
 
         carried: set[str] = set()  # fleets on the route of the army they convoy
         by_sea = self._by_sea
