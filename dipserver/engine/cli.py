@@ -21,9 +21,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import select
 import stat
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import IO, Any
 
 Command = Callable[[argparse.Namespace, IO[bytes], IO[str]], int]
@@ -66,8 +67,8 @@ def _parser() -> argparse.ArgumentParser:
         type=int,
         default=1,
         metavar="N",
-        help="with --jsonl reading a file: adjudicate in N processes, answers still in input order "
-        "(from a pipe or a terminal answers are always written one by one, as they are ready)",
+        help="with --jsonl: adjudicate in N processes (default 1), answers still in input order; from a "
+        "pipe each chunk of requests already sent is answered and flushed as soon as it is done",
     )
 
     check = commands.add_parser(
@@ -147,35 +148,85 @@ def _adjudicate(args: argparse.Namespace, stdin: IO[bytes], stdout: IO[str]) -> 
         stdout.write(json.dumps({"error": "--workers must be 1 or more"}) + "\n")
         return 1
     if args.jsonl:
-        from_file = _is_file(stdin)
-        if args.workers > 1 and from_file:
-            _adjudicate_in_parallel(stdin, stdout, args.workers)
+        flush = not _is_file(stdin)
+        if args.workers > 1:
+            _adjudicate_in_parallel(_chunks(stdin), stdout, args.workers, flush)
         else:
-            _adjudicate_lines(stdin, stdout, flush=not from_file)
+            _adjudicate_lines(stdin, stdout, flush)
         return 0
     answer = answer_text(stdin.read())
     stdout.write(json.dumps(answer, indent=2 if args.pretty else None) + "\n")
     return 1 if "error" in answer else 0
 
 
+# One encoder for the whole batch: json.dumps with any option builds a new one per call.
+_encode = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
+
+
 def _adjudicate_lines(lines: Iterable[bytes], stdout: IO[str], flush: bool) -> None:
-    # One encoder for the whole batch: json.dumps with any option builds a new one per call.
-    encode = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
     for line in lines:
-        stdout.write(encode(answer_text(line)) + "\n")
+        stdout.write(_encode(answer_text(line)) + "\n")
         if flush:
             stdout.flush()
 
 
-def _adjudicate_in_parallel(lines: Iterable[bytes], stdout: IO[str], workers: int) -> None:
-    """A file of independent requests spread over ``workers`` processes; ``imap`` keeps input order.
-    Only for files: a worker takes requests in chunks, so a tool waiting for each answer would wait long."""
+def _answer_chunk(lines: list[bytes]) -> str:
+    """A worker's part: the answers to a chunk of lines, encoded here so the parent only writes them."""
+    return "".join(_encode(answer_text(line)) + "\n" for line in lines)
+
+
+def _adjudicate_in_parallel(
+    chunks: Iterable[list[bytes]], stdout: IO[str], workers: int, flush: bool
+) -> None:
+    """Chunks of independent requests spread over ``workers`` processes. ``imap`` reads the chunks ahead
+    (in its own thread) and hands the answers back in input order; each chunk's answers are flushed
+    together, so a tool on a pipe that waits for an answer gets it as soon as its chunk is done."""
     import multiprocessing
 
-    encode = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
     with multiprocessing.get_context("fork").Pool(workers) as pool:
-        for answer in pool.imap(answer_text, lines, chunksize=64):
-            stdout.write(encode(answer) + "\n")
+        for text in pool.imap(_answer_chunk, chunks):
+            stdout.write(text)
+            if flush:
+                stdout.flush()
+
+
+_CHUNK_LINES = 32  # small enough to keep every worker busy, large enough that passing it costs little
+_READ_SIZE = 1 << 16
+
+
+def _chunks(stream: IO[bytes]) -> Iterator[list[bytes]]:
+    """The input's lines in chunks of those already there (at most ``_CHUNK_LINES``), never waiting for a
+    second line once one is complete: from a pipe a tool may send one request and wait for its answer."""
+    try:
+        fd = stream.fileno()
+    except (OSError, ValueError):  # an in-memory stream (a test's): everything is already there
+        yield from _batched(stream, _CHUNK_LINES)
+        return
+    pending, ready = b"", []
+    while data := os.read(fd, _READ_SIZE):  # blocks only until some input (or its end) comes
+        *lines, pending = (pending + data).split(b"\n")
+        ready.extend(line + b"\n" for line in lines)
+        while len(ready) >= _CHUNK_LINES:
+            yield ready[:_CHUNK_LINES]
+            del ready[:_CHUNK_LINES]
+        if ready and not select.select([fd], [], [], 0)[0]:
+            yield ready  # nothing more is coming yet: someone may be waiting for these answers
+            ready = []
+    if pending:
+        ready.append(pending)  # a last line without its newline, as iterating the stream gives it
+    if ready:
+        yield ready
+
+
+def _batched(lines: Iterable[bytes], size: int) -> Iterator[list[bytes]]:
+    batch: list[bytes] = []
+    for line in lines:
+        batch.append(line)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
 
 
 def _is_file(stream: IO[bytes]) -> bool:
