@@ -36,6 +36,7 @@ from dipserver.engine.board import Board, MapState, board_for
 from dipserver.engine.conversions import conversion_text
 from dipserver.engine.modules import Modules, ModuleState, split_options
 from dipserver.engine.modules import phase as module_phase
+from dipserver.engine.modules.orders import InPlay, split_orders
 from dipserver.engine.modules.phase import Opened
 from dipserver.engine.modules.supply import SupplyReport
 from dipserver.engine.orders import (
@@ -106,8 +107,9 @@ def read_orders(
 ) -> list[ReadLine]:
     """Every non-blank line read and checked: the variant's conversion orders first, then the standard
     notation (one order per unit, builds within the Winter's allowance and the variant's build limit).
-    With ``modules`` on, an order they forbid now (a blizzard, no supply) is refused with their reason,
-    as ``play`` would judge it: for order entry."""
+    With ``modules`` on, their own orders (``establish depot PAR``, ``place blizzard MUN``) are read too,
+    and an order they forbid now (a blizzard, no supply) is refused with their reason, as ``play`` would
+    judge it: for order entry and for play."""
     lines = lines.splitlines() if isinstance(lines, str) else list(lines)
     read: dict[int, ReadLine] = {}
     standard = list(lines)
@@ -130,7 +132,8 @@ def read_orders(
         converting.add(prov)
         read[number] = ReadLine(number, text, conversion, conversion_text(conversion, position), None)
     to_fleet = {province_of(r.order.unit) for r in read.values() if isinstance(r.order, ConvertToFleet)}
-    for line in parse_orders(standard, board, position, power):
+    in_play = InPlay(modules, module_state or ModuleState()) if modules is not None and modules.any else None
+    for line in parse_orders(standard, board, position, power, modules=in_play):
         if line.order is None:
             read[line.number] = ReadLine(line.number, line.text, None, "", line.error)
             continue
@@ -160,8 +163,8 @@ def _module_checked(
     power: str,
     line: ReadLine,
 ) -> ReadLine:
-    if line.order is None or isinstance(line.order, ConversionOrder):
-        return line
+    if line.order is None or isinstance(line.order, ConversionOrder) or order_unit(line.order) is None:
+        return line  # conversions, waives and the module orders (already checked by the parser)
     why = module_phase.order_problem(board, position, modules, state or ModuleState(), power, line.order)
     return line if why is None else ReadLine(line.number, line.text, None, "", why)
 
@@ -213,12 +216,14 @@ def play_phase(
     modules, options = split_options(options)
     options = load_timeline(variant).game_options(options)
     board = board_for(variant, map_state)
+    state = module_state or ModuleState()
+    read_with = modules if modules.any else None
     orders: dict[str, list[AnyOrder]] = {}
     texts: dict[int, str] = {}  # id of each order read -> the text typed
     stored: dict[str, list[str]] = {}
     unreadable: list[dict[str, Any]] = []
     for power, lines in order_texts.items():
-        for line in read_orders(lines, board, position, power):
+        for line in read_orders(lines, board, position, power, modules=read_with, module_state=state):
             stored.setdefault(power, []).append(line.stored or line.text)
             if line.order is None:
                 unreadable.append(_result(power, line.text, line.text, Outcome.INVALID, line.error or ""))
@@ -229,8 +234,14 @@ def play_phase(
     plain = conversions.for_adjudication(orders)
     played = None
     if modules.any:
-        state = module_state or ModuleState()
-        played = module_phase.play(board, position, plain, modules, state, build_rule=variant.build_rule)
+        # Depots and Snow Storms go beside the unit orders, as ``play``'s ``extra``.
+        extra = module_phase.ModuleOrders()
+        for power in list(plain):
+            plain[power], theirs = split_orders(plain[power])
+            extra = module_phase.ModuleOrders(extra.depots + theirs.depots, extra.storms + theirs.storms)
+        played = module_phase.play(
+            board, position, plain, modules, state, extra=extra, build_rule=variant.build_rule
+        )
         result = played.result
     else:
         result = adjudicate(board, position, plain)

@@ -133,3 +133,53 @@ def test_an_ice_lords_game_needs_two_to_six_powers(users):
         game_create(name="Ice", variant="ice_lords", powers=7)
     with pytest.raises(GameError, match="Only a generated board"):
         game_create(name="Std", variant="standard", powers=3)
+
+
+def test_a_depot_ordered_through_the_services_is_founded_and_operative_the_next_phase(users):
+    game = started_game(users, options={"supply_lines": True})
+    france = seat(game, "FRANCE").user
+    assert orders_submit(game_id=game.id, user=france, text="A PAR - BUR", phase="S1901M", now=SOON).ok
+    [autumn] = play(game, 1)
+    assert autumn.name == "F1901M"
+    before = autumn.deadline - dt.timedelta(minutes=1)
+    submitted = orders_submit(
+        game_id=game.id, user=france, text="A BUR establish depot\nA MAR H", phase="F1901M", now=before
+    )
+    assert submitted.accepted == ["establish depot BUR", "A MAR H"], submitted.rejected
+    game.refresh_from_db()
+    phase_process(phase_id=autumn.id, now=autumn.deadline + dt.timedelta(minutes=1))
+    game.refresh_from_db()
+    spring = game.current_phase
+    assert spring.name == "S1902M"
+    assert spring.snapshot["modules"]["state"]["supply"]["depots"] == {
+        "BUR": {"power": "FRANCE", "since": "F1901M"}
+    }
+    assert "BUR" in spring.snapshot["modules"]["supply"]["depots"]  # operative: joined to a source
+
+
+def test_a_depot_where_the_power_has_no_unit_is_refused_at_entry(users):
+    game = started_game(users, options={"supply_lines": True})
+    france = seat(game, "FRANCE").user
+    submitted = orders_submit(game_id=game.id, user=france, text="establish depot BUR", now=SOON)
+    [refused] = submitted.rejected
+    assert "FRANCE has no unit in Burgundy" in refused.reason, refused.reason
+
+
+def test_a_snow_storm_placed_through_the_services_lands_on_the_next_movement_phase(users):
+    options = {"blizzards": {"count": "1d6", "snow_storm_tokens": 1}}
+    game = started_game(users, variant="wall_of_ice", options=options)
+    first = game.current_phase
+    snowed = set(first.snapshot["modules"]["state"]["blizzards"])
+    board = selectors.phase_board(game=game, phase=first)
+    occupied = {u["location"][:3] for u in first.snapshot["units"]}
+    target = next(
+        p for p in sorted(board.provinces) if board.is_land(p) and p not in snowed and p not in occupied
+    )
+    unit = first.snapshot["units"][0]
+    user = seat(game, unit["power"]).user
+    submitted = orders_submit(game_id=game.id, user=user, text=f"place blizzard {target}", now=SOON)
+    assert submitted.accepted == [f"place blizzard {target}"], submitted.rejected
+    [after] = play(game, 1)
+    movement = after if after.name.endswith("M") else play(game, 1)[0]
+    assert movement.name.endswith("M")
+    assert target in movement.snapshot["modules"]["state"]["blizzards"]
