@@ -5,6 +5,8 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from dipserver.games.errors import GameError
 from dipserver.games.models import Order, Phase
@@ -87,3 +89,18 @@ def test_orders_written_for_another_phase_are_refused(game):
         orders_submit(game_id=game.id, user=england, text="F LON - NTH", phase="s1902m", now=SOON)
     with pytest.raises(GameError, match="not a phase name"):
         orders_submit(game_id=game.id, user=england, text="F LON - NTH", phase="tomorrow", now=SOON)
+
+
+def test_a_submission_costs_five_queries_and_reads_the_snapshot_only_once_per_phase(game):
+    england = seat(game, "ENGLAND")
+    orders_submit(game_id=game.id, user=england.user, text="F LON - NTH", now=SOON)  # parses the phase
+
+    with CaptureQueriesContext(connection) as queries:
+        result = orders_submit(game_id=game.id, user=england.user, text="F LON - ENG\nA LVP - YOR", now=SOON)
+
+    assert result.ok
+    sql = [q["sql"] for q in queries.captured_queries if not q["sql"].startswith(("SAVEPOINT", "RELEASE"))]
+    # the game (needed fields), the phase (no snapshot), the seat, delete the old orders, insert the new
+    assert len(sql) == 5, sql
+    assert not any("snapshot" in q for q in sql)
+    assert not any('"games_game"."options"' in q and "JOIN" in q for q in sql)

@@ -1,7 +1,12 @@
 """Orders and readiness: a power submits and revises its orders until the deadline.
 
-Submitting takes the Game lock first, exactly like processing, so an order either lands before the phase
-is processed (and is part of it) or after, and is then refused with the phase's name — never lost.
+Submitting is on the hot path (every power of every game, many times a phase), so it locks only what it
+needs: the current Phase row ``FOR SHARE`` (the powers of one game submit side by side) and the power's own
+row. Processing takes the Game lock and then claims the phase with an ``UPDATE``, which waits for every
+submission holding the share lock; a submission arriving after the claim waits for processing to commit and
+then finds the phase processed. An order thus either lands before the phase is processed (and is part of
+it) or after, and is then refused with the phase's name — never lost. The lock order stays Game, Phase,
+Power: submitting just skips the first.
 """
 
 from __future__ import annotations
@@ -10,14 +15,13 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
-from dipserver.engine.modules import ModuleState
 from dipserver.engine.types import Phase as EnginePhase
 from dipserver.games.errors import GameError
-from dipserver.games.mappers import board_of, position_of
 from dipserver.games.models import Game, Order, Phase, Power
+from dipserver.games.phase_boards import phase_board
 from dipserver.games.services.common import (
     game_locked,
     game_phase_title,
@@ -26,7 +30,10 @@ from dipserver.games.services.common import (
     seat_of,
 )
 from dipserver.games.turn import orders_read, powers_to_act
-from dipserver.games.variants import game_modules, game_variant
+
+# What order entry reads of a game: never the JSON it does not need.
+_GAME_FIELDS = ("id", "name", "status", "variant", "variant_version", "secret", "board", "options")
+_GAME_FIELDS += ("current_phase_id",)
 
 
 @dataclass(frozen=True)
@@ -59,25 +66,19 @@ def orders_submit(
     are stored (so one typo does not cost the other orders).
     """
     now = now or timezone.now()
-    game = game_locked(game_id)
-    current = phase_locked(game)
+    game = Game.objects.only(*_GAME_FIELDS).filter(id=game_id).first()
+    if game is None:
+        raise GameError(f"There is no game {game_id}")
+    current = _phase_shared(game)
     if phase is not None:
         _same_phase(phase, current, game)
     _open_for_orders(game, current, now)
-    seat = seat_of(powers_locked(game), user)
+    seat = _seat_locked(game, user)
     if seat.status == Power.Status.ELIMINATED:
         raise GameError(f"{seat.name.title()} has been eliminated and has no orders to give")
-    variant = game_variant(game)
-    position = position_of(current.snapshot)
-    board = board_of(variant, current.snapshot)
-    modules = current.snapshot.get("modules")
+    view = phase_board(game, current.id)
     lines = orders_read(
-        text,
-        board,
-        position,
-        seat.name,
-        modules=game_modules(game),
-        module_state=ModuleState.from_data(modules["state"]) if modules else None,
+        text, view.board, view.position, seat.name, modules=view.modules, module_state=view.module_state
     )
     accepted = [line.stored for line in lines if line.order is not None]
     rejected = [Rejection(line.number, line.text, line.error) for line in lines if line.error is not None]
@@ -117,6 +118,36 @@ def phase_enqueue(phase_id: int) -> None:
     from dipserver.games.tasks import phase_process
 
     phase_process.delay_on_commit(phase_id)
+
+
+def _phase_shared(game: Game) -> Phase:
+    """The game's current phase (without its snapshot), share-locked: submissions of one game run side by
+    side, processing's claim waits for them, and they wait for it (then reading the phase processed)."""
+    if game.current_phase_id is None:
+        raise GameError(f"{game.name} has not started yet")
+    fields = "id, game_id, name, status, deadline"
+    if connection.vendor == "postgresql":
+        sql = f"SELECT {fields} FROM games_phase WHERE id = %s FOR SHARE"
+        found = list(Phase.objects.raw(sql, [game.current_phase_id]))
+    else:  # SQLite has no row locks: its writers take turns anyway
+        found = list(Phase.objects.only(*fields.split(", ")).filter(id=game.current_phase_id))
+    if not found:
+        raise GameError(f"{game.name} has not started yet")
+    return found[0]
+
+
+def _seat_locked(game: Game, user: Any) -> Power:
+    """The user's own seat, locked: two submissions of one power take turns (no key lock: order rows
+    pointing at the seat may still be written by processing's readers)."""
+    seat = (
+        Power.objects.select_for_update(no_key=True)
+        .only("id", "name", "status", "missed_phases", "seat_open")
+        .filter(game_id=game.id, user_id=getattr(user, "id", None))
+        .first()
+    )
+    if seat is None:
+        raise GameError("You are not playing in this game")
+    return seat
 
 
 def _same_phase(named: str, current: Phase, game: Game) -> None:
