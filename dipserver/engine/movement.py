@@ -82,6 +82,18 @@ def water_neighbours(board: Board, prov: str) -> frozenset[str]:
     return found
 
 
+_NAMES: weakref.WeakKeyDictionary[Board, dict[str, str]] = weakref.WeakKeyDictionary()
+
+
+def _names_on(board: Board) -> dict[str, str]:
+    """Names of locations ("LON") and units ("A LON") for messages, per board: a void support's reason
+    names two places, and random games void a few supports every phase."""
+    names = _NAMES.get(board)
+    if names is None:
+        names = _NAMES[board] = {}
+    return names
+
+
 def sea_route(board: Board, origin: str, dest: str, seas: Iterable[str]) -> set[str]:
     """The seas of ``seas`` that lie on some chain from ``origin`` to ``dest`` (both land provinces)."""
     usable = set(seas)
@@ -190,6 +202,7 @@ class _Phase:
         self._fleet_seas: frozenset[str] | None = None
         self._needed: dict[tuple[str, str], set[str]] = {}
         self._by_sea: set[str] = set()  # armies whose legal move can only go by convoy
+        self._names = _names_on(board)
         # The chosen orders by kind, in the order given (step 1 fills them, step 2 reads them).
         self._moves: list[tuple[str, str]] = []  # (province, settled target)
         self._others: list[tuple[str, Order]] = []  # supports and convoys
@@ -286,11 +299,20 @@ class _Phase:
 
     def _unit_name(self, prov: str) -> str:
         unit = self.units[prov]
-        kind = "army" if unit.type is UnitType.ARMY else "fleet"
-        return f"The {kind} in {self.board.location_name(unit.location)}"
+        key = "A " + unit.location if unit.type is UnitType.ARMY else "F " + unit.location
+        name = self._names.get(key)
+        if name is None:
+            kind = "army" if unit.type is UnitType.ARMY else "fleet"
+            name = self._names[key] = f"The {kind} in {self.board.location_name(unit.location)}"
+        return name
 
     def _name(self, loc: str) -> str:
-        return self.board.location_name(loc)
+        name = self._names.get(loc)
+        if name is None:
+            name = self.board.location_name(loc)
+            if len(self._names) < 4096:  # a map's locations are finite; the cap only guards odd input
+                self._names[loc] = name
+        return name
 
     # Each check returns (None, target) for a legal order, else (the reason, "").
 
