@@ -48,6 +48,7 @@ def adjudicate(
     *,
     build_rule: str | None = None,
     order_board: Board | None = None,
+    checked: bool = False,
 ) -> PhaseResult:
     """Adjudicate ``position.phase`` on ``board`` (the map as it stands in that phase).
 
@@ -57,12 +58,16 @@ def adjudicate(
     ``order_board``, when given, judges the movement and retreat orders instead of ``board``: a rule
     module's overlay that closes provinces for one season (blizzards). Centres and the Winter decision
     always use ``board``, since such overlays never outlast the season.
+
+    ``checked=True`` says the movement orders were read by the parser or ``jsonio``'s reader for this
+    position, which check each order on its own: ``movement.resolve_movement`` then skips those checks.
+    Any other caller keeps the default, and with it the full checks and their messages.
     """
     rule = build_rule or board.variant.build_rule or HOME
     phase = position.phase
     judged = order_board or board
     if phase.type is PhaseType.MOVEMENT:
-        return _after_movement(board, judged, position, orders_by_power, rule)
+        return _after_movement(board, judged, position, orders_by_power, rule, checked)
     if phase.type is PhaseType.RETREATS:
         retreats = resolve_retreats(judged, position.units, position.dislodged, orders_by_power)
         return _advance(board, position, retreats.results, retreats.units, rule, [])
@@ -77,9 +82,10 @@ def _after_movement(
     position: Position,
     orders_by_power: Mapping[str, Iterable[Order]],
     rule: str,
+    checked: bool,
 ) -> PhaseResult:
     phase = position.phase
-    outcome = resolve_movement(judged, position.units, orders_by_power)
+    outcome = resolve_movement(judged, position.units, orders_by_power, checked=checked)
     results = list(outcome.results)
     waiting: dict[str, Dislodged] = {}
     for prov, d in outcome.dislodged.items():

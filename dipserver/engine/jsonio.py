@@ -493,7 +493,8 @@ def adjudicate_request(data: Any) -> dict[str, Any]:
         except MapRequestError as exc:
             raise RequestError(str(exc)) from exc
     read = read_orders(request)
-    result = adjudicate(request.board, request.position, read.orders)
+    # Every order was read for this board and position, and so checked on its own (read_orders).
+    result = adjudicate(request.board, request.position, read.orders, checked=True)
     return answer(request, read, result)
 
 

@@ -60,10 +60,20 @@ class MovementOutcome:
 
 
 def resolve_movement(
-    board: Board, units: Mapping[str, Unit], orders_by_power: Mapping[str, Iterable[Order]]
+    board: Board,
+    units: Mapping[str, Unit],
+    orders_by_power: Mapping[str, Iterable[Order]],
+    *,
+    checked: bool = False,
 ) -> MovementOutcome:
-    """Adjudicate one movement phase on ``board`` for ``units`` (keyed by province)."""
-    return _Phase(board, units).run(orders_by_power)
+    """Adjudicate one movement phase on ``board`` for ``units`` (keyed by province).
+
+    ``checked=True`` promises that every order came from ``parse.parse_order`` or
+    ``jsonio.read_movement_order`` for this board and these units: each names its own power's unit, and a
+    support names a place the supporter could move to. Those checks are then skipped; everything that
+    depends on other units (a supported unit's reach, convoy routes) is still checked.
+    """
+    return _Phase(board, units, checked).run(orders_by_power)
 
 
 # --- board facts this module needs beyond the Board queries, cached per board ------------------------
@@ -196,9 +206,10 @@ _Given = tuple[int, str, Order, str]  # (slot in the results, power, legal order
 
 
 class _Phase:
-    def __init__(self, board: Board, units: Mapping[str, Unit]) -> None:
+    def __init__(self, board: Board, units: Mapping[str, Unit], checked: bool = False) -> None:
         self.board = board
         self.units = units
+        self.checked = checked  # the reader has checked each order on its own (resolve_movement)
         self._fleet_seas: frozenset[str] | None = None
         self._needed: dict[tuple[str, str], set[str]] = {}
         self._by_sea: set[str] = set()  # armies whose legal move can only go by convoy
@@ -233,7 +244,7 @@ class _Phase:
         self, orders_by_power: Mapping[str, Iterable[Order]], results: list[OrderResult]
     ) -> dict[str, _Given]:
         """The one legal order of each ordered unit (by province); every other order is reported."""
-        units, checks = self.units, _CHECKS
+        units, checks, checked = self.units, _CHECKS, self.checked
         # Bound methods in locals only (never kept on the phase, which would make it a cycle).
         fleet_moves, army_moves = self.board.fleet_moves, self.board.army_moves
         chosen: dict[str, _Given] = {}
@@ -251,7 +262,7 @@ class _Phase:
                     unit = units.get(prov)
                     if unit is None:
                         problem = f"There is no unit in {self._name(prov)}"
-                    elif unit.power != power:
+                    elif not checked and unit.power != power:
                         problem = f"The unit in {self._name(prov)} belongs to {unit.power}, not {power}"
                     else:
                         # Holds and plain moves to a neighbour are most orders: decided here, without a
@@ -365,7 +376,7 @@ class _Phase:
             return f"{self._unit_name(target)} cannot support itself", ""
         if target not in self.units:
             return f"There is no unit in {self._name(target)} to support", ""
-        if not self.board.can_reach_province(unit.type, unit.location, target):
+        if not self.checked and not self.board.can_reach_province(unit.type, unit.location, target):
             return (
                 f"{self._unit_name(here)} cannot reach {self._name(target)}, so cannot support it",
                 "",
@@ -385,7 +396,7 @@ class _Phase:
             if into == here:
                 return f"{self._unit_name(here)} cannot support a move into its own province", ""
             return f"{self._unit_name(target)} cannot move to where it already is", ""
-        if not board.can_reach_province(unit.type, unit.location, into):
+        if not self.checked and not board.can_reach_province(unit.type, unit.location, into):
             return f"{self._unit_name(here)} cannot reach {self._name(into)}, so cannot support there", ""
         # The supported move must be possible while this support is given (DATC 6.D.31).
         if supported.type is UnitType.FLEET:
