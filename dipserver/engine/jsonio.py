@@ -367,6 +367,13 @@ def read_movement_order(text: str, board: Board, position: Position, power: str)
     ``parse_order`` would return (the tests hold it to that).
     """
     readings = _READINGS.get(board) or _new_board_cache(_READINGS, board)
+    return _read_known(text, board, readings, position.units, power)
+
+
+def _read_known(
+    text: str, board: Board, readings: dict[str, _Reading], units: Mapping[str, Unit], power: str
+) -> Order | None:
+    """``read_movement_order`` with the board's cache already found (``read_orders`` finds it once)."""
     reading = readings.get(text)
     if reading is None:
         reading = _read_canonical(text, board)
@@ -375,11 +382,11 @@ def read_movement_order(text: str, board: Board, position: Position, power: str)
     order, unit_type, loc, prov, carried = reading
     if order is None:
         return None
-    unit = position.units.get(prov)
+    unit = units.get(prov)
     if unit is None or unit.power != power or unit.type is not unit_type or unit.location != loc:
         return None
     if carried is not None:
-        army = position.units.get(carried)
+        army = units.get(carried)
         if army is not None and army.type is not UnitType.ARMY:
             return None
     return order
@@ -458,13 +465,15 @@ def read_orders(request: Request) -> ReadOrders:
     parser's reason and its unit is left unordered (it holds, or in a retreat it disbands)."""
     board, position = request.board, request.position
     fast = position.phase.type is PhaseType.MOVEMENT
+    readings = _READINGS.get(board) or _new_board_cache(_READINGS, board)
+    units = position.units
     read = ReadOrders({}, [], [])
     given = read.texts
     for power, texts in request.orders.items():
         orders = read.orders[power] = []
         for raw in texts:
             text = raw.strip()
-            order = read_movement_order(text, board, position, power) if fast else None
+            order = _read_known(text, board, readings, units, power) if fast else None
             if order is None:
                 # The parser is big, and canonical movement orders never need it: imported when first used.
                 from dipserver.engine.parse import OrderError, parse_order

@@ -180,17 +180,20 @@ def _province(loc: str) -> str:
 
 
 def _unit(power: str, unit_type: UnitType, loc: str) -> Unit:
-    """A ``Unit`` value, memoised: units are immutable and a phase moves a dozen of them."""
-    key = (power, unit_type, loc)
-    unit = _UNITS.get(key)
+    """A ``Unit`` value, memoised: units are immutable and a phase moves a dozen of them. One table per
+    type, keyed by two strings: a key with the enum in it would hash through ``Enum.__hash__``."""
+    cache = _ARMIES if unit_type is UnitType.ARMY else _FLEETS
+    key = (power, loc)
+    unit = cache.get(key)
     if unit is None:
         unit = Unit(power, unit_type, loc)
-        if len(_UNITS) < 16384:
-            _UNITS[key] = unit
+        if len(cache) < 8192:
+            cache[key] = unit
     return unit
 
 
-_UNITS: dict[tuple[str, UnitType, str], Unit] = {}
+_ARMIES: dict[tuple[str, str], Unit] = {}
+_FLEETS: dict[tuple[str, str], Unit] = {}
 
 
 def _same_coast(board: Board, supported: str, moved: str) -> bool:
