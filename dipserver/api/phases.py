@@ -24,6 +24,7 @@ from dipserver.api.boards import geometry_of, next_changes, variant_or_404
 from dipserver.api.etag import matches, not_modified, phase_tag, tagged
 from dipserver.api.pagination import Pagination
 from dipserver.api.permissions import game_or_404, viewer_of
+from dipserver.engine.orders import OrderResult, Outcome
 from dipserver.engine.parse import OrderError, parse_order
 from dipserver.games.mappers import board_of, map_state_of, position_of
 from dipserver.games.models import Order, Phase
@@ -135,24 +136,25 @@ class PhaseDetailApi(APIView):
 def _picture_args(game: Any, phase: Phase) -> dict[str, Any]:
     """Everything ``render_svg`` takes for a phase: the pinned variant (a generated board with its own
     drawing), the map, units, the rule modules as the phase opened, the changes to come and, once
-    processed, every power's orders."""
+    processed, every power's orders with their results (bounced, cut, dislodged)."""
     variant = variant_or_404(game)
     snapshot = phase.snapshot
     position = position_of(snapshot)
-    orders = []
+    results = []
     if phase.status == Phase.Status.PROCESSED:
         board = board_of(variant, snapshot)
-        for power, texts in phase.orders.items():
-            for text in texts:
-                try:
-                    orders.append(parse_order(text, board, position, power))
-                except OrderError:
-                    continue  # recorded as invalid in the results; nothing to draw
+        for row in phase.results:
+            try:
+                order = parse_order(row["order"], board, position, row["power"])
+            except OrderError:
+                continue  # an order that never parsed (invalid, the unit held): nothing to draw
+            outcome = Outcome(row["outcome"])
+            results.append(OrderResult(row["power"], order, outcome, row["reason"], row["dislodged"]))
     return {
         "variant": variant,
         "map_state": map_state_of(snapshot),
         "position": position,
-        "orders": orders or None,
+        "results": results or None,
         "next_changes": next_changes(game, phase.name) or None,
         "modules": _drawn_modules(snapshot),
         "geometry": geometry_of(game),

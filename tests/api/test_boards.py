@@ -208,3 +208,17 @@ def test_in_a_winter_without_builds_or_disbands_nobody_needs_to_order(game):
     snapshot = {**phase.snapshot, "phase": "W1901A"}
     Phase.objects.filter(id=phase.id).update(name="W1901A", snapshot=snapshot)
     assert not any(p["needs_orders"] for p in seats(game).values())
+
+
+def test_a_processed_phase_picture_shows_the_results(game):
+    # France and Germany both order into Burgundy: the picture shows both moves failed, and the
+    # unordered units' holds are not drawn as anything that failed.
+    for power, orders in {"FRANCE": ["A PAR - BUR"], "GERMANY": ["A MUN - BUR"]}.items():
+        answer = client_for(user_of(game, power)).put(
+            f"/api/v1/games/{game.id}/orders", {"phase": "S1901M", "orders": orders}, format="json"
+        )
+        assert answer.status_code == 200, answer.content[:300]
+    process(game)
+    svg = client_for().get(f"/api/v1/games/{game.id}/phases/0/map.svg").content.decode()
+    assert len(re.findall(r'class="order move failed"', svg)) == 2
+    assert 'class="order move"' not in svg
