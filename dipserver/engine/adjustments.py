@@ -9,6 +9,7 @@ for armies and fleets alike; on equal distance a fleet before an army, then by t
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -32,9 +33,7 @@ class AdjustmentOutcome:
 
 def adjustment_counts(units: Mapping[str, Unit], owners: Mapping[str, str]) -> dict[str, int]:
     """Per power: centres owned minus units (positive: may build; negative: must remove)."""
-    counts: dict[str, int] = {}
-    for owner in owners.values():
-        counts[owner] = counts.get(owner, 0) + 1
+    counts: dict[str, int] = dict(Counter(owners.values()))  # Counter counts in C: after every Fall
     for unit in units.values():
         counts[unit.power] = counts.get(unit.power, 0) - 1
     return counts
