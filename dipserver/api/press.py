@@ -1,7 +1,8 @@
 """Press: the channels a game's press rules allow, the messages I may read, unread counts, sending.
 
-Unread counts are relative to ``?since=<message id>``, the last message the client has seen (the server
-keeps no read markers yet). Senders are hidden in anonymous games.
+Unread counts are relative to the server's read markers (one per power and channel, moved forward by
+``POST /games/<id>/channels``), or to ``?since=<message id>`` when a client keeps its own. Senders are hidden
+in anonymous games.
 """
 
 from __future__ import annotations
@@ -19,10 +20,11 @@ from rest_framework.views import APIView
 from dipserver.api.pagination import Pagination
 from dipserver.api.permissions import game_or_404, power_required, viewer_of
 from dipserver.api.throttling import WriteThrottle
+from dipserver.games import selectors
+from dipserver.games.errors import GameError
 from dipserver.games.models import Game, Message, Power
-from dipserver.games.services.press import message_send
-
-PUBLIC = "public"
+from dipserver.games.selectors import PUBLIC, channel_of
+from dipserver.games.services.press import message_send, press_mark_read
 
 
 def channels_for(game: Game, seat: Power) -> list[dict[str, Any]]:
@@ -37,32 +39,22 @@ def channels_for(game: Game, seat: Power) -> list[dict[str, Any]]:
 
 
 def visible_messages(game: Game, seat: Power) -> list[Message]:
-    """Public press plus messages I sent or that name me (read glue, like ``selectors.messages_for``,
-    keeping ids and times for paging and unread counts)."""
-    rows = Message.objects.filter(game=game).select_related("sender").order_by("id")
-    return [m for m in rows if not m.recipients or m.sender_id == seat.id or seat.name in m.recipients]
+    """Public press plus messages I sent or that name me, keeping ids and times for paging."""
+    return selectors.visible_messages(game=game, seat=seat)
 
 
-def channel_of(message: Message, seat: Power) -> str:
-    """A message's channel as the reader sees it: public, or the one other power in a two-way talk."""
-    if not message.recipients:
-        return PUBLIC
-    if message.sender_id == seat.id and len(message.recipients) == 1:
-        return message.recipients[0]
-    if message.sender is not None and message.recipients == [seat.name]:
-        return message.sender.name
-    return ",".join(sorted({*message.recipients, message.sender.name if message.sender else ""} - {""}))
-
-
-def _since(request: Request) -> int:
-    raw = request.query_params.get("since", "0")
+def _since(request: Request) -> int | None:
+    raw = request.query_params.get("since")
+    if raw is None:
+        return None
     if not raw.isdigit():
         raise ValidationError({"since": "The id of the last message you have seen: a whole number."})
     return int(raw)
 
 
 class ChannelListApi(APIView):
-    """My press channels with how many messages in each are newer than ``?since=``."""
+    """``GET`` my press channels with how many messages in each I have not read (by my read markers, or
+    newer than ``?since=``); ``POST`` marks a channel read."""
 
     permission_classes = [IsAuthenticated]
 
@@ -70,9 +62,25 @@ class ChannelListApi(APIView):
         id = serializers.CharField()
         recipients = serializers.ListField(child=serializers.CharField())
         unread = serializers.IntegerField()
+        last_read = serializers.IntegerField(help_text="The id of the last message I read here (0: none).")
+
+    class MarkInputSerializer(serializers.Serializer):
+        channel = serializers.CharField(max_length=200, help_text="'public' or the power(s), as listed.")
+        up_to = serializers.IntegerField(
+            required=False, min_value=1, help_text="A message id in the channel; default: the newest."
+        )
+
+    class MarkOutputSerializer(serializers.Serializer):
+        channel = serializers.CharField()
+        last_read = serializers.IntegerField()
+        unread = serializers.IntegerField()
 
     @extend_schema(
-        parameters=[OpenApiParameter("since", int, required=False)],
+        parameters=[
+            OpenApiParameter(
+                "since", int, required=False, description="Count from this message id, not my read markers."
+            )
+        ],
         responses={200: OutputSerializer(many=True)},
     )
     def get(self, request: Request, game_id: int) -> Response:
@@ -80,15 +88,26 @@ class ChannelListApi(APIView):
         seat = power_required(viewer_of(request, game, mastery=False), game)
         since = _since(request)
         channels = channels_for(game, seat)
-        unread: dict[str, int] = {}
-        for m in visible_messages(game, seat):
-            if m.id > since and m.sender_id != seat.id:
-                key = channel_of(m, seat)
-                unread[key] = unread.get(key, 0) + 1
+        unread = selectors.press_unread(game=game, seat=seat, since=since)
+        marks = selectors.press_marks(seat=seat)
         known = {c["id"] for c in channels}
         channels += [{"id": k, "recipients": k.split(",")} for k in sorted(unread) if k not in known]
-        rows = [{**c, "unread": unread.get(c["id"], 0)} for c in channels]
+        rows = [{**c, "unread": unread.get(c["id"], 0), "last_read": marks.get(c["id"], 0)} for c in channels]
         return Response(self.OutputSerializer(rows, many=True).data)
+
+    @extend_schema(request=MarkInputSerializer, responses={200: MarkOutputSerializer})
+    def post(self, request: Request, game_id: int) -> Response:
+        game = game_or_404(game_id)
+        seat = power_required(viewer_of(request, game, mastery=False), game)
+        data = self.MarkInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            mark = press_mark_read(game_id=game.id, user=request.user, **data.validated_data)
+        except GameError as exc:
+            raise ValidationError({"channel": str(exc)}) from exc
+        unread = selectors.press_unread(game=game, seat=seat).get(mark.channel, 0)
+        body = {"channel": mark.channel, "last_read": mark.last_read, "unread": unread}
+        return Response(self.MarkOutputSerializer(body).data)
 
 
 class MessagesApi(APIView):
@@ -123,7 +142,7 @@ class MessagesApi(APIView):
     def get(self, request: Request, game_id: int) -> Response:
         game = game_or_404(game_id)
         seat = power_required(viewer_of(request, game, mastery=False), game)
-        since = _since(request)
+        since = _since(request) or 0
         channel = request.query_params.get("channel")
         rows = [self._row(m, seat, game) for m in visible_messages(game, seat) if m.id > since]
         if channel:

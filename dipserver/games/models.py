@@ -206,3 +206,19 @@ class Message(models.Model):
 
     def __str__(self) -> str:
         return f"{self.phase_name}: {self.body[:40]}"
+
+
+class PressMark(models.Model):
+    """How far a power has read one press channel: the id of the last message read there (ids only grow,
+    so every message of the channel with a larger id is unread)."""
+
+    power = models.ForeignKey(Power, on_delete=models.CASCADE, related_name="press_marks")
+    channel = models.CharField(max_length=200, help_text="'public', a power name, or names joined by commas.")
+    last_read = models.PositiveBigIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["power", "channel"], name="games_pressmark_once")]
+
+    def __str__(self) -> str:
+        return f"{self.power_id} {self.channel}: {self.last_read}"

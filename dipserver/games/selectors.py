@@ -12,7 +12,7 @@ from dipserver.engine.timeline import Hook, TimelineError, schedule
 from dipserver.engine.types import Phase as EnginePhase
 from dipserver.games.errors import GameError
 from dipserver.games.mappers import board_of
-from dipserver.games.models import Game, Message, Order, Phase, Power
+from dipserver.games.models import Game, Message, Order, Phase, Power, PressMark
 from dipserver.games.turn import powers_to_act
 from dipserver.games.variants import game_timeline, game_variant, timeline_options
 
@@ -138,3 +138,43 @@ def messages_for(*, game: Game, power: Power | None) -> list[dict[str, Any]]:
         sender = "" if anonymous or m.sender is None else m.sender.name
         shown.append({"phase": m.phase_name, "from": sender, "to": m.recipients, "body": m.body})
     return shown
+
+
+PUBLIC = "public"  # the press channel everyone reads
+
+
+def visible_messages(*, game: Game, seat: Power) -> list[Message]:
+    """Public press plus messages ``seat`` sent or that name it, oldest first, senders loaded."""
+    rows = Message.objects.filter(game=game).select_related("sender").order_by("id")
+    return [m for m in rows if not m.recipients or m.sender_id == seat.id or seat.name in m.recipients]
+
+
+def channel_of(message: Message, seat: Power) -> str:
+    """A message's channel as ``seat`` sees it: public, the one other power in a two-way talk, or every
+    power in a larger one, by name and joined with commas."""
+    if not message.recipients:
+        return PUBLIC
+    if message.sender_id == seat.id and len(message.recipients) == 1:
+        return message.recipients[0]
+    if message.sender is not None and message.recipients == [seat.name]:
+        return message.sender.name
+    return ",".join(sorted({*message.recipients, message.sender.name if message.sender else ""} - {""}))
+
+
+def press_marks(*, seat: Power) -> dict[str, int]:
+    """Channel -> the id of the last message ``seat`` has read there (channels never marked: absent)."""
+    return dict(PressMark.objects.filter(power=seat).values_list("channel", "last_read"))
+
+
+def press_unread(*, game: Game, seat: Power, since: int | None = None) -> dict[str, int]:
+    """Channel -> how many messages others sent there that ``seat`` has not read: newer than its read
+    marker in that channel, or than ``since`` (a message id the client keeps) when given. Two queries."""
+    marks = {} if since is not None else press_marks(seat=seat)
+    unread: dict[str, int] = {}
+    for m in visible_messages(game=game, seat=seat):
+        if m.sender_id == seat.id:
+            continue
+        channel = channel_of(m, seat)
+        if m.id > (since if since is not None else marks.get(channel, 0)):
+            unread[channel] = unread.get(channel, 0) + 1
+    return unread
