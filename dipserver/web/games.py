@@ -28,15 +28,22 @@ def lobby(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         forming = forming.exclude(powers__user=request.user)
         mine = _my_games(request.user)
-    open_games = [
-        {"game": g, "seats": g.seats, "size": _size(g.variant)} for g in forming.order_by("-id")[:50]
-    ]
+    open_games = []
+    for game in forming.order_by("-id")[:50]:
+        facts = _game_facts(game)
+        open_games.append({"game": game, "seats": game.seats, "size": len(facts["powers"]), **_label(facts)})
     return render(request, "web/lobby.html", {"open_games": open_games, "my_games": mine})
 
 
-def _size(slug: str) -> int:
-    facts = variant_facts(slug)
-    return len(facts["powers"]) if facts else 0
+def _game_facts(game: Game) -> dict[str, Any]:
+    """The variant's facts, or those of the board generated for this game (Ice Lords)."""
+    return variant_facts(game.variant) or _generated_facts(game)
+
+
+def _label(facts: dict[str, Any]) -> dict[str, Any]:
+    """The variant's own name for a game row, and its rules page when it has one (a generated board
+    has no folder, so no page: a link would be a 404)."""
+    return {"variant_name": facts["name"], "variant_slug": facts.get("slug", "")}
 
 
 def _my_games(user: Any) -> list[dict[str, Any]]:
@@ -63,6 +70,7 @@ def _my_games(user: Any) -> list[dict[str, Any]]:
                 "ordered": acting and (phase.id, seat.id) in ordered,
                 "ready": acting and seat.ready,
                 "acting": acting,
+                **_label(_game_facts(game)),
             }
         )
     return rows
@@ -117,7 +125,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         raise Http404(f"There is no game {game_id}.")
     user = request.user
     seat = Power.objects.filter(game=game, user=user).first() if user.is_authenticated else None
-    facts = variant_facts(game.variant) or _generated_facts(game)
+    facts = _game_facts(game)
     phase = game.current_phase
     config = {
         "gameId": game.id,

@@ -2,7 +2,7 @@
 
 import pytest
 
-from dipserver.games.services.games import game_create
+from dipserver.games.services.games import game_create, game_join
 from dipserver.games.services.orders import orders_submit
 from tests.web.conftest import seat_of
 
@@ -46,3 +46,21 @@ def test_joining_needs_a_login(client, master):
     game = game_create(name="Forming", variant="sahara", masters=[master])
     answer = client.post(f"/games/{game.id}/join/")
     assert answer.status_code == 302 and answer["Location"].startswith("/accounts/login/")
+
+
+def test_game_rows_name_the_variant_as_its_rules_do(client, master, players):
+    game_create(name="Frozen north", variant="wall_of_ice", masters=[master])
+    mine = game_create(name="Mine", variant="wall_of_ice", masters=[master])
+    game_join(game_id=mine.id, user=players[1])
+    client.force_login(players[1])
+    page = client.get("/games/").content.decode()
+    assert "Wall of Ice" in page and "Wall_Of_Ice" not in page
+    assert 'href="/variants/wall_of_ice/"' in page
+
+
+def test_an_open_ice_lords_game_counts_its_seats_and_links_no_missing_rules_page(client, master, players):
+    game_create(name="Grid", variant="ice_lords", masters=[master], powers=4)
+    client.force_login(players[0])
+    page = client.get("/games/").content.decode()
+    assert "0 of 4 seats taken" in page and "Ice Lords" in page
+    assert "/variants/ice_lords/" not in page
