@@ -69,3 +69,12 @@ def test_project_passes_django_system_checks() -> None:
     from django.core.management import call_command
 
     call_command("check", fail_level="WARNING")
+
+
+def test_redoc_page_keeps_the_browser_on_this_site(client: Client) -> None:
+    """drf-spectacular's own Redoc page links Google Fonts; ours links nothing elsewhere and its
+    Content-Security-Policy stops Redoc's footer logo from being fetched from cdn.redoc.ly."""
+    html = client.get("/api/redoc/").content.decode()
+    assert "googleapis" not in html and "gstatic" not in html
+    assert "Content-Security-Policy" in html and "default-src 'self'" in html
+    assert "Redoc.init(" in html or "<redoc " in html
