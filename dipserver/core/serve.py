@@ -16,13 +16,14 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 STOP_GRACE_SECONDS = 10.0
 READY_TIMEOUT_SECONDS = 60.0
+LOCAL = "dipserver.config.settings.local"  # what manage.py would choose
 
 
 @dataclass(frozen=True)
@@ -88,6 +89,17 @@ def child_commands(options: ServeOptions, python: str = sys.executable) -> list[
         ("celery worker", [*celery, "worker", "--loglevel=INFO", "--concurrency=2", "--without-gossip"]),
         ("celery beat", [*celery, "beat", "--loglevel=INFO"]),
     ]
+
+
+def child_env(base: Mapping[str, str]) -> dict[str, str]:
+    """The children's environment. The settings module is named here, not left to each entry point:
+    Celery installs its Django fix-up (which finds every app's tasks) only when DJANGO_SETTINGS_MODULE is
+    set as the app is created, so without it the worker registers no task and refuses every one it gets."""
+    return {
+        **base,
+        "PYTHONUNBUFFERED": "1",
+        "DJANGO_SETTINGS_MODULE": base.get("DJANGO_SETTINGS_MODULE") or LOCAL,
+    }
 
 
 def setup_commands(python: str = sys.executable) -> list[list[str]]:
@@ -178,7 +190,7 @@ def serve(options: ServeOptions) -> int:
     os.chdir(ROOT)
     # Runtime files (beat's schedule, the embedded broker, SQLite) go here; settings read the same variable.
     Path(os.environ.get("DIPSERVER_VAR_DIR") or ROOT / "var").mkdir(parents=True, exist_ok=True)
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    env = child_env(os.environ)
 
     if not port_free(options.host, options.port):
         raise ServeError(

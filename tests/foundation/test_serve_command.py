@@ -19,6 +19,7 @@ from dipserver.core.serve import (
     ServeOptions,
     banner,
     child_commands,
+    child_env,
     parse_args,
     port_free,
     stop_all,
@@ -54,6 +55,27 @@ class TestProcesses:
         assert commands["web server"] == ["py", "manage.py", "runserver", "127.0.0.1:8001", "--noreload"]
         assert commands["celery worker"][:6] == ["py", "-m", "celery", "-A", "dipserver.config", "worker"]
         assert commands["celery beat"][:6] == ["py", "-m", "celery", "-A", "dipserver.config", "beat"]
+
+    def test_children_get_the_local_settings_unless_told_otherwise(self) -> None:
+        assert child_env({})["DJANGO_SETTINGS_MODULE"] == "dipserver.config.settings.local"
+        chosen = {"DJANGO_SETTINGS_MODULE": "dipserver.config.settings.production"}
+        assert child_env(chosen)["DJANGO_SETTINGS_MODULE"] == "dipserver.config.settings.production"
+
+    def test_the_worker_started_by_serve_knows_every_task(self, clean_env: dict[str, str]) -> None:
+        """What a worker does first: load the app's task modules. From a shell with no settings chosen
+        it once found none, and refused processing, deadlines and the heartbeat as unregistered."""
+        clean_env.pop("DJANGO_SETTINGS_MODULE", None)
+        script = (
+            "from dipserver.config.celery import app; app.loader.import_default_modules(); "
+            "print(' '.join(sorted(t for t in app.tasks if t.startswith('dipserver.'))))"
+        )
+        found = subprocess.run(
+            [sys.executable, "-c", script], env=child_env(clean_env), cwd=ROOT, capture_output=True, text=True
+        )
+        assert found.returncode == 0, found.stderr
+        tasks = set(found.stdout.split())
+        assert {"dipserver.core.heartbeat", "dipserver.games.phase_process"} <= tasks
+        assert "dipserver.games.phases_due_sweep" in tasks
 
     def test_reload_is_runservers_default(self) -> None:
         commands = dict(child_commands(ServeOptions("127.0.0.1", 8000, reload=True), python="py"))
