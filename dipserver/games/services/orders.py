@@ -66,10 +66,7 @@ def orders_submit(
     are stored (so one typo does not cost the other orders).
     """
     now = now or timezone.now()
-    game = Game.objects.only(*_GAME_FIELDS).filter(id=game_id).first()
-    if game is None:
-        raise GameError(f"There is no game {game_id}")
-    current = _phase_shared(game)
+    game, current = _game_and_phase_shared(game_id)
     if phase is not None:
         _same_phase(phase, current, game)
     _open_for_orders(game, current, now)
@@ -82,8 +79,7 @@ def orders_submit(
     )
     accepted = [line.stored for line in lines if line.order is not None]
     rejected = [Rejection(line.number, line.text, line.error) for line in lines if line.error is not None]
-    Order.objects.filter(phase=current, power=seat).delete()
-    Order.objects.bulk_create(Order(phase=current, power=seat, text=t) for t in accepted)
+    _orders_replace(current, seat, accepted)
     if seat.status == Power.Status.CIVIL_DISORDER:
         # Back at the table: the seat is no longer on offer.
         seat.status, seat.missed_phases, seat.seat_open = Power.Status.ACTIVE, 0, False
@@ -120,20 +116,46 @@ def phase_enqueue(phase_id: int) -> None:
     phase_process.delay_on_commit(phase_id)
 
 
-def _phase_shared(game: Game) -> Phase:
-    """The game's current phase (without its snapshot), share-locked: submissions of one game run side by
-    side, processing's claim waits for them, and they wait for it (then reading the phase processed)."""
-    if game.current_phase_id is None:
-        raise GameError(f"{game.name} has not started yet")
-    fields = "id, game_id, name, status, deadline"
+def _game_and_phase_shared(game_id: int) -> tuple[Game, Phase]:
+    """The game (the fields order entry reads) and its current phase (no snapshot), the phase share-locked:
+    submissions of one game run side by side, processing's claim waits for them, and they wait for it
+    (then reading the phase processed). One round trip on PostgreSQL."""
     if connection.vendor == "postgresql":
-        sql = f"SELECT {fields} FROM games_phase WHERE id = %s FOR SHARE"
-        found = list(Phase.objects.raw(sql, [game.current_phase_id]))
-    else:  # SQLite has no row locks: its writers take turns anyway
-        found = list(Phase.objects.only(*fields.split(", ")).filter(id=game.current_phase_id))
-    if not found:
+        columns = ", ".join(f"g.{f}" for f in _GAME_FIELDS)
+        sql = (
+            f"SELECT {columns}, p.game_id AS p_game_id, p.name AS p_name, p.status AS p_status,"
+            " p.deadline AS p_deadline FROM games_game g JOIN games_phase p ON p.id = g.current_phase_id"
+            " WHERE g.id = %s FOR SHARE OF p"
+        )
+        row = next(iter(Game.objects.raw(sql, [game_id])), None)
+        if row is not None:
+            phase = Phase(id=row.current_phase_id, game_id=row.p_game_id, name=row.p_name)
+            phase.status, phase.deadline = row.p_status, row.p_deadline
+            return row, phase
+    # SQLite (no row locks: its writers take turns anyway), or no row: find out which is missing.
+    game = Game.objects.only(*_GAME_FIELDS).filter(id=game_id).first()
+    if game is None:
+        raise GameError(f"There is no game {game_id}")
+    phase = Phase.objects.only("id", "game_id", "name", "status", "deadline").filter(id=game.current_phase_id)
+    found = phase.first() if game.current_phase_id is not None else None
+    if found is None:
         raise GameError(f"{game.name} has not started yet")
-    return found[0]
+    return game, found
+
+
+def _orders_replace(phase: Phase, seat: Power, texts: list[str]) -> None:
+    """The seat's orders for the phase become ``texts``, in that order; one statement on PostgreSQL."""
+    if connection.vendor != "postgresql":
+        Order.objects.filter(phase=phase, power=seat).delete()
+        Order.objects.bulk_create(Order(phase=phase, power=seat, text=t) for t in texts)
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "WITH gone AS (DELETE FROM games_order WHERE phase_id = %s AND power_id = %s)"
+            " INSERT INTO games_order (phase_id, power_id, text, submitted_at)"
+            " SELECT %s, %s, t, %s FROM unnest(%s::varchar[]) WITH ORDINALITY AS lines(t, n) ORDER BY n",
+            [phase.id, seat.id, phase.id, seat.id, timezone.now(), texts],
+        )
 
 
 def _seat_locked(game: Game, user: Any) -> Power:
