@@ -71,6 +71,9 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=15.0, help="length of each stage")
     parser.add_argument("--games", type=int, default=8, help="games of seven players")
     parser.add_argument("--workers", type=int, default=3, help="gunicorn worker processes")
+    parser.add_argument(
+        "--server-threads", type=int, default=1, help="threads per gunicorn worker (1: sync workers)"
+    )
     parser.add_argument("--threads", type=int, default=32, help="client threads")
     args = parser.parse_args()
 
@@ -96,6 +99,8 @@ def main() -> int:
                 f"127.0.0.1:{port}",
                 "--workers",
                 str(args.workers),
+                "--threads",
+                str(args.server_threads),
                 "--log-level",
                 "warning",
                 "--access-logfile",
@@ -109,7 +114,8 @@ def main() -> int:
         base = f"http://127.0.0.1:{port}/api/v1"
         _wait_for(base)
         print(
-            f"database: {env['DATABASE_URL'].split('@')[-1]}; gunicorn: {args.workers} sync workers on {base}"
+            f"database: {env['DATABASE_URL'].split('@')[-1]}; gunicorn: {args.workers} workers"
+            f" x {args.server_threads} threads on {base}; load average {os.getloadavg()[0]:.2f}"
         )
         cpus = os.cpu_count()
         print(f"{len(players)} players in {args.games} games; {args.seconds:.0f} s a stage; {cpus} CPUs")
