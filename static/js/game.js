@@ -4,7 +4,7 @@
 
 import { call } from "./api.js";
 import { showDeadline } from "./time.js";
-import { changeWords, comingChanges, eventWords, hookWords, phaseTitle, whenWords } from "./words.js";
+import { changeWords, comingChanges, eventWords, hookWords, phaseTitle, savedWords, whenWords } from "./words.js";
 
 const config = JSON.parse(document.getElementById("game-config").textContent);
 const API = config.api; // /api/v1/games/<id>
@@ -365,7 +365,7 @@ async function saveOrders() {
   }));
   renderOrderList();
   const bad = state.orders.filter((o) => !o.valid).length;
-  notice(bad ? `${bad} order(s) rejected; the others are saved.` : status === 204 ? "Orders withdrawn." : "Orders saved.", bad ? "error" : "ok");
+  notice(status === 204 ? "Orders withdrawn." : savedWords(bad, state.orders.length), bad ? "error" : "ok");
   state.etag = null; // "ordered" changed: fetch the game afresh on the next poll
 }
 

@@ -98,3 +98,18 @@ export function eventWords(event) {
       return JSON.stringify(event);
   }
 }
+
+// What the notice says after orders were sent: a rejected order is not stored, so never claim
+// "the others are saved" when there are none.
+export function savedWords(rejected, total) {
+  if (!rejected) return "Orders saved.";
+  const orders = (n) => `${n} order${n === 1 ? "" : "s"}`;
+  if (rejected >= total) {
+    if (total === 1) return "The order was rejected: see why below.";
+    return `All ${orders(total)} were rejected: see why below.`;
+  }
+  const kept = total - rejected;
+  const verb = rejected === 1 ? "was" : "were";
+  const others = kept === 1 ? "one is" : `${kept} are`;
+  return `${rejected} of ${orders(total)} ${verb} rejected (see why below); the other ${others} saved.`;
+}

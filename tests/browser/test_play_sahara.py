@@ -112,6 +112,9 @@ def test_play_a_sahara_game_in_the_browser(browser, live_server, shoot):
     page.fill("#typed-orders", "A XYZ - ABC")
     page.click("text=Add typed orders")
     expect(page.locator("#order-list li.invalid")).to_contain_text("✖")
+    expect(page.locator("#notice")).to_have_text(
+        "1 of 2 orders was rejected (see why below); the other one is saved."
+    )
     page.locator("#order-list li.invalid .remove").click()
     expect(page.locator("#order-list li.invalid")).to_have_count(0)
 
