@@ -32,7 +32,11 @@ def lobby(request: HttpRequest) -> HttpResponse:
     for game in forming.order_by("-id")[:50]:
         facts = _game_facts(game)
         open_games.append({"game": game, "seats": game.seats, "size": len(facts["powers"]), **_label(facts)})
-    return render(request, "web/lobby.html", {"open_games": open_games, "my_games": mine})
+    # A newcomer's first question is what each variant does: its rules page is one click away here.
+    variants = [variant_facts(slug) for slug, _ in variant_choices()]
+    return render(
+        request, "web/lobby.html", {"open_games": open_games, "my_games": mine, "variants": variants}
+    )
 
 
 def _game_facts(game: Game) -> dict[str, Any]:

@@ -64,3 +64,9 @@ def test_an_open_ice_lords_game_counts_its_seats_and_links_no_missing_rules_page
     page = client.get("/games/").content.decode()
     assert "0 of 4 seats taken" in page and "Ice Lords" in page
     assert "/variants/ice_lords/" not in page
+
+
+def test_the_lobby_leads_a_visitor_to_every_variants_rules(client):
+    page = client.get("/games/").content.decode()
+    for slug, name in (("standard", "Standard"), ("sahara", "Sahara"), ("wall_of_ice", "Wall of Ice")):
+        assert f'<a href="/variants/{slug}/">{name}</a>' in page
