@@ -7,7 +7,11 @@ from typing import Any
 
 from django import forms
 
+from dipserver.engine.icelords import POWERS as ICE_LORDS_POWERS
 from dipserver.games.models import Game
+from dipserver.games.variants import GENERATED
+
+ICE_LORDS_DEFAULT_POWERS = 6
 
 MAX_PHASE_MINUTES = 60 * 24 * 60  # the API's limit: sixty days
 
@@ -33,6 +37,13 @@ class GameCreateForm(forms.Form):
     password = forms.CharField(
         label="Password to join (optional)", max_length=128, required=False, widget=forms.PasswordInput
     )
+    powers = forms.IntegerField(
+        label=f"Powers (Ice Lords only, 2 to {len(ICE_LORDS_POWERS)})",
+        min_value=2,
+        max_value=len(ICE_LORDS_POWERS),
+        required=False,
+        help_text=f"An Ice Lords board is dealt for this many powers; {ICE_LORDS_DEFAULT_POWERS} if empty.",
+    )
 
     def __init__(self, *args: Any, variants: list[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -43,6 +54,12 @@ class GameCreateForm(forms.Form):
         if zone not in zoneinfo.available_timezones():
             raise forms.ValidationError(f"Unknown time zone {zone!r}; use a name such as Europe/Paris.")
         return zone
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("powers") is not None and data.get("variant") not in (None, GENERATED):
+            self.add_error("powers", "Only Ice Lords is dealt for a number of powers; leave this empty.")
+        return data
 
     def game_settings(self) -> dict[str, Any]:
         """The keyword arguments of ``game_create`` (without who creates it)."""
@@ -60,4 +77,5 @@ class GameCreateForm(forms.Form):
             "deadline_zone": data["deadline_zone"],
             "end_year": data["end_year"],
             "join_password": data["password"],
+            "powers": (data["powers"] or ICE_LORDS_DEFAULT_POWERS) if data["variant"] == GENERATED else None,
         }

@@ -16,8 +16,8 @@ from dipserver.games.errors import GameError
 from dipserver.games.models import Game, Order, Power
 from dipserver.games.services import games as game_services
 from dipserver.games.services.common import phase_title
-from dipserver.games.variants import game_variant
-from dipserver.web.forms import GameCreateForm
+from dipserver.games.variants import GENERATED, game_variant
+from dipserver.web.forms import ICE_LORDS_POWERS, GameCreateForm
 from dipserver.web.variants import variant_choices, variant_facts
 
 
@@ -83,7 +83,8 @@ def _my_games(user: Any) -> list[dict[str, Any]]:
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def game_new(request: HttpRequest) -> HttpResponse:
-    form = GameCreateForm(request.POST or None, variants=variant_choices(), initial={"variant": "sahara"})
+    choices = [*variant_choices(), (GENERATED, "Ice Lords")]
+    form = GameCreateForm(request.POST or None, variants=choices, initial={"variant": "sahara"})
     if request.method == "POST" and form.is_valid():
         try:
             game = game_services.game_create(
@@ -94,8 +95,19 @@ def game_new(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, f"{game.name} is created. Join it to take a seat.")
             return redirect("game", game_id=game.id)
-    facts = {slug: variant_facts(slug) for slug, _ in variant_choices()}
+    facts = {slug: variant_facts(slug) or _ICE_LORDS_PREVIEW for slug, _ in choices}
     return render(request, "web/game_new.html", {"form": form, "variants": facts})
+
+
+# Ice Lords has no variant folder: its board is dealt per game, so the preview describes the deal.
+_ICE_LORDS_PREVIEW = {
+    "name": "Ice Lords",
+    "description": (
+        f"A 9 by 9 board of land, sea and ice dealt afresh for each game, for 2 to {len(ICE_LORDS_POWERS)} "
+        "powers, with blizzards on. Choose how many powers below."
+    ),
+    "generated": True,
+}
 
 
 @login_required

@@ -50,6 +50,36 @@ def test_create_form_explains_a_bad_time_zone(client, players):
     assert "Unknown time zone" in page and not Game.objects.exists()
 
 
+def test_ice_lords_can_be_created_from_the_form_for_a_chosen_number_of_powers(client, players):
+    client.force_login(players[0])
+    page = client.get("/games/new/").content.decode()
+    assert '<option value="ice_lords">Ice Lords</option>' in page and 'data-variant="ice_lords"' in page
+    answer = client.post("/games/new/", {**FORM, "name": "Grid", "variant": "ice_lords", "powers": 3})
+    game = Game.objects.get(name="Grid")
+    assert answer["Location"] == f"/games/{game.id}/"
+    assert game.variant == "ice_lords" and game.board == {"powers": 3}
+
+
+def test_ice_lords_without_a_number_of_powers_is_dealt_for_six(client, players):
+    client.force_login(players[0])
+    client.post("/games/new/", {**FORM, "name": "Grid", "variant": "ice_lords"})
+    assert Game.objects.get(name="Grid").board == {"powers": 6}
+
+
+@pytest.mark.parametrize(
+    ("variant", "powers", "error"),
+    [
+        ("sahara", 3, "Only Ice Lords is dealt for a number of powers"),
+        ("ice_lords", 9, "Ensure this value is less than or equal to 6."),
+        ("ice_lords", 1, "Ensure this value is greater than or equal to 2."),
+    ],
+)
+def test_create_form_explains_a_wrong_number_of_powers(client, players, variant, powers, error):
+    client.force_login(players[0])
+    page = client.post("/games/new/", {**FORM, "variant": variant, "powers": powers}).content.decode()
+    assert error in page and not Game.objects.exists()
+
+
 def test_create_needs_a_login(client):
     assert client.get("/games/new/")["Location"].startswith("/accounts/login/")
 
