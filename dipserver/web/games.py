@@ -157,7 +157,8 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "modules": bool(game.options.get("blizzards") or game.options.get("supply_lines")),
         "powers": facts["powers"],
         "startPhase": facts.get("start_phase", "S1901M"),
-        "startMap": reverse("variant-season-map", args=[game.variant, 0]),
+        # A generated board (Ice Lords) has no variant folder, so no season maps: the page says so instead.
+        "startMap": reverse("variant-season-map", args=[game.variant, 0]) if facts.get("slug") else None,
     }
     is_master = user.is_authenticated and (user.is_superuser or game.masters.filter(id=user.id).exists())
     context = {"game": game, "seat": seat, "variant": facts, "config": config, "is_master": is_master}

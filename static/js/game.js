@@ -777,7 +777,9 @@ async function start() {
   if (state.live === null) {
     // Not started: the variant's start map, and the changes to come counted from the first phase.
     $("map").replaceChildren(
-      el("img", { class: "start-map", src: config.startMap, alt: "The map at the start", width: 1440, height: 1312 }),
+      config.startMap
+        ? el("img", { class: "start-map", src: config.startMap, alt: "The map at the start", width: 1440, height: 1312 })
+        : el("p", { class: "muted" }, "This game's board is dealt for it: the map appears when the last seat is taken."),
     );
     $("map").setAttribute("aria-busy", "false");
   }

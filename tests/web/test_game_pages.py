@@ -160,3 +160,22 @@ def test_an_ice_lords_game_page_names_and_colours_its_generated_powers(client, p
     assert {p["name"] for p in config["powers"]} >= seated
     assert all(re.fullmatch(r"#[0-9a-fA-F]{6}", p["colour"]) for p in config["powers"])
     assert "Ice Lords" in html and config["blizzards"] is True and config["modules"] is True
+
+
+def test_a_forming_ice_lords_game_page_points_at_no_missing_rules_page_or_map(client, players):
+    from dipserver.games.services.games import game_create
+
+    game = game_create(name="Grid", variant="ice_lords", powers=3)
+    client.force_login(players[0])
+    html = client.get(f"/games/{game.id}/").content.decode()
+    assert "/variants/ice_lords/" not in html and "Ice Lords" in html
+    assert page_config(html)["startMap"] is None
+
+
+def test_a_forming_game_of_a_variant_folder_shows_its_start_map(client, master, players):
+    from dipserver.games.services.games import game_create
+
+    game = game_create(name="Dunes", variant="sahara", masters=[master])
+    html = client.get(f"/games/{game.id}/").content.decode()
+    assert page_config(html)["startMap"] == "/variants/sahara/seasons/0.svg"
+    assert 'href="/variants/sahara/"' in html
