@@ -21,9 +21,11 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
 from dipserver.accounts.roles import GAME_MASTERS_GROUP
+from dipserver.engine.timeline import _HOOK_WORDS, TERRAIN_OF, Change, Hook, event_text
+from dipserver.engine.types import Phase as EnginePhase
 from dipserver.games.errors import GameError
 from dipserver.games.models import Game, Order, Phase, Power
-from dipserver.games.selectors import next_map_change, supply_rows, timeline_rows
+from dipserver.games.selectors import supply_rows, timeline_rows
 from dipserver.games.services.common import game_phase_title
 from dipserver.games.services.games import game_pause, game_resume
 from dipserver.games.services.phases import (
@@ -90,6 +92,20 @@ class PhaseInline(GameMasterPermissions, admin.TabularInline):
     readonly_fields = fields
     show_change_link = True
     ordering = ("-index",)
+
+
+def change_words(row: dict[str, Any]) -> str:
+    """A timeline row in the engine's words: "1903, after the Autumn retreats: BAR becomes impassable"."""
+    change, province = Change(row["change"]), row["province"] or "every province"
+    if change in TERRAIN_OF:
+        what = event_text({"kind": "terrain", "province": province, "to": TERRAIN_OF[change]})
+    elif change == Change.SC_LOSS_ALL:
+        what = "every supply centre but a few stops being one"
+    elif change == Change.SC_GAIN:
+        what = f"{province} becomes a supply centre"
+    else:  # the centre's owner is known only when it happens; the engine's event names it then
+        what = f"{province} stops being a supply centre"
+    return f"{row['year']}, {_HOOK_WORDS[Hook(row['hook'])]}: {what}"
 
 
 class ExtendForm(forms.Form):
@@ -160,10 +176,15 @@ class GameAdmin(GameMasterPermissions, admin.ModelAdmin):
 
     @admin.display(description="Next map change")
     def next_change(self, game: Game) -> str:
+        if game.current_phase is None:
+            return "—"
+        year_now = EnginePhase.parse(game.current_phase.name).year
         try:
-            return next_map_change(game=game) or "—"
+            rows = timeline_rows(game=game)
         except GameError as exc:
             return str(exc)
+        row = next((r for r in rows if r["year"] is not None and r["year"] >= year_now), None)
+        return change_words(row) if row else "—"
 
     @admin.display(description="Secret (revealed at the end)")
     def revealed_secret(self, game: Game) -> str:
@@ -229,7 +250,7 @@ class GameAdmin(GameMasterPermissions, admin.ModelAdmin):
                 self.message_user(request, f"{game.name}: {exc}", messages.ERROR)
                 continue
             lines = [f"{r['power']} {r['order']}: {r['outcome']}" for r in turn.results] or ["no orders"]
-            lines += [f"map: {e}" for e in turn.events]
+            lines += [event_text(e) for e in turn.events]
             summary = "; ".join(lines)
             self.message_user(request, f"{game.name} → {turn.next_snapshot['phase']}: {summary}")
 

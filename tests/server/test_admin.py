@@ -149,3 +149,33 @@ def test_the_change_page_shows_the_supply_lines_of_the_current_phase(client, gm,
 
     assert "Supply lines (as the phase opened)" in text
     assert "Moscow (RUSSIA): supplied from Moscow" in text
+
+
+def test_the_dry_run_words_map_changes_as_the_engine_does(client, gm, users):
+    game = started_game(users, variant="sahara")
+    game.masters.add(gm)
+    now = START
+    while game.current_phase.name != "F1902M":  # Sahara's first change comes after the 1902 Autumn
+        now += dt.timedelta(days=3)
+        phase_process(phase_id=game.current_phase_id, now=now)
+        game.refresh_from_db()
+    client.force_login(gm)
+
+    page = client.post(
+        reverse("admin:games_game_changelist"),
+        {"action": "dry_run", "_selected_action": [game.id]},
+        follow=True,
+    )
+
+    message = re.search(r'<li class="info">(.*?)</li>', page.content.decode(), re.S).group(1)
+    assert "EAS becomes land" in message, message
+    assert "Terrain." not in message and "kind" not in message
+
+
+def test_the_next_map_change_reads_as_words(client, gm, mastered):
+    client.force_login(gm)
+
+    text = client.get(reverse("admin:games_game_changelist")).content.decode()
+
+    cell = re.search(r'<td class="field-next_change">([^<]*)</td>', text).group(1)
+    assert re.fullmatch(r"19\d\d, (after|before) the [A-Z][a-z]+ [a-z]+: [A-Z]{3} becomes [a-z]+", cell), cell
