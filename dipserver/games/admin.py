@@ -7,6 +7,7 @@ master of; they need no model permissions. Every action goes through the service
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from typing import Any
 
 from django import forms
@@ -23,6 +24,7 @@ from django.utils.html import format_html, format_html_join
 from dipserver.accounts.roles import GAME_MASTERS_GROUP
 from dipserver.engine.timeline import _HOOK_WORDS, TERRAIN_OF, Change, Hook, event_text
 from dipserver.engine.types import Phase as EnginePhase
+from dipserver.engine.variant import VariantError, load_variant
 from dipserver.games.errors import GameError
 from dipserver.games.models import Game, Order, Phase, Power
 from dipserver.games.selectors import supply_rows, timeline_rows
@@ -36,6 +38,27 @@ from dipserver.games.services.phases import (
 )
 from dipserver.games.services.powers import power_civil_disorder_set, power_replace
 from dipserver.games.turn import powers_to_act
+
+
+@functools.lru_cache(maxsize=64)
+def variant_name(slug: str) -> str:
+    """A variant's name for people ("Wall of Ice"); a generated board has no files, so its slug in words."""
+    try:
+        return load_variant(slug).name
+    except (VariantError, FileNotFoundError):
+        return slug.replace("_", " ").title()
+
+
+class VariantFilter(admin.SimpleListFilter):
+    title = "variant"
+    parameter_name = "variant"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        slugs = model_admin.get_queryset(request).order_by().values_list("variant", flat=True).distinct()
+        return sorted(((slug, variant_name(slug)) for slug in slugs), key=lambda choice: choice[1])
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Game]) -> QuerySet[Game]:
+        return queryset.filter(variant=self.value()) if self.value() else queryset
 
 
 def is_game_master(user: Any) -> bool:
@@ -118,8 +141,8 @@ class RevertForm(forms.Form):
 
 @admin.register(Game)
 class GameAdmin(GameMasterPermissions, admin.ModelAdmin):
-    list_display = ("name", "variant", "status", "phase_name", "deadline", "waiting", "next_change")
-    list_filter = ("status", "variant")
+    list_display = ("name", "variant_shown", "status", "phase_name", "deadline", "waiting", "next_change")
+    list_filter = ("status", VariantFilter)
     search_fields = ("name",)
     list_select_related = ("current_phase",)
     inlines = (PowerInline, PhaseInline)
@@ -149,6 +172,10 @@ class GameAdmin(GameMasterPermissions, admin.ModelAdmin):
         seats = Power.objects.order_by("id").annotate(has_ordered=Exists(ordered))
         games = super().get_queryset(request).prefetch_related(Prefetch("powers", queryset=seats))
         return games if request.user.is_superuser else games.filter(masters=request.user)
+
+    @admin.display(description="Variant", ordering="variant")
+    def variant_shown(self, game: Game) -> str:
+        return variant_name(game.variant)
 
     @admin.display(description="Phase")
     def phase_name(self, game: Game) -> str:

@@ -179,3 +179,15 @@ def test_the_next_map_change_reads_as_words(client, gm, mastered):
 
     cell = re.search(r'<td class="field-next_change">([^<]*)</td>', text).group(1)
     assert re.fullmatch(r"19\d\d, (after|before) the [A-Z][a-z]+ [a-z]+: [A-Z]{3} becomes [a-z]+", cell), cell
+
+
+def test_the_variant_column_and_filter_show_the_variants_name(client, gm, mastered):
+    client.force_login(gm)
+    url = reverse("admin:games_game_changelist")
+
+    text = client.get(url).content.decode()
+
+    assert re.search(r'<td class="field-variant_shown">Wall of Ice</td>', text)
+    assert re.search(r'<a href="\?variant=wall_of_ice"[^>]*>Wall of Ice</a>', text)
+    assert mastered.name in client.get(url, {"variant": "wall_of_ice"}).content.decode()
+    assert mastered.name not in client.get(url, {"variant": "sahara"}).content.decode()
