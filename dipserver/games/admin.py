@@ -12,7 +12,9 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.db.models import Exists, OuterRef, Prefetch, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
@@ -65,6 +67,24 @@ def is_game_master(user: Any) -> bool:
     if not (user.is_active and user.is_staff):
         return False
     return bool(user.is_superuser or user.groups.filter(name=GAME_MASTERS_GROUP).exists())
+
+
+class GameMasterLoginForm(AdminAuthenticationForm):
+    """The admin login: a player who typed their right password is told where they are, not that the
+    password is wrong."""
+
+    def confirm_login_allowed(self, user: Any) -> None:
+        if user.is_active and not user.is_staff:
+            raise ValidationError(
+                "This console is for game masters only; %(username)s is a player account. "
+                "Players give orders and read their games on the game pages of the site.",
+                code="not_game_master",
+                params={"username": user.get_username()},
+            )
+        super().confirm_login_allowed(user)
+
+
+admin.site.login_form = GameMasterLoginForm
 
 
 def masters_game(user: Any, game: Game) -> bool:

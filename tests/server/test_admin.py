@@ -191,3 +191,18 @@ def test_the_variant_column_and_filter_show_the_variants_name(client, gm, master
     assert re.search(r'<a href="\?variant=wall_of_ice"[^>]*>Wall of Ice</a>', text)
     assert mastered.name in client.get(url, {"variant": "wall_of_ice"}).content.decode()
     assert mastered.name not in client.get(url, {"variant": "sahara"}).content.decode()
+
+
+def test_a_player_at_the_admin_login_is_told_it_is_for_game_masters(client, users):
+    player = users[0]
+    player.set_password("right-password")
+    player.save()
+
+    page = client.post(
+        reverse("admin:login"), {"username": player.username, "password": "right-password"}, follow=True
+    )
+
+    text = page.content.decode()
+    assert "This console is for game masters only" in text and "correct username and password" not in text
+    wrong = client.post(reverse("admin:login"), {"username": player.username, "password": "wrong"})
+    assert "correct username and password" in wrong.content.decode()  # a wrong password says so
