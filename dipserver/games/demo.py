@@ -16,7 +16,7 @@ from django.db import connection
 from django.test.utils import override_settings
 from django.utils import timezone
 
-from dipserver.engine.variant import VARIANTS_DIR
+from dipserver.engine.variant import VARIANTS_DIR, load_variant
 from dipserver.games.mappers import board_of
 from dipserver.games.models import Game, Phase, Power
 from dipserver.games.services.games import game_create, game_join
@@ -34,14 +34,41 @@ class DemoGame:
     variant: str
     options: dict[str, Any] | None = None
     powers: int | None = None  # generated boards only
+    formerly: str | None = None  # the name older databases were seeded with
 
 
 def demo_specs() -> list[DemoGame]:
     slugs = sorted(p.name for p in VARIANTS_DIR.iterdir() if (p / "variant.toml").is_file())
-    specs = [DemoGame(f"Demo: {slug.replace('_', ' ').title()}", slug) for slug in slugs]
+    specs = [
+        DemoGame(f"Demo: {load_variant(slug).name}", slug, formerly=f"Demo: {_title(slug)}") for slug in slugs
+    ]
     specs.append(DemoGame("Demo: Ice Lords", GENERATED, powers=4))
-    specs.append(DemoGame("Demo: Standard With Supply Lines", "standard", {"supply_lines": True}))
+    standard = load_variant("standard").name
+    specs.append(
+        DemoGame(
+            f"Demo: {standard} with supply lines",
+            "standard",
+            {"supply_lines": True},
+            formerly="Demo: Standard With Supply Lines",
+        )
+    )
     return specs
+
+
+def _title(slug: str) -> str:
+    """How demo names were made from slugs before they used the variant's name ("Wall Of Ice")."""
+    return slug.replace("_", " ").title()
+
+
+def _demo_game(spec: DemoGame) -> Game | None:
+    """The game seeded for ``spec``, renamed if an older run gave it the old name."""
+    game = Game.objects.filter(name=spec.name).first()
+    if game is None and spec.formerly and spec.formerly != spec.name:
+        game = Game.objects.filter(name=spec.formerly, variant=spec.variant).first()
+        if game is not None:
+            game.name = spec.name
+            game.save(update_fields=["name"])
+    return game
 
 
 def demo_games_seed(*, game_master: Any, players: Sequence[Any]) -> list[str]:
@@ -52,7 +79,7 @@ def demo_games_seed(*, game_master: Any, players: Sequence[Any]) -> list[str]:
     # The demo's history is not news: nobody is mailed about it.
     with override_settings(EMAIL_BACKEND="django.core.mail.backends.dummy.EmailBackend"):
         for spec in demo_specs():
-            game = Game.objects.filter(name=spec.name).first()
+            game = _demo_game(spec)
             if game is None:
                 game = game_create(
                     name=spec.name,
