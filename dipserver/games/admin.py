@@ -156,7 +156,24 @@ class ExtendForm(forms.Form):
 
 
 class RevertForm(forms.Form):
-    index = forms.IntegerField(min_value=0, help_text="Phase number to reopen; later phases are deleted.")
+    """The phase to reopen, chosen from the game's earlier phases; the page then asks to confirm."""
+
+    index = forms.TypedChoiceField(
+        coerce=int, label="Phase to reopen", help_text="It opens again; every later phase is deleted."
+    )
+    confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, data: Any, *, game: Game) -> None:
+        super().__init__(data)
+        current = game.current_phase.index if game.current_phase else -1
+        self.fields["index"].choices = [
+            (p.index, f"{phase_label(game, p)} — phase {p.index}")
+            for p in game.phases.filter(index__lt=current).order_by("-index")
+        ]
+
+
+def phase_label(game: Game, phase: Phase) -> str:
+    return f"{phase.name} ({game_phase_title(game, phase.name)})"
 
 
 @admin.register(Game)
@@ -345,13 +362,37 @@ class GameAdmin(GameMasterPermissions, admin.ModelAdmin):
         )
 
     def revert_view(self, request: HttpRequest, game_id: int) -> HttpResponse:
-        return self._form_view(
-            request,
-            game_id,
-            RevertForm,
-            "Revert to an earlier phase",
-            lambda game, data: phase_revert(game_id=game.id, index=data["index"]),
-        )
+        """Choose a phase, see what reverting deletes, then confirm."""
+        game = get_object_or_404(self.get_queryset(request), id=game_id)
+        form = RevertForm(request.POST or None, game=game)
+        doomed: list[str] = []
+        reopens = ""
+        if request.method == "POST" and form.is_valid():
+            index = form.cleaned_data["index"]
+            if form.cleaned_data["confirm"]:
+                try:
+                    phase = phase_revert(game_id=game.id, index=index)
+                except GameError as exc:
+                    form.add_error(None, str(exc))
+                else:
+                    reopened = f"{game.name}: {phase_label(game, phase)} is open again"
+                    self.message_user(request, reopened, messages.SUCCESS)
+                    return HttpResponseRedirect(reverse("admin:games_game_change", args=[game.id]))
+            if not form.errors:
+                target = game.phases.get(index=index)
+                reopens = phase_label(game, target)
+                doomed = [phase_label(game, p) for p in game.phases.filter(index__gt=index).order_by("index")]
+                form = RevertForm({"index": index, "confirm": True}, game=game)
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Revert {game.name} to an earlier phase",
+            "opts": self.model._meta,
+            "game": game,
+            "form": form,
+            "doomed": doomed,
+            "reopens": reopens,
+        }
+        return TemplateResponse(request, "admin/games/game_revert.html", context)
 
     def _form_view(
         self, request: HttpRequest, game_id: int, form_class: Any, title: str, act: Any

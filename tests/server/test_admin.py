@@ -99,11 +99,41 @@ def test_extend_and_revert_forms(client, gm, mastered):
     mastered.refresh_from_db()
     assert mastered.current_phase.deadline == dt.datetime(2030, 1, 1, 18, 0, tzinfo=dt.UTC)
 
-    page = client.post(reverse("admin:games_game_revert", args=[mastered.id]), {"index": 7})
-    assert "has no phase number 7" in page.content.decode()
-    client.post(reverse("admin:games_game_revert", args=[mastered.id]), {"index": 0})
+    url = reverse("admin:games_game_revert", args=[mastered.id])
+    page = client.post(url, {"index": 7, "confirm": True})
+    assert "Select a valid choice" in page.content.decode()
+    client.post(url, {"index": 0, "confirm": True})
     mastered.refresh_from_db()
     assert mastered.current_phase.index == 0 and mastered.current_phase.status == Phase.Status.OPEN
+
+
+def test_the_revert_page_offers_the_earlier_phases_and_says_what_it_deletes_before_it_does(
+    client, gm, mastered
+):
+    now = START
+    for _ in range(2):
+        now += dt.timedelta(days=3)
+        phase_process(phase_id=mastered.current_phase_id, now=now)
+        mastered.refresh_from_db()
+    client.force_login(gm)
+    url = reverse("admin:games_game_revert", args=[mastered.id])
+
+    choose = client.get(url).content.decode()
+    options = re.findall(r'<option value="(\d+)"[^>]*>([^<]*)</option>', choose)
+    assert [value for value, _ in options] == ["1", "0"]  # the current phase (2) is not earlier
+    assert options[1][1] == "S1901M (Spring 1901 movement) — phase 0"
+    crumbs = re.search(r'<div class="breadcrumbs">(.*?)</div>', choose, re.S).group(1)
+    assert re.findall(r">([^<]+)</a>", crumbs) == ["Home", "Games", mastered.name]
+
+    confirm = client.post(url, {"index": 0}).content.decode()
+    assert "Reverting reopens S1901M (Spring 1901 movement)" in confirm
+    doomed = re.findall(r"<li>([^<]*)</li>", re.search(r'<ul class="doomed">(.*?)</ul>', confirm).group(1))
+    assert [d.split()[0] for d in doomed] == ["F1901M", "S1902M"]  # no Winter: no adjustments were due
+    assert Phase.objects.filter(game=mastered).count() == 3  # nothing deleted yet
+
+    done = client.post(url, {"index": 0, "confirm": "True"}, follow=True).content.decode()
+    assert "S1901M (Spring 1901 movement) is open again" in done
+    assert list(Phase.objects.filter(game=mastered).values_list("name", flat=True)) == ["S1901M"]
 
 
 def test_replace_a_player_and_civil_disorder(client, gm, mastered, users):
