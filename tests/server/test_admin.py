@@ -236,3 +236,11 @@ def test_a_player_at_the_admin_login_is_told_it_is_for_game_masters(client, user
     assert "This console is for game masters only" in text and "correct username and password" not in text
     wrong = client.post(reverse("admin:login"), {"username": player.username, "password": "wrong"})
     assert "correct username and password" in wrong.content.decode()  # a wrong password says so
+
+
+def test_the_revert_page_of_a_game_with_nothing_earlier_says_so(client, gm, mastered):
+    client.force_login(gm)
+
+    text = client.get(reverse("admin:games_game_revert", args=[mastered.id])).content.decode()
+
+    assert f"{mastered.name} has no earlier phase to go back to." in text and "<select" not in text
