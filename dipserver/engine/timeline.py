@@ -514,7 +514,8 @@ def build_problem(
 
 # --- what the command line shows: the timeline in words, the map of a phase -------------------------
 
-_HOOK_WORDS = {
+# Hooks as players read them (command line, admin, pages).
+HOOK_WORDS = {
     Hook.AFTER_SPRING_RETREATS: "after the Spring retreats",
     Hook.AFTER_FALL_RETREATS: "after the Autumn retreats",
     Hook.BEFORE_WINTER_ADJUSTMENTS: "before the Winter adjustments",
@@ -551,7 +552,7 @@ def describe(variant: Variant, options: Mapping[str, Any], secret: str | None = 
     lines = []
     for year, hook, step in walk(variant, options, secret):
         if step.events:
-            lines.append(f"{year} {_HOOK_WORDS[hook]}:")
+            lines.append(f"{year} {HOOK_WORDS[hook]}:")
             lines.extend(f"  {event_text(e)}" for e in step.events)
     return lines
 

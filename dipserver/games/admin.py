@@ -24,12 +24,12 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
 from dipserver.accounts.roles import GAME_MASTERS_GROUP
-from dipserver.engine.timeline import _HOOK_WORDS, TERRAIN_OF, Change, Hook, event_text
+from dipserver.engine.timeline import event_text
 from dipserver.engine.types import Phase as EnginePhase
 from dipserver.engine.variant import VariantError, load_variant
 from dipserver.games.errors import GameError
 from dipserver.games.models import Game, Order, Phase, Power
-from dipserver.games.selectors import supply_rows, timeline_rows
+from dipserver.games.selectors import change_words, supply_rows, timeline_rows
 from dipserver.games.services.common import game_phase_title
 from dipserver.games.services.games import game_pause, game_resume
 from dipserver.games.services.phases import (
@@ -135,20 +135,6 @@ class PhaseInline(GameMasterPermissions, admin.TabularInline):
     readonly_fields = fields
     show_change_link = True
     ordering = ("-index",)
-
-
-def change_words(row: dict[str, Any]) -> str:
-    """A timeline row in the engine's words: "1903, after the Autumn retreats: BAR becomes impassable"."""
-    change, province = Change(row["change"]), row["province"] or "every province"
-    if change in TERRAIN_OF:
-        what = event_text({"kind": "terrain", "province": province, "to": TERRAIN_OF[change]})
-    elif change == Change.SC_LOSS_ALL:
-        what = "every supply centre but a few stops being one"
-    elif change == Change.SC_GAIN:
-        what = f"{province} becomes a supply centre"
-    else:  # the centre's owner is known only when it happens; the engine's event names it then
-        what = f"{province} stops being a supply centre"
-    return f"{row['year']}, {_HOOK_WORDS[Hook(row['hook'])]}: {what}"
 
 
 class ExtendForm(forms.Form):

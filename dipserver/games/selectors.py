@@ -8,7 +8,15 @@ from typing import Any
 from django.db.models import Prefetch, QuerySet
 
 from dipserver.engine.board import Board
-from dipserver.engine.timeline import Hook, TimelineError, schedule
+from dipserver.engine.timeline import (
+    HOOK_WORDS,
+    TERRAIN_OF,
+    Change,
+    Hook,
+    TimelineError,
+    event_text,
+    schedule,
+)
 from dipserver.engine.types import Phase as EnginePhase
 from dipserver.games.errors import GameError
 from dipserver.games.mappers import board_of
@@ -115,14 +123,29 @@ def timeline_rows(*, game: Game) -> list[dict[str, Any]]:
     return rows
 
 
+def change_words(row: dict[str, Any]) -> str:
+    """A timeline row in the engine's words: "1903, after the Autumn retreats: BAR becomes impassable"."""
+    change, province = Change(row["change"]), row["province"] or "every province"
+    if change in TERRAIN_OF:
+        what = event_text({"kind": "terrain", "province": province, "to": TERRAIN_OF[change]})
+    elif change == Change.SC_LOSS_ALL:
+        what = "every supply centre but a few stops being one"
+    elif change == Change.SC_GAIN:
+        what = f"{province} becomes a supply centre"
+    else:  # the centre's owner is known only when it happens; the engine's event names it then
+        what = f"{province} stops being a supply centre"
+    return f"{row['year']}, {HOOK_WORDS[Hook(row['hook'])]}: {what}"
+
+
 def next_map_change(*, game: Game) -> str:
-    """The first map change still to come, in words ("1903 after_fall_retreats: BAR impassable")."""
+    """The first map change still to come, in words ("1903, after the Autumn retreats: BAR becomes
+    impassable")."""
     if game.current_phase is None:
         return ""
     now = EnginePhase.parse(game.current_phase.name)
     for row in timeline_rows(game=game):
         if row["year"] is not None and row["year"] >= now.year:
-            return f"{row['year']} {row['hook']}: {row['province'] or 'all'} {row['change']}"
+            return change_words(row)
     return ""
 
 

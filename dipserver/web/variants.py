@@ -10,18 +10,10 @@ from django.shortcuts import render
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
-from dipserver.engine.timeline import TimelineError, event_text, walk
+from dipserver.engine.timeline import HOOK_WORDS, TimelineError, event_text, walk
 from dipserver.engine.variant import VARIANTS_DIR, Variant, VariantError, load_variant
 from dipserver.render import GeometryError, render_svg
 from dipserver.web.rules import plain_words_html
-
-HOOK_WORDS = {
-    "after_spring_retreats": "after the Spring retreats",
-    "after_fall_retreats": "after the Autumn retreats",
-    "before_winter_adjustments": "before the Winter builds",
-    "after_winter_adjustments": "after the Winter builds",
-}
-
 
 # What the map itself does; the walk also reports what happens to the start units standing still, which
 # says nothing about the variant (a real game's units will be elsewhere).
@@ -68,7 +60,7 @@ def _seasons(variant: Variant) -> list[dict[str, Any]]:
         rows.append(
             {
                 "step": number,
-                "when": f"{year} {HOOK_WORDS.get(str(hook), str(hook))}",
+                "when": f"{year} {HOOK_WORDS[hook]}",
                 "year": year,
                 "changes": [event_text(e) for e in result.events if e["kind"] in MAP_EVENTS],
             }
