@@ -38,6 +38,7 @@ MATRIX = [
     ("put", "/api/v1/games/{g}/draw-vote", {"vote": False}, (401, 403, 200, 403, 403)),
     ("post", "/api/v1/games/{g}/concede", {"to": "ENGLAND"}, (401, 403, 200, 403, 403)),
     ("get", "/api/v1/games/{g}/channels", None, (401, 403, 200, 403, 403)),
+    ("post", "/api/v1/games/{g}/channels", {"channel": "public"}, (401, 403, 200, 403, 403)),
     ("get", "/api/v1/games/{g}/messages", None, (401, 403, 200, 403, 403)),
     ("post", "/api/v1/games/{g}/messages", {"body": "Hello all"}, (401, 403, 201, 403, 403)),
     ("post", "/api/v1/games/{g}/process", None, (401, 403, 403, 200, 200)),

@@ -1,40 +1,10 @@
 """Press read markers: the server remembers, per power and channel, the last message read; the channel
-list counts what is unread from there, and ``POST /games/<id>/channels`` moves a marker forward."""
+list counts what is unread from there, and ``POST /games/<id>/channels`` moves a marker forward. Who may
+call both endpoints is in the permission matrix (``test_permissions.py``)."""
 
 from __future__ import annotations
 
-import pytest
-
-from tests.api.conftest import client_for, start_game, user_of
-from tests.api.test_permissions import ROLES
-
-MATRIX = [
-    ("get", "/api/v1/games/{g}/channels", None, (401, 403, 200, 403, 403)),
-    ("post", "/api/v1/games/{g}/channels", {"channel": "public"}, (401, 403, 200, 403, 403)),
-]
-
-
-@pytest.mark.parametrize("role", ROLES)
-@pytest.mark.parametrize(
-    ("method", "path", "body", "expected"), MATRIX, ids=[f"{m} {p}" for m, p, *_ in MATRIX]
-)
-def test_permission_matrix_of_the_read_markers(
-    role, method, path, body, expected, players, outsider, master, admin
-):
-    game = start_game(players, master)
-    user = {
-        "anonymous": None,
-        "outsider": outsider,
-        "player": user_of(game, "FRANCE"),
-        "master": master,
-        "admin": admin,
-    }[role]
-    answer = getattr(client_for(user), method)(path.format(g=game.id), body, format="json")
-    want = expected[ROLES.index(role)]
-    assert answer.status_code == want, answer.content[:300]
-    if want >= 400:
-        error = answer.json()["error"]
-        assert error["code"] and error["message"], error
+from tests.api.conftest import client_for, user_of
 
 
 def send(game, power: str, body: str, to: list[str] | None = None) -> int:
