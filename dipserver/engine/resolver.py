@@ -96,176 +96,196 @@ def resolve(table: OrderTable) -> Decisions:
     route, supports, occupant = table.route, table.supports, table.occupant
     movers_to, opponent = table.movers_to, table.opponent
     n = len(kind)
-    state = [_UNRESOLVED] * n
+    # ``done[i]`` is a decision's final value, None until it has one: callers read it first and call ``res``
+    # only for an open decision, exactly where §5.F's resolve would be asked (the same calls, in the same
+    # order, so the same guesses and the same cycles). ``guessing`` marks a decision whose value in
+    # ``result`` is, for now, a guess or an answer that depends on one.
+    done: list[bool | None] = [None] * n
+    guessing = [False] * n
     result = [False] * n
     dep: list[int] = []  # decisions that depended on a guess, in the order met
     paradox: set[int] = set()
-    no_movers: list[int] = []
 
     def res(i: int) -> bool:
-        st = state[i]
-        if st == _RESOLVED:
-            return result[i]
-        if st == _GUESSING:
+        # Only for an open decision (done[i] is None).
+        if guessing[i]:
             if i not in dep:
                 dep.append(i)
             return result[i]
         old = len(dep)
         result[i] = False
-        state[i] = _GUESSING
-        first = adjudicators[kind[i]](i)
+        guessing[i] = True
+        k = kind[i]
+        decide = adjudicate_move if k == MOVE else adjudicate_support if k == SUPPORT else adjudicate_convoy
+        first = decide(i)
         if len(dep) == old:
-            # Nothing depended on a guess: final.
-            if state[i] != _RESOLVED:
-                result[i] = first
-                state[i] = _RESOLVED
-            return result[i]
+            # Nothing depended on a guess: final (unless the backup rule settled it meanwhile).
+            v = done[i]
+            if v is None:
+                guessing[i] = False
+                done[i] = result[i] = first
+                return first
+            return v
         if dep[old] != i:
             # Depends on someone else's guess: report upwards, the cycle's owner decides.
             dep.append(i)
             result[i] = first
             return first
         # This decision starts the cycle: try the other guess.
-        for k in dep[old:]:
-            state[k] = _UNRESOLVED
+        for x in dep[old:]:
+            guessing[x] = False
         del dep[old:]
         result[i] = True
-        state[i] = _GUESSING
-        second = adjudicators[kind[i]](i)
+        guessing[i] = True
+        second = decide(i)
         if first == second:
-            for k in dep[old:]:
-                state[k] = _UNRESOLVED
+            for x in dep[old:]:
+                guessing[x] = False
             del dep[old:]
-            result[i] = first
-            state[i] = _RESOLVED
+            guessing[i] = False
+            done[i] = result[i] = first
             return first
         # No answer or two answers: a paradox or circular movement.
         cycle = dep[old:]
         if i not in cycle:
             cycle.append(i)
         del dep[old:]
-        backup_rule(cycle)
-        return res(i)
-
-    def backup_rule(cycle: list[int]) -> None:
-        if any(kind[k] == CONVOY for k in cycle):
+        if any(kind[x] == CONVOY for x in cycle):
             # Szykman: the convoys in the paradox fail, everything else is decided again.
-            for k in cycle:
-                if kind[k] == CONVOY:
-                    result[k] = False
-                    state[k] = _RESOLVED
-                    paradox.add(k)
-                else:
-                    state[k] = _UNRESOLVED
+            for x in cycle:
+                guessing[x] = False
+                if kind[x] == CONVOY:
+                    done[x] = result[x] = False
+                    paradox.add(x)
         else:
             # Circular movement: every move in the ring succeeds.
-            for k in cycle:
-                if kind[k] == MOVE:
-                    result[k] = True
-                    state[k] = _RESOLVED
-                else:
-                    state[k] = _UNRESOLVED
-
-    def strength(i: int) -> int:
-        s = 1
-        for x in supports[i]:
-            if res(x):
-                s += 1
-        return s
+            for x in cycle:
+                guessing[x] = False
+                if kind[x] == MOVE:
+                    done[x] = result[x] = True
+        v = done[i]
+        return res(i) if v is None else v
 
     def path(i: int) -> bool:
         r = route[i]
-        if r is None:
-            return True
         seen: set[int] = set()
-        stack = list(r.start)
+        stack = list(r.start)  # type: ignore[union-attr]
+        finish, links = r.finish, r.links  # type: ignore[union-attr]
         while stack:
             f = stack.pop()
             if f in seen:
                 continue
             seen.add(f)
-            if res(f):
-                if f in r.finish:
+            v = done[f]
+            if v if v is not None else res(f):
+                if f in finish:
                     return True
-                stack.extend(r.links[f])
+                stack.extend(links[f])
         return False
 
-    def attack_strength(i: int) -> int:
-        if not path(i):
-            return 0
-        j = occupant.get(dest[i], -1)  # type: ignore[arg-type]
-        if j < 0 or (kind[j] == MOVE and opponent[i] != j and res(j)):
-            return strength(i)
-        defender = power[j]
-        if defender == power[i]:
-            return 0  # never dislodge your own unit
-        s = 1
-        for x in supports[i]:
-            if power[x] != defender and res(x):
-                s += 1
-        return s
-
-    def hold_strength(prov: str) -> int:
-        j = occupant.get(prov, -1)
-        if j < 0:
-            return 0
-        if kind[j] == MOVE:
-            return 0 if res(j) else 1
-        return strength(j)
-
-    def prevent_strength(i: int) -> int:
-        if not path(i):
-            return 0
-        j = opponent[i]
-        if j >= 0 and res(j):
-            return 0  # lost a head-to-head battle: no effect on the winner's origin
-        return strength(i)
-
     def adjudicate_move(i: int) -> bool:
-        attack = attack_strength(i)
-        if attack == 0:
+        # Attack strength (0 without a path, or against a unit of one's own power that stays).
+        if route[i] is not None and not path(i):
             return False
-        j = opponent[i]
+        target = dest[i]
+        j = occupant.get(target, -1)  # type: ignore[arg-type]
+        opp = opponent[i]
+        attack = 1
         if j >= 0:
-            if attack <= strength(j):  # defend strength
+            if kind[j] == MOVE and opp != j:
+                v = done[j]
+                leaves = v if v is not None else res(j)
+            else:
+                leaves = False
+            if not leaves:
+                defender = power[j]
+                if defender == power[i]:
+                    return False  # never dislodge your own unit
+                for x in supports[i]:
+                    if power[x] != defender:
+                        v = done[x]
+                        if v if v is not None else res(x):
+                            attack += 1
+                j = -2
+        if j != -2:
+            for x in supports[i]:
+                v = done[x]
+                if v if v is not None else res(x):
+                    attack += 1
+        # Against the defend strength of a head-to-head opponent, else the hold strength of the target.
+        if opp >= 0:
+            hold = 1
+            for x in supports[opp]:
+                v = done[x]
+                if v if v is not None else res(x):
+                    hold += 1
+            if attack <= hold:
                 return False
-        elif attack <= hold_strength(dest[i]):  # type: ignore[arg-type]
-            return False
-        for k in movers_to[dest[i]]:  # type: ignore[index]  # noqa: SIM110 (a loop beats all() here)
-            if k != i and attack <= prevent_strength(k):
+        else:
+            j = occupant.get(target, -1)  # type: ignore[arg-type]
+            if j >= 0:
+                if kind[j] == MOVE:
+                    v = done[j]
+                    if not (v if v is not None else res(j)) and attack <= 1:
+                        return False
+                else:
+                    hold = 1
+                    for x in supports[j]:
+                        v = done[x]
+                        if v if v is not None else res(x):
+                            hold += 1
+                    if attack <= hold:
+                        return False
+        # Against the prevent strength of every other move to the same province.
+        for k in movers_to[target]:  # type: ignore[index]
+            if k == i:
+                continue
+            if route[k] is not None and not path(k):
+                continue  # prevent strength 0
+            o = opponent[k]
+            if o >= 0:
+                v = done[o]
+                if v if v is not None else res(o):
+                    continue  # lost a head-to-head battle: no effect on the winner's origin
+            prevent = 1
+            for x in supports[k]:
+                v = done[x]
+                if v if v is not None else res(x):
+                    prevent += 1
+            if attack <= prevent:
                 return False
         return True
 
     def adjudicate_support(i: int) -> bool:
         target = dest[i]
         me = power[i]
-        for m in movers_to.get(province[i], no_movers):
+        for m in movers_to.get(province[i], ()):
             if power[m] == me:
                 continue
             if province[m] == target:
                 # Attacked from where the support goes: only dislodgement cuts it (DATC 4.A.4).
-                if res(m):
+                v = done[m]
+                if v if v is not None else res(m):
                     return False
-            elif path(m):
+            elif route[m] is None or path(m):
                 return False
         return True
 
     def adjudicate_convoy(i: int) -> bool:
         # The attacks are adjudicated, not resolved: their own decisions then stay out of the convoy's
         # dependency cycle, which keeps paradox cycles single and clean (DATC 5.D, Pandin's paradox).
-        for m in movers_to.get(province[i], no_movers):  # noqa: SIM110 (a loop beats all() here)
+        for m in movers_to.get(province[i], ()):  # noqa: SIM110 (a loop beats all() here)
             if adjudicate_move(m):
                 return False
         return True
 
-    def no_decision(i: int) -> bool:
-        return False  # a HOLD decides nothing; never asked, here only to index the table by kind
-
-    adjudicators = (no_decision, adjudicate_move, adjudicate_support, adjudicate_convoy)
-    for i in range(n):
-        if kind[i] != HOLD:
+    for i, k in enumerate(kind):
+        if k != HOLD and done[i] is None:
             res(i)
-    open_path = [k == MOVE and (route[i] is None or path(i)) for i, k in enumerate(kind)]
+    if route.count(None) == n:
+        open_path = [k == MOVE for k in kind]
+    else:
+        open_path = [k == MOVE and (route[i] is None or path(i)) for i, k in enumerate(kind)]
     _unlink(res)
     return Decisions(result, open_path, frozenset(paradox))
 
