@@ -311,7 +311,7 @@ PLACES = [(UnitType.ARMY, loc) for loc in sorted(BOARD.army_locations)]
 PLACES += [(UnitType.FLEET, loc) for loc in sorted(BOARD.fleet_positions)]
 LOCATIONS = sorted({loc for _, loc in PLACES} | set(BOARD.provinces))
 CENTRES = sorted(BOARD.supply_centres)
-SPACES = (" ", "  ", "\t", "\n", " \n")
+SPACES = (" ", "  ", "\t", "\n", " \n", "\r\n", "\u00a0")
 # Texts the parser reads or refuses, never the lane's canonical ones ({u}: the unit, {d}: anywhere).
 ODD = (
     "{u} HOLD",
@@ -559,6 +559,10 @@ SHAPES: dict[str, Any] = {
     "dislodged {}": _base(dislodged={}),
     'dislodged {"ENGLAND": []}': _base(dislodged={"ENGLAND": []}),
     "dislodged null": {**_base(), "dislodged": None},
+    "dislodged of a power {}, null, 0 or false": _base(
+        dislodged={"ENGLAND": {}, "FRANCE": None, "ITALY": 0, "RUSSIA": False}
+    ),
+    "dislodged of a power a string": _base(dislodged={"ENGLAND": "A LON"}),
     "dislodged units in a movement phase": _base(dislodged={"ENGLAND": [{"unit": "A WAL", "retreats": []}]}),
     "dislodged a list": _base(dislodged=[]),
     "an unknown key": {**_base(), "comment": "hello"},
@@ -623,6 +627,10 @@ SHAPES: dict[str, Any] = {
     "variant unknown": _base(variant="nope"),
     "variant in capitals": _base(variant="STANDARD"),
     "variant a number": _base(variant=1),
+    "variant a list": _base(variant=["standard"]),
+    "variant an object": _base(variant={"standard": True}),
+    "phase a list": _base(phase=["S1901M"]),
+    "homes a string": _base(homes="default"),
     "variant a path": _base(variant="../variants/standard"),
     "variant whose map changes": _base(variant="wall_of_ice"),
     "a list, not an object": [_base()],
