@@ -491,8 +491,18 @@ def read_orders(request: Request) -> ReadOrders:
 # --- the answer ---------------------------------------------------------------------------------------
 
 
-def adjudicate_request(data: Any) -> dict[str, Any]:
-    """One decoded request in, its decoded answer out (``RequestError`` for a bad request)."""
+def adjudicate_request(data: Any, *, express: bool = True) -> dict[str, Any]:
+    """One decoded request in, its decoded answer out (``RequestError`` for a bad request).
+
+    The common request (a movement phase of a map that never changes, canonical orders) is answered by
+    ``express.py``, which gives the same answer without building engine values; ``express=False`` takes
+    the general path for every request (the tests compare the two)."""
+    if express:
+        from dipserver.engine.express import answer as express_answer  # imports this module
+
+        answered = express_answer(data)
+        if answered is not None:
+            return answered
     request = read_request(data)
     if request.changing is not None:
         from dipserver.engine.turnio import MapRequestError, play

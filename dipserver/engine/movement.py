@@ -21,7 +21,7 @@ to the army's origin (4.A.5).
 from __future__ import annotations
 
 import weakref
-from collections.abc import Iterable, Mapping
+from collections.abc import Container, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -500,7 +500,7 @@ class _Phase:
                 unit = units[prov]
                 if unit.type is UnitType.FLEET or all(units[f].power != unit.power for f in fleets):
                     continue
-            r = route[i] = self._route(prov, into, fleets or [], index)
+            r = route[i] = convoy_route(board, prov, into, fleets or [], index)
             if r.links:
                 carried.update(f for f in fleets or () if index[f] in r.links)
             else:
@@ -551,14 +551,6 @@ class _Phase:
                 out.void[i] = (Outcome.VOID, f"{them} did not {what}")
         return out
 
-    def _route(self, army: str, target: str, fleets: list[str], index: Mapping[str, int]) -> ConvoyRoute:
-        board = self.board
-        seas = sea_route(board, army, target, fleets)
-        start = tuple(index[s] for s in sorted(water_neighbours(board, army) & seas))
-        finish = frozenset(index[s] for s in water_neighbours(board, target) & seas)
-        links = {index[s]: tuple(index[t] for t in sorted(water_neighbours(board, s) & seas)) for s in seas}
-        return ConvoyRoute(start, finish, links)
-
     # step 3 is resolver.resolve; step 4: where everyone ends up ------------------------------------
 
     def _aftermath(
@@ -566,7 +558,7 @@ class _Phase:
     ) -> tuple[dict[str, Unit], dict[int, int], dict[str, Dislodged]]:
         """The units after the moves, who dislodged whom (unit -> attacker), and the dislodged units."""
         units, provs, kind, dest = self.units, sane.provs, sane.kind, sane.dest
-        success, path = decisions.success, decisions.path
+        success = decisions.success
         moved_in = {dest[i]: i for i in range(len(provs)) if kind[i] == MOVE and success[i]}
         new_units: dict[str, Unit] = {}
         dislodged_by: dict[int, int] = {}
@@ -582,39 +574,17 @@ class _Phase:
         if not dislodged_by:
             return new_units, dislodged_by, {}
 
-        # A standoff leaves a province empty after a real contest: not a move whose convoy broke, nor one
-        # that lost a head-to-head battle (DATC 6.H.9). No unit may retreat there.
-        contested: set[str] = set()
-        for target, movers in table.movers_to.items():
-            if target not in new_units and any(
-                path[m] and not (table.opponent[m] >= 0 and success[table.opponent[m]]) for m in movers
-            ):
-                contested.add(target)
+        contested = contested_provinces(table.movers_to, new_units, decisions, table.opponent)
 
         dislodged: dict[str, Dislodged] = {}
         for i, m in dislodged_by.items():
             unit = units[provs[i]]
             # The attacker's origin is closed unless the attacker came by sea (DATC 4.A.5, 2023 rules).
             closed = provs[m] if sane.route[m] is None else None
-            options = self._retreats(unit, new_units, contested, closed)
+            moves = self.board.fleet_moves(unit.location) if unit.type is UnitType.FLEET else None
+            options = retreat_options(self.board, unit.location, moves, new_units, contested, closed)
             dislodged[provs[i]] = Dislodged(unit, provs[m], options)
         return new_units, dislodged_by, dislodged
-
-    def _retreats(
-        self, unit: Unit, occupied: Mapping[str, Unit], contested: set[str], closed: str | None
-    ) -> tuple[str, ...]:
-        board = self.board
-        if unit.type is UnitType.ARMY:
-            candidates: Iterable[str] = board.army_moves(unit.province)
-        else:
-            candidates = board.fleet_moves(unit.location)
-        return tuple(
-            sorted(
-                loc
-                for loc in candidates
-                if (p := _province(loc)) not in occupied and p not in contested and p != closed
-            )
-        )
 
     # step 5: results ------------------------------------------------------------------------------
 
@@ -653,6 +623,54 @@ class _Phase:
             else:
                 outcome = Outcome.SUCCESS if success[i] else Outcome.DISLODGED
             results[slot] = OrderResult(power, order, outcome, reason, hit)
+
+
+# --- rules shared with the command line's express lane (express.py) ------------------------------------
+
+
+def convoy_route(
+    board: Board, army: str, target: str, fleets: Iterable[str], index: Mapping[str, int]
+) -> ConvoyRoute:
+    """The route graph of the ``fleets`` (by unit number) that could carry the army in ``army`` to
+    ``target``."""
+    seas = sea_route(board, army, target, fleets)
+    start = tuple(index[s] for s in sorted(water_neighbours(board, army) & seas))
+    finish = frozenset(index[s] for s in water_neighbours(board, target) & seas)
+    links = {index[s]: tuple(index[t] for t in sorted(water_neighbours(board, s) & seas)) for s in seas}
+    return ConvoyRoute(start, finish, links)
+
+
+def contested_provinces(
+    movers_to: Mapping[str, list[int]], occupied: Container[str], decisions: Decisions, opponent: list[int]
+) -> set[str]:
+    """Provinces a standoff left empty after a real contest: not a move whose convoy broke, nor one that
+    lost a head-to-head battle (DATC 6.H.9). No unit may retreat there."""
+    path, success = decisions.path, decisions.success
+    return {
+        target
+        for target, movers in movers_to.items()
+        if target not in occupied
+        and any(path[m] and not (opponent[m] >= 0 and success[opponent[m]]) for m in movers)
+    }
+
+
+def retreat_options(
+    board: Board,
+    loc: str,
+    fleet_moves: Iterable[str] | None,
+    occupied: Container[str],
+    contested: Container[str],
+    closed: str | None,
+) -> tuple[str, ...]:
+    """Where a unit dislodged at ``loc`` may retreat: ``fleet_moves`` for a fleet, ``None`` for an army."""
+    candidates = board.army_moves(loc) if fleet_moves is None else fleet_moves
+    return tuple(
+        sorted(
+            x
+            for x in candidates
+            if (p := _province(x)) not in occupied and p not in contested and p != closed
+        )
+    )
 
 
 # The legality check of each kind of order. Plain functions, not bound methods kept on the phase: those
