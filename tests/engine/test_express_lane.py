@@ -663,7 +663,7 @@ def test_the_command_line_writes_the_general_paths_answers_byte_for_byte(workers
     requests = [data for data, _ in pairs]
     assert len(requests) >= 300
     want = [
-        cli._encode({"error": str(answer)} if isinstance(answer, RequestError) else answer) + "\n"
+        cli._encode({"error": str(answer)} if isinstance(answer, RequestError) else answer) + b"\n"
         for _, answer in pairs
     ]
     done = subprocess.run(
@@ -676,7 +676,7 @@ def test_the_command_line_writes_the_general_paths_answers_byte_for_byte(workers
         check=True,
     )
     assert done.stderr == b""
-    got = done.stdout.decode().splitlines(keepends=True)
+    got = done.stdout.splitlines(keepends=True)
     assert len(got) == len(want)
     differ = [i for i, (line, expected) in enumerate(zip(got, want, strict=True)) if line != expected]
     assert not differ, f"{len(differ)} lines differ, the first for {json.dumps(requests[differ[0]])}"
