@@ -61,6 +61,14 @@ class FrozenMap(Mapping[str, Any]):
     def __repr__(self) -> str:
         return f"FrozenMap({self._data!r})"
 
+    # Pickled (the variant cache) without its hash: string hashes differ from one process to the next.
+    def __getstate__(self) -> dict[str, Any]:
+        return self._data
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        self._data = data
+        self._hash = None
+
 
 @dataclass(frozen=True, slots=True)
 class MapState:
@@ -291,6 +299,12 @@ class Board:
         name = self.province_name(loc)
         return f"{name} ({COAST_NAMES.get(coast, coast)})" if coast else name
 
+    def __getstate__(self) -> dict[str, Any]:
+        """What ``__init__`` derives; the caches filled on demand start empty (the variant cache)."""
+        state = {k: v for k, v in self.__dict__.items() if k not in _LAZY}
+        state["_convoy_reach"] = {}
+        return state
+
     @functools.cached_property
     def army_locations(self) -> frozenset[str]:
         return frozenset(self._army)
@@ -300,10 +314,24 @@ class Board:
         return frozenset(self._fleet)
 
 
+_LAZY = frozenset({"army_locations", "fleet_positions"})  # Board's cached properties
+
 COAST_NAMES = {"NC": "north coast", "SC": "south coast", "EC": "east coast", "WC": "west coast"}
+
+# Boards read from the variant cache, handed out by ``board_for`` instead of deriving them again.
+_PRELOADED: dict[tuple[Variant, MapState], Board] = {}
+
+
+def preload_board(board: Board) -> None:
+    """Let ``board_for`` return ``board`` (a start board read from the variant cache) for its map state."""
+    _PRELOADED[(board.variant, board.map_state)] = board
 
 
 @functools.lru_cache(maxsize=512)
 def board_for(variant: Variant, map_state: MapState) -> Board:
     """The memoised board of a map state: built once, then shared by every phase with that map."""
+    if _PRELOADED:
+        board = _PRELOADED.pop((variant, map_state), None)
+        if board is not None:
+            return board
     return Board(variant, map_state)

@@ -3,26 +3,31 @@
 A variant is read once, validated, and cached. Anything wrong in its files raises ``VariantError`` with a
 message naming the file, the province and the problem, so a variant author can fix it without reading
 this code.
+
+The repository's variants are also kept built on disk (``var/cache/variants/``, see "The disk cache"
+below): a one-request ``adjudicate`` process would otherwise spend more time reading and checking the
+variant than adjudicating.
 """
 
 from __future__ import annotations
 
 import functools
-import hashlib
+import os
 import re
-import shutil
-import tempfile
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from dipserver.engine.board import FrozenMap, MapState, board_for
+from dipserver.engine.board import Board, FrozenMap, MapState, board_for, preload_board
 from dipserver.engine.position import Position
 from dipserver.engine.types import Phase, PhaseType, Terrain, Unit, UnitType, coast_of, province_of
 
+# hashlib, tomllib, tempfile and shutil are imported where a variant is built: a variant read from the disk
+# cache needs none of them, and together they cost a one-request process several milliseconds.
+
 VARIANTS_DIR = Path(__file__).resolve().parents[2] / "variants"
+_REPOSITORY_VARIANTS = VARIANTS_DIR.resolve()  # the only root kept on disk (see "The disk cache")
 COAST_CODES = frozenset({"NC", "SC", "EC", "WC"})
 BUILD_RULES = frozenset({"home", "owned"})
 # What an impassable former sea is to the fleets beside it (E21): "shore" (icebergs: ships are blocked but
@@ -40,6 +45,8 @@ class VariantError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Power:
+    """A power's display data (its key in ``Variant.powers`` is its upper-case name)."""
+
     name: str
     adjective: str
     colour: str
@@ -47,6 +54,8 @@ class Power:
 
 @dataclass(frozen=True, slots=True)
 class ProvinceInfo:
+    """A province's code and the names players may write for it."""
+
     code: str
     name: str
     aliases: tuple[str, ...] = ()
@@ -92,7 +101,15 @@ def load_variant(slug: str, root: Path | None = None) -> Variant:
 
 @functools.lru_cache(maxsize=32)
 def _load_cached(slug: str, root: Path) -> Variant:
-    return _Loader(root).build(slug)
+    if root != _REPOSITORY_VARIANTS:  # a copy (tests) or an archived version: built, never kept on disk
+        return _Loader(root).build(slug)
+    cached = _read_cache(slug, root)
+    if cached is not None:
+        return cached
+    loader = _Loader(root)
+    variant = loader.build(slug)
+    _write_cache(slug, loader.sources, variant)
+    return variant
 
 
 def variant_sources(slug: str, root: Path | None = None) -> dict[str, str]:
@@ -126,6 +143,10 @@ def load_variant_from_sources(slug: str, files: Mapping[str, str]) -> Variant:
         folder, _, file = name.partition("/")
         if not re.fullmatch(r"[a-z0-9][a-z0-9_-]*", folder) or not re.fullmatch(r"[a-z0-9_-]+\.toml", file):
             raise VariantError(f"archived variant {slug!r}: bad file name {name!r}")
+    import hashlib
+    import shutil
+    import tempfile
+
     digest = hashlib.sha256(
         "\0".join(f"{name}\0{text}" for name, text in sorted(files.items())).encode()
     ).hexdigest()
@@ -145,10 +166,88 @@ def load_variant_from_sources(slug: str, files: Mapping[str, str]) -> Variant:
     return variant
 
 
+# --- the disk cache -----------------------------------------------------------------------------------
+# A variant built from the repository's variants/ is pickled together with its start board to
+# ``<var>/cache/variants/<slug>.pickle`` (``<var>``: $DIPSERVER_VAR_DIR, else the repository's var/, the
+# server's rule). The file opens with its key: the exact bytes of every TOML file the variant was built
+# from (its base chain's too) and of the engine modules that decide what it holds. A load reads those files
+# again and takes the cache only if every byte is the same, so any edit to a variant or to this code
+# rebuilds it. Missing, stale, corrupt or unwritable, the cache is never an error: the variant is built as
+# it would be without it. Like a .pyc the file is trusted (it is unpickled), so it lives in the server's
+# own var/ directory.
+
+_CACHE_FORMAT = 1  # bump when the layout of the file changes
+# What a built variant and its start board are made by (board.py derives with coasts.py's shore rule).
+_CODE_FILES = ("variant.py", "board.py", "types.py", "position.py", "coasts.py")
+
+
+def cache_dir() -> Path:
+    """The folder of built variants: ``$DIPSERVER_VAR_DIR/cache/variants``, default ``var/cache/variants``
+    in the repository (as ``dipserver/config/env.py`` finds the server's ``var/``)."""
+    var = os.environ.get("DIPSERVER_VAR_DIR", "").strip()
+    return (Path(var) if var else _REPOSITORY_VARIANTS.parent / "var") / "cache" / "variants"
+
+
+def _toml_files(folder: Path) -> list[tuple[str, bytes]]:
+    """A variant folder's TOML files, by name: all of them go into its version and the cache's key."""
+    return [(path.name, path.read_bytes()) for path in sorted(folder.glob("*.toml"))]
+
+
+def _cache_key(slug: str, sources: list[tuple[str, bytes]]) -> tuple[Any, ...]:
+    import sys
+
+    engine = Path(__file__).parent
+    code = [(name, (engine / name).read_bytes()) for name in _CODE_FILES]
+    return (_CACHE_FORMAT, sys.version, slug, code, sources)
+
+
+def _read_cache(slug: str, root: Path) -> Variant | None:
+    """The variant kept on disk if it was built from exactly the files there now, else ``None``."""
+    import pickle
+
+    try:
+        with (cache_dir() / f"{slug}.pickle").open("rb") as fh:
+            key = pickle.load(fh)
+            # The folders of the base chain, in the order the builder read them.
+            folders = list(dict.fromkeys(name.partition("/")[0] for name, _ in key[4]))
+            sources = [(f"{f}/{name}", data) for f in folders for name, data in _toml_files(root / f)]
+            if key != _cache_key(slug, sources):
+                return None
+            variant, board = pickle.load(fh)
+        if not (isinstance(variant, Variant) and isinstance(board, Board) and board.variant is variant):
+            return None
+    except Exception:  # missing, unreadable, truncated, or from code that no longer unpickles it
+        return None
+    preload_board(board)
+    return variant
+
+
+def _write_cache(slug: str, sources: list[tuple[str, bytes]], variant: Variant) -> None:
+    """Keep a freshly built variant and its start board for the next process; quietly not, if it fails."""
+    import contextlib
+    import pickle
+
+    folder = cache_dir()
+    # Unique per process and per build (two threads building at once hold two variants): never shared.
+    partial = folder / f".{slug}.{os.getpid()}.{id(variant)}.tmp"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with partial.open("wb") as fh:
+            pickle.dump(_cache_key(slug, sources), fh, protocol=pickle.HIGHEST_PROTOCOL)
+            board = board_for(variant, variant.map_state)
+            pickle.dump((variant, board), fh, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(partial, folder / f"{slug}.pickle")  # atomic: readers see the old file or all the new
+    except Exception:  # read-only or full disk, or an object that does not pickle: build again next time
+        with contextlib.suppress(OSError):
+            partial.unlink(missing_ok=True)
+
+
 # --- reading ----------------------------------------------------------------------------------------
 
 
 def _read_toml(path: Path, required: bool = True) -> dict[str, Any] | None:
+    import tomllib
+
     if not path.is_file():
         if required:
             raise VariantError(f"{path}: file is missing")
@@ -179,8 +278,11 @@ class _Loader:
     """Merges a variant with its base chain, then validates the result as a whole."""
 
     def __init__(self, root: Path) -> None:
+        import hashlib
+
         self.root = root
         self.hash = hashlib.sha256()
+        self.sources: list[tuple[str, bytes]] = []  # every file hashed, in order: the disk cache's key
 
     def build(self, slug: str) -> Variant:
         meta, provinces, exceptions, start, start_file, chain = self._merged(slug, seen=())
@@ -249,9 +351,10 @@ class _Loader:
         map_data = _read_toml(map_path, required=base is None)
         start_data = _read_toml(start_path, required=base is None)
         # Every TOML file counts towards the version (timeline.toml too): they all decide how games play.
-        for path in sorted(folder.glob("*.toml")):
-            self.hash.update(f"{slug}/{path.name}\n".encode())
-            self.hash.update(path.read_bytes())
+        for name, data in _toml_files(folder):
+            self.hash.update(f"{slug}/{name}\n".encode())
+            self.hash.update(data)
+            self.sources.append((f"{slug}/{name}", data))
         merged_meta = self._meta(meta, parent_meta, str(meta_path))
         if map_data is not None:
             self._merge_map(map_data, provinces, exceptions, str(map_path))

@@ -1,0 +1,157 @@
+"""The disk cache of built variants: a cached variant is the variant, and a bad cache is never an error."""
+
+from __future__ import annotations
+
+import dataclasses
+import pickle
+import shutil
+from pathlib import Path
+
+import pytest
+
+from dipserver.engine import variant as variant_module
+from dipserver.engine.board import Board, FrozenMap, board_for
+from dipserver.engine.variant import VARIANTS_DIR, Variant, cache_dir
+
+SLUGS = sorted(p.name for p in VARIANTS_DIR.iterdir() if (p / "variant.toml").is_file())
+
+
+@pytest.fixture(autouse=True)
+def var_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test keeps its cache in its own folder, never in the repository's var/."""
+    var = tmp_path / "var"
+    monkeypatch.setenv("DIPSERVER_VAR_DIR", str(var))
+    return var
+
+
+@pytest.fixture
+def root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of variants/ standing in for the repository's, so a test may edit the files it is built from."""
+    copy = tmp_path / "variants"
+    shutil.copytree(VARIANTS_DIR, copy, ignore=shutil.ignore_patterns("*.json"))
+    monkeypatch.setattr(variant_module, "_REPOSITORY_VARIANTS", copy.resolve())
+    return copy.resolve()
+
+
+def load(slug: str, root: Path = VARIANTS_DIR) -> Variant:
+    """A load as a new process would do it: past the in-memory cache, through the disk cache."""
+    return variant_module._load_cached.__wrapped__(slug, root.resolve())
+
+
+def built(slug: str, root: Path = VARIANTS_DIR) -> Variant:
+    """The variant built from its files, the cache not involved."""
+    return variant_module._Loader(root.resolve()).build(slug)
+
+
+def assert_same_variant(cached: Variant, fresh: Variant) -> None:
+    for field in dataclasses.fields(Variant):
+        assert getattr(cached, field.name) == getattr(fresh, field.name), field.name
+
+
+def assert_same_board(cached: Board, fresh: Board) -> None:
+    assert set(vars(cached)) == set(vars(fresh))
+    for name, value in vars(fresh).items():
+        if name != "variant":
+            assert vars(cached)[name] == value, name
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_a_cached_variant_and_its_start_board_equal_a_fresh_build(slug: str) -> None:
+    first = load(slug)  # builds it and writes the cache
+    assert (cache_dir() / f"{slug}.pickle").is_file()
+    cached = load(slug)
+    assert cached is not first  # read from the file, not the same object again
+    fresh = built(slug)
+    assert_same_variant(cached, fresh)
+    board = board_for(cached, cached.map_state)  # the board kept with it, not derived again
+    assert board.variant is cached
+    assert board.map_state is cached.map_state
+    assert_same_board(board, board_for(fresh, fresh.map_state))
+    assert hash(cached.map_state) == hash(fresh.map_state)  # hashes are this process's, not the writer's
+
+
+def test_a_board_read_from_the_cache_answers_as_a_derived_one() -> None:
+    load("standard")
+    cached = load("standard")
+    board = board_for(cached, cached.map_state)
+    fresh = built("standard")
+    derived = board_for(fresh, fresh.map_state)
+    # Filled on first use, so they are not kept: each starts empty and is computed as on a derived board.
+    assert board._convoy_reach == {}
+    assert board.convoy_destinations("LON") == derived.convoy_destinations("LON")
+    assert board.army_locations == derived.army_locations
+    assert board.fleet_positions == derived.fleet_positions
+
+
+def test_a_frozen_map_is_pickled_without_its_hash() -> None:
+    mapping = FrozenMap({"LON": "ENGLAND"})
+    hash(mapping)
+    copy = pickle.loads(pickle.dumps(mapping))
+    assert copy._hash is None  # a string's hash differs in another process
+    assert copy == mapping
+    assert hash(copy) == hash(mapping)
+
+
+def test_an_edited_variant_file_rebuilds_the_cache(root: Path) -> None:
+    before = load("wall_of_ice", root)
+    assert before.powers["AUSTRIA"].colour == "#c40233"
+    path = root / "standard" / "variant.toml"  # the base's file counts too
+    path.write_text(path.read_text().replace("#c40233", "#c40234"))
+    assert variant_module._read_cache("wall_of_ice", root) is None
+    after = load("wall_of_ice", root)
+    assert after.powers["AUSTRIA"].colour == "#c40234"
+    assert after.version != before.version
+    assert_same_variant(load("wall_of_ice", root), built("wall_of_ice", root))  # the new one is kept
+
+
+def test_a_new_variant_file_rebuilds_the_cache(root: Path) -> None:
+    before = load("standard", root)
+    (root / "standard" / "notes.toml").write_text("# not read, but part of the version\n")
+    after = load("standard", root)
+    assert after.version != before.version
+    assert after.version == built("standard", root).version
+
+
+def test_a_cache_from_other_engine_code_is_rebuilt(monkeypatch: pytest.MonkeyPatch) -> None:
+    load("standard")
+    assert variant_module._read_cache("standard", VARIANTS_DIR.resolve()) is not None
+    monkeypatch.setattr(variant_module, "_CACHE_FORMAT", variant_module._CACHE_FORMAT + 1)
+    assert variant_module._read_cache("standard", VARIANTS_DIR.resolve()) is None
+    assert_same_variant(load("standard"), built("standard"))
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda data: b"",
+        lambda data: b"not a pickle at all",
+        lambda data: data[: len(data) // 2],  # cut short
+        lambda data: data[:-200],  # the key whole, the variant cut short
+        lambda data: pickle.dumps("a key of the wrong shape"),
+    ],
+)
+def test_a_corrupt_cache_is_ignored_and_replaced(damage) -> None:
+    load("standard")
+    path = cache_dir() / "standard.pickle"
+    path.write_bytes(damage(path.read_bytes()))
+    assert_same_variant(load("standard"), built("standard"))
+    assert variant_module._read_cache("standard", VARIANTS_DIR.resolve()) is not None  # written again
+
+
+def test_an_unwritable_cache_location_still_loads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    monkeypatch.setenv("DIPSERVER_VAR_DIR", str(blocker / "var"))  # a folder inside a file: never created
+    assert_same_variant(load("standard"), built("standard"))
+    assert not (blocker / "var").exists()
+
+
+def test_only_the_repository_variants_are_cached(tmp_path: Path) -> None:
+    copy = tmp_path / "elsewhere"
+    shutil.copytree(VARIANTS_DIR / "standard", copy / "standard")
+    assert_same_variant(load("standard", copy), built("standard"))
+    assert not cache_dir().exists()
+
+
+def test_the_cache_follows_dipserver_var_dir(var_dir: Path) -> None:
+    assert cache_dir() == var_dir / "cache" / "variants"
