@@ -44,15 +44,15 @@ from dipserver.engine.resolver import CONVOY, HOLD, MOVE, SUPPORT, ConvoyRoute, 
 from dipserver.engine.types import Phase, PhaseType, Season, UnitType, province_of
 from dipserver.engine.variant import Variant
 
-# What an order text means on a board: (kind, province, location, fleet?, a, b, c), or None when the text is
-# not the lane's. Kinds and their a, b, c:
+# What an order text means on a board: (kind, ordered unit's province, its text, a, b, c), or None when the
+# text is not the lane's. Kinds and their a, b, c:
 _HOLD = 0  # -
-_MOVE = 1  # destination province, destination location, -          (a neighbour, by land or sea)
-_BY_SEA = 2  # destination province, via convoy?, -                            (an army that needs a convoy)
+_MOVE = 1  # destination province, destination location, -  (a neighbour, by land or sea)
+_BY_SEA = 2  # destination province, via convoy?, -  (an army that needs a convoy)
 _SUPPORT_HOLD = 3  # supported province, -, -
 _SUPPORT_MOVE = 4  # supported province, destination as written, destination province
 _CONVOY = 5  # army's province, destination province, -
-_Reading = tuple[int, str, str, bool, Any, Any, Any]
+_Reading = tuple[int, str, str, Any, Any, Any]
 _MAX_READINGS = 200_000  # canonical texts on a map are finite; the cap only guards against odd input
 
 _SUCCESS, _BOUNCE, _CUT, _DISLODGED = "success", "bounce", "cut", "dislodged"
@@ -60,6 +60,7 @@ _VOID, _NO_CONVOY, _INVALID = "void", "no_convoy", "invalid"
 _DISRUPTED = "The convoy was disrupted"
 _PARADOX = "Convoy paradox: by the Szykman rule this fleet does not convoy"
 _NOWHERE = "Dislodged with nowhere to retreat to"
+_Names = tuple[str, str, str, str, bool]
 
 
 class _Lane:
@@ -78,7 +79,7 @@ class _Lane:
         "powers",
         "readings",
         "slug",
-        "unit_texts",
+        "unit_province",
     )
 
     def __init__(self, variant: Variant, board: Board) -> None:
@@ -91,41 +92,39 @@ class _Lane:
         self.centres = board.supply_centres
         self.buildable = frozenset(p for p in self.centres if board.terrain(p).passable)
         self.owned_rule = variant.build_rule == OWNED
-        # text -> (province, location, fleet?): exactly the texts jsonio's unit reader accepts on this board
-        texts: dict[str, tuple[str, str, bool]] = {}
-        for loc in board.army_locations:
-            texts["A " + loc] = (loc, loc, False)
-        for loc in board.fleet_positions:
-            texts["F " + loc] = (province_of(loc), loc, True)
-        self.unit_texts = texts
+        # unit text -> its province: exactly the texts jsonio's unit reader accepts on this board
+        found = {"A " + loc: loc for loc in board.army_locations}
+        found.update(("F " + loc, province_of(loc)) for loc in board.fleet_positions)
+        self.unit_province = found
         self.readings: dict[str, _Reading | None] = {}
         self.names = _names_on(board)
-        self.phases: dict[str, tuple[str, str, str, str, bool]] = {}
+        self.phases: dict[str, _Names] = {}
 
-    def reading(self, raw: str) -> _Reading | None:
-        text = raw.strip()
-        order, unit_type, loc, prov, _carried = _read_canonical(text, self.board)
+    def reading(self, raw: Any) -> _Reading | None:
+        if type(raw) is not str:
+            return None
+        order, unit_type, loc, prov, _carried = _read_canonical(raw.strip(), self.board)
+        unit = f"{unit_type.value} {loc}" if unit_type is not None else ""
         reading: _Reading | None = None
-        fleet = unit_type is UnitType.FLEET
         if order is None:
             pass
         elif type(order) is Hold:
-            reading = (_HOLD, prov, loc, fleet, None, None, None)
+            reading = (_HOLD, prov, unit, None, None, None)
         elif type(order) is Move:
             dest = order.dest
             into = province_of(dest)
-            if fleet or (not order.via_convoy and dest in self.board.army_moves(prov)):
-                reading = (_MOVE, prov, loc, fleet, into, dest, None)
+            if unit_type is UnitType.FLEET or (not order.via_convoy and dest in self.board.army_moves(prov)):
+                reading = (_MOVE, prov, unit, into, dest, None)
             else:
-                reading = (_BY_SEA, prov, loc, fleet, into, order.via_convoy, None)
+                reading = (_BY_SEA, prov, unit, into, order.via_convoy, None)
         elif type(order) is SupportHold:
-            reading = (_SUPPORT_HOLD, prov, loc, fleet, order.target, None, None)
+            reading = (_SUPPORT_HOLD, prov, unit, order.target, None, None)
         elif type(order) is SupportMove:
             into = province_of(order.dest)
             if into != prov:  # never read so (a unit cannot reach its own province), but cheap to be sure
-                reading = (_SUPPORT_MOVE, prov, loc, fleet, order.target, order.dest, into)
+                reading = (_SUPPORT_MOVE, prov, unit, order.target, order.dest, into)
         elif type(order) is Convoy:
-            reading = (_CONVOY, prov, loc, fleet, order.target, order.dest, None)
+            reading = (_CONVOY, prov, unit, order.target, order.dest, None)
         if len(self.readings) < _MAX_READINGS:
             self.readings[raw] = reading
         return reading
@@ -139,14 +138,14 @@ class _Lane:
         return name
 
     def unit_name(self, text: str) -> str:
-        """ "The army in Paris", from the unit's text ("A PAR")."""
+        """ "The army in Paris", from the unit's text ("A PAR"); movement.py keys the same names so."""
         name = self.names.get(text)
         if name is None:
             kind = "army" if text[0] == "A" else "fleet"
             name = self.names[text] = f"The {kind} in {self.board.location_name(text[2:])}"
         return name
 
-    def phase_names(self, text: Any) -> tuple[str, str, str, str, bool] | None:
+    def phase_names(self, text: Any) -> _Names | None:
         """For a movement phase's name as requested: its own name, its season's retreats, the phase after
         the season (Fall or Winter), the next Spring, and whether it is Spring. ``None`` for anything else."""
         names = self.phases.get(text) if type(text) is str else None
@@ -192,17 +191,6 @@ def _lane(slug: Any) -> _Lane | None:
     return lane  # type: ignore[return-value]
 
 
-def _strings(value: Any) -> bool:
-    """A list of strings (``str.join`` refuses anything else, and checks in C)."""
-    if type(value) is not list:
-        return False
-    try:
-        "".join(value)
-    except TypeError:
-        return False
-    return True
-
-
 def answer(data: Any) -> dict[str, Any] | None:
     """The answer ``jsonio.adjudicate_request(data)`` gives, or ``None`` when this lane does not take the
     request (it is then answered the general way). Never raises for a bad request."""
@@ -211,224 +199,187 @@ def answer(data: Any) -> dict[str, Any] | None:
     lane = _lane(data.get("variant"))
     if lane is None:
         return None
-    phase = lane.phase_names(data.get("phase"))
-    if phase is None:
+    names = lane.phase_names(data.get("phase"))
+    if names is None:
         return None
     homes = data.get("homes")
     if homes is not None and homes != lane.homes:
         return None
-    powers = lane.power_set
-
-    # The units, in the order given: unit i stands in provs[i].
-    table = data.get("units")
-    if type(table) is not dict or not table.keys() <= powers:
+    dislodged = data.get("dislodged")
+    if dislodged is not None and (
+        type(dislodged) is not dict or not dislodged.keys() <= lane.power_set or any(dislodged.values())
+    ):
         return None
-    unit_texts = lane.unit_texts
+    try:
+        return _adjudicate(lane, names, data.get("units"), data.get("centers"), data.get("orders"))
+    except (KeyError, TypeError):
+        # A unit text not on this board, a list holding something other than strings: the general path
+        # says what is wrong.
+        return None
+
+
+def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: Any) -> dict[str, Any] | None:
+    powers = lane.power_set
+    board = lane.board
+
+    # The units, in the order given: unit i stands in provs[i], belongs to owner[i] and is written texts[i].
+    # The list operations run in C; a text not in the table raises KeyError (caught by ``answer``).
+    if type(units) is not dict or not units.keys() <= powers:
+        return None
     provs: list[str] = []
     owner: list[str] = []
-    texts: list[str] = []  # "A PAR", as the answer writes units
-    index: dict[str, int] = {}
-    for power, listed in table.items():
-        if not _strings(listed):
+    texts: list[str] = []
+    where = lane.unit_province.__getitem__
+    for power, listed in units.items():
+        if type(listed) is not list:
             return None
-        for text in listed:
-            found = unit_texts.get(text)
-            if found is None:
-                return None
-            prov = found[0]
-            if prov in index:
-                return None
-            index[prov] = len(provs)
-            provs.append(prov)
-            owner.append(power)
-            texts.append(text)
+        provs += map(where, listed)
+        texts += listed
+        owner += [power] * len(listed)
+    n = len(provs)
+    index = dict(zip(provs, range(n), strict=True))
+    if len(index) != n:
+        return None  # two units in one province
 
-    table = data.get("centers")
-    if type(table) is not dict or not table.keys() <= powers:
+    if type(centers) is not dict or not centers.keys() <= powers:
         return None
     centres = lane.centres
     owners: dict[str, str] = {}
-    for power, listed in table.items():
-        if not _strings(listed):
+    count = 0
+    for power, listed in centers.items():
+        if type(listed) is not list or not centres.issuperset(listed):
             return None
-        for prov in listed:
-            if prov not in centres or prov in owners:
-                return None
-            owners[prov] = power
+        owners.update(dict.fromkeys(listed, power))
+        count += len(listed)
+    if len(owners) != count:
+        return None  # a centre owned twice
 
-    table = data.get("dislodged")
-    if table is not None and (type(table) is not dict or not table.keys() <= powers or any(table.values())):
+    if orders is None:
+        orders = {}
+    elif type(orders) is not dict or not orders.keys() <= powers:
         return None
 
-    table = data.get("orders")
-    if table is None:
-        table = {}
-    elif type(table) is not dict or not table.keys() <= powers:
-        return None
-    return _adjudicate(lane, phase, table, provs, owner, texts, index, owners)
-
-
-def _adjudicate(
-    lane: _Lane,
-    names: tuple[str, str, str, str, bool],
-    orders: dict[str, list[str]],
-    provs: list[str],
-    owner: list[str],
-    texts: list[str],
-    index: dict[str, int],
-    owners: dict[str, str],
-) -> dict[str, Any] | None:
-    board = lane.board
+    # Step 1: each text read and checked against the units, as movement._legal_orders does (checked=True);
+    # moves are indexed as they come.
     readings = lane.readings
-    n = len(provs)
     kind = [HOLD] * n
     dest: list[str | None] = [None] * n
-    dest_loc: list[str | None] = [None] * n
-    route: list[ConvoyRoute | None] = [None] * n
-    supports: list[list[int]] = [[] for _ in range(n)]
-    void: dict[int, tuple[str, str]] = {}
-    movers_to: dict[str, list[int]] = {}
+    dest_loc: list[str] = texts[:]  # where each unit ends up if it moves: "A PAR" for a move to Paris
     seen = [False] * n  # units given a legal order
+    slots: list[tuple[int, str, Any]] = []  # (unit or -1 for an illegal order, power, text) as given
     invalid: dict[int, str] = {}  # slot of an illegal order -> why
-    ordered: list[int] = []  # unit of each order given, in the order given (every one is legal here)
-    given: list[tuple[str, str]] = []  # (power, text as given)
+    moves: list[int] = []
+    movers_to: dict[str, list[int]] = {}
     others: list[tuple[int, _Reading]] = []  # supports and convoys, in the order given
-    moves: list[tuple[int, str, str]] = []  # (unit, destination province, location)
     by_sea: set[int] = set()
     fleet_seas: frozenset[str] | None = None
     needed: dict[tuple[str, str], set[str]] = {}
-
-    # Step 1: each text read and checked against the units, as movement._legal_orders does (checked=True).
     for power, listed in orders.items():
-        if not _strings(listed):
+        if type(listed) is not list:
             return None
         for raw in listed:
-            reading = readings.get(raw, False)
-            if reading is False:
-                reading = lane.reading(raw)
+            reading = readings.get(raw) or lane.reading(raw)
             if reading is None:
                 return None
-            what, prov, loc, fleet, a, b, c = reading  # type: ignore[misc]
+            what, prov, unit, a, b, c = reading
             i = index.get(prov)
-            if i is None or owner[i] != power or seen[i]:
-                return None  # not this power's unit, or a second order for it: the general path decides
-            unit = texts[i]
-            if (unit[0] == "F") is not fleet or unit[2:] != loc:
-                return None
-            problem = ""
+            if i is None or texts[i] != unit or owner[i] != power or seen[i]:
+                return None  # not this power's unit as written, or a second order for it: the general way
             if what == _MOVE:
                 kind[i] = MOVE
-                moves.append((i, a, b))
+                dest[i] = a
+                dest_loc[i] = unit[:2] + b
+                moves.append(i)
+                if a in movers_to:
+                    movers_to[a].append(i)
+                else:
+                    movers_to[a] = [i]
+            elif what in (_SUPPORT_MOVE, _SUPPORT_HOLD):
+                j = index.get(a)
+                if j is None:
+                    invalid[len(slots)] = f"There is no unit in {lane.name(a)} to support"
+                    slots.append((-1, power, raw))
+                    continue
+                if what == _SUPPORT_MOVE:
+                    them = texts[j]
+                    if not (c in board.army_moves(a) if them[0] == "A" else b in board.fleet_moves(them[2:])):
+                        problem = _support_move_problem(lane, them, a, b, c, prov, provs, texts)
+                        if problem:
+                            invalid[len(slots)] = problem
+                            slots.append((-1, power, raw))
+                            continue
+                others.append((i, reading))
             elif what == _HOLD:
                 pass
-            elif what == _BY_SEA:
+            else:
                 if fleet_seas is None:
                     fleet_seas = _fleet_seas(board, provs, texts)
-                if board.is_coastal(a) and sea_route(board, prov, a, fleet_seas):
-                    kind[i] = MOVE
-                    by_sea.add(i)
-                    moves.append((i, a, a))
-                elif not board.terrain(a).passable:
-                    problem = f"{lane.name(a)} cannot be entered"
-                else:
-                    verb = "be convoyed to" if b else "reach"
-                    problem = f"{lane.unit_name(unit)} cannot {verb} {lane.name(a)}"
-            elif what == _SUPPORT_HOLD:
-                if a in index:
-                    others.append((i, reading))  # type: ignore[arg-type]
-                else:
-                    problem = f"There is no unit in {lane.name(a)} to support"
-            elif what == _SUPPORT_MOVE:
-                j = index.get(a)
-                if j is None:
-                    problem = f"There is no unit in {lane.name(a)} to support"
-                else:
-                    problem = _support_move_problem(lane, texts[j], a, b, c, prov, provs, texts)
+                if what == _BY_SEA:
+                    problem = _by_sea_problem(lane, unit, prov, a, b, fleet_seas)
                     if not problem:
-                        others.append((i, reading))  # type: ignore[arg-type]
-            else:  # _CONVOY
-                j = index.get(a)
-                if j is None:
-                    problem = f"There is no unit in {lane.name(a)} to convoy"
-                elif texts[j][0] != "A":
-                    return None  # the parser's to read (jsonio._read_known leaves it)
-                else:
-                    key = (a, b)
-                    need = needed.get(key)
-                    if need is None:
-                        if fleet_seas is None:
-                            fleet_seas = _fleet_seas(board, provs, texts)
-                        need = needed[key] = (
-                            necessary_fleets(board, a, b, fleet_seas) if board.is_coastal(b) else set()
-                        )
-                    if prov in need:
-                        others.append((i, reading))  # type: ignore[arg-type]
-                    else:
-                        problem = (
-                            f"{lane.unit_name(unit)} is on no sea route from {lane.name(a)} to {lane.name(b)}"
-                        )
-            given.append((power, raw))
-            if problem:
-                # Illegal: ignored, the unit holds (or obeys another order given it).
-                invalid[len(ordered)] = problem
-                ordered.append(-1)
-            else:
-                seen[i] = True
-                ordered.append(i)
+                        kind[i] = MOVE
+                        dest[i] = a
+                        dest_loc[i] = unit[:2] + a
+                        by_sea.add(i)
+                        moves.append(i)
+                        if a in movers_to:
+                            movers_to[a].append(i)
+                        else:
+                            movers_to[a] = [i]
+                else:  # _CONVOY
+                    j = index.get(a)
+                    if j is not None and texts[j][0] != "A":
+                        return None  # the parser's to read (jsonio._read_known leaves it)
+                    problem = _convoy_problem(lane, unit, prov, a, b, j is not None, fleet_seas, needed)
+                    if not problem:
+                        others.append((i, reading))
+                if problem:
+                    invalid[len(slots)] = problem
+                    slots.append((-1, power, raw))
+                    continue
+            seen[i] = True
+            slots.append((i, power, raw))
 
     # Step 2: orders matched against each other, as movement._Phase._validate does.
-    convoys: dict[tuple[str, str], list[str]] = {}
-    for i, reading in others:
-        if reading[0] == _CONVOY:
-            key = (reading[4], reading[5])
-            if key in convoys:
-                convoys[key].append(provs[i])
-            else:
-                convoys[key] = [provs[i]]
-    carried: set[str] = set()
-    for i, into, target in moves:
-        dest[i] = into
-        dest_loc[i] = target
-        if into in movers_to:
-            movers_to[into].append(i)
-        else:
-            movers_to[into] = [i]
-        fleets = convoys.get((provs[i], into)) if convoys else None
-        # A move to a neighbour goes by sea only if a fleet of the army's own power convoys it.
-        if i not in by_sea and (
-            not fleets or texts[i][0] == "F" or all(owner[index[f]] != owner[i] for f in fleets)
-        ):
-            continue
-        r = route[i] = convoy_route(board, provs[i], into, fleets or [], index)
-        if r.links:
-            carried.update(f for f in fleets or () if index[f] in r.links)
-        else:
-            void[i] = (_NO_CONVOY, f"No fleets were ordered to convoy it to {lane.name(into)}")
+    void: dict[int, tuple[str, str]] = {}
+    route: list[ConvoyRoute | None] = [None] * n
+    if others or by_sea:
+        convoys: dict[tuple[str, str], list[str]] = {}
+        for i, reading in others:
+            if reading[0] == _CONVOY:
+                key = (reading[3], reading[4])
+                if key in convoys:
+                    convoys[key].append(provs[i])
+                else:
+                    convoys[key] = [provs[i]]
+        if convoys or by_sea:
+            _routes(lane, provs, owner, texts, index, dest, moves, by_sea, convoys, route, void)
     opponent = [-1] * n
-    for i, into, _ in moves:
-        j = index.get(into, -1)
+    for i in moves:
+        j = index.get(dest[i], -1)  # type: ignore[arg-type]
         # Two units swapping by land meet on the border; a convoyed unit passes it by (DATC 4.A.7).
-        if j >= 0 and kind[j] == MOVE and dest[j] == provs[i] and route[i] is None and route[j] is None:
+        if j >= 0 and dest[j] == provs[i] and kind[j] == MOVE and route[i] is None and route[j] is None:
             opponent[i] = j
+    supports: list[list[int]] = [[] for _ in range(n)]
     for i, reading in others:
         what = reading[0]
         if what == _CONVOY:
-            if provs[i] in carried:
+            if _route_carries(route, index, provs[i], reading):
                 kind[i] = CONVOY
             else:
-                them = lane.unit_name(texts[index[reading[4]]])
-                void[i] = (_VOID, f"{them} was not convoyed to {lane.name(reading[5])}")
+                them = lane.unit_name(texts[index[reading[3]]])
+                void[i] = (_VOID, f"{them} was not convoyed to {lane.name(reading[4])}")
             continue
-        j = index[reading[4]]
+        j = index[reading[3]]
         if what == _SUPPORT_MOVE:
-            goes = reading[6]
+            goes = reading[5]
             matched = kind[j] == MOVE and dest[j] == goes
-            written = reading[5]
+            written = reading[4]
             if matched and "/" in written:
                 # A coast named in a support must be the one moved to (DATC 6.B.7-9) unless the province
                 # has no such coast (ignored, 4.B.6).
                 named = written.partition("/")[2]
-                moved = dest_loc[j].partition("/")[2]  # type: ignore[union-attr]
+                moved = dest_loc[j].partition("/")[2]
                 matched = named not in board.coasts(goes) or moved in (named, "")
         else:
             goes = None
@@ -438,7 +389,7 @@ def _adjudicate(
             dest[i] = goes
             supports[j].append(i)
         else:
-            what_for = "hold" if goes is None else f"move to {lane.name(reading[5])}"
+            what_for = "hold" if goes is None else f"move to {lane.name(reading[4])}"
             void[i] = (_VOID, f"{lane.unit_name(texts[j])} did not {what_for}")
 
     # Step 3: the resolver.
@@ -446,81 +397,84 @@ def _adjudicate(
     decisions = resolve(table)
     success, path, paradox = decisions.success, decisions.path, decisions.paradox
 
-    # Step 4: where everyone ends up.
-    moved_in = {dest[i]: i for i in range(n) if kind[i] == MOVE and success[i]}
-    after: dict[str, int] = {}  # province -> unit now there
-    at: list[str] = texts[:]  # each unit's text where it ends up
+    # Step 4: where everyone ends up. Every successful mover leaves first; a unit still standing where one
+    # arrives is dislodged.
+    after = dict(index)  # province -> unit there now
+    arrived = [i for i in moves if success[i]]
+    for i in arrived:
+        if after.get(provs[i]) == i:
+            del after[provs[i]]
     dislodged_by: dict[int, int] = {}
-    for i in range(n):
-        if kind[i] == MOVE and success[i]:
-            after[dest[i]] = i  # type: ignore[index]
-            at[i] = texts[i][:2] + dest_loc[i]  # type: ignore[operator]
-        elif provs[i] in moved_in:
-            dislodged_by[i] = moved_in[provs[i]]
-        else:
-            after[provs[i]] = i
+    for i in arrived:
+        there = after.get(dest[i])  # type: ignore[arg-type]
+        if there is not None:
+            dislodged_by[there] = i
+        after[dest[i]] = i  # type: ignore[index]
 
     # Step 5: the answer.
     results: dict[str, dict[str, str]] = {}
     reasons: dict[str, dict[str, str]] = {}
-    for slot, i in enumerate(ordered):
-        power, raw = given[slot]
-        reason = ""
-        k = kind[i]
-        if i < 0:
-            outcome, reason = _INVALID, invalid[slot]
-        elif i in void:
-            outcome, reason = void[i]
-        elif k == MOVE:
-            if success[i]:
-                outcome = _SUCCESS
-            elif path[i]:
-                outcome = _BOUNCE
-            else:
-                outcome, reason = _NO_CONVOY, _DISRUPTED
-        elif k == SUPPORT:
-            outcome = _SUCCESS if success[i] else _CUT
-        elif k == HOLD:
-            outcome = _DISLODGED if i in dislodged_by else _SUCCESS
-        elif i in paradox:
-            outcome, reason = _VOID, _PARADOX
-        else:
-            outcome = _SUCCESS if success[i] else _DISLODGED
+    for slot, (i, power, raw) in enumerate(slots):
         mine = results.get(power)
         if mine is None:
             mine = results[power] = {}
         elif raw in mine:
             continue  # the same text again: only the first is reported
-        mine[raw] = outcome
-        if reason:
-            if power in reasons:
-                reasons[power][raw] = reason
+        if i < 0:
+            mine[raw] = _INVALID
+            reason = invalid[slot]
+        elif i in void:
+            mine[raw], reason = void[i]
+        else:
+            k = kind[i]
+            if k == MOVE:
+                if success[i]:
+                    mine[raw] = _SUCCESS
+                    continue
+                if path[i]:
+                    mine[raw] = _BOUNCE
+                    continue
+                mine[raw], reason = _NO_CONVOY, _DISRUPTED
+            elif k == SUPPORT:
+                mine[raw] = _SUCCESS if success[i] else _CUT
+                continue
+            elif k == HOLD:
+                mine[raw] = _DISLODGED if i in dislodged_by else _SUCCESS
+                continue
+            elif i in paradox:
+                mine[raw], reason = _VOID, _PARADOX
             else:
-                reasons[power] = {raw: reason}
+                mine[raw] = _SUCCESS if success[i] else _DISLODGED
+                continue
+        if power in reasons:
+            reasons[power][raw] = reason
+        else:
+            reasons[power] = {raw: reason}
 
-    waiting: list[tuple[str, str, list[str]]] = []  # (power, unit, retreats) of units that may retreat
+    waiting: list[tuple[str, str, str, list[str]]] = []  # (location, power, unit, retreats): may retreat
     if dislodged_by:
         contested = contested_provinces(movers_to, after, decisions, opponent)
-        for i, m in dislodged_by.items():
+        for i in sorted(dislodged_by):
+            m = dislodged_by[i]
             loc = texts[i][2:]
             closed = provs[m] if route[m] is None else None  # open to a retreat if the attacker came by sea
             moves_from = board.fleet_moves(loc) if texts[i][0] == "F" else None
             options = retreat_options(board, loc, moves_from, after, contested, closed)
             if options:
-                waiting.append((owner[i], texts[i], list(options)))
-            else:
-                power = owner[i]
-                mine = results.get(power)
-                if mine is None:
-                    mine = results[power] = {}
-                text = texts[i] + " D"
-                if text not in mine:
-                    mine[text] = _SUCCESS
-                    if power in reasons:
-                        reasons[power][text] = _NOWHERE
-                    else:
-                        reasons[power] = {text: _NOWHERE}
+                waiting.append((loc, owner[i], texts[i], list(options)))
+                continue
+            power, text = owner[i], texts[i] + " D"
+            mine = results.get(power)
+            if mine is None:
+                mine = results[power] = {}
+            if text not in mine:
+                mine[text] = _SUCCESS
+                if power in reasons:
+                    reasons[power][text] = _NOWHERE
+                else:
+                    reasons[power] = {text: _NOWHERE}
 
+    changed = False
     if waiting:
         skipped: list[str] = []
         next_phase = names[1]
@@ -529,33 +483,36 @@ def _adjudicate(
         next_phase = names[2]
     else:
         skipped = [names[1]]
-        centres = lane.centres
         for prov, i in after.items():
-            if prov in centres:
+            if prov in centres and owners.get(prov) != owner[i]:
                 owners[prov] = owner[i]
+                changed = True
         if _has_adjustments(lane, after, owner, owners):
             next_phase = names[2]
         else:
             skipped.append(names[2])
             next_phase = names[3]
 
-    units: dict[str, list[str]] = {power: [] for power in lane.powers}
-    for i in after.values():
-        units[owner[i]].append(at[i])
-    for listed in units.values():
+    now: dict[str, list[str]] = {power: [] for power in lane.powers}
+    for prov, i in after.items():
+        now[owner[i]].append(texts[i] if provs[i] == prov else dest_loc[i])
+    for listed in now.values():
         listed.sort()
-    centre_lists: dict[str, list[str]] = {power: [] for power in lane.powers}
-    for prov, power in owners.items():
-        centre_lists[power].append(prov)
-    for listed in centre_lists.values():
-        listed.sort()
-    dislodged: dict[str, list[dict[str, Any]]] = {}
-    for power, unit, options in sorted(waiting, key=_by_location):
+    if changed:
+        owned: dict[str, list[str]] = {power: [] for power in lane.powers}
+        for prov, power in owners.items():
+            owned[power].append(prov)
+        for listed in owned.values():
+            listed.sort()
+    else:
+        owned = {power: sorted(centers.get(power, ())) for power in lane.powers}
+    retreating: dict[str, list[dict[str, Any]]] = {}
+    for _, power, unit, options in sorted(waiting):
         entry = {"unit": unit, "retreats": options}
-        if power in dislodged:
-            dislodged[power].append(entry)
+        if power in retreating:
+            retreating[power].append(entry)
         else:
-            dislodged[power] = [entry]
+            retreating[power] = [entry]
     return {
         "phase": names[0],
         "results": results,
@@ -564,12 +521,88 @@ def _adjudicate(
         "next": {
             "variant": lane.slug,
             "phase": next_phase,
-            "units": units,
-            "centers": centre_lists,
-            "homes": {power: list(provinces) for power, provinces in lane.homes.items()},
-            "dislodged": dislodged,
+            "units": now,
+            "centers": owned,
+            "homes": {power: listed[:] for power, listed in lane.homes.items()},
+            "dislodged": retreating,
         },
     }
+
+
+def _route_carries(
+    route: list[ConvoyRoute | None], index: dict[str, int], fleet: str, reading: _Reading
+) -> bool:
+    """Whether the fleet in ``fleet`` lies on the route of the army its convoy order names."""
+    r = route[index[reading[3]]]
+    return r is not None and index[fleet] in r.links
+
+
+def _routes(
+    lane: _Lane,
+    provs: list[str],
+    owner: list[str],
+    texts: list[str],
+    index: dict[str, int],
+    dest: list[str | None],
+    moves: list[int],
+    by_sea: set[int],
+    convoys: dict[tuple[str, str], list[str]],
+    route: list[ConvoyRoute | None],
+    void: dict[int, tuple[str, str]],
+) -> None:
+    """The convoy route of every move that goes by sea, as movement._Phase._validate finds them."""
+    for i in moves:
+        into: str = dest[i]  # type: ignore[assignment]
+        fleets = convoys.get((provs[i], into)) if convoys else None
+        # A move to a neighbour goes by sea only if a fleet of the army's own power convoys it.
+        if i not in by_sea and (
+            not fleets or texts[i][0] == "F" or all(owner[index[f]] != owner[i] for f in fleets)
+        ):
+            continue
+        r = route[i] = convoy_route(lane.board, provs[i], into, fleets or [], index)
+        if not r.links:
+            # Still a move (it cannot receive hold support), but one that cannot arrive (DATC 6.D.8).
+            void[i] = (_NO_CONVOY, f"No fleets were ordered to convoy it to {lane.name(into)}")
+
+
+def _by_sea_problem(
+    lane: _Lane, unit: str, here: str, into: str, via: bool, fleet_seas: frozenset[str]
+) -> str:
+    """Why an army cannot go to ``into`` by sea, or "" when fleets stand where they could carry it
+    (movement._Phase._legal_move)."""
+    board = lane.board
+    if board.is_coastal(into) and sea_route(board, here, into, fleet_seas):
+        return ""
+    if not board.terrain(into).passable:
+        return f"{lane.name(into)} cannot be entered"
+    verb = "be convoyed to" if via else "reach"
+    return f"{lane.unit_name(unit)} cannot {verb} {lane.name(into)}"
+
+
+def _convoy_problem(
+    lane: _Lane,
+    unit: str,
+    here: str,
+    army: str,
+    into: str,
+    army_there: bool,
+    fleet_seas: frozenset[str],
+    needed: dict[tuple[str, str], set[str]],
+) -> str:
+    """Why the fleet in ``here`` cannot convoy the army in ``army`` to ``into``, or "" when some minimal
+    route needs it (movement._Phase._legal_convoy, DATC 6.G.19)."""
+    if not army_there:
+        return f"There is no unit in {lane.name(army)} to convoy"
+    key = (army, into)
+    need = needed.get(key)
+    if need is None:
+        board = lane.board
+        need = needed[key] = (
+            necessary_fleets(board, army, into, fleet_seas) if board.is_coastal(into) else set()
+        )
+    if here in need:
+        return ""
+    return f"{lane.unit_name(unit)} is on no sea route from {lane.name(army)} to {lane.name(into)}"
 
 
 def _support_move_problem(
@@ -600,10 +633,6 @@ def _support_move_problem(
     return f"{lane.unit_name(them)} cannot reach {lane.name(into)}"
 
 
-def _by_location(entry: tuple[str, str, list[str]]) -> str:
-    return entry[1][2:]
-
-
 def _fleet_seas(board: Board, provs: list[str], texts: list[str]) -> frozenset[str]:
     """Seas with a fleet in them: where convoys may run this phase."""
     return frozenset(p for p, t in zip(provs, texts, strict=True) if t[0] == "F" and board.is_water(p))
@@ -612,8 +641,7 @@ def _fleet_seas(board: Board, provs: list[str], texts: list[str]) -> frozenset[s
 def _has_adjustments(lane: _Lane, after: dict[str, int], owner: list[str], owners: dict[str, str]) -> bool:
     """``adjustments.has_adjustments`` on the lane's values: some power must remove a unit, or may build."""
     counts = Counter(owners.values())
-    for i in after.values():
-        counts[owner[i]] -= 1
+    counts.subtract(map(owner.__getitem__, after.values()))
     for power, delta in counts.items():
         if delta < 0:
             return True
