@@ -19,6 +19,8 @@ class Dislodged:
 
 @dataclass(frozen=True, slots=True)
 class Position:
+    """The units, centre owners and dislodged units of one phase."""
+
     phase: Phase
     units: Mapping[str, Unit]  # keyed by province
     owners: Mapping[str, str]  # supply-centre province -> owning power

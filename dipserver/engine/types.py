@@ -82,6 +82,8 @@ def coast_of(location: str) -> str | None:
 
 @dataclass(frozen=True, slots=True)
 class Unit:
+    """A unit on the board: whose, army or fleet, and where."""
+
     power: str
     type: UnitType
     location: str  # province, or province/coast for a fleet on a multi-coast province

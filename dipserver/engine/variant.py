@@ -35,8 +35,9 @@ BUILD_RULES = frozenset({"home", "owned"})
 IMPASSABLE_SEAS = frozenset({"shore", "closed"})
 
 _PROVINCE_KEYS = frozenset({"name", "aliases", "terrain", "sc", "home", "borders", "add_borders", "coasts"})
-_CODE_RE = re.compile(r"^[A-Z][A-Z0-9]{1,3}$")
-_COLOUR_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
+# Patterns, not compiled ones: only a variant being built uses them (``re`` compiles them on first use).
+_CODE_PATTERN = r"^[A-Z][A-Z0-9]{1,3}$"
+_COLOUR_PATTERN = r"^#[0-9a-fA-F]{6}$"
 
 
 class VariantError(ValueError):
@@ -203,7 +204,10 @@ def _cache_key(slug: str, sources: list[tuple[str, bytes]]) -> tuple[Any, ...]:
 
 def _read_cache(slug: str, root: Path) -> Variant | None:
     """The variant kept on disk if it was built from exactly the files there now, else ``None``."""
-    import pickle
+    try:  # pickle's own loader, without the pure-Python rest of the module (a third of this read's cost)
+        import _pickle as pickle
+    except ImportError:  # another Python than CPython
+        import pickle  # type: ignore[no-redef]
 
     try:
         with (cache_dir() / f"{slug}.pickle").open("rb") as fh:
@@ -405,7 +409,7 @@ class _Loader:
         table = _want(data, "provinces", dict, where) if not provinces else data.get("provinces", {})
         for code, spec in table.items():
             at = f"{where}: province {code}"
-            if not _CODE_RE.match(code):
+            if not re.match(_CODE_PATTERN, code):
                 raise VariantError(f"{at}: a province code is 2-4 upper-case letters or digits")
             if not isinstance(spec, dict):
                 raise VariantError(f"{at}: must be a table")
@@ -491,7 +495,7 @@ class _Loader:
             if not isinstance(info, dict):
                 raise VariantError(f"{at}: must be a table")
             colour = _want(info, "colour", str, at)
-            if not _COLOUR_RE.match(colour):
+            if not re.match(_COLOUR_PATTERN, colour):
                 raise VariantError(f"{at}: colour {colour!r} is not of the form #rrggbb")
             powers[name] = Power(_want(info, "name", str, at), _want(info, "adjective", str, at), colour)
         return powers
