@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+import json
+import os
 import pickle
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -155,3 +159,34 @@ def test_only_the_repository_variants_are_cached(tmp_path: Path) -> None:
 
 def test_the_cache_follows_dipserver_var_dir(var_dir: Path) -> None:
     assert cache_dir() == var_dir / "cache" / "variants"
+
+
+def test_the_command_line_answers_the_same_from_a_built_and_a_cached_variant(var_dir: Path) -> None:
+    request = json.dumps(
+        {
+            "variant": "wall_of_ice",
+            "phase": "S1901M",
+            "units": {"ENGLAND": ["F LON", "A LVP"], "FRANCE": ["F BRE"]},
+            "centers": {"ENGLAND": ["LON", "LVP"], "FRANCE": ["BRE"]},
+            "orders": {"ENGLAND": ["F LON - ENG", "A LVP - WAL"], "FRANCE": ["F BRE - ENG"]},
+        }
+    )
+
+    def run() -> bytes:
+        done = subprocess.run(
+            [sys.executable, "-m", "dipserver.engine", "adjudicate", "--jsonl"],
+            input=f"{request}\n{request}\n".encode(),
+            capture_output=True,
+            cwd=VARIANTS_DIR.parent,
+            env={**os.environ, "DIPSERVER_VAR_DIR": str(var_dir)},
+            check=True,
+        )
+        assert done.stderr == b""
+        return done.stdout
+
+    built_answers = run()  # no cache yet: built, then kept
+    cache = var_dir / "cache" / "variants" / "wall_of_ice.pickle"
+    kept = cache.stat()
+    assert run() == built_answers
+    assert cache.stat().st_ino == kept.st_ino  # read, not rebuilt and replaced
+    assert b'"error"' not in built_answers
