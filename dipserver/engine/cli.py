@@ -19,6 +19,7 @@ should not pay for networkx.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import select
 import stat
@@ -261,8 +262,23 @@ def _adjudicate_to(args: argparse.Namespace, stdin: IO[bytes], out: _Out) -> int
 
 
 def _adjudicate_lines(lines: Iterable[bytes], out: _Out, flush: bool) -> None:
-    write, encode = out.write, _encode
-    for line in lines:
+    write, encode, rest = out.write, _encode, iter(lines)
+    # The first answer loads the engine and the variant: many objects that live as long as the process and
+    # no garbage cycles, so the cyclic collector is off for it, and what it built is then frozen, out of the
+    # collector's sight (no later collection, nor the one at exit, walks it again). Phases leave no cycles.
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for line in rest:
+            write(encode(answer_text(line)) + b"\n")
+            if flush:
+                out.flush()
+            break
+    finally:
+        gc.freeze()
+        if enabled:
+            gc.enable()
+    for line in rest:
         write(encode(answer_text(line)) + b"\n")
         if flush:
             out.flush()

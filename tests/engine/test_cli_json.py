@@ -7,12 +7,14 @@ are not UTF-8); none of them ever raises. orjson writes non-ASCII characters as 
 
 from __future__ import annotations
 
+import gc
 import io
 import json
 import os
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 
@@ -60,6 +62,14 @@ ODD: dict[str, bytes] = {
     "a JSON string": b'"S1901M"',
     "a JSON list": b"[1, 2]",
 }
+
+
+@pytest.fixture(autouse=True)
+def unfrozen() -> Iterator[None]:
+    """A batch freezes what its first answer built (for a process that lives as long as the batch); give
+    the rest of the test session's objects back to the collector."""
+    yield
+    gc.unfreeze()
 
 
 @pytest.fixture
@@ -222,3 +232,29 @@ def test_the_command_runs_without_orjson_and_answers_the_same_values() -> None:
     assert len(slow) == len(fast) == lines.count(b"\n")
     assert [json.loads(line) for line in slow] == [json.loads(line) for line in fast]
     assert all(line.isascii() for line in slow)
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_a_batch_leaves_the_collector_as_it_found_it(enabled: bool) -> None:
+    """Off for the first answer (start-up), then frozen and back on, or still off if it was off."""
+    lines = ordinary()
+    want = batch(lines)
+    gc.unfreeze()
+    if not enabled:
+        gc.disable()
+    try:
+        assert batch(lines) == want
+        assert gc.isenabled() is enabled
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.enable()
+
+
+def test_the_collector_comes_back_on_when_the_first_answer_fails_to_be_written() -> None:
+    class Broken(io.BytesIO):
+        def write(self, data: Any) -> int:
+            raise BrokenPipeError
+
+    with pytest.raises(BrokenPipeError):
+        cli._adjudicate_lines(ordinary(), Broken(), flush=False)
+    assert gc.isenabled()
