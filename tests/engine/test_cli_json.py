@@ -75,6 +75,7 @@ def unfrozen() -> Iterator[None]:
 @pytest.fixture
 def stdlib_only(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The command line as on a bare checkout: ``import orjson`` fails."""
+    cli._use_codec()  # orjson's, if installed: the one to put back afterwards
     monkeypatch.setitem(sys.modules, "orjson", None)
     loads, encode = cli._codec()
     monkeypatch.setattr(cli, "_loads", loads)
@@ -95,11 +96,13 @@ def test_without_orjson_the_codec_is_the_stdlibs(stdlib_only: None) -> None:
 
 def test_with_orjson_the_codec_is_orjsons() -> None:
     pytest.importorskip("orjson")
+    assert cli._use_codec() is cli._encode
     assert cli._loads is not cli._stdlib_loads
     assert cli._encode is not cli._stdlib_encode
 
 
 def stdlib_batch(lines: list[bytes]) -> bytes:
+    cli._use_codec()
     with pytest.MonkeyPatch.context() as patch:
         patch.setitem(sys.modules, "orjson", None)
         loads, encode = cli._codec()
@@ -195,13 +198,36 @@ def test_answers_go_to_a_text_stream_without_a_buffer_too() -> None:
     assert out.getvalue().encode() == batch(lines)
     single = io.StringIO()
     assert cli.main(["adjudicate"], io.BytesIO(lines[0]), single) == 0
-    assert single.getvalue().encode() == batch(lines[:1])
+    assert json.loads(single.getvalue()) == json.loads(batch(lines[:1]))
 
 
-def test_a_single_request_is_written_compact_or_pretty() -> None:
+@pytest.mark.parametrize("pretty", [False, True])
+def test_a_single_requests_answer_is_the_stdlibs(pretty: bool) -> None:
+    """As it always was: ``json.dumps``, indented with ``--pretty``, non-ASCII as escapes."""
+    line = ODD["non-ASCII in an order text"]
     out = io.StringIO()
-    assert cli.main(["adjudicate", "--pretty"], io.BytesIO(b"[1]"), out) == 1
-    assert out.getvalue() == json.dumps({"error": json.loads(batch([b"[1]"]))["error"]}, indent=2) + "\n"
+    assert cli.main(["adjudicate", *(["--pretty"] if pretty else [])], io.BytesIO(line), out) == 0
+    assert out.getvalue() == json.dumps(json.loads(batch([line])), indent=2 if pretty else None) + "\n"
+    assert out.getvalue().isascii()
+
+
+def test_one_request_does_not_import_orjson() -> None:
+    """orjson's import costs more than one request's JSON saves; a batch imports it, one request does not."""
+    check = (
+        "import io, sys; from dipserver.engine import cli; "
+        "cli.main(['adjudicate'], io.BytesIO(sys.stdin.buffer.read()), io.StringIO()); "
+        "print('orjson' in sys.modules)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", check],
+        input=opening().encode(),
+        capture_output=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=120,
+        check=True,
+    )
+    assert done.stdout == b"False\n"
 
 
 def command(*prefix: str) -> Callable[[bytes], bytes]:
