@@ -70,7 +70,6 @@ class _Lane:
         "board",
         "buildable",
         "centres",
-        "home_of",
         "homes",
         "names",
         "owned_rule",
@@ -78,6 +77,8 @@ class _Lane:
         "power_set",
         "powers",
         "readings",
+        "seas",
+        "sites",
         "slug",
         "unit_province",
     )
@@ -88,10 +89,16 @@ class _Lane:
         self.powers = tuple(variant.powers)
         self.power_set = frozenset(self.powers)
         self.homes = _homes_data(variant, board)
-        self.home_of = dict(board.homes)
         self.centres = board.supply_centres
         self.buildable = frozenset(p for p in self.centres if board.terrain(p).passable)
         self.owned_rule = variant.build_rule == OWNED
+        self.seas = frozenset(p for p in board.provinces if board.is_water(p))
+        # Where each power may build when it has a centre to spare, by the variant's rule (the standard
+        # rule: its own vacant home centres; "owned": any vacant centre it owns).
+        self.sites = {
+            power: None if self.owned_rule else [p for p, home in board.homes.items() if home == power]
+            for power in self.powers
+        }
         # unit text -> its province: exactly the texts jsonio's unit reader accepts on this board
         found = {"A " + loc: loc for loc in board.army_locations}
         found.update(("F " + loc, province_of(loc)) for loc in board.fleet_positions)
@@ -313,7 +320,7 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
                 pass
             else:
                 if fleet_seas is None:
-                    fleet_seas = _fleet_seas(board, provs, texts)
+                    fleet_seas = _fleet_seas(lane, provs, texts)
                 if what == _BY_SEA:
                     problem = _by_sea_problem(lane, unit, prov, a, b, fleet_seas)
                     if not problem:
@@ -627,31 +634,31 @@ def _support_move_problem(
         if board.fleet_reachable_coasts(them[2:], into):
             return ""
     elif into in board.army_moves(target) or (
-        board.is_coastal(into) and sea_route(board, target, into, _fleet_seas(board, provs, texts) - {here})
+        board.is_coastal(into) and sea_route(board, target, into, _fleet_seas(lane, provs, texts) - {here})
     ):
         return ""
     return f"{lane.unit_name(them)} cannot reach {lane.name(into)}"
 
 
-def _fleet_seas(board: Board, provs: list[str], texts: list[str]) -> frozenset[str]:
+def _fleet_seas(lane: _Lane, provs: list[str], texts: list[str]) -> frozenset[str]:
     """Seas with a fleet in them: where convoys may run this phase."""
-    return frozenset(p for p, t in zip(provs, texts, strict=True) if t[0] == "F" and board.is_water(p))
+    seas = lane.seas
+    return frozenset(p for p, t in zip(provs, texts, strict=True) if p in seas and t[0] == "F")
 
 
 def _has_adjustments(lane: _Lane, after: dict[str, int], owner: list[str], owners: dict[str, str]) -> bool:
     """``adjustments.has_adjustments`` on the lane's values: some power must remove a unit, or may build."""
     counts = Counter(owners.values())
     counts.subtract(map(owner.__getitem__, after.values()))
+    buildable = lane.buildable
     for power, delta in counts.items():
         if delta < 0:
             return True
         if delta > 0:
-            for prov, holder in owners.items():
-                if (
-                    holder == power
-                    and prov not in after
-                    and prov in lane.buildable
-                    and (lane.owned_rule or lane.home_of.get(prov) == power)
-                ):
+            sites = lane.sites.get(power)
+            if sites is None:
+                sites = [prov for prov, holder in owners.items() if holder == power]
+            for prov in sites:
+                if owners.get(prov) == power and prov not in after and prov in buildable:
                     return True
     return False
