@@ -79,17 +79,23 @@ def resolve_movement(
 # --- board facts this module needs beyond the Board queries, cached per board ------------------------
 
 _WATER_NEIGHBOURS: weakref.WeakKeyDictionary[Board, dict[str, frozenset[str]]] = weakref.WeakKeyDictionary()
+_NONE: frozenset[str] = frozenset()
+
+
+def _water_table(board: Board) -> dict[str, frozenset[str]]:
+    """Every province's open seas, built once per board: the convoy searches below look up many per
+    phase, and a weak-keyed cache lookup each time cost more than the searches themselves."""
+    table = _WATER_NEIGHBOURS.get(board)
+    if table is None:
+        table = _WATER_NEIGHBOURS[board] = {
+            p: frozenset(n for n in board.neighbours(p) if board.is_water(n)) for p in board.provinces
+        }
+    return table
 
 
 def water_neighbours(board: Board, prov: str) -> frozenset[str]:
     """Open seas bordering ``prov``: where a convoy can pick up or land an army, or pass on to."""
-    cache = _WATER_NEIGHBOURS.get(board)
-    if cache is None:
-        cache = _WATER_NEIGHBOURS[board] = {}
-    found = cache.get(prov)
-    if found is None:
-        found = cache[prov] = frozenset(p for p in board.neighbours(prov) if board.is_water(p))
-    return found
+    return _water_table(board).get(prov, _NONE)
 
 
 _NAMES: weakref.WeakKeyDictionary[Board, dict[str, str]] = weakref.WeakKeyDictionary()
@@ -106,11 +112,12 @@ def _names_on(board: Board) -> dict[str, str]:
 
 def sea_route(board: Board, origin: str, dest: str, seas: Iterable[str]) -> set[str]:
     """The seas of ``seas`` that lie on some chain from ``origin`` to ``dest`` (both land provinces)."""
+    near = _water_table(board)
     usable = set(seas)
-    forward = _spread(board, water_neighbours(board, origin) & usable, usable)
+    forward = _spread(near, near.get(origin, _NONE) & usable, usable)
     if not forward:
         return set()
-    backward = _spread(board, water_neighbours(board, dest) & forward, forward)
+    backward = _spread(near, near.get(dest, _NONE) & forward, forward)
     return forward & backward
 
 
@@ -121,17 +128,18 @@ def necessary_fleets(board: Board, origin: str, dest: str, seas: Iterable[str]) 
     neighbours in the chain, only the first touches the origin and only the last the destination. A fleet on
     no such chain is not needed by any convoy, and its convoy order is illegal (DATC 6.G.19).
     """
+    near = _water_table(board)
     usable = sea_route(board, origin, dest, seas)
-    at_origin = water_neighbours(board, origin)
-    at_dest = water_neighbours(board, dest)
+    at_origin = near.get(origin, _NONE)
+    at_dest = near.get(dest, _NONE)
     needed: set[str] = set()
     for first in at_origin & usable:
-        _extend_chain(board, [], first, usable, at_origin, at_dest, needed)
+        _extend_chain(near, [], first, usable, at_origin, at_dest, needed)
     return needed
 
 
 def _extend_chain(
-    board: Board,
+    near: dict[str, frozenset[str]],
     chain: list[str],
     sea: str,
     usable: set[str],
@@ -141,23 +149,23 @@ def _extend_chain(
 ) -> None:
     """Add ``sea`` to ``chain`` and every minimal chain it completes to ``needed``. A module function, not a
     closure calling itself: that would be a reference cycle per call, left to the garbage collector."""
-    if any(sea in water_neighbours(board, earlier) for earlier in chain[:-1]):
+    if any(sea in near[earlier] for earlier in chain[:-1]):
         return  # a shortcut past the last sea: not minimal
     chain.append(sea)
     if sea in at_dest:
         needed.update(chain)
     else:
-        for nxt in water_neighbours(board, sea) & usable:
+        for nxt in near[sea] & usable:
             if nxt not in chain and nxt not in at_origin:
-                _extend_chain(board, chain, nxt, usable, at_origin, at_dest, needed)
+                _extend_chain(near, chain, nxt, usable, at_origin, at_dest, needed)
     chain.pop()
 
 
-def _spread(board: Board, start: Iterable[str], usable: set[str]) -> set[str]:
+def _spread(near: dict[str, frozenset[str]], start: Iterable[str], usable: set[str]) -> set[str]:
     seen = set(start)
     stack = list(seen)
     while stack:
-        for nxt in water_neighbours(board, stack.pop()):
+        for nxt in near[stack.pop()]:
             if nxt in usable and nxt not in seen:
                 seen.add(nxt)
                 stack.append(nxt)
@@ -633,10 +641,11 @@ def convoy_route(
 ) -> ConvoyRoute:
     """The route graph of the ``fleets`` (by unit number) that could carry the army in ``army`` to
     ``target``."""
+    near = _water_table(board)
     seas = sea_route(board, army, target, fleets)
-    start = tuple(index[s] for s in sorted(water_neighbours(board, army) & seas))
-    finish = frozenset(index[s] for s in water_neighbours(board, target) & seas)
-    links = {index[s]: tuple(index[t] for t in sorted(water_neighbours(board, s) & seas)) for s in seas}
+    start = tuple(index[s] for s in sorted(near.get(army, _NONE) & seas))
+    finish = frozenset(index[s] for s in near.get(target, _NONE) & seas)
+    links = {index[s]: tuple(index[t] for t in sorted(near[s] & seas)) for s in seas}
     return ConvoyRoute(start, finish, links)
 
 
