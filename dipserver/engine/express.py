@@ -310,7 +310,9 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
                 if what == _SUPPORT_MOVE:
                     them = texts[j]
                     if not (c in board.army_moves(a) if them[0] == "A" else b in board.fleet_moves(them[2:])):
-                        problem = _support_move_problem(lane, them, a, b, c, prov, provs, texts)
+                        if fleet_seas is None:
+                            fleet_seas = _fleet_seas(lane, provs, texts)
+                        problem = _support_move_problem(lane, them, a, b, c, prov, fleet_seas)
                         if problem:
                             invalid[len(slots)] = problem
                             slots.append((-1, power, raw))
@@ -619,8 +621,7 @@ def _support_move_problem(
     written: str,
     into: str,
     here: str,
-    provs: list[str],
-    texts: list[str],
+    fleet_seas: frozenset[str],
 ) -> str:
     """Why the unit ``them`` (its text) could not make the move a support asks of it while the supporter in
     ``here`` gives it (DATC 6.D.31), or "" when it could; movement._Phase._legal_support_move's reasons."""
@@ -634,7 +635,7 @@ def _support_move_problem(
         if board.fleet_reachable_coasts(them[2:], into):
             return ""
     elif into in board.army_moves(target) or (
-        board.is_coastal(into) and sea_route(board, target, into, _fleet_seas(lane, provs, texts) - {here})
+        board.is_coastal(into) and sea_route(board, target, into, fleet_seas - {here})
     ):
         return ""
     return f"{lane.unit_name(them)} cannot reach {lane.name(into)}"
@@ -648,13 +649,14 @@ def _fleet_seas(lane: _Lane, provs: list[str], texts: list[str]) -> frozenset[st
 
 def _has_adjustments(lane: _Lane, after: dict[str, int], owner: list[str], owners: dict[str, str]) -> bool:
     """``adjustments.has_adjustments`` on the lane's values: some power must remove a unit, or may build."""
-    counts = Counter(owners.values())
-    counts.subtract(map(owner.__getitem__, after.values()))
-    buildable = lane.buildable
-    for power, delta in counts.items():
-        if delta < 0:
+    centres = Counter(owners.values())
+    units = Counter(map(owner.__getitem__, after.values()))
+    for power, count in units.items():
+        if count > centres.get(power, 0):
             return True
-        if delta > 0:
+    buildable = lane.buildable
+    for power, count in centres.items():
+        if count > units.get(power, 0):
             sites = lane.sites.get(power)
             if sites is None:
                 sites = [prov for prov, holder in owners.items() if holder == power]
