@@ -47,8 +47,8 @@ from dipserver.engine.variant import Variant
 # What an order text means on a board: (kind, ordered unit's province, its text, a, b, c), or None when the
 # text is not the lane's. Kinds and their a, b, c:
 _HOLD = 0  # -
-_MOVE = 1  # destination province, destination location, -  (a neighbour, by land or sea)
-_BY_SEA = 2  # destination province, via convoy?, -  (an army that needs a convoy)
+_MOVE = 1  # destination province, the unit there ("F STP/SC"), -  (a neighbour, by land or sea)
+_BY_SEA = 2  # destination province, via convoy?, the unit there  (an army that needs a convoy)
 _SUPPORT_HOLD = 3  # supported province, -, -
 _SUPPORT_MOVE = 4  # supported province, destination as written, destination province
 _CONVOY = 5  # army's province, destination province, -
@@ -121,9 +121,9 @@ class _Lane:
             dest = order.dest
             into = province_of(dest)
             if unit_type is UnitType.FLEET or (not order.via_convoy and dest in self.board.army_moves(prov)):
-                reading = (_MOVE, prov, unit, into, dest, None)
+                reading = (_MOVE, prov, unit, into, unit[:2] + dest, None)
             else:
-                reading = (_BY_SEA, prov, unit, into, order.via_convoy, None)
+                reading = (_BY_SEA, prov, unit, into, order.via_convoy, unit[:2] + into)
         elif type(order) is SupportHold:
             reading = (_SUPPORT_HOLD, prov, unit, order.target, None, None)
         elif type(order) is SupportMove:
@@ -236,13 +236,16 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
     provs: list[str] = []
     owner: list[str] = []
     texts: list[str] = []
+    spans: list[tuple[str, int, int]] = []  # (power, its first unit, the unit after its last)
     where = lane.unit_province.__getitem__
     for power, listed in units.items():
         if type(listed) is not list:
             return None
+        start = len(texts)
         provs += map(where, listed)
         texts += listed
         owner += [power] * len(listed)
+        spans.append((power, start, len(texts)))
     n = len(provs)
     index = dict(zip(provs, range(n), strict=True))
     if len(index) != n:
@@ -251,15 +254,15 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
     if type(centers) is not dict or not centers.keys() <= powers:
         return None
     centres = lane.centres
-    owners: dict[str, str] = {}
-    count = 0
+    held: list[str] = []
+    holders: list[str] = []
     for power, listed in centers.items():
-        if type(listed) is not list or not centres.issuperset(listed):
+        if type(listed) is not list:
             return None
-        owners.update(dict.fromkeys(listed, power))
-        count += len(listed)
-    if len(owners) != count:
-        return None  # a centre owned twice
+        held += listed
+        holders += [power] * len(listed)
+    if not centres.issuperset(held) or len(set(held)) != len(held):
+        return None  # not a centre of this map, or a centre owned twice
 
     if orders is None:
         orders = {}
@@ -273,8 +276,8 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
     dest: list[str | None] = [None] * n
     dest_loc: list[str] = texts[:]  # where each unit ends up if it moves: "A PAR" for a move to Paris
     seen = [False] * n  # units given a legal order
-    slots: list[tuple[int, str, Any]] = []  # (unit or -1 for an illegal order, power, text) as given
-    invalid: dict[int, str] = {}  # slot of an illegal order -> why
+    given: list[tuple[str, list[Any], list[int]]] = []  # (power, its texts, the unit each orders)
+    problems: list[str] = []  # why illegal orders are: -1 - k stands for problems[k] in given
     moves: list[int] = []
     movers_to: dict[str, list[int]] = {}
     others: list[tuple[int, _Reading]] = []  # supports and convoys, in the order given
@@ -284,6 +287,10 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
     for power, listed in orders.items():
         if type(listed) is not list:
             return None
+        if not listed:
+            continue
+        ids: list[int] = []
+        given.append((power, listed, ids))
         for raw in listed:
             reading = readings.get(raw) or lane.reading(raw)
             if reading is None:
@@ -295,7 +302,7 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
             if what == _MOVE:
                 kind[i] = MOVE
                 dest[i] = a
-                dest_loc[i] = unit[:2] + b
+                dest_loc[i] = b
                 moves.append(i)
                 if a in movers_to:
                     movers_to[a].append(i)
@@ -304,8 +311,8 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
             elif what in (_SUPPORT_MOVE, _SUPPORT_HOLD):
                 j = index.get(a)
                 if j is None:
-                    invalid[len(slots)] = f"There is no unit in {lane.name(a)} to support"
-                    slots.append((-1, power, raw))
+                    ids.append(-1 - len(problems))
+                    problems.append(f"There is no unit in {lane.name(a)} to support")
                     continue
                 if what == _SUPPORT_MOVE:
                     them = texts[j]
@@ -314,8 +321,8 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
                             fleet_seas = _fleet_seas(lane, provs, texts)
                         problem = _support_move_problem(lane, them, a, b, c, prov, fleet_seas)
                         if problem:
-                            invalid[len(slots)] = problem
-                            slots.append((-1, power, raw))
+                            ids.append(-1 - len(problems))
+                            problems.append(problem)
                             continue
                 others.append((i, reading))
             elif what == _HOLD:
@@ -328,7 +335,7 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
                     if not problem:
                         kind[i] = MOVE
                         dest[i] = a
-                        dest_loc[i] = unit[:2] + a
+                        dest_loc[i] = c
                         by_sea.add(i)
                         moves.append(i)
                         if a in movers_to:
@@ -343,11 +350,11 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
                     if not problem:
                         others.append((i, reading))
                 if problem:
-                    invalid[len(slots)] = problem
-                    slots.append((-1, power, raw))
+                    ids.append(-1 - len(problems))
+                    problems.append(problem)
                     continue
             seen[i] = True
-            slots.append((i, power, raw))
+            ids.append(i)
 
     # Step 2: orders matched against each other, as movement._Phase._validate does.
     void: dict[int, tuple[str, str]] = {}
@@ -369,7 +376,7 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
         # Two units swapping by land meet on the border; a convoyed unit passes it by (DATC 4.A.7).
         if j >= 0 and dest[j] == provs[i] and kind[j] == MOVE and route[i] is None and route[j] is None:
             opponent[i] = j
-    supports: list[list[int]] = [[] for _ in range(n)]
+    supports: list[Any] = [()] * n  # a list once a unit has a support (the resolver only reads them)
     for i, reading in others:
         what = reading[0]
         if what == _CONVOY:
@@ -396,7 +403,10 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
         if matched:
             kind[i] = SUPPORT
             dest[i] = goes
-            supports[j].append(i)
+            if supports[j]:
+                supports[j].append(i)
+            else:
+                supports[j] = [i]
         else:
             what_for = "hold" if goes is None else f"move to {lane.name(reading[4])}"
             void[i] = (_VOID, f"{lane.unit_name(texts[j])} did not {what_for}")
@@ -423,42 +433,41 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
     # Step 5: the answer.
     results: dict[str, dict[str, str]] = {}
     reasons: dict[str, dict[str, str]] = {}
-    for slot, (i, power, raw) in enumerate(slots):
-        mine = results.get(power)
-        if mine is None:
-            mine = results[power] = {}
-        elif raw in mine:
-            continue  # the same text again: only the first is reported
-        if i < 0:
-            mine[raw] = _INVALID
-            reason = invalid[slot]
-        elif i in void:
-            mine[raw], reason = void[i]
-        else:
-            k = kind[i]
-            if k == MOVE:
-                if success[i]:
-                    mine[raw] = _SUCCESS
-                    continue
-                if path[i]:
-                    mine[raw] = _BOUNCE
-                    continue
-                mine[raw], reason = _NO_CONVOY, _DISRUPTED
-            elif k == SUPPORT:
-                mine[raw] = _SUCCESS if success[i] else _CUT
-                continue
-            elif k == HOLD:
-                mine[raw] = _DISLODGED if i in dislodged_by else _SUCCESS
-                continue
-            elif i in paradox:
-                mine[raw], reason = _VOID, _PARADOX
+    for power, listed, ids in given:
+        mine = results[power] = {}
+        for raw, i in zip(listed, ids, strict=True):
+            if raw in mine:
+                continue  # the same text again: only the first is reported
+            if i < 0:
+                mine[raw] = _INVALID
+                reason = problems[-1 - i]
+            elif i in void:
+                mine[raw], reason = void[i]
             else:
-                mine[raw] = _SUCCESS if success[i] else _DISLODGED
-                continue
-        if power in reasons:
-            reasons[power][raw] = reason
-        else:
-            reasons[power] = {raw: reason}
+                k = kind[i]
+                if k == MOVE:
+                    if success[i]:
+                        mine[raw] = _SUCCESS
+                        continue
+                    if path[i]:
+                        mine[raw] = _BOUNCE
+                        continue
+                    mine[raw], reason = _NO_CONVOY, _DISRUPTED
+                elif k == SUPPORT:
+                    mine[raw] = _SUCCESS if success[i] else _CUT
+                    continue
+                elif k == HOLD:
+                    mine[raw] = _DISLODGED if i in dislodged_by else _SUCCESS
+                    continue
+                elif i in paradox:
+                    mine[raw], reason = _VOID, _PARADOX
+                else:
+                    mine[raw] = _SUCCESS if success[i] else _DISLODGED
+                    continue
+            if power in reasons:
+                reasons[power][raw] = reason
+            else:
+                reasons[power] = {raw: reason}
 
     waiting: list[tuple[str, str, str, list[str]]] = []  # (location, power, unit, retreats): may retreat
     if dislodged_by:
@@ -484,6 +493,7 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
                     reasons[power] = {text: _NOWHERE}
 
     changed = False
+    owners: dict[str, str] = {}
     if waiting:
         skipped: list[str] = []
         next_phase = names[1]
@@ -492,6 +502,7 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
         next_phase = names[2]
     else:
         skipped = [names[1]]
+        owners.update(zip(held, holders, strict=True))
         for prov, i in after.items():
             if prov in centres and owners.get(prov) != owner[i]:
                 owners[prov] = owner[i]
@@ -502,11 +513,21 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
             skipped.append(names[2])
             next_phase = names[3]
 
+    # Each power's units are a run of the request's units: its run with the arrivals moved on and the
+    # dislodged taken off, sorted.
+    at = texts[:]
+    for i in arrived:
+        at[i] = dest_loc[i]
+    if dislodged_by:
+        for i in dislodged_by:
+            at[i] = ""
     now: dict[str, list[str]] = {power: [] for power in lane.powers}
-    for prov, i in after.items():
-        now[owner[i]].append(texts[i] if provs[i] == prov else dest_loc[i])
-    for listed in now.values():
-        listed.sort()
+    for power, start, end in spans:
+        run = at[start:end]
+        if dislodged_by:
+            run = [unit for unit in run if unit]
+        run.sort()
+        now[power] = run
     if changed:
         owned: dict[str, list[str]] = {power: [] for power in lane.powers}
         for prov, power in owners.items():
