@@ -17,7 +17,6 @@ which has every check and message. ``tests/engine/test_express_lane.py`` holds t
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 from dipserver.engine.adjustments import OWNED
@@ -70,12 +69,15 @@ class _Lane:
         "board",
         "buildable",
         "centres",
+        "home_keys",
+        "home_lists",
         "homes",
         "names",
         "owned_rule",
         "phases",
         "power_set",
         "powers",
+        "reach",
         "readings",
         "seas",
         "sites",
@@ -103,6 +105,14 @@ class _Lane:
         found = {"A " + loc: loc for loc in board.army_locations}
         found.update(("F " + loc, province_of(loc)) for loc in board.fleet_positions)
         self.unit_province = found
+        # unit text -> where it can move: provinces for an army, locations for a fleet (what a support
+        # of its move names)
+        self.reach = {
+            text: board.army_moves(text[2:]) if text[0] == "A" else board.fleet_moves(text[2:])
+            for text in found
+        }
+        self.home_keys = tuple(self.homes)
+        self.home_lists = tuple(self.homes.values())
         self.readings: dict[str, _Reading | None] = {}
         self.names = _names_on(board)
         self.phases: dict[str, _Names] = {}
@@ -271,7 +281,7 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
 
     # Step 1: each text read and checked against the units, as movement._legal_orders does (checked=True);
     # moves are indexed as they come.
-    readings = lane.readings
+    readings, reach = lane.readings, lane.reach
     kind = [HOLD] * n
     dest: list[str | None] = [None] * n
     dest_loc: list[str] = texts[:]  # where each unit ends up if it moves: "A PAR" for a move to Paris
@@ -316,7 +326,7 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
                     continue
                 if what == _SUPPORT_MOVE:
                     them = texts[j]
-                    if not (c in board.army_moves(a) if them[0] == "A" else b in board.fleet_moves(them[2:])):
+                    if (c if them[0] == "A" else b) not in reach[them]:
                         if fleet_seas is None:
                             fleet_seas = _fleet_seas(lane, provs, texts)
                         problem = _support_move_problem(lane, them, a, b, c, prov, fleet_seas)
@@ -553,7 +563,7 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
             "phase": next_phase,
             "units": now,
             "centers": owned,
-            "homes": {power: listed[:] for power, listed in lane.homes.items()},
+            "homes": dict(zip(lane.home_keys, map(list.copy, lane.home_lists), strict=True)),
             "dislodged": retreating,
         },
     }
@@ -663,22 +673,21 @@ def _support_move_problem(
 
 
 def _fleet_seas(lane: _Lane, provs: list[str], texts: list[str]) -> frozenset[str]:
-    """Seas with a fleet in them: where convoys may run this phase."""
-    seas = lane.seas
-    return frozenset(p for p, t in zip(provs, texts, strict=True) if p in seas and t[0] == "F")
+    """Seas with a fleet in them: where convoys may run this phase (a unit at sea is a fleet)."""
+    return lane.seas.intersection(provs)
 
 
 def _has_adjustments(lane: _Lane, after: dict[str, int], owner: list[str], owners: dict[str, str]) -> bool:
     """``adjustments.has_adjustments`` on the lane's values: some power must remove a unit, or may build."""
-    centres = Counter(owners.values())
-    units = Counter(map(owner.__getitem__, after.values()))
-    for power, count in units.items():
-        if count > centres.get(power, 0):
-            return True
+    holders = list(owners.values())
+    units = list(map(owner.__getitem__, after.values()))
     buildable = lane.buildable
-    for power, count in centres.items():
-        if count > units.get(power, 0):
-            sites = lane.sites.get(power)
+    for power in lane.powers:
+        centres, count = holders.count(power), units.count(power)
+        if count > centres:
+            return True
+        if centres > count:
+            sites = lane.sites[power]
             if sites is None:
                 sites = [prov for prov, holder in owners.items() if holder == power]
             for prov in sites:
