@@ -12,7 +12,8 @@
    first, outside the timing), checks both engines leave the same units, and prints the ratio.
 4. Feeds all positions through one ``python -m dipserver.engine adjudicate --jsonl`` process, with one
    worker and then with one per core, and divides its whole wall and CPU time (interpreter start-up and
-   JSON included) by the number of positions; says which of those meet 10x the reference.
+   JSON included) by the number of positions; says which of those meet 10x the reference. Our modules are
+   compiled to bytecode first, as an installation has them (``./dip`` runs compileall).
 5. Prints the memory a loaded variant holds (tracemalloc, the variant and its start board).
 
 The reference is optional and never a project dependency (it pins old libraries): install it apart, e.g.
@@ -116,6 +117,9 @@ def main() -> int:
             print(f"  {req['phase']}: only ours {only_ours}, only the reference {only_theirs}")
             print(f"    request: {json.dumps(req)}")
     counts = [args.workers] if args.workers else sorted({1, os.cpu_count() or 1})
+    # An installation has our modules compiled (./dip and the Dockerfile run compileall); a checkout being
+    # edited may not, and with PYTHONDONTWRITEBYTECODE nothing writes them: start-up would count compiling.
+    subprocess.run([sys.executable, "-m", "compileall", "-qq", "dipserver"], cwd=ROOT, check=False)
     for workers in counts:
         batch = time_batch(requests, workers, args.answers if workers == counts[0] else None)
         wall, cpu = (batch[k] / len(requests) * 1e6 for k in ("wall_s", "cpu_s"))
