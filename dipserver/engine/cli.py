@@ -21,23 +21,40 @@ should not pay for networkx.
 
 from __future__ import annotations
 
-import argparse
 import gc
 import os
-import select
 import stat
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import IO, Any, Protocol
+from types import SimpleNamespace
+from typing import IO, TYPE_CHECKING, Any, Protocol
 
-Command = Callable[[argparse.Namespace, IO[bytes], IO[str]], int]
+if TYPE_CHECKING:
+    import argparse
+
+    Command = Callable[[argparse.Namespace, IO[bytes], IO[str]], int]
 
 
 def main(
-    argv: Sequence[str] | None = None, stdin: IO[bytes] | None = None, stdout: IO[str] | None = None
+    argv: Sequence[str] | None = None,
+    stdin: IO[bytes] | None = None,
+    stdout: IO[str] | None = None,
+    *,
+    collector: bool | None = None,
 ) -> int:
-    """Run one command; returns the process exit status."""
-    args = _parser().parse_args(argv)
+    """Run one command; returns the process exit status.
+
+    ``collector`` is for a caller that turned the cyclic garbage collector off for start-up (``__main__``):
+    whether to turn it back on once start-up is over, that is after a batch's first answer (see
+    ``_adjudicate_lines``), or before any other command runs.
+    """
+    global _collector
+    args = _plain_batch(sys.argv[1:] if argv is None else argv) or _parser().parse_args(argv)
+    if collector is not None:
+        if args.command == "adjudicate" and args.jsonl and args.workers == 1:
+            _collector = collector
+        elif collector:
+            gc.enable()
     command: Command = _COMMANDS[args.command]
     try:
         return command(args, stdin or sys.stdin.buffer, stdout or sys.stdout)
@@ -47,7 +64,24 @@ def main(
         return 1
 
 
+def _plain_batch(argv: Sequence[str]) -> Any:
+    """The arguments of the batch's plain forms, ``adjudicate --jsonl`` and ``adjudicate --jsonl --workers
+    N``, read without argparse: building its parser is a tenth of a one-request run. Anything else (help,
+    other spellings, mistakes) is None, left to argparse and its messages."""
+    if len(argv) == 2:
+        workers = "1"
+    elif len(argv) == 4 and argv[2] == "--workers":
+        workers = argv[3]
+    else:
+        return None
+    if argv[0] != "adjudicate" or argv[1] != "--jsonl" or not (workers.isascii() and workers.isdigit()):
+        return None
+    return SimpleNamespace(command="adjudicate", jsonl=True, pretty=False, workers=int(workers))
+
+
 def _parser() -> argparse.ArgumentParser:
+    import argparse
+
     parser = argparse.ArgumentParser(
         prog="python -m dipserver.engine", description="The dipserver engine, without the server."
     )
@@ -289,12 +323,17 @@ def _adjudicate_to(args: argparse.Namespace, stdin: IO[bytes], out: _Out) -> int
     return 1 if "error" in answer else 0
 
 
+# Whether the collector goes back on after a batch's first answer, when ``main``'s caller turned it off for
+# start-up; None: as it was when the batch began.
+_collector: bool | None = None
+
+
 def _adjudicate_lines(lines: Iterable[bytes], out: _Out, flush: bool) -> None:
     write, encode, rest = out.write, _use_codec(), iter(lines)
     # The first answer loads the engine and the variant: many objects that live as long as the process and
     # no garbage cycles, so the cyclic collector is off for it, and what it built is then frozen, out of the
     # collector's sight (no later collection, nor the one at exit, walks it again). Phases leave no cycles.
-    enabled = gc.isenabled()
+    enabled = gc.isenabled() if _collector is None else _collector
     gc.disable()
     try:
         for line in rest:
@@ -342,6 +381,8 @@ def _chunks(stream: IO[bytes]) -> Iterator[list[bytes]]:
     except (OSError, ValueError):  # an in-memory stream (a test's): everything is already there
         yield from _batched(stream, _CHUNK_LINES)
         return
+    import select
+
     pending, ready = b"", list[bytes]()
     while data := os.read(fd, _READ_SIZE):  # blocks only until some input (or its end) comes
         *lines, pending = (pending + data).split(b"\n")
