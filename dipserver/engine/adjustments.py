@@ -16,13 +16,10 @@ from typing import TYPE_CHECKING
 
 from dipserver.engine.distances import distances_from
 from dipserver.engine.orders import Build, Disband, Order, OrderResult, Outcome, Waive
-from dipserver.engine.types import Unit, UnitType, coast_of, province_of
+from dipserver.engine.types import HOME, OWNED, Unit, UnitType, coast_of, province_of
 
 if TYPE_CHECKING:
     from dipserver.engine.board import Board
-
-HOME = "home"  # build only on owned home centres (the standard rule)
-OWNED = "owned"  # build on any owned centre
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,8 +19,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from dipserver.engine.adjustments import OWNED
 from dipserver.engine.board import Board, board_for
+from dipserver.engine.convoys import (
+    _names_on,
+    contested_provinces,
+    convoy_route,
+    necessary_fleets,
+    retreat_options,
+    sea_route,
+)
 from dipserver.engine.jsonio import (
     _CHANGING,
     REQUEST_KEYS,
@@ -30,17 +37,9 @@ from dipserver.engine.jsonio import (
     _read_canonical,
     _variant,
 )
-from dipserver.engine.movement import (
-    _names_on,
-    contested_provinces,
-    convoy_route,
-    necessary_fleets,
-    retreat_options,
-    sea_route,
-)
 from dipserver.engine.orders import Convoy, Hold, Move, SupportHold, SupportMove
 from dipserver.engine.resolver import CONVOY, HOLD, MOVE, SUPPORT, ConvoyRoute, OrderTable, resolve
-from dipserver.engine.types import Phase, PhaseType, Season, UnitType, province_of
+from dipserver.engine.types import OWNED, Phase, PhaseType, Season, UnitType, province_of
 from dipserver.engine.variant import Variant
 
 # What an order text means on a board: (kind, ordered unit's province, its text, a, b, c), or None when the

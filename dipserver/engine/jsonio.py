@@ -20,14 +20,16 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from dipserver.engine.adjudicate import PhaseResult, adjudicate
 from dipserver.engine.board import Board, board_for
 from dipserver.engine.orders import Convoy, Hold, Move, Order, Outcome, SupportHold, SupportMove
 from dipserver.engine.position import Dislodged, Position
 from dipserver.engine.types import Phase, PhaseType, Terrain, Unit, UnitType, province_of
 from dipserver.engine.variant import VARIANTS_DIR, Variant, VariantError, load_variant
+
+if TYPE_CHECKING:
+    from dipserver.engine.adjudicate import PhaseResult
 
 REQUEST_KEYS = frozenset({"variant", "phase", "units", "centers", "homes", "dislodged", "orders"})
 # Only for variants whose map changes (turnio.py): options, the phase's map, Sahara flags, Deluge memory.
@@ -511,6 +513,9 @@ def adjudicate_request(data: Any, *, express: bool = True) -> dict[str, Any]:
             return play(request.variant, request.board.map_state, request.position, request.orders, data)
         except MapRequestError as exc:
             raise RequestError(str(exc)) from exc
+    # The general path's rules (adjustments, retreats, the movement phase): the express lane needs none.
+    from dipserver.engine.adjudicate import adjudicate
+
     read = read_orders(request)
     # Every order was read for this board and position, and so checked on its own (read_orders).
     result = adjudicate(request.board, request.position, read.orders, checked=True)

@@ -10,6 +10,11 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
+# The variant's build rules (``Variant.build_rule``), named here so a module can test one without
+# importing the adjustment phase (``adjustments.py``, which applies them).
+HOME = "home"  # build only on owned home centres (the standard rule)
+OWNED = "owned"  # build on any owned centre
+
 
 class Terrain(StrEnum):
     LAND = "land"

@@ -1,0 +1,170 @@
+"""Convoy routes and retreat options: the movement rules the command line's express lane shares with
+``movement.py``, kept apart so the lane's start-up does not import the whole movement phase.
+
+Board facts beyond the ``Board`` queries are cached per board; ``movement.py`` re-exports everything here.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Container, Iterable, Mapping
+from typing import TYPE_CHECKING
+
+from dipserver.engine.resolver import ConvoyRoute
+from dipserver.engine.types import province_of
+
+if TYPE_CHECKING:
+    from dipserver.engine.board import Board
+    from dipserver.engine.resolver import Decisions
+
+_WATER_NEIGHBOURS: weakref.WeakKeyDictionary[Board, dict[str, frozenset[str]]] = weakref.WeakKeyDictionary()
+_NONE: frozenset[str] = frozenset()
+
+
+def _water_table(board: Board) -> dict[str, frozenset[str]]:
+    """Every province's open seas, built once per board: the convoy searches below look up many per
+    phase, and a weak-keyed cache lookup each time cost more than the searches themselves."""
+    table = _WATER_NEIGHBOURS.get(board)
+    if table is None:
+        table = _WATER_NEIGHBOURS[board] = {
+            p: frozenset(n for n in board.neighbours(p) if board.is_water(n)) for p in board.provinces
+        }
+    return table
+
+
+def water_neighbours(board: Board, prov: str) -> frozenset[str]:
+    """Open seas bordering ``prov``: where a convoy can pick up or land an army, or pass on to."""
+    return _water_table(board).get(prov, _NONE)
+
+
+_NAMES: weakref.WeakKeyDictionary[Board, dict[str, str]] = weakref.WeakKeyDictionary()
+
+
+def _names_on(board: Board) -> dict[str, str]:
+    """Names of locations ("LON") and units ("A LON") for messages, per board: a void support's reason
+    names two places, and random games void a few supports every phase."""
+    names = _NAMES.get(board)
+    if names is None:
+        names = _NAMES[board] = {}
+    return names
+
+
+def sea_route(board: Board, origin: str, dest: str, seas: Iterable[str]) -> set[str]:
+    """The seas of ``seas`` that lie on some chain from ``origin`` to ``dest`` (both land provinces)."""
+    near = _water_table(board)
+    usable = set(seas)
+    forward = _spread(near, near.get(origin, _NONE) & usable, usable)
+    if not forward:
+        return set()
+    backward = _spread(near, near.get(dest, _NONE) & forward, forward)
+    return forward & backward
+
+
+def necessary_fleets(board: Board, origin: str, dest: str, seas: Iterable[str]) -> set[str]:
+    """The seas of ``seas`` that some *minimal* convoy route from ``origin`` to ``dest`` needs.
+
+    A minimal route is a chain of seas none of which could be left out: each sea touches only its
+    neighbours in the chain, only the first touches the origin and only the last the destination. A fleet on
+    no such chain is not needed by any convoy, and its convoy order is illegal (DATC 6.G.19).
+    """
+    near = _water_table(board)
+    usable = sea_route(board, origin, dest, seas)
+    at_origin = near.get(origin, _NONE)
+    at_dest = near.get(dest, _NONE)
+    needed: set[str] = set()
+    for first in at_origin & usable:
+        _extend_chain(near, [], first, usable, at_origin, at_dest, needed)
+    return needed
+
+
+def _extend_chain(
+    near: dict[str, frozenset[str]],
+    chain: list[str],
+    sea: str,
+    usable: set[str],
+    at_origin: frozenset[str],
+    at_dest: frozenset[str],
+    needed: set[str],
+) -> None:
+    """Add ``sea`` to ``chain`` and every minimal chain it completes to ``needed``. A module function, not a
+    closure calling itself: that would be a reference cycle per call, left to the garbage collector."""
+    if any(sea in near[earlier] for earlier in chain[:-1]):
+        return  # a shortcut past the last sea: not minimal
+    chain.append(sea)
+    if sea in at_dest:
+        needed.update(chain)
+    else:
+        for nxt in near[sea] & usable:
+            if nxt not in chain and nxt not in at_origin:
+                _extend_chain(near, chain, nxt, usable, at_origin, at_dest, needed)
+    chain.pop()
+
+
+def _spread(near: dict[str, frozenset[str]], start: Iterable[str], usable: set[str]) -> set[str]:
+    seen = set(start)
+    stack = list(seen)
+    while stack:
+        for nxt in near[stack.pop()]:
+            if nxt in usable and nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+    return seen
+
+
+_PROVINCES: dict[str, str] = {}
+
+
+def _province(loc: str) -> str:
+    """``province_of`` with a memo: the legality checks ask for it a few hundred times per phase."""
+    prov = _PROVINCES.get(loc)
+    if prov is None:
+        prov = province_of(loc)
+        if len(_PROVINCES) < 4096:  # locations come from a finite map; the cap only guards odd input
+            _PROVINCES[loc] = prov
+    return prov
+
+
+def convoy_route(
+    board: Board, army: str, target: str, fleets: Iterable[str], index: Mapping[str, int]
+) -> ConvoyRoute:
+    """The route graph of the ``fleets`` (by unit number) that could carry the army in ``army`` to
+    ``target``."""
+    near = _water_table(board)
+    seas = sea_route(board, army, target, fleets)
+    start = tuple(index[s] for s in sorted(near.get(army, _NONE) & seas))
+    finish = frozenset(index[s] for s in near.get(target, _NONE) & seas)
+    links = {index[s]: tuple(index[t] for t in sorted(near[s] & seas)) for s in seas}
+    return ConvoyRoute(start, finish, links)
+
+
+def contested_provinces(
+    movers_to: Mapping[str, list[int]], occupied: Container[str], decisions: Decisions, opponent: list[int]
+) -> set[str]:
+    """Provinces a standoff left empty after a real contest: not a move whose convoy broke, nor one that
+    lost a head-to-head battle (DATC 6.H.9). No unit may retreat there."""
+    path, success = decisions.path, decisions.success
+    return {
+        target
+        for target, movers in movers_to.items()
+        if target not in occupied
+        and any(path[m] and not (opponent[m] >= 0 and success[opponent[m]]) for m in movers)
+    }
+
+
+def retreat_options(
+    board: Board,
+    loc: str,
+    fleet_moves: Iterable[str] | None,
+    occupied: Container[str],
+    contested: Container[str],
+    closed: str | None,
+) -> tuple[str, ...]:
+    """Where a unit dislodged at ``loc`` may retreat: ``fleet_moves`` for a fleet, ``None`` for an army."""
+    candidates = board.army_moves(loc) if fleet_moves is None else fleet_moves
+    return tuple(
+        sorted(
+            x
+            for x in candidates
+            if (p := _province(x)) not in occupied and p not in contested and p != closed
+        )
+    )
