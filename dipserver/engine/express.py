@@ -17,6 +17,7 @@ which has every check and message. ``tests/engine/test_express_lane.py`` holds t
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any
 
 from dipserver.engine.board import Board, board_for
@@ -242,20 +243,20 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
     # The list operations run in C; a text not in the table raises KeyError (caught by ``answer``).
     if type(units) is not dict or not units.keys() <= powers:
         return None
-    provs: list[str] = []
     owner: list[str] = []
     texts: list[str] = []
     spans: list[tuple[str, int, int]] = []  # (power, its first unit, the unit after its last)
-    where = lane.unit_province.__getitem__
     for power, listed in units.items():
         if type(listed) is not list:
             return None
         start = len(texts)
-        provs += map(where, listed)
         texts += listed
         owner += [power] * len(listed)
         spans.append((power, start, len(texts)))
-    n = len(provs)
+    n = len(texts)
+    if n < 2:
+        return None  # (itemgetter of one item is not a tuple) the general path answers such odd positions
+    provs: tuple[str, ...] = itemgetter(*texts)(lane.unit_province)
     index = dict(zip(provs, range(n), strict=True))
     if len(index) != n:
         return None  # two units in one province
@@ -300,8 +301,11 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
             continue
         ids: list[int] = []
         given.append((power, listed, ids))
-        for raw in listed:
-            reading = readings.get(raw) or lane.reading(raw)
+        try:  # every text read before: looked up in one C call
+            found = itemgetter(*listed)(readings) if len(listed) > 1 else (readings[listed[0]],)
+        except KeyError:
+            found = [readings.get(raw) or lane.reading(raw) for raw in listed]
+        for reading in found:
             if reading is None:
                 return None
             what, prov, unit, a, b, c = reading
