@@ -23,13 +23,13 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from dipserver.engine.board import Board, board_for
-from dipserver.engine.orders import Convoy, Hold, Move, Order, Outcome, SupportHold, SupportMove
 from dipserver.engine.position import Dislodged, Position
 from dipserver.engine.types import Phase, PhaseType, Terrain, Unit, UnitType, province_of
 from dipserver.engine.variant import VARIANTS_DIR, Variant, VariantError, load_variant
 
 if TYPE_CHECKING:
     from dipserver.engine.adjudicate import PhaseResult
+    from dipserver.engine.orders import Order
 
 REQUEST_KEYS = frozenset({"variant", "phase", "units", "centers", "homes", "dislodged", "orders"})
 # Only for variants whose map changes (turnio.py): options, the phase's map, Sahara flags, Deluge memory.
@@ -355,8 +355,11 @@ _TYPES = {"A": UnitType.ARMY, "F": UnitType.FLEET}
 
 # What a text means on a board, whoever gives it: (order or None, ordered unit's type, its location and
 # province, the province of a convoyed army). Only the ordered unit, and a convoy's army, vary by position.
-_Reading = tuple[Order | None, UnitType | None, str, str, str | None]
-_NOT_SIMPLE: _Reading = (None, None, "", "", None)
+_Reading = tuple["Order | None", UnitType | None, str, str, str | None]
+# The same before the order is made: (the order's class name and arguments, or None), then as above. The
+# express lane reads texts so, and never imports ``orders.py``.
+_Plain = tuple[tuple[Any, ...] | None, UnitType | None, str, str, str | None]
+_NOT_SIMPLE: _Plain = (None, None, "", "", None)
 _READINGS: dict[Board, dict[str, _Reading]] = {}
 _MAX_READINGS = 200_000  # canonical texts on a map are finite; the cap only guards against odd input
 
@@ -396,6 +399,17 @@ def _read_known(
 
 def _read_canonical(text: str, board: Board) -> _Reading:
     """The board's part of ``read_movement_order``: every check that does not depend on the position."""
+    plain, unit_type, loc, prov, carried = _read_plain(text, board)
+    if plain is None:
+        return None, unit_type, loc, prov, carried
+    from dipserver.engine import orders  # imported once read, not by the express lane, which needs none
+
+    return getattr(orders, plain[0])(*plain[1:]), unit_type, loc, prov, carried  # e.g. Hold(loc)
+
+
+def _read_plain(text: str, board: Board) -> _Plain:
+    """``_read_canonical`` without making the order: the name of its class in ``orders.py`` and the
+    arguments, such as ``("Move", "PAR", "BUR", False)``."""
     m = _CANONICAL_RE.match(text)
     if m is None:
         return _NOT_SIMPLE
@@ -404,7 +418,7 @@ def _read_canonical(text: str, board: Board) -> _Reading:
     if not board.can_occupy(unit_type, loc):
         return _NOT_SIMPLE
     if hold:
-        return Hold(loc), unit_type, loc, prov, None
+        return ("Hold", loc), unit_type, loc, prov, None
     if move_to is not None:
         return _read_move(board, unit_type, loc, move_to, bool(via)), unit_type, loc, prov, None
     if target is not None:
@@ -416,34 +430,38 @@ def _read_canonical(text: str, board: Board) -> _Reading:
         and board.is_land(carry_to)
         and carried != carry_to
     ):
-        return Convoy(loc, carried, carry_to), unit_type, loc, prov, carried
+        return ("Convoy", loc, carried, carry_to), unit_type, loc, prov, carried
     return _NOT_SIMPLE
 
 
-def _read_move(board: Board, unit_type: UnitType, loc: str, dest: str, via: bool) -> Move | None:
+def _read_move(board: Board, unit_type: UnitType, loc: str, dest: str, via: bool) -> tuple[Any, ...] | None:
     if unit_type is UnitType.FLEET:
-        return Move(loc, dest) if not via and dest in board.fleet_moves(loc) else None
+        return ("Move", loc, dest, False) if not via and dest in board.fleet_moves(loc) else None
     if not via and dest in board.army_moves(loc):
-        return Move(loc, dest)
+        return ("Move", loc, dest, False)
     # Not adjacent, or a convoy asked for: legal if some chain of seas leads there.
-    return Move(loc, dest, via) if dest in board.convoy_destinations(loc) else None
+    return ("Move", loc, dest, via) if dest in board.convoy_destinations(loc) else None
 
 
 def _read_support(
     board: Board, unit_type: UnitType, loc: str, target: str, dest: str | None
-) -> SupportHold | SupportMove | None:
+) -> tuple[Any, ...] | None:
     target_prov = province_of(target)
     if target_prov == province_of(loc) or not _named_place(board, target):
         return None
     if dest is None:
         return (
-            SupportHold(loc, target_prov) if board.can_reach_province(unit_type, loc, target_prov) else None
+            ("SupportHold", loc, target_prov)
+            if board.can_reach_province(unit_type, loc, target_prov)
+            else None
         )
     dest_prov = province_of(dest)
     if dest_prov == target_prov or not _named_place(board, dest):
         return None
     return (
-        SupportMove(loc, target_prov, dest) if board.can_reach_province(unit_type, loc, dest_prov) else None
+        ("SupportMove", loc, target_prov, dest)
+        if board.can_reach_province(unit_type, loc, dest_prov)
+        else None
     )
 
 
@@ -522,12 +540,16 @@ def adjudicate_request(data: Any, *, express: bool = True) -> dict[str, Any]:
     return answer(request, read, result)
 
 
-_OUTCOMES = {outcome: outcome.value for outcome in Outcome}
+_OUTCOMES: dict[Any, str] = {}  # Outcome -> its value, a dict lookup quicker than the enum's property
 _LETTERS = {UnitType.ARMY: "A ", UnitType.FLEET: "F "}
 
 
 def answer(request: Request, read: ReadOrders, result: PhaseResult) -> dict[str, Any]:
     """The answer's JSON data: outcomes and reasons by power and order text, skipped phases, next position."""
+    from dipserver.engine.orders import Outcome
+
+    if not _OUTCOMES:
+        _OUTCOMES.update((outcome, outcome.value) for outcome in Outcome)
     results: dict[str, dict[str, str]] = {}
     reasons: dict[str, dict[str, str]] = {}
     for power, raw, reason in read.rejected:
