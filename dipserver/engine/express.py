@@ -5,7 +5,7 @@ Tools feed the command line thousands of movement phases of the standard map wit
 and ``Order`` values, ``adjudicate``, build ``OrderResult`` values, turn them back into JSON) spends most of
 its time making and unmaking objects. This lane goes from the decoded JSON to the answer's JSON directly,
 through per-board tables and the units' province strings, and shares the rules themselves with
-``movement.py``: the same reading of each text (``jsonio._read_canonical``), the same resolver, convoy
+``movement.py``: the same reading of each text (``jsonio._read_plain``), the same resolver, convoy
 routes, contested provinces and retreat options.
 
 It takes a request only when it is sure to give the general path's answer: a movement phase on a map that
@@ -35,10 +35,9 @@ from dipserver.engine.jsonio import (
     RequestError,
     _homes_data,
     _phase,
-    _read_canonical,
+    _read_plain,
     _variant,
 )
-from dipserver.engine.orders import Convoy, Hold, Move, SupportHold, SupportMove
 from dipserver.engine.resolver import CONVOY, HOLD, MOVE, SUPPORT, ConvoyRoute, OrderTable, resolve
 from dipserver.engine.types import OWNED, Phase, PhaseType, Season, UnitType, province_of
 from dipserver.engine.variant import Variant
@@ -120,28 +119,30 @@ class _Lane:
     def reading(self, raw: Any) -> _Reading | None:
         if type(raw) is not str:
             return None
-        order, unit_type, loc, prov, _carried = _read_canonical(raw.strip(), self.board)
+        order, unit_type, loc, prov, _carried = _read_plain(raw.strip(), self.board)
         unit = f"{unit_type.value} {loc}" if unit_type is not None else ""
         reading: _Reading | None = None
-        if order is None:
+        kind = order[0] if order is not None else None
+        if kind is None:
             pass
-        elif type(order) is Hold:
+        elif kind == "Hold":
             reading = (_HOLD, prov, unit, None, None, None)
-        elif type(order) is Move:
-            dest = order.dest
+        elif kind == "Move":
+            _, _, dest, via_convoy = order
             into = province_of(dest)
-            if unit_type is UnitType.FLEET or (not order.via_convoy and dest in self.board.army_moves(prov)):
+            if unit_type is UnitType.FLEET or (not via_convoy and dest in self.board.army_moves(prov)):
                 reading = (_MOVE, prov, unit, into, unit[:2] + dest, None)
             else:
-                reading = (_BY_SEA, prov, unit, into, order.via_convoy, unit[:2] + into)
-        elif type(order) is SupportHold:
-            reading = (_SUPPORT_HOLD, prov, unit, order.target, None, None)
-        elif type(order) is SupportMove:
-            into = province_of(order.dest)
+                reading = (_BY_SEA, prov, unit, into, via_convoy, unit[:2] + into)
+        elif kind == "SupportHold":
+            reading = (_SUPPORT_HOLD, prov, unit, order[2], None, None)
+        elif kind == "SupportMove":
+            _, _, target, dest = order
+            into = province_of(dest)
             if into != prov:  # never read so (a unit cannot reach its own province), but cheap to be sure
-                reading = (_SUPPORT_MOVE, prov, unit, order.target, order.dest, into)
-        elif type(order) is Convoy:
-            reading = (_CONVOY, prov, unit, order.target, order.dest, None)
+                reading = (_SUPPORT_MOVE, prov, unit, target, dest, into)
+        elif kind == "Convoy":
+            reading = (_CONVOY, prov, unit, order[2], order[3], None)
         if len(self.readings) < _MAX_READINGS:
             self.readings[raw] = reading
         return reading
