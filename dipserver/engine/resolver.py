@@ -19,10 +19,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 HOLD, MOVE, SUPPORT, CONVOY = 0, 1, 2, 3
 _EASY_PASS = True  # settle the easy decisions before the recursion (off only to test that it changes nothing)
 _NO_PARADOX: frozenset[int] = frozenset()
+# A decision's start, by kind (HOLD, MOVE, SUPPORT, CONVOY): a HOLD decides nothing, the rest are open...
+_OPEN = (False, None, None, None)
+# ... but for the easy pass a support or a convoy nobody attacks is given, carries (attacked: reopened).
+_UNOPPOSED = (False, None, True, True)
+_IS_MOVE = (False, True, False, False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,55 +87,56 @@ class OrderTable:
         return cls(province, power, kind, dest, route, supports, occupant, movers_to, opponent)
 
 
-@dataclass(frozen=True, slots=True)
 class Decisions:
-    """The outcome of every decision, and which convoys the Szykman rule failed."""
+    """The outcome of every decision, and which convoys the Szykman rule failed.
 
-    success: Sequence[bool]  # per unit: MOVE arrived / SUPPORT given / CONVOY carried; False for HOLD
-    path: Sequence[bool]  # per unit: a MOVE had its way open (by land, or an unbroken convoy)
-    paradox: frozenset[int]  # convoys failed by the Szykman rule
+    A plain class (not a frozen dataclass): built once per phase, its fields read and never compared.
+    """
+
+    __slots__ = ("paradox", "path", "success")
+
+    def __init__(self, success: Sequence[bool], path: Sequence[bool], paradox: frozenset[int]) -> None:
+        self.success = success  # per unit: MOVE arrived / SUPPORT given / CONVOY carried; False for HOLD
+        self.path = path  # per unit: a MOVE had its way open (by land, or an unbroken convoy)
+        self.paradox = paradox  # convoys failed by the Szykman rule
 
 
 def resolve(table: OrderTable) -> Decisions:
     """Decide every order of the table."""
     kind, route = table.kind, table.route
     n = len(kind)
-    # ``done[i]`` is a decision's final value, None while it is open (a HOLD decides nothing: False).
-    done: list[bool | None] = [None] * n
-    result = [False] * n
-    open_path = [False] * n
-    direct: list[int] = []  # moves by land
-    by_sea: list[int] = []  # moves by convoy: their path is known once the convoys are decided
-    backed: list[int] = []  # units with supports
-    helping: list[int] = []  # supports
-    supports = table.supports
-    for i, k in enumerate(kind):
-        if k == HOLD:
-            done[i] = False
-        elif k == MOVE:
-            if route[i] is None:
-                open_path[i] = True
-                direct.append(i)
-            else:
-                by_sea.append(i)
-        elif k == SUPPORT:
-            helping.append(i)
-        if supports[i]:
-            backed.append(i)
-    if _EASY_PASS:
-        _settle_easy(table, done, result, direct, helping, backed)
-    paradox = _recurse(table, done, result) if None in done else _NO_PARADOX
+    # ``done[i]``: a decision's final value, None while it is open.
+    # ``way[i]``: a MOVE has its way open (by land True; by sea None until its convoys are decided).
+    # One itemgetter picks each unit's start by its kind: cheaper than a Python loop over the units.
+    start = _UNOPPOSED if _EASY_PASS else _OPEN
+    if n > 1:
+        pick = itemgetter(*kind)
+        done: list[bool | None] = list(pick(start))
+        way: list[bool | None] = list(pick(_IS_MOVE))
+    else:
+        done = [start[k] for k in kind]
+        way = [_IS_MOVE[k] for k in kind]
+    by_sea = [] if route.count(None) == n else [i for i, r in enumerate(route) if r is not None and way[i]]
     for i in by_sea:
-        open_path[i] = _path_after(route[i], result)  # type: ignore[arg-type]
-    return Decisions(result, open_path, paradox)
+        way[i] = None
+    if not _EASY_PASS or _settle_easy(table, done, way, by_sea):
+        paradox = _recurse(table, done)
+    else:
+        paradox = _NO_PARADOX
+    for i in by_sea:
+        if way[i] is None:
+            way[i] = _path_after(route[i], done)  # type: ignore[arg-type]
+    # Every decision is settled now: ``done`` holds them all.
+    return Decisions(done, way, paradox)  # type: ignore[arg-type]
 
 
-def _recurse(table: OrderTable, done: list[bool | None], result: list[bool]) -> frozenset[int]:
+def _recurse(table: OrderTable, done: list[bool | None]) -> frozenset[int]:
     """Decide the open decisions by §5.F's guess and check, in unit order; the Szykman rule's convoys."""
     province, power, kind, dest = table.province, table.power, table.kind, table.dest
     route, supports, occupant = table.route, table.supports, table.occupant
     movers_to, opponent = table.movers_to, table.opponent
     n = len(kind)
+    result = [False] * n  # a decision's value so far: final once done, else a guess or depends on one
     # Callers read ``done`` first and call ``res`` only for an open decision, exactly where §5.F's resolve
     # would be asked (the same calls, in the same order, so the same guesses and the same cycles).
     # ``guessing`` marks a decision whose value in ``result`` is, for now, a guess or an answer that
@@ -318,8 +325,14 @@ def _recurse(table: OrderTable, done: list[bool | None], result: list[bool]) -> 
     return frozenset(paradox) if paradox else _NO_PARADOX
 
 
-def _path_after(r: ConvoyRoute, result: list[bool]) -> bool:
+def _path_after(r: ConvoyRoute, done: list[bool | None]) -> bool:
     """Whether an unbroken chain of convoys carried the army, once every convoy is decided."""
+    return bool(_way_known(r, done))
+
+
+def _way_known(r: ConvoyRoute, done: list[bool | None]) -> bool | None:
+    """The path of a move by sea as ``_recurse``'s ``path`` finds it, or None where it would meet an open
+    convoy (the same fleets, in the same order)."""
     seen: set[int] = set()
     stack = list(r.start)
     while stack:
@@ -327,70 +340,134 @@ def _path_after(r: ConvoyRoute, result: list[bool]) -> bool:
         if f in seen:
             continue
         seen.add(f)
-        if result[f]:
+        v = done[f]
+        if v is None:
+            return None
+        if v:
             if f in r.finish:
                 return True
             stack.extend(r.links[f])
     return False
 
 
-def _settle_easy(
-    table: OrderTable,
-    done: list[bool | None],
-    result: list[bool],
-    direct: list[int],
-    helping: list[int],
-    backed: list[int],
-) -> None:
-    """Settle beforehand the decisions that depend on no open decision, as ``resolve`` would decide them.
+def _strength(given: Sequence[int], done: list[bool | None]) -> int:
+    """1 and the supports given, once all are settled; 0 while one is open."""
+    s = 1
+    for x in given:
+        v = done[x]
+        if v is None:
+            return 0
+        if v:
+            s += 1
+    return s
 
-    A support nobody attacks is given, one attacked by a unit moving by land from elsewhere than where it
-    goes is cut; then each move by land (``direct``) whose attack, hold, defend and prevent strengths
-    involve only settled decisions is decided by the rules of the recursion. Such a decision has this one
-    value whenever §5.F would resolve it and meets no guess, so settling it first changes no other decision
-    nor the order in which the others are guessed (tests/engine/test_resolver_equivalence.py holds the two
-    in agreement).
+
+def _settle_easy(
+    table: OrderTable, done: list[bool | None], way: list[bool | None], by_sea: list[int]
+) -> int:
+    """Settle beforehand every decision ``_recurse`` would decide without meeting an open one.
+
+    Each decision is evaluated as ``_recurse`` evaluates it, reading the same decisions in the same order,
+    and settled only when all it reads are settled (else it waits for the next round; rounds go on while
+    they settle something). Such a decision has this one value whenever §5.F would resolve it and meets no
+    guess, so settling it first changes no other decision nor the order in which the others are guessed
+    (tests/engine/test_resolver_equivalence.py holds the two in agreement). A support or convoy nobody
+    attacks comes in settled (given, carries: ``_UNOPPOSED``); an attacked one is reopened here. A
+    strength is counted only once all its supports are settled, a little more cautious than needed: that
+    never settles a decision wrongly. ``way`` gets the path of each move by sea whose convoys it settled.
+    Returns how many decisions are left open.
     """
     province, power, kind, dest = table.province, table.power, table.kind, table.dest
     route, supports, occupant = table.route, table.supports, table.occupant
     movers_to, opponent = table.movers_to, table.opponent
-    for i in helping:
-        movers = movers_to.get(province[i])
-        if movers is None:
-            done[i] = result[i] = True
-            continue
-        me, target = power[i], dest[i]
-        for m in movers:
-            if power[m] == me:
+    contested: list[int] = []
+    moves: list[int] = []
+    for target, rivals in movers_to.items():
+        j = occupant.get(target, -1)
+        if j >= 0:
+            k = kind[j]
+            if k == SUPPORT:
+                me, goes = power[j], dest[j]
+                for m in rivals:
+                    if power[m] != me:
+                        if province[m] != goes and way[m]:
+                            done[j] = False  # cut by a move by land from elsewhere: it reads nothing
+                        else:
+                            done[j] = None
+                            contested.append(j)
+                        break
+            elif k == CONVOY:
+                done[j] = None
+                contested.append(j)
+        elif len(rivals) == 1:
+            i = rivals[0]
+            if way[i] and not supports[i]:
+                done[i] = True  # alone, unsupported, by land into an empty province: it reads nothing
                 continue
-            if province[m] != target and route[m] is None:
-                done[i] = result[i] = False
-            break  # else attacked from where it goes, or by convoy: left open
-        else:
-            done[i] = result[i] = True
-    # The strength of each unit once all its supports are settled, 0 while one is open.
-    strength = [1] * len(kind)
-    for u in backed:
-        s = 1
-        for x in supports[u]:
-            v = done[x]
-            if v is None:
-                s = 0
-                break
-            if v:
-                s += 1
-        strength[u] = s
-    # Moves, in rounds: one into the province of a unit that moves away waits until that move is settled.
-    pending = direct
-    while pending:
-        still: list[int] = []
+        moves += rivals
+    sea = by_sea
+    pending = moves
+    left = len(contested) + len(sea) + len(pending)
+    while left:
+        if sea:
+            still = []
+            for i in sea:
+                w = way[i] = _way_known(route[i], done)  # type: ignore[arg-type]
+                if w is None:
+                    still.append(i)
+            sea = still
+        if contested:
+            still = []
+            for i in contested:
+                verdict: bool | None = True
+                if kind[i] == SUPPORT:
+                    me, target = power[i], dest[i]
+                    for m in movers_to[province[i]]:
+                        if power[m] == me:
+                            continue
+                        # Attacked from where it goes, only dislodgement cuts it (DATC 4.A.4); else a path.
+                        cut = done[m] if province[m] == target else way[m]
+                        if cut is None:
+                            verdict = None
+                            break
+                        if cut:
+                            verdict = False
+                            break
+                else:
+                    # A convoy: the attacks adjudicated (each settled here, so read as they are).
+                    for m in movers_to[province[i]]:
+                        v = done[m]
+                        if v is None:
+                            verdict = None
+                            break
+                        if v:
+                            verdict = False
+                            break
+                if verdict is None:
+                    still.append(i)
+                else:
+                    done[i] = verdict
+            contested = still
+        still = []
         for i in pending:
-            attack = strength[i]
+            w = way[i]
+            if not w:
+                if w is None:
+                    still.append(i)  # its path hangs on convoys
+                else:
+                    done[i] = False  # no path: attack strength 0
+                continue
+            given = supports[i]
+            attack = _strength(given, done) if given else 1
             if not attack:
                 still.append(i)
                 continue
             target = dest[i]
+            rivals = movers_to[target]  # type: ignore[index]
             j = occupant.get(target, -1)  # type: ignore[arg-type]
+            if j < 0 and len(rivals) == 1:
+                done[i] = True  # alone into an empty province
+                continue
             opp = opponent[i]
             leaves: bool | None = False
             if j >= 0:
@@ -402,14 +479,15 @@ def _settle_easy(
                 if not leaves:
                     defender = power[j]
                     if defender == power[i]:
-                        done[i] = result[i] = False  # never dislodge your own unit
+                        done[i] = False  # never dislodge your own unit
                         continue
-                    for x in supports[i]:
+                    for x in given:
                         if done[x] and power[x] == defender:
                             attack -= 1  # a power's support never helps to dislodge its own unit
             # The defend strength of a head-to-head opponent, else the hold strength of the target.
             if opp >= 0:
-                hold = strength[opp]
+                given = supports[opp]
+                hold = _strength(given, done) if given else 1
                 if not hold:
                     still.append(i)
                     continue
@@ -418,21 +496,25 @@ def _settle_easy(
             elif kind[j] == MOVE:
                 hold = 0 if leaves else 1
             else:
-                hold = strength[j]
+                given = supports[j]
+                hold = _strength(given, done) if given else 1
                 if not hold:
                     still.append(i)
                     continue
             if attack <= hold:
-                done[i] = result[i] = False
+                done[i] = False
                 continue
             # The prevent strength of every other move to the same province.
-            verdict: bool | None = True
-            for k in movers_to[target]:  # type: ignore[index]
+            verdict = True
+            for k in rivals:
                 if k == i:
                     continue
-                if route[k] is not None:
-                    verdict = None  # its path hangs on convoys
-                    break
+                w = way[k]
+                if not w:
+                    if w is None:
+                        verdict = None  # its path hangs on convoys
+                        break
+                    continue  # no path: prevent strength 0
                 o = opponent[k]
                 if o >= 0:
                     v = done[o]
@@ -441,7 +523,8 @@ def _settle_easy(
                         break
                     if v:
                         continue  # lost a head-to-head battle: no effect on the winner's origin
-                prevent = strength[k]
+                given = supports[k]
+                prevent = _strength(given, done) if given else 1
                 if not prevent:
                     verdict = None
                     break
@@ -451,10 +534,13 @@ def _settle_easy(
             if verdict is None:
                 still.append(i)
             else:
-                done[i] = result[i] = verdict
-        if len(still) == len(pending):
-            break
+                done[i] = verdict
         pending = still
+        now = len(contested) + len(sea) + len(pending)
+        if now == left:
+            break
+        left = now
+    return left
 
 
 def _unlink(res: Callable[[int], bool]) -> None:

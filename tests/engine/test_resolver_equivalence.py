@@ -73,7 +73,7 @@ def _decide(table: OrderTable, easy: bool, monkeypatch: pytest.MonkeyPatch) -> D
 @pytest.mark.parametrize("seed", range(8))
 def test_the_easy_pass_decides_as_the_full_recursion(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     rng = random.Random(seed)
-    settled = 0
+    settled = paths_known = 0
     for _ in range(TABLES // 8):
         table = _random_table(rng)
         full = _decide(table, False, monkeypatch)
@@ -83,13 +83,16 @@ def test_the_easy_pass_decides_as_the_full_recursion(seed: int, monkeypatch: pyt
             list(full.path),
             full.paradox,
         ), table
-        done: list[bool | None] = [False if k == HOLD else None for k in table.kind]
-        direct = [i for i, k in enumerate(table.kind) if k == MOVE and table.route[i] is None]
-        helping = [i for i, k in enumerate(table.kind) if k == SUPPORT]
-        backed = [i for i, given in enumerate(table.supports) if given]
-        resolver._settle_easy(table, done, [False] * len(done), direct, helping, backed)
-        settled += sum(v is not None and k != HOLD for v, k in zip(done, table.kind, strict=True))
+        done: list[bool | None] = [resolver._UNOPPOSED[k] for k in table.kind]
+        way: list[bool | None] = [k == MOVE for k in table.kind]
+        by_sea = [i for i, r in enumerate(table.route) if r is not None and way[i]]
+        for i in by_sea:
+            way[i] = None
+        resolver._settle_easy(table, done, way, by_sea)
+        settled += sum(v is not None and k in (MOVE, SUPPORT) for v, k in zip(done, table.kind, strict=True))
+        paths_known += sum(way[i] is not None for i in by_sea)
     assert settled > 0  # the easy pass is exercised, not only skipped
+    assert paths_known > 0  # convoys too, and so the paths of moves by sea
 
 
 def test_the_random_tables_reach_every_rule() -> None:
