@@ -382,8 +382,8 @@ def _settle_easy(
     movers_to, opponent = table.movers_to, table.opponent
     contested: list[int] = []
     moves: list[int] = []
-    for target, rivals in movers_to.items():
-        j = occupant.get(target, -1)
+    for into, rivals in movers_to.items():
+        j = occupant.get(into, -1)
         if j >= 0:
             k = kind[j]
             if k == SUPPORT:
@@ -421,12 +421,12 @@ def _settle_easy(
             for i in contested:
                 verdict: bool | None = True
                 if kind[i] == SUPPORT:
-                    me, target = power[i], dest[i]
+                    me, goes = power[i], dest[i]
                     for m in movers_to[province[i]]:
                         if power[m] == me:
                             continue
                         # Attacked from where it goes, only dislodgement cuts it (DATC 4.A.4); else a path.
-                        cut = done[m] if province[m] == target else way[m]
+                        cut = done[m] if province[m] == goes else way[m]
                         if cut is None:
                             verdict = None
                             break
