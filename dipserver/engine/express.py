@@ -448,10 +448,10 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
     results: dict[str, dict[str, str]] = {}
     reasons: dict[str, dict[str, str]] = {}
     for power, listed, ids in given:
+        # A text given twice is reported once, where it first stood: only an illegal text can come twice
+        # here (a unit's second legal order goes the general way), and it gets the same answer both times.
         mine = results[power] = {}
         for raw, i in zip(listed, ids, strict=True):
-            if raw in mine:
-                continue  # the same text again: only the first is reported
             if i < 0:
                 mine[raw] = _INVALID
                 reason = problems[-1 - i]
