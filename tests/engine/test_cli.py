@@ -42,6 +42,15 @@ def run(*args: str, stdin: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(command, input=stdin, capture_output=True, text=True, cwd=ROOT, env=env, timeout=60)
 
 
+def python(*argv: str, stdin: bytes) -> subprocess.CompletedProcess[bytes]:
+    """``python ARGV`` from the repository root, bytes in and out; a failure fails the test."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    command = [sys.executable, *argv]
+    return subprocess.run(
+        command, input=stdin, capture_output=True, cwd=ROOT, env=env, timeout=120, check=True
+    )
+
+
 def adjudicate(request: dict[str, Any] | str) -> dict[str, Any]:
     """One request through the command line; its answer (stderr must stay empty: never a traceback)."""
     text = request if isinstance(request, str) else json.dumps(request)

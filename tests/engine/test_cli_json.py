@@ -10,8 +10,6 @@ from __future__ import annotations
 import gc
 import io
 import json
-import os
-import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -19,7 +17,7 @@ from typing import Any
 import pytest
 
 from dipserver.engine import cli
-from tests.engine.test_cli import ROOT, request
+from tests.engine.test_cli import python, request
 
 BIG = "123456789012345678901234567890"  # beyond 64 bits: orjson reads it as a float, the stdlib as an int
 
@@ -218,29 +216,13 @@ def test_one_request_does_not_import_orjson() -> None:
         "cli.main(['adjudicate'], io.BytesIO(sys.stdin.buffer.read()), io.StringIO()); "
         "print('orjson' in sys.modules)"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", check],
-        input=opening().encode(),
-        capture_output=True,
-        cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        timeout=120,
-        check=True,
-    )
+    done = python("-c", check, stdin=opening().encode())
     assert done.stdout == b"False\n"
 
 
 def command(*prefix: str) -> Callable[[bytes], bytes]:
     def answers(lines: bytes) -> bytes:
-        done = subprocess.run(
-            [sys.executable, *prefix, "adjudicate", "--jsonl"],
-            input=lines,
-            capture_output=True,
-            cwd=ROOT,
-            env={**os.environ, "PYTHONPATH": str(ROOT)},
-            timeout=120,
-            check=True,
-        )
+        done = python(*prefix, "adjudicate", "--jsonl", stdin=lines)
         assert done.stderr == b""
         return done.stdout
 

@@ -13,8 +13,6 @@ import copy
 import json
 import os
 import random
-import subprocess
-import sys
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
@@ -32,6 +30,7 @@ from dipserver.engine.orders import Build
 from dipserver.engine.position import Position
 from dipserver.engine.types import Unit, UnitType, province_of
 from dipserver.engine.variant import load_variant
+from tests.engine.test_cli import python
 
 ROOT = Path(__file__).resolve().parents[2]
 DATC_JSON = Path(os.environ["DATC_DIR"]) / "datc_v3_0_cases.json"
@@ -666,15 +665,8 @@ def test_the_command_line_writes_the_general_paths_answers_byte_for_byte(workers
         cli._encode({"error": str(answer)} if isinstance(answer, RequestError) else answer) + b"\n"
         for _, answer in pairs
     ]
-    done = subprocess.run(
-        [sys.executable, "-m", "dipserver.engine", "adjudicate", "--jsonl", "--workers", str(workers)],
-        input="".join(json.dumps(r) + "\n" for r in requests).encode(),
-        capture_output=True,
-        cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        timeout=120,
-        check=True,
-    )
+    lines = "".join(json.dumps(r) + "\n" for r in requests).encode()
+    done = python("-m", "dipserver.engine", "adjudicate", "--jsonl", "--workers", str(workers), stdin=lines)
     assert done.stderr == b""
     got = done.stdout.splitlines(keepends=True)
     assert len(got) == len(want)
