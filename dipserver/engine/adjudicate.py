@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from dipserver.engine.adjustments import HOME, has_adjustments, resolve_adjustments
+from dipserver.engine.convoys import NOWHERE_TO_RETREAT
 from dipserver.engine.movement import resolve_movement
 from dipserver.engine.orders import Disband, Order, OrderResult, Outcome
 from dipserver.engine.position import Dislodged, Position
@@ -92,7 +93,7 @@ def _after_movement(
         if d.retreats:
             waiting[prov] = d
         else:
-            why = "Dislodged with nowhere to retreat to"
+            why = NOWHERE_TO_RETREAT
             results.append(OrderResult(d.unit.power, Disband(d.unit.location), Outcome.SUCCESS, why))
     if waiting:
         retreat = Phase(phase.year, phase.season, PhaseType.RETREATS)

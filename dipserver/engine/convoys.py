@@ -49,6 +49,33 @@ def _names_on(board: Board) -> dict[str, str]:
     return names
 
 
+# Reasons both adjudicating paths give (movement.py, adjudicate.py and the express lane), in one place.
+DISRUPTED = "The convoy was disrupted"
+PARADOX = "Convoy paradox: by the Szykman rule this fleet does not convoy"
+NOWHERE_TO_RETREAT = "Dislodged with nowhere to retreat to"
+
+
+def place_name(board: Board, loc: str) -> str:
+    """A location's name for messages ("St Petersburg (north coast)"), remembered in the board's names."""
+    names = _names_on(board)
+    name = names.get(loc)
+    if name is None:
+        name = board.location_name(loc)
+        if len(names) < 4096:  # a map's locations are finite; the cap only guards odd input
+            names[loc] = name
+    return name
+
+
+def unit_name(board: Board, text: str) -> str:
+    """ "The army in Paris", from a unit's text ("A PAR"), remembered in the board's names."""
+    names = _names_on(board)
+    name = names.get(text)
+    if name is None:
+        kind = "army" if text[0] == "A" else "fleet"
+        name = names[text] = f"The {kind} in {board.location_name(text[2:])}"
+    return name
+
+
 def sea_route(board: Board, origin: str, dest: str, seas: Iterable[str]) -> set[str]:
     """The seas of ``seas`` that lie on some chain from ``origin`` to ``dest`` (both land provinces)."""
     near = _water_table(board)

@@ -22,12 +22,16 @@ from typing import Any
 
 from dipserver.engine.board import Board, board_for
 from dipserver.engine.convoys import (
-    _names_on,
+    DISRUPTED,
+    NOWHERE_TO_RETREAT,
+    PARADOX,
     contested_provinces,
     convoy_route,
     necessary_fleets,
+    place_name,
     retreat_options,
     sea_route,
+    unit_name,
 )
 from dipserver.engine.jsonio import (
     _CHANGING,
@@ -55,9 +59,6 @@ _MAX_READINGS = 200_000  # canonical texts on a map are finite; the cap only gua
 
 _SUCCESS, _BOUNCE, _CUT, _DISLODGED = "success", "bounce", "cut", "dislodged"
 _VOID, _NO_CONVOY, _INVALID = "void", "no_convoy", "invalid"
-_DISRUPTED = "The convoy was disrupted"
-_PARADOX = "Convoy paradox: by the Szykman rule this fleet does not convoy"
-_NOWHERE = "Dislodged with nowhere to retreat to"
 _Names = tuple[str, str, str, str, bool]
 
 
@@ -71,7 +72,6 @@ class _Lane:
         "home_keys",
         "home_lists",
         "homes",
-        "names",
         "owned_rule",
         "phases",
         "power_set",
@@ -113,7 +113,6 @@ class _Lane:
         self.home_keys = tuple(self.homes)
         self.home_lists = tuple(self.homes.values())
         self.readings: dict[str, _Reading | None] = {}
-        self.names = _names_on(board)
         self.phases: dict[str, _Names] = {}
 
     def reading(self, raw: Any) -> _Reading | None:
@@ -148,20 +147,10 @@ class _Lane:
         return reading
 
     def name(self, loc: str) -> str:
-        name = self.names.get(loc)
-        if name is None:
-            name = self.board.location_name(loc)
-            if len(self.names) < 4096:
-                self.names[loc] = name
-        return name
+        return place_name(self.board, loc)
 
     def unit_name(self, text: str) -> str:
-        """ "The army in Paris", from the unit's text ("A PAR"); movement.py keys the same names so."""
-        name = self.names.get(text)
-        if name is None:
-            kind = "army" if text[0] == "A" else "fleet"
-            name = self.names[text] = f"The {kind} in {self.board.location_name(text[2:])}"
-        return name
+        return unit_name(self.board, text)
 
     def phase_names(self, text: Any) -> _Names | None:
         """For a movement phase's name as requested: its own name, its season's retreats, the phase after
@@ -466,7 +455,7 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
                     if path[i]:
                         mine[raw] = _BOUNCE
                         continue
-                    mine[raw], reason = _NO_CONVOY, _DISRUPTED
+                    mine[raw], reason = _NO_CONVOY, DISRUPTED
                 elif k == SUPPORT:
                     mine[raw] = _SUCCESS if success[i] else _CUT
                     continue
@@ -474,7 +463,7 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
                     mine[raw] = _DISLODGED if i in dislodged_by else _SUCCESS
                     continue
                 elif i in paradox:
-                    mine[raw], reason = _VOID, _PARADOX
+                    mine[raw], reason = _VOID, PARADOX
                 else:
                     mine[raw] = _SUCCESS if success[i] else _DISLODGED
                     continue
@@ -502,9 +491,9 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
             if text not in mine:
                 mine[text] = _SUCCESS
                 if power in reasons:
-                    reasons[power][text] = _NOWHERE
+                    reasons[power][text] = NOWHERE_TO_RETREAT
                 else:
-                    reasons[power] = {text: _NOWHERE}
+                    reasons[power] = {text: NOWHERE_TO_RETREAT}
 
     changed = False
     owners: dict[str, str] = {}

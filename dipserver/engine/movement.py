@@ -27,13 +27,16 @@ from typing import TYPE_CHECKING
 # The convoy searches and retreat rules the express lane shares, kept in their own light module;
 # re-exported here, where the rest of the engine and the tests look for them.
 from dipserver.engine.convoys import (
-    _names_on,
+    DISRUPTED,
+    PARADOX,
     _province,
     contested_provinces,
     convoy_route,
     necessary_fleets,
+    place_name,
     retreat_options,
     sea_route,
+    unit_name,
     water_neighbours,  # noqa: F401  (re-exported)
 )
 from dipserver.engine.orders import (
@@ -127,7 +130,6 @@ class _Phase:
         self._fleet_seas: frozenset[str] | None = None
         self._needed: dict[tuple[str, str], set[str]] = {}
         self._by_sea: set[str] = set()  # armies whose legal move can only go by convoy
-        self._names = _names_on(board)
         # The chosen orders by kind, in the order given (step 1 fills them, step 2 reads them).
         self._moves: list[tuple[str, str]] = []  # (province, settled target)
         self._others: list[tuple[str, Order]] = []  # supports and convoys
@@ -224,20 +226,10 @@ class _Phase:
 
     def _unit_name(self, prov: str) -> str:
         unit = self.units[prov]
-        key = "A " + unit.location if unit.type is UnitType.ARMY else "F " + unit.location
-        name = self._names.get(key)
-        if name is None:
-            kind = "army" if unit.type is UnitType.ARMY else "fleet"
-            name = self._names[key] = f"The {kind} in {self.board.location_name(unit.location)}"
-        return name
+        return unit_name(self.board, ("A " if unit.type is UnitType.ARMY else "F ") + unit.location)
 
     def _name(self, loc: str) -> str:
-        name = self._names.get(loc)
-        if name is None:
-            name = self.board.location_name(loc)
-            if len(self._names) < 4096:  # a map's locations are finite; the cap only guards odd input
-                self._names[loc] = name
-        return name
+        return place_name(self.board, loc)
 
     # Each check returns (None, target) for a legal order, else (the reason, "").
 
@@ -523,14 +515,14 @@ class _Phase:
                 elif path[i]:
                     outcome = Outcome.BOUNCE
                 else:
-                    outcome, reason = Outcome.NO_CONVOY, "The convoy was disrupted"
+                    outcome, reason = Outcome.NO_CONVOY, DISRUPTED
             elif kind == SUPPORT:
                 outcome = Outcome.SUCCESS if success[i] else Outcome.CUT
             elif kind == HOLD:
                 outcome = Outcome.DISLODGED if hit else Outcome.SUCCESS
             elif i in paradox:
                 outcome = Outcome.VOID
-                reason = "Convoy paradox: by the Szykman rule this fleet does not convoy"
+                reason = PARADOX
             else:
                 outcome = Outcome.SUCCESS if success[i] else Outcome.DISLODGED
             results[slot] = OrderResult(power, order, outcome, reason, hit)
