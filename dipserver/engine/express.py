@@ -321,7 +321,7 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
                     them = texts[j]
                     if (c if them[0] == "A" else b) not in reach[them]:
                         if fleet_seas is None:
-                            fleet_seas = _fleet_seas(lane, provs, texts)
+                            fleet_seas = lane.seas.intersection(provs)  # a unit at sea is a fleet
                         problem = _support_move_problem(lane, them, a, b, c, prov, fleet_seas)
                         if problem:
                             ids.append(-1 - len(problems))
@@ -332,7 +332,7 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
                 pass
             else:
                 if fleet_seas is None:
-                    fleet_seas = _fleet_seas(lane, provs, texts)
+                    fleet_seas = lane.seas.intersection(provs)  # a unit at sea is a fleet
                 if what == _BY_SEA:
                     problem = _by_sea_problem(lane, unit, prov, a, b, fleet_seas)
                     if not problem:
@@ -663,11 +663,6 @@ def _support_move_problem(
     ):
         return ""
     return f"{lane.unit_name(them)} cannot reach {lane.name(into)}"
-
-
-def _fleet_seas(lane: _Lane, provs: list[str], texts: list[str]) -> frozenset[str]:
-    """Seas with a fleet in them: where convoys may run this phase (a unit at sea is a fleet)."""
-    return lane.seas.intersection(provs)
 
 
 def _has_adjustments(lane: _Lane, after: dict[str, int], owner: list[str], owners: dict[str, str]) -> bool:
