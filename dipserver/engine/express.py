@@ -50,15 +50,15 @@ from dipserver.engine.resolver import CONVOY, HOLD, MOVE, SUPPORT, ConvoyRoute, 
 from dipserver.engine.types import OWNED, Phase, PhaseType, Season, Terrain, UnitType, province_of
 from dipserver.engine.variant import Variant
 
-# What an order text means on a board: (kind, ordered unit's province, its text, a, b, c), or None when the
-# text is not the lane's. Kinds and their a, b, c:
+# What an order text means on a board: (kind, ordered unit's province, its text, a, b, c, the order text),
+# or None when the text is not the lane's. Kinds and their a, b, c:
 _HOLD = 0  # -
 _MOVE = 1  # destination province, the unit there ("F STP/SC"), -  (a neighbour, by land or sea)
-_BY_SEA = 2  # destination province, via convoy?, the unit there  (an army that needs a convoy)
+_BY_SEA = 2  # destination province, the unit there, via convoy?  (an army that needs a convoy)
 _SUPPORT_HOLD = 3  # supported province, -, -
 _SUPPORT_MOVE = 4  # supported province, destination as written, destination province
 _CONVOY = 5  # army's province, destination province, -
-_Reading = tuple[int, str, str, Any, Any, Any]
+_Reading = tuple[int, str, str, Any, Any, Any, str]
 _UNSURE: Any = object()  # what _Lane.quick_reading says of a text it leaves to jsonio's reader
 _MAX_READINGS = 200_000  # canonical texts on a map are finite; the cap only guards against odd input
 
@@ -171,13 +171,13 @@ class _Lane:
             return _UNSURE
         word = parts[2]
         if count == 3:
-            return (_HOLD, prov, unit, None, None, None) if word == "H" else _UNSURE
+            return (_HOLD, prov, unit, None, None, None, text) if word == "H" else _UNSURE
         if word == "-":
             dest = parts[3]
             if count != 4 or dest not in self.reach[unit] or dest not in self.named:
                 return _UNSURE  # (a move by sea: _read)
             into = dest.partition("/")[0]
-            return (_MOVE, prov, unit, into, unit[:2] + dest, None)
+            return (_MOVE, prov, unit, into, unit[:2] + dest, None, text)
         if word == "S":
             target = parts[4] if count in (5, 7) and parts[3] in _TYPES else ""
             if target not in self.named:
@@ -189,16 +189,16 @@ class _Lane:
             if count == 5:
                 if supported not in reach:
                     return _UNSURE
-                return (_SUPPORT_HOLD, prov, unit, supported, None, None)
+                return (_SUPPORT_HOLD, prov, unit, supported, None, None, text)
             dest = parts[6]
             into = dest.partition("/")[0]
             if parts[5] != "-" or dest not in self.named or into in (supported, prov) or into not in reach:
                 return _UNSURE
-            return (_SUPPORT_MOVE, prov, unit, supported, dest, into)
+            return (_SUPPORT_MOVE, prov, unit, supported, dest, into, text)
         if word == "C" and count == 7 and unit[0] == "F" and parts[3] == "A" and parts[5] == "-":
             army, into = parts[4], parts[6]
             if prov in self.seas and army in self.lands and into in self.lands and army != into:
-                return (_CONVOY, prov, unit, army, into, None)
+                return (_CONVOY, prov, unit, army, into, None, text)
         return _UNSURE
 
     def _read(self, raw: str) -> _Reading | None:
@@ -210,23 +210,23 @@ class _Lane:
         if kind is None:
             pass
         elif kind == "Hold":
-            reading = (_HOLD, prov, unit, None, None, None)
+            reading = (_HOLD, prov, unit, None, None, None, raw)
         elif kind == "Move":
             _, _, dest, via_convoy = order
             into = province_of(dest)
             if unit_type is UnitType.FLEET or (not via_convoy and dest in self.board.army_moves(prov)):
-                reading = (_MOVE, prov, unit, into, unit[:2] + dest, None)
+                reading = (_MOVE, prov, unit, into, unit[:2] + dest, None, raw)
             else:
-                reading = (_BY_SEA, prov, unit, into, via_convoy, unit[:2] + into)
+                reading = (_BY_SEA, prov, unit, into, unit[:2] + into, via_convoy, raw)
         elif kind == "SupportHold":
-            reading = (_SUPPORT_HOLD, prov, unit, order[2], None, None)
+            reading = (_SUPPORT_HOLD, prov, unit, order[2], None, None, raw)
         elif kind == "SupportMove":
             _, _, target, dest = order
             into = province_of(dest)
             if into != prov:  # never read so (a unit cannot reach its own province), but cheap to be sure
-                reading = (_SUPPORT_MOVE, prov, unit, target, dest, into)
+                reading = (_SUPPORT_MOVE, prov, unit, target, dest, into, raw)
         elif kind == "Convoy":
-            reading = (_CONVOY, prov, unit, order[2], order[3], None)
+            reading = (_CONVOY, prov, unit, order[2], order[3], None, raw)
         return reading
 
     def name(self, loc: str) -> str:
@@ -357,10 +357,11 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
     readings, reach = lane.readings, lane.reach
     kind = [HOLD] * n
     dest: list[str | None] = [None] * n
-    dest_loc: list[str] = texts[:]  # where each unit ends up if it moves: "A PAR" for a move to Paris
-    seen = [False] * n  # units given a legal order
-    given: list[tuple[str, list[Any], list[int]]] = []  # (power, its texts, the unit each orders)
-    problems: list[str] = []  # why illegal orders are: -1 - k stands for problems[k] in given
+    read_of: list[Any] = [None] * n  # the reading of each unit's legal order
+    # Each power's texts in the order given, every one a success until found otherwise (an illegal order
+    # here, the rest in step 5); and why, where the answer says why (put in the order given at the end).
+    results: dict[str, dict[str, str]] = {}
+    why: dict[str, dict[str, str]] = {}
     moves: list[int] = []
     movers_to: dict[str, list[int]] = {}
     others: list[tuple[int, _Reading]] = []  # supports and convoys, in the order given
@@ -372,21 +373,23 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
             return None
         if not listed:
             continue
-        ids: list[int] = []
-        given.append((power, listed, ids))
+        # A text given twice is reported once, where it first stood: only an illegal text can come twice
+        # here (a unit's second legal order goes the general way), and it gets the same answer both times.
+        mine = results[power] = dict.fromkeys(listed, _SUCCESS)
         try:  # every text read before: looked up in one C call
             found = itemgetter(*listed)(readings) if len(listed) > 1 else (readings[listed[0]],)
         except KeyError:
             found = [readings.get(raw) or lane.reading(raw) for raw in listed]
         for reading in found:
-            what, prov, unit, a, b, c = reading  # None, a text not the lane's: TypeError, the general way
+            what, prov, unit, a, b, c, raw = (
+                reading  # None, a text not the lane's: TypeError, the general way
+            )
             i = index.get(prov)
-            if i is None or texts[i] != unit or owner[i] != power or seen[i]:
+            if i is None or texts[i] != unit or owner[i] != power or read_of[i]:
                 return None  # not this power's unit as written, or a second order for it: the general way
             if what == _MOVE:
                 kind[i] = MOVE
                 dest[i] = a
-                dest_loc[i] = b
                 moves.append(i)
                 if a in movers_to:
                     movers_to[a].append(i)
@@ -395,8 +398,8 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
             elif what in (_SUPPORT_MOVE, _SUPPORT_HOLD):
                 j = index.get(a)
                 if j is None:
-                    ids.append(-1 - len(problems))
-                    problems.append(f"There is no unit in {lane.name(a)} to support")
+                    mine[raw] = _INVALID
+                    _note(why, power, raw, f"There is no unit in {lane.name(a)} to support")
                     continue
                 if what == _SUPPORT_MOVE:
                     them = texts[j]
@@ -405,8 +408,8 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
                             fleet_seas = lane.seas.intersection(provs)  # a unit at sea is a fleet
                         problem = _support_move_problem(lane, them, a, b, c, prov, fleet_seas)
                         if problem:
-                            ids.append(-1 - len(problems))
-                            problems.append(problem)
+                            mine[raw] = _INVALID
+                            _note(why, power, raw, problem)
                             continue
                 others.append((i, reading))
             elif what == _HOLD:
@@ -415,11 +418,10 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
                 if fleet_seas is None:
                     fleet_seas = lane.seas.intersection(provs)  # a unit at sea is a fleet
                 if what == _BY_SEA:
-                    problem = _by_sea_problem(lane, unit, prov, a, b, fleet_seas)
+                    problem = _by_sea_problem(lane, unit, prov, a, c, fleet_seas)
                     if not problem:
                         kind[i] = MOVE
                         dest[i] = a
-                        dest_loc[i] = c
                         by_sea.add(i)
                         moves.append(i)
                         if a in movers_to:
@@ -434,11 +436,10 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
                     if not problem:
                         others.append((i, reading))
                 if problem:
-                    ids.append(-1 - len(problems))
-                    problems.append(problem)
+                    mine[raw] = _INVALID
+                    _note(why, power, raw, problem)
                     continue
-            seen[i] = True
-            ids.append(i)
+            read_of[i] = reading
 
     # Step 2: orders matched against each other, as movement._Phase._validate does.
     void: dict[int, tuple[str, str]] = {}
@@ -479,7 +480,7 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
                 # A coast named in a support must be the one moved to (DATC 6.B.7-9) unless the province
                 # has no such coast (ignored, 4.B.6).
                 named = written.partition("/")[2]
-                moved = dest_loc[j].partition("/")[2]
+                moved = read_of[j][4].partition("/")[2]
                 matched = named not in board.coasts(goes) or moved in (named, "")
         else:
             goes = None
@@ -521,44 +522,39 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
             dislodged_by[there] = i
         after[dest[i]] = i  # type: ignore[index]
 
-    # Step 5: the answer.
-    results: dict[str, dict[str, str]] = {}
+    # Step 5: the answer. Each order did what its kind and decision say; a void one holds, and says why.
+    for i in moves:
+        if not success[i]:
+            raw = read_of[i][6]
+            if path[i]:
+                results[owner[i]][raw] = _BOUNCE
+            else:
+                results[owner[i]][raw] = _NO_CONVOY
+                _note(why, owner[i], raw, DISRUPTED)
+    for i, reading in others:
+        k = kind[i]
+        if k == SUPPORT:
+            if not success[i]:
+                results[owner[i]][reading[6]] = _CUT
+        elif k == CONVOY:
+            if i in paradox:
+                results[owner[i]][reading[6]] = _VOID
+                _note(why, owner[i], reading[6], PARADOX)
+            elif not success[i]:
+                results[owner[i]][reading[6]] = _DISLODGED
+    for i in dislodged_by:
+        if kind[i] == HOLD and read_of[i]:
+            results[owner[i]][read_of[i][6]] = _DISLODGED
+    for i, (outcome, reason) in void.items():
+        raw = read_of[i][6]
+        results[owner[i]][raw] = outcome
+        _note(why, owner[i], raw, reason)
     reasons: dict[str, dict[str, str]] = {}
-    for power, listed, ids in given:
-        # A text given twice is reported once, where it first stood: only an illegal text can come twice
-        # here (a unit's second legal order goes the general way), and it gets the same answer both times.
-        mine = results[power] = {}
-        for raw, i in zip(listed, ids, strict=True):
-            if i < 0:
-                mine[raw] = _INVALID
-                reason = problems[-1 - i]
-            elif i in void:
-                mine[raw], reason = void[i]
-            else:
-                k = kind[i]
-                if k == MOVE:
-                    if success[i]:
-                        mine[raw] = _SUCCESS
-                        continue
-                    if path[i]:
-                        mine[raw] = _BOUNCE
-                        continue
-                    mine[raw], reason = _NO_CONVOY, DISRUPTED
-                elif k == SUPPORT:
-                    mine[raw] = _SUCCESS if success[i] else _CUT
-                    continue
-                elif k == HOLD:
-                    mine[raw] = _DISLODGED if i in dislodged_by else _SUCCESS
-                    continue
-                elif i in paradox:
-                    mine[raw], reason = _VOID, PARADOX
-                else:
-                    mine[raw] = _SUCCESS if success[i] else _DISLODGED
-                    continue
-            if power in reasons:
-                reasons[power][raw] = reason
-            else:
-                reasons[power] = {raw: reason}
+    if why:
+        for power, listed in orders.items():
+            mine = why.get(power)
+            if mine:
+                reasons[power] = {raw: mine[raw] for raw in listed if raw in mine}
 
     waiting: list[tuple[str, str, str, list[str]]] = []  # (location, power, unit, retreats): may retreat
     if dislodged_by:
@@ -608,7 +604,7 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
     # dislodged taken off, sorted.
     at = texts[:]
     for i in arrived:
-        at[i] = dest_loc[i]
+        at[i] = read_of[i][4]
     if dislodged_by:
         for i in dislodged_by:
             at[i] = ""
@@ -648,6 +644,13 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
             "dislodged": retreating,
         },
     }
+
+
+def _note(why: dict[str, dict[str, str]], power: str, raw: str, reason: str) -> None:
+    if power in why:
+        why[power][raw] = reason
+    else:
+        why[power] = {raw: reason}
 
 
 def _route_carries(

@@ -119,4 +119,4 @@ def test_the_quick_reading_leaves_moves_by_sea_to_the_canonical_reader() -> None
         assert lane.quick_reading(text) is express._UNSURE, text
         reading = lane.reading(text)
         assert reading is not None and reading[0] == express._BY_SEA, text
-    assert lane.reading("A LON - WAL") == (express._MOVE, "LON", "A LON", "WAL", "A WAL", None)
+    assert lane.reading("A LON - WAL") == (express._MOVE, "LON", "A LON", "WAL", "A WAL", None, "A LON - WAL")
