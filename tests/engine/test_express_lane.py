@@ -13,6 +13,8 @@ import copy
 import json
 import os
 import random
+import subprocess
+import sys
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
@@ -649,11 +651,14 @@ def test_the_lane_declines_or_agrees_and_errors_stay_as_they_were_whatever_the_r
 # --- the command line -------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("workers", [1, 2])
-def test_the_command_line_writes_the_general_paths_answers_byte_for_byte(workers: int) -> None:
+@pytest.mark.parametrize(("workers", "source"), [(1, "pipe"), (2, "pipe"), (1, "file"), (2, "file")])
+def test_the_command_line_writes_the_general_paths_answers_byte_for_byte(
+    workers: int, source: str, tmp_path: Path
+) -> None:
     """``adjudicate --jsonl`` over every phase of the random games (retreats and adjustments among them)
     and some bad requests: its output is the general path's answers, each encoded as the command line
-    encodes them, one line each, in order."""
+    encodes them, one line each, in order; from a pipe (each answer flushed as it is done) and from a file
+    (answers written in large pieces, the stream unbuffered as PYTHONUNBUFFERED leaves it)."""
     pairs: list[tuple[Any, Outcome]] = list(games())
     odd = [SHAPES[name] for name in ("homes different", "a unit listed twice", "variant whose map changes")]
     odd += [SHAPES[name] for name in ("an unknown key", "orders of a power a string", "phase padded")]
@@ -666,7 +671,18 @@ def test_the_command_line_writes_the_general_paths_answers_byte_for_byte(workers
         for _, answer in pairs
     ]
     lines = "".join(json.dumps(r) + "\n" for r in requests).encode()
-    done = python("-m", "dipserver.engine", "adjudicate", "--jsonl", "--workers", str(workers), stdin=lines)
+    argv = ("-m", "dipserver.engine", "adjudicate", "--jsonl", "--workers", str(workers))
+    if source == "pipe":
+        done = python(*argv, stdin=lines)
+    else:
+        path = tmp_path / "requests.jsonl"
+        path.write_bytes(lines)
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
+        with path.open("rb") as stdin:
+            done = subprocess.run(
+                [sys.executable, *argv], stdin=stdin, capture_output=True, cwd=ROOT, env=env, timeout=120
+            )
+        assert done.returncode == 0
     assert done.stderr == b""
     got = done.stdout.splitlines(keepends=True)
     assert len(got) == len(want)
