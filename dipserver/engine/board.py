@@ -128,6 +128,10 @@ class Board:
         self._reach_coasts: dict[tuple[str, str], tuple[str, ...]] = {}
         self._derive_fleet_moves(variant, land)
         self._convoy_reach: dict[str, frozenset[str]] = {}
+        # For convoys.py: every province's open seas at once (its searches look up many), and the names
+        # its messages use, filled as they are first written. Attributes, not methods: a hot path's call.
+        self.water_table: Mapping[str, frozenset[str]] = self._water_neighbours
+        self.message_names: dict[str, str] = {}
         self._coastal = frozenset(p for p, waters in self._land_waters.items() if waters & sea)
 
     # --- derivation -------------------------------------------------------------------------------
@@ -303,6 +307,7 @@ class Board:
         """What ``__init__`` derives; the caches filled on demand start empty (the variant cache)."""
         state = {k: v for k, v in self.__dict__.items() if k not in _LAZY}
         state["_convoy_reach"] = {}
+        state["message_names"] = {}
         return state
 
     @functools.cached_property

@@ -6,7 +6,6 @@ Board facts beyond the ``Board`` queries are cached per board; ``movement.py`` r
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Container, Iterable, Mapping
 from typing import TYPE_CHECKING
 
@@ -17,36 +16,23 @@ if TYPE_CHECKING:
     from dipserver.engine.board import Board
     from dipserver.engine.resolver import Decisions
 
-_WATER_NEIGHBOURS: weakref.WeakKeyDictionary[Board, dict[str, frozenset[str]]] = weakref.WeakKeyDictionary()
 _NONE: frozenset[str] = frozenset()
 
 
-def _water_table(board: Board) -> dict[str, frozenset[str]]:
-    """Every province's open seas, built once per board: the convoy searches below look up many per
-    phase, and a weak-keyed cache lookup each time cost more than the searches themselves."""
-    table = _WATER_NEIGHBOURS.get(board)
-    if table is None:
-        table = _WATER_NEIGHBOURS[board] = {
-            p: frozenset(n for n in board.neighbours(p) if board.is_water(n)) for p in board.provinces
-        }
-    return table
+def _water_table(board: Board) -> Mapping[str, frozenset[str]]:
+    """Every province's open seas: the convoy searches below look up many per phase."""
+    return board.water_table
 
 
 def water_neighbours(board: Board, prov: str) -> frozenset[str]:
     """Open seas bordering ``prov``: where a convoy can pick up or land an army, or pass on to."""
-    return _water_table(board).get(prov, _NONE)
-
-
-_NAMES: weakref.WeakKeyDictionary[Board, dict[str, str]] = weakref.WeakKeyDictionary()
+    return board.water_neighbours(prov)
 
 
 def _names_on(board: Board) -> dict[str, str]:
     """Names of locations ("LON") and units ("A LON") for messages, per board: a void support's reason
     names two places, and random games void a few supports every phase."""
-    names = _NAMES.get(board)
-    if names is None:
-        names = _NAMES[board] = {}
-    return names
+    return board.message_names
 
 
 # Reasons both adjudicating paths give (movement.py, adjudicate.py and the express lane), in one place.
