@@ -18,13 +18,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from dipserver.engine.adjustments import HOME, has_adjustments, resolve_adjustments
+from dipserver.engine.adjustments import has_adjustments, resolve_adjustments
 from dipserver.engine.convoys import NOWHERE_TO_RETREAT
 from dipserver.engine.movement import resolve_movement
 from dipserver.engine.orders import Disband, Order, OrderResult, Outcome
 from dipserver.engine.position import Dislodged, Position
 from dipserver.engine.retreats import resolve_retreats
-from dipserver.engine.types import Phase, PhaseType, Season, Unit
+from dipserver.engine.types import HOME, Phase, PhaseType, Season, Unit
 
 if TYPE_CHECKING:
     from dipserver.engine.board import Board

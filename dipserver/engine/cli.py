@@ -298,7 +298,7 @@ def _line_answerer() -> Callable[[bytes], bytes]:
         if answer is None:  # not the lane's request: the general path answers it (the lane left it as it was)
             answer = _answer_data(data, express=False)
         try:
-            return dumps(answer, option=newline)  # type: ignore[no-any-return]
+            return dumps(answer, option=newline)
         except TypeError:  # orjson.JSONEncodeError: a lone surrogate, an int beyond 64 bits
             return _stdlib_encode(answer) + b"\n"
 

@@ -91,7 +91,7 @@ def necessary_fleets(board: Board, origin: str, dest: str, seas: Iterable[str]) 
 
 
 def _extend_chain(
-    near: dict[str, frozenset[str]],
+    near: Mapping[str, frozenset[str]],
     chain: list[str],
     sea: str,
     usable: set[str],
@@ -113,7 +113,7 @@ def _extend_chain(
     chain.pop()
 
 
-def _spread(near: dict[str, frozenset[str]], start: Iterable[str], usable: set[str]) -> set[str]:
+def _spread(near: Mapping[str, frozenset[str]], start: Iterable[str], usable: set[str]) -> set[str]:
     seen = set(start)
     stack = list(seen)
     while stack:

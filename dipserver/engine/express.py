@@ -18,8 +18,9 @@ which has every check and message. ``tests/engine/test_express_lane.py`` holds t
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from operator import itemgetter
-from typing import Any
+from typing import Any, cast
 
 from dipserver.engine.board import Board, board_for
 from dipserver.engine.convoys import (
@@ -59,7 +60,8 @@ _SUPPORT_HOLD = 3  # supported province, -, -
 _SUPPORT_MOVE = 4  # supported province, destination as written, destination province
 _CONVOY = 5  # army's province, destination province, -
 _Reading = tuple[int, str, str, Any, Any, Any, str]
-_UNSURE: Any = object()  # what _Lane.quick_reading says of a text it leaves to jsonio's reader
+# What _Lane.quick_reading says of a text it leaves to jsonio's reader (compared by identity only).
+_UNSURE: _Reading = cast("_Reading", ("unsure",))
 _MAX_READINGS = 200_000  # canonical texts on a map are finite; the cap only guards against odd input
 
 _SUCCESS, _BOUNCE, _CUT, _DISLODGED = "success", "bounce", "cut", "dislodged"
@@ -150,14 +152,14 @@ class _Lane:
     def reading(self, raw: Any) -> _Reading | None:
         if type(raw) is not str:
             return None
-        reading = self.quick_reading(raw)
+        reading: _Reading | None = self.quick_reading(raw)
         if reading is _UNSURE:
             reading = self._read(raw)
         if len(self.readings) < _MAX_READINGS:
             self.readings[raw] = reading
         return reading
 
-    def quick_reading(self, text: str) -> _Reading | None:
+    def quick_reading(self, text: str) -> _Reading:
         """The reading of a text in the notation ``format_order`` writes, from this board's tables: what
         ``_read`` gives, a few times quicker (a batch of positions meets thousands of texts once each).
         ``_UNSURE`` for anything else, and for any text it would not read: ``_read`` decides those."""
@@ -204,12 +206,12 @@ class _Lane:
     def _read(self, raw: str) -> _Reading | None:
         """A text's reading through jsonio's canonical reader (``_read_plain``)."""
         order, unit_type, loc, prov, _carried = _read_plain(raw.strip(), self.board)
-        unit = f"{unit_type.value} {loc}" if unit_type is not None else ""
+        if order is None or unit_type is None:
+            return None
+        unit = f"{unit_type.value} {loc}"
         reading: _Reading | None = None
-        kind = order[0] if order is not None else None
-        if kind is None:
-            pass
-        elif kind == "Hold":
+        kind = order[0]
+        if kind == "Hold":
             reading = (_HOLD, prov, unit, None, None, None, raw)
         elif kind == "Move":
             _, _, dest, via_convoy = order
@@ -376,14 +378,13 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
         # A text given twice is reported once, where it first stood: only an illegal text can come twice
         # here (a unit's second legal order goes the general way), and it gets the same answer both times.
         mine = results[power] = dict.fromkeys(listed, _SUCCESS)
+        found: Any  # the readings; None for a text not the lane's, a TypeError below: the general way
         try:  # every text read before: looked up in one C call
             found = itemgetter(*listed)(readings) if len(listed) > 1 else (readings[listed[0]],)
         except KeyError:
             found = [readings.get(raw) or lane.reading(raw) for raw in listed]
         for reading in found:
-            what, prov, unit, a, b, c, raw = (
-                reading  # None, a text not the lane's: TypeError, the general way
-            )
+            what, prov, unit, a, b, c, raw = reading
             i = index.get(prov)
             if i is None or texts[i] != unit or owner[i] != power or read_of[i]:
                 return None  # not this power's unit as written, or a second order for it: the general way
@@ -552,9 +553,9 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
     reasons: dict[str, dict[str, str]] = {}
     if why:
         for power, listed in orders.items():
-            mine = why.get(power)
-            if mine:
-                reasons[power] = {raw: mine[raw] for raw in listed if raw in mine}
+            told = why.get(power)
+            if told:
+                reasons[power] = {raw: told[raw] for raw in listed if raw in told}
 
     waiting: list[tuple[str, str, str, list[str]]] = []  # (location, power, unit, retreats): may retreat
     if dislodged_by:
@@ -569,11 +570,11 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
                 waiting.append((loc, owner[i], texts[i], list(options)))
                 continue
             power, text = owner[i], texts[i] + " D"
-            mine = results.get(power)
-            if mine is None:
-                mine = results[power] = {}
-            if text not in mine:
-                mine[text] = _SUCCESS
+            theirs = results.get(power)
+            if theirs is None:
+                theirs = results[power] = {}
+            if text not in theirs:
+                theirs[text] = _SUCCESS
                 if power in reasons:
                     reasons[power][text] = NOWHERE_TO_RETREAT
                 else:
@@ -624,8 +625,8 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
     else:
         owned = {power: sorted(centers.get(power, ())) for power in lane.powers}
     retreating: dict[str, list[dict[str, Any]]] = {}
-    for _, power, unit, options in sorted(waiting):
-        entry = {"unit": unit, "retreats": options}
+    for _, power, unit, retreats in sorted(waiting):
+        entry = {"unit": unit, "retreats": retreats}
         if power in retreating:
             retreating[power].append(entry)
         else:
@@ -663,7 +664,7 @@ def _route_carries(
 
 def _routes(
     lane: _Lane,
-    provs: list[str],
+    provs: Sequence[str],
     owner: list[str],
     texts: list[str],
     index: dict[str, int],

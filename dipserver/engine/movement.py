@@ -208,6 +208,7 @@ class _Phase:
                                     others.append((prov, order))
                             results.append(None)  # type: ignore[arg-type]  # filled in by _report
                             continue
+                assert problem is not None  # (a legal order went on above)
                 results.append(OrderResult(power, order, Outcome.INVALID, problem))
         for prov, later in extra.items():
             first = chosen[prov]

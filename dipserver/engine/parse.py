@@ -22,7 +22,7 @@ from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from dipserver.engine.adjustments import HOME, OWNED, adjustment_counts, build_sites
+from dipserver.engine.adjustments import adjustment_counts, build_sites
 from dipserver.engine.board import Board
 from dipserver.engine.orders import (
     Build,
@@ -37,7 +37,7 @@ from dipserver.engine.orders import (
     Waive,
 )
 from dipserver.engine.position import Position
-from dipserver.engine.types import PhaseType, Terrain, Unit, UnitType, coast_of, province_of
+from dipserver.engine.types import HOME, OWNED, PhaseType, Terrain, Unit, UnitType, coast_of, province_of
 from dipserver.engine.variant import Variant, normalise_name
 
 if TYPE_CHECKING:

@@ -48,7 +48,7 @@ class ConvoyRoute:
 class OrderTable:
     """Sanitised orders, one row per unit (``i`` is the unit number in every list)."""
 
-    province: list[str]
+    province: Sequence[str]
     power: list[str]
     kind: list[int]  # HOLD, MOVE, SUPPORT or CONVOY
     dest: list[str | None]  # MOVE: target province; SUPPORT: the supported move's target, None for hold
@@ -61,7 +61,7 @@ class OrderTable:
     @classmethod
     def build(
         cls,
-        province: list[str],
+        province: Sequence[str],
         power: list[str],
         kind: list[int],
         dest: list[str | None],

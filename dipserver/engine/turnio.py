@@ -83,7 +83,8 @@ def map_state(variant: Variant, raw: Any) -> MapState:
         if not isinstance(entry, dict):
             raise MapRequestError(f'{where}: an object {{"terrain", "coasts", "sc", "owner", "home"}}')
         try:
-            terrain[code] = Terrain(entry.get("terrain"))
+            given: Any = entry.get("terrain")  # anything: Terrain() refuses what is not a terrain's name
+            terrain[code] = Terrain(given)
         except ValueError:
             kinds = ", ".join(t.value for t in Terrain)
             raise MapRequestError(

@@ -17,7 +17,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, overload
 
 from dipserver.engine.board import Board, FrozenMap, MapState, board_for, preload_board
 from dipserver.engine.position import Position
@@ -247,6 +247,14 @@ def _write_cache(slug: str, sources: list[tuple[str, bytes]], variant: Variant) 
 
 
 # --- reading ----------------------------------------------------------------------------------------
+
+
+@overload
+def _read_toml(path: Path, required: Literal[True] = True) -> dict[str, Any]: ...
+
+
+@overload
+def _read_toml(path: Path, required: bool) -> dict[str, Any] | None: ...
 
 
 def _read_toml(path: Path, required: bool = True) -> dict[str, Any] | None:
