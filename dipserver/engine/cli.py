@@ -294,7 +294,10 @@ def _line_answerer() -> Callable[[bytes], bytes]:
             data = loads(line)
         except decode_error:  # not JSON to orjson: the stdlib decides, and gives the message
             return encode(answer_text(line)) + b"\n"
-        answer = lane(data)
+        try:
+            answer = lane(data)
+        except Exception:  # never for a request (it declines those); should it, the general path answers
+            answer = None
         if answer is None:  # not the lane's request: the general path answers it (the lane left it as it was)
             answer = _answer_data(data, express=False)
         try:
@@ -434,6 +437,9 @@ def _adjudicate_in_parallel(chunks: Iterable[list[bytes]], out: _Out, workers: i
     together, so a tool on a pipe that waits for an answer gets it as soon as its chunk is done."""
     import multiprocessing
 
+    global _chunk_answerer
+    if _chunk_answerer is None:
+        _chunk_answerer = _line_answerer()  # imported before the fork: every worker shares it
     with multiprocessing.get_context("fork").Pool(workers) as pool:
         for answers in pool.imap(_answer_chunk, chunks):
             out.write(answers)

@@ -10,6 +10,7 @@ the JSON contract itself, from the DATC cases, and from Hypothesis (odd position
 from __future__ import annotations
 
 import copy
+import io
 import json
 import os
 import random
@@ -688,3 +689,25 @@ def test_the_command_line_writes_the_general_paths_answers_byte_for_byte(
     assert len(got) == len(want)
     differ = [i for i, (line, expected) in enumerate(zip(got, want, strict=True)) if line != expected]
     assert not differ, f"{len(differ)} lines differ, the first for {json.dumps(requests[differ[0]])}"
+
+
+def test_a_line_the_lane_fails_on_is_answered_by_the_general_path_and_the_batch_goes_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The lane declines what it does not take and never raises; were it to, the batch's line loop must
+    still answer that line (the general way) and go on to the next."""
+    data, want = _movement(games())[3]
+    calls = 0
+
+    def failing(request: Any) -> None:
+        nonlocal calls
+        calls += 1
+        raise RuntimeError("a bug in the lane")
+
+    monkeypatch.setattr(express, "answer", failing)
+    lines = (json.dumps(data) + "\n" + json.dumps(data) + "\n").encode()
+    out = io.StringIO()
+    assert cli.main(["adjudicate", "--jsonl"], io.BytesIO(lines), out) == 0
+    assert calls == 2
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert answers == [want, want]
