@@ -385,8 +385,8 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
             found = [readings.get(raw) or lane.reading(raw) for raw in listed]
         for reading in found:
             what, prov, unit, a, b, c, raw = reading
-            i = index.get(prov)
-            if i is None or texts[i] != unit or owner[i] != power or read_of[i]:
+            i = index[prov]  # no unit there: KeyError, the general way
+            if texts[i] != unit or owner[i] != power or read_of[i]:
                 return None  # not this power's unit as written, or a second order for it: the general way
             if what == _MOVE:
                 kind[i] = MOVE
