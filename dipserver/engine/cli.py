@@ -357,7 +357,13 @@ def _adjudicate_to(args: argparse.Namespace, stdin: IO[bytes], out: _Out) -> int
         flush = not _is_file(stdin)
         _use_codec()  # before the workers fork: they inherit it
         if args.workers > 1:
-            _adjudicate_in_parallel(_chunks(stdin), out, args.workers, flush)
+            from dipserver.engine.workers import WorkerError, answer_in_parallel
+
+            try:
+                answer_in_parallel(_chunks(stdin), out, args.workers, flush, _line_answerer())
+            except WorkerError as exc:
+                print(f"dipserver: {exc}; no answers follow the last one written", file=sys.stderr)
+                return 1
         elif flush:
             _adjudicate_lines(stdin, out, flush)
         else:
@@ -418,33 +424,6 @@ def _adjudicate_lines(lines: Iterable[bytes], out: _Out, flush: bool) -> None:
     finally:
         if pending:
             write(b"".join(pending))
-
-
-def _answer_chunk(lines: list[bytes]) -> bytes:
-    """A worker's part: the answers to a chunk of lines, encoded here so the parent only writes them."""
-    global _chunk_answerer
-    if _chunk_answerer is None:
-        _chunk_answerer = _line_answerer()
-    return b"".join(map(_chunk_answerer, lines))
-
-
-_chunk_answerer: Callable[[bytes], bytes] | None = None
-
-
-def _adjudicate_in_parallel(chunks: Iterable[list[bytes]], out: _Out, workers: int, flush: bool) -> None:
-    """Chunks of independent requests spread over ``workers`` processes. ``imap`` reads the chunks ahead
-    (in its own thread) and hands the answers back in input order; each chunk's answers are flushed
-    together, so a tool on a pipe that waits for an answer gets it as soon as its chunk is done."""
-    import multiprocessing
-
-    global _chunk_answerer
-    if _chunk_answerer is None:
-        _chunk_answerer = _line_answerer()  # imported before the fork: every worker shares it
-    with multiprocessing.get_context("fork").Pool(workers) as pool:
-        for answers in pool.imap(_answer_chunk, chunks):
-            out.write(answers)
-            if flush:
-                out.flush()
 
 
 _WRITE_SIZE = 1 << 16  # bytes of answers a batch from a file writes at once

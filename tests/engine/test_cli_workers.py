@@ -3,10 +3,12 @@ pipe, and a tool on a pipe that waits for each answer still gets it."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
 import select
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -91,3 +93,44 @@ def test_chunks_hand_out_the_lines_already_there_without_waiting_for_more() -> N
 def test_chunks_of_an_in_memory_stream_are_full_but_the_last() -> None:
     lines = [b"%d\n" % i for i in range(70)]
     assert [len(c) for c in _chunks(io.BytesIO(b"".join(lines)))] == [32, 32, 6]
+
+
+def _children(pid: int) -> list[int]:
+    return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+
+
+def test_a_worker_that_dies_stops_the_batch_with_a_message_instead_of_a_hang() -> None:
+    tool = subprocess.Popen(
+        [*COMMAND, "2"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env=ENV,
+    )
+    assert tool.stdin is not None and tool.stdout is not None and tool.stderr is not None
+    try:
+        tool.stdin.write(_request(["A VEN - TRI"]) + "\n")
+        tool.stdin.flush()
+        assert json.loads(tool.stdout.readline())["results"]["ITALY"] == {"A VEN - TRI": "success"}
+        workers = _children(tool.pid)
+        assert len(workers) == 2
+        for pid in workers:
+            os.kill(pid, signal.SIGKILL)
+        for _ in range(4):  # whichever worker's turn it is, it is gone
+            tool.stdin.write(_request(["A VEN - TYR"]) + "\n")
+            tool.stdin.flush()
+    except BrokenPipeError:
+        pass  # the batch has stopped already
+    finally:
+        with contextlib.suppress(BrokenPipeError):
+            tool.stdin.close()
+        try:
+            status = tool.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            tool.kill()  # the batch hung: leave no process behind for the next test
+            raise
+    assert status == 1
+    assert tool.stdout.read() == ""
+    assert "a --workers process" in tool.stderr.read()
