@@ -120,7 +120,12 @@ class Board:
             p: frozenset(n for n in borders.get(p, _EMPTY) if n in passable) for p in self.provinces
         }
         sea = self._sea
-        self._water_neighbours = {p: near & sea for p, near in self._neighbours.items()}
+        # Every province's open seas (convoys.py's searches look up many), and the names convoys.py's
+        # messages use, filled as they are first written: attributes, read on hot paths.
+        self.water_table: Mapping[str, frozenset[str]] = {
+            p: near & sea for p, near in self._neighbours.items()
+        }
+        self.message_names: dict[str, str] = {}
         shore = self._shore
         self._land_waters = {p: frozenset(n for n in borders.get(p, _EMPTY) if n in shore) for p in land}
         self._fleet: dict[str, frozenset[str]] = {}
@@ -128,10 +133,6 @@ class Board:
         self._reach_coasts: dict[tuple[str, str], tuple[str, ...]] = {}
         self._derive_fleet_moves(variant, land)
         self._convoy_reach: dict[str, frozenset[str]] = {}
-        # For convoys.py: every province's open seas at once (its searches look up many), and the names
-        # its messages use, filled as they are first written. Attributes, not methods: a hot path's call.
-        self.water_table: Mapping[str, frozenset[str]] = self._water_neighbours
-        self.message_names: dict[str, str] = {}
         self._coastal = frozenset(p for p, waters in self._land_waters.items() if waters & sea)
 
     # --- derivation -------------------------------------------------------------------------------
@@ -271,14 +272,14 @@ class Board:
 
     def water_neighbours(self, prov: str) -> frozenset[str]:
         """Open seas bordering ``prov``: where a convoy picks up, lands, or passes an army on."""
-        return self._water_neighbours.get(prov, _EMPTY)
+        return self.water_table.get(prov, _EMPTY)
 
     def convoy_landings(self, seas: Iterable[str], usable: Collection[str] | None = None) -> frozenset[str]:
         """Land provinces touching the open seas joined to ``seas`` through ``usable`` seas (default: all)."""
         reached = {s for s in seas if self.is_water(s)}
         frontier = list(reached)
         while frontier:
-            for nxt in self._water_neighbours.get(frontier.pop(), _EMPTY):
+            for nxt in self.water_table.get(frontier.pop(), _EMPTY):
                 if nxt not in reached and (usable is None or nxt in usable):
                     reached.add(nxt)
                     frontier.append(nxt)

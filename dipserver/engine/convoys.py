@@ -1,7 +1,8 @@
 """Convoy routes and retreat options: the movement rules the command line's express lane shares with
 ``movement.py``, kept apart so the lane's start-up does not import the whole movement phase.
 
-Board facts beyond the ``Board`` queries are cached per board; ``movement.py`` re-exports everything here.
+The searches read the board's table of open seas, and message names are kept in the board's own cache;
+``movement.py`` re-exports everything here.
 """
 
 from __future__ import annotations
@@ -19,20 +20,9 @@ if TYPE_CHECKING:
 _NONE: frozenset[str] = frozenset()
 
 
-def _water_table(board: Board) -> Mapping[str, frozenset[str]]:
-    """Every province's open seas: the convoy searches below look up many per phase."""
-    return board.water_table
-
-
 def water_neighbours(board: Board, prov: str) -> frozenset[str]:
     """Open seas bordering ``prov``: where a convoy can pick up or land an army, or pass on to."""
     return board.water_neighbours(prov)
-
-
-def _names_on(board: Board) -> dict[str, str]:
-    """Names of locations ("LON") and units ("A LON") for messages, per board: a void support's reason
-    names two places, and random games void a few supports every phase."""
-    return board.message_names
 
 
 # Reasons both adjudicating paths give (movement.py, adjudicate.py and the express lane), in one place.
@@ -43,7 +33,7 @@ NOWHERE_TO_RETREAT = "Dislodged with nowhere to retreat to"
 
 def place_name(board: Board, loc: str) -> str:
     """A location's name for messages ("St Petersburg (north coast)"), remembered in the board's names."""
-    names = _names_on(board)
+    names = board.message_names
     name = names.get(loc)
     if name is None:
         name = board.location_name(loc)
@@ -54,7 +44,7 @@ def place_name(board: Board, loc: str) -> str:
 
 def unit_name(board: Board, text: str) -> str:
     """ "The army in Paris", from a unit's text ("A PAR"), remembered in the board's names."""
-    names = _names_on(board)
+    names = board.message_names
     name = names.get(text)
     if name is None:
         kind = "army" if text[0] == "A" else "fleet"
@@ -64,7 +54,7 @@ def unit_name(board: Board, text: str) -> str:
 
 def sea_route(board: Board, origin: str, dest: str, seas: Iterable[str]) -> set[str]:
     """The seas of ``seas`` that lie on some chain from ``origin`` to ``dest`` (both land provinces)."""
-    near = _water_table(board)
+    near = board.water_table
     usable = set(seas)
     forward = _spread(near, near.get(origin, _NONE) & usable, usable)
     if not forward:
@@ -80,7 +70,7 @@ def necessary_fleets(board: Board, origin: str, dest: str, seas: Iterable[str]) 
     neighbours in the chain, only the first touches the origin and only the last the destination. A fleet on
     no such chain is not needed by any convoy, and its convoy order is illegal (DATC 6.G.19).
     """
-    near = _water_table(board)
+    near = board.water_table
     usable = sea_route(board, origin, dest, seas)
     at_origin = near.get(origin, _NONE)
     at_dest = near.get(dest, _NONE)
@@ -142,7 +132,7 @@ def convoy_route(
 ) -> ConvoyRoute:
     """The route graph of the ``fleets`` (by unit number) that could carry the army in ``army`` to
     ``target``."""
-    near = _water_table(board)
+    near = board.water_table
     seas = sea_route(board, army, target, fleets)
     start = tuple(index[s] for s in sorted(near.get(army, _NONE) & seas))
     finish = frozenset(index[s] for s in near.get(target, _NONE) & seas)
