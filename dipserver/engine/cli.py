@@ -240,7 +240,7 @@ def __getattr__(name: str) -> Any:
 
 # ``(adjudicate_request, RequestError)``, imported on the first request: an import statement costs about a
 # microsecond each time it runs, and ``check`` or ``map`` need no adjudication.
-_engine: tuple[Callable[[Any], dict[str, Any]], type[Exception]] | None = None
+_engine: tuple[Callable[..., dict[str, Any]], type[Exception]] | None = None
 
 
 def answer_text(text: str | bytes) -> dict[str, Any]:
@@ -263,7 +263,7 @@ def _answer_data(data: Any, express: bool = True) -> dict[str, Any]:
         _engine = adjudicate_request, RequestError
     adjudicate, request_error = _engine
     try:
-        return adjudicate(data, express=express)  # type: ignore[call-arg]
+        return adjudicate(data, express=express)
     except request_error as exc:
         return {"error": str(exc)}
     except Exception as exc:  # a batch must go on; the message still lets someone file a bug
@@ -355,7 +355,6 @@ def _adjudicate_to(args: argparse.Namespace, stdin: IO[bytes], out: _Out) -> int
         return 1
     if args.jsonl:
         flush = not _is_file(stdin)
-        _use_codec()  # before the workers fork: they inherit it
         if args.workers > 1:
             from dipserver.engine.workers import WorkerError, answer_in_parallel
 

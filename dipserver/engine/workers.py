@@ -23,19 +23,16 @@ import signal
 import threading
 from collections.abc import Callable, Iterable
 from queue import SimpleQueue
-from typing import Protocol
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from dipserver.engine.cli import _Out
 
 _HEADER = 8  # bytes of a frame's length, little-endian
 
 
 class WorkerError(RuntimeError):
     """A worker process stopped before it answered every chunk it was given."""
-
-
-class _Out(Protocol):
-    def write(self, data: bytes, /) -> int: ...
-
-    def flush(self) -> None: ...
 
 
 class _Worker:
