@@ -509,29 +509,33 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
     decisions = resolve(table)
     success, path, paradox = decisions.success, decisions.path, decisions.paradox
 
-    # Step 4: where everyone ends up. Every successful mover leaves first; a unit still standing where one
-    # arrives is dislodged.
+    # Steps 4 and 5, moves: where everyone ends up, and what each move did. A successful move dislodges the
+    # unit at its destination unless that unit left; ``after`` takes each arrival and loses each leaver
+    # whichever of the two comes first (a leaver is taken off only while the province is still its own).
     after = dict(index)  # province -> unit there now
-    arrived = [i for i in moves if success[i]]
-    for i in arrived:
-        if after.get(provs[i]) == i:
-            del after[provs[i]]
+    at = texts[:]  # each unit's text where it ends up ("" for a dislodged one, below)
     dislodged_by: dict[int, int] = {}
-    for i in arrived:
-        there = after.get(dest[i])  # type: ignore[arg-type]
-        if there is not None:
-            dislodged_by[there] = i
-        after[dest[i]] = i  # type: ignore[index]
-
-    # Step 5: the answer. Each order did what its kind and decision say; a void one holds, and says why.
     for i in moves:
-        if not success[i]:
+        if success[i]:
+            into: str = dest[i]  # type: ignore[assignment]
+            j = index.get(into)
+            if j is not None and not (kind[j] == MOVE and success[j]):
+                dislodged_by[j] = i
+                if kind[j] == HOLD and read_of[j]:
+                    results[owner[j]][read_of[j][6]] = _DISLODGED
+            if after.get(provs[i]) == i:
+                del after[provs[i]]
+            after[into] = i
+            at[i] = read_of[i][4]
+        else:
             raw = read_of[i][6]
             if path[i]:
                 results[owner[i]][raw] = _BOUNCE
             else:
                 results[owner[i]][raw] = _NO_CONVOY
                 _note(why, owner[i], raw, DISRUPTED)
+
+    # Step 5: the answer. Each order did what its kind and decision say; a void one holds, and says why.
     for i, reading in others:
         k = kind[i]
         if k == SUPPORT:
@@ -543,9 +547,6 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
                 _note(why, owner[i], reading[6], PARADOX)
             elif not success[i]:
                 results[owner[i]][reading[6]] = _DISLODGED
-    for i in dislodged_by:
-        if kind[i] == HOLD and read_of[i]:
-            results[owner[i]][read_of[i][6]] = _DISLODGED
     for i, (outcome, reason) in void.items():
         raw = read_of[i][6]
         results[owner[i]][raw] = outcome
@@ -603,9 +604,6 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
 
     # Each power's units are a run of the request's units: its run with the arrivals moved on and the
     # dislodged taken off, sorted.
-    at = texts[:]
-    for i in arrived:
-        at[i] = read_of[i][4]
     if dislodged_by:
         for i in dislodged_by:
             at[i] = ""
