@@ -365,11 +365,13 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
     results: dict[str, dict[str, str]] = {}
     why: dict[str, dict[str, str]] = {}
     moves: list[int] = []
+    opponent = [-1] * n  # a move's head-to-head opponent
     movers_to: dict[str, list[int]] = {}
     others: list[tuple[int, _Reading]] = []  # supports and convoys, in the order given
     by_sea: set[int] = set()
     fleet_seas: frozenset[str] | None = None
     needed: dict[tuple[str, str], set[str]] = {}
+    convoys: dict[tuple[str, str], list[str]] = {}  # (army's province, destination) -> the convoying fleets
     for power, listed in orders.items():
         if type(listed) is not list:
             return None
@@ -396,6 +398,11 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
                     movers_to[a].append(i)
                 else:
                     movers_to[a] = [i]
+                j = index.get(a)
+                if j is not None and dest[j] == prov:  # (so far only moves have a destination)
+                    # Two units swapping meet on the border (unless one goes by sea: see step 2).
+                    opponent[i] = j
+                    opponent[j] = i
             elif what in (_SUPPORT_MOVE, _SUPPORT_HOLD):
                 j = index.get(a)
                 if j is None:
@@ -436,6 +443,10 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
                     problem = _convoy_problem(lane, unit, prov, a, b, j is not None, fleet_seas, needed)
                     if not problem:
                         others.append((i, reading))
+                        if (a, b) in convoys:
+                            convoys[a, b].append(prov)
+                        else:
+                            convoys[a, b] = [prov]
                 if problem:
                     mine[raw] = _INVALID
                     _note(why, power, raw, problem)
@@ -445,23 +456,13 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
     # Step 2: orders matched against each other, as movement._Phase._validate does.
     void: dict[int, tuple[str, str]] = {}
     route: list[ConvoyRoute | None] = [None] * n
-    if others or by_sea:
-        convoys: dict[tuple[str, str], list[str]] = {}
-        for i, reading in others:
-            if reading[0] == _CONVOY:
-                key = (reading[3], reading[4])
-                if key in convoys:
-                    convoys[key].append(provs[i])
-                else:
-                    convoys[key] = [provs[i]]
-        if convoys or by_sea:
-            _routes(lane, provs, owner, texts, index, dest, moves, by_sea, convoys, route, void)
-    opponent = [-1] * n
-    for i in moves:
-        j = index.get(dest[i], -1)  # type: ignore[arg-type]
-        # Two units swapping by land meet on the border; a convoyed unit passes it by (DATC 4.A.7).
-        if j >= 0 and dest[j] == provs[i] and kind[j] == MOVE and route[i] is None and route[j] is None:
-            opponent[i] = j
+    if convoys or by_sea:
+        _routes(lane, provs, owner, texts, index, dest, moves, by_sea, convoys, route, void)
+        # A convoyed unit passes the border by (DATC 4.A.7): it has no head-to-head opponent.
+        for i in moves:
+            j = opponent[i]
+            if j >= 0 and (route[i] is not None or route[j] is not None):
+                opponent[i] = opponent[j] = -1
     supports: list[Any] = [()] * n  # a list once a unit has a support (the resolver only reads them)
     for i, reading in others:
         what = reading[0]
