@@ -44,9 +44,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 # Issue 3's targets, as ratios to the reference's median Game.process time per movement phase; without
 # the reference, the absolute guard the old speed test held (a movement phase well under 1 ms of CPU).
-# The issue asks for 10x per phase; we aim at 20x, so that the +-30% swings of a shared machine still
-# leave it above 10x.
-PHASE_RATIO_TARGET = 20.0
+# Beside the issue's 10x per phase we print how we stand against our own aim of 20x, so that the +-30%
+# swings of a shared machine still leave it above 10x: information, not the issue's verdict.
+PHASE_RATIO_TARGET = 10.0
+PHASE_RATIO_AIM = 20.0
 BATCH_RATIO_TARGET = 10.0
 PHASE_GUARD_US = 1000.0
 
@@ -112,6 +113,8 @@ def main() -> int:
         )
         verdict = _verdict(ratio >= PHASE_RATIO_TARGET)
         print(f"target: >= {PHASE_RATIO_TARGET:.0f}x per movement phase: {verdict}")
+        aim = "reached" if ratio >= PHASE_RATIO_AIM else "not reached"
+        print(f"aim (headroom for a shared machine's swings): >= {PHASE_RATIO_AIM:.0f}x per phase: {aim}")
         print(f"agreement: both engines leave the same units in {agree} of {len(sample)} positions")
         # Information beside the target, not a target: a batch meets each position once, and our batch's
         # figure is a mean (the whole process over the positions), so the reference adjudicating each
