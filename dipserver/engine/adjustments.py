@@ -54,11 +54,29 @@ def build_sites(
 def has_adjustments(
     board: Board, units: Mapping[str, Unit], owners: Mapping[str, str], build_rule: str = HOME
 ) -> bool:
-    """Whether any power has a build it could make or a unit it must remove: else the phase is skipped."""
-    for power, delta in adjustment_counts(units, owners).items():
-        if delta < 0 or (delta > 0 and build_sites(board, units, owners, power, build_rule)):
+    """Whether any power has a build it could make or a unit it must remove: else the phase is skipped.
+
+    After every Fall on the adjudicator's path: the powers that may build are looked for in one pass over
+    the owned centres (``build_sites``' conditions), not one sorted list of sites per power."""
+    held, fielded = list(owners.values()), [unit.power for unit in units.values()]
+    builders = set()
+    for power in set(held).union(fielded):  # (list.count counts in C: a few powers, a few dozen items)
+        delta = held.count(power) - fielded.count(power)
+        if delta < 0:
             return True
-    return False
+        if delta > 0:
+            builders.add(power)
+    if not builders:
+        return False
+    centres, homes, any_owned = board.supply_centres, board.homes, build_rule == OWNED
+    return any(
+        owner in builders
+        and prov not in units
+        and prov in centres
+        and board.terrain(prov).passable
+        and (any_owned or homes.get(prov) == owner)
+        for prov, owner in owners.items()
+    )
 
 
 def resolve_adjustments(
