@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -12,6 +13,7 @@ from dipserver.games.errors import GameError
 from dipserver.games.models import Order, Phase
 from dipserver.games.services.games import game_pause
 from dipserver.games.services.orders import orders_submit, power_ready_set
+from dipserver.games.services.press import message_send, press_mark_read
 from tests.server.conftest import START, seat
 
 SOON = START + dt.timedelta(hours=1)
@@ -62,6 +64,23 @@ def test_no_orders_while_paused_and_none_from_outsiders(game, users):
     game_pause(game_id=game.id)
     with pytest.raises(GameError, match="paused"):
         orders_submit(game_id=game.id, user=seat(game, "ENGLAND").user, text="F LON - NTH", now=SOON)
+
+
+def test_a_user_without_an_id_never_takes_a_vacant_seats_orders_or_press(game):
+    # A seat whose player's account was deleted has no user (SET_NULL): a lookup by a missing id must not
+    # read as "user IS NULL" and find it.
+    vacant = seat(game, "ENGLAND")
+    vacant.user = None
+    vacant.save(update_fields=["user"])
+    with pytest.raises(GameError, match="not playing in this game"):
+        orders_submit(game_id=game.id, user=AnonymousUser(), text="F LON - NTH", now=SOON)
+    with pytest.raises(GameError, match="not playing in this game"):
+        power_ready_set(game_id=game.id, user=AnonymousUser(), now=SOON)
+    with pytest.raises(GameError, match="not playing in this game"):
+        press_mark_read(game_id=game.id, user=AnonymousUser(), channel="public")
+    with pytest.raises(GameError, match="not playing in this game"):
+        message_send(game_id=game.id, user=AnonymousUser(), body="Hello from nobody", recipients=[])
+    assert not Order.objects.filter(power=vacant).exists()
 
 
 def test_when_every_active_power_is_ready_the_phase_is_processed_at_once(

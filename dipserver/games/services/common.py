@@ -62,7 +62,9 @@ def powers_locked(game: Game) -> list[Power]:
 
 
 def seat_of(powers: list[Power], user: Any) -> Power:
-    for power in powers:
-        if power.user_id == user.id:
-            return power
+    user_id = getattr(user, "id", None)
+    if user_id is not None:  # (a user without an id must not match a vacant seat, whose user_id is None)
+        for power in powers:
+            if power.user_id == user_id:
+                return power
     raise GameError("You are not playing in this game")

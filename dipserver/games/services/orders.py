@@ -161,10 +161,13 @@ def _orders_replace(phase: Phase, seat: Power, texts: list[str]) -> None:
 def _seat_locked(game: Game, user: Any) -> Power:
     """The user's own seat, locked: two submissions of one power take turns (no key lock: order rows
     pointing at the seat may still be written by processing's readers)."""
+    user_id = getattr(user, "id", None)
+    if user_id is None:  # an anonymous user must not match a vacant seat by ``user_id IS NULL``
+        raise GameError("You are not playing in this game")
     seat = (
         Power.objects.select_for_update(no_key=True)
         .only("id", "name", "status", "missed_phases", "seat_open")
-        .filter(game_id=game.id, user_id=getattr(user, "id", None))
+        .filter(game_id=game.id, user_id=user_id)
         .first()
     )
     if seat is None:

@@ -57,8 +57,10 @@ def press_mark_read(*, game_id: int, user: Any, channel: str, up_to: int | None 
     if game is None:
         raise GameError(f"There is no game {game_id}")
     # The seat's row, locked: two marks of one power take turns (no key lock: press rows may point at it).
-    seat = Power.objects.select_for_update(no_key=True).filter(game=game, user_id=getattr(user, "id", None))
-    seat = seat.first()
+    user_id = getattr(user, "id", None)
+    if user_id is None:  # an anonymous user must not match a vacant seat by ``user_id IS NULL``
+        raise GameError("You are not playing in this game")
+    seat = Power.objects.select_for_update(no_key=True).filter(game=game, user_id=user_id).first()
     if seat is None:
         raise GameError("You are not playing in this game")
     name = _channel_named(channel, seat)
