@@ -267,7 +267,9 @@ class GameDetailApi(APIView):
         if tag and matches(request, tag):
             return not_modified(tag)
         game = game_or_404(game_id)
-        return tagged(Response(game_detail_data(game_id, viewer_of(request, game))), tag)
+        response = Response(game_detail_data(game_id, viewer_of(request, game)))
+        # No tag only if the game appeared after game_tag looked: answer untagged rather than "ETag: None".
+        return response if tag is None else tagged(response, tag)
 
 
 class GameJoinApi(APIView):

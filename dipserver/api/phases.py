@@ -130,7 +130,9 @@ class PhaseDetailApi(APIView):
             "skipped": phase.skipped,
             "modules": public_modules(snapshot),
         }
-        return tagged(Response(self.OutputSerializer(out).data), tag)
+        response = Response(self.OutputSerializer(out).data)
+        # No tag only if the phase appeared after phase_tag looked: answer untagged rather than "ETag: None".
+        return response if tag is None else tagged(response, tag)
 
 
 def _picture_args(game: Any, phase: Phase) -> dict[str, Any]:
@@ -248,7 +250,8 @@ class _MapApi(APIView):
 
     @staticmethod
     def _headers(response: HttpResponse, tag: str | None, processed: bool) -> HttpResponse:
-        tagged(response, tag)
+        if tag is not None:  # None only if the phase appeared after phase_tag looked: no "ETag: None"
+            tagged(response, tag)
         if processed:
             response["Cache-Control"] = IMMUTABLE  # a processed phase is history: its picture never changes
         return response
