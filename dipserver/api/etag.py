@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import (
@@ -26,9 +26,12 @@ from django.db.models import (
     When,
 )
 from django.db.models.functions import Cast, Coalesce
+from django.http import HttpResponseBase
 from rest_framework.response import Response
 
 from dipserver.games.models import Game, Order, Phase, Power
+
+_Response = TypeVar("_Response", bound=HttpResponseBase)
 
 
 def _tag(*parts: Any) -> str:
@@ -108,7 +111,10 @@ def _game_state(game_id: int, user_id: int) -> Any:
 @functools.lru_cache(maxsize=8)
 def _game_state_sql(alias: str) -> tuple[str, tuple[Any, ...]]:
     """The query compiled once per database: building it with the ORM costs more than running it."""
-    return _game_state(_GAME, _USER).query.get_compiler(using=alias).as_sql()
+    # _game_state() is typed Any; Django's SQLCompiler.as_sql() returns (sql, tuple(params)).
+    return cast(
+        tuple[str, tuple[Any, ...]], _game_state(_GAME, _USER).query.get_compiler(using=alias).as_sql()
+    )
 
 
 def game_tag(game_id: int, user_id: int | None) -> str | None:
@@ -150,7 +156,7 @@ def not_modified(tag: str) -> Response:
     return tagged(Response(status=304), tag)
 
 
-def tagged(response: Any, tag: str) -> Any:
+def tagged(response: _Response, tag: str) -> _Response:
     response["ETag"] = tag
     response["Cache-Control"] = "private, no-cache"  # always revalidate; the 304 is what saves the work
     return response

@@ -26,7 +26,7 @@ from dipserver.games.turn import powers_to_act
 _PHASE_TYPES = ("M", "R", "A")
 
 
-class _PhaseRefSerializer(serializers.Serializer):
+class _PhaseRefSerializer(serializers.Serializer[Any]):
     index = serializers.IntegerField()
     name = serializers.CharField()
     status = serializers.CharField()
@@ -45,13 +45,13 @@ class GamesApi(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
     throttle_classes = [WriteThrottle]
 
-    class FilterSerializer(serializers.Serializer):
+    class FilterSerializer(serializers.Serializer[Any]):
         status = serializers.ChoiceField(choices=Game.Status.values, required=False)
         open = serializers.BooleanField(required=False, help_text="Only games still taking players.")
         mine = serializers.BooleanField(required=False, help_text="Only games I play in or master.")
         variant = serializers.CharField(required=False, max_length=50)
 
-    class ListOutputSerializer(serializers.Serializer):
+    class ListOutputSerializer(serializers.Serializer[Any]):
         id = serializers.IntegerField()
         name = serializers.CharField()
         variant = serializers.CharField()
@@ -62,7 +62,7 @@ class GamesApi(APIView):
         current_phase = _PhaseRefSerializer(allow_null=True)
         created_at = serializers.DateTimeField()
 
-    class CreateInputSerializer(serializers.Serializer):
+    class CreateInputSerializer(serializers.Serializer[Any]):
         name = serializers.CharField(max_length=100)
         variant = serializers.CharField(max_length=50)
         press = serializers.ChoiceField(choices=Game.Press.values, default=Game.Press.FULL)
@@ -133,7 +133,7 @@ class GamesApi(APIView):
         return Response(game_detail_data(game.id, viewer_of(request, game)), status=status.HTTP_201_CREATED)
 
 
-class _SeatSerializer(serializers.Serializer):
+class _SeatSerializer(serializers.Serializer[Any]):
     seat = serializers.IntegerField()
     power = serializers.CharField(help_text="Empty until the game starts.")
     player = serializers.CharField(allow_null=True, help_text="Hidden (null) in anonymous games.")
@@ -147,7 +147,7 @@ class _SeatSerializer(serializers.Serializer):
     has_orders = serializers.BooleanField(help_text="It has given orders for the open phase (not which).")
 
 
-class GameDetailSerializer(serializers.Serializer):
+class GameDetailSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     name = serializers.CharField()
     variant = serializers.CharField()
@@ -278,7 +278,7 @@ class GameJoinApi(APIView):
     permission_classes = [IsAuthenticated]
     throttle_classes = [WriteThrottle]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(serializers.Serializer[Any]):
         password = serializers.CharField(max_length=128, required=False, default="", allow_blank=True)
         preferences = serializers.ListField(
             child=serializers.CharField(max_length=30), required=False, default=list, max_length=50
@@ -313,10 +313,10 @@ class DrawVoteApi(APIView):
     permission_classes = [IsAuthenticated]
     throttle_classes = [WriteThrottle]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(serializers.Serializer[Any]):
         vote = serializers.BooleanField()
 
-    class OutputSerializer(serializers.Serializer):
+    class OutputSerializer(serializers.Serializer[Any]):
         vote = serializers.BooleanField()
         game_drawn = serializers.BooleanField()
 
@@ -337,10 +337,10 @@ class ConcedeApi(APIView):
     permission_classes = [IsAuthenticated]
     throttle_classes = [WriteThrottle]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(serializers.Serializer[Any]):
         to = serializers.CharField(max_length=30)
 
-    class OutputSerializer(serializers.Serializer):
+    class OutputSerializer(serializers.Serializer[Any]):
         to = serializers.CharField()
         game_over = serializers.BooleanField()
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
@@ -42,7 +44,7 @@ class GameProcessApi(_MasterApi):
 class GameExtendApi(_MasterApi):
     """Move the open phase's deadline."""
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(serializers.Serializer[Any]):
         deadline = serializers.DateTimeField(help_text="ISO 8601 with a time zone, e.g. 2026-03-01T18:00Z")
 
     @extend_schema(request=InputSerializer, responses={200: GameDetailSerializer})

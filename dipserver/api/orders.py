@@ -28,14 +28,14 @@ from dipserver.games.services import orders as order_services
 MAX_ORDERS = 200
 
 
-class _OrderResultSerializer(serializers.Serializer):
+class _OrderResultSerializer(serializers.Serializer[Any]):
     text = serializers.CharField(help_text="As sent.")
     valid = serializers.BooleanField()
     normalised = serializers.CharField(allow_blank=True, help_text="As stored, when valid.")
     reason = serializers.CharField(allow_blank=True, help_text="Why it was rejected.")
 
 
-class _OrdersOutputSerializer(serializers.Serializer):
+class _OrdersOutputSerializer(serializers.Serializer[Any]):
     phase = serializers.CharField()
     orders = _OrderResultSerializer(many=True)
 
@@ -94,7 +94,7 @@ class OrdersApi(APIView):
     permission_classes = [IsAuthenticated]
     throttle_classes = [WriteThrottle]
 
-    class ReplaceInputSerializer(serializers.Serializer):
+    class ReplaceInputSerializer(serializers.Serializer[Any]):
         phase = serializers.RegexField(
             r"^[SFWsfw]\d{1,4}[MRAmra]$", help_text="The phase these orders are for, e.g. S1901M."
         )
@@ -113,7 +113,8 @@ class OrdersApi(APIView):
     def get(self, request: Request, game_id: int) -> Response:
         game = game_or_404(game_id)
         seat = power_required(viewer_of(request, game, mastery=False), game)
-        phase = Phase.objects.filter(id=game.current_phase_id).first()
+        phase_id = game.current_phase_id
+        phase = Phase.objects.filter(id=phase_id).first() if phase_id is not None else None
         if phase is None:
             raise Conflict(f"{game.name} has not started yet.")
         texts = Order.objects.filter(phase=phase, power=seat).values_list("text", flat=True)
@@ -189,7 +190,7 @@ class OptionsApi(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    class OutputSerializer(serializers.Serializer):
+    class OutputSerializer(serializers.Serializer[Any]):
         power = serializers.CharField()
         phase = serializers.CharField()
         adjustment = serializers.IntegerField(help_text="Builds (>0) or disbands (<0) due.")
@@ -227,10 +228,10 @@ class ReadyApi(APIView):
     permission_classes = [IsAuthenticated]
     throttle_classes = [WriteThrottle]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(serializers.Serializer[Any]):
         ready = serializers.BooleanField()
 
-    class OutputSerializer(serializers.Serializer):
+    class OutputSerializer(serializers.Serializer[Any]):
         ready = serializers.BooleanField()
         phase_due = serializers.BooleanField(help_text="Everyone is ready: processing has been queued.")
 

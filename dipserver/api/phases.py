@@ -43,7 +43,7 @@ class PhaseListApi(APIView):
 
     permission_classes = [AllowAny]
 
-    class OutputSerializer(serializers.Serializer):
+    class OutputSerializer(serializers.Serializer[Any]):
         index = serializers.IntegerField()
         name = serializers.CharField()
         status = serializers.CharField()
@@ -69,7 +69,7 @@ class PhaseDetailApi(APIView):
 
     permission_classes = [AllowAny]
 
-    class OutputSerializer(serializers.Serializer):
+    class OutputSerializer(serializers.Serializer[Any]):
         index = serializers.IntegerField()
         name = serializers.CharField()
         status = serializers.CharField()

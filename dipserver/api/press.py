@@ -58,19 +58,19 @@ class ChannelListApi(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    class OutputSerializer(serializers.Serializer):
+    class OutputSerializer(serializers.Serializer[Any]):
         id = serializers.CharField()
         recipients = serializers.ListField(child=serializers.CharField())
         unread = serializers.IntegerField()
         last_read = serializers.IntegerField(help_text="The id of the last message I read here (0: none).")
 
-    class MarkInputSerializer(serializers.Serializer):
+    class MarkInputSerializer(serializers.Serializer[Any]):
         channel = serializers.CharField(max_length=200, help_text="'public' or the power(s), as listed.")
         up_to = serializers.IntegerField(
             required=False, min_value=1, help_text="A message id in the channel; default: the newest."
         )
 
-    class MarkOutputSerializer(serializers.Serializer):
+    class MarkOutputSerializer(serializers.Serializer[Any]):
         channel = serializers.CharField()
         last_read = serializers.IntegerField()
         unread = serializers.IntegerField()
@@ -116,7 +116,7 @@ class MessagesApi(APIView):
     permission_classes = [IsAuthenticated]
     throttle_classes = [WriteThrottle]
 
-    class OutputSerializer(serializers.Serializer):
+    class OutputSerializer(serializers.Serializer[Any]):
         id = serializers.IntegerField()
         phase = serializers.CharField()
         sender = serializers.CharField(allow_null=True, help_text="Null in anonymous games.")
@@ -125,7 +125,7 @@ class MessagesApi(APIView):
         body = serializers.CharField()
         sent_at = serializers.DateTimeField()
 
-    class SendInputSerializer(serializers.Serializer):
+    class SendInputSerializer(serializers.Serializer[Any]):
         body = serializers.CharField(max_length=10000)
         recipients = serializers.ListField(
             child=serializers.CharField(max_length=30), required=False, default=list, max_length=50,
@@ -148,7 +148,8 @@ class MessagesApi(APIView):
         if channel:
             rows = [r for r in rows if r["channel"] == channel.upper() or r["channel"] == channel]
         paginator = Pagination()
-        page = paginator.paginate_queryset(rows, request, view=self)
+        # DRF pages any sequence (Django's Paginator slices it); the stubs accept only a QuerySet.
+        page: list[dict[str, Any]] | None = paginator.paginate_queryset(rows, request, view=self)  # type: ignore[arg-type]
         return paginator.get_paginated_response(self.OutputSerializer(page, many=True).data)
 
     @extend_schema(request=SendInputSerializer, responses={201: OutputSerializer})

@@ -24,7 +24,7 @@ from dipserver.games.models import Game, Phase
 from dipserver.render import GeometryError, geometry_json
 
 
-class _EntrySerializer(serializers.Serializer):
+class _EntrySerializer(serializers.Serializer[Any]):
     year = serializers.IntegerField()
     hook = serializers.CharField(help_text="e.g. after_fall_retreats")
     change = serializers.CharField(help_text="land, sea, impassable, sc_gain, sc_loss, sc_loss_all")
@@ -33,7 +33,7 @@ class _EntrySerializer(serializers.Serializer):
     happened = serializers.BooleanField(help_text="Its hook ran before the current phase opened.")
 
 
-class _BlizzardsSerializer(serializers.Serializer):
+class _BlizzardsSerializer(serializers.Serializer[Any]):
     phase = serializers.CharField()
     provinces = serializers.ListField(child=serializers.CharField())
 
@@ -44,7 +44,7 @@ class GameTimelineApi(APIView):
 
     permission_classes = [AllowAny]
 
-    class OutputSerializer(serializers.Serializer):
+    class OutputSerializer(serializers.Serializer[Any]):
         mode = serializers.CharField(help_text="exact or random")
         phase = serializers.CharField(allow_null=True, help_text="The current phase, null before the start.")
         entries = _EntrySerializer(many=True)
@@ -56,7 +56,12 @@ class GameTimelineApi(APIView):
     @extend_schema(responses={200: OutputSerializer})
     def get(self, request: Request, game_id: int) -> Response:
         game = game_or_404(game_id)
-        phase = Phase.objects.filter(id=game.current_phase_id).only("name", "snapshot").first()
+        phase_id = game.current_phase_id
+        phase = (
+            Phase.objects.filter(id=phase_id).only("name", "snapshot").first()
+            if phase_id is not None
+            else None
+        )
         try:
             entries, undrawn = timeline_entries(game, phase.name if phase else None)
         except GameError as exc:

@@ -40,7 +40,7 @@ def variant_timeline(variant: Variant) -> tuple[dict[str, Any], ...]:
     timeline = load_timeline(variant)
     slots = schedule(timeline, timeline.game_options({}))
     hooks = list(Hook)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for (year, hook), changes in sorted(slots.items(), key=lambda kv: (kv[0][0], hooks.index(kv[0][1]))):
         rows.extend(
             {"year": year, "hook": str(hook), "change": str(c.change), "province": c.province}
@@ -64,7 +64,7 @@ def _summary(variant: Variant) -> dict[str, Any]:
     }
 
 
-class _VariantPowerSerializer(serializers.Serializer):
+class _VariantPowerSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(help_text="As orders and the rest of the API name it, e.g. ENGLAND.")
     display_name = serializers.CharField()
     adjective = serializers.CharField()
@@ -76,7 +76,7 @@ class VariantListApi(APIView):
 
     permission_classes = [AllowAny]
 
-    class OutputSerializer(serializers.Serializer):
+    class OutputSerializer(serializers.Serializer[Any]):
         slug = serializers.CharField()
         name = serializers.CharField()
         version = serializers.CharField()
@@ -102,13 +102,13 @@ class VariantDetailApi(APIView):
 
     permission_classes = [AllowAny]
 
-    class OutputSerializer(serializers.Serializer):
-        class OptionSerializer(serializers.Serializer):
+    class OutputSerializer(serializers.Serializer[Any]):
+        class OptionSerializer(serializers.Serializer[Any]):
             name = serializers.CharField()
             default = serializers.JSONField()
             description = serializers.CharField()
 
-        class ChangeSerializer(serializers.Serializer):
+        class ChangeSerializer(serializers.Serializer[Any]):
             year = serializers.IntegerField()
             hook = serializers.CharField()
             change = serializers.CharField()

@@ -23,7 +23,8 @@ def choose_orders(options: dict[str, Any], rng: random.Random) -> list[str]:
     if adjustment > 0:
         builds = list(options["builds"])
         rng.shuffle(builds)
-        chosen, used = [], set()
+        chosen: list[str] = []
+        used: set[str] = set()
         for build in builds:
             if len(chosen) == adjustment:
                 break
@@ -56,7 +57,7 @@ class Bot:
             if not game["has_password"]:
                 try:
                     self.join(game["id"])
-                    return game["id"]
+                    return int(game["id"])
                 except ApiError as exc:
                     log.info("%s could not join game %s: %s", self.username, game["id"], exc)
         made = self.api.call("POST", "/games", {"name": f"Bots: {variant}", "variant": variant, **settings})

@@ -13,7 +13,7 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
 
-@app.on_configure.connect
+@app.on_configure.connect  # type: ignore[untyped-decorator]  # Celery ships no type hints
 def _settings_load_or_exit(**kwargs: Any) -> None:
     """Load Django's settings before Celery reads them, so a bad one stops `celery worker`/`beat` with one
     line (like manage.py) instead of a traceback. Runs once, on the app's first configuration.

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from django import forms
 from django.contrib import admin, messages
@@ -40,6 +40,20 @@ from dipserver.games.services.phases import (
 )
 from dipserver.games.services.powers import power_civil_disorder_set, power_replace
 from dipserver.games.turn import powers_to_act
+
+if TYPE_CHECKING:
+    from dipserver.accounts.models import User
+
+    # The stubs make the admin classes generic; Django's own are not subscriptable at run time (that
+    # takes django_stubs_ext.monkeypatch(), and django-stubs-ext is only a development dependency).
+    _GameAdmin = admin.ModelAdmin[Game]
+    _PowerAdmin = admin.ModelAdmin[Power]
+    _PhaseAdmin = admin.ModelAdmin[Phase]
+    _PowerInline = admin.TabularInline[Power, Game]
+    _PhaseInline = admin.TabularInline[Phase, Game]
+else:
+    _GameAdmin = _PowerAdmin = _PhaseAdmin = admin.ModelAdmin
+    _PowerInline = _PhaseInline = admin.TabularInline
 
 
 @functools.lru_cache(maxsize=64)
@@ -87,6 +101,11 @@ class GameMasterLoginForm(AdminAuthenticationForm):
 admin.site.login_form = GameMasterLoginForm
 
 
+def _staff_user(request: HttpRequest) -> User:
+    """The user of an admin page: never anonymous, since AdminSite.admin_view asks for a staff login."""
+    return cast("User", request.user)
+
+
 def masters_game(user: Any, game: Game) -> bool:
     return user.is_superuser or game.masters.filter(id=user.id).exists()
 
@@ -114,7 +133,7 @@ def _game_of(obj: Any) -> Game:
     return obj if isinstance(obj, Game) else obj.game
 
 
-class PowerInline(GameMasterPermissions, admin.TabularInline):
+class PowerInline(GameMasterPermissions, _PowerInline):
     model = Power
     extra = 0
     fields = ("name", "user", "status", "missed_phases", "seat_open", "vacation_days_left", "replace")
@@ -128,7 +147,7 @@ class PowerInline(GameMasterPermissions, admin.TabularInline):
         )
 
 
-class PhaseInline(GameMasterPermissions, admin.TabularInline):
+class PhaseInline(GameMasterPermissions, _PhaseInline):
     model = Phase
     extra = 0
     fields = ("index", "name", "status", "deadline", "processed_at")
@@ -152,7 +171,8 @@ class RevertForm(forms.Form):
     def __init__(self, data: Any, *, game: Game) -> None:
         super().__init__(data)
         current = game.current_phase.index if game.current_phase else -1
-        self.fields["index"].choices = [
+        index = cast(forms.TypedChoiceField, self.fields["index"])  # declared so above
+        index.choices = [
             (p.index, f"{phase_label(game, p)} — phase {p.index}")
             for p in game.phases.filter(index__lt=current).order_by("-index")
         ]
@@ -163,7 +183,7 @@ def phase_label(game: Game, phase: Phase) -> str:
 
 
 @admin.register(Game)
-class GameAdmin(GameMasterPermissions, admin.ModelAdmin):
+class GameAdmin(GameMasterPermissions, _GameAdmin):
     list_display = ("name", "variant_shown", "status", "phase_name", "deadline", "waiting", "next_change")
     list_filter = ("status", VariantFilter)
     search_fields = ("name",)
@@ -194,7 +214,7 @@ class GameAdmin(GameMasterPermissions, admin.ModelAdmin):
         ordered = Order.objects.filter(phase_id=OuterRef("game__current_phase_id"), power_id=OuterRef("id"))
         seats = Power.objects.order_by("id").annotate(has_ordered=Exists(ordered))
         games = super().get_queryset(request).prefetch_related(Prefetch("powers", queryset=seats))
-        return games if request.user.is_superuser else games.filter(masters=request.user)
+        return games if request.user.is_superuser else games.filter(masters=_staff_user(request))
 
     @admin.display(description="Variant", ordering="variant")
     def variant_shown(self, game: Game) -> str:
@@ -220,7 +240,8 @@ class GameAdmin(GameMasterPermissions, admin.ModelAdmin):
         late = [
             p.name
             for p in game.powers.all()
-            if p.name in acting and p.status == Power.Status.ACTIVE and not p.has_ordered
+            # has_ordered is annotated by get_queryset's Prefetch, which the stubs do not follow.
+            if p.name in acting and p.status == Power.Status.ACTIVE and not p.has_ordered  # type: ignore[attr-defined]
         ]
         return ", ".join(late) or "—"
 
@@ -402,7 +423,7 @@ class ReplaceForm(forms.Form):
 
 
 @admin.register(Power)
-class PowerAdmin(GameMasterPermissions, admin.ModelAdmin):
+class PowerAdmin(GameMasterPermissions, _PowerAdmin):
     list_display = ("name", "game", "user", "status", "missed_phases", "seat_open")
     list_filter = ("status", "seat_open")
     list_select_related = ("game", "user")
@@ -412,7 +433,7 @@ class PowerAdmin(GameMasterPermissions, admin.ModelAdmin):
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Power]:
         powers = super().get_queryset(request)
-        return powers if request.user.is_superuser else powers.filter(game__masters=request.user)
+        return powers if request.user.is_superuser else powers.filter(game__masters=_staff_user(request))
 
     @admin.action(description="Put in civil disorder (offer the seat)")
     def civil_disorder(self, request: HttpRequest, powers: QuerySet[Power]) -> None:
@@ -450,7 +471,7 @@ class PowerAdmin(GameMasterPermissions, admin.ModelAdmin):
 
 
 @admin.register(Phase)
-class PhaseAdmin(GameMasterPermissions, admin.ModelAdmin):
+class PhaseAdmin(GameMasterPermissions, _PhaseAdmin):
     """Every phase with its snapshot, orders, results and map changes, read-only."""
 
     list_display = ("game", "index", "name", "status", "deadline")
@@ -462,4 +483,4 @@ class PhaseAdmin(GameMasterPermissions, admin.ModelAdmin):
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Phase]:
         phases = super().get_queryset(request)
-        return phases if request.user.is_superuser else phases.filter(game__masters=request.user)
+        return phases if request.user.is_superuser else phases.filter(game__masters=_staff_user(request))

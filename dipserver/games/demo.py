@@ -9,7 +9,7 @@ import datetime as dt
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from django.contrib.auth import get_user_model
 from django.db import connection
@@ -150,7 +150,8 @@ def _play(game: Game) -> None:
     """Seeded orders for every power, then processing, until Spring of ``PLAYED_UNTIL`` opens."""
     now = timezone.now()
     for _ in range(12):  # at most two years of phases
-        phase = Phase.objects.get(id=game.current_phase_id)
+        # cast: only a started (ACTIVE) game is played, and a started game has a current phase.
+        phase = Phase.objects.get(id=cast(int, game.current_phase_id))
         if int(phase.name[1:5]) >= PLAYED_UNTIL or game.status != Game.Status.ACTIVE:
             return
         if phase.name.endswith("M"):

@@ -108,7 +108,7 @@ def timeline_rows(*, game: Game) -> list[dict[str, Any]]:
     except TimelineError as exc:
         raise GameError(str(exc)) from exc
     hidden = game.options.get("mode") == "random" and game.status != Game.Status.FINISHED
-    rows = []
+    rows: list[dict[str, Any]] = []
     for (year, hook), changes in sorted(slots.items(), key=lambda kv: (kv[0][0], list(Hook).index(kv[0][1]))):
         for change in changes:
             if hidden and change.entry:
@@ -178,7 +178,8 @@ def channel_of(message: Message, seat: Power) -> str:
     if not message.recipients:
         return PUBLIC
     if message.sender_id == seat.id and len(message.recipients) == 1:
-        return message.recipients[0]
+        other: str = message.recipients[0]  # a JSON list of power names
+        return other
     if message.sender is not None and message.recipients == [seat.name]:
         return message.sender.name
     return ",".join(sorted({*message.recipients, message.sender.name if message.sender else ""} - {""}))

@@ -11,7 +11,7 @@ from dipserver.games.services.phases import phase_reminders_sweep
 from dipserver.games.services.phases import phases_due_sweep as sweep_service
 
 
-@shared_task(name="dipserver.games.phases_due_sweep", trail=False)
+@shared_task(name="dipserver.games.phases_due_sweep", trail=False)  # type: ignore[untyped-decorator]  # Celery ships no type hints
 def phases_due_sweep() -> int:
     """Periodic (beat): queue every phase whose deadline has passed, and send deadline reminders."""
     queued = sweep_service()
@@ -19,7 +19,7 @@ def phases_due_sweep() -> int:
     return len(queued)
 
 
-@shared_task(
+@shared_task(  # type: ignore[untyped-decorator]  # Celery ships no type hints
     name="dipserver.games.phase_process",
     trail=False,
     # A dropped database connection rolls the whole phase back, so trying again is safe.

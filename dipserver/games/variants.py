@@ -10,7 +10,8 @@ rebuilt board must hash to the pinned version.
 from __future__ import annotations
 
 import functools
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from dipserver.engine import icelords
 from dipserver.engine.icelords import MapGenerationError
@@ -25,6 +26,8 @@ from dipserver.engine.variant import (
 )
 from dipserver.games.errors import GameError
 from dipserver.games.models import Game, VariantArchive
+
+_T = TypeVar("_T")
 
 GENERATED = "ice_lords"  # the slug of the board generated per game (dipserver.engine.icelords)
 
@@ -47,6 +50,7 @@ def variant_pinned(*, slug: str, secret: str, powers: int | None = None) -> tupl
 
 def game_variant(game: Game) -> Variant:
     """The variant ``game`` is played with: exactly the version it pinned."""
+    variant: Variant | None
     if game.variant == GENERATED:
         variant = _generated(game.secret, game.board.get("powers", 6))
     else:
@@ -111,7 +115,7 @@ def _generated(secret: str, powers: int) -> Variant:
         raise GameError(f"Ice Lords: {exc}") from exc
 
 
-def _checked(slug: str, load: Any) -> Any:
+def _checked(slug: str, load: Callable[[], _T]) -> _T:
     try:
         return load()
     except (VariantError, TimelineError) as exc:

@@ -1,5 +1,7 @@
 """Sign-up: a new login, signed in at once. Signing in and out are the accounts app's views."""
 
+from typing import TYPE_CHECKING
+
 from django import forms
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.forms import UserCreationForm
@@ -8,9 +10,18 @@ from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
+if TYPE_CHECKING:
+    from dipserver.accounts.models import User
 
-class SignupForm(UserCreationForm):
-    class Meta(UserCreationForm.Meta):
+    # Generic in the stubs only: Django's UserCreationForm is not subscriptable at run time.
+    _UserCreationForm = UserCreationForm[User]
+else:
+    _UserCreationForm = UserCreationForm
+
+
+class SignupForm(_UserCreationForm):
+    # The stubs leave out BaseUserCreationForm.Meta (model, fields, field_classes), which Django has.
+    class Meta(UserCreationForm.Meta):  # type: ignore[name-defined,misc]
         model = get_user_model()
         fields = ("username",)
         widgets = {"username": forms.TextInput(attrs={"autocomplete": "username", "autofocus": True})}

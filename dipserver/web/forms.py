@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import zoneinfo
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 
@@ -47,16 +47,17 @@ class GameCreateForm(forms.Form):
 
     def __init__(self, *args: Any, variants: list[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["variant"].choices = variants
+        cast(forms.ChoiceField, self.fields["variant"]).choices = variants  # declared so above
 
     def clean_deadline_zone(self) -> str:
-        zone = self.cleaned_data["deadline_zone"].strip()
+        zone: str = self.cleaned_data["deadline_zone"].strip()
         if zone not in zoneinfo.available_timezones():
             raise forms.ValidationError(f"Unknown time zone {zone!r}; use a name such as Europe/Paris.")
         return zone
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        # cast: Form.clean() returns cleaned_data; the stubs allow None for overrides that return nothing.
+        data = cast(dict[str, Any], super().clean())
         if data.get("powers") is not None and data.get("variant") not in (None, GENERATED):
             self.add_error("powers", "Only Ice Lords is dealt for a number of powers; leave this empty.")
         return data

@@ -12,12 +12,13 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from dipserver.engine.icelords import POWERS as ICE_LORDS_POWERS
 from dipserver.games.errors import GameError
 from dipserver.games.models import Game, Order, Power
 from dipserver.games.services import games as game_services
 from dipserver.games.services.common import phase_title
 from dipserver.games.variants import GENERATED, game_variant
-from dipserver.web.forms import ICE_LORDS_POWERS, GameCreateForm
+from dipserver.web.forms import GameCreateForm
 from dipserver.web.variants import variant_choices, variant_facts
 
 
@@ -64,15 +65,18 @@ def _my_games(user: Any) -> list[dict[str, Any]]:
     rows = []
     for game in games:
         seat, phase = seats.get(game.id), game.current_phase
-        acting = phase is not None and game.status == Game.Status.ACTIVE and seat is not None
+        acting, deadline, has_ordered, ready = False, None, False, False
+        if phase is not None and game.status == Game.Status.ACTIVE and seat is not None:
+            acting, deadline = True, phase.deadline
+            has_ordered, ready = (phase.id, seat.id) in ordered, seat.ready
         rows.append(
             {
                 "game": game,
                 "power": seat.name if seat else "",
                 "phase": phase_title(phase.name) if phase else "",
-                "deadline": phase.deadline if acting else None,
-                "ordered": acting and (phase.id, seat.id) in ordered,
-                "ready": acting and seat.ready,
+                "deadline": deadline,
+                "ordered": has_ordered,
+                "ready": ready,
                 "acting": acting,
                 **_label(_game_facts(game)),
             }

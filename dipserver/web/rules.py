@@ -59,7 +59,7 @@ def markdown_lite(text: str) -> SafeString:
 
 
 def _inline(text: str) -> str:
-    out = escape(text)
+    out: str = escape(text)  # safe from here on, though re.sub gives back a plain str
     for pattern, replacement in _INLINE:
         out = pattern.sub(replacement, out)
     return out

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import os
 
+from dipserver.config.env import BASE_DIR as BASE_DIR  # a setting too (settings.BASE_DIR): re-exported
 from dipserver.config.env import (
-    BASE_DIR,
     DEV_SECRET_KEY,
     VAR_DIR,
     database_from_url,

@@ -32,6 +32,7 @@ from dipserver.games.services.common import (
 from dipserver.games.turn import orders_read, powers_to_act
 
 # What order entry reads of a game: never the JSON it does not need.
+_GAME_FIELDS: tuple[str, ...]
 _GAME_FIELDS = ("id", "name", "status", "variant", "variant_version", "secret", "board", "options")
 _GAME_FIELDS += ("current_phase_id",)
 
@@ -127,7 +128,8 @@ def _game_and_phase_shared(game_id: int) -> tuple[Game, Phase]:
             " p.deadline AS p_deadline FROM games_game g JOIN games_phase p ON p.id = g.current_phase_id"
             " WHERE g.id = %s FOR SHARE OF p"
         )
-        row = next(iter(Game.objects.raw(sql, [game_id])), None)
+        # A Game with the p_* columns as extra attributes, which the stubs cannot know of.
+        row: Any = next(iter(Game.objects.raw(sql, [game_id])), None)
         if row is not None:
             phase = Phase(id=row.current_phase_id, game_id=row.p_game_id, name=row.p_name)
             phase.status, phase.deadline = row.p_status, row.p_deadline
@@ -136,8 +138,9 @@ def _game_and_phase_shared(game_id: int) -> tuple[Game, Phase]:
     game = Game.objects.only(*_GAME_FIELDS).filter(id=game_id).first()
     if game is None:
         raise GameError(f"There is no game {game_id}")
-    phase = Phase.objects.only("id", "game_id", "name", "status", "deadline").filter(id=game.current_phase_id)
-    found = phase.first() if game.current_phase_id is not None else None
+    phase_id = game.current_phase_id
+    phases = Phase.objects.only("id", "game_id", "name", "status", "deadline")
+    found = phases.filter(id=phase_id).first() if phase_id is not None else None
     if found is None:
         raise GameError(f"{game.name} has not started yet")
     return game, found
