@@ -32,9 +32,14 @@ def test_worker_runs_a_task_sent_through_redis_and_writes_to_postgres(
     heartbeat.apply_async(args=[name], queue=celery_worker.queue)
     row = wait_for(lambda: WorkerHeartbeat.objects.filter(name=name).first(), what="the heartbeat row")
     assert isinstance(row, WorkerHeartbeat)
-    # The separate worker process ran it (its log shows the task's return value), not this process.
-    log = celery_worker.log.read_text().splitlines()
-    assert any("succeeded" in line and repr(name) in line for line in log)
+    # The separate worker process ran it (its log shows the task's return value), not this process. The
+    # worker writes that line after the task has returned, so it may come a moment after the row.
+    wait_for(
+        lambda: any(
+            "succeeded" in line and repr(name) in line for line in celery_worker.log.read_text().splitlines()
+        ),
+        what="the worker's log line of the task's success",
+    )
 
 
 def test_task_sent_on_commit_is_not_sent_when_the_transaction_rolls_back(
