@@ -10,7 +10,7 @@ for armies and fleets alike; on equal distance a fleet before an army, then by t
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Container, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -40,14 +40,26 @@ def build_sites(
     board: Board, units: Mapping[str, Unit], owners: Mapping[str, str], power: str, build_rule: str = HOME
 ) -> list[str]:
     """Vacant centres where ``power`` may build now, by ``build_rule`` (``HOME`` or ``OWNED``)."""
-    return sorted(
+    return sorted(_sites(board, units, owners, {power}, build_rule))
+
+
+def _sites(
+    board: Board,
+    units: Mapping[str, Unit],
+    owners: Mapping[str, str],
+    powers: Container[str],
+    build_rule: str,
+) -> Iterator[str]:
+    """The vacant centres where one of ``powers`` may build, in the owners' order."""
+    centres, homes, any_owned = board.supply_centres, board.homes, build_rule == OWNED
+    return (
         prov
         for prov, owner in owners.items()
-        if owner == power
+        if owner in powers
         and prov not in units
-        and prov in board.supply_centres
+        and prov in centres
         and board.terrain(prov).passable
-        and (build_rule == OWNED or board.homes.get(prov) == power)
+        and (any_owned or homes.get(prov) == owner)
     )
 
 
@@ -56,27 +68,18 @@ def has_adjustments(
 ) -> bool:
     """Whether any power has a build it could make or a unit it must remove: else the phase is skipped.
 
-    After every Fall on the adjudicator's path: the powers that may build are looked for in one pass over
-    the owned centres (``build_sites``' conditions), not one sorted list of sites per power."""
+    Run after every Fall, so it counts power by power (list.count counts in C) rather than through
+    ``adjustment_counts``, and stops at the first power that must remove a unit; then every power with a
+    centre to spare is looked for in one pass over the centres (``build_sites``' own search)."""
     held, fielded = list(owners.values()), [unit.power for unit in units.values()]
     builders = set()
-    for power in set(held).union(fielded):  # (list.count counts in C: a few powers, a few dozen items)
+    for power in set(held).union(fielded):
         delta = held.count(power) - fielded.count(power)
         if delta < 0:
             return True
         if delta > 0:
             builders.add(power)
-    if not builders:
-        return False
-    centres, homes, any_owned = board.supply_centres, board.homes, build_rule == OWNED
-    return any(
-        owner in builders
-        and prov not in units
-        and prov in centres
-        and board.terrain(prov).passable
-        and (any_owned or homes.get(prov) == owner)
-        for prov, owner in owners.items()
-    )
+    return bool(builders) and next(_sites(board, units, owners, builders, build_rule), None) is not None
 
 
 def resolve_adjustments(
