@@ -514,7 +514,7 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
     # unit at its destination unless that unit left; ``after`` takes each arrival and loses each leaver
     # whichever of the two comes first (a leaver is taken off only while the province is still its own).
     after = dict(index)  # province -> unit there now
-    at = texts[:]  # each unit's text where it ends up ("" for a dislodged one, below)
+    at = texts[:]  # each unit's text where it ends up, "" for a dislodged one
     dislodged_by: dict[int, int] = {}
     for i in moves:
         if success[i]:
@@ -522,6 +522,7 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
             j = index.get(into)
             if j is not None and not (kind[j] == MOVE and success[j]):
                 dislodged_by[j] = i
+                at[j] = ""
                 if kind[j] == HOLD and read_of[j]:
                     results[owner[j]][read_of[j][6]] = _DISLODGED
             if after.get(provs[i]) == i:
@@ -605,9 +606,6 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
 
     # Each power's units are a run of the request's units: its run with the arrivals moved on and the
     # dislodged taken off, sorted.
-    if dislodged_by:
-        for i in dislodged_by:
-            at[i] = ""
     now: dict[str, list[str]] = {power: [] for power in lane.powers}
     for power, start, end in spans:
         run = at[start:end]
