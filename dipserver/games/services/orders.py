@@ -32,9 +32,17 @@ from dipserver.games.services.common import (
 from dipserver.games.turn import orders_read, powers_to_act
 
 # What order entry reads of a game: never the JSON it does not need.
-_GAME_FIELDS: tuple[str, ...]
-_GAME_FIELDS = ("id", "name", "status", "variant", "variant_version", "secret", "board", "options")
-_GAME_FIELDS += ("current_phase_id",)
+_GAME_FIELDS = (
+    "id",
+    "name",
+    "status",
+    "variant",
+    "variant_version",
+    "secret",
+    "board",
+    "options",
+    "current_phase_id",
+)
 
 
 @dataclass(frozen=True)
