@@ -1,8 +1,12 @@
-"""Throttles for login, registration and writes, with rates read from settings at request time.
+"""Throttles for login, registration, writes and anonymous pictures, with rates read from settings at
+request time.
 
 DRF's own throttles read their rates once, at import; reading ``settings.DIPSERVER_API_THROTTLES`` per
-request lets tests and deployments change them. Counts live in Django's cache (per process with the
-default local-memory cache: configure a shared cache, e.g. Redis, to throttle across gunicorn workers).
+request lets tests and deployments change them. Counts live in Django's cache (``CACHE_URL``: shared by
+every process in production, so three gunicorn workers do not triple a limit).
+
+A client is counted by its address: ``REMOTE_ADDR``, or behind ``TRUSTED_PROXY_COUNT`` proxies the entry
+of ``X-Forwarded-For`` the outermost of them wrote. Anything a client writes there itself is ignored.
 """
 
 from __future__ import annotations
@@ -13,8 +17,25 @@ from django.conf import settings
 from rest_framework.throttling import SimpleRateThrottle
 
 
+def client_address(request: Any) -> str:
+    """The address a request came from, believing only the proxies the settings name."""
+    remote = str(request.META.get("REMOTE_ADDR") or "")
+    proxies: int = getattr(settings, "TRUSTED_PROXY_COUNT", 0)
+    if proxies <= 0:
+        return remote
+    forwarded = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+    forwarded = [part for part in forwarded if part]
+    if not forwarded:
+        return remote
+    # Each proxy appends the address it was reached from: the outermost one's entry is n from the end.
+    return forwarded[-min(proxies, len(forwarded))]
+
+
 class _SettingsRateThrottle(SimpleRateThrottle):
     scope = ""
+
+    def get_ident(self, request: Any) -> str:
+        return client_address(request)
 
     def get_rate(self) -> str | None:
         return getattr(settings, "DIPSERVER_API_THROTTLES", {}).get(self.scope)

@@ -8,9 +8,11 @@ from dipserver.config.env import BASE_DIR as BASE_DIR  # a setting too (settings
 from dipserver.config.env import (
     DEV_SECRET_KEY,
     VAR_DIR,
+    cache_from_url,
     database_from_url,
     flag,
     listing,
+    proxy_count,
 )
 
 SECRET_KEY = os.environ.get("SECRET_KEY", "").strip() or DEV_SECRET_KEY
@@ -72,6 +74,15 @@ if not _database_url:
     _database_url = f"sqlite:///{VAR_DIR / 'db.sqlite3'}"
 DATABASES = {"default": database_from_url(_database_url)}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Throttle counts and rendered map pictures. Local memory is this process only: production defaults to
+# a directory every process on the host shares, and docker-compose.yml points it at Redis.
+CACHES = {"default": cache_from_url(os.environ.get("CACHE_URL", "").strip() or "locmem://")}
+
+# A proxy in front of the site (TLS, load balancer) passes the client's address in X-Forwarded-For;
+# the header is read only behind one, and only the entry the outermost trusted proxy wrote counts.
+BEHIND_TLS_PROXY = flag("BEHIND_TLS_PROXY", default=False)
+TRUSTED_PROXY_COUNT = proxy_count(behind_proxy=BEHIND_TLS_PROXY)
 
 AUTH_USER_MODEL = "accounts.User"
 AUTH_PASSWORD_VALIDATORS = [
