@@ -13,3 +13,9 @@ urlpatterns = [
     path("api/redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
     path("api/v1/", include("dipserver.api.urls")),
 ]
+
+# Error pages: the documented JSON error body under /api/, Django's HTML pages elsewhere.
+handler400 = "dipserver.api.errors.bad_request"
+handler403 = "dipserver.api.errors.permission_denied"
+handler404 = "dipserver.api.errors.page_not_found"
+handler500 = "dipserver.api.errors.server_error"

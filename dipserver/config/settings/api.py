@@ -14,6 +14,11 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_PAGINATION_CLASS": "dipserver.api.pagination.Pagination",
+    "DEFAULT_PARSER_CLASSES": [
+        "dipserver.api.parsers.JSONParser",  # size- and depth-limited: a clear 400 or 413, never a 500
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "EXCEPTION_HANDLER": "dipserver.api.errors.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }

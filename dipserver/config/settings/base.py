@@ -40,6 +40,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "dipserver.api.middleware.BodyLimitMiddleware",  # 413 (JSON) for an oversized body under /api/
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -49,7 +50,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
-ROOT_URLCONF = "dipserver.config.urls"
+ROOT_URLCONF = "dipserver.config.urls"  # also names the error views: JSON under /api/, HTML elsewhere
 WSGI_APPLICATION = "dipserver.config.wsgi.application"
 
 TEMPLATES = [
