@@ -23,7 +23,8 @@ def client_address(request: Any) -> str:
     proxies: int = getattr(settings, "TRUSTED_PROXY_COUNT", 0)
     if proxies <= 0:
         return remote
-    forwarded = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+    header = str(request.META.get("HTTP_X_FORWARDED_FOR") or "")
+    forwarded = [part.strip() for part in header.split(",")]
     forwarded = [part for part in forwarded if part]
     if not forwarded:
         return remote
