@@ -71,3 +71,14 @@ class WriteThrottle(_SettingsRateThrottle):
         user = request.user
         ident = f"user-{user.pk}" if user and user.is_authenticated else self.get_ident(request)
         return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+class PictureThrottle(_SettingsRateThrottle):
+    """Map pictures read anonymously, per address: drawing one can take seconds. Players are not limited."""
+
+    scope = "pictures"
+
+    def get_cache_key(self, request: Any, view: Any) -> str | None:
+        if request.user and request.user.is_authenticated:
+            return None
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}

@@ -23,8 +23,14 @@ REST_FRAMEWORK = {
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
 
-# Requests per period, by scope: per client address for login and registration, per user for writes.
-DIPSERVER_API_THROTTLES = {"login": "20/min", "register": "10/hour", "writes": "300/min"}
+# Requests per period, by scope: per client address for login, registration and anonymous map pictures,
+# per user for writes.
+DIPSERVER_API_THROTTLES = {
+    "login": "20/min",
+    "register": "10/hour",
+    "writes": "300/min",
+    "pictures": "60/min",
+}
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "dipserver API",
