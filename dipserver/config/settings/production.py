@@ -44,7 +44,6 @@ SECURE_SSL_REDIRECT = flag("SECURE_SSL_REDIRECT", default=True)
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # container health checks speak plain HTTP inside the network
 SECURE_HSTS_SECONDS = integer("SECURE_HSTS_SECONDS", 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = flag("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=False)
-SECURE_CONTENT_TYPE_NOSNIFF = True
 if BEHIND_TLS_PROXY:  # noqa: F405 - from base
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
