@@ -15,7 +15,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 RECORD_VIOLATIONS = """
 window.__violations = [];
 document.addEventListener("securitypolicyviolation", (event) => {
-  window.__violations.push(`${event.violatedDirective} ${event.blockedURI} ${event.sourceFile}:${event.lineNumber}`);
+  const where = `${event.sourceFile}:${event.lineNumber}`;
+  window.__violations.push(`${event.violatedDirective} ${event.blockedURI} ${where}`);
 });
 """
 
