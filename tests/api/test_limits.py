@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.test import Client
 
 from tests.api.conftest import client_for
 
@@ -47,3 +48,37 @@ def test_behind_two_proxies_the_outer_proxys_entry_counts(players, settings):
     settings.DIPSERVER_API_THROTTLES = {**settings.DIPSERVER_API_THROTTLES, "login": "1/min"}
     assert _guess(1, HTTP_X_FORWARDED_FOR="forged, 192.0.2.7, 10.0.0.2") == 400
     assert _guess(2, HTTP_X_FORWARDED_FOR="other, 192.0.2.7, 10.0.0.2") == 429
+
+
+def _form_sign_in(n: int, path: str = "/accounts/login/", **headers: str) -> int:
+    answer = Client().post(path, {"username": "player0", "password": f"guess {n}"}, **headers)
+    return answer.status_code
+
+
+def test_the_sign_in_form_shares_the_apis_login_limit(players, settings):
+    settings.DIPSERVER_API_THROTTLES = {**settings.DIPSERVER_API_THROTTLES, "login": "3/min"}
+    assert [_guess(1), _guess(2)] == [400, 400]
+    assert _form_sign_in(3, HTTP_X_FORWARDED_FOR="198.51.100.3") == 200  # the form again, with its error
+    blocked = Client().post("/accounts/login/", {"username": "player0", "password": "a long passphrase 1"})
+    assert blocked.status_code == 429 and "Retry-After" in blocked
+    assert "Too many attempts" in blocked.content.decode()
+    assert _guess(5) == 429  # and the API counts the form's attempts
+
+
+def test_the_admin_sign_in_is_limited_too(players, settings):
+    settings.DIPSERVER_API_THROTTLES = {**settings.DIPSERVER_API_THROTTLES, "login": "2/min"}
+    codes = [_form_sign_in(n, "/admin/login/", HTTP_X_FORWARDED_FOR=f"198.51.100.{n}") for n in range(3)]
+    assert codes == [200, 200, 429]
+
+
+def test_the_sign_up_form_shares_the_registration_limit(db, settings):
+    settings.DIPSERVER_API_THROTTLES = {**settings.DIPSERVER_API_THROTTLES, "register": "1/hour"}
+    first = client_for().post("/api/v1/accounts/register", {"username": "a1", "password": "correct horse 9"})
+    assert first.status_code == 201
+    form = {"username": "a2", "password1": "correct horse 9", "password2": "correct horse 9"}
+    assert Client().post("/accounts/signup/", form).status_code == 429
+
+
+def test_reading_the_sign_in_form_is_never_limited(db, settings):
+    settings.DIPSERVER_API_THROTTLES = {**settings.DIPSERVER_API_THROTTLES, "login": "1/min"}
+    assert [Client().get("/accounts/login/").status_code for _ in range(3)] == [200, 200, 200]
