@@ -52,6 +52,12 @@ def seen_by(message: Message, seat: Power) -> SeenMessage:
     return SeenMessage(message, channel_id(others), sender, list(message.recipients), mine)
 
 
+def seen_publicly(message: Message) -> SeenMessage:
+    """Public press as someone without a seat sees it: the sender hidden when anonymous."""
+    sender = None if message.anonymous or message.sender is None else message.sender.name
+    return SeenMessage(message, PUBLIC, sender, [], mine=False)
+
+
 def channel_id(powers: set[str] | list[str]) -> str:
     """The id of the channel with ``powers`` (the reader left out): ``public`` when there are none."""
     names = sorted({p.upper() for p in powers})

@@ -29,6 +29,7 @@ from dipserver.games.press_channels import (
     channel_powers,
     reaches,
     seen_by,
+    seen_publicly,
 )
 from dipserver.games.turn import powers_to_act
 from dipserver.games.variants import game_timeline, game_variant, timeline_options
@@ -163,8 +164,7 @@ def messages_for(*, game: Game, power: Power | None) -> list[dict[str, Any]]:
     the public press."""
     if power is None:
         rows = Message.objects.filter(game=game, recipients=[]).select_related("sender").order_by("id")
-        seen = [SeenMessage(m, PUBLIC, None if m.anonymous or m.sender is None else m.sender.name, [], False)
-                for m in rows]  # fmt: skip
+        seen = [seen_publicly(m) for m in rows]
     else:
         seen = press_seen(game=game, seat=power)
     return [

@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.core import mail
 
 from dipserver.games.models import Game, Message
+from dipserver.games.services import press
 from dipserver.games.services.games import game_finish
 from tests.api.conftest import client_for, user_of
 
@@ -76,3 +77,21 @@ def test_an_unusable_key_is_refused_and_nothing_is_posted(game):
         assert refused.status_code == 400, key
         assert list(refused.json()["error"]["fields"]) == ["Idempotency-Key"]
     assert not Message.objects.filter(game=game).exists()
+
+
+def test_a_retry_racing_the_first_post_gets_its_message_too(game, monkeypatch):
+    """Two requests with one key at once: the second misses the first's row when it looks, and its insert
+    then meets the key's unique constraint; it answers with the first message all the same."""
+    first = post(game, "ENGLAND", "c0ffee-1").json()
+    looked = []
+    real = press.posted_with
+
+    def missed_once(seat, key):
+        looked.append(key)
+        return None if len(looked) == 1 else real(seat, key)
+
+    monkeypatch.setattr(press, "posted_with", missed_once)
+    retry = post(game, "ENGLAND", "c0ffee-1")
+    assert (retry.status_code, retry.json(), retry["Idempotent-Replayed"]) == (201, first, "true")
+    assert looked == ["c0ffee-1", "c0ffee-1"]
+    assert Message.objects.filter(game=game).count() == 1

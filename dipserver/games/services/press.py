@@ -45,7 +45,7 @@ def press_post(
     text = body.strip()
     wanted = sorted({r.strip().upper() for r in recipients})
     if idempotency_key:
-        earlier = Message.objects.filter(sender=seat, idempotency_key=idempotency_key).first()
+        earlier = posted_with(seat, idempotency_key)
         if earlier is not None:
             return Posted(_same_request(earlier, text, wanted), replayed=True)
     _check_sendable(game, seat, powers, text, wanted)
@@ -57,13 +57,18 @@ def press_post(
                 game=game, sender=seat, anonymous=game.press == Game.Press.ANONYMOUS,
                 idempotency_key=idempotency_key, **fields,
             )  # fmt: skip
-    except IntegrityError:
-        earlier = Message.objects.filter(sender=seat, idempotency_key=idempotency_key).first()
-        if not idempotency_key or earlier is None:
+    except IntegrityError:  # (where the game lock does not serialize: SQLite's deferred transactions)
+        earlier = posted_with(seat, idempotency_key) if idempotency_key else None
+        if earlier is None:
             raise
         return Posted(_same_request(earlier, text, wanted), replayed=True)
     transaction.on_commit(lambda: notifications.press_send(message_id=message.id))
     return Posted(message, replayed=False)
+
+
+def posted_with(seat: Power, key: str) -> Message | None:
+    """The message ``seat`` posted with idempotency key ``key``, if any."""
+    return Message.objects.filter(sender=seat, idempotency_key=key).first()
 
 
 def _same_request(earlier: Message, text: str, wanted: list[str]) -> Message:
