@@ -28,8 +28,21 @@ class Conflict(exceptions.APIException):
 class Refused(exceptions.APIException):
     """The rules or the game's state refuse a well-formed request; the message says why."""
 
-    status_code = status.HTTP_400_BAD_REQUEST
+    status_code: int = status.HTTP_400_BAD_REQUEST  # a service's refusal may map to another (``refused``)
     default_code = "refused"
+
+
+# A service's refusal (``GameError.code``) -> its HTTP status, where that is not 400.
+GAME_ERROR_STATUSES = {
+    "idempotency_key_reused": status.HTTP_422_UNPROCESSABLE_ENTITY,
+}
+
+
+def refused(exc: GameError) -> Refused:
+    """A ``GameError`` as the API answers it: its code, and the status that code maps to."""
+    answer = Refused(str(exc), code=exc.code)
+    answer.status_code = GAME_ERROR_STATUSES.get(exc.code, status.HTTP_400_BAD_REQUEST)
+    return answer
 
 
 def error_body(code: str, message: str, fields: dict[str, Any] | None = None, **extra: Any) -> dict[str, Any]:
@@ -38,7 +51,7 @@ def error_body(code: str, message: str, fields: dict[str, Any] | None = None, **
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, GameError):
-        exc = Refused(str(exc))
+        exc = refused(exc)
     elif isinstance(exc, Http404):
         exc = exceptions.NotFound(str(exc) or "Not found.")
     elif isinstance(exc, DjangoPermissionDenied):
