@@ -30,7 +30,7 @@ class Conflict(exceptions.APIException):
 class Refused(exceptions.APIException):
     """The rules or the game's state refuse a well-formed request; the message says why."""
 
-    status_code = status.HTTP_400_BAD_REQUEST
+    status_code: int = status.HTTP_400_BAD_REQUEST  # a service's refusal may map to another (``refused``)
     default_code = "refused"
 
 
@@ -42,6 +42,19 @@ class PayloadTooLarge(exceptions.APIException):
     default_detail = "The request body is too large for this API."
 
 
+# A service's refusal (``GameError.code``) -> its HTTP status, where that is not 400.
+GAME_ERROR_STATUSES = {
+    "idempotency_key_reused": status.HTTP_422_UNPROCESSABLE_ENTITY,
+}
+
+
+def refused(exc: GameError) -> Refused:
+    """A ``GameError`` as the API answers it: its code, and the status that code maps to."""
+    answer = Refused(str(exc), code=exc.code)
+    answer.status_code = GAME_ERROR_STATUSES.get(exc.code, status.HTTP_400_BAD_REQUEST)
+    return answer
+
+
 def error_body(code: str, message: str, fields: dict[str, Any] | None = None, **extra: Any) -> dict[str, Any]:
     return {"error": {"code": code, "message": message, "fields": fields or {}, **extra}}
 
@@ -51,7 +64,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     from rest_framework.views import exception_handler as drf_exception_handler
 
     if isinstance(exc, GameError):
-        exc = Refused(str(exc))
+        exc = refused(exc)
     elif isinstance(exc, Http404):
         exc = exceptions.NotFound(str(exc) or "Not found.")
     elif isinstance(exc, DjangoPermissionDenied):
