@@ -116,10 +116,6 @@ def board_of(variant: Variant, snapshot: Mapping[str, Any]) -> Board:
     return board_for(variant, map_state_of(snapshot))
 
 
-def powers_with_units(snapshot: Mapping[str, Any]) -> set[str]:
-    return {u["power"] for u in snapshot["units"]} | {d["power"] for d in snapshot["dislodged"]}
-
-
 def centre_counts(snapshot: Mapping[str, Any]) -> dict[str, int]:
     counts: dict[str, int] = {}
     for owner in snapshot["owners"].values():

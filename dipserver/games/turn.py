@@ -18,10 +18,10 @@ from dipserver.engine.turn import ReadLine, play_phase
 from dipserver.engine.turn import read_orders as orders_read
 from dipserver.engine.types import PhaseType
 from dipserver.engine.variant import Variant
-from dipserver.engine.victory import Result
+from dipserver.engine.victory import Result, powers_in_play
 from dipserver.games.mappers import Snapshot, map_state_of, modules_json, position_of, snapshot_from
 
-__all__ = ["ReadLine", "Turn", "orders_read", "powers_to_act", "turn_play"]
+__all__ = ["ReadLine", "Turn", "orders_read", "powers_in_play_at", "powers_to_act", "turn_play"]
 
 
 @dataclass(frozen=True)
@@ -35,6 +35,7 @@ class Turn:
     result: str = ""  # "win", "draw" or "no_winner" when over
     winners: tuple[str, ...] = ()  # the winner, or the powers sharing a draw
     reason: str = ""  # why it ended, in words
+    in_play: frozenset[str] = frozenset()  # the powers still in the game at the next phase (E17)
 
 
 def turn_play(
@@ -75,7 +76,16 @@ def turn_play(
         )
     else:
         over, kind, winners, reason = False, "", (), ""
-    return Turn(turn.orders, results, turn.events, turn.skipped, next_snapshot, over, kind, winners, reason)
+    in_play = frozenset(powers_in_play(variant, turn.map_state, turn.position))
+    return Turn(
+        turn.orders, results, turn.events, turn.skipped, next_snapshot, over, kind, winners, reason, in_play
+    )
+
+
+def powers_in_play_at(variant: Variant, snapshot: Snapshot) -> set[str]:
+    """The powers still in the game at the snapshot (E17): a unit, a dislodged unit with somewhere to
+    retreat, or an owned centre to build on. The others are eliminated."""
+    return set(powers_in_play(variant, map_state_of(snapshot), position_of(snapshot)))
 
 
 def powers_to_act(snapshot: Snapshot) -> set[str]:

@@ -1,0 +1,100 @@
+"""Ruling E17 on the server: a game is finished, and a power eliminated, only when it is final.
+
+Each game is set up at the position the case needs (the current phase's snapshot rewritten), then played by
+the services as a running game is: orders submitted, the phase processed at its deadline.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+
+from dipserver.engine.position import Position
+from dipserver.engine.types import Phase as EnginePhase
+from dipserver.engine.types import Unit, UnitType
+from dipserver.games.mappers import snapshot_from
+from dipserver.games.models import Game, Power
+from dipserver.games.services.orders import orders_submit
+from dipserver.games.services.phases import phase_process
+from dipserver.games.variants import game_variant
+from tests.server.conftest import START, seat, started_game
+
+LATE = START + dt.timedelta(days=2)
+
+
+def set_up(game: Game, phase: str, *units: str, owners: Mapping[str, list[str]]) -> None:
+    """The game's open phase becomes ``phase`` with exactly ``units`` (``"FRANCE A BRE"``) and ``owners``."""
+    placed = {}
+    for spec in units:
+        power, kind, loc = spec.split()
+        unit = Unit(power, UnitType(kind), loc)
+        placed[unit.province] = unit
+    owned = {prov: power for power, provs in owners.items() for prov in provs}
+    variant = game_variant(game)
+    current = game.current_phase
+    assert current is not None
+    position = Position(EnginePhase.parse(phase), placed, owned)
+    current.name, current.snapshot = phase, snapshot_from(variant.map_state, position)
+    current.save(update_fields=["name", "snapshot"])
+
+
+def process(game: Game, days: int) -> Game:
+    phase_process(phase_id=game.current_phase_id, now=LATE + dt.timedelta(days=days))
+    game.refresh_from_db()
+    return game
+
+
+def statuses(game: Game) -> dict[str, str]:
+    return dict(Power.objects.filter(game=game).values_list("name", "status"))
+
+
+def test_a_game_goes_on_while_the_last_rivals_dislodged_unit_can_retreat(users):
+    game = started_game(users, variant="deluge")
+    set_up(
+        game,
+        "S1901M",
+        *("FRANCE A BRE", "ENGLAND F ENG", "ENGLAND F MAO"),
+        owners={"FRANCE": ["BRE", "PAR", "MAR"], "ENGLAND": ["EDI", "LVP"]},
+    )
+    orders_submit(
+        game_id=game.id, user=seat(game, "ENGLAND").user, text="F ENG - BRE\nF MAO S F ENG - BRE", now=START
+    )
+
+    game = process(game, 0)
+
+    assert game.status == Game.Status.ACTIVE and game.result == Game.Result.NONE
+    assert game.current_phase is not None and game.current_phase.name == "S1901R"
+    assert statuses(game)["FRANCE"] == Power.Status.ACTIVE
+    assert statuses(game)["ITALY"] == Power.Status.ELIMINATED  # nothing at all: out at once
+
+
+def test_the_sole_survivor_wins_only_after_the_last_rivals_winter(users):
+    # England has no unit but owns London: it may build there in Winter 1901, after which London sinks.
+    game = started_game(users, variant="deluge")
+    set_up(game, "F1901M", "FRANCE A PAR", owners={"FRANCE": ["PAR"], "ENGLAND": ["LON"]})
+
+    game = process(game, 0)
+    assert game.status == Game.Status.ACTIVE
+    assert game.current_phase is not None and game.current_phase.name == "W1901A"
+    assert statuses(game)["ENGLAND"] == Power.Status.ACTIVE
+
+    game = process(game, 2)  # England builds nothing; London sinks after the adjustments
+    assert (game.status, game.result, game.winners) == (Game.Status.FINISHED, Game.Result.SOLO, ["FRANCE"])
+    assert statuses(game)["ENGLAND"] == Power.Status.ELIMINATED
+
+
+def test_a_power_without_units_is_eliminated_once_it_owns_no_centre_it_could_build_on(users):
+    # Standard builds go only in home centres: Italy, with Tunis alone, can never build again.
+    game = started_game(users)
+    set_up(
+        game,
+        "S1901M",
+        *("FRANCE A PAR", "TURKEY A CON"),
+        owners={"FRANCE": ["PAR"], "TURKEY": ["CON"], "ITALY": ["TUN"], "AUSTRIA": ["VIE"]},
+    )
+
+    game = process(game, 0)
+
+    assert game.status == Game.Status.ACTIVE
+    assert statuses(game)["ITALY"] == Power.Status.ELIMINATED
+    assert statuses(game)["AUSTRIA"] == Power.Status.ACTIVE  # Vienna is a home centre: it may build there
