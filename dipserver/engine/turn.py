@@ -203,6 +203,7 @@ def play_phase(
     secret: str | None = None,
     stay_flags: Iterable[str] = (),
     module_state: ModuleState | None = None,
+    end_year: int | None = None,
 ) -> Turn:
     """Play ``position.phase`` on ``map_state`` and go on to the next phase with decisions to make.
 
@@ -211,7 +212,8 @@ def play_phase(
     matter only in a retreat phase: the provinces of the Sahara fleets told to stay fleets with the
     season's movement orders (the previous ``Turn.stay_flags``). ``blizzards`` and ``supply_lines`` in
     ``options`` switch the rule modules on; ``module_state`` is then what the phase's opening gave
-    (``Turn.opened.state`` of the previous phase, or ``open_modules`` for the first).
+    (``Turn.opened.state`` of the previous phase, or ``open_modules`` for the first). ``end_year`` is
+    the game's last year (``None``: the variant's default, ``Variant.default_end_year``).
     """
     modules, options = split_options(options)
     options = load_timeline(variant).game_options(options)
@@ -277,7 +279,7 @@ def play_phase(
     map_state, new_position, events = _run_hooks(
         variant, options, secret, map_state, new_position, done, skipped, flags
     )
-    outcome = game_outcome(variant, map_state, new_position, done)
+    outcome = game_outcome(variant, map_state, new_position, done, end_year)
     pending = flags if new_position.phase.type is PhaseType.RETREATS else frozenset()
     turn = Turn(done, stored, results, events, skipped, map_state, new_position, pending, outcome)
     if played is None:

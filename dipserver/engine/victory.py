@@ -7,9 +7,13 @@ Condition types (``variants/<slug>/timeline.toml``; the centre majority comes fr
   between their owners when each is owned by a different power (Wall of Ice, E18);
 - ``unit_in_province`` — at ``phase`` (a Winter, e.g. ``"W1911A"``) the power with a unit in
   ``province`` wins, if it also owns it when ``must_own`` (Sahara); otherwise nobody wins;
-- ``sole_survivor`` — the one power still in play wins, at once or at ``phase`` at the latest; if
-  nobody is left, nobody wins (Deluge, Ice Lords);
+- ``sole_survivor`` — the one power still in play wins, at once or at ``phase`` at the latest (if it
+  has one); if nobody is left, nobody wins (Deluge, Ice Lords);
 - ``no_winner_after`` — the game ends without a winner after ``phase`` (a house limit).
+
+The variant's own conditions (``Variant.victory``: a generated board has no timeline file) are judged
+before its timeline's. A game's last year (its own, else ``Variant.default_end_year``) ends it with no
+winner once that year is over, if nothing else has ended it.
 
 An ending is decided only when it is final (E17, corrected): a power is in play while it has a unit on the
 board, a dislodged unit with somewhere to retreat, or a centre it owns on which it may build (a home centre
@@ -51,9 +55,17 @@ class VictoryError(ValueError):
     """A ``[[victory]]`` table the engine cannot judge."""
 
 
-def game_outcome(variant: Variant, map_state: MapState, position: Position, done: Phase) -> Outcome | None:
-    """``judge`` with the variant's own conditions: call it after every phase (and its hooks)."""
-    return judge(variant, load_timeline(variant).victory, map_state, position, done)
+def game_outcome(
+    variant: Variant, map_state: MapState, position: Position, done: Phase, end_year: int | None = None
+) -> Outcome | None:
+    """``judge`` with the variant's own conditions: call it after every phase (and its hooks).
+    ``end_year`` is the game's last year; ``None`` takes the variant's default (which may be none)."""
+    conditions = variant.victory + load_timeline(variant).victory
+    last = variant.default_end_year if end_year is None else end_year
+    outcome = judge(variant, conditions, map_state, position, done)
+    if outcome is None and last is not None and position.phase.year > last:
+        return Outcome(Result.NO_WINNER, (), f"The game's last year, {last}, is over.")
+    return outcome
 
 
 def judge(
@@ -124,7 +136,7 @@ def _judge_one(
     if kind == "sole_survivor":
         if len(survivors) == 1:
             return Outcome(Result.WIN, (survivors[0],), f"{survivors[0]} is the only power left in play.")
-        if year_over and done.year >= _year_of(condition):
+        if "phase" in condition and year_over and done.year >= _year_of(condition):
             return Outcome(Result.DRAW, tuple(survivors), "Several powers survived to the end.")
         return None
     if kind == "no_winner_after":

@@ -3,8 +3,8 @@
 The engine plays the phase (``dipserver.engine.turn.play_phase``: orders with conversions, adjudication,
 timeline hooks, rule modules, victory); this module only turns the stored snapshot into engine values and
 the engine's ``Turn`` back into what a Phase row stores, so services, the GM's dry run and the import
-replay share one path. The game's own last year (``end_year``) is judged here: it is a setting of the
-game, not of the variant.
+replay share one path. The game's own last year (``end_year``, a setting of the game) is passed to the
+engine, which judges it with the variant's victory.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from dipserver.engine.turn import ReadLine, play_phase
 from dipserver.engine.turn import read_orders as orders_read
 from dipserver.engine.types import PhaseType
 from dipserver.engine.variant import Variant
-from dipserver.engine.victory import Result, powers_in_play
+from dipserver.engine.victory import powers_in_play
 from dipserver.games.mappers import Snapshot, map_state_of, modules_json, position_of, snapshot_from
 
 __all__ = ["ReadLine", "Turn", "orders_read", "powers_in_play_at", "powers_to_act", "turn_play"]
@@ -57,6 +57,7 @@ def turn_play(
         secret=secret,
         stay_flags=snapshot.get("stay_flags", ()),
         module_state=ModuleState.from_data(modules["state"]) if modules else None,
+        end_year=end_year,
     )
     next_snapshot = snapshot_from(turn.map_state, turn.position)
     if turn.stay_flags:
@@ -64,16 +65,9 @@ def turn_play(
     if turn.opened is not None:
         next_snapshot["modules"] = modules_json(turn.opened, turn.check, turn.module_data)
     results = [{k: r[k] for k in ("power", "order", "outcome", "reason", "dislodged")} for r in turn.results]
-    if turn.outcome is not None:
+    if turn.outcome is not None:  # the variant's victory, or the game's last year (engine.victory)
         outcome = turn.outcome
         over, kind, winners, reason = True, outcome.result.value, outcome.powers, outcome.reason
-    elif end_year is not None and turn.next_phase.year > end_year:
-        over, kind, winners, reason = (
-            True,
-            Result.NO_WINNER.value,
-            (),
-            f"The game's last year, {end_year}, is over.",
-        )
     else:
         over, kind, winners, reason = False, "", (), ""
     in_play = frozenset(powers_in_play(variant, turn.map_state, turn.position))

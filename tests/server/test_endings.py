@@ -9,11 +9,18 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Mapping
 
+import pytest
+from django.core.exceptions import ValidationError
+
+from dipserver.engine.icelords import DEFAULT_END_YEAR
 from dipserver.engine.position import Position
 from dipserver.engine.types import Phase as EnginePhase
 from dipserver.engine.types import Unit, UnitType
+from dipserver.games.admin_forms import GameForm
+from dipserver.games.errors import GameError
 from dipserver.games.mappers import snapshot_from
 from dipserver.games.models import Game, Power
+from dipserver.games.services.games import game_create, game_end_year_set, game_join
 from dipserver.games.services.orders import orders_submit
 from dipserver.games.services.phases import phase_process
 from dipserver.games.variants import game_variant
@@ -98,3 +105,47 @@ def test_a_power_without_units_is_eliminated_once_it_owns_no_centre_it_could_bui
     assert game.status == Game.Status.ACTIVE
     assert statuses(game)["ITALY"] == Power.Status.ELIMINATED
     assert statuses(game)["AUSTRIA"] == Power.Status.ACTIVE  # Vienna is a home centre: it may build there
+
+
+# --- Ice Lords: a game never runs forever ----------------------------------------------------------
+
+
+def ice_lords_game(users, **settings) -> Game:
+    game = game_create(name="Ice", variant="ice_lords", powers=2, **settings)
+    for user in users[:2]:
+        game_join(game_id=game.id, user=user, now=START)
+    game.refresh_from_db()
+    return game
+
+
+def test_an_ice_lords_game_gets_the_variants_default_last_year(users):
+    assert ice_lords_game(users).end_year == DEFAULT_END_YEAR
+    assert ice_lords_game(users, end_year=1920).end_year == 1920
+    assert game_create(name="Standard", variant="standard").end_year is None  # no default: no limit
+
+
+def test_a_game_master_moves_the_last_year_but_an_ice_lords_game_always_keeps_one(users):
+    game = ice_lords_game(users)
+
+    assert game_end_year_set(game_id=game.id, end_year=1930).end_year == 1930
+    assert game_end_year_set(game_id=game.id, end_year=None).end_year == DEFAULT_END_YEAR
+    with pytest.raises(GameError, match="before the game starts"):
+        game_end_year_set(game_id=game.id, end_year=1800)
+
+    form = GameForm(instance=game)  # the admin's change form checks the field the same way
+    form.cleaned_data = {"end_year": None}
+    assert form.clean_end_year() == DEFAULT_END_YEAR
+    form.cleaned_data = {"end_year": 1800}
+    with pytest.raises(ValidationError):
+        form.clean_end_year()
+
+
+def test_an_ice_lords_game_ends_with_no_winner_after_its_last_year(users):
+    game = ice_lords_game(users)
+    game_end_year_set(game_id=game.id, end_year=1901)
+
+    game = process(game, 0)  # Spring 1901
+    assert game.status == Game.Status.ACTIVE
+    game = process(game, 2)  # Fall 1901; nobody builds, so the Winter is skipped and 1901 is over
+
+    assert (game.status, game.result, game.winners) == (Game.Status.FINISHED, Game.Result.NO_WINNER, [])
