@@ -226,6 +226,14 @@ def stay_flags(
     return frozenset(flags)
 
 
+def winter_converters(board: Board, units: Mapping[str, Unit]) -> frozenset[str]:
+    """Wall of Ice (rule 4, E14): the powers with a fleet on a coast that could become an army this Winter,
+    when the variant has the order. A Winter in which some power could convert is played, not skipped."""
+    if "convert_to_army" not in load_timeline(board.variant).orders:
+        return frozenset()
+    return frozenset(u.power for p, u in units.items() if u.type is UnitType.FLEET and board.is_land(p))
+
+
 def army_conversions(
     units: Mapping[str, Unit], orders_by_power: Mapping[str, Iterable[Order | ConversionOrder]]
 ) -> tuple[dict[str, Unit], list[tuple[str, ConvertToArmy, bool, str]]]:

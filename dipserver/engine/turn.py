@@ -12,7 +12,8 @@ movement orders) and returns everything a caller stores or shows:
 3. the conversions applied: Deluge's armies becoming fleets after movement, Wall of Ice's fleets becoming
    armies after the Winter; Sahara's stay-a-fleet flags go to the timeline hooks;
 4. the timeline hooks between this phase and the next run (E1, E30), and whether a Winter is played is
-   decided again once the before-Winter hook has changed the centres;
+   decided again once the before-Winter hook has changed the centres: it is played when some power may
+   build, must remove, or has a fleet that may become an army (Wall of Ice, rule 4);
 5. the end judged with the variant's victory conditions (``victory.game_outcome``).
 
 Rule modules (blizzards, supply lines) come with the options (``modules.split_options``): the phase is then
@@ -323,9 +324,11 @@ def _run_hooks(
         map_state, position = step.map_state, step.position
         events.extend(dict(e) for e in step.events)
 
-    def winter_needed() -> bool:
+    def winter_needed() -> bool:  # a build, a removal, or a fleet that may become an army (Wall of Ice)
         board = board_for(variant, map_state)
-        return has_adjustments(board, position.units, position.owners, variant.build_rule)
+        if has_adjustments(board, position.units, position.owners, variant.build_rule):
+            return True
+        return bool(conversions.winter_converters(board, position.units))
 
     for year, hook in hooks_between(done, nxt):
         winter = Phase(year, Season.WINTER, PhaseType.ADJUSTMENTS)

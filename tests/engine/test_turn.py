@@ -396,3 +396,26 @@ def test_deluge_venice_sinks_and_the_fleet_in_tuscany_keeps_its_side(deluge: Var
     turn = play_phase(deluge, deluge.map_state, start, {"ITALY": ["A ROM B"]})
     assert set(turn.map_state.coasts["TUS"]) == {"EC", "WC"}  # E5d: Venice sank beside it
     assert turn.position.units["TUS"] == Unit("ITALY", UnitType.FLEET, "TUS/WC")
+
+
+def test_woi_rule4_a_winter_in_which_a_fleet_on_a_coast_could_become_an_army_is_played(
+    wall_of_ice: Variant,
+) -> None:
+    # England has as many units as centres, so nobody builds or removes: the Winter is played all the same,
+    # for the fleet in Edinburgh may become an army in any Winter (rule 4, E14).
+    start = position(
+        "F1901M", "ENGLAND F EDI", "ENGLAND A LON", "ENGLAND A LVP", owners={"ENGLAND": ["EDI", "LON", "LVP"]}
+    )
+    turn = play_phase(wall_of_ice, wall_of_ice.map_state, start, {})
+    assert turn.skipped == ["F1901R"]
+    assert turn.next_phase == Phase.parse("W1901A")
+    winter = play_phase(wall_of_ice, turn.map_state, turn.position, {"ENGLAND": ["F EDI becomes army"]})
+    assert result(winter, "F EDI becomes army")["outcome"] == "success"
+    assert winter.position.units["EDI"] == Unit("ENGLAND", UnitType.ARMY, "EDI")
+
+
+def test_other_variants_skip_a_winter_with_fleets_on_coasts_and_nothing_to_adjust() -> None:
+    sahara = load_variant("sahara")
+    start = position("F1901M", "ENGLAND F EDI", "ENGLAND A LON", owners={"ENGLAND": ["EDI", "LON"]})
+    turn = play_phase(sahara, sahara.map_state, start, {})
+    assert turn.skipped == ["F1901R", "W1901A"]
