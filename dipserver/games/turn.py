@@ -13,6 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from dipserver.engine.board import board_for
+from dipserver.engine.conversions import winter_converters
 from dipserver.engine.modules import ModuleState
 from dipserver.engine.turn import ReadLine, play_phase
 from dipserver.engine.turn import read_orders as orders_read
@@ -82,8 +84,15 @@ def powers_in_play_at(variant: Variant, snapshot: Snapshot) -> set[str]:
     return set(powers_in_play(variant, map_state_of(snapshot), position_of(snapshot)))
 
 
-def powers_to_act(snapshot: Snapshot) -> set[str]:
-    """Powers with a decision to make in the snapshot's phase; the others are ready by definition."""
+def powers_to_act(snapshot: Snapshot, variant: Variant | None = None) -> set[str]:
+    """Powers with a decision to make in the snapshot's phase; the others are ready by definition.
+
+    Without ``variant``, the decisions the rules require (orders, retreats, builds and removals): missed
+    phases and grace periods count those. With it, also the optional ones the variant offers: in Wall of
+    Ice's Winter, a fleet on a coast that may become an army (rule 4), which readiness waits for."""
+    if variant is not None and snapshot["phase"].endswith(PhaseType.ADJUSTMENTS.value):
+        board = board_for(variant, map_state_of(snapshot))
+        return powers_to_act(snapshot) | winter_converters(board, position_of(snapshot).units)
     kind = PhaseType(snapshot["phase"][-1])
     if kind is PhaseType.MOVEMENT:
         return {u["power"] for u in snapshot["units"]}

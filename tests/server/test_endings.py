@@ -7,42 +7,20 @@ the services as a running game is: orders submitted, the phase processed at its 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
 
 import pytest
 from django.core.exceptions import ValidationError
 
 from dipserver.engine.icelords import DEFAULT_END_YEAR
-from dipserver.engine.position import Position
-from dipserver.engine.types import Phase as EnginePhase
-from dipserver.engine.types import Unit, UnitType
 from dipserver.games.admin_forms import GameForm
 from dipserver.games.errors import GameError
-from dipserver.games.mappers import snapshot_from
 from dipserver.games.models import Game, Power
 from dipserver.games.services.games import game_create, game_end_year_set, game_join
 from dipserver.games.services.orders import orders_submit
 from dipserver.games.services.phases import phase_process
-from dipserver.games.variants import game_variant
-from tests.server.conftest import START, seat, started_game
+from tests.server.conftest import START, seat, set_up, started_game
 
 LATE = START + dt.timedelta(days=2)
-
-
-def set_up(game: Game, phase: str, *units: str, owners: Mapping[str, list[str]]) -> None:
-    """The game's open phase becomes ``phase`` with exactly ``units`` (``"FRANCE A BRE"``) and ``owners``."""
-    placed = {}
-    for spec in units:
-        power, kind, loc = spec.split()
-        unit = Unit(power, UnitType(kind), loc)
-        placed[unit.province] = unit
-    owned = {prov: power for power, provs in owners.items() for prov in provs}
-    variant = game_variant(game)
-    current = game.current_phase
-    assert current is not None
-    position = Position(EnginePhase.parse(phase), placed, owned)
-    current.name, current.snapshot = phase, snapshot_from(variant.map_state, position)
-    current.save(update_fields=["name", "snapshot"])
 
 
 def process(game: Game, days: int) -> Game:
