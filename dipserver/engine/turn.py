@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from dipserver.engine import conversions
-from dipserver.engine.adjudicate import adjudicate
+from dipserver.engine.adjudicate import PhaseResult, adjudicate
 from dipserver.engine.adjustments import has_adjustments
 from dipserver.engine.board import Board, MapState, board_for
 from dipserver.engine.conversions import conversion_text
@@ -254,26 +254,11 @@ def play_phase(
         _adjudicated(r, texts.get(id(r.order)) if i < len(given) and r.order is given[i] else None, position)
         for i, r in enumerate(result.results)
     ]
-    done, new_position = position.phase, result.position
-    flags = frozenset(stay_flags)
-    if done.type is PhaseType.MOVEMENT:
-        broken = {(r.power, r.order) for r in result.results if r.outcome is Outcome.NO_CONVOY}
-        units, to_fleet = conversions.fleet_conversions(
-            position.units, new_position.units, orders, lambda power, move: (power, move) not in broken
-        )
-        new_position = replace(new_position, units=units)
-        flags = conversions.stay_flags(position.units, units, orders)
-        results += [_converted(p, o, ok, why, position, texts) for p, o, ok, why in to_fleet]
-        results += [
-            _converted(p, o, True, "", position, texts)
-            for p, os in orders.items()
-            for o in os
-            if isinstance(o, StayFleet)
-        ]
-    elif done.type is PhaseType.ADJUSTMENTS:
-        units, to_army = conversions.army_conversions(new_position.units, orders)
-        new_position = replace(new_position, units=units)
-        results += [_converted(p, o, ok, why, position, texts) for p, o, ok, why in to_army]
+    done = position.phase
+    new_position, flags, converted = _conversions_applied(
+        position, result, orders, texts, frozenset(stay_flags)
+    )
+    results += converted
     results += unreadable
 
     skipped = [str(p) for p in result.skipped]
@@ -287,6 +272,44 @@ def play_phase(
         return turn
     opened = open_modules(variant, map_state, new_position, modules, played.state, secret)
     return replace(turn, opened=opened, check=played.check, module_data=played.to_data())
+
+
+def _conversions_applied(
+    position: Position,
+    result: PhaseResult,
+    orders: Mapping[str, Sequence[AnyOrder]],
+    texts: Mapping[int, str],
+    flags: frozenset[str],
+) -> tuple[Position, frozenset[str], list[dict[str, Any]]]:
+    """The variant's conversion orders applied after the phase: the next position, the Sahara stay-a-fleet
+    flags for the hook that follows (E16), and the conversions' results."""
+    new_position, done = result.position, position.phase.type
+    results: list[dict[str, Any]] = []
+    if done is PhaseType.MOVEMENT:
+        broken = {(r.power, r.order) for r in result.results if r.outcome is Outcome.NO_CONVOY}
+        units, to_fleet = conversions.fleet_conversions(
+            position.units, new_position.units, orders, lambda power, move: (power, move) not in broken
+        )
+        dislodged = conversions.flag_dislodged(new_position.dislodged, orders)
+        new_position = replace(new_position, units=units, dislodged=dislodged)
+        flags = conversions.stay_flags(position.units, units, orders)
+        results += [_converted(p, o, ok, why, position, texts) for p, o, ok, why in to_fleet]
+    elif done is PhaseType.RETREATS:
+        arrived = {(r.power, r.order) for r in result.results if r.outcome is Outcome.SUCCESS}
+        flags = conversions.retreat_flags(
+            flags, position.dislodged, orders, lambda power, retreat: (power, retreat) in arrived
+        )
+    elif done is PhaseType.ADJUSTMENTS:
+        units, to_army = conversions.army_conversions(new_position.units, orders)
+        new_position = replace(new_position, units=units)
+        results += [_converted(p, o, ok, why, position, texts) for p, o, ok, why in to_army]
+    results += [
+        _converted(p, o, True, "", position, texts)
+        for p, os in orders.items()
+        for o in os
+        if isinstance(o, StayFleet)
+    ]
+    return new_position, flags, results
 
 
 def open_modules(
