@@ -248,17 +248,12 @@ def play_phase(
         result = played.result
     else:
         result = adjudicate(board, position, plain)
-    # One result per order given, in the order given, then the ones the adjudicator made up itself.
-    given = [o for os in plain.values() for o in os]
-    results = [
-        _adjudicated(r, texts.get(id(r.order)) if i < len(given) and r.order is given[i] else None, position)
-        for i, r in enumerate(result.results)
-    ]
+    results, holding = _order_results(result, [o for os in plain.values() for o in os], texts, position)
     done = position.phase
     new_position, flags, converted = _conversions_applied(
         position, result, orders, texts, frozenset(stay_flags)
     )
-    results += converted
+    results += [{**c, "dislodged": province_of(c["order"].split()[1]) in holding} for c in converted]
     results += unreadable
 
     skipped = [str(p) for p in result.skipped]
@@ -272,6 +267,25 @@ def play_phase(
         return turn
     opened = open_modules(variant, map_state, new_position, modules, played.state, secret)
     return replace(turn, opened=opened, check=played.check, module_data=played.to_data())
+
+
+def _order_results(
+    result: PhaseResult, given: Sequence[Order], texts: Mapping[int, str], position: Position
+) -> tuple[list[dict[str, Any]], set[str]]:
+    """One result per order given, in the order given, then the ones the adjudicator made up itself; and
+    the provinces of converting armies dislodged while they held."""
+    results: list[dict[str, Any]] = []
+    holding: set[str] = set()
+    for i, r in enumerate(result.results):
+        own = i < len(given) and r.order is given[i]
+        if own and id(r.order) not in texts:
+            # The hold a converting army makes while it becomes a fleet: its result is the conversion's
+            # (E15), never a line of its own that a typed order of the same text could be mistaken for.
+            if r.dislodged and (unit := order_unit(r.order)) is not None:
+                holding.add(province_of(unit))
+            continue
+        results.append(_adjudicated(r, texts.get(id(r.order)) if own else None, position))
+    return results, holding
 
 
 def _conversions_applied(

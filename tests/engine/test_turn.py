@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from dipserver.engine.board import MapState, board_for
+from dipserver.engine.jsonio import adjudicate_request
 from dipserver.engine.options import legal_options
 from dipserver.engine.orders import ConvertToArmy
 from dipserver.engine.parse import OrderError, parse_order
@@ -236,6 +237,45 @@ def test_deluge_a_converting_army_has_no_other_order(deluge: Variant) -> None:
     lines = read_orders(["A NAP becomes fleet", "A NAP - APU"], board_for(deluge, state), start, "ITALY")
     assert lines[0].order is not None and lines[1].order is None
     assert "ordered to become a fleet" in (lines[1].error or "")
+
+
+def test_deluge_a_typed_order_beside_a_conversion_of_the_same_unit_gets_its_own_result(
+    deluge: Variant,
+) -> None:
+    # The converting army holds meanwhile, but that hold is the conversion's, not a line of its own: the
+    # typed "A POR H" is refused with its reason, not shown as the hold's success.
+    start = position("S1901M", "FRANCE A POR", owners={"FRANCE": ["POR"]})
+    for orders in (["A POR becomes fleet", "A POR H"], ["A POR H", "A POR becomes fleet"]):
+        turn = play_phase(deluge, deluge.map_state, start, {"FRANCE": orders})
+        assert [(r["text"], r["outcome"]) for r in turn.results] == [
+            ("A POR becomes fleet", "success"),
+            ("A POR H", "invalid"),
+        ]
+        assert "ordered to become a fleet" in result(turn, "A POR H")["reason"]
+        answer = adjudicate_request(
+            {
+                "variant": "deluge",
+                "phase": "S1901M",
+                "units": {"FRANCE": ["A POR"]},
+                "centers": {},
+                "orders": {"FRANCE": orders},
+            }
+        )
+        assert answer["results"] == {"FRANCE": {"A POR becomes fleet": "success", "A POR H": "invalid"}}
+
+
+def test_deluge_a_converting_army_dislodged_shows_it_on_the_conversion(deluge: Variant) -> None:
+    start = position("S1901M", "FRANCE A POR", "ENGLAND A SPA", "ENGLAND F MAO", owners={"FRANCE": ["POR"]})
+    orders = {"FRANCE": ["A POR becomes fleet"], "ENGLAND": ["A SPA - POR", "F MAO S A SPA - POR"]}
+    turn = play_phase(deluge, deluge.map_state, start, orders)
+    converted = result(turn, "A POR becomes fleet")
+    assert (converted["outcome"], converted["dislodged"]) == ("void", True)
+    assert "ENGLAND ordered a move into POR" in converted["reason"]
+    # No "A POR H" line: only the conversion, and the disband of the army that had nowhere to retreat.
+    assert sorted(r["text"] for r in turn.results if r["power"] == "FRANCE") == [
+        "A POR D",
+        "A POR becomes fleet",
+    ]
 
 
 def test_deluge_builds_go_home_first_then_at_most_three_elsewhere(deluge: Variant) -> None:
