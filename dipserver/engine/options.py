@@ -148,7 +148,9 @@ def _legal_options(
             for d in sorted(position.dislodged.values(), key=lambda d: d.unit.location)
             if d.unit.power == power
         }
-        return PowerOptions(power, str(position.phase), units)
+        return PowerOptions(
+            power, str(position.phase), units, conversions=_conversions(board, position, power)
+        )
     found = _adjustment_options(board, position, power, build_rule or build_rule_for(board.variant))
     conversions = _conversions(board, position, power)
     return replace(found, conversions=conversions) if conversions else found
@@ -163,7 +165,8 @@ def _conversions(board: Board, position: Position, power: str) -> tuple[Option, 
     if not kinds:
         return ()
     found = []
-    for unit in sorted(position.units_of(power), key=_by_location):
+    waiting = [d.unit for d in position.dislodged.values() if d.unit.power == power]  # a retreat phase
+    for unit in sorted([*position.units_of(power), *waiting], key=_by_location):
         candidates: list[ConversionOrder] = []
         if unit.type is UnitType.FLEET:
             candidates += [ConvertToArmy(unit.location), StayFleet(unit.location)]

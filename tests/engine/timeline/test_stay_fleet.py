@@ -118,3 +118,16 @@ def test_e16_the_instruction_is_carried_by_the_command_lines_next_request(spring
     retreated = adjudicate_request({**moved["next"], "orders": {"AUSTRIA": ["F GRE - AEG"]}})
     assert "error" not in retreated, retreated
     assert retreated["next"]["units"]["AUSTRIA"] == []
+
+
+def test_e16_the_retreat_phase_offers_the_instruction_for_the_dislodged_fleet(
+    sahara: Variant, spring_1903: MapState
+) -> None:
+    from dipserver.engine.board import board_for
+    from dipserver.engine.options import legal_options
+
+    moved = play_phase(sahara, spring_1903, START, {**ATTACK, "AUSTRIA": ["F GRE H"]})
+    offered = legal_options(board_for(sahara, moved.map_state), moved.position, "AUSTRIA")
+
+    assert [o.text for o in offered.conversions] == ["F GRE stays fleet"]
+    assert [o.text for o in offered.units["GRE"]] == ["F GRE R AEG", "F GRE D"]
