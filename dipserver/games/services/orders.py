@@ -30,6 +30,7 @@ from dipserver.games.services.common import (
     seat_of,
 )
 from dipserver.games.turn import orders_read, powers_to_act
+from dipserver.games.variants import game_variant
 
 # What order entry reads of a game: never the JSON it does not need.
 _GAME_FIELDS = (
@@ -108,7 +109,7 @@ def power_ready_set(*, game_id: int, user: Any, ready: bool = True, now: dt.date
     seat = seat_of(powers, user)
     seat.ready = ready
     seat.save(update_fields=["ready"])
-    acting = powers_to_act(phase.snapshot)
+    acting = powers_to_act(phase.snapshot, game_variant(game))
     waiting = [p for p in powers if p.status == Power.Status.ACTIVE and p.name in acting and not p.ready]
     if not ready or waiting:
         return False

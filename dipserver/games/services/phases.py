@@ -18,12 +18,11 @@ from django.utils import timezone
 from dipserver.games import notifications
 from dipserver.games.deadlines import deadline_after
 from dipserver.games.errors import GameError
-from dipserver.games.mappers import powers_with_units
 from dipserver.games.models import Game, Order, Phase, Power
 from dipserver.games.services.common import game_locked, phase_locked, powers_locked
 from dipserver.games.services.games import game_finish
 from dipserver.games.services.orders import phase_enqueue
-from dipserver.games.turn import Turn, powers_to_act, turn_play
+from dipserver.games.turn import Turn, powers_in_play_at, powers_to_act, turn_play
 from dipserver.games.variants import game_variant
 
 
@@ -159,7 +158,7 @@ def phase_revert(*, game_id: int, index: int, now: dt.datetime | None = None) ->
     )
     target.save()
     powers = powers_locked(game)
-    alive = powers_with_units(target.snapshot) | set(target.snapshot["owners"].values())
+    alive = powers_in_play_at(game_variant(game), target.snapshot)
     for power in powers:
         power.ready = False
         if power.status == Power.Status.ELIMINATED and power.name in alive:
@@ -209,11 +208,12 @@ def _missed_orders(
     game: Game, powers: list[Power], acting: set[str], texts: dict[str, list[str]], turn: Turn
 ) -> None:
     """Count missed phases; at the game's limit a power falls into civil disorder and its seat is offered.
-    Powers left with neither units nor centres are eliminated.
+    Powers no longer in play (E17: no unit, no dislodged unit that may retreat, no centre to build on)
+    are eliminated.
 
     Written as one UPDATE per distinct new state (usually none or one): ``bulk_update`` builds a CASE
     expression per row and costs more than the whole adjudication."""
-    alive = powers_with_units(turn.next_snapshot) | set(turn.next_snapshot["owners"].values())
+    alive = turn.in_play
     changes: dict[tuple[int, str, bool], list[int]] = {}
     for power in powers:
         missed, status, seat_open = power.missed_phases, power.status, power.seat_open
