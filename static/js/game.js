@@ -691,6 +691,9 @@ function renderReport(phase) {
       byPower.get(r.power).push(r);
     }
     parts.push(el("h3", {}, `Orders and results, ${phaseTitle(phase.name)}`));
+    for (const p of state.game?.powers || []) {
+      if (p.power && p.status === "civil_disorder" && !byPower.has(p.power)) byPower.set(p.power, []);
+    }
     const powers = [...byPower.keys()].sort();
     parts.push(
       el(
@@ -707,7 +710,13 @@ function renderReport(phase) {
               power,
               inDisorder(power) ? el("span", { class: "disorder" }, " — in civil disorder") : null,
             ),
-            el("ul", {}, ...byPower.get(power).map(resultLine)),
+            el(
+              "ul",
+              {},
+              ...(byPower.get(power).length
+                ? byPower.get(power).map(resultLine)
+                : [el("li", { class: "muted" }, "No orders: its units hold.")]),
+            ),
           ),
         ),
       ),

@@ -319,3 +319,39 @@ def test_an_order_after_the_phase_moved_on_or_a_failed_request_says_so(browser, 
     shoot(page, "phase-moved-on", full_page=False)
     held["on"] = False
     expect(page.locator("#phase-title")).to_have_text("Autumn 1901 movement", timeout=TIMEOUT)
+
+
+def test_every_order_kind_has_its_history_map_symbol(browser, live_server, shoot):
+    """Builds, retreats, disbands and conversions happen in phases a test reaches slowly: the drawing
+    module is called on the live page's own map with options as GET .../options gives them."""
+    base, lock = live_server.url, live_server.lock
+    with lock:
+        game = started("Symbols", "sym")
+    page = page_for(browser, base, game, "AUSTRIA", lock)
+    drawn = page.evaluate(
+        """async () => {
+          const { drawOrders } = await import("/static/js/orders/arrows.js");
+          const svg = document.querySelector("#map svg");
+          const entries = [
+            { kind: "build", location: "VIE", unit_type: "A", text: "A VIE B" },
+            { kind: "build", location: "TRI", unit_type: "F", text: "F TRI B" },
+            { kind: "retreat", unit: "BUD", dest: "RUM", text: "A BUD R RUM" },
+            { kind: "disband", unit: "GAL", text: "A GAL D" },
+            { kind: "convert_to_fleet", unit: "SER", coast: null, text: "A SER becomes fleet" },
+            { kind: "move", unit: "BUD", dest: "SER", via_convoy: true, text: "A BUD - SER via convoy" },
+            { kind: "waive", text: "WAIVE" },
+          ].map((option, i) => ({ key: String(i), option }));
+          const layer = drawOrders(svg, entries, "AUSTRIA", "#c40233");
+          return [...layer.querySelectorAll(".live-order")].map((g) =>
+            [g.dataset.text, [...g.querySelectorAll("*")].map((n) => n.tagName + "." + n.getAttribute("class")).join(" ")]);
+        }"""
+    )
+    shapes = dict(drawn)
+    assert "circle.build" in shapes["A VIE B"] and "circle.unit" in shapes["A VIE B"]
+    assert "path.unit" in shapes["F TRI B"]  # a hull
+    assert "path.order retreat" in shapes["A BUD R RUM"]
+    assert "path.mark" in shapes["A GAL D"]
+    assert "rect.conversion" in shapes["A SER becomes fleet"]
+    assert "path.order move" in shapes["A BUD - SER via convoy"]
+    assert "WAIVE" not in shapes  # a line in the list only, as on the history maps
+    shoot(page, "symbols", full_page=False)
