@@ -74,7 +74,9 @@ def click_unit(page: Page, location: str) -> None:
 
 
 def order_line(page: Page, text: str):
-    return page.locator("#order-list li", has=page.locator(".order-text", has_text=re.compile(f"^{re.escape(text)}$")))
+    return page.locator(
+        "#order-list li", has=page.locator(".order-text", has_text=re.compile(f"^{re.escape(text)}$"))
+    )
 
 
 def accepted(page: Page, text: str) -> None:
@@ -121,7 +123,9 @@ def test_orders_are_drawn_as_given_and_each_line_lights_its_arrow(browser, live_
 
     # Pointing at an order's line lights its arrow; leaving it puts it out.
     order_line(page, "A BUD S A VIE - GAL").hover()
-    expect(page.locator("#map #live-orders .live-order.highlight")).to_have_attribute("data-text", "A BUD S A VIE - GAL")
+    expect(page.locator("#map #live-orders .live-order.highlight")).to_have_attribute(
+        "data-text", "A BUD S A VIE - GAL"
+    )
     shoot(page, "drawn-and-highlighted", full_page=False)
     order_line(page, "F TRI H").focus()
     expect(page.locator("#map #live-orders .live-order.highlight")).to_have_attribute("data-text", "F TRI H")
@@ -298,7 +302,9 @@ def test_an_order_after_the_phase_moved_on_or_a_failed_request_says_so(browser, 
     page.route("**/orders", lambda route: route.abort())
     click_unit(page, "VIE")
     click_province(page, "GAL")
-    expect(page.locator("#notice")).to_contain_text("Your orders were not saved: the server could not be reached")
+    expect(page.locator("#notice")).to_contain_text(
+        "Your orders were not saved: the server could not be reached"
+    )
     expect(order_line(page, "A VIE - GAL")).to_contain_text("not saved")
     expect(page.locator("#order-list")).not_to_contain_text("saving…")
     page.unroute("**/orders")
@@ -342,8 +348,9 @@ def test_every_order_kind_has_its_history_map_symbol(browser, live_server, shoot
             { kind: "waive", text: "WAIVE" },
           ].map((option, i) => ({ key: String(i), option }));
           const layer = drawOrders(svg, entries, "AUSTRIA", "#c40233");
-          return [...layer.querySelectorAll(".live-order")].map((g) =>
-            [g.dataset.text, [...g.querySelectorAll("*")].map((n) => n.tagName + "." + n.getAttribute("class")).join(" ")]);
+          const name = (n) => `${n.tagName}.${n.getAttribute("class")}`;
+          const parts = (g) => [...g.querySelectorAll("*")].map(name);
+          return [...layer.querySelectorAll(".live-order")].map((g) => [g.dataset.text, parts(g).join(" ")]);
         }"""
     )
     shapes = dict(drawn)

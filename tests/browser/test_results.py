@@ -38,7 +38,9 @@ def test_failed_orders_and_civil_disorder_are_marked_and_colours_stand_out(brows
         game = started("Bounces", "bounce")
         seats = {p.name: p for p in Power.objects.filter(game=game).select_related("user")}
         phase = game.current_phase.name
-        orders_submit(game_id=game.id, user=seats["AUSTRIA"].user, text="A VIE - GAL\nA BUD - SER", phase=phase)
+        orders_submit(
+            game_id=game.id, user=seats["AUSTRIA"].user, text="A VIE - GAL\nA BUD - SER", phase=phase
+        )
         orders_submit(game_id=game.id, user=seats["RUSSIA"].user, text="A WAR - GAL", phase=phase)
         Power.objects.filter(id=seats["TURKEY"].id).update(status=Power.Status.CIVIL_DISORDER)
         phase_process(phase_id=game.current_phase_id, force=True)
@@ -53,7 +55,9 @@ def test_failed_orders_and_civil_disorder_are_marked_and_colours_stand_out(brows
     expect(bounce.locator(".outcome-tag")).to_have_text("bounced")
     expect(bounce.locator(".result-mark")).to_have_text("✖")
     assert bounce.evaluate("n => getComputedStyle(n).color") == bad
-    assert "line-through" in bounce.locator(".result-order").evaluate("n => getComputedStyle(n).textDecorationLine")
+    assert "line-through" in bounce.locator(".result-order").evaluate(
+        "n => getComputedStyle(n).textDecorationLine"
+    )
     expect(report.locator("li", has_text="A WAR - GAL").locator(".outcome-tag")).to_have_text("bounced")
     success = report.locator("li", has_text="A BUD - SER")
     expect(success.locator(".outcome-tag")).to_have_count(0)
@@ -68,5 +72,7 @@ def test_failed_orders_and_civil_disorder_are_marked_and_colours_stand_out(brows
 
     for power, centre in (("RUSSIA", "MOS"), ("TURKEY", "ANK"), ("AUSTRIA", "VIE")):
         fill = page.locator(f'#map #provinces [id="{centre}"]').evaluate("n => getComputedStyle(n).fill")
-        colour = page.locator(f'#map #units .unit-group[data-location="{centre}"] .unit').get_attribute("fill")
+        colour = page.locator(f'#map #units .unit-group[data-location="{centre}"] .unit').get_attribute(
+            "fill"
+        )
         assert contrast(colour, rgb_hex(fill)) >= TERRITORY_CONTRAST, (power, colour, fill)
