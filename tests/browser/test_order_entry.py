@@ -362,3 +362,57 @@ def test_every_order_kind_has_its_history_map_symbol(browser, live_server, shoot
     assert "path.order move" in shapes["A BUD - SER via convoy"]
     assert "WAIVE" not in shapes  # a line in the list only, as on the history maps
     shoot(page, "symbols", full_page=False)
+
+
+def test_a_build_by_clicking_a_free_home_centre_and_a_wrong_centre_explained(browser, live_server, shoot):
+    from dipserver.games.services.orders import orders_submit
+
+    base, lock = live_server.url, live_server.lock
+    with lock:
+        game = started("Builds", "build")
+        austria = Power.objects.get(game=game, name="AUSTRIA").user
+        orders_submit(game_id=game.id, user=austria, text="A BUD - SER\nA VIE - GAL", phase="S1901M")
+        phase_process(phase_id=game.current_phase_id, force=True)
+        game.refresh_from_db()
+        phase_process(phase_id=game.current_phase_id, force=True)  # autumn: Serbia is Austria's
+        game.refresh_from_db()
+        assert game.current_phase.name == "W1901A"
+    page = page_for(browser, base, game, "AUSTRIA", lock)
+    expect(page.locator("#selection-hint")).to_contain_text("You have 1 build(s)")
+
+    click_unit(page, "TRI")  # my fleet stands on that centre
+    expect(page.locator("#notice")).to_have_text("You cannot build in TRI. You may build in BUD, VIE.")
+    click_province(page, "VIE")  # inland: an army is the only build
+    accepted(page, "A VIE B")
+    expect(arrow(page, "A VIE B").locator("circle.build")).to_have_count(1)
+    shoot(page, "build-drawn", full_page=False)
+    assert stored(game, "AUSTRIA", lock) == ["A VIE B"]
+
+
+def test_a_retreat_and_a_disband_by_clicking_the_dislodged_unit(browser, live_server, shoot):
+    from dipserver.games.services.orders import orders_submit
+
+    base, lock = live_server.url, live_server.lock
+    with lock:
+        game = started("Retreats", "retreat")
+        move_units(game, {"BUD": "GAL", "MOS": "UKR"})
+        russia = Power.objects.get(game=game, name="RUSSIA").user
+        orders_submit(game_id=game.id, user=russia, text="A WAR - GAL\nA UKR S A WAR - GAL", phase="S1901M")
+        phase_process(phase_id=game.current_phase_id, force=True)
+        game.refresh_from_db()
+        assert game.current_phase.name == "S1901R"
+    page = page_for(browser, base, game, "AUSTRIA", lock)
+
+    dislodged = page.locator('#map #units .unit-group.dislodged[data-location="GAL"]')
+    dislodged.click()
+    click_province(page, "BUD")
+    accepted(page, "A GAL R BUD")
+    expect(arrow(page, "A GAL R BUD").locator("path.order.retreat")).to_have_count(1)
+    shoot(page, "retreat-drawn", full_page=False)
+
+    dislodged.click()
+    click_province(page, "GAL")  # the unit's own province: disband
+    accepted(page, "A GAL D")
+    expect(arrow(page, "A GAL D").locator("path.mark")).to_have_count(1)
+    expect(page.locator("#order-list li")).to_have_count(1)
+    assert stored(game, "AUSTRIA", lock) == ["A GAL D"]
