@@ -431,6 +431,7 @@ function showChooser(prompt) {
   const extra = unitMenu(unit).filter((o) => !own.includes(o));
   renderChooser($("unit-options"), {
     title: `Orders for ${unitName(state.options, unit)}`,
+    current: state.orders.find((o) => o.key === unit && o.valid !== false && !o.shadowed)?.text || null,
     modes: modesOf(own),
     mode,
     prompt: prompt || PROMPTS[mode] || "",

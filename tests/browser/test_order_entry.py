@@ -132,6 +132,7 @@ def test_orders_are_drawn_as_given_and_each_line_lights_its_arrow(browser, live_
 
     # A support to hold: the supported unit clicked twice; it replaces the support given before.
     click_unit(page, "BUD")
+    expect(page.locator("#unit-options .current-order")).to_have_text("Now: A BUD S A VIE - GAL")
     page.keyboard.press("s")
     click_unit(page, "VIE")
     click_unit(page, "VIE")

@@ -17,7 +17,7 @@ function optionButton(option, onChoose) {
   );
 }
 
-// {title, modes, mode, prompt, options, onMode, onChoose}
+// {title, current (the unit's order now, or null), modes, mode, prompt, options, onMode, onChoose}
 export function renderChooser(box, view) {
   const modeButtons = view.modes.map((mode) =>
     el(
@@ -37,6 +37,7 @@ export function renderChooser(box, view) {
   const buttons = view.options.map((option) => optionButton(option, view.onChoose));
   box.replaceChildren(
     el("h3", {}, view.title),
+    view.current ? el("p", { class: "current-order" }, "Now: ", el("span", { class: "order-text" }, view.current)) : null,
     modeButtons.length ? el("div", { class: "mode-bar", role: "group", "aria-label": "Kind of order" }, ...modeButtons) : null,
     el("p", { class: "click-prompt", id: "click-prompt", role: "status" }, view.prompt),
     el("div", { class: "option-grid", role: "group", "aria-label": view.title }, ...buttons),
