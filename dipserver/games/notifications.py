@@ -10,6 +10,7 @@ from django.conf import settings
 from django.core.mail import EmailMessage, get_connection
 
 from dipserver.games.models import Message, Phase, Power
+from dipserver.games.press_channels import seen_by
 
 
 def _from() -> str:
@@ -51,24 +52,29 @@ def phase_results_send(*, phase_id: int) -> int:
 
 
 def press_send(*, message_id: int) -> int:
+    """Mail press to each recipient with an address: who sent it (``Anonymous`` for anonymous press, whatever
+    the game's press setting has become since), to whom, and the text. Anonymous press names only the
+    reader among its recipients, as the API shows it (``press_channels``)."""
     message = Message.objects.select_related("game", "sender").filter(id=message_id).first()
     if message is None:
         return 0
     game = message.game
-    sender = "Anonymous" if game.press == "anonymous" or message.sender is None else message.sender.name
-    seats = Power.objects.filter(game=game).select_related("user")
-    if message.sender is not None:
-        seats = seats.exclude(pk=message.sender.pk)
+    seats = Power.objects.filter(game=game).exclude(name="").select_related("user")
+    if message.sender_id is not None:
+        seats = seats.exclude(pk=message.sender_id)
     if message.recipients:
         seats = seats.filter(name__in=message.recipients)
-    subject = f"[{game.name}] Press from {sender.title()}"
-    return _send(
-        [
-            EmailMessage(subject, message.body, _from(), [s.user.email])
-            for s in seats
-            if s.user and s.user.email
-        ]
-    )
+    return _send([_press_mail(message, s, s.user.email) for s in seats if s.user and s.user.email])
+
+
+def _press_mail(message: Message, seat: Power, email: str) -> EmailMessage:
+    seen = seen_by(message, seat)
+    game = message.game
+    kind = "Public press" if not seen.recipients else "Press"
+    subject = f"[{game.name}] {kind} from {(seen.sender or 'Anonymous').title()}"
+    to = "everyone" if not seen.recipients else ", ".join(n.title() for n in seen.recipients)
+    body = f"To: {to}\nChannel: {seen.channel}\n\n{message.body}"
+    return EmailMessage(subject, body, _from(), [email])
 
 
 def deadline_reminder_send(*, phase_id: int, power_ids: list[int], hours: int) -> int:

@@ -7,6 +7,7 @@ import { drawOrders, highlightOrder } from "./orders/arrows.js";
 import { MODE_KEYS, renderChooser, renderQuestion } from "./orders/chooser.js";
 import { interpret, modesOf, optionsInMode, unitName } from "./orders/clicks.js";
 import { askBeforeReady, readyProblems } from "./orders/ready.js";
+import { loadChannels, loadPress, sendPress } from "./press.js";
 import { showDeadline } from "./time.js";
 import { changeWords, comingChanges, eventWords, hookWords, phaseTitle, savedWords, whenWords } from "./words.js";
 
@@ -38,8 +39,6 @@ const state = {
   selected: null, // location of the unit whose options are shown
   selection: null, // {unit, mode, target}: what the next click on the map means (orders/clicks.js)
   byText: new Map(), // option text (upper case) -> option, for drawing my orders
-  pressSince: 0,
-  pressChannel: "public",
 };
 
 // --- notices ------------------------------------------------------------------------------------
@@ -874,56 +873,6 @@ function highlightComing() {
   for (const province of (next?.dataset.provinces || "").split(" ").filter(Boolean)) {
     provinceNode(province)?.classList.add("coming");
   }
-}
-
-// --- press --------------------------------------------------------------------------------------
-
-async function loadChannels() {
-  const { body } = await call(`${API}/channels?since=${state.pressSince}`, { accept: [409, 403] });
-  if (!Array.isArray(body)) return;
-  const select = $("press-channel");
-  const current = select.value || state.pressChannel;
-  select.replaceChildren(
-    ...body.map((c) =>
-      el("option", { value: c.id, selected: c.id === current }, `${c.id === "public" ? "Everyone" : c.id}${c.unread ? ` (${c.unread} new)` : ""}`),
-    ),
-  );
-  if (!body.length) $("press-form").hidden = true;
-}
-
-async function loadPress() {
-  if (!$("press-log") || !config.power) return;
-  const channel = $("press-channel").value || state.pressChannel;
-  const { body } = await call(`${API}/messages?channel=${encodeURIComponent(channel)}&page_size=200`, { accept: [409, 403] });
-  const messages = body?.results || [];
-  const log = $("press-log");
-  log.replaceChildren(
-    ...(messages.length
-      ? messages.map((m) =>
-          el(
-            "li",
-            { class: m.sender === config.power ? "mine" : "" },
-            el("span", { class: "from" }, `${m.sender || "Someone"} · ${phaseTitle(m.phase)}`),
-            el("span", { class: "body" }, m.body),
-          ),
-        )
-      : [el("li", { class: "muted" }, "No messages here yet.")]),
-  );
-  log.scrollTop = log.scrollHeight;
-  const newest = messages.at(-1)?.id || 0;
-  if (newest > state.pressSince) state.pressSince = newest;
-}
-
-async function sendPress(event) {
-  event.preventDefault();
-  const box = $("press-body");
-  const text = box.value.trim();
-  if (!text) return notice("Write a message first.", "error");
-  const channel = $("press-channel").value;
-  const recipients = channel === "public" ? [] : channel.split(",");
-  await call(`${API}/messages`, { method: "POST", json: { body: text, recipients } });
-  box.value = "";
-  await loadPress();
 }
 
 // --- keyboard ---------------------------------------------------------------------------------------

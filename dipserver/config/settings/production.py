@@ -1,6 +1,17 @@
 """Production: every secret comes from the environment and unsafe values stop start-up."""
 
-from dipserver.config.env import DEV_SECRET_KEY, ConfigError, flag, integer, listing, required
+import os
+
+from dipserver.config.env import (
+    DEV_SECRET_KEY,
+    VAR_DIR,
+    ConfigError,
+    cache_from_url,
+    flag,
+    integer,
+    listing,
+    required,
+)
 from dipserver.config.settings.base import *  # noqa: F403
 
 SECRET_KEY = required("SECRET_KEY")
@@ -16,6 +27,10 @@ ALLOWED_HOSTS = listing("ALLOWED_HOSTS", [])
 if not ALLOWED_HOSTS:
     raise ConfigError("ALLOWED_HOSTS must name the host(s) this site is served as, e.g. dip.example.org")
 
+# Limits must hold across gunicorn's workers: without CACHE_URL, a cache directory they all share.
+_SHARED_CACHE = f"file://{(VAR_DIR / 'cache').resolve()}"
+CACHES = {"default": cache_from_url(os.environ.get("CACHE_URL", "").strip() or _SHARED_CACHE)}
+
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
@@ -29,7 +44,6 @@ SECURE_SSL_REDIRECT = flag("SECURE_SSL_REDIRECT", default=True)
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # container health checks speak plain HTTP inside the network
 SECURE_HSTS_SECONDS = integer("SECURE_HSTS_SECONDS", 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = flag("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=False)
-SECURE_CONTENT_TYPE_NOSNIFF = True
-if flag("BEHIND_TLS_PROXY", default=False):
+if BEHIND_TLS_PROXY:  # noqa: F405 - from base
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
