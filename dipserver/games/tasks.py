@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 from django.conf import settings
-from django.db import OperationalError
+from django.db import InterfaceError, OperationalError
 
 from dipserver.games.services.phases import phase_process as phase_process_service
 from dipserver.games.services.phases import phase_reminders_sweep
@@ -22,8 +22,9 @@ def phases_due_sweep() -> int:
 @shared_task(  # type: ignore[untyped-decorator]  # Celery ships no type hints
     name="dipserver.games.phase_process",
     trail=False,
-    # A dropped database connection rolls the whole phase back, so trying again is safe.
-    autoretry_for=(OperationalError,),
+    # A dropped database connection rolls the whole phase back, so trying again is safe. (InterfaceError:
+    # the connection was already closed when the task began to use it.)
+    autoretry_for=(OperationalError, InterfaceError),
     retry_backoff=2,
     max_retries=5,
 )
