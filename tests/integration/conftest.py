@@ -6,6 +6,7 @@ skip on a developer's machine, but FAIL when ``CI`` is set, so CI can never pass
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import os
 import subprocess
@@ -16,6 +17,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -278,3 +280,30 @@ def processed_once(game: Game) -> bool:
 
     phases = list(Phase.objects.filter(game=game).order_by("index").values_list("index", "status"))
     return phases == [(0, Phase.Status.PROCESSED), (1, Phase.Status.OPEN)]
+
+
+@contextlib.contextmanager
+def redis_stopped(url: str) -> Iterator[None]:
+    """Shut the local Redis server down for the block, then start it again as .ci/run does (no
+    persistence) and wait until it answers. Whatever happens in the block, Redis is started again."""
+    parts = urlsplit(url)
+    host, port = parts.hostname or "127.0.0.1", str(parts.port or 6379)
+    cli = ["redis-cli", "-h", host, "-p", port]
+    if subprocess.run([*cli, "shutdown", "nosave"], capture_output=True, timeout=30).returncode != 0:
+        unavailable(f"cannot shut Redis down at {host}:{port}")
+    try:
+        yield
+    finally:
+        Path("/var/log/redis").mkdir(parents=True, exist_ok=True)
+        Path("/var/lib/redis").mkdir(parents=True, exist_ok=True)
+        subprocess.run(
+            ["redis-server", "--daemonize", "yes", "--bind", "127.0.0.1", "-::1", "--port", port,
+             "--save", "", "--appendonly", "no", "--dir", "/var/lib/redis",
+             "--logfile", "/var/log/redis/ci.log"],
+            check=True, timeout=30,
+        )  # fmt: skip
+        deadline = time.monotonic() + 30
+        while subprocess.run([*cli, "ping"], capture_output=True).returncode != 0:
+            if time.monotonic() > deadline:
+                pytest.fail("Redis did not answer within 30 s of being started again")
+            time.sleep(0.2)

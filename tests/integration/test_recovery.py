@@ -1,20 +1,26 @@
-"""Recovery from a PostgreSQL restart, on real PostgreSQL, Redis and Celery worker processes.
+"""Recovery from a PostgreSQL restart and from Redis being down, on real PostgreSQL, Redis and Celery
+worker processes.
 
-Restarting the server kills every connection, including the ones that workers keep between tasks. A
-worker must notice at its next task and reconnect: no task may fail on the dead connection.
+Restarting PostgreSQL kills every connection, including the ones that workers keep between tasks. A
+worker must notice at its next task and reconnect: no task may fail on the dead connection. While Redis
+is down, what players ask for is saved and answered; the sweep queues the phase once Redis is back.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable
 
 import pytest
+from django.utils import timezone
 
 from dipserver.core.models import WorkerHeartbeat
 from dipserver.core.tasks import heartbeat
+from dipserver.games.models import Phase, Power
 from dipserver.games.services.phases import phases_due_sweep
+from tests.api.conftest import client_for
 
-from .conftest import restart_postgres
+from .conftest import redis_stopped, restart_postgres
 from .test_games_processing import Workers, due_game, processed_once
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
@@ -45,3 +51,23 @@ def test_workers_process_every_due_phase_at_the_first_sweep_after_a_postgres_res
     )
     assert sorted(workers.outcomes()) == ["processed"] * 6
     assert workers.errors() == []
+
+
+def test_the_last_ready_with_redis_stopped_is_answered_and_the_phase_processed_once_it_is_back(
+    workers: Workers, redis_url: str, wait_for: Callable[..., object]
+) -> None:
+    workers.start()
+    game = due_game("redis-down")
+    Phase.objects.filter(id=game.current_phase_id).update(deadline=timezone.now() + dt.timedelta(hours=1))
+
+    with redis_stopped(redis_url):
+        for power in Power.objects.filter(game=game).select_related("user"):
+            answer = client_for(power.user).put(
+                f"/api/v1/games/{game.id}/ready", {"ready": True}, format="json"
+            )
+            assert answer.status_code == 200, answer.content
+        assert answer.json() == {"ready": True, "phase_due": True}
+        assert Phase.objects.get(id=game.current_phase_id).status == Phase.Status.OPEN
+
+    assert phases_due_sweep() == [game.current_phase_id]  # beat's next sweep, with Redis back
+    wait_for(lambda: processed_once(game), timeout=90, what="the worker, reconnected, to process the phase")
