@@ -191,6 +191,7 @@ class Workers:
         self.folder = folder
         self.processes: list[subprocess.Popen[bytes]] = []
         self.logs: list[Path] = []
+        self.nodenames: list[str] = []
 
     def start(self) -> subprocess.Popen[bytes]:
         name = f"games-{uuid.uuid4().hex[:8]}@localhost"
@@ -203,6 +204,7 @@ class Workers:
             process = subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT)
         self.processes.append(process)
         self.logs.append(log)
+        self.nodenames.append(name)
         from dipserver.config import celery_app
 
         _wait_until_ready(_Named(name, process, log), celery_app)
