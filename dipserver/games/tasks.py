@@ -13,10 +13,14 @@ from dipserver.games.services.phases import phases_due_sweep as sweep_service
 
 @shared_task(name="dipserver.games.phases_due_sweep", trail=False)  # type: ignore[untyped-decorator]  # Celery ships no type hints
 def phases_due_sweep() -> int:
-    """Periodic (beat): queue every phase whose deadline has passed, and send deadline reminders."""
-    queued = sweep_service()
-    phase_reminders_sweep(hours=getattr(settings, "DIPSERVER_REMINDER_HOURS", 24))
-    return len(queued)
+    """Periodic (beat, every second): queue every phase whose deadline has passed and is not queued yet."""
+    return len(sweep_service())
+
+
+@shared_task(name="dipserver.games.phase_reminders_sweep", trail=False)  # type: ignore[untyped-decorator]  # Celery ships no type hints
+def phase_reminders() -> int:
+    """Periodic (beat): email the powers that have not ordered when their deadline is near."""
+    return phase_reminders_sweep(hours=getattr(settings, "DIPSERVER_REMINDER_HOURS", 24))
 
 
 @shared_task(  # type: ignore[untyped-decorator]  # Celery ships no type hints

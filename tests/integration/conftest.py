@@ -188,6 +188,7 @@ class Workers:
         self.queue = f"dipserver-games-{uuid.uuid4().hex[:8]}"
         self.env = {**os.environ, "DATABASE_URL": postgres_url, "CELERY_BROKER_URL": redis_url}
         self.env["DJANGO_SETTINGS_MODULE"] = "dipserver.config.settings.test"
+        self.env["CELERY_TASK_DEFAULT_QUEUE"] = self.queue  # what the workers' tasks queue goes there too
         self.folder = folder
         self.processes: list[subprocess.Popen[bytes]] = []
         self.logs: list[Path] = []

@@ -119,13 +119,21 @@ def power_ready_set(*, game_id: int, user: Any, ready: bool = True, now: dt.date
         return False
     phase.deadline = now
     phase.save(update_fields=["deadline"])
-    phase_enqueue(phase.id)
+    phase_enqueue(phase.id, now)
     return True
 
 
-def phase_enqueue(phase_id: int) -> None:
+def phase_enqueue(phase_id: int, now: dt.datetime | None = None) -> None:
     """Queue processing once the current transaction commits (a rollback sends nothing)."""
-    transaction.on_commit(functools.partial(_phase_send, phase_id))
+    phases_enqueue([phase_id], now or timezone.now())
+
+
+def phases_enqueue(phase_ids: list[int], now: dt.datetime) -> None:
+    """Mark the phases queued at ``now``, so the deadline sweep does not queue them again, and queue their
+    processing once the current transaction commits."""
+    Phase.objects.filter(id__in=phase_ids).update(queued_at=now)
+    for phase_id in phase_ids:
+        transaction.on_commit(functools.partial(_phase_send, phase_id))
 
 
 def _phase_send(phase_id: int) -> None:
@@ -137,6 +145,7 @@ def _phase_send(phase_id: int) -> None:
         phase_process.delay(phase_id)
     except BrokerUnreachable as exc:
         logger.warning("broker unreachable, phase %s is left to the deadline sweep: %s", phase_id, exc)
+        Phase.objects.filter(id=phase_id).update(queued_at=None)  # nothing went out: the sweep queues it
 
 
 def _game_and_phase_shared(game_id: int) -> tuple[Game, Phase]:
