@@ -103,6 +103,7 @@ def celery_worker(
         "DJANGO_SETTINGS_MODULE": "dipserver.config.settings.test",
         "DATABASE_URL": postgres_url,
         "CELERY_BROKER_URL": redis_url,
+        "CELERY_TASK_ALWAYS_EAGER": "false",
     }
     command = [
         sys.executable, "-m", "celery", "-A", "dipserver.config", "worker",
@@ -189,6 +190,7 @@ class Workers:
         self.env = {**os.environ, "DATABASE_URL": postgres_url, "CELERY_BROKER_URL": redis_url}
         self.env["DJANGO_SETTINGS_MODULE"] = "dipserver.config.settings.test"
         self.env["CELERY_TASK_DEFAULT_QUEUE"] = self.queue  # what the workers' tasks queue goes there too
+        self.env["CELERY_TASK_ALWAYS_EAGER"] = "false"  # ...through Redis, not run inside the queuing task
         self.folder = folder
         self.processes: list[subprocess.Popen[bytes]] = []
         self.logs: list[Path] = []

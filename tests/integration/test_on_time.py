@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from django.db import transaction
 from django.utils import timezone
 
 from dipserver.games.models import Phase
@@ -53,11 +54,12 @@ def test_phases_are_processed_within_two_seconds_of_their_deadlines(
 ) -> None:
     workers.start()
     wait_for(lambda: sweeps_sent(beat) > 0, timeout=60, what=f"beat's first sweep:\n{_tail(beat)}")
-    games = [due_game(f"on-time{n}") for n in range(3)]
-    start = timezone.now()
-    for n, game in enumerate(games):
-        deadline = start + dt.timedelta(seconds=2 + n / 2)
-        Phase.objects.filter(id=game.current_phase_id).update(deadline=deadline)
+    with transaction.atomic():  # beat's sweeps see the games only with their deadlines to come
+        games = [due_game(f"on-time{n}") for n in range(3)]
+        start = timezone.now()
+        for n, game in enumerate(games):
+            deadline = start + dt.timedelta(seconds=2 + n / 2)
+            Phase.objects.filter(id=game.current_phase_id).update(deadline=deadline)
 
     wait_for(lambda: all(processed_once(g) for g in games), timeout=60, what="the phases to be processed")
     late = {

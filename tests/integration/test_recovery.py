@@ -71,3 +71,23 @@ def test_the_last_ready_with_redis_stopped_is_answered_and_the_phase_processed_o
 
     assert phases_due_sweep() == [game.current_phase_id]  # beat's next sweep, with Redis back
     wait_for(lambda: processed_once(game), timeout=90, what="the worker, reconnected, to process the phase")
+
+
+def test_a_postgres_restart_mid_storm_leaves_no_phase_stuck(
+    workers: Workers, wait_for: Callable[..., object]
+) -> None:
+    workers.start()
+    workers.start()
+    games = [due_game(f"storm{n}") for n in range(20)]
+    assert len(phases_due_sweep()) == 20
+
+    wait_for(lambda: any(processed_once(g) for g in games), what="the storm to be under way")
+    restart_postgres()  # tasks mid-transaction roll back; they and the ones refused meanwhile are retried
+
+    # Exactly once each, from the database's own record (a task whose commit went through just before the
+    # connection died is retried and then finds its phase done: "not due").
+    wait_for(
+        lambda: all(processed_once(g) for g in games),
+        timeout=WITHIN_A_SWEEP,
+        what="every phase of the storm to be processed after the restart",
+    )
