@@ -13,6 +13,7 @@ import enum
 import functools
 
 from django.db import transaction
+from django.db.models import F, Q
 from django.utils import timezone
 
 from dipserver.games import notifications
@@ -21,9 +22,13 @@ from dipserver.games.errors import GameError
 from dipserver.games.models import Game, Order, Phase, Power
 from dipserver.games.services.common import game_locked, phase_locked, powers_locked
 from dipserver.games.services.games import game_finish
-from dipserver.games.services.orders import phase_enqueue
+from dipserver.games.services.orders import phase_enqueue, phases_enqueue
 from dipserver.games.turn import Turn, powers_in_play_at, powers_to_act, turn_play
 from dipserver.games.variants import game_variant
+
+# A phase queued this long ago and still due is queued again: its message was lost (Redis restarted
+# without its data). Redelivery after a worker crash is the broker's business (acks_late).
+REQUEUE_AFTER = dt.timedelta(minutes=5)
 
 
 class Processed(enum.StrEnum):
@@ -88,17 +93,25 @@ def phase_dry_run(*, game_id: int) -> Turn:
 
 
 def phases_due_sweep(*, now: dt.datetime | None = None, limit: int = 5000) -> list[int]:
-    """Queue every due phase (after commit). Locked rows are being handled by someone else: skipped."""
+    """Queue every due phase not queued yet (after commit). Locked rows are being handled: skipped.
+
+    A phase counts as queued from ``queued_at`` until its deadline moves past that time (extended, a grace
+    period, reverted) or ``REQUEUE_AFTER`` has passed (a message lost with the broker's data). Beat runs
+    this every second; on the index of open phases by deadline it costs one short query when nothing is
+    due (and one more to mark what it queues).
+    """
     now = now or timezone.now()
+    not_queued = (
+        Q(queued_at__isnull=True) | Q(queued_at__lt=F("deadline")) | Q(queued_at__lte=now - REQUEUE_AFTER)
+    )
     with transaction.atomic():
         due = list(
             Phase.objects.select_for_update(skip_locked=True, of=("self",))
-            .filter(status=Phase.Status.OPEN, deadline__lte=now, game__status=Game.Status.ACTIVE)
+            .filter(not_queued, status=Phase.Status.OPEN, deadline__lte=now, game__status=Game.Status.ACTIVE)
             .order_by("deadline")
             .values_list("id", flat=True)[:limit]
         )
-        for phase_id in due:
-            phase_enqueue(phase_id)
+        phases_enqueue(due, now)
     return due
 
 
@@ -132,7 +145,7 @@ def phase_process_now(*, game_id: int, now: dt.datetime | None = None) -> Phase:
         raise GameError(f"{game.name} has no open phase in play")
     phase.deadline = now or timezone.now()
     phase.save(update_fields=["deadline"])
-    phase_enqueue(phase.id)
+    phase_enqueue(phase.id, phase.deadline)
     return phase
 
 
