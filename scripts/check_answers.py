@@ -42,7 +42,7 @@ def main() -> int:
     parser.add_argument("--years", type=int, default=12)
     parser.add_argument("--variant", default="standard")
     parser.add_argument("--workers", type=int, default=1, help="adjudicate --jsonl --workers N (default 1)")
-    parser.add_argument("--module", default="dipserver.engine", help="the command line to run here")
+    parser.add_argument("--module", default="dipserver.adjudicator", help="the command line to run here")
     parser.add_argument("--revision", help="compare with this commit's command line instead of the digest")
     parser.add_argument("--revision-module", default="dipserver.engine", help="its command line")
     parser.add_argument("--save", metavar="PATH", help="also keep the requests (one per line) in PATH")

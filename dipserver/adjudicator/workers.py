@@ -26,7 +26,7 @@ from queue import SimpleQueue
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from dipserver.engine.cli import _Out
+    from dipserver.adjudicator.cli import _Out
 
 _HEADER = 8  # bytes of a frame's length, little-endian
 

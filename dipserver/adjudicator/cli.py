@@ -1,4 +1,7 @@
-"""The engine's command line: ``python -m dipserver.engine <command>``, a stable contract for other tools.
+"""The engine's command line: ``python -m dipserver.adjudicator <command>``, a stable contract for tools.
+
+It is a package of its own beside the engine (the JSON contract, the batch, the workers): it uses the
+engine, and the engine never imports it. ``python -m dipserver.engine`` is an alias kept for old tools.
 
 Commands:
 - ``adjudicate`` reads one JSON request on stdin and writes one JSON answer on stdout (``jsonio.py`` has
@@ -83,7 +86,7 @@ def _parser() -> argparse.ArgumentParser:
     import argparse
 
     parser = argparse.ArgumentParser(
-        prog="python -m dipserver.engine", description="The dipserver engine, without the server."
+        prog="python -m dipserver.adjudicator", description="The dipserver engine, without the server."
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -258,7 +261,7 @@ def _answer_data(data: Any, express: bool = True) -> dict[str, Any]:
     """The answer to one decoded request, as ``answer_text`` gives it."""
     global _engine
     if _engine is None:
-        from dipserver.engine.jsonio import RequestError, adjudicate_request
+        from dipserver.adjudicator.jsonio import RequestError, adjudicate_request
 
         _engine = adjudicate_request, RequestError
     adjudicate, request_error = _engine
@@ -280,7 +283,7 @@ def _line_answerer() -> Callable[[bytes], bytes]:
         import orjson
     except ImportError:
         return lambda line: encode(answer_text(line)) + b"\n"
-    from dipserver.engine.express import answer as lane
+    from dipserver.adjudicator.express import answer as lane
 
     loads, dumps, decode_error, newline = (
         orjson.loads,
@@ -356,7 +359,7 @@ def _adjudicate_to(args: argparse.Namespace, stdin: IO[bytes], out: _Out) -> int
     if args.jsonl:
         flush = not _is_file(stdin)
         if args.workers > 1:
-            from dipserver.engine.workers import WorkerError, answer_in_parallel
+            from dipserver.adjudicator.workers import WorkerError, answer_in_parallel
 
             try:
                 answer_in_parallel(_chunks(stdin), out, args.workers, flush, _line_answerer())
