@@ -246,6 +246,15 @@ def __getattr__(name: str) -> Any:
 _engine: tuple[Callable[..., dict[str, Any]], type[Exception]] | None = None
 
 
+# The answer to JSON nested deeper than the stdlib's decoder can follow (it recurses once per level, and
+# gives up near the interpreter's recursion limit, about 1,000 levels; orjson stops at 1,024). No request
+# needs more than a few levels.
+TOO_DEEP = "not valid JSON: arrays and objects nested too deeply (a request needs only a few levels)"
+# The answer when JSON that could be read holds a value too deep for the engine to look at, or to name in
+# its message (``repr`` gives up near the same limit).
+TOO_DEEP_VALUE = "a value in the request is nested too deeply (a request needs only a few levels)"
+
+
 def answer_text(text: str | bytes) -> dict[str, Any]:
     """The answer to one request's JSON text; every failure becomes ``{"error": ...}``, never a traceback."""
     try:
@@ -254,6 +263,8 @@ def answer_text(text: str | bytes) -> dict[str, Any]:
         if not text.strip():
             return {"error": "empty request: expected one JSON object"}
         return {"error": f"not valid JSON: {exc}"}
+    except RecursionError:
+        return {"error": TOO_DEEP}
     return _answer_data(data)
 
 
@@ -269,6 +280,8 @@ def _answer_data(data: Any, express: bool = True) -> dict[str, Any]:
         return adjudicate(data, express=express)
     except request_error as exc:
         return {"error": str(exc)}
+    except RecursionError:
+        return {"error": TOO_DEEP_VALUE}
     except Exception as exc:  # a batch must go on; the message still lets someone file a bug
         return {"error": f"internal error ({type(exc).__name__}): {exc}"}
 
