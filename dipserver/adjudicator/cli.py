@@ -446,9 +446,13 @@ _CHUNK_LINES = 32  # small enough to keep every worker busy, large enough that p
 _READ_SIZE = 1 << 18
 
 
-def _chunks(stream: IO[bytes]) -> Iterator[list[bytes]]:
+def _chunks(stream: IO[bytes], read: Callable[[int, int], bytes] = os.read) -> Iterator[list[bytes]]:
     """The input's lines in chunks of those already there (at most ``_CHUNK_LINES``), never waiting for a
-    second line once one is complete: from a pipe a tool may send one request and wait for its answer."""
+    second line once one is complete: from a pipe a tool may send one request and wait for its answer.
+
+    Each piece read is searched and split once, and a line that spans many pieces is joined once, when its
+    newline comes: the work is linear in the input, however long its lines (``read`` is ``os.read``; the
+    tests count what it hands out)."""
     try:
         fd = stream.fileno()
     except (OSError, ValueError):  # an in-memory stream (a test's): everything is already there
@@ -456,18 +460,24 @@ def _chunks(stream: IO[bytes]) -> Iterator[list[bytes]]:
         return
     import select
 
-    pending, ready = b"", list[bytes]()
-    while data := os.read(fd, _READ_SIZE):  # blocks only until some input (or its end) comes
-        *lines, pending = (pending + data).split(b"\n")
-        ready.extend(line + b"\n" for line in lines)
+    partial, ready = list[bytes](), list[bytes]()  # the pieces of a line not complete yet; whole lines
+    while data := read(fd, _READ_SIZE):  # blocks only until some input (or its end) comes
+        *lines, rest = data.split(b"\n")
+        if lines:
+            if partial:  # a line that began in earlier pieces ends in this one
+                lines[0] = b"".join((*partial, lines[0]))
+                partial.clear()
+            ready.extend(line + b"\n" for line in lines)
+        if rest:
+            partial.append(rest)  # the start of a line (or the middle of a long one), joined once it ends
         while len(ready) >= _CHUNK_LINES:
             yield ready[:_CHUNK_LINES]
             del ready[:_CHUNK_LINES]
         if ready and not select.select([fd], [], [], 0)[0]:
             yield ready  # nothing more is coming yet: someone may be waiting for these answers
             ready = []
-    if pending:
-        ready.append(pending)  # a last line without its newline, as iterating the stream gives it
+    if partial:
+        ready.append(b"".join(partial))  # a last line without its newline, as iterating the stream gives it
     if ready:
         yield ready
 
