@@ -25,9 +25,9 @@ from dipserver.engine.orders import (
     Hold,
     Move,
     Order,
+    OrderError,
     StayFleet,
 )
-from dipserver.engine.parse import OrderError
 from dipserver.engine.position import Position
 from dipserver.engine.timeline import load_timeline
 from dipserver.engine.types import PhaseType, Unit, UnitType, province_of
