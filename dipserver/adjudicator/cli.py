@@ -30,10 +30,12 @@ import stat
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from types import SimpleNamespace
-from typing import IO, TYPE_CHECKING, Any, Protocol
+from typing import IO, TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import argparse
+
+    from dipserver.adjudicator.workers import Output
 
     Command = Callable[[argparse.Namespace, IO[bytes], IO[str]], int]
 
@@ -324,15 +326,7 @@ def _line_answerer() -> Callable[[bytes], bytes]:
     return answer_line
 
 
-class _Out(Protocol):
-    """What the answers are written to: a binary stream, or ``_TextWriter``."""
-
-    def write(self, data: bytes, /) -> int: ...
-
-    def flush(self) -> None: ...
-
-
-def _binary(stdout: IO[str]) -> _Out:
+def _binary(stdout: IO[str]) -> Output:
     """Where to write the answers' bytes: the text stream's own buffer (after what is already in the text
     layer), or, for a stream without one (a test's StringIO), an adapter that decodes them."""
     buffer = getattr(stdout, "buffer", None)
@@ -363,7 +357,7 @@ def _adjudicate(args: argparse.Namespace, stdin: IO[bytes], stdout: IO[str]) -> 
         out.flush()
 
 
-def _adjudicate_to(args: argparse.Namespace, stdin: IO[bytes], out: _Out) -> int:
+def _adjudicate_to(args: argparse.Namespace, stdin: IO[bytes], out: Output) -> int:
     if args.workers < 1:
         import json
 
@@ -399,7 +393,7 @@ def _adjudicate_to(args: argparse.Namespace, stdin: IO[bytes], out: _Out) -> int
 _collector: bool | None = None
 
 
-def _adjudicate_lines(lines: Iterable[bytes], out: _Out, flush: bool) -> None:
+def _adjudicate_lines(lines: Iterable[bytes], out: Output, flush: bool) -> None:
     write, rest = out.write, iter(lines)
     # The first answer loads the engine and the variant: many objects that live as long as the process and
     # no garbage cycles, so the cyclic collector is off for it, and what it built is then frozen, out of the
