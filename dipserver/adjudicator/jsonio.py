@@ -471,13 +471,18 @@ def _named_place(board: Board, loc: str) -> bool:
     return board.terrain(prov) is not Terrain.ABSENT and (not coast or coast in board.coasts(prov))
 
 
-@dataclass(slots=True)
 class ReadOrders:
     """The request's orders as the adjudicator takes them, and the texts it could not accept."""
 
-    orders: dict[str, list[Order]]  # power -> orders, in the order given
-    texts: list[str]  # the text of each order above, in the same order (powers in turn)
-    rejected: list[tuple[str, str, str]]  # (power, text, reason): unreadable or impossible orders
+    __slots__ = ("orders", "rejected", "texts")
+
+    def __init__(
+        self,
+        orders: dict[str, list[Order]],  # power -> orders, in the order given
+        texts: list[str],  # the text of each order above, in the same order (powers in turn)
+        rejected: list[tuple[str, str, str]],  # (power, text, reason): unreadable or impossible orders
+    ) -> None:
+        self.orders, self.texts, self.rejected = orders, texts, rejected
 
 
 def read_orders(request: Request) -> ReadOrders:
