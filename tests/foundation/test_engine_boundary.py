@@ -117,7 +117,9 @@ def test_import_linter_contract_forbids_the_same_modules() -> None:
     assert config["include_external_packages"] is True
     # (The engine's other contract, that it never imports the command line, is checked further down.)
     contracts = {
-        tuple(c["source_modules"]): c for c in config["contracts"] if "django" in c["forbidden_modules"]
+        tuple(c["source_modules"]): c
+        for c in config["contracts"]
+        if c["type"] == "forbidden" and "django" in c["forbidden_modules"]
     }
     contract = contracts[("dipserver.engine",)]
     assert contract["type"] == "forbidden"
@@ -163,7 +165,9 @@ def test_import_linter_keeps_the_command_line_out_of_the_engine() -> None:
     [contract] = [
         c
         for c in config["contracts"]
-        if c["source_modules"] == ["dipserver.engine"] and "dipserver.adjudicator" in c["forbidden_modules"]
+        if c["type"] == "forbidden"
+        and c["source_modules"] == ["dipserver.engine"]
+        and "dipserver.adjudicator" in c["forbidden_modules"]
     ]
     assert contract["type"] == "forbidden"
     assert contract["ignore_imports"] == [" ".join(ALIAS)]
@@ -197,5 +201,5 @@ def test_other_pure_packages_keep_their_promise(package: str) -> None:
 @pytest.mark.parametrize("package", sorted(PURE_PACKAGES))
 def test_import_linter_has_the_same_contract_for(package: str) -> None:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
-    contracts = {tuple(c["source_modules"]): c for c in config["contracts"]}
+    contracts = {tuple(c["source_modules"]): c for c in config["contracts"] if c["type"] == "forbidden"}
     assert set(contracts[(package,)]["forbidden_modules"]) == set(PURE_PACKAGES[package])
