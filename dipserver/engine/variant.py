@@ -304,7 +304,11 @@ class _Loader:
         if slug in seen:
             raise VariantError(f"variant {slug!r}: 'base' chain loops ({' -> '.join((*seen, slug))})")
         folder = self.root / slug
-        if not folder.is_dir():
+        try:
+            found = folder.is_dir()
+        except OSError:  # a name the file system refuses outright (longer than it allows): no such folder
+            found = False
+        if not found:
             raise VariantError(f"{folder}: no such variant folder")
         meta_path, map_path, start_path = folder / "variant.toml", folder / "map.toml", folder / "start.toml"
         meta = _read_toml(meta_path)

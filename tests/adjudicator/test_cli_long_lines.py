@@ -137,3 +137,11 @@ def test_a_long_line_through_two_workers_gets_its_answer() -> None:
     }
     assert answers["2"] == answers["1"]
     assert answers["1"].startswith(b'{"error":"unknown field(s) [\'pad\']')
+
+
+def test_a_long_variant_name_is_an_unknown_variant_not_an_internal_error() -> None:
+    from tests.adjudicator.test_cli import adjudicate, request
+
+    answer = adjudicate(request(variant="x" * 100_000))
+    assert answer["error"].startswith("unknown or broken variant 'xxx")
+    assert "no such variant folder" in answer["error"]
