@@ -5,14 +5,14 @@
 
 1. Plays seeded random games with our engine (random legal orders from ``options.py``: most units move,
    the rest support or convoy what their neighbours do) and records every movement phase as a request of
-   the ``adjudicate`` command (``dipserver/engine/jsonio.py``).
+   the ``adjudicate`` command (``dipserver/adjudicator/jsonio.py``).
 2. Times our engine on each position: order texts read and the phase adjudicated, repeated, median.
 3. If the ``diplomacy`` package is installed — here or in the interpreter ``--reference-python`` names —
    times its ``Game.process()`` on a sample of the same positions (units, centres, phase and orders set
    first, outside the timing), checks both engines leave the same units, and prints the ratio. Then, as
    information beside the targets, it times each position once more, one run each, and prints the mean:
    the like-for-like figure for a batch, which meets each position once and is timed as a mean.
-4. Feeds all positions through one ``python -m dipserver.engine adjudicate --jsonl`` process, with one
+4. Feeds all positions through one ``python -m dipserver.adjudicator adjudicate --jsonl`` process, with one
    worker and then with one per core, and divides its whole wall and CPU time (interpreter start-up and
    JSON included) by the number of positions; says which of those meet 10x the reference. Our modules are
    compiled to bytecode first, as an installation has them (``./dip`` runs compileall); the median of
@@ -228,9 +228,9 @@ def variant_memory(slug: str) -> int:
 
 def play_games(slug: str, wanted: int, years: int, seed: int) -> list[dict[str, Any]]:
     """Movement-phase requests (orders included) from seeded random games, ``wanted`` of them."""
+    from dipserver.adjudicator.jsonio import position_data
     from dipserver.engine.adjudicate import adjudicate
     from dipserver.engine.board import board_for
-    from dipserver.engine.jsonio import position_data
     from dipserver.engine.variant import load_variant
 
     variant = load_variant(slug)
@@ -346,8 +346,8 @@ def _aim(order: Any) -> tuple[str, ...]:
 def time_ours(requests: list[dict[str, Any]], repeat: int) -> dict[str, Any]:
     """Per position, the median CPU seconds of reading its order texts and of adjudicating (lists in request
     order, under "read" and "adjudicate"), and the units each leaves (by ``id`` of the request)."""
+    from dipserver.adjudicator.jsonio import read_orders, read_request
     from dipserver.engine.adjudicate import adjudicate
-    from dipserver.engine.jsonio import read_orders, read_request
 
     read_times, adjudicate_times = [], []
     units: dict[int, list[list[str]]] = {}
@@ -390,7 +390,7 @@ def time_batch(requests: list[dict[str, Any]], workers: int = 1, keep: str | Non
         command = [
             sys.executable,
             "-m",
-            "dipserver.engine",
+            "dipserver.adjudicator",
             "adjudicate",
             "--jsonl",
             "--workers",

@@ -1,25 +1,8 @@
-"""``python -m dipserver.engine``: the engine's command line (see ``cli.py``).
+"""``python -m dipserver.engine``: the old name of the command line, kept for the tools that use it.
 
-Start-up (imports, the variant) builds many objects that live as long as the process and no garbage
-cycles, so the cyclic collector is off from the very start; ``main`` turns it back on once start-up is over.
-At the end the process leaves without the interpreter's teardown, which frees every object one by one for
-nothing: a tenth of a one-request run. Only this entry point does that, never ``main`` (tests call it).
+The command line is its own package now, ``dipserver.adjudicator`` (run ``python -m dipserver.adjudicator``);
+importing its ``__main__`` runs it, arguments, exit status and all. This is the one import from the engine
+into that package, and the import contract names it as its one exception.
 """
 
-import gc
-
-_collector = gc.isenabled()
-gc.disable()
-
-import os  # noqa: E402  (after the collector is off: importing is start-up too)
-import sys  # noqa: E402
-
-from dipserver.engine.cli import main  # noqa: E402
-
-_status = main(collector=_collector)
-try:
-    sys.stdout.flush()
-    sys.stderr.flush()
-except BaseException:
-    raise SystemExit(_status) from None  # let the interpreter's exit report it, as it always did
-os._exit(_status)
+import dipserver.adjudicator.__main__  # noqa: F401  (runs the command line and ends the process)

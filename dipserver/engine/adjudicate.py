@@ -60,9 +60,10 @@ def adjudicate(
     module's overlay that closes provinces for one season (blizzards). Centres and the Winter decision
     always use ``board``, since such overlays never outlast the season.
 
-    ``checked=True`` says the movement orders were read by the parser or ``jsonio``'s reader for this
-    position, which check each order on its own: ``movement.resolve_movement`` then skips those checks.
-    Any other caller keeps the default, and with it the full checks and their messages.
+    ``checked=True`` says the movement orders were read by the parser or by the command line's reader
+    (``dipserver.adjudicator.jsonio``) for this position, which check each order on its own:
+    ``movement.resolve_movement`` then skips those checks. Any other caller keeps the default, and with it
+    the full checks and their messages.
     """
     rule = build_rule or board.variant.build_rule or HOME
     phase = position.phase

@@ -20,75 +20,15 @@ a dried sea carries no fleet along it.
 from __future__ import annotations
 
 import functools
-from collections.abc import Collection, Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Collection, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from dipserver.engine.mapstate import FrozenMap as FrozenMap
+from dipserver.engine.mapstate import MapState as MapState
 from dipserver.engine.types import Terrain, UnitType, coast_of, province_of
 
 if TYPE_CHECKING:
-    from dipserver.engine.variant import Variant
-
-
-class FrozenMap(Mapping[str, Any]):
-    """An immutable, hashable mapping, so ``MapState`` can key caches."""
-
-    __slots__ = ("_data", "_hash")
-
-    def __init__(self, data: Mapping[str, Any] | None = None) -> None:
-        self._data = dict(data or {})
-        self._hash: int | None = None
-
-    def __getitem__(self, key: str) -> Any:
-        return self._data[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._data)
-
-    def __len__(self) -> int:
-        return len(self._data)
-
-    def __hash__(self) -> int:
-        if self._hash is None:
-            self._hash = hash(frozenset(self._data.items()))
-        return self._hash
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Mapping):
-            return self._data == dict(other)
-        return NotImplemented
-
-    def __repr__(self) -> str:
-        return f"FrozenMap({self._data!r})"
-
-    # Pickled (the variant cache) without its hash: string hashes differ from one process to the next.
-    def __getstate__(self) -> dict[str, Any]:
-        return self._data
-
-    def __setstate__(self, data: dict[str, Any]) -> None:
-        self._data = data
-        self._hash = None
-
-
-@dataclass(frozen=True, slots=True)
-class MapState:
-    """The per-phase map. Plain mappings passed in are frozen, so equal states hash equally."""
-
-    terrain: Mapping[str, Terrain]
-    coasts: Mapping[str, Mapping[str, frozenset[str]]]  # province -> coast -> water provinces it touches
-    supply_centres: frozenset[str]
-    homes: Mapping[str, str]  # home centre -> power
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "terrain", FrozenMap({p: Terrain(t) for p, t in self.terrain.items()}))
-        coasts = {
-            prov: FrozenMap({c: frozenset(w) for c, w in named.items()})
-            for prov, named in self.coasts.items()
-            if named
-        }
-        object.__setattr__(self, "coasts", FrozenMap(coasts))
-        object.__setattr__(self, "supply_centres", frozenset(self.supply_centres))
-        object.__setattr__(self, "homes", FrozenMap(self.homes))
+    from dipserver.engine.definition import Variant
 
 
 _EMPTY: frozenset[str] = frozenset()

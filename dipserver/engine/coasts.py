@@ -17,8 +17,8 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Mapping
 
+from dipserver.engine.definition import Variant
 from dipserver.engine.types import Terrain
-from dipserver.engine.variant import Variant
 
 Coasts = dict[str, dict[str, frozenset[str]]]
 CoastNames = Mapping[str, tuple[tuple[str, frozenset[str]], ...]]

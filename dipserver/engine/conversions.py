@@ -26,10 +26,10 @@ from dipserver.engine.orders import (
     Hold,
     Move,
     Order,
+    OrderError,
     Retreat,
     StayFleet,
 )
-from dipserver.engine.parse import OrderError
 from dipserver.engine.position import Dislodged, Position
 from dipserver.engine.timeline import load_timeline
 from dipserver.engine.types import PhaseType, Unit, UnitType, province_of

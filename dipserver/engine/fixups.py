@@ -18,7 +18,8 @@ Every step returns new values plus the events it caused, as plain dicts for the 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 from dipserver.engine.board import FrozenMap, MapState
 from dipserver.engine.coasts import recompute_coasts, shore_provinces
@@ -26,11 +27,46 @@ from dipserver.engine.position import Position
 from dipserver.engine.types import Terrain, Unit, UnitType, coast_of
 from dipserver.engine.variant import Variant
 
-if TYPE_CHECKING:
-    from dipserver.engine.timeline import Scheduled, Settings, Timeline
-
 Events = list[dict[str, Any]]
 Units = dict[str, Unit]
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """How the fix-up pipeline treats units and centres after a change (variant data, E3/E7/E11)."""
+
+    sc_owner: str = "occupant"  # "occupant" | "deluge_chain"
+    stranded_fleets: str = "convert"  # "convert" (army, or disband if told to stay) | "stay"
+    sunk_armies: str = "fleet"  # "fleet" | "drown"
+    new_sc_home: str = "none"  # "none" | "territory": new centres in a home territory are home centres
+
+
+# What the pipeline reads of the timeline (``timeline.py`` runs the pipeline; it does not import that
+# module back): a scheduled change (``timeline.Scheduled``) and the timeline's maps (``timeline.Timeline``).
+
+
+class Scheduled(Protocol):
+    """One change to one province, as ``timeline.Scheduled`` gives it."""
+
+    @property
+    def change(self) -> str: ...  # a ``timeline.Change``: "land", "sea", "impassable", "sc_gain", ...
+
+    @property
+    def province(self) -> str | None: ...
+
+    @property
+    def keep(self) -> tuple[str, ...]: ...
+
+
+class Timeline(Protocol):
+    """The parts of ``timeline.Timeline`` the pipeline uses."""
+
+    @property
+    def territories(self) -> Mapping[str, str]: ...  # province -> power (original homes)
+
+    @property
+    def coast_names(self) -> Mapping[str, tuple[tuple[str, frozenset[str]], ...]]: ...
+
 
 _TERRAIN_OF = {"land": Terrain.LAND, "sea": Terrain.SEA, "impassable": Terrain.IMPASSABLE}
 

@@ -2,7 +2,7 @@
 
 An order names the ordered unit by its location (``unit``) as given in the position; the target of a
 support or convoy is named by province or location. Parsing and validation live elsewhere
-(``parse.py``); these are plain values.
+(``parse.py``); these are plain values, and ``OrderError`` is what a reader raises for a text it refuses.
 """
 
 from __future__ import annotations
@@ -11,6 +11,14 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from dipserver.engine.types import UnitType
+
+
+class OrderError(ValueError):
+    """An order that cannot be understood or is impossible; ``reason`` is meant for the player."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
 
 
 @dataclass(frozen=True, slots=True)

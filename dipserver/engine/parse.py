@@ -36,20 +36,16 @@ from dipserver.engine.orders import (
     SupportMove,
     Waive,
 )
+
+# OrderError lives with the order values, so that the modules that read other kinds of order (conversions,
+# rule modules) can raise it without importing this module, which imports them: no import cycle.
+from dipserver.engine.orders import OrderError as OrderError
 from dipserver.engine.position import Position
 from dipserver.engine.types import HOME, OWNED, PhaseType, Terrain, Unit, UnitType, coast_of, province_of
 from dipserver.engine.variant import Variant, normalise_name
 
 if TYPE_CHECKING:
     from dipserver.engine.modules.orders import InPlay
-
-
-class OrderError(ValueError):
-    """An order that cannot be understood or is impossible; ``reason`` is meant for the player."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
 
 
 # --- build rules: where a power may place new units (variants differ) --------------------------------

@@ -22,6 +22,7 @@ from typing import Any
 
 from dipserver.engine import fixups, randomness
 from dipserver.engine.board import FrozenMap, MapState
+from dipserver.engine.fixups import Settings as Settings  # the pipeline's settings, read from here
 from dipserver.engine.position import Position
 from dipserver.engine.types import Phase, Season, Terrain
 from dipserver.engine.variant import VARIANTS_DIR, Variant
@@ -73,16 +74,6 @@ class Event:
         return self.only_without is None or not options[self.only_without]
 
 
-@dataclass(frozen=True, slots=True)
-class Settings:
-    """How the fix-up pipeline treats units and centres after a change (variant data, E3/E7/E11)."""
-
-    sc_owner: str = "occupant"  # "occupant" | "deluge_chain"
-    stranded_fleets: str = "convert"  # "convert" (army, or disband if told to stay) | "stay"
-    sunk_armies: str = "fleet"  # "fleet" | "drown"
-    new_sc_home: str = "none"  # "none" | "territory": new centres in a home territory are home centres
-
-
 _SETTING_VALUES = {
     "sc_owner": ("occupant", "deluge_chain"),
     "stranded_fleets": ("convert", "stay"),
@@ -106,7 +97,7 @@ class Timeline:
     slug: str
     source: str  # the file it came from, for messages
     events: tuple[Event, ...] = ()
-    settings: Settings = Settings()
+    settings: Settings = field(default_factory=Settings)
     options: Mapping[str, OptionSpec] = field(default_factory=dict)
     season_labels: tuple[tuple[int, Mapping[str, str]], ...] = ()  # (from year, season letter -> label)
     territories: Mapping[str, str] = field(default_factory=dict)  # province -> power (original homes)

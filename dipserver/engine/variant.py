@@ -15,11 +15,15 @@ import functools
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, overload
 
-from dipserver.engine.board import Board, FrozenMap, MapState, board_for, preload_board
+from dipserver.engine.board import Board, board_for, preload_board
+from dipserver.engine.definition import Power as Power
+from dipserver.engine.definition import ProvinceInfo as ProvinceInfo
+from dipserver.engine.definition import Variant as Variant
+from dipserver.engine.definition import normalise_name as normalise_name
+from dipserver.engine.mapstate import FrozenMap, MapState
 from dipserver.engine.position import Position
 from dipserver.engine.types import Phase, PhaseType, Terrain, Unit, UnitType, coast_of, province_of
 
@@ -42,62 +46,6 @@ _COLOUR_PATTERN = r"^#[0-9a-fA-F]{6}$"
 
 class VariantError(ValueError):
     """A variant's files are missing, malformed or inconsistent."""
-
-
-@dataclass(frozen=True, slots=True)
-class Power:
-    """A power's display data (its key in ``Variant.powers`` is its upper-case name)."""
-
-    name: str
-    adjective: str
-    colour: str
-
-
-@dataclass(frozen=True, slots=True)
-class ProvinceInfo:
-    """A province's code and the names players may write for it."""
-
-    code: str
-    name: str
-    aliases: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, eq=False)
-class Variant:
-    """One variant's fixed data. Compared and hashed by identity: it is loaded once and cached."""
-
-    slug: str
-    name: str
-    description: str
-    version: str  # sha256 of its files (and its base's): pin it on a game so replays stay identical
-    base: str | None
-    powers: Mapping[str, Power]
-    provinces: Mapping[str, ProvinceInfo]
-    borders: Mapping[str, frozenset[str]]  # symmetric, as drawn, regardless of terrain
-    coast_waters: Mapping[str, Mapping[str, frozenset[str]]]  # multi-coast province -> coast -> waters
-    fleet_exceptions: frozenset[frozenset[str]]  # coast-to-coast pairs the derivation must not produce
-    map_state: MapState  # the map at the start
-    start: Position
-    victory_centres: int
-    build_rule: str  # "home": owned home centres only; "owned": any owned centre
-    names: Mapping[str, str]  # normalised name/alias/code -> province code, for the order parser
-    impassable_seas: str = "shore"  # see IMPASSABLE_SEAS: [rules] impassable_seas in variant.toml
-    # The variant's own [[victory]] conditions (victory.py), besides those of its timeline: a generated
-    # board (Ice Lords) has no timeline file. And the last year a game plays when its game master sets
-    # none (None: no limit); after its Winter the game ends with no winner.
-    victory: tuple[Mapping[str, Any], ...] = ()
-    default_end_year: int | None = None
-    # Where its files were read when not from ``variants/`` (an archived version): its timeline is there too.
-    source_root: Path | None = None
-
-    def lookup(self, text: str) -> str | None:
-        """Province code for a code, full name or alias in any case; ``None`` if unknown."""
-        return self.names.get(normalise_name(text))
-
-
-def normalise_name(text: str) -> str:
-    """``"St. Petersburg"`` reads as ``"st petersburg"``, ``Mid-Atlantic`` as ``mid atlantic``."""
-    return re.sub(r"[^a-z0-9]+", " ", text.lower()).strip()
 
 
 def load_variant(slug: str, root: Path | None = None) -> Variant:
@@ -184,7 +132,15 @@ def load_variant_from_sources(slug: str, files: Mapping[str, str]) -> Variant:
 
 _CACHE_FORMAT = 1  # bump when the layout of the file changes
 # What a built variant and its start board are made by (board.py derives with coasts.py's shore rule).
-_CODE_FILES = ("variant.py", "board.py", "types.py", "position.py", "coasts.py")
+_CODE_FILES = (
+    "variant.py",
+    "definition.py",
+    "mapstate.py",
+    "board.py",
+    "types.py",
+    "position.py",
+    "coasts.py",
+)
 
 
 def cache_dir() -> Path:
@@ -348,7 +304,11 @@ class _Loader:
         if slug in seen:
             raise VariantError(f"variant {slug!r}: 'base' chain loops ({' -> '.join((*seen, slug))})")
         folder = self.root / slug
-        if not folder.is_dir():
+        try:
+            found = folder.is_dir()
+        except OSError:  # a name the file system refuses outright (longer than it allows): no such folder
+            found = False
+        if not found:
             raise VariantError(f"{folder}: no such variant folder")
         meta_path, map_path, start_path = folder / "variant.toml", folder / "map.toml", folder / "start.toml"
         meta = _read_toml(meta_path)

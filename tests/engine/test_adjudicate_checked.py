@@ -10,9 +10,9 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from dipserver.adjudicator.jsonio import Request, read_orders
 from dipserver.engine.adjudicate import adjudicate
 from dipserver.engine.board import board_for
-from dipserver.engine.jsonio import Request, read_orders
 from dipserver.engine.orders import Order
 from dipserver.engine.parse import format_order
 from dipserver.engine.position import Position

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
+from dipserver.adjudicator.jsonio import adjudicate_request
 from dipserver.engine.board import MapState, board_for
-from dipserver.engine.jsonio import adjudicate_request
 from dipserver.engine.options import legal_options
 from dipserver.engine.orders import ConvertToArmy
 from dipserver.engine.parse import OrderError, parse_order

@@ -273,6 +273,13 @@ def test_unknown_variant(tmp_path: Path) -> None:
         load_variant("nowhere", tmp_path)
 
 
+def test_a_slug_too_long_for_the_file_system_is_an_unknown_variant(tmp_path: Path) -> None:
+    """A request's "variant" is any string: one longer than a file name may be is no variant (no OSError)."""
+    for root in (tmp_path, None):  # a copy, and the repository's variants (through the disk cache)
+        with pytest.raises(VariantError, match="no such variant folder"):
+            load_variant("x" * 5000, root)
+
+
 def test_base_chain_loop(tmp_path: Path) -> None:
     for slug, base in (("one", "two"), ("two", "one")):
         (tmp_path / slug).mkdir()

@@ -174,7 +174,7 @@ def test_the_command_line_answers_the_same_from_a_built_and_a_cached_variant(var
 
     def run() -> bytes:
         done = subprocess.run(
-            [sys.executable, "-m", "dipserver.engine", "adjudicate", "--jsonl"],
+            [sys.executable, "-m", "dipserver.adjudicator", "adjudicate", "--jsonl"],
             input=f"{request}\n{request}\n".encode(),
             capture_output=True,
             cwd=VARIANTS_DIR.parent,

@@ -115,7 +115,12 @@ class TestTheCheckItself:
 def test_import_linter_contract_forbids_the_same_modules() -> None:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
     assert config["include_external_packages"] is True
-    contracts = {tuple(c["source_modules"]): c for c in config["contracts"]}
+    # (The engine's other contract, that it never imports the command line, is checked further down.)
+    contracts = {
+        tuple(c["source_modules"]): c
+        for c in config["contracts"]
+        if c["type"] == "forbidden" and "django" in c["forbidden_modules"]
+    }
     contract = contracts[("dipserver.engine",)]
     assert contract["type"] == "forbidden"
     assert set(contract["forbidden_modules"]) == set(FORBIDDEN)
@@ -125,15 +130,52 @@ def test_namespace_package_contract_forbids_the_frameworks_and_the_rest_of_dipse
     """Used by `./dip test` while dipserver/engine has no __init__.py."""
     config = configparser.ConfigParser()
     config.read(ROOT / ".ci" / "importlinter-engine.ini")
-    assert config["importlinter"]["root_packages"].split() == ["dipserver.engine"]
     contract = config["importlinter:contract:engine-is-pure-python"]
     assert contract["type"] == "forbidden"
     assert contract["source_modules"].split() == ["dipserver.engine"]
-    assert set(contract["forbidden_modules"].split()) == {"django", "celery", "rest_framework", "dipserver"}
+    assert set(contract["forbidden_modules"].split()) == {
+        "django",
+        "celery",
+        "rest_framework",
+        "dipserver",
+        "dipserver.adjudicator",
+    }
+    assert contract["ignore_imports"].split() == list(ALIAS)
+    assert config["importlinter"]["root_packages"].split() == ["dipserver.engine", "dipserver.adjudicator"]
+    command_line = config["importlinter:contract:adjudicator-is-pure-python"]
+    assert command_line["type"] == "forbidden"
+    assert command_line["source_modules"].split() == ["dipserver.adjudicator"]
+    frameworks_and_server = {"django", "celery", "rest_framework", "dipserver"}
+    assert set(command_line["forbidden_modules"].split()) == frameworks_and_server
+
+
+# The engine's one import of its command line: `python -m dipserver.engine`, the command's old name.
+ALIAS = ("dipserver.engine.__main__", "->", "dipserver.adjudicator.__main__")
+
+
+@pytest.mark.parametrize("path", ENGINE_FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_engine_never_imports_its_command_line(path: Path) -> None:
+    found = forbidden_imports(path.read_text(encoding="utf-8"), module_name(path), ("dipserver.adjudicator",))
+    allowed = [ALIAS[2]] if module_name(path) == ALIAS[0] else []
+    assert found == allowed
+
+
+def test_import_linter_keeps_the_command_line_out_of_the_engine() -> None:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    [contract] = [
+        c
+        for c in config["contracts"]
+        if c["type"] == "forbidden"
+        and c["source_modules"] == ["dipserver.engine"]
+        and "dipserver.adjudicator" in c["forbidden_modules"]
+    ]
+    assert contract["type"] == "forbidden"
+    assert contract["ignore_imports"] == [" ".join(ALIAS)]
 
 
 # Other packages that promise to stay free of the server (see their module docstrings).
 PURE_PACKAGES = {
+    "dipserver.adjudicator": FORBIDDEN,
     "dipserver.render": FORBIDDEN,
     "dipserver.bot": (*FORBIDDEN, "dipserver.engine", "dipserver.render"),
 }
@@ -159,5 +201,5 @@ def test_other_pure_packages_keep_their_promise(package: str) -> None:
 @pytest.mark.parametrize("package", sorted(PURE_PACKAGES))
 def test_import_linter_has_the_same_contract_for(package: str) -> None:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
-    contracts = {tuple(c["source_modules"]): c for c in config["contracts"]}
+    contracts = {tuple(c["source_modules"]): c for c in config["contracts"] if c["type"] == "forbidden"}
     assert set(contracts[(package,)]["forbidden_modules"]) == set(PURE_PACKAGES[package])

@@ -116,9 +116,9 @@ def test_conversion_orders_are_checked_with_reasons():
 def test_a_sahara_fleet_told_to_stay_a_fleet_keeps_the_instruction_through_its_stored_retreat():
     # E16: Austria's fleet in Greece, dislodged in Spring 1903, retreats to the Aegean, which dries after the
     # retreats; the instruction given with the movement orders is kept in the stored retreat phase.
+    from dipserver.adjudicator.turnio import map_state
     from dipserver.engine.position import Position
     from dipserver.engine.timeline import map_at
-    from dipserver.engine.turnio import map_state
     from dipserver.engine.types import Phase, Unit, UnitType
 
     sahara = load_variant("sahara")

@@ -21,8 +21,7 @@ from dipserver.engine.modules import Modules, ModuleState
 from dipserver.engine.modules.blizzard import SnowStorm
 from dipserver.engine.modules.phase import Checker, ModuleOrders
 from dipserver.engine.modules.supply import EstablishDepot
-from dipserver.engine.orders import Order
-from dipserver.engine.parse import OrderError
+from dipserver.engine.orders import Order, OrderError
 from dipserver.engine.position import Position
 from dipserver.engine.types import PhaseType
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 
 import pytest
 
-from dipserver.engine.jsonio import adjudicate_request
+from dipserver.adjudicator.jsonio import adjudicate_request
 from dipserver.engine.position import Position
 from dipserver.engine.turn import Turn, play_phase
 from dipserver.engine.types import Phase, Unit, UnitType

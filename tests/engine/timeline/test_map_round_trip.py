@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from dipserver.engine.jsonio import adjudicate_request
+from dipserver.adjudicator.jsonio import adjudicate_request
+from dipserver.adjudicator.turnio import map_state as request_map
 from dipserver.engine.timeline import hooks_between, load_timeline, map_at, walk
-from dipserver.engine.turnio import map_state as request_map
 from dipserver.engine.types import Phase, PhaseType, Season
 from dipserver.engine.variant import Variant, load_variant
 

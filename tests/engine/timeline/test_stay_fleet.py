@@ -12,8 +12,8 @@ from collections.abc import Mapping
 
 import pytest
 
+from dipserver.adjudicator.jsonio import adjudicate_request
 from dipserver.engine.board import MapState
-from dipserver.engine.jsonio import adjudicate_request
 from dipserver.engine.position import Position
 from dipserver.engine.timeline import Hook, walk
 from dipserver.engine.turn import Turn, play_phase

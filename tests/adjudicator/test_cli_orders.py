@@ -12,9 +12,9 @@ from collections.abc import Iterator
 
 import pytest
 
+from dipserver.adjudicator.jsonio import RequestError, read_movement_order, read_orders, read_request
 from dipserver.engine.adjudicate import adjudicate
 from dipserver.engine.board import Board
-from dipserver.engine.jsonio import RequestError, read_movement_order, read_orders, read_request
 from dipserver.engine.options import legal_options
 from dipserver.engine.orders import Hold, Move, Order, SupportMove
 from dipserver.engine.parse import OrderError, parse_order

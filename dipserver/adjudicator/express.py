@@ -22,6 +22,18 @@ from collections.abc import Sequence
 from operator import itemgetter
 from typing import Any, cast
 
+from dipserver.adjudicator.jsonio import (
+    _CHANGING,
+    _LOC,
+    _PROV,
+    _TYPES,
+    REQUEST_KEYS,
+    RequestError,
+    _homes_data,
+    _phase,
+    _read_plain,
+    _variant,
+)
 from dipserver.engine.board import Board, board_for
 from dipserver.engine.convoys import (
     DISRUPTED,
@@ -34,18 +46,6 @@ from dipserver.engine.convoys import (
     retreat_options,
     sea_route,
     unit_name,
-)
-from dipserver.engine.jsonio import (
-    _CHANGING,
-    _LOC,
-    _PROV,
-    _TYPES,
-    REQUEST_KEYS,
-    RequestError,
-    _homes_data,
-    _phase,
-    _read_plain,
-    _variant,
 )
 from dipserver.engine.resolver import CONVOY, HOLD, MOVE, SUPPORT, ConvoyRoute, OrderTable, resolve
 from dipserver.engine.types import OWNED, Phase, PhaseType, Season, Terrain, UnitType, province_of

@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from dipserver.engine import cli
-from tests.engine.test_cli import python, request
+from dipserver.adjudicator import cli
+from tests.adjudicator.test_cli import python, request
 
 BIG = "123456789012345678901234567890"  # beyond 64 bits: orjson reads it as a float, the stdlib as an int
 
@@ -212,7 +212,7 @@ def test_a_single_requests_answer_is_the_stdlibs(pretty: bool) -> None:
 def test_one_request_does_not_import_orjson() -> None:
     """orjson's import costs more than one request's JSON saves; a batch imports it, one request does not."""
     check = (
-        "import io, sys; from dipserver.engine import cli; "
+        "import io, sys; from dipserver.adjudicator import cli; "
         "cli.main(['adjudicate'], io.BytesIO(sys.stdin.buffer.read()), io.StringIO()); "
         "print('orjson' in sys.modules)"
     )
@@ -232,11 +232,12 @@ def command(*prefix: str) -> Callable[[bytes], bytes]:
 def test_the_command_runs_without_orjson_and_answers_the_same_values() -> None:
     """A whole process where ``import orjson`` fails: the same values, line for line, as with orjson."""
     without = (
-        "import sys; sys.modules['orjson'] = None; from dipserver.engine.cli import main; sys.exit(main())"
+        "import sys; sys.modules['orjson'] = None; "
+        "from dipserver.adjudicator.cli import main; sys.exit(main())"
     )
     lines = b"".join(line.rstrip(b"\n") + b"\n" for line in [*ordinary(), *ODD.values()])
     slow = command("-c", without)(lines).splitlines()
-    fast = command("-m", "dipserver.engine")(lines).splitlines()
+    fast = command("-m", "dipserver.adjudicator")(lines).splitlines()
     assert len(slow) == len(fast) == lines.count(b"\n")
     assert [json.loads(line) for line in slow] == [json.loads(line) for line in fast]
     assert all(line.isascii() for line in slow)

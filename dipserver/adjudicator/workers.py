@@ -23,12 +23,17 @@ import signal
 import threading
 from collections.abc import Callable, Iterable
 from queue import SimpleQueue
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from dipserver.engine.cli import _Out
+from typing import Protocol
 
 _HEADER = 8  # bytes of a frame's length, little-endian
+
+
+class Output(Protocol):
+    """What the answers are written to: a binary stream, or the command line's ``_TextWriter``."""
+
+    def write(self, data: bytes, /) -> int: ...
+
+    def flush(self) -> None: ...
 
 
 class WorkerError(RuntimeError):
@@ -91,7 +96,7 @@ class _Worker:
 
 def answer_in_parallel(
     chunks: Iterable[list[bytes]],
-    out: _Out,
+    out: Output,
     workers: int,
     flush: bool,
     answer_line: Callable[[bytes], bytes],
@@ -131,7 +136,7 @@ def answer_in_parallel(
 
 def _write_answers(
     order: SimpleQueue[_Worker | None],
-    out: _Out,
+    out: Output,
     flush: bool,
     pool: list[_Worker],
     failed: list[BaseException],

@@ -15,7 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from dipserver.engine.cli import answer_text
+from dipserver.adjudicator.cli import answer_text
 from dipserver.engine.timeline import map_at
 from dipserver.engine.types import Terrain
 from dipserver.engine.validate import notes, validate
@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def run(*args: str, stdin: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    command = [sys.executable, "-m", "dipserver.engine", *args]
+    command = [sys.executable, "-m", "dipserver.adjudicator", *args]
     return subprocess.run(command, input=stdin, capture_output=True, text=True, cwd=ROOT, env=env, timeout=60)
 
 
@@ -159,7 +159,15 @@ def test_workers_answer_a_file_in_input_order(tmp_path: Path) -> None:
     for workers in ("1", "2"):
         with path.open() as requests:
             done = subprocess.run(
-                [sys.executable, "-m", "dipserver.engine", "adjudicate", "--jsonl", "--workers", workers],
+                [
+                    sys.executable,
+                    "-m",
+                    "dipserver.adjudicator",
+                    "adjudicate",
+                    "--jsonl",
+                    "--workers",
+                    workers,
+                ],
                 stdin=requests,
                 capture_output=True,
                 text=True,

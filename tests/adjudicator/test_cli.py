@@ -1,4 +1,5 @@
-"""The command line's contract, as other tools see it: ``python -m dipserver.engine ...`` in a subprocess.
+"""The command line's contract, as other tools see it: ``python -m dipserver.adjudicator ...`` in a
+subprocess (and ``python -m dipserver.engine ...``, its old name, at the end).
 
 A request is one phase as JSON on stdin; the answer holds the result of every order, keyed by the order's
 text as given, and ``next``, which is itself a request for the following phase once orders are added.
@@ -38,7 +39,7 @@ OPENING_CENTRES = {
 
 def run(*args: str, stdin: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    command = [sys.executable, "-m", "dipserver.engine", *args]
+    command = [sys.executable, "-m", "dipserver.adjudicator", *args]
     return subprocess.run(command, input=stdin, capture_output=True, text=True, cwd=ROOT, env=env, timeout=60)
 
 
@@ -376,7 +377,7 @@ def test_jsonl_answers_every_line_in_order_and_a_bad_line_does_not_stop_the_batc
 
 def test_a_tool_can_keep_the_batch_open_and_wait_for_each_answer() -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    command = [sys.executable, "-m", "dipserver.engine", "adjudicate", "--jsonl"]
+    command = [sys.executable, "-m", "dipserver.adjudicator", "adjudicate", "--jsonl"]
     with subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=ROOT, env=env) as proc:
         assert proc.stdin is not None and proc.stdout is not None
         for orders in (["A PAR - BUR"], ["A PAR - PIC"]):
@@ -486,3 +487,35 @@ def test_retreat_and_adjustment_results_are_keyed_by_the_text_given_too() -> Non
         )
     )
     assert winter["results"]["RUSSIA"] == {"build fleet st petersburg nc": "success", "WAIVE": "success"}
+
+
+# --- the old name ---------------------------------------------------------------------------------------
+
+
+def test_the_old_command_python_m_dipserver_engine_is_the_same_command_line() -> None:
+    """Bot researchers' tools run ``python -m dipserver.engine``: same answers, same exit status."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    good = json.dumps(request(orders={"FRANCE": ["A PAR - BUR"]}))
+    cases = [
+        (["adjudicate"], good),
+        (["adjudicate"], "{not json"),
+        (["adjudicate", "--jsonl"], f"{good}\n\n{good}\n"),
+        (["timeline", "standard"], ""),
+        (["map", "standard", "--at", "NOPE"], ""),
+    ]
+    for args, stdin in cases:
+        new, old = (
+            subprocess.run(
+                [sys.executable, "-m", module, *args],
+                input=stdin,
+                capture_output=True,
+                text=True,
+                cwd=ROOT,
+                env=env,
+                timeout=60,
+            )
+            for module in ("dipserver.adjudicator", "dipserver.engine")
+        )
+        assert (old.returncode, old.stdout, old.stderr) == (new.returncode, new.stdout, new.stderr), args
+        assert new.stdout
+    assert new.returncode != 0  # the last case fails, and the old name says so too

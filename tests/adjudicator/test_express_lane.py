@@ -25,15 +25,15 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from dipserver.engine import cli, express
+from dipserver.adjudicator import cli, express
+from dipserver.adjudicator.jsonio import RequestError, adjudicate_request, read_request
 from dipserver.engine.board import board_for
-from dipserver.engine.jsonio import RequestError, adjudicate_request, read_request
 from dipserver.engine.options import legal_options
 from dipserver.engine.orders import Build
 from dipserver.engine.position import Position
 from dipserver.engine.types import Unit, UnitType, province_of
 from dipserver.engine.variant import load_variant
-from tests.engine.test_cli import python
+from tests.adjudicator.test_cli import python
 
 ROOT = Path(__file__).resolve().parents[2]
 DATC_JSON = Path(os.environ["DATC_DIR"]) / "datc_v3_0_cases.json"
@@ -672,7 +672,7 @@ def test_the_command_line_writes_the_general_paths_answers_byte_for_byte(
         for _, answer in pairs
     ]
     lines = "".join(json.dumps(r) + "\n" for r in requests).encode()
-    argv = ("-m", "dipserver.engine", "adjudicate", "--jsonl", "--workers", str(workers))
+    argv = ("-m", "dipserver.adjudicator", "adjudicate", "--jsonl", "--workers", str(workers))
     if source == "pipe":
         done = python(*argv, stdin=lines)
     else:

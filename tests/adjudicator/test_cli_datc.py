@@ -28,7 +28,7 @@ def cases() -> list[dict[str, Any]]:
 def batch(requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run(
-        [sys.executable, "-m", "dipserver.engine", "adjudicate", "--jsonl"],
+        [sys.executable, "-m", "dipserver.adjudicator", "adjudicate", "--jsonl"],
         input="".join(json.dumps(r) + "\n" for r in requests),
         capture_output=True,
         text=True,

@@ -1,4 +1,4 @@
-"""The JSON contract of ``python -m dipserver.engine adjudicate``: request and answer <-> engine values.
+"""The JSON contract of ``python -m dipserver.adjudicator adjudicate``: request and answer <-> engine values.
 
 A request is one phase of one game as plain JSON::
 
@@ -119,7 +119,7 @@ def _map_changes(variant: Variant) -> bool:
 
 def _changing_board(variant: Variant, data: Mapping[str, Any]) -> Board:
     """The board of the request's ``"map"`` (default: the start map); ``"homes"``, if given, must agree."""
-    from dipserver.engine.turnio import MapRequestError, map_state
+    from dipserver.adjudicator.turnio import MapRequestError, map_state
 
     try:
         state = map_state(variant, data.get("map"))
@@ -471,13 +471,18 @@ def _named_place(board: Board, loc: str) -> bool:
     return board.terrain(prov) is not Terrain.ABSENT and (not coast or coast in board.coasts(prov))
 
 
-@dataclass(slots=True)
 class ReadOrders:
     """The request's orders as the adjudicator takes them, and the texts it could not accept."""
 
-    orders: dict[str, list[Order]]  # power -> orders, in the order given
-    texts: list[str]  # the text of each order above, in the same order (powers in turn)
-    rejected: list[tuple[str, str, str]]  # (power, text, reason): unreadable or impossible orders
+    __slots__ = ("orders", "rejected", "texts")
+
+    def __init__(
+        self,
+        orders: dict[str, list[Order]],  # power -> orders, in the order given
+        texts: list[str],  # the text of each order above, in the same order (powers in turn)
+        rejected: list[tuple[str, str, str]],  # (power, text, reason): unreadable or impossible orders
+    ) -> None:
+        self.orders, self.texts, self.rejected = orders, texts, rejected
 
 
 def read_orders(request: Request) -> ReadOrders:
@@ -518,14 +523,14 @@ def adjudicate_request(data: Any, *, express: bool = True) -> dict[str, Any]:
     ``express.py``, which gives the same answer without building engine values; ``express=False`` takes
     the general path for every request (the tests compare the two)."""
     if express:
-        from dipserver.engine.express import answer as express_answer  # imports this module
+        from dipserver.adjudicator.express import answer as express_answer  # imports this module
 
         answered = express_answer(data)
         if answered is not None:
             return answered
     request = read_request(data)
     if request.changing is not None:
-        from dipserver.engine.turnio import MapRequestError, play
+        from dipserver.adjudicator.turnio import MapRequestError, play
 
         try:
             return play(request.variant, request.board.map_state, request.position, request.orders, data)

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from dipserver.engine import express
+from dipserver.adjudicator import express
 from dipserver.engine.variant import VARIANTS_DIR
 
 LANES = [

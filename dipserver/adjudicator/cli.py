@@ -1,4 +1,7 @@
-"""The engine's command line: ``python -m dipserver.engine <command>``, a stable contract for other tools.
+"""The engine's command line: ``python -m dipserver.adjudicator <command>``, a stable contract for tools.
+
+It is a package of its own beside the engine (the JSON contract, the batch, the workers): it uses the
+engine, and the engine never imports it. ``python -m dipserver.engine`` is an alias kept for old tools.
 
 Commands:
 - ``adjudicate`` reads one JSON request on stdin and writes one JSON answer on stdout (``jsonio.py`` has
@@ -27,10 +30,12 @@ import stat
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from types import SimpleNamespace
-from typing import IO, TYPE_CHECKING, Any, Protocol
+from typing import IO, TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import argparse
+
+    from dipserver.adjudicator.workers import Output
 
     Command = Callable[[argparse.Namespace, IO[bytes], IO[str]], int]
 
@@ -83,7 +88,7 @@ def _parser() -> argparse.ArgumentParser:
     import argparse
 
     parser = argparse.ArgumentParser(
-        prog="python -m dipserver.engine", description="The dipserver engine, without the server."
+        prog="python -m dipserver.adjudicator", description="The dipserver engine, without the server."
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -243,6 +248,15 @@ def __getattr__(name: str) -> Any:
 _engine: tuple[Callable[..., dict[str, Any]], type[Exception]] | None = None
 
 
+# The answer to JSON nested deeper than the stdlib's decoder can follow (it recurses once per level, and
+# gives up near the interpreter's recursion limit, about 1,000 levels; orjson stops at 1,024). No request
+# needs more than a few levels.
+TOO_DEEP = "not valid JSON: arrays and objects nested too deeply (a request needs only a few levels)"
+# The answer when JSON that could be read holds a value too deep for the engine to look at, or to name in
+# its message (``repr`` gives up near the same limit).
+TOO_DEEP_VALUE = "a value in the request is nested too deeply (a request needs only a few levels)"
+
+
 def answer_text(text: str | bytes) -> dict[str, Any]:
     """The answer to one request's JSON text; every failure becomes ``{"error": ...}``, never a traceback."""
     try:
@@ -251,6 +265,8 @@ def answer_text(text: str | bytes) -> dict[str, Any]:
         if not text.strip():
             return {"error": "empty request: expected one JSON object"}
         return {"error": f"not valid JSON: {exc}"}
+    except RecursionError:
+        return {"error": TOO_DEEP}
     return _answer_data(data)
 
 
@@ -258,7 +274,7 @@ def _answer_data(data: Any, express: bool = True) -> dict[str, Any]:
     """The answer to one decoded request, as ``answer_text`` gives it."""
     global _engine
     if _engine is None:
-        from dipserver.engine.jsonio import RequestError, adjudicate_request
+        from dipserver.adjudicator.jsonio import RequestError, adjudicate_request
 
         _engine = adjudicate_request, RequestError
     adjudicate, request_error = _engine
@@ -266,6 +282,8 @@ def _answer_data(data: Any, express: bool = True) -> dict[str, Any]:
         return adjudicate(data, express=express)
     except request_error as exc:
         return {"error": str(exc)}
+    except RecursionError:
+        return {"error": TOO_DEEP_VALUE}
     except Exception as exc:  # a batch must go on; the message still lets someone file a bug
         return {"error": f"internal error ({type(exc).__name__}): {exc}"}
 
@@ -280,7 +298,7 @@ def _line_answerer() -> Callable[[bytes], bytes]:
         import orjson
     except ImportError:
         return lambda line: encode(answer_text(line)) + b"\n"
-    from dipserver.engine.express import answer as lane
+    from dipserver.adjudicator.express import answer as lane
 
     loads, dumps, decode_error, newline = (
         orjson.loads,
@@ -308,15 +326,7 @@ def _line_answerer() -> Callable[[bytes], bytes]:
     return answer_line
 
 
-class _Out(Protocol):
-    """What the answers are written to: a binary stream, or ``_TextWriter``."""
-
-    def write(self, data: bytes, /) -> int: ...
-
-    def flush(self) -> None: ...
-
-
-def _binary(stdout: IO[str]) -> _Out:
+def _binary(stdout: IO[str]) -> Output:
     """Where to write the answers' bytes: the text stream's own buffer (after what is already in the text
     layer), or, for a stream without one (a test's StringIO), an adapter that decodes them."""
     buffer = getattr(stdout, "buffer", None)
@@ -347,7 +357,7 @@ def _adjudicate(args: argparse.Namespace, stdin: IO[bytes], stdout: IO[str]) -> 
         out.flush()
 
 
-def _adjudicate_to(args: argparse.Namespace, stdin: IO[bytes], out: _Out) -> int:
+def _adjudicate_to(args: argparse.Namespace, stdin: IO[bytes], out: Output) -> int:
     if args.workers < 1:
         import json
 
@@ -356,7 +366,7 @@ def _adjudicate_to(args: argparse.Namespace, stdin: IO[bytes], out: _Out) -> int
     if args.jsonl:
         flush = not _is_file(stdin)
         if args.workers > 1:
-            from dipserver.engine.workers import WorkerError, answer_in_parallel
+            from dipserver.adjudicator.workers import WorkerError, answer_in_parallel
 
             try:
                 answer_in_parallel(_chunks(stdin), out, args.workers, flush, _line_answerer())
@@ -383,7 +393,7 @@ def _adjudicate_to(args: argparse.Namespace, stdin: IO[bytes], out: _Out) -> int
 _collector: bool | None = None
 
 
-def _adjudicate_lines(lines: Iterable[bytes], out: _Out, flush: bool) -> None:
+def _adjudicate_lines(lines: Iterable[bytes], out: Output, flush: bool) -> None:
     write, rest = out.write, iter(lines)
     # The first answer loads the engine and the variant: many objects that live as long as the process and
     # no garbage cycles, so the cyclic collector is off for it, and what it built is then frozen, out of the
@@ -430,9 +440,13 @@ _CHUNK_LINES = 32  # small enough to keep every worker busy, large enough that p
 _READ_SIZE = 1 << 18
 
 
-def _chunks(stream: IO[bytes]) -> Iterator[list[bytes]]:
+def _chunks(stream: IO[bytes], read: Callable[[int, int], bytes] = os.read) -> Iterator[list[bytes]]:
     """The input's lines in chunks of those already there (at most ``_CHUNK_LINES``), never waiting for a
-    second line once one is complete: from a pipe a tool may send one request and wait for its answer."""
+    second line once one is complete: from a pipe a tool may send one request and wait for its answer.
+
+    Each piece read is searched and split once, and a line that spans many pieces is joined once, when its
+    newline comes: the work is linear in the input, however long its lines (``read`` is ``os.read``; the
+    tests count what it hands out)."""
     try:
         fd = stream.fileno()
     except (OSError, ValueError):  # an in-memory stream (a test's): everything is already there
@@ -440,18 +454,24 @@ def _chunks(stream: IO[bytes]) -> Iterator[list[bytes]]:
         return
     import select
 
-    pending, ready = b"", list[bytes]()
-    while data := os.read(fd, _READ_SIZE):  # blocks only until some input (or its end) comes
-        *lines, pending = (pending + data).split(b"\n")
-        ready.extend(line + b"\n" for line in lines)
+    partial, ready = list[bytes](), list[bytes]()  # the pieces of a line not complete yet; whole lines
+    while data := read(fd, _READ_SIZE):  # blocks only until some input (or its end) comes
+        *lines, rest = data.split(b"\n")
+        if lines:
+            if partial:  # a line that began in earlier pieces ends in this one
+                lines[0] = b"".join((*partial, lines[0]))
+                partial.clear()
+            ready.extend(line + b"\n" for line in lines)
+        if rest:
+            partial.append(rest)  # the start of a line (or the middle of a long one), joined once it ends
         while len(ready) >= _CHUNK_LINES:
             yield ready[:_CHUNK_LINES]
             del ready[:_CHUNK_LINES]
         if ready and not select.select([fd], [], [], 0)[0]:
             yield ready  # nothing more is coming yet: someone may be waiting for these answers
             ready = []
-    if pending:
-        ready.append(pending)  # a last line without its newline, as iterating the stream gives it
+    if partial:
+        ready.append(b"".join(partial))  # a last line without its newline, as iterating the stream gives it
     if ready:
         yield ready
 

@@ -13,11 +13,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-from dipserver.engine.cli import _chunks
+from dipserver.adjudicator.cli import _chunks
 
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
-COMMAND = [sys.executable, "-m", "dipserver.engine", "adjudicate", "--jsonl", "--workers"]
+COMMAND = [sys.executable, "-m", "dipserver.adjudicator", "adjudicate", "--jsonl", "--workers"]
 
 OPENING = {
     "variant": "standard",

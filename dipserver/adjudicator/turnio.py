@@ -146,7 +146,7 @@ def play(
 
 def answer(variant: Variant, turn: Turn, echoed: dict[str, Any]) -> dict[str, Any]:
     """The answer's JSON data; ``next`` in the request's own shape, the changed map included."""
-    from dipserver.engine.jsonio import position_data
+    from dipserver.adjudicator.jsonio import position_data
     from dipserver.engine.timeline import event_text
 
     results: dict[str, dict[str, str]] = {}
