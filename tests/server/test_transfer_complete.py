@@ -19,8 +19,7 @@ from dipserver.games.services.phases import phase_process
 from dipserver.games.services.press import message_send, press_mark_read, press_post
 from dipserver.games.services.transfer import game_export, game_import
 from tests.server.conftest import START, seat
-
-LATER = dt.datetime(2026, 5, 17, 8, 45, 30, 123456, tzinfo=dt.UTC)
+from tests.server.field_values import other_than_default
 
 
 def holds(game: Game, name: str) -> str:
@@ -60,26 +59,6 @@ def built(users: list[Any], variant: str) -> Game:
     press_mark_read(game_id=game.id, user=first.user, channel=second.name)
     game_pause(game_id=game.id, now=when + dt.timedelta(hours=1))
     return Game.objects.get(id=game.id)
-
-
-def other_than_default(field: models.Field[Any, Any]) -> Any:
-    """A value for ``field`` that is not its default (the test must learn any new kind of field)."""
-    default = field.get_default()
-    if field.choices:
-        return next(value for value, _ in field.flatchoices if value != default)
-    kinds: list[tuple[type, Any]] = [
-        (models.BooleanField, not default),
-        (models.DateTimeField, LATER),
-        (models.TimeField, dt.time(6, 15)),
-        (models.IntegerField, 7),  # every integer kind, the positive ones too
-        (models.JSONField, {"carried": [1, "two"]}),
-        (models.CharField, "carried"),
-        (models.TextField, "carried text"),
-    ]
-    for kind, value in kinds:
-        if isinstance(field, kind):
-            return value
-    raise AssertionError(f"teach this test a value for {type(field).__name__} ({field})")
 
 
 def rows_of(game: Game) -> dict[type[models.Model], Any]:
