@@ -15,7 +15,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from dipserver.games.models import Game
+from dipserver.games.models import Game, PressMark
 from dipserver.games.services.games import game_create, game_join
 from dipserver.games.services.orders import orders_submit, power_ready_set
 from dipserver.games.services.phases import phase_process
@@ -119,3 +119,25 @@ def test_a_dump_restored_into_an_empty_database_plays_every_game_on(
         assert after["export"] == exported[str(game.id)], "the restored game differs from the original"
         assert after["done"] == "processed"
         assert after["now"] == game.current_phase.index + 1
+
+
+def test_a_table_a_rollback_dropped_takes_new_rows_after_its_rows_come_back(postgres_url: str) -> None:
+    """PostgreSQL gives a re-created table a new id sequence: the restored rows must not collide with
+    the next one (games 0003, whose read marks a rollback keeps in the stash)."""
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    from tests.server.test_migrations_round_trip import migrated
+
+    game = in_progress("rollback", "standard", 7)
+    marks = PressMark.objects.filter(power__game=game)
+    assert marks.count() == 1
+    try:
+        migrated([("games", "0002_variant_archive_and_board")])
+        apps = migrated([("games", "0003_press_marks")])
+    finally:
+        migrated(MigrationExecutor(connection).loader.graph.leaf_nodes())
+    assert marks.count() == 1
+    apps.get_model("games", "PressMark").objects.create(
+        power_id=game.powers.get(name="ENGLAND").id, channel="x"
+    )

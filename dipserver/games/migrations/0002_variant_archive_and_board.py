@@ -2,25 +2,7 @@
 
 from django.db import migrations, models
 
-from dipserver.core.migration_stash import rows_create, rows_dump, rows_update, stash_put, stash_take
-
-STASH = "games.0002_variant_archive_and_board"
-
-
-def _kept(apps, schema_editor):
-    """Rolled back: the generated boards and the archived variant files wait in the stash."""
-    Game = apps.get_model("games", "Game")
-    VariantArchive = apps.get_model("games", "VariantArchive")
-    boards = [g for g in rows_dump(Game, ["board"]) if g["board"] != {}]
-    stash_put(schema_editor, STASH, {"boards": boards, "archives": rows_dump(VariantArchive)})
-
-
-def _back(apps, schema_editor):
-    """Applied again: what the rollback kept, for the games still there."""
-    kept = stash_take(schema_editor, STASH)
-    if kept is not None:
-        rows_update(apps.get_model("games", "Game"), kept["boards"])
-        rows_create(schema_editor, apps.get_model("games", "VariantArchive"), kept["archives"], present={})
+from dipserver.core.migration_stash import kept_columns, kept_table
 
 
 class Migration(migrations.Migration):
@@ -49,5 +31,7 @@ class Migration(migrations.Migration):
             name='options',
             field=models.JSONField(blank=True, default=dict, help_text='Timeline options (mode, errata ...) and rule modules (blizzards ...)'),
         ),
-        migrations.RunPython(_back, _kept),
+        # Rolled back, the generated boards and the archived variant files wait in the stash.
+        kept_columns("games", "Game", ["board"]),
+        kept_table("games", "VariantArchive"),
     ]

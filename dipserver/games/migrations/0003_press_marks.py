@@ -3,22 +3,7 @@
 import django.db.models.deletion
 from django.db import migrations, models
 
-from dipserver.core.migration_stash import rows_create, rows_dump, stash_put, stash_take
-
-STASH = "games.0003_press_marks"
-
-
-def _kept(apps, schema_editor):
-    """Rolled back: the read marks wait in the stash."""
-    stash_put(schema_editor, STASH, rows_dump(apps.get_model("games", "PressMark")))
-
-
-def _back(apps, schema_editor):
-    """Applied again: the marks the rollback kept, of the powers still there."""
-    kept = stash_take(schema_editor, STASH)
-    if kept is not None:
-        Power = apps.get_model("games", "Power")
-        rows_create(schema_editor, apps.get_model("games", "PressMark"), kept, present={"power_id": Power})
+from dipserver.core.migration_stash import kept_table
 
 
 class Migration(migrations.Migration):
@@ -41,5 +26,6 @@ class Migration(migrations.Migration):
                 'constraints': [models.UniqueConstraint(fields=('power', 'channel'), name='games_pressmark_once')],
             },
         ),
-        migrations.RunPython(_back, _kept),
+        # Rolled back, the read marks wait in the stash (those of powers still there come back).
+        kept_table("games", "PressMark", present={"power_id": "games.Power"}),
     ]
