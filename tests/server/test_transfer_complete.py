@@ -136,3 +136,35 @@ def test_an_import_into_an_empty_database_holds_every_field_of_every_row(users, 
         if new[field] != old[field]
     ]
     assert lost == []
+
+
+def test_an_export_in_the_first_format_still_imports(users):
+    """``dipserver-game/1``: open orders only, messages with ``phase``, no read marks or message ids."""
+    game = built(users, "standard")
+    data = json.loads(json.dumps(game_export(game_id=game.id)))
+    first = {
+        **{k: data[k] for k in ("game", "variant_files", "powers", "phases", "open_orders")},
+        "format": "dipserver-game/1",
+        "messages": [
+            {
+                "phase": m["phase_name"],
+                **{k: m[k] for k in ("sender", "recipients", "body", "sent_at", "anonymous")},
+            }
+            for m in data["messages"]
+        ],
+    }
+    first["game"] = {
+        k: v for k, v in data["game"].items() if k not in ("created_by", "masters", "current_phase")
+    }
+    Game.objects.all().delete()
+    VariantArchive.objects.all().delete()
+
+    copy = game_import(data=first)
+
+    again = game_export(game_id=copy.id)
+    assert again["open_orders"] == data["open_orders"]
+    assert [p["snapshot"] for p in again["phases"]] == [p["snapshot"] for p in data["phases"]]
+    assert [(m["phase_name"], m["body"], m["sent_at"]) for m in again["messages"]] == [
+        (m["phase_name"], m["body"], m["sent_at"]) for m in data["messages"]
+    ]
+    assert copy.current_phase.index == data["game"]["current_phase"]
