@@ -2,6 +2,8 @@
 
 from django.db import migrations, models
 
+from dipserver.core.migration_stash import kept_columns, kept_table
+
 
 class Migration(migrations.Migration):
 
@@ -29,4 +31,7 @@ class Migration(migrations.Migration):
             name='options',
             field=models.JSONField(blank=True, default=dict, help_text='Timeline options (mode, errata ...) and rule modules (blizzards ...)'),
         ),
+        # Rolled back, the generated boards and the archived variant files wait in the stash.
+        kept_columns("games", "Game", ["board"]),
+        kept_table("games", "VariantArchive"),
     ]

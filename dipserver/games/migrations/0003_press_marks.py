@@ -3,6 +3,8 @@
 import django.db.models.deletion
 from django.db import migrations, models
 
+from dipserver.core.migration_stash import kept_table
+
 
 class Migration(migrations.Migration):
 
@@ -24,4 +26,6 @@ class Migration(migrations.Migration):
                 'constraints': [models.UniqueConstraint(fields=('power', 'channel'), name='games_pressmark_once')],
             },
         ),
+        # Rolled back, the read marks wait in the stash (those of powers still there come back).
+        kept_table("games", "PressMark", present={"power_id": "games.Power"}),
     ]

@@ -7,16 +7,34 @@
 - a group channel's id no longer includes the reader: each read marker on such a channel is renamed;
 - private anonymous press now reaches its reader in one ``anonymous`` channel: its marker starts after the
   messages already read (under the old, per-sender channels) up to the first one still unread.
+
+Rolled back, the markers go back to the old channel names (``_backward``) and the flags, the keys and the
+markers as they were wait in the stash (``dipserver.core.migration_stash``): applied again, each power's
+markers are exactly as before the rollback, or, if that power read press meanwhile, the further of both.
 """
 
 from django.db import migrations, models
+
+from dipserver.core.migration_stash import rows_create, rows_dump, rows_update, stash_put, stash_take
+
+STASH = "games.0004_press_anonymity_and_idempotency_keys"
 
 
 def _forward(apps, schema_editor):
     Message = apps.get_model("games", "Message")
     PressMark = apps.get_model("games", "PressMark")
+    kept = stash_take(schema_editor, STASH)
+    marks_then = _marks_by_power(PressMark)  # as the older code left them
     Message.objects.filter(game__press="anonymous").update(anonymous=True)
+    if kept is not None:
+        rows_update(Message, kept["messages"])
     _anonymous_marks(Message, PressMark, apps.get_model("games", "Power"))  # first: reads the old names
+    _groups_renamed(PressMark)
+    if kept is not None:
+        _marks_restored(schema_editor, apps, kept, marks_then)
+
+
+def _groups_renamed(PressMark):
     for mark in PressMark.objects.select_related("power").filter(channel__contains=","):
         names = mark.channel.split(",")
         if mark.power.name not in names:
@@ -56,6 +74,90 @@ def _anonymous_marks(Message, PressMark, Power):
             )
 
 
+def _marks_by_power(PressMark):
+    marks = {}
+    for power_id, channel, last_read in PressMark.objects.values_list("power_id", "channel", "last_read"):
+        marks.setdefault(str(power_id), {})[channel] = last_read
+    return marks
+
+
+def _marks_restored(schema_editor, apps, kept, marks_then):
+    """The markers kept at the rollback: exactly, for a power that read nothing since (its old-style
+    markers are as the rollback wrote them); else each one that is further than what is there now."""
+    PressMark = apps.get_model("games", "PressMark")
+    by_power = {}
+    for row in kept["marks"]:
+        by_power.setdefault(str(row["power_id"]), []).append(row)
+    for power_id, rows in by_power.items():
+        if marks_then.get(power_id, {}) == kept["old_style"].get(power_id, {}):
+            PressMark.objects.filter(power_id=power_id).delete()
+            rows_create(schema_editor, PressMark, rows, present={"power_id": apps.get_model("games", "Power")})
+            continue
+        for row in rows:
+            mark, _ = PressMark.objects.get_or_create(power_id=row["power_id"], channel=row["channel"])
+            if row["last_read"] > mark.last_read:
+                mark.last_read = row["last_read"]
+                mark.save(update_fields=["last_read"])
+
+
+def _backward(apps, schema_editor):
+    """Back to 0003: markers under the old channel names (a group's with the reader in it, the anonymous
+    inbox's on each talk it came from); flags, keys and markers as they are kept in the stash."""
+    Message = apps.get_model("games", "Message")
+    PressMark = apps.get_model("games", "PressMark")
+    # What applying this again would not derive from the game's press setting.
+    rows = Message.objects.order_by("id").values_list("id", "anonymous", "idempotency_key", "game__press")
+    messages = [
+        {"id": i, "anonymous": anonymous, "idempotency_key": key}
+        for i, anonymous, key, press in rows.iterator()
+        if key or anonymous != (press == "anonymous")
+    ]
+    marks = rows_dump(PressMark)
+    for mark in PressMark.objects.select_related("power").filter(channel="anonymous"):
+        _inbox_spread(Message, PressMark, mark)
+    for mark in PressMark.objects.select_related("power").filter(channel__contains=","):
+        old = ",".join(sorted({*mark.channel.split(","), mark.power.name}))
+        _mark_moved(PressMark, mark, old)
+    stash_put(
+        schema_editor,
+        STASH,
+        {"messages": messages, "marks": marks, "old_style": _marks_by_power(PressMark)},
+    )
+
+
+def _inbox_spread(Message, PressMark, mark):
+    """An ``anonymous`` marker as markers on the old channels of the press it covers."""
+    seat = mark.power
+    incoming = Message.objects.filter(game_id=seat.game_id, anonymous=True, id__lte=mark.last_read)
+    furthest = {}
+    for message in incoming.exclude(recipients=[]).exclude(sender_id=seat.id).select_related("sender"):
+        if seat.name not in message.recipients:
+            continue
+        sender = message.sender.name if message.sender is not None else ""
+        if message.recipients == [seat.name]:
+            old = sender
+        else:
+            old = ",".join(sorted({*message.recipients, sender} - {""}))
+        furthest[old] = max(furthest.get(old, 0), message.id)
+    for channel, last_read in furthest.items():
+        other, _ = PressMark.objects.get_or_create(power=seat, channel=channel)
+        if last_read > other.last_read:
+            other.last_read = last_read
+            other.save(update_fields=["last_read"])
+    mark.delete()
+
+
+def _mark_moved(PressMark, mark, channel):
+    other = PressMark.objects.filter(power=mark.power, channel=channel).exclude(id=mark.id).first()
+    if other is not None:
+        other.last_read = max(other.last_read, mark.last_read)
+        other.save(update_fields=["last_read"])
+        mark.delete()
+    else:
+        mark.channel = channel
+        mark.save(update_fields=["channel"])
+
+
 class Migration(migrations.Migration):
 
     dependencies = [
@@ -77,5 +179,5 @@ class Migration(migrations.Migration):
             model_name='message',
             constraint=models.UniqueConstraint(condition=models.Q(('idempotency_key', ''), _negated=True), fields=('sender', 'idempotency_key'), name='games_message_idempotency_key_once'),
         ),
-        migrations.RunPython(_forward, migrations.RunPython.noop),
+        migrations.RunPython(_forward, _backward),
     ]

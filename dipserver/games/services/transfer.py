@@ -1,143 +1,165 @@
 """Export a whole game as JSON and import it again; a replay proves the stored history is consistent.
 
-Format ``dipserver-game/1``: ``game`` (settings, result, the secret — exports are for game masters),
-``powers``, ``phases`` (every snapshot, the orders as adjudicated, results and map-change events),
-``open_orders`` (orders given so far in the open phase) and ``messages``. Users are named by username
-and re-attached on import when that user exists.
+Format ``dipserver-game/2``: ``game`` (every field: settings, result, the secret — exports are for game
+masters — and every time), ``powers`` (seats with readiness, draw votes, concessions), ``phases`` (every
+snapshot, the orders as adjudicated, results, map-change events and times), ``order_rows`` (every order
+given, with when), ``messages`` (press with its anonymity, idempotency key and time sent) and
+``press_marks`` (how far each power has read each channel). Rows carry every value field of their model
+(``transfer_rows``), so a field added to a model travels without a change here. Users are named by
+username and re-attached on import when that user exists; the game's masters too. ``open_orders``, the
+orders given so far in the open phase, is for reading. Format ``dipserver-game/1`` still imports.
 """
 
 from __future__ import annotations
 
-import datetime as dt
+import bisect
 import itertools
 from collections.abc import Iterable
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.utils.dateparse import parse_datetime, parse_time
 
 from dipserver.games.errors import GameError
-from dipserver.games.models import Game, Message, Order, Phase, Power, VariantArchive
+from dipserver.games.models import Game, Message, Order, Phase, Power, PressMark, VariantArchive
+from dipserver.games.transfer_rows import bulk_create_as_given, row_in, row_out
 from dipserver.games.turn import turn_play
 from dipserver.games.variants import game_variant
 
-FORMAT = "dipserver-game/1"
-_GAME_FIELDS = (
-    "name", "variant", "variant_version", "options", "press", "phase_minutes", "deadline_zone",
-    "grace_minutes", "assignment", "missed_limit", "vacation_days", "end_year", "status", "result",
-    "winners", "secret", "commitment", "board",
-)  # fmt: skip
-_TIMES = ("created_at", "started_at", "finished_at", "paused_at")
-_POWER_FIELDS = ("name", "preferences", "status", "missed_phases", "seat_open", "vacation_days_left")
-_PHASE_FIELDS = ("index", "name", "status", "grace_used", "variant_version", "snapshot", "orders", "results")
-_PHASE_FIELDS_MORE = ("events", "skipped")
+FORMAT = "dipserver-game/2"
+FORMATS = ("dipserver-game/1", FORMAT)
 
 
 def game_export(*, game_id: int) -> dict[str, Any]:
-    game = Game.objects.filter(id=game_id).first()
+    game = Game.objects.select_related("created_by", "current_phase").filter(id=game_id).first()
     if game is None:
         raise GameError(f"There is no game {game_id}")
-    powers = list(Power.objects.filter(game=game).select_related("user").order_by("id"))
-    phases = list(Phase.objects.filter(game=game).order_by("index"))
-    open_orders = Order.objects.filter(phase__game=game, phase__status=Phase.Status.OPEN).select_related(
-        "phase", "power"
+    archive = VariantArchive.objects.filter(version=game.variant_version).first()
+    orders = list(
+        Order.objects.filter(phase__game=game).select_related("phase", "power").order_by("phase__index", "id")
     )
+    messages = Message.objects.filter(game=game).select_related("sender").order_by("id")
+    marks = PressMark.objects.filter(power__game=game).select_related("power").order_by("power_id", "id")
     return {
         "format": FORMAT,
         "game": {
-            **{f: getattr(game, f) for f in _GAME_FIELDS},
-            "deadline_time": game.deadline_time.isoformat() if game.deadline_time else None,
-            **{f: _iso(getattr(game, f)) for f in _TIMES},
+            **row_out(game),
+            "created_by": game.created_by.username if game.created_by else None,
+            "masters": sorted(game.masters.values_list("username", flat=True)),
+            "current_phase": game.current_phase.index if game.current_phase else None,
         },
         # The pinned variant's files, so the importing server plays the same rules (none: generated board).
-        "variant_files": next(
-            iter(VariantArchive.objects.filter(version=game.variant_version).values_list("files", flat=True)),
-            None,
-        ),
+        "variant_files": archive.files if archive else None,
+        "variant_archive": row_out(archive) if archive else None,
         "powers": [
-            {**{f: getattr(p, f) for f in _POWER_FIELDS}, "user": p.user.username if p.user else None}
-            for p in powers
+            {**row_out(p), "user": p.user.username if p.user else None}
+            for p in Power.objects.filter(game=game).select_related("user").order_by("id")
         ],
-        "phases": [
-            {
-                **{f: getattr(p, f) for f in (*_PHASE_FIELDS, *_PHASE_FIELDS_MORE)},
-                "deadline": _iso(p.deadline),
-                "processed_at": _iso(p.processed_at),
-            }
-            for p in phases
+        "phases": [row_out(p) for p in Phase.objects.filter(game=game).order_by("index")],
+        "order_rows": [{**row_out(o), "phase": o.phase.index, "power": o.power.name} for o in orders],
+        "open_orders": [
+            {"phase": o.phase.index, "power": o.power.name, "text": o.text}
+            for o in orders
+            if o.phase.status == Phase.Status.OPEN
         ],
-        "open_orders": [{"phase": o.phase.index, "power": o.power.name, "text": o.text} for o in open_orders],
+        # ``id``: read marks count in message ids, which the import maps to the new ones.
         "messages": [
-            {
-                "phase": m.phase_name,
-                "sender": m.sender.name if m.sender else None,
-                "recipients": m.recipients,
-                "body": m.body,
-                "sent_at": _iso(m.sent_at),
-                "anonymous": m.anonymous,
-            }
-            for m in Message.objects.filter(game=game).select_related("sender").order_by("id")
+            {**row_out(m), "id": m.id, "sender": m.sender.name if m.sender else None} for m in messages
         ],
+        "press_marks": [{**row_out(m), "power": m.power.name} for m in marks],
     }
 
 
 @transaction.atomic
 def game_import(*, data: dict[str, Any], masters: Iterable[Any] = ()) -> Game:
-    """A new game holding everything in ``data`` (from ``game_export``)."""
-    if data.get("format") != FORMAT:
+    """A new game holding everything in ``data`` (from ``game_export``); ``masters`` join the exported
+    game's masters that exist here."""
+    if data.get("format") not in FORMATS:
         raise GameError(f"Not a dipserver game export (expected format {FORMAT!r})")
     spec = data["game"]
-    if data.get("variant_files"):
-        VariantArchive.objects.get_or_create(
-            version=spec["variant_version"],
-            defaults={"slug": spec["variant"], "files": data["variant_files"]},
-        )
-    game = Game.objects.create(
-        **{f: spec[f] for f in _GAME_FIELDS if f in spec},
-        deadline_time=parse_time(spec["deadline_time"]) if spec["deadline_time"] else None,
-        **{f: _parse(spec.get(f)) for f in _TIMES if f != "created_at"},
-    )
-    game.masters.add(*masters)
-    users = {
-        u.username: u
-        for u in get_user_model().objects.filter(username__in=[p["user"] for p in data["powers"]])
-    }
-    powers = Power.objects.bulk_create(
-        Power(game=game, user=users.get(p["user"]), **{f: p[f] for f in _POWER_FIELDS})
-        for p in data["powers"]
+    _archive_import(data)
+    users = _users(data)
+    game = bulk_create_as_given(
+        Game, [Game(**row_in(Game, spec), created_by=users.get(spec.get("created_by") or ""))], [spec]
+    )[0]
+    game.masters.add(*masters, *(users[u] for u in spec.get("masters", ()) if u in users))
+    powers = bulk_create_as_given(
+        Power,
+        [Power(game=game, user=users.get(p["user"] or ""), **row_in(Power, p)) for p in data["powers"]],
+        data["powers"],
     )
     by_name = {p.name: p for p in powers}
-    phases = Phase.objects.bulk_create(
-        Phase(
-            game=game,
-            deadline=_parse(p["deadline"]),
-            processed_at=_parse(p["processed_at"]),
-            **{f: p[f] for f in (*_PHASE_FIELDS, *_PHASE_FIELDS_MORE)},
-        )
-        for p in data["phases"]
-    )
+    phases = Phase.objects.bulk_create(Phase(game=game, **row_in(Phase, p)) for p in data["phases"])
     by_index = {p.index: p for p in phases}
-    Order.objects.bulk_create(
-        Order(phase=by_index[o["phase"]], power=by_name[o["power"]], text=o["text"])
-        for o in data["open_orders"]
+    rows = data.get("order_rows", data["open_orders"])
+    bulk_create_as_given(
+        Order,
+        [Order(phase=by_index[o["phase"]], power=by_name[o["power"]], **row_in(Order, o)) for o in rows],
+        rows,
     )
-    Message.objects.bulk_create(
-        Message(
-            game=game,
-            phase_name=m["phase"],
-            sender=by_name.get(m["sender"]),
-            recipients=m["recipients"],
-            body=m["body"],
-            # Exports made before the flag existed: anonymous press is whatever the game's was.
-            anonymous=m.get("anonymous", spec["press"] == Game.Press.ANONYMOUS),
-        )
-        for m in data["messages"]
+    new_ids = _messages_import(
+        game, data["messages"], by_name, anonymous=spec["press"] == Game.Press.ANONYMOUS
     )
-    game.current_phase = max(phases, key=lambda p: p.index) if phases else None
+    _marks_import(data.get("press_marks", []), by_name, new_ids)
+    current = spec.get("current_phase", max(by_index, default=None))
+    game.current_phase = by_index.get(current) if current is not None else None
     game.save(update_fields=["current_phase"])
     game_variant(game)  # its pinned version must be playable here: the archive came along, or matches
     return game
+
+
+def _users(data: dict[str, Any]) -> dict[str, Any]:
+    spec = data["game"]
+    names = {p["user"] for p in data["powers"]} | {spec.get("created_by"), *spec.get("masters", ())}
+    return {u.username: u for u in get_user_model().objects.filter(username__in=names - {None})}
+
+
+def _archive_import(data: dict[str, Any]) -> None:
+    spec, row = data["game"], data.get("variant_archive")
+    if row is None and data.get("variant_files"):
+        row = {"version": spec["variant_version"], "slug": spec["variant"], "files": data["variant_files"]}
+    if row is not None and not VariantArchive.objects.filter(version=row["version"]).exists():
+        bulk_create_as_given(VariantArchive, [VariantArchive(**row_in(VariantArchive, row))], [row])
+
+
+def _messages_import(
+    game: Game, rows: list[dict[str, Any]], by_name: dict[str, Power], *, anonymous: bool
+) -> dict[int, int]:
+    """Creates the press in the order it was sent; exported message id -> new id."""
+    fields = [
+        {
+            **row_in(Message, m),
+            "phase_name": m.get("phase_name", m.get("phase")),
+            # Exports made before the flag existed: anonymous press is whatever the game's was.
+            "anonymous": m.get("anonymous", anonymous),
+        }
+        for m in rows
+    ]
+    created = bulk_create_as_given(
+        Message,
+        [
+            Message(game=game, sender=by_name[m["sender"]] if m["sender"] else None, **f)
+            for m, f in zip(rows, fields, strict=True)
+        ],
+        rows,
+    )
+    return {m["id"]: new.pk for m, new in zip(rows, created, strict=True) if "id" in m}
+
+
+def _marks_import(rows: list[dict[str, Any]], by_name: dict[str, Power], new_ids: dict[int, int]) -> None:
+    """A marker says "read up to message N": it becomes the new id of the last exported message up to N,
+    so exactly the same messages are read and unread (ids grow in the order the press was sent)."""
+    old = sorted(new_ids)
+
+    def mapped(last_read: int) -> int:
+        at = bisect.bisect_right(old, last_read)
+        return new_ids[old[at - 1]] if at else 0
+
+    marks = [
+        PressMark(power=by_name[m["power"]], **{**row_in(PressMark, m), "last_read": mapped(m["last_read"])})
+        for m in rows
+    ]
+    bulk_create_as_given(PressMark, marks, rows)
 
 
 def game_replay(*, game_id: int) -> list[str]:
@@ -159,11 +181,3 @@ def game_replay(*, game_id: int) -> list[str]:
         if turn.next_snapshot != following.snapshot:
             problems.append(f"phase {done.index} ({done.name}) does not replay to phase {following.index}")
     return problems
-
-
-def _iso(value: dt.datetime | None) -> str | None:
-    return value.isoformat() if value else None
-
-
-def _parse(value: str | None) -> dt.datetime | None:
-    return parse_datetime(value) if value else None
