@@ -2,6 +2,8 @@
 
 from django.db import migrations, models
 
+from dipserver.core.migration_stash import kept_columns
+
 
 class Migration(migrations.Migration):
 
@@ -15,4 +17,5 @@ class Migration(migrations.Migration):
             name='queued_at',
             field=models.DateTimeField(blank=True, help_text='When processing was last queued (the sweep queues a phase once).', null=True),
         ),
+        kept_columns("games", "Phase", ["queued_at"]),
     ]
