@@ -14,6 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from dipserver.api.etag import game_tag, matches, not_modified, tagged
+from dipserver.api.orders import phase_field
 from dipserver.api.pagination import Pagination
 from dipserver.api.permissions import Viewer, game_or_404, power_required, seat_required, viewer_of
 from dipserver.api.throttling import WriteThrottle
@@ -314,20 +315,21 @@ class DrawVoteApi(APIView):
     throttle_classes = [WriteThrottle]
 
     class InputSerializer(serializers.Serializer[Any]):
+        phase = phase_field("this vote is")
         vote = serializers.BooleanField()
 
     class OutputSerializer(serializers.Serializer[Any]):
         vote = serializers.BooleanField()
         game_drawn = serializers.BooleanField()
 
-    @extend_schema(request=InputSerializer, responses={200: OutputSerializer})
+    @extend_schema(request=InputSerializer, responses={200: OutputSerializer, 409: None})
     def put(self, request: Request, game_id: int) -> Response:
         game = game_or_404(game_id)
         power_required(viewer_of(request, game, mastery=False), game)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        vote = data.validated_data["vote"]
-        drawn = game_services.game_draw_vote(game_id=game.id, user=request.user, vote=vote)
+        named, vote = data.validated_data["phase"].upper(), data.validated_data["vote"]
+        drawn = game_services.game_draw_vote(game_id=game.id, user=request.user, vote=vote, phase=named)
         return Response(self.OutputSerializer({"vote": vote, "game_drawn": drawn}).data)
 
 
