@@ -6,9 +6,9 @@ Writes go through ``services``; reads through ``selectors``.
 
 from __future__ import annotations
 
-from django.conf import settings
 from typing import Any
 
+from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 
