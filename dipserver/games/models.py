@@ -93,7 +93,7 @@ class Game(models.Model):
         if self._state.adding:
             super().save(*args, **kwargs)
             return
-        self.version = F("version") + 1  # type: ignore[assignment]
+        self.version = F("version") + 1
         if kwargs.get("update_fields") is not None:
             kwargs["update_fields"] = {*kwargs["update_fields"], "version"}
         super().save(*args, **kwargs)
