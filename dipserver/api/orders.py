@@ -50,8 +50,8 @@ _IF_MATCH = OpenApiParameter(
 class _OrderResultSerializer(serializers.Serializer[Any]):
     text = serializers.CharField(help_text="As sent.")
     valid = serializers.BooleanField()
-    normalised = serializers.CharField(allow_blank=True, help_text="As stored, when valid.")
-    reason = serializers.CharField(allow_blank=True, help_text="Why it was rejected.")
+    normalised = serializers.CharField(allow_null=True, help_text="As stored; null when rejected.")
+    reason = serializers.CharField(allow_null=True, help_text="Why it was rejected; null when valid.")
 
 
 class _OrdersOutputSerializer(serializers.Serializer[Any]):
@@ -139,7 +139,7 @@ class OrdersApi(APIView):
         if matches(request, tag):
             return not_modified(tag)
         texts = Order.objects.filter(phase=phase, power=seat).values_list("text", flat=True)
-        rows = [{"text": t, "valid": True, "normalised": t, "reason": ""} for t in texts]
+        rows = [{"text": t, "valid": True, "normalised": t, "reason": None} for t in texts]
         return tagged(Response(_OrdersOutputSerializer({"phase": phase.name, "orders": rows}).data), tag)
 
     @extend_schema(
@@ -220,11 +220,11 @@ def _results(texts: list[str], submission: Any) -> list[dict[str, Any]]:
     rows = []
     for number, text in enumerate(texts, start=1):
         if number in rejected:
-            rows.append({"text": text, "valid": False, "normalised": "", "reason": rejected[number]})
+            rows.append({"text": text, "valid": False, "normalised": None, "reason": rejected[number]})
         elif text.strip() and not text.strip().startswith("#"):
-            rows.append({"text": text, "valid": True, "normalised": next(accepted, text), "reason": ""})
+            rows.append({"text": text, "valid": True, "normalised": next(accepted, text), "reason": None})
         else:
-            rows.append({"text": text, "valid": False, "normalised": "", "reason": "Not an order (blank)."})
+            rows.append({"text": text, "valid": False, "normalised": None, "reason": "Not an order (blank)."})
     return rows
 
 

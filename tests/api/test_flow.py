@@ -89,7 +89,7 @@ def test_orders_are_validated_one_by_one_and_the_valid_ones_stored(game):
     stored = france.get(f"/api/v1/games/{game.id}/orders").json()
     assert stored == {
         "phase": "S1901M",
-        "orders": [{"text": "A PAR - BUR", "valid": True, "normalised": "A PAR - BUR", "reason": ""}],
+        "orders": [{"text": "A PAR - BUR", "valid": True, "normalised": "A PAR - BUR", "reason": None}],
     }
 
     good = france.put(
