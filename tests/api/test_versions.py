@@ -193,3 +193,11 @@ def test_a_game_save_limited_to_some_fields_still_bumps_its_version(game):
     game.grace_minutes = 5
     game.save(update_fields=["grace_minutes"])
     assert Game.objects.get(id=game.id).version == before + 1
+
+
+def test_a_conditional_get_of_unchanged_orders_is_304(game):
+    france = client_for(user_of(game, "FRANCE"))
+    tag = _put_orders(france, game, ["A PAR H"])["ETag"]
+    assert france.get(_path(game, "/orders"), HTTP_IF_NONE_MATCH=tag).status_code == 304
+    _put_orders(france, game, ["A PAR - BUR"])
+    assert france.get(_path(game, "/orders"), HTTP_IF_NONE_MATCH=tag).status_code == 200
