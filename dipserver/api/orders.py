@@ -8,6 +8,7 @@ naming an older one gets 412, so two clients of one player never silently overwr
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -197,7 +198,8 @@ class OrdersApi(APIView):
         game = game_or_404(game_id)
         power_required(viewer_of(request, game, mastery=False), game)
         given = request.query_params if "phase" in request.query_params else request.data
-        data = self.DeleteInputSerializer(data={"phase": given.get("phase")} if "phase" in given else {})
+        named = given.get("phase") if isinstance(given, Mapping) else None  # a body may be any JSON
+        data = self.DeleteInputSerializer(data={} if named is None else {"phase": named})
         data.is_valid(raise_exception=True)
         phase = open_phase_or_409(game, data.validated_data["phase"].upper())
         try:

@@ -201,3 +201,13 @@ def test_a_conditional_get_of_unchanged_orders_is_304(game):
     assert france.get(_path(game, "/orders"), HTTP_IF_NONE_MATCH=tag).status_code == 304
     _put_orders(france, game, ["A PAR - BUR"])
     assert france.get(_path(game, "/orders"), HTTP_IF_NONE_MATCH=tag).status_code == 200
+
+
+@pytest.mark.parametrize("body", ['"phase"', '["phase"]', "7"])
+def test_a_delete_whose_body_is_not_an_object_is_told_to_name_the_phase(game, body):
+    answer = client_for(user_of(game, "FRANCE")).generic(
+        "DELETE", _path(game, "/orders"), body, content_type="application/json"
+    )
+    assert answer.status_code == 400 and answer.json()["error"]["fields"] == {
+        "phase": "This field is required."
+    }
