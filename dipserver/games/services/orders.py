@@ -103,11 +103,11 @@ def orders_submit(
     if phase is not None:
         _same_phase(phase, current, game)
     _open_for_orders(game, current, now)
-    seat = _seat_locked(game, user)
+    seat = _seat_locked_and_bumped(game, user)
     if seat.status == Power.Status.ELIMINATED:
         raise GameError(f"{seat.name.title()} has been eliminated and has no orders to give")
     if expected is not None:
-        _unchanged_since(expected, OrdersVersion(current.id, seat.orders_version))
+        _unchanged_since(expected, OrdersVersion(current.id, seat.orders_version - 1))
     view = phase_board(game, current.id)
     lines = orders_read(
         text, view.board, view.position, seat.name, modules=view.modules, module_state=view.module_state
@@ -115,13 +115,10 @@ def orders_submit(
     accepted = [line.stored for line in lines if line.order is not None]
     rejected = [Rejection(line.number, line.text, line.error) for line in lines if line.error is not None]
     _orders_replace(current, seat, accepted)
-    seat.orders_version += 1
-    changed = ["orders_version"]
     if seat.status == Power.Status.CIVIL_DISORDER:
         # Back at the table: the seat is no longer on offer.
         seat.status, seat.missed_phases, seat.seat_open = Power.Status.ACTIVE, 0, False
-        changed += ["status", "missed_phases", "seat_open"]
-    seat.save(update_fields=changed)
+        seat.save(update_fields=["status", "missed_phases", "seat_open"])
     return Submission(current.name, OrdersVersion(current.id, seat.orders_version), accepted, rejected)
 
 
@@ -227,21 +224,25 @@ def _orders_replace(phase: Phase, seat: Power, texts: list[str]) -> None:
         )
 
 
-def _seat_locked(game: Game, user: Any) -> Power:
-    """The user's own seat, locked: two submissions of one power take turns (no key lock: order rows
-    pointing at the seat may still be written by processing's readers)."""
+def _seat_locked_and_bumped(game: Game, user: Any) -> Power:
+    """The user's own seat, its ``orders_version`` already bumped, in one statement: the ``UPDATE`` locks
+    the row (a no-key lock, as order rows pointing at the seat may still be written by processing's
+    readers), so two submissions of one power take turns. A refusal after this rolls the bump back with
+    the rest of the transaction; the version before this write is ``orders_version - 1``."""
     user_id = getattr(user, "id", None)
     if user_id is None:  # an anonymous user must not match a vacant seat by ``user_id IS NULL``
         raise GameError("You are not playing in this game")
-    seat = (
-        Power.objects.select_for_update(no_key=True)
-        .only("id", "name", "status", "missed_phases", "seat_open", "orders_version")
-        .filter(game_id=game.id, user_id=user_id)
-        .first()
-    )
-    if seat is None:
+    fields = ["id", "name", "status", "missed_phases", "seat_open", "orders_version"]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "UPDATE games_power SET orders_version = orders_version + 1 WHERE game_id = %s AND user_id = %s"
+            f" RETURNING {', '.join(fields)}",
+            [game.id, user_id],
+        )
+        row = cursor.fetchone()
+    if row is None:
         raise GameError("You are not playing in this game")
-    return seat
+    return Power.from_db(connection.alias, fields, row)
 
 
 def _same_phase(named: str, current: Phase, game: Game) -> None:
