@@ -44,6 +44,8 @@ class PayloadTooLarge(exceptions.APIException):
 
 # A service's refusal (``GameError.code``) -> its HTTP status, where that is not 400.
 GAME_ERROR_STATUSES = {
+    "conflict": status.HTTP_409_CONFLICT,  # the write named a phase the game is no longer in
+    "precondition_failed": status.HTTP_412_PRECONDITION_FAILED,  # If-Match names a stale version
     "idempotency_key_reused": status.HTTP_422_UNPROCESSABLE_ENTITY,
 }
 

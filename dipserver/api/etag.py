@@ -1,7 +1,13 @@
 """Cheap validators for polling clients: a weak ETag computed from a few small queries, never from the
 response body, so a conditional GET that matches answers 304 without building the answer.
 
-A tag covers everything the answer depends on, including who asks (answers differ per viewer).
+A tag covers exactly what that viewer can see, so it neither goes stale nor leaks:
+
+- ``Game.version``, which every save of a game bumps (services and the admin alike): any setting;
+- the current phase's status and deadline, and each seat's public state (status, readiness, whether it
+  has orders, not which or how many);
+- the viewer's own secrets (draw vote, concession; on a phase, the version of the viewer's own orders),
+  which only the viewer's tag includes: another power revising its orders changes nobody else's tag.
 """
 
 from __future__ import annotations
@@ -15,10 +21,8 @@ from django.db.models import (
     Aggregate,
     Case,
     CharField,
-    Count,
     Exists,
     Func,
-    Max,
     OuterRef,
     Q,
     Subquery,
@@ -60,15 +64,21 @@ def _joined_text(*parts: Any) -> Func:
 
 
 def _seats(user_id: int) -> Subquery:
-    """Every seat of the game as one string. Draw votes and concessions are secret: only the viewer's own
-    are part of it, so another power's vote never changes the viewer's tag."""
+    """Every seat of the game as one string. Whether a seat has orders for the current phase is public
+    (game detail's ``has_orders``); how many or which, and when they were last revised, are not. Draw votes
+    and concessions are secret: only the viewer's own are part of it, so another power's vote never
+    changes the viewer's tag."""
     fields = ("id", "user_id", "name", "status", "ready", "seat_open", "missed_phases")
+    ordered = Exists(
+        Order.objects.filter(power_id=OuterRef("id"), phase_id=OuterRef(OuterRef("current_phase_id")))
+    )
+    has_orders = Case(When(ordered, then=Value("o")), default=Value("-"), output_field=CharField())
     secret = Case(
         When(Q(user_id=user_id), then=_joined_text(_text("draw_vote"), Value("|"), _text("concede_to"))),
         default=Value(""),
         output_field=CharField(),
     )
-    row = _joined_text(*(part for name in fields for part in (_text(name), Value("|"))), secret)
+    row = _joined_text(*(part for name in fields for part in (_text(name), Value("|"))), has_orders, secret)
     seats = Power.objects.filter(game_id=OuterRef("id")).order_by().values("game_id")
     return Subquery(seats.annotate(all=_Joined(row)).values("all")[:1])
 
@@ -77,31 +87,19 @@ _GAME, _USER = -7_000_001, -7_000_002  # stand-ins for the two parameters in the
 
 
 def _game_state(game_id: int, user_id: int) -> Any:
-    orders = Order.objects.filter(phase_id=OuterRef("current_phase_id")).order_by().values("phase_id")
     return (
         Game.objects.filter(id=game_id)
         .annotate(
-            order_count=Subquery(orders.annotate(n=Count("id")).values("n")[:1]),
-            order_last=Subquery(orders.annotate(m=Max("id")).values("m")[:1]),
-            # has_orders per power: which powers have orders, not only how many orders there are.
-            order_powers=Subquery(orders.annotate(p=Count("power_id", distinct=True)).values("p")[:1]),
             mastered=Exists(Game.masters.through.objects.filter(game_id=OuterRef("id"), user_id=user_id)),
             seats=_seats(user_id),
         )
         .order_by()
         .values_list(
+            "version",  # every setting: any save of the game bumps it
             "status",
-            "result",
-            "winners",
-            "paused_at",
-            "name",
-            "press",
             "current_phase_id",
             "current_phase__status",
             "current_phase__deadline",
-            "order_count",
-            "order_last",
-            "order_powers",
             "mastered",
             "seats",
         )[:1]
@@ -118,8 +116,8 @@ def _game_state_sql(alias: str) -> tuple[str, tuple[Any, ...]]:
 
 
 def game_tag(game_id: int, user_id: int | None) -> str | None:
-    """The state of a game as its detail shows it; ``None`` when there is no such game. One query: the
-    game, its current phase, that phase's order count, the seats and the viewer's mastership."""
+    """The state of a game as its detail shows it to this viewer; ``None`` when there is no such game.
+    One query: the game's version, its current phase, the seats and the viewer's mastership."""
     sql, template = _game_state_sql(DEFAULT_DB_ALIAS)
     params = [game_id if p == _GAME else (user_id or 0) if p == _USER else p for p in template]
     with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
@@ -129,16 +127,21 @@ def game_tag(game_id: int, user_id: int | None) -> str | None:
 
 
 def phase_tag(game_id: int, index: int, user_id: int | None, extra: Any = None) -> str | None:
-    """The state of one phase; an open phase also changes with the orders given in it."""
+    """The state of one phase as this viewer sees it: the phase row, the game's version and, for a
+    player, the version of their own orders (an open phase shows only those). Everyone's orders appear
+    when the phase is processed, which changes its status. One query."""
+    mine = Power.objects.filter(game_id=OuterRef("game_id"), user_id=user_id or 0).values("orders_version")
     row = (
         Phase.objects.filter(game_id=game_id, index=index)
-        .values_list("id", "status", "deadline", "processed_at", "game__status", "game__press")
+        .annotate(mine=Subquery(mine[:1]))
+        .values_list(
+            "id", "status", "deadline", "processed_at", "game__version", "game__status", "game__press", "mine"
+        )
         .first()
     )
     if row is None:
         return None
-    orders = Order.objects.filter(phase_id=row[0]).aggregate(n=Count("id"), last=Max("id"))
-    return _tag("phase", game_id, index, user_id, row, orders, extra)
+    return _tag("phase", game_id, index, user_id, row, extra)
 
 
 def matches(request: Any, tag: str) -> bool:

@@ -14,6 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from dipserver.api.etag import game_tag, matches, not_modified, tagged
+from dipserver.api.orders import phase_field
 from dipserver.api.pagination import Pagination
 from dipserver.api.permissions import Viewer, game_or_404, power_required, seat_required, viewer_of
 from dipserver.api.throttling import WriteThrottle
@@ -135,7 +136,7 @@ class GamesApi(APIView):
 
 class _SeatSerializer(serializers.Serializer[Any]):
     seat = serializers.IntegerField()
-    power = serializers.CharField(help_text="Empty until the game starts.")
+    power = serializers.CharField(allow_null=True, help_text="Null until the game starts.")
     player = serializers.CharField(allow_null=True, help_text="Hidden (null) in anonymous games.")
     status = serializers.CharField()
     ready = serializers.BooleanField()
@@ -153,7 +154,9 @@ class GameDetailSerializer(serializers.Serializer[Any]):
     variant = serializers.CharField()
     variant_version = serializers.CharField()
     status = serializers.CharField()
-    result = serializers.CharField()
+    result = serializers.ChoiceField(
+        choices=[r for r in Game.Result.values if r], allow_null=True, help_text="Null until the game ends."
+    )
     winners = serializers.ListField(child=serializers.CharField())
     press = serializers.CharField()
     options = serializers.DictField()
@@ -167,7 +170,7 @@ class GameDetailSerializer(serializers.Serializer[Any]):
     current_phase = _PhaseRefSerializer(allow_null=True)
     phases = serializers.IntegerField(help_text="How many phases there are so far.")
     waiting = serializers.ListField(child=serializers.CharField(), help_text="Powers yet to order.")
-    next_map_change = serializers.CharField()
+    next_map_change = serializers.CharField(allow_null=True, help_text="Null when none is coming.")
     powers = _SeatSerializer(many=True)
     me = serializers.DictField(help_text="The viewer: power, is_master, draw_vote, concede_to.")
     created_at = serializers.DateTimeField()
@@ -198,7 +201,7 @@ def game_detail_data(game_id: int, viewer: Viewer) -> dict[str, Any]:
     powers = [
         {
             "seat": p.id,
-            "power": p.name,
+            "power": p.name or None,
             "player": (p.user.username if p.user else None)
             if players or (seat and seat.id == p.id)
             else None,
@@ -214,16 +217,16 @@ def game_detail_data(game_id: int, viewer: Viewer) -> dict[str, Any]:
         for p in view.powers
     ]
     try:
-        upcoming = selectors.next_map_change(game=game)
+        upcoming: str | None = selectors.next_map_change(game=game)
     except Exception:  # a timeline problem must not hide the game; the admin shows it
-        upcoming = ""
+        upcoming = None
     out = {
         "id": game.id,
         "name": game.name,
         "variant": game.variant,
         "variant_version": game.variant_version,
         "status": game.status,
-        "result": game.result,
+        "result": game.result or None,
         "winners": game.winners,
         "press": game.press,
         "options": game.options,
@@ -237,14 +240,14 @@ def game_detail_data(game_id: int, viewer: Viewer) -> dict[str, Any]:
         "current_phase": _phase_ref(view.phase),
         "phases": len(view.phase_names),
         "waiting": view.waiting,
-        "next_map_change": upcoming,
+        "next_map_change": upcoming or None,
         "powers": powers,
         "me": {
             "seat": seat.id if seat else None,
-            "power": seat.name if seat else None,
+            "power": (seat.name or None) if seat else None,
             "is_master": viewer.master,
             "draw_vote": seat.draw_vote if seat else None,
-            "concede_to": seat.concede_to if seat else None,
+            "concede_to": (seat.concede_to or None) if seat else None,
         },
         "created_at": game.created_at,
         "started_at": game.started_at,
@@ -314,20 +317,21 @@ class DrawVoteApi(APIView):
     throttle_classes = [WriteThrottle]
 
     class InputSerializer(serializers.Serializer[Any]):
+        phase = phase_field("this vote is")
         vote = serializers.BooleanField()
 
     class OutputSerializer(serializers.Serializer[Any]):
         vote = serializers.BooleanField()
         game_drawn = serializers.BooleanField()
 
-    @extend_schema(request=InputSerializer, responses={200: OutputSerializer})
+    @extend_schema(request=InputSerializer, responses={200: OutputSerializer, 409: None})
     def put(self, request: Request, game_id: int) -> Response:
         game = game_or_404(game_id)
         power_required(viewer_of(request, game, mastery=False), game)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        vote = data.validated_data["vote"]
-        drawn = game_services.game_draw_vote(game_id=game.id, user=request.user, vote=vote)
+        named, vote = data.validated_data["phase"].upper(), data.validated_data["vote"]
+        drawn = game_services.game_draw_vote(game_id=game.id, user=request.user, vote=vote, phase=named)
         return Response(self.OutputSerializer({"vote": vote, "game_drawn": drawn}).data)
 
 

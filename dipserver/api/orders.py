@@ -1,11 +1,14 @@
 """My orders for the current phase (read, replace all, delete), my legal options, and the ready flag.
 
-Every order in an answer carries its validation result. Orders naming a phase that is not the one open
-for orders get 409 Conflict; that is how a client learns the game moved on while it was thinking.
+Every order in an answer carries its validation result. Every write names the phase it is for; one naming
+a phase that is not the one open for orders gets 409 Conflict: that is how a client learns the game moved
+on while it was thinking. My orders carry a strong ``ETag`` (their version); a write with ``If-Match``
+naming an older one gets 412, so two clients of one player never silently overwrite each other.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -17,6 +20,7 @@ from rest_framework.views import APIView
 
 from dipserver.api.boards import in_play, variant_or_404
 from dipserver.api.errors import Conflict, error_body
+from dipserver.api.etag import matches, not_modified, tagged
 from dipserver.api.permissions import game_or_404, power_required, viewer_of
 from dipserver.api.throttling import WriteThrottle
 from dipserver.engine.options import legal_options
@@ -26,13 +30,29 @@ from dipserver.games.models import Game, Order, Phase, Power
 from dipserver.games.services import orders as order_services
 
 MAX_ORDERS = 200
+_PHASE_NAME = r"^[SFWsfw]\d{1,4}[MRAmra]$"
+
+
+def phase_field(what: str) -> serializers.RegexField:
+    """The phase a write is for (required: a write for a phase that has closed must not land on the next)."""
+    return serializers.RegexField(_PHASE_NAME, help_text=f"The phase {what} for, e.g. S1901M.")
+
+
+_IF_MATCH = OpenApiParameter(
+    "If-Match",
+    str,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="The ETag of my orders as last read; 412 if they have changed since. Without it the "
+    "write goes through.",
+)
 
 
 class _OrderResultSerializer(serializers.Serializer[Any]):
     text = serializers.CharField(help_text="As sent.")
     valid = serializers.BooleanField()
-    normalised = serializers.CharField(allow_blank=True, help_text="As stored, when valid.")
-    reason = serializers.CharField(allow_blank=True, help_text="Why it was rejected.")
+    normalised = serializers.CharField(allow_null=True, help_text="As stored; null when rejected.")
+    reason = serializers.CharField(allow_null=True, help_text="Why it was rejected; null when valid.")
 
 
 class _OrdersOutputSerializer(serializers.Serializer[Any]):
@@ -95,9 +115,7 @@ class OrdersApi(APIView):
     throttle_classes = [WriteThrottle]
 
     class ReplaceInputSerializer(serializers.Serializer[Any]):
-        phase = serializers.RegexField(
-            r"^[SFWsfw]\d{1,4}[MRAmra]$", help_text="The phase these orders are for, e.g. S1901M."
-        )
+        phase = phase_field("these orders are")
         orders = serializers.ListField(
             child=serializers.CharField(max_length=200, allow_blank=False), max_length=MAX_ORDERS,
             help_text="One order per item, e.g. \"A PAR - BUR\" (texts from the options endpoint).",
@@ -109,7 +127,7 @@ class OrdersApi(APIView):
                 raise serializers.ValidationError(f"One order per item; item(s) {bad} hold a line break.")
             return value
 
-    @extend_schema(responses={200: _OrdersOutputSerializer})
+    @extend_schema(responses={200: _OrdersOutputSerializer, 304: None})
     def get(self, request: Request, game_id: int) -> Response:
         game = game_or_404(game_id)
         seat = power_required(viewer_of(request, game, mastery=False), game)
@@ -117,15 +135,20 @@ class OrdersApi(APIView):
         phase = Phase.objects.filter(id=phase_id).first() if phase_id is not None else None
         if phase is None:
             raise Conflict(f"{game.name} has not started yet.")
+        # The version is read first: orders written meanwhile then come with an older tag, never newer.
+        tag = order_services.orders_version_of(phase_id=phase.id, power_id=seat.id).tag
+        if matches(request, tag):
+            return not_modified(tag)
         texts = Order.objects.filter(phase=phase, power=seat).values_list("text", flat=True)
-        rows = [{"text": t, "valid": True, "normalised": t, "reason": ""} for t in texts]
-        return Response(_OrdersOutputSerializer({"phase": phase.name, "orders": rows}).data)
+        rows = [{"text": t, "valid": True, "normalised": t, "reason": None} for t in texts]
+        return tagged(Response(_OrdersOutputSerializer({"phase": phase.name, "orders": rows}).data), tag)
 
     @extend_schema(
         request=ReplaceInputSerializer,
-        responses={200: _OrdersOutputSerializer, 400: _OrdersOutputSerializer, 409: None},
+        parameters=[_IF_MATCH],
+        responses={200: _OrdersOutputSerializer, 400: _OrdersOutputSerializer, 409: None, 412: None},
         description="Replace all my orders. Valid orders are stored even when others are rejected; the "
-        "answer is then 400 and lists every order with its result.",
+        "answer is then 400 and lists every order with its result. Either answer carries the new ETag.",
     )
     def put(self, request: Request, game_id: int) -> Response:
         game, phase = _hot_path(request, game_id)
@@ -135,38 +158,61 @@ class OrdersApi(APIView):
         open_phase_or_409(game, named, phase)
         try:
             submission = order_services.orders_submit(
-                game_id=game.id, user=request.user, text="\n".join(texts), phase=named
+                game_id=game.id,
+                user=request.user,
+                text="\n".join(texts),
+                phase=named,
+                expected=request.headers.get("If-Match"),
             )
         except GameError as exc:
             raise _refused_or_conflict(exc, game.id, named) from exc
         rows = _results(texts, submission)
         body = {"phase": submission.phase, "orders": rows}
         if submission.ok:
-            return Response(_OrdersOutputSerializer(body).data)
+            return tagged(Response(_OrdersOutputSerializer(body).data), submission.version.tag)
         bad = [r for r in rows if not r["valid"]]
         message = f"{len(bad)} of {len(rows)} orders were rejected (the valid ones are stored): " + "; ".join(
             f"{r['text']!r}: {r['reason']}" for r in bad
         )
         fields = {"orders": {str(i): r["reason"] for i, r in enumerate(rows) if not r["valid"]}}
-        return Response(
+        answer = Response(
             error_body("invalid_orders", message, fields, **_OrdersOutputSerializer(body).data),
             status=status.HTTP_400_BAD_REQUEST,
         )
+        return tagged(answer, submission.version.tag)  # the valid orders were stored: a new version
+
+    class DeleteInputSerializer(serializers.Serializer[Any]):
+        phase = phase_field("the orders withdrawn are")
 
     @extend_schema(
-        parameters=[OpenApiParameter("phase", str, required=False, description="e.g. S1901M")],
-        responses={204: None, 409: None},
+        parameters=[
+            OpenApiParameter(
+                "phase", str, required=False, description="e.g. S1901M; required here or in the body"
+            ),
+            _IF_MATCH,
+        ],
+        request=DeleteInputSerializer,
+        responses={204: None, 409: None, 412: None},
     )
     def delete(self, request: Request, game_id: int) -> Response:
         game = game_or_404(game_id)
         power_required(viewer_of(request, game, mastery=False), game)
-        named = request.query_params.get("phase")
-        phase = open_phase_or_409(game, named)
+        given = request.query_params if "phase" in request.query_params else request.data
+        named = given.get("phase") if isinstance(given, Mapping) else None  # a body may be any JSON
+        data = self.DeleteInputSerializer(data={} if named is None else {"phase": named})
+        data.is_valid(raise_exception=True)
+        phase = open_phase_or_409(game, data.validated_data["phase"].upper())
         try:
-            order_services.orders_submit(game_id=game.id, user=request.user, text="", phase=phase.name)
+            submission = order_services.orders_submit(
+                game_id=game.id,
+                user=request.user,
+                text="",
+                phase=phase.name,
+                expected=request.headers.get("If-Match"),
+            )
         except GameError as exc:
             raise _refused_or_conflict(exc, game.id, phase.name) from exc
-        return Response(status=status.HTTP_204_NO_CONTENT)
+        return tagged(Response(status=status.HTTP_204_NO_CONTENT), submission.version.tag)
 
 
 def _results(texts: list[str], submission: Any) -> list[dict[str, Any]]:
@@ -176,11 +222,11 @@ def _results(texts: list[str], submission: Any) -> list[dict[str, Any]]:
     rows = []
     for number, text in enumerate(texts, start=1):
         if number in rejected:
-            rows.append({"text": text, "valid": False, "normalised": "", "reason": rejected[number]})
+            rows.append({"text": text, "valid": False, "normalised": None, "reason": rejected[number]})
         elif text.strip() and not text.strip().startswith("#"):
-            rows.append({"text": text, "valid": True, "normalised": next(accepted, text), "reason": ""})
+            rows.append({"text": text, "valid": True, "normalised": next(accepted, text), "reason": None})
         else:
-            rows.append({"text": text, "valid": False, "normalised": "", "reason": "Not an order (blank)."})
+            rows.append({"text": text, "valid": False, "normalised": None, "reason": "Not an order (blank)."})
     return rows
 
 
@@ -229,6 +275,7 @@ class ReadyApi(APIView):
     throttle_classes = [WriteThrottle]
 
     class InputSerializer(serializers.Serializer[Any]):
+        phase = phase_field("this is")
         ready = serializers.BooleanField()
 
     class OutputSerializer(serializers.Serializer[Any]):
@@ -241,10 +288,12 @@ class ReadyApi(APIView):
         power_required(viewer_of(request, game, mastery=False), game)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        phase = open_phase_or_409(game)
-        ready = data.validated_data["ready"]
+        named, ready = data.validated_data["phase"].upper(), data.validated_data["ready"]
+        phase = open_phase_or_409(game, named)
         try:
-            due = order_services.power_ready_set(game_id=game.id, user=request.user, ready=ready)
+            due = order_services.power_ready_set(
+                game_id=game.id, user=request.user, ready=ready, phase=phase.name
+            )
         except GameError as exc:
             raise _refused_or_conflict(exc, game.id, phase.name) from exc
         return Response(self.OutputSerializer({"ready": ready, "phase_due": due}).data)

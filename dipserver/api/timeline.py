@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import HttpRequest, HttpResponsePermanentRedirect
+from django.urls import reverse
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound
@@ -83,6 +85,14 @@ def _blizzards(game: Game, phase: Phase | None) -> dict[str, Any] | None:
         return None
     state = (phase.snapshot.get("modules") or {}).get("state") or {}
     return {"phase": phase.name, "provinces": sorted(state.get("blizzards", []))}
+
+
+def timeline_moved(request: HttpRequest, game_id: int) -> HttpResponsePermanentRedirect:
+    """The old address ``.../timeline/`` (every other endpoint has no trailing slash): 308 to the new
+    one, with the query kept, so old clients and bookmarks keep working."""
+    target = reverse("api:timeline", args=[game_id])
+    query = request.META.get("QUERY_STRING", "")
+    return HttpResponsePermanentRedirect(f"{target}?{query}" if query else target, preserve_request=True)
 
 
 class GameGeometryApi(APIView):

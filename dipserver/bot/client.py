@@ -71,12 +71,33 @@ class ApiClient:
         self.token = ""
         self._tags: dict[str, tuple[str, Any]] = {}  # path -> (ETag, last body): polls are conditional
 
-    def call(self, method: str, path: str, body: Any = None, ok: tuple[int, ...] = (200, 201, 204)) -> Any:
+    def call(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        ok: tuple[int, ...] = (200, 201, 204),
+        if_match: str = "",
+    ) -> Any:
+        """One request; ``if_match`` (an ETag) makes a write conditional: 412 if it is stale."""
+        return self.exchange(method, path, body, ok, if_match).data
+
+    def exchange(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        ok: tuple[int, ...] = (200, 201, 204),
+        if_match: str = "",
+    ) -> Reply:
+        """Like ``call``, with the whole reply (its headers carry the ``ETag``)."""
         headers = {"Authorization": f"Token {self.token}"} if self.token else {}
+        if if_match:
+            headers["If-Match"] = if_match
         reply = self.transport.request(method, "/api/v1" + path, body, headers)
         if reply.status not in ok:
             raise ApiError(method, path, reply)
-        return reply.data
+        return reply
 
     def poll(self, path: str) -> Any:
         """GET with ``If-None-Match``: the previous body when the server says 304."""

@@ -80,10 +80,15 @@ class Bot:
             options = self.api.call("GET", f"/games/{self.game_id}/options")
             rng = random.Random(f"{self.seed}/{self.game_id}/{me}/{phase['name']}")
             orders = choose_orders(options, rng)
-            self.api.call("PUT", f"/games/{self.game_id}/orders", {"phase": phase["name"], "orders": orders})
-            self.api.call("PUT", f"/games/{self.game_id}/ready", {"ready": True})
+            # If-Match with the version read before choosing: orders the player gave meanwhile in another
+            # window are not overwritten (412), and the bot looks again.
+            seen = self.api.exchange("GET", f"/games/{self.game_id}/orders").headers.get("etag", "")
+            body = {"phase": phase["name"], "orders": orders}
+            self.api.call("PUT", f"/games/{self.game_id}/orders", body, if_match=seen)
+            self.api.call("PUT", f"/games/{self.game_id}/ready", {"phase": phase["name"], "ready": True})
         except ApiError as exc:
-            if exc.reply.status == 409:  # the phase closed while we were thinking: look again
+            # 409: the phase closed while we were thinking; 412: our orders changed meanwhile. Look again.
+            if exc.reply.status in (409, 412):
                 return False
             raise
         self.done_phases.add(phase["name"])

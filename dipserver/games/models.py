@@ -6,9 +6,11 @@ Writes go through ``services``; reads through ``selectors``.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 
 
 class Game(models.Model):
@@ -75,12 +77,27 @@ class Game(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Bumped by every save (services and the admin alike), so the game's ETags change with any setting.
+    version = models.PositiveBigIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["-id"]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.variant})"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """Save and bump ``version`` in the same statement (``version + 1`` in SQL, so two saves of stale
+        copies still count twice). A ``QuerySet.update()`` bypasses this: services do not update games
+        in bulk."""
+        if self._state.adding:
+            super().save(*args, **kwargs)
+            return
+        self.version = F("version") + 1
+        if kwargs.get("update_fields") is not None:
+            kwargs["update_fields"] = {*kwargs["update_fields"], "version"}
+        super().save(*args, **kwargs)
+        del self.version  # deferred: read back from the row only if someone asks
 
     @property
     def secret_revealed(self) -> str | None:
@@ -122,6 +139,8 @@ class Power(models.Model):
     draw_vote = models.BooleanField(default=False)  # secret: shown to nobody until unanimous
     concede_to = models.CharField(max_length=30, blank=True)
     vacation_days_left = models.PositiveSmallIntegerField(default=0)
+    # Bumped by each write of this power's orders: the orders' ETag, for If-Match (private to the power).
+    orders_version = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["id"]

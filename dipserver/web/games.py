@@ -154,7 +154,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "seated": seat is not None,
         "phaseIndex": phase.index if phase else None,
         "phaseOpen": bool(phase and phase.status == "open" and game.status == Game.Status.ACTIVE),
-        # The timeline comes from the API (GET .../timeline/), which keeps random draws secret.
+        # The timeline comes from the API (GET .../timeline), which keeps random draws secret.
         "timelineUrl": reverse("api:timeline", args=[game.id]),
         "blizzards": bool(game.options.get("blizzards")),
         "supplyLines": bool(game.options.get("supply_lines")),

@@ -34,7 +34,7 @@ const state = {
   live: null, // index of the phase taking orders (or the last phase)
   shown: null, // index of the phase on the map
   options: null, // {units: {loc: [option]}, builds, conversions, module_orders} for the live phase
-  timeline: null, // GET .../timeline/: {entries, undrawn, blizzards}
+  timeline: null, // GET .../timeline: {entries, undrawn, blizzards}
   orders: [], // [{key, text, valid, reason}]
   selected: null, // location of the unit whose options are shown
   selection: null, // {unit, mode, target}: what the next click on the map means (orders/clicks.js)
@@ -648,10 +648,14 @@ async function submitTyped(event) {
 async function setReady(event) {
   const ready = event.target.checked;
   if (ready && !(await readyChecked(event.target))) return;
-  const { body } = await call(`${API}/ready`, { method: "PUT", json: { ready } });
-  notice(body.phase_due ? "Everyone is ready: the phase is being processed." : ready ? "You are ready." : "You are no longer ready.", "ok");
-  state.etag = null;
-  await loadGame();
+  const phase = state.game.current_phase.name; // a click that arrives after the phase closed gets 409
+  try {
+    const { body } = await call(`${API}/ready`, { method: "PUT", json: { phase, ready } });
+    notice(body.phase_due ? "Everyone is ready: the phase is being processed." : ready ? "You are ready." : "You are no longer ready.", "ok");
+  } finally {
+    state.etag = null;
+    await loadGame(); // also after a refusal: the toggle shows the new phase's state, not the click
+  }
 }
 
 // Ready with units unordered or orders rejected: name them and ask first.

@@ -135,7 +135,7 @@ def test_a_standard_game_serves_its_variants_geometry(game):
 
 def test_the_timeline_lists_the_changes_season_by_season_with_the_blizzards_announced(players, master):
     game = start_game(players, master, variant="wall_of_ice", options=BLIZZARDS)
-    answer = client_for().get(f"/api/v1/games/{game.id}/timeline/").json()
+    answer = client_for().get(f"/api/v1/games/{game.id}/timeline").json()
     assert answer["mode"] == "exact" and answer["phase"] == "S1901M" and answer["undrawn"] == 0
     first = answer["entries"][0]
     assert first == {
@@ -154,9 +154,9 @@ def test_the_timeline_lists_the_changes_season_by_season_with_the_blizzards_anno
 def test_a_random_timeline_never_shows_a_draw_before_it_happens(players, master, outsider):
     game = start_game(players, master, variant="wall_of_ice", options={"mode": "random"})
     exact = start_game(players, master, variant="wall_of_ice", name="Exact")
-    everyone = len(client_for().get(f"/api/v1/games/{exact.id}/timeline/").json()["entries"])
+    everyone = len(client_for().get(f"/api/v1/games/{exact.id}/timeline").json()["entries"])
     for viewer in (None, outsider, user_of(game, "ENGLAND"), master):
-        answer = client_for(viewer).get(f"/api/v1/games/{game.id}/timeline/").json()
+        answer = client_for(viewer).get(f"/api/v1/games/{game.id}/timeline").json()
         assert answer["mode"] == "random"
         assert answer["entries"] == [] and answer["undrawn"] == everyone
     assert next_changes(game, "F1903M") == [] and next_changes(game, "F1910M") == []
@@ -165,20 +165,20 @@ def test_a_random_timeline_never_shows_a_draw_before_it_happens(players, master,
 
     game.status = Game.Status.FINISHED  # at the end the secret is out, and so are its draws
     game.save(update_fields=["status"])
-    assert len(client_for().get(f"/api/v1/games/{game.id}/timeline/").json()["entries"]) == everyone
+    assert len(client_for().get(f"/api/v1/games/{game.id}/timeline").json()["entries"]) == everyone
 
 
 def test_a_random_draw_is_listed_once_it_has_happened(players, master):
     game = start_game(players, master, variant="wall_of_ice", options={"mode": "random"})
     game.current_phase.name = "S1915M"  # stand-in for a game played on past every random window
     game.current_phase.save(update_fields=["name"])
-    answer = client_for().get(f"/api/v1/games/{game.id}/timeline/").json()
+    answer = client_for().get(f"/api/v1/games/{game.id}/timeline").json()
     assert answer["undrawn"] == 0 and answer["entries"]
     assert all(e["happened"] for e in answer["entries"])
 
 
 def test_the_timeline_of_an_unknown_game_is_404(db):
-    answer = client_for().get("/api/v1/games/999999/timeline/")
+    answer = client_for().get("/api/v1/games/999999/timeline")
     assert answer.status_code == 404 and answer.json()["error"]["code"] == "not_found"
 
 
@@ -221,3 +221,13 @@ def test_a_processed_phase_picture_shows_the_results(game):
     svg = client_for().get(f"/api/v1/games/{game.id}/phases/0/map.svg").content.decode()
     assert len(re.findall(r'class="order move failed"', svg)) == 2
     assert 'class="order move"' not in svg
+
+
+def test_the_timeline_address_has_no_trailing_slash_like_every_other(game):
+    assert client_for().get(f"/api/v1/games/{game.id}/timeline").status_code == 200
+
+
+def test_the_old_timeline_address_redirects_permanently_keeping_the_query(game):
+    answer = client_for().get(f"/api/v1/games/{game.id}/timeline/?since=3")
+    assert answer.status_code == 308
+    assert answer["Location"] == f"/api/v1/games/{game.id}/timeline?since=3"

@@ -4,13 +4,14 @@ processing task eagerly once each phase's transaction commits, exactly as the wo
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
-from dipserver.bot import choose_orders, play
+from dipserver.bot import Reply, choose_orders, play
 from dipserver.engine.variant import load_variant
-from dipserver.games.models import Game, Phase
-from tests.api.bots import bots_for_a_new_game
+from dipserver.games.models import Game, Order, Phase, Power
+from tests.api.bots import TestClientTransport, bots_for_a_new_game
 
 VARIANTS = ["standard", "wall_of_ice", "deluge", "sahara"]
 
@@ -71,3 +72,32 @@ def test_builds_use_each_province_once_and_disbands_only_what_is_due():
         assert sum("STP" in c for c in chosen) <= 1
     disbands = {"adjustment": -1, "units": {"LON": [{"text": "F LON D"}], "PAR": [{"text": "A PAR D"}]}}
     assert len(choose_orders(disbands, random.Random(0))) == 1
+
+
+class _PlayerWritesFirst(TestClientTransport):
+    """The bot's player withdraws their orders in the browser just before the bot's own write arrives."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.interfered = False
+
+    def request(
+        self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
+    ) -> Reply:
+        if method == "PUT" and path.endswith("/orders") and not self.interfered:
+            self.interfered = True
+            auth = {"Authorization": (headers or {})["Authorization"]}
+            assert super().request("PUT", path, {"phase": body["phase"], "orders": []}, auth).status == 200
+        return super().request(method, path, body, headers)
+
+
+@pytest.mark.django_db
+def test_the_bot_never_overwrites_orders_its_player_gave_meanwhile(settings):
+    settings.DIPSERVER_API_THROTTLES = {"login": "1000/min", "register": "1000/min", "writes": "10000/min"}
+    bots = bots_for_a_new_game("standard", 7)
+    meddled = _PlayerWritesFirst()
+    meddled.client = bots[0].api.transport.client  # the same session and login
+    bots[0].api.transport = meddled
+    assert bots[0].step() is False  # 412: it looks again rather than overwriting
+    seat = Power.objects.get(game_id=bots[0].game_id, user__username=bots[0].username)
+    assert meddled.interfered and not Order.objects.filter(power=seat).exists() and seat.ready is False

@@ -38,9 +38,10 @@ def broker_down(celery_conf: Callable[..., None]) -> Iterator[None]:
 def test_the_last_ready_is_saved_and_answered_with_success_while_the_broker_is_down(
     game: Game, broker_down: None
 ) -> None:
+    phase_name = game.current_phase.name
     for power in POWERS:
         answer = client_for(user_of(game, power)).put(
-            f"/api/v1/games/{game.id}/ready", {"ready": True}, format="json"
+            f"/api/v1/games/{game.id}/ready", {"phase": phase_name, "ready": True}, format="json"
         )
         assert answer.status_code == 200, answer.content
     assert answer.json() == {"ready": True, "phase_due": True}

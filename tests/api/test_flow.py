@@ -89,7 +89,7 @@ def test_orders_are_validated_one_by_one_and_the_valid_ones_stored(game):
     stored = france.get(f"/api/v1/games/{game.id}/orders").json()
     assert stored == {
         "phase": "S1901M",
-        "orders": [{"text": "A PAR - BUR", "valid": True, "normalised": "A PAR - BUR", "reason": ""}],
+        "orders": [{"text": "A PAR - BUR", "valid": True, "normalised": "A PAR - BUR", "reason": None}],
     }
 
     good = france.put(
@@ -98,7 +98,7 @@ def test_orders_are_validated_one_by_one_and_the_valid_ones_stored(game):
     assert good.status_code == 200
     assert good.json()["orders"][0]["normalised"] == "A PAR - PIC"
 
-    assert france.delete(f"/api/v1/games/{game.id}/orders").status_code == 204
+    assert france.delete(f"/api/v1/games/{game.id}/orders?phase=S1901M").status_code == 204
     assert france.get(f"/api/v1/games/{game.id}/orders").json()["orders"] == []
 
 
@@ -143,7 +143,9 @@ def test_everyone_ready_processes_the_phase_and_the_results_show_every_power(
                 format="json",
             )
         with django_capture_on_commit_callbacks(execute=True):  # processing is queued on commit
-            answer = client.put(f"/api/v1/games/{game.id}/ready", {"ready": True}, format="json")
+            answer = client.put(
+                f"/api/v1/games/{game.id}/ready", {"phase": "S1901M", "ready": True}, format="json"
+            )
         assert answer.status_code == 200
     assert answer.json() == {"ready": True, "phase_due": True}
     assert Phase.objects.get(game=game, index=0).status == Phase.Status.PROCESSED

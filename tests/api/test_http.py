@@ -125,7 +125,12 @@ def test_writes_are_throttled_per_user_and_reads_are_not(game, settings):
     assert codes == [200, 200, 429]
     assert france.get(f"/api/v1/games/{game.id}/orders").status_code == 200
     england = client_for(user_of(game, "ENGLAND"))
-    assert england.put(f"/api/v1/games/{game.id}/ready", {"ready": True}, format="json").status_code == 200
+    assert (
+        england.put(
+            f"/api/v1/games/{game.id}/ready", {"phase": "S1901M", "ready": True}, format="json"
+        ).status_code
+        == 200
+    )
 
 
 def test_lists_are_paginated(players, master):
@@ -168,7 +173,7 @@ def test_a_secret_draw_vote_changes_only_the_voters_tag(game):
     england = client_for(user_of(game, "ENGLAND"))
     france = client_for(user_of(game, "FRANCE"))
     english, french = england.get(path)["ETag"], france.get(path)["ETag"]
-    france.put(f"{path}/draw-vote", {"vote": True}, format="json")
+    france.put(f"{path}/draw-vote", {"phase": "S1901M", "vote": True}, format="json")
     assert england.get(path, HTTP_IF_NONE_MATCH=english).status_code == 304  # nothing to infer
     assert france.get(path, HTTP_IF_NONE_MATCH=french).status_code == 200
 
@@ -179,7 +184,9 @@ def test_another_powers_ready_flag_or_a_replaced_player_changes_the_tag(game, ou
     path = f"/api/v1/games/{game.id}"
     france = client_for(user_of(game, "FRANCE"))
     tag = france.get(path)["ETag"]
-    client_for(user_of(game, "ENGLAND")).put(f"{path}/ready", {"ready": True}, format="json")
+    client_for(user_of(game, "ENGLAND")).put(
+        f"{path}/ready", {"phase": "S1901M", "ready": True}, format="json"
+    )
     after_ready = france.get(path, HTTP_IF_NONE_MATCH=tag)
     assert after_ready.status_code == 200
     tag = after_ready["ETag"]

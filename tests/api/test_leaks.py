@@ -80,7 +80,7 @@ def test_the_secret_is_revealed_only_when_the_game_ends(game, outsider):
 
 def test_draw_votes_are_secret(game):
     client_for(user_of(game, "FRANCE")).put(
-        f"/api/v1/games/{game.id}/draw-vote", {"vote": True}, format="json"
+        f"/api/v1/games/{game.id}/draw-vote", {"phase": "S1901M", "vote": True}, format="json"
     )
     seen = client_for(user_of(game, "ENGLAND")).get(f"/api/v1/games/{game.id}").json()
     assert seen["me"]["draw_vote"] is False

@@ -36,7 +36,7 @@ def test_the_schema_and_the_docs_are_served_from_the_project(client):
     assert answer.status_code == 200
     paths = json.loads(answer.content)["paths"]
     assert "/api/v1/games/{game_id}/orders" in paths
-    assert {"/api/v1/games/{game_id}/timeline/", "/api/v1/games/{game_id}/geometry"} <= set(paths)
+    assert {"/api/v1/games/{game_id}/timeline", "/api/v1/games/{game_id}/geometry"} <= set(paths)
     docs = client.get("/api/docs/").content.decode()
     assert "swagger-ui" in docs
     assert "cdn" not in docs.lower() and "//unpkg" not in docs

@@ -129,7 +129,7 @@ def test_no_request_fails_after_a_postgres_restart(production_site: str) -> None
     token = Token.objects.create(user=Power.objects.get(game=game, name="FRANCE").user).key
     # The ready call's first query is inside a transaction (the token is remembered in-process).
     calls = [
-        ("PUT", f"/api/v1/games/{game.id}/ready", {"ready": False}),
+        ("PUT", f"/api/v1/games/{game.id}/ready", {"phase": game.current_phase.name, "ready": False}),
         ("GET", f"/api/v1/games/{game.id}", None),
     ]
     assert [_api(production_site, method, path, token, body) for method, path, body in calls] == [200, 200]

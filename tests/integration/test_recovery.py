@@ -63,7 +63,9 @@ def test_the_last_ready_with_redis_stopped_is_answered_and_the_phase_processed_o
     with redis_stopped(redis_url):
         for power in Power.objects.filter(game=game).select_related("user"):
             answer = client_for(power.user).put(
-                f"/api/v1/games/{game.id}/ready", {"ready": True}, format="json"
+                f"/api/v1/games/{game.id}/ready",
+                {"phase": game.current_phase.name, "ready": True},
+                format="json",
             )
             assert answer.status_code == 200, answer.content
         assert answer.json() == {"ready": True, "phase_due": True}

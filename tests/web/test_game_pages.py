@@ -90,7 +90,7 @@ def test_game_page_configures_my_power_and_the_timeline(client, sahara):
     html = client.get(f"/games/{sahara.id}/").content.decode()
     config = page_config(html)
     assert config["power"] == "TURKEY" and config["api"] == f"/api/v1/games/{sahara.id}"
-    assert config["timelineUrl"] == f"/api/v1/games/{sahara.id}/timeline/" and config["modules"] is False
+    assert config["timelineUrl"] == f"/api/v1/games/{sahara.id}/timeline" and config["modules"] is False
     timeline = client.get(config["timelineUrl"]).json()["entries"]
     assert {"year": 1902, "hook": "after_fall_retreats", "change": "land", "province": "EAS"}.items() <= next(
         e for e in timeline if e["province"] == "EAS" and e["change"] == "land"

@@ -68,3 +68,14 @@ def seat_of(powers: list[Power], user: Any) -> Power:
             if power.user_id == user_id:
                 return power
     raise GameError("You are not playing in this game")
+
+
+def phase_named_or_conflict(game: Game, current: str, named: str) -> None:
+    """A write names the phase it is for (``S1901M``, any case); any other than ``current`` is refused
+    with code ``conflict``, so a click made while the phase was open never lands on the next one."""
+    if named.upper() != current:
+        raise GameError(
+            f"That was for {named.upper()}, but {game.name} is in {game_phase_title(game, current)} "
+            f"({current}) now; look again and resend.",
+            code="conflict",
+        )

@@ -21,6 +21,7 @@ from dipserver.games.models import Game, Phase, Power
 from dipserver.games.services.common import (
     game_locked,
     phase_locked,
+    phase_named_or_conflict,
     powers_locked,
     seat_of,
 )
@@ -232,10 +233,16 @@ def game_resume(*, game_id: int, now: dt.datetime | None = None) -> Game:
 
 
 @transaction.atomic
-def game_draw_vote(*, game_id: int, user: Any, vote: bool, now: dt.datetime | None = None) -> bool:
-    """Record a secret draw vote; returns whether the game ended in a draw (all survivors agreed)."""
+def game_draw_vote(
+    *, game_id: int, user: Any, vote: bool, phase: str | None = None, now: dt.datetime | None = None
+) -> bool:
+    """Record a secret draw vote, cast while looking at ``phase`` (refused with code ``conflict`` once the
+    game has moved on: the player may vote otherwise on the new position). Returns whether the game ended
+    in a draw (all survivors agreed)."""
     game = game_locked(game_id)
     _in_play(game)
+    if phase is not None:
+        phase_named_or_conflict(game, phase_locked(game).name, phase)
     powers = powers_locked(game)
     seat = seat_of(powers, user)
     _surviving(seat)

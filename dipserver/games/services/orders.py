@@ -29,6 +29,7 @@ from dipserver.games.services.common import (
     game_locked,
     game_phase_title,
     phase_locked,
+    phase_named_or_conflict,
     powers_locked,
     seat_of,
 )
@@ -59,8 +60,22 @@ class Rejection:
 
 
 @dataclass(frozen=True)
+class OrdersVersion:
+    """Which write of a power's orders a client has seen: the phase and the power's ``orders_version``.
+    ``tag`` is its strong ETag, ``"<phase id>.<version>"``; versions only grow, so a tag never recurs."""
+
+    phase_id: int
+    version: int
+
+    @property
+    def tag(self) -> str:
+        return f'"{self.phase_id}.{self.version}"'
+
+
+@dataclass(frozen=True)
 class Submission:
     phase: str
+    version: OrdersVersion
     accepted: list[str] = field(default_factory=list)  # normalised, as stored
     rejected: list[Rejection] = field(default_factory=list)
 
@@ -71,12 +86,21 @@ class Submission:
 
 @transaction.atomic
 def orders_submit(
-    *, game_id: int, user: Any, text: str, phase: str | None = None, now: dt.datetime | None = None
+    *,
+    game_id: int,
+    user: Any,
+    text: str,
+    phase: str | None = None,
+    now: dt.datetime | None = None,
+    expected: str | None = None,
 ) -> Submission:
     """Replace the user's orders for the current phase with the valid lines of ``text``.
 
     ``phase`` is the phase the player was looking at (``S1903M``); clients should always send it, so
     orders written for a phase that has just been processed are refused rather than applied to the next.
+    ``expected`` is the orders' tag the client last saw (``If-Match``); if another write came in since,
+    nothing is stored and the refusal's code is ``precondition_failed``. It is compared under the power's
+    row lock, so two writers of one power cannot both pass it.
     Every line is checked on that phase's map; rejected lines come back with the reason, accepted ones
     are stored (so one typo does not cost the other orders).
     """
@@ -85,9 +109,11 @@ def orders_submit(
     if phase is not None:
         _same_phase(phase, current, game)
     _open_for_orders(game, current, now)
-    seat = _seat_locked(game, user)
+    seat = _seat_locked_and_bumped(game, user)
     if seat.status == Power.Status.ELIMINATED:
         raise GameError(f"{seat.name.title()} has been eliminated and has no orders to give")
+    if expected is not None:
+        _unchanged_since(expected, OrdersVersion(current.id, seat.orders_version - 1))
     view = phase_board(game, current.id)
     lines = orders_read(
         text, view.board, view.position, seat.name, modules=view.modules, module_state=view.module_state
@@ -99,28 +125,57 @@ def orders_submit(
         # Back at the table: the seat is no longer on offer.
         seat.status, seat.missed_phases, seat.seat_open = Power.Status.ACTIVE, 0, False
         seat.save(update_fields=["status", "missed_phases", "seat_open"])
-    return Submission(current.name, accepted, rejected)
+    return Submission(current.name, OrdersVersion(current.id, seat.orders_version), accepted, rejected)
+
+
+def orders_version_of(*, phase_id: int, power_id: int) -> OrdersVersion:
+    """The version of a power's orders for a phase, as ``orders_submit`` compares it."""
+    version = Power.objects.filter(id=power_id).values_list("orders_version", flat=True).first()
+    return OrdersVersion(phase_id, version or 0)
+
+
+def _unchanged_since(expected: str, current: OrdersVersion) -> None:
+    """``If-Match``: ``*`` or a list of strong tags, one of which must be the current one (RFC 9110)."""
+    tags = [candidate.strip() for candidate in expected.split(",")]
+    if "*" in tags or current.tag in tags:
+        return
+    raise GameError(
+        "Your orders were changed since you read them (by another window, device or bot): read them "
+        "again, then send yours.",
+        code="precondition_failed",
+    )
 
 
 @transaction.atomic
-def power_ready_set(*, game_id: int, user: Any, ready: bool = True, now: dt.datetime | None = None) -> bool:
-    """Mark the user's power ready (or not); returns whether that made every active power ready, in
-    which case the phase is due at once and its processing is queued after commit."""
+def power_ready_set(
+    *,
+    game_id: int,
+    user: Any,
+    ready: bool = True,
+    phase: str | None = None,
+    now: dt.datetime | None = None,
+) -> bool:
+    """Mark the user's power ready (or not) for ``phase``, the phase the player was looking at (refused,
+    code ``conflict``, once the game is in another: a late "ready" never lands on the next phase).
+    Returns whether that made every active power ready, in which case the phase is due at once and its
+    processing is queued after commit."""
     now = now or timezone.now()
     game = game_locked(game_id)
-    phase = phase_locked(game)
-    _open_for_orders(game, phase, now)
+    current = phase_locked(game)
+    if phase is not None:
+        phase_named_or_conflict(game, current.name, phase)
+    _open_for_orders(game, current, now)
     powers = powers_locked(game)
     seat = seat_of(powers, user)
     seat.ready = ready
     seat.save(update_fields=["ready"])
-    acting = powers_to_act(phase.snapshot, game_variant(game))
+    acting = powers_to_act(current.snapshot, game_variant(game))
     waiting = [p for p in powers if p.status == Power.Status.ACTIVE and p.name in acting and not p.ready]
     if not ready or waiting:
         return False
-    phase.deadline = now
-    phase.save(update_fields=["deadline"])
-    phase_enqueue(phase.id, now)
+    current.deadline = now
+    current.save(update_fields=["deadline"])
+    phase_enqueue(current.id, now)
     return True
 
 
@@ -193,21 +248,25 @@ def _orders_replace(phase: Phase, seat: Power, texts: list[str]) -> None:
         )
 
 
-def _seat_locked(game: Game, user: Any) -> Power:
-    """The user's own seat, locked: two submissions of one power take turns (no key lock: order rows
-    pointing at the seat may still be written by processing's readers)."""
+def _seat_locked_and_bumped(game: Game, user: Any) -> Power:
+    """The user's own seat, its ``orders_version`` already bumped, in one statement: the ``UPDATE`` locks
+    the row (a no-key lock, as order rows pointing at the seat may still be written by processing's
+    readers), so two submissions of one power take turns. A refusal after this rolls the bump back with
+    the rest of the transaction; the version before this write is ``orders_version - 1``."""
     user_id = getattr(user, "id", None)
     if user_id is None:  # an anonymous user must not match a vacant seat by ``user_id IS NULL``
         raise GameError("You are not playing in this game")
-    seat = (
-        Power.objects.select_for_update(no_key=True)
-        .only("id", "name", "status", "missed_phases", "seat_open")
-        .filter(game_id=game.id, user_id=user_id)
-        .first()
-    )
-    if seat is None:
+    fields = ["id", "name", "status", "missed_phases", "seat_open", "orders_version"]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "UPDATE games_power SET orders_version = orders_version + 1 WHERE game_id = %s AND user_id = %s"
+            f" RETURNING {', '.join(fields)}",
+            [game.id, user_id],
+        )
+        row = cursor.fetchone()
+    if row is None:
         raise GameError("You are not playing in this game")
-    return seat
+    return Power.from_db(connection.alias, fields, row)
 
 
 def _same_phase(named: str, current: Phase, game: Game) -> None:

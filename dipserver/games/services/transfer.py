@@ -103,7 +103,8 @@ def game_import(*, data: dict[str, Any], masters: Iterable[Any] = ()) -> Game:
     _marks_import(data.get("press_marks", []), by_name, new_ids)
     current = spec.get("current_phase", max(by_index, default=None))
     game.current_phase = by_index.get(current) if current is not None else None
-    game.save(update_fields=["current_phase"])
+    # An update, not save(): save() bumps the game's version, which arrived as exported like every field.
+    Game.objects.filter(pk=game.pk).update(current_phase=game.current_phase)
     game_variant(game)  # its pinned version must be playable here: the archive came along, or matches
     return game
 

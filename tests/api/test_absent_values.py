@@ -1,0 +1,47 @@
+"""Absent values are ``null`` in every answer, never an empty string: a client tests one thing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from dipserver.games.services.games import game_create, game_join
+from tests.api.conftest import client_for, user_of
+
+pytestmark = pytest.mark.django_db
+
+
+def _empty_strings(value: Any, where: str = "") -> list[str]:
+    if value == "":
+        return [where]
+    if isinstance(value, dict):
+        return [path for key, item in value.items() for path in _empty_strings(item, f"{where}.{key}")]
+    if isinstance(value, list):
+        return [path for i, item in enumerate(value) for path in _empty_strings(item, f"{where}[{i}]")]
+    return []
+
+
+def test_a_forming_game_answers_null_for_its_unassigned_powers_and_result(players, master):
+    game = game_create(name="Forming", variant="standard", masters=[master])
+    game_join(game_id=game.id, user=players[0])
+    detail = client_for(players[0]).get(f"/api/v1/games/{game.id}").json()
+    assert _empty_strings(detail) == []
+    assert detail["powers"][0]["power"] is None and detail["result"] is None
+    assert detail["me"]["concede_to"] is None
+
+
+def test_a_game_in_play_answers_null_where_nothing_is_there(game):
+    detail = client_for(user_of(game, "FRANCE")).get(f"/api/v1/games/{game.id}").json()
+    assert _empty_strings(detail) == []
+    assert detail["result"] is None and detail["me"]["concede_to"] is None
+
+
+def test_order_results_answer_null_for_the_reason_of_a_valid_order_and_the_form_of_a_rejected_one(game):
+    france = client_for(user_of(game, "FRANCE"))
+    body = {"phase": "S1901M", "orders": ["A PAR H", "A BUR H"]}
+    answer = france.put(f"/api/v1/games/{game.id}/orders", body, format="json").json()
+    assert _empty_strings(answer) == []
+    valid, rejected = answer["error"]["orders"]
+    assert valid["reason"] is None and rejected["normalised"] is None and rejected["reason"]
+    assert _empty_strings(france.get(f"/api/v1/games/{game.id}/orders").json()) == []
