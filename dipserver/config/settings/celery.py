@@ -55,3 +55,5 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
 # games (server developer): keep a worker's database connection across tasks instead of reconnecting for
 # each one (Celery's Django fix-up closes it after every task unless this is set; ~15 % of a phase's time).
 CELERY_DB_REUSE_MAX = integer("CELERY_DB_REUSE_MAX", 200)
+# mail (notify): queue again the mails a failing mail server or a lost task message left unsent.
+CELERY_BEAT_SCHEDULE["mail-outbox-sweep"] = {"task": "dipserver.mail.outbox_sweep", "schedule": 120.0}

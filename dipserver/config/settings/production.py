@@ -1,6 +1,16 @@
 """Production: every secret comes from the environment and unsafe values stop start-up."""
 
-from dipserver.config.env import DEV_SECRET_KEY, ConfigError, flag, integer, listing, required
+import os
+
+from dipserver.config.env import (
+    DEV_SECRET_KEY,
+    ConfigError,
+    flag,
+    integer,
+    listing,
+    required,
+    site_url_checked,
+)
 from dipserver.config.settings.base import *  # noqa: F403
 
 SECRET_KEY = required("SECRET_KEY")
@@ -32,4 +42,10 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = flag("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=
 SECURE_CONTENT_TYPE_NOSNIFF = True
 if flag("BEHIND_TLS_PROXY", default=False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+
+# --- mail (notify): the backend comes from EMAIL_URL (settings/mail.py); links in mails need the site's
+# public address, which defaults to the first of ALLOWED_HOSTS.
+if not os.environ.get("SITE_URL", "").strip():
+    DIPSERVER_SITE_URL = site_url_checked(
+        f"{'https' if SECURE_SSL_REDIRECT else 'http'}://{ALLOWED_HOSTS[0]}"
+    )

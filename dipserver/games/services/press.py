@@ -38,7 +38,7 @@ def message_send(*, game_id: int, user: Any, body: str, recipients: Sequence[str
     message = Message.objects.create(
         game=game, phase_name=phase_name, sender=seat, recipients=wanted, body=body.strip()
     )
-    transaction.on_commit(lambda: notifications.press_send(message_id=message.id))
+    notifications.notification_later("press_send", message_id=message.id)
     return message
 
 
