@@ -191,6 +191,7 @@ def serve(options: ServeOptions) -> int:
     # Runtime files (beat's schedule, the embedded broker, SQLite) go here; settings read the same variable.
     Path(os.environ.get("DIPSERVER_VAR_DIR") or ROOT / "var").mkdir(parents=True, exist_ok=True)
     env = child_env(os.environ)
+    env.setdefault("SITE_URL", options.address)  # links in the demo's mails point at this server
 
     if not port_free(options.host, options.port):
         raise ServeError(

@@ -11,7 +11,9 @@ recipient, so a function that runs twice (a retried or redelivered task) mails n
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.urls import reverse
@@ -34,13 +36,27 @@ SENDERS = (
 )
 
 
+_muted: ContextVar[bool] = ContextVar("dipserver_notifications_muted", default=False)
+
+
+@contextmanager
+def notifications_muted() -> Iterator[None]:
+    """Announce nothing that happens inside (the demo's seeded history is nobody's news)."""
+    token = _muted.set(True)
+    try:
+        yield
+    finally:
+        _muted.reset(token)
+
+
 def notification_later(name: str, **ids: int) -> None:
     """Run the sender ``name`` with ``ids`` in a worker once the current transaction commits."""
     from dipserver.games.tasks import notification_send
 
     if name not in SENDERS:
         raise ValueError(f"No notification called {name!r}")
-    notification_send.delay_on_commit(name, ids)
+    if not _muted.get():
+        notification_send.delay_on_commit(name, ids)
 
 
 def _send(mails: list[Outgoing]) -> int:
