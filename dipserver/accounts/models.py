@@ -29,6 +29,7 @@ class NotificationPreferences(models.Model):
 
     class Press(models.TextChoices):
         EACH = "each", "Every message"
+        DIGEST = "digest", "One mail a day with the press I have not read"
         OFF = "off", "No press mails"
 
     user = models.OneToOneField(
@@ -42,6 +43,9 @@ class NotificationPreferences(models.Model):
     press = models.CharField("press received", max_length=8, choices=Press.choices, default=Press.EACH)
     game_started = models.BooleanField("a game I joined starts", default=True)
     game_ended = models.BooleanField("a game I play ends", default=True)
+    # How far the press digest got: when it last went, and the newest message it has covered.
+    press_digest_at = models.DateTimeField(null=True, blank=True)
+    press_digest_upto = models.PositiveBigIntegerField(default=0)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

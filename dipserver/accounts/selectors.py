@@ -30,7 +30,8 @@ def preference_wants(preferences: NotificationPreferences, kind: str) -> bool:
     if field is None:
         return True
     value = getattr(preferences, field)
-    return bool(value != NotificationPreferences.Press.OFF if field == "press" else value)
+    # Press by the message only for "each": "digest" players get the daily digest instead.
+    return bool(value == NotificationPreferences.Press.EACH if field == "press" else value)
 
 
 def time_zone_names() -> list[str]:

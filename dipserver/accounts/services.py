@@ -79,7 +79,8 @@ def account_settings_save(*, user: User, time_zone: str, preferences: dict[str, 
     if user.time_zone != time_zone:
         user.time_zone = time_zone
         user.save(update_fields=["time_zone"])
-    allowed = {f.name for f in NotificationPreferences._meta.get_fields()} - {"id", "user", "updated_at"}
+    internal = {"id", "user", "updated_at", "press_digest_at", "press_digest_upto"}
+    allowed = {f.name for f in NotificationPreferences._meta.get_fields()} - internal
     unknown = set(preferences) - allowed
     if unknown:
         raise ValueError(f"Unknown preferences: {', '.join(sorted(unknown))}")

@@ -46,3 +46,11 @@ def notification_send(name: str, ids: dict[str, int]) -> int:
     if name not in notifications.SENDERS:
         raise ValueError(f"No notification called {name!r}")
     return int(getattr(notifications, name)(**ids))
+
+
+@shared_task(name="dipserver.games.press_digest_sweep", trail=False)  # type: ignore[untyped-decorator]
+def press_digest_sweep() -> int:
+    """Periodic (beat, hourly): the daily press digest of each player who chose it, when it is due."""
+    from dipserver.games.press_digest import press_digests_send
+
+    return press_digests_send()

@@ -57,3 +57,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
 CELERY_DB_REUSE_MAX = integer("CELERY_DB_REUSE_MAX", 200)
 # mail (notify): queue again the mails a failing mail server or a lost task message left unsent.
 CELERY_BEAT_SCHEDULE["mail-outbox-sweep"] = {"task": "dipserver.mail.outbox_sweep", "schedule": 120.0}
+# The daily press digest of the players who chose it (each player's is due a day after their last).
+CELERY_BEAT_SCHEDULE["games-press-digest"] = {
+    "task": "dipserver.games.press_digest_sweep",
+    "schedule": 3600.0,
+}
