@@ -8,6 +8,7 @@ from typing import Any
 from django.contrib.auth.forms import PasswordResetForm
 from django.template import loader
 
+from dipserver.accounts.services import PASSWORD_RESETS_PER_DAY, account_mails_recent
 from dipserver.mail.models import Mail
 from dipserver.mail.outbox import Outgoing, mail_queue
 
@@ -27,5 +28,7 @@ class QueuedPasswordResetForm(PasswordResetForm):
         subject = "".join(loader.render_to_string(subject_template_name, context).splitlines())
         body = loader.render_to_string(email_template_name, context)
         user = context["user"]
+        if account_mails_recent(user_id=user.pk, what="password-reset") >= PASSWORD_RESETS_PER_DAY:
+            return  # the page says the same either way: nobody learns which addresses have logins
         key = f"{Mail.Kind.ACCOUNT}:password-reset:{user.pk}:{uuid.uuid4().hex}"
         mail_queue([Outgoing(key, Mail.Kind.ACCOUNT, to_email, subject, body, user.pk)])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import uuid
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -9,6 +10,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.urls import reverse
+from django.utils import timezone
 
 from dipserver.accounts.confirmation import ConfirmationError, confirmation_read, confirmation_token
 from dipserver.accounts.models import NotificationPreferences, User
@@ -16,6 +18,22 @@ from dipserver.accounts.selectors import KIND_FIELDS
 from dipserver.mail.models import Mail
 from dipserver.mail.outbox import Outgoing, mail_queue
 from dipserver.mail.unsubscribe import site_url
+
+# Account mail goes to addresses nobody has confirmed yet: at most this many a day per account, so the
+# site cannot be used to flood somebody's mailbox.
+CONFIRMATIONS_PER_DAY = 5
+PASSWORD_RESETS_PER_DAY = 5
+
+
+class TooManyMails(Exception):
+    """The account has had its share of account mail for today; the message says so, for the player."""
+
+
+def account_mails_recent(*, user_id: int, what: str, now: dt.datetime | None = None) -> int:
+    """How many account mails of one sort (``confirm``, ``password-reset``) the account had in a day."""
+    since = (now or timezone.now()) - dt.timedelta(days=1)
+    prefix = f"{Mail.Kind.ACCOUNT}:{what}:{user_id}:"
+    return Mail.objects.filter(key__startswith=prefix, created_at__gte=since).count()
 
 
 def email_change_request(*, user: User, email: str) -> bool:
@@ -32,6 +50,11 @@ def email_change_request(*, user: User, email: str) -> bool:
             user.email_pending = ""
             user.save(update_fields=["email_pending"])
         return False
+    if account_mails_recent(user_id=user.id, what="confirm") >= CONFIRMATIONS_PER_DAY:
+        raise TooManyMails(
+            f"We have sent {CONFIRMATIONS_PER_DAY} confirmation links today; "
+            "use one of them, or try again tomorrow."
+        )
     user.email_pending = email
     user.save(update_fields=["email_pending"])
     link = site_url(reverse("email-confirm", args=[confirmation_token(user.id, email)]))
@@ -41,7 +64,7 @@ def email_change_request(*, user: User, email: str) -> bool:
         "Until you do, no game mail goes to it. If you did not ask for this, ignore this mail."
     )
     mail = Outgoing(
-        key=f"account:confirm:{user.id}:{uuid.uuid4().hex}",
+        key=f"{Mail.Kind.ACCOUNT}:confirm:{user.id}:{uuid.uuid4().hex}",
         kind=Mail.Kind.ACCOUNT,
         to=email,
         subject="Confirm your email address for dipserver",

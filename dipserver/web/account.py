@@ -14,6 +14,7 @@ from django.views.decorators.http import require_http_methods
 from dipserver.accounts.confirmation import ConfirmationError
 from dipserver.accounts.selectors import preferences_of
 from dipserver.accounts.services import (
+    TooManyMails,
     account_settings_save,
     email_change_request,
     email_confirm,
@@ -43,8 +44,11 @@ def account_page(request: HttpRequest) -> HttpResponse:
         )
         wanted = form.cleaned_data["email"]
         changed = wanted != (user.email_pending or user.email) or "resend" in request.POST
-        if changed and email_change_request(user=user, email=wanted):
-            messages.info(request, f"We have mailed a link to {wanted}: follow it to use that address.")
+        try:
+            if changed and email_change_request(user=user, email=wanted):
+                messages.info(request, f"We have mailed a link to {wanted}: follow it to use that address.")
+        except TooManyMails as exc:
+            messages.error(request, str(exc))
         messages.success(request, "Your settings are saved.")
         return redirect("account")
     return render(request, "web/account.html", {"form": form, "account": user})

@@ -154,3 +154,21 @@ def test_the_account_page_keeps_time_zone_and_preferences(client):
         "/accounts/settings/", {"time_zone": "Mars/Olympus", "reminder_hours": 6, "press": "off"}
     )
     assert bad.status_code == 200 and "Select a valid choice" in bad.content.decode()
+
+
+def test_account_mail_to_unconfirmed_addresses_is_limited_per_day(
+    smtp, client, django_capture_on_commit_callbacks
+):
+    user = get_user_model().objects.create_user("uma", "uma@example.org", PASSWORD)
+    client.force_login(user)
+    form = {"email": "uma@elsewhere.example.org", "time_zone": "UTC", "reminder_hours": 24, "press": "each"}
+    for _ in range(7):  # each request commits on its own
+        with django_capture_on_commit_callbacks(execute=True):
+            page = client.post("/accounts/settings/", form | {"resend": "1"}, follow=True)
+    assert len(smtp.to("uma@elsewhere.example.org")) == 5
+    assert "confirmation links today" in page.content.decode()
+
+    client.logout()
+    for _ in range(7):
+        assert client.post("/accounts/password/reset/", {"email": "uma@example.org"}).status_code == 302
+    assert len(smtp.to("uma@example.org")) == 5  # and the page looks the same each time
