@@ -86,7 +86,18 @@ def child_commands(options: ServeOptions, python: str = sys.executable) -> list[
     celery = [python, "-m", "celery", "-A", "dipserver.config"]
     return [
         ("web server", runserver),
-        ("celery worker", [*celery, "worker", "--loglevel=INFO", "--concurrency=2", "--without-gossip"]),
+        (
+            "celery worker",  # both queues: the default one and mail's own (settings/celery.py)
+            [
+                *celery,
+                "worker",
+                "--loglevel=INFO",
+                "--concurrency=2",
+                "--without-gossip",
+                "-Q",
+                "celery,mail",
+            ],
+        ),
         ("celery beat", [*celery, "beat", "--loglevel=INFO"]),
     ]
 

@@ -144,6 +144,8 @@ def test_reminders_follow_each_players_hours_and_only_powers_that_still_have_to_
     NotificationPreferences.objects.create(user=seat(game, "ITALY").user, deadline_reminder=False)
     smtp.received.clear()
 
+    # 24 hours before a 24-hour phase's deadline is when it opens: at most half the phase, so 12 hours.
+    assert phase_reminders_sweep(now=deadline - dt.timedelta(hours=23)) == 0
     assert phase_reminders_sweep(now=deadline - dt.timedelta(hours=12)) == 1
     assert phase_reminders_sweep(now=deadline - dt.timedelta(hours=11)) == 0
     reminded = {m["X-Envelope-To"] for m in smtp.received}

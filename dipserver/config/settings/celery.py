@@ -62,3 +62,6 @@ CELERY_BEAT_SCHEDULE["games-press-digest"] = {
     "task": "dipserver.games.press_digest_sweep",
     "schedule": 3600.0,
 }
+# Mail has its own queue, so a backlog of mails (a slow or failing mail server) never stands in front of
+# phase processing: workers take from both queues in turn (`-Q celery,mail`, as serve and compose do).
+CELERY_TASK_ROUTES = {"dipserver.mail.send": {"queue": "mail"}}

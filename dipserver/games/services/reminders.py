@@ -1,5 +1,6 @@
 """Deadline reminders: each player chooses how many hours before a deadline to hear that they have not
-ordered yet (``NotificationPreferences.reminder_hours``), and only powers that still have to order hear.
+ordered yet (``NotificationPreferences.reminder_hours``; at most half the phase's length), and only powers
+that still have to order hear.
 
 The sweep (beat, with the due-phase sweep) reads the open phases whose deadline is near, the seats without
 orders there and their players' preferences, a handful of queries however many games there are, and
@@ -36,7 +37,9 @@ def phase_reminders_sweep(*, now: dt.datetime | None = None, hours: int = 24) ->
             deadline__gt=now,
             deadline__lte=now + dt.timedelta(hours=max(hours, REMINDER_HOURS_MAX)),
             game__status=Game.Status.ACTIVE,
-        ).defer("snapshot")
+        )
+        .select_related("game")
+        .only("id", "name", "deadline", "game__phase_minutes")
     }
     if not phases:
         return 0
@@ -60,11 +63,11 @@ def phase_reminders_sweep(*, now: dt.datetime | None = None, hours: int = 24) ->
     for power_id, name, user_id, phase_id in late:
         choice = wants[user_id]
         chosen = choice.reminder_hours if choice.pk is not None else hours
-        deadline = phases[phase_id].deadline
+        phase = phases[phase_id]
+        deadline = phase.deadline
         assert deadline is not None
-        if not preference_wants(choice, Mail.Kind.DEADLINE_REMINDER) or deadline - now > dt.timedelta(
-            hours=chosen
-        ):
+        wanted = preference_wants(choice, Mail.Kind.DEADLINE_REMINDER)
+        if not wanted or deadline - now > _window(phase, chosen):
             continue
         key = f"{Mail.Kind.DEADLINE_REMINDER}:phase:{phase_id}:{deadline.timestamp():.0f}:{user_id}"
         due.setdefault(phase_id, []).append((power_id, name, key))
@@ -86,3 +89,10 @@ def phase_reminders_sweep(*, now: dt.datetime | None = None, hours: int = 24) ->
         ):
             queued += 1
     return queued
+
+
+def _window(phase: Phase, chosen_hours: int) -> dt.timedelta:
+    """How long before the deadline to remind: the player's choice, but never more than half the phase,
+    so a reminder never lands as the phase opens (24 hours before a 24-hour phase would)."""
+    minutes = phase.game.phase_minutes.get(phase.name[-1], 24 * 60)
+    return min(dt.timedelta(hours=chosen_hours), dt.timedelta(minutes=minutes / 2))
