@@ -17,6 +17,7 @@ from dipserver.mail.models import Mail
 # look at in the admin, its last error beside it.
 MAX_ATTEMPTS = 30
 MAX_BACKOFF = dt.timedelta(hours=1)
+ACCOUNT_BODY_SENT = "(not kept once sent: it held a one-time link)"
 
 
 class Delivery(enum.StrEnum):
@@ -54,7 +55,9 @@ def mail_deliver(*, mail_id: int, now: dt.datetime | None = None) -> Delivery:
             mail.save(update_fields=["attempts", "last_error", "next_attempt_at"])
             return Delivery.FAILED
         mail.sent_at, mail.last_error = now, ""
-        mail.save(update_fields=["attempts", "sent_at", "last_error"])
+        if mail.kind == Mail.Kind.ACCOUNT:  # its one-time link must not stay readable in the admin
+            mail.body = ACCOUNT_BODY_SENT
+        mail.save(update_fields=["attempts", "sent_at", "last_error", "body"])
     return Delivery.SENT
 
 
