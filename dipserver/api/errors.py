@@ -9,10 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.http import Http404, JsonResponse
+from django.core.exceptions import RequestDataTooBig
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
 from rest_framework.response import Response
-from rest_framework.views import exception_handler as drf_exception_handler
 
 from dipserver.games.errors import GameError
 
@@ -28,8 +30,29 @@ class Conflict(exceptions.APIException):
 class Refused(exceptions.APIException):
     """The rules or the game's state refuse a well-formed request; the message says why."""
 
-    status_code = status.HTTP_400_BAD_REQUEST
+    status_code: int = status.HTTP_400_BAD_REQUEST  # a service's refusal may map to another (``refused``)
     default_code = "refused"
+
+
+class PayloadTooLarge(exceptions.APIException):
+    """The request body is larger than the API accepts (``DATA_UPLOAD_MAX_MEMORY_SIZE``)."""
+
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_code = "too_large"
+    default_detail = "The request body is too large for this API."
+
+
+# A service's refusal (``GameError.code``) -> its HTTP status, where that is not 400.
+GAME_ERROR_STATUSES = {
+    "idempotency_key_reused": status.HTTP_422_UNPROCESSABLE_ENTITY,
+}
+
+
+def refused(exc: GameError) -> Refused:
+    """A ``GameError`` as the API answers it: its code, and the status that code maps to."""
+    answer = Refused(str(exc), code=exc.code)
+    answer.status_code = GAME_ERROR_STATUSES.get(exc.code, status.HTTP_400_BAD_REQUEST)
+    return answer
 
 
 def error_body(code: str, message: str, fields: dict[str, Any] | None = None, **extra: Any) -> dict[str, Any]:
@@ -37,8 +60,11 @@ def error_body(code: str, message: str, fields: dict[str, Any] | None = None, **
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    # Imported here: rest_framework.views loads the parser classes, and the API's parser imports this module.
+    from rest_framework.views import exception_handler as drf_exception_handler
+
     if isinstance(exc, GameError):
-        exc = Refused(str(exc))
+        exc = refused(exc)
     elif isinstance(exc, Http404):
         exc = exceptions.NotFound(str(exc) or "Not found.")
     elif isinstance(exc, DjangoPermissionDenied):
@@ -77,8 +103,52 @@ def _text(value: Any) -> str:
     return str(value)
 
 
+@csrf_exempt  # a POST to a wrong address is a 404, not a CSRF failure
 def not_found(request: Any, *args: Any, **kwargs: Any) -> JsonResponse:
     """Unknown addresses under /api/ answer JSON too, so clients parse one format."""
     return JsonResponse(
         error_body("not_found", f"There is no API endpoint {request.path!r}; see /api/docs/."), status=404
     )
+
+
+# --- Django's error views (handler400/403/404/500): JSON under /api/, HTML elsewhere.
+
+API_PREFIX = "/api/"
+
+
+def is_api(request: HttpRequest) -> bool:
+    return request.path.startswith(API_PREFIX)
+
+
+def too_large() -> JsonResponse:
+    body = error_body(PayloadTooLarge.default_code, str(PayloadTooLarge.default_detail))
+    return JsonResponse(body, status=PayloadTooLarge.status_code)
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if not is_api(request):
+        return defaults.bad_request(request, exception)
+    if isinstance(exception, RequestDataTooBig):
+        return too_large()
+    return JsonResponse(error_body("bad_request", "The request could not be understood."), status=400)
+
+
+def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if not is_api(request):
+        return defaults.permission_denied(request, exception)
+    message = str(exception) or "You may not do this."
+    return JsonResponse(error_body("permission_denied", message), status=403)
+
+
+def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if not is_api(request):
+        return defaults.page_not_found(request, exception)
+    return not_found(request)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """The last resort: an unexpected failure (a bug) is still the documented body under /api/."""
+    if not is_api(request):
+        return defaults.server_error(request)
+    message = "The server failed to answer this request; it has been logged. Try again later."
+    return JsonResponse(error_body("server_error", message), status=500)

@@ -14,6 +14,8 @@ from rest_framework.views import APIView
 from dipserver.api.games import GameDetailSerializer, game_detail_data
 from dipserver.api.permissions import game_or_404, master_required, viewer_of
 from dipserver.api.throttling import WriteThrottle
+from dipserver.games.deadlines import DEADLINE_EXAMPLE, deadline_parsed
+from dipserver.games.errors import GameError
 from dipserver.games.services import games as game_services
 from dipserver.games.services import phases as phase_services
 
@@ -41,11 +43,25 @@ class GameProcessApi(_MasterApi):
         return self.answer(request, game_id)
 
 
+class DeadlineField(serializers.DateTimeField):
+    """An ISO 8601 date and time that must carry its zone (DRF would read a bare time as UTC)."""
+
+    def to_internal_value(self, value: Any) -> Any:
+        if not isinstance(value, str):
+            self.fail("invalid", format=DEADLINE_EXAMPLE)
+        try:
+            return deadline_parsed(value)
+        except GameError as exc:
+            raise serializers.ValidationError(str(exc)) from None
+
+
 class GameExtendApi(_MasterApi):
-    """Move the open phase's deadline."""
+    """Move the open phase's deadline to a later time, given with its time zone."""
 
     class InputSerializer(serializers.Serializer[Any]):
-        deadline = serializers.DateTimeField(help_text="ISO 8601 with a time zone, e.g. 2026-03-01T18:00Z")
+        deadline = DeadlineField(
+            help_text=f"ISO 8601 with a time zone, in the future, e.g. {DEADLINE_EXAMPLE}"
+        )
 
     @extend_schema(request=InputSerializer, responses={200: GameDetailSerializer})
     def post(self, request: Request, game_id: int) -> Response:

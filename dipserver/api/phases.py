@@ -6,15 +6,13 @@ processed, and only the viewer's own (as stored) while it is open.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from typing import Any
 
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
-from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.exceptions import NotFound
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -24,6 +22,8 @@ from dipserver.api.boards import geometry_of, next_changes, variant_or_404
 from dipserver.api.etag import matches, not_modified, phase_tag, tagged
 from dipserver.api.pagination import Pagination
 from dipserver.api.permissions import game_or_404, viewer_of
+from dipserver.api.pictures import MAX_WIDTH, MIN_WIDTH, WIDTHS_TEXT, picture, picture_key, png_width
+from dipserver.api.throttling import PictureThrottle
 from dipserver.engine.orders import OrderResult, Outcome
 from dipserver.engine.parse import OrderError, parse_order
 from dipserver.games.mappers import board_of, map_state_of, position_of
@@ -186,35 +186,6 @@ def _drawn_modules(snapshot: dict[str, Any]) -> dict[str, Any] | None:
     return {**modules, "state": state}
 
 
-class _Pictures:
-    """The last pictures drawn, keyed by (game, phase index, who may see what, format, width, tag): a
-    processed phase never changes, and an open one's tag changes with it, so an entry is never stale."""
-
-    def __init__(self, size: int = 64) -> None:
-        self.size = size
-        self._items: OrderedDict[tuple[Any, ...], bytes | str] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: tuple[Any, ...]) -> bytes | str | None:
-        with self._lock:
-            body = self._items.get(key)
-            if body is not None:
-                self._items.move_to_end(key)
-            return body
-
-    def put(self, key: tuple[Any, ...], body: bytes | str) -> None:
-        with self._lock:
-            self._items[key] = body
-            self._items.move_to_end(key)
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._items.clear()
-
-
-PICTURES = _Pictures()
 IMMUTABLE = "public, max-age=31536000, immutable"
 # Pictures show no orders before a phase is processed, and everyone's after: every viewer sees the same.
 _VISIBILITY = "public"
@@ -222,30 +193,38 @@ _VISIBILITY = "public"
 
 class _MapApi(APIView):
     permission_classes = [AllowAny]
+    throttle_classes = [PictureThrottle]
     content_type = ""
 
-    def render(self, args: dict[str, Any], request: Request) -> bytes | str:
+    def width(self, request: Request) -> int | None:
+        return None
+
+    def render(self, args: dict[str, Any], width: int | None) -> bytes | str:
         raise NotImplementedError
 
     def get(self, request: Request, game_id: int, index: int) -> HttpResponse:
-        width = request.query_params.get("width", "")
-        tag = phase_tag(game_id, index, None, extra=self.content_type + width)
+        width = self.width(request)  # checked and snapped before anything is looked up or drawn
+        kind = f"{self.content_type};{width or 'own'}"
+        tag = phase_tag(game_id, index, None, extra=kind)
         if tag is None:
             game_or_404(game_id)
             phase_or_404(game_id, index)
         processed = Phase.objects.filter(game_id=game_id, index=index, status=Phase.Status.PROCESSED).exists()
         if tag and matches(request, tag):
             return self._headers(HttpResponse(status=304), tag, processed)
-        key = (game_id, index, _VISIBILITY, self.content_type, width, tag)
-        body = PICTURES.get(key)
-        if body is None:
+
+        def draw() -> bytes | str:
             game = game_or_404(game_id)
             phase = phase_or_404(game_id, index)
             try:
-                body = self.render(_picture_args(game, phase), request)
+                return self.render(_picture_args(game, phase), width)
             except GeometryError as exc:
                 raise NotFound(f"There is no drawing of this map yet: {exc}") from exc
-            PICTURES.put(key, body)
+
+        if tag is None:  # the phase appeared after phase_tag looked: nothing to file the picture under
+            body = draw()
+        else:
+            body = picture(picture_key(game_id, index, _VISIBILITY, kind, tag), draw, processed=processed)
         return self._headers(HttpResponse(body, content_type=self.content_type), tag, processed)
 
     @staticmethod
@@ -262,7 +241,7 @@ class PhaseMapSvgApi(_MapApi):
 
     content_type = "image/svg+xml"
 
-    def render(self, args: dict[str, Any], request: Request) -> str:
+    def render(self, args: dict[str, Any], width: int | None) -> str:
         return render_svg(**args)
 
     @extend_schema(responses={(200, "image/svg+xml"): OpenApiTypes.STR, 304: None})
@@ -271,21 +250,26 @@ class PhaseMapSvgApi(_MapApi):
 
 
 class PhaseMapPngApi(_MapApi):
-    """The phase as a PNG picture; ``?width=`` scales it (100 to 4000 pixels)."""
+    """The phase as a PNG picture. ``?width=`` (100 to 4000 pixels) is rounded up to the next of 400, 800,
+    1200, 1600, 2400 and 3200 (3200 above it); without it, the map's own size."""
 
     content_type = "image/png"
 
-    def render(self, args: dict[str, Any], request: Request) -> bytes:
-        raw = request.query_params.get("width")
-        width = None
-        if raw is not None:
-            if not raw.isdigit() or not 100 <= int(raw) <= 4000:
-                raise ValidationError({"width": "A whole number of pixels from 100 to 4000."})
-            width = int(raw)
+    def width(self, request: Request) -> int | None:
+        return png_width(request.query_params.get("width"))
+
+    def render(self, args: dict[str, Any], width: int | None) -> bytes:
         return render_png(**args, width=width)
 
     @extend_schema(
-        parameters=[OpenApiParameter("width", int, required=False)],
+        parameters=[
+            OpenApiParameter(
+                "width",
+                int,
+                required=False,
+                description=f"{MIN_WIDTH} to {MAX_WIDTH} pixels, drawn at the next of {WIDTHS_TEXT}",
+            )
+        ],
         responses={(200, "image/png"): OpenApiTypes.BINARY, 304: None},
     )
     def get(self, request: Request, game_id: int, index: int) -> HttpResponse:

@@ -1,12 +1,15 @@
-"""Press: the channels a game's press rules allow, the messages I may read, unread counts, sending.
+"""Press: my channels with unread counts, read markers, the messages I may read, sending.
 
-Unread counts are relative to the server's read markers (one per power and channel, moved forward by
-``POST /games/<id>/channels``), or to ``?since=<message id>`` when a client keeps its own. Senders are hidden
-in anonymous games.
+Channels, and what a power sees of each message (anonymous press lands in one ``anonymous`` inbox with its
+sender hidden), are defined in ``dipserver.games.press_channels``. Unread counts are relative to the
+server's read markers (one per power and channel, moved forward by ``POST /games/<id>/channels``), or to
+``?since=<message id>`` when a client keeps its own. ``POST .../messages`` takes an ``Idempotency-Key``.
 """
 
 from __future__ import annotations
 
+import re
+from dataclasses import asdict
 from typing import Any
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -21,26 +24,10 @@ from dipserver.api.pagination import Pagination
 from dipserver.api.permissions import game_or_404, power_required, viewer_of
 from dipserver.api.throttling import WriteThrottle
 from dipserver.games import selectors
-from dipserver.games.errors import GameError
-from dipserver.games.models import Game, Message, Power
-from dipserver.games.selectors import PUBLIC, channel_of
-from dipserver.games.services.press import message_send, press_mark_read
+from dipserver.games.press_channels import SeenMessage, seen_by
+from dipserver.games.services.press import IDEMPOTENCY_KEY_MAX, press_mark_read, press_post
 
-
-def channels_for(game: Game, seat: Power) -> list[dict[str, Any]]:
-    """``public`` unless gunboat, plus one private channel per other power in full and anonymous press."""
-    if game.press == Game.Press.GUNBOAT:
-        return []
-    channels = [{"id": PUBLIC, "recipients": []}]
-    if game.press in (Game.Press.FULL, Game.Press.ANONYMOUS):
-        others = Power.objects.filter(game=game).exclude(name="").exclude(id=seat.id).order_by("name")
-        channels += [{"id": p.name, "recipients": [p.name]} for p in others]
-    return channels
-
-
-def visible_messages(game: Game, seat: Power) -> list[Message]:
-    """Public press plus messages I sent or that name me, keeping ids and times for paging."""
-    return selectors.visible_messages(game=game, seat=seat)
+IDEMPOTENCY_KEY = re.compile(rf"[\x21-\x7e][\x20-\x7e]{{0,{IDEMPOTENCY_KEY_MAX - 1}}}")
 
 
 def _since(request: Request) -> int | None:
@@ -52,6 +39,18 @@ def _since(request: Request) -> int | None:
     return int(raw)
 
 
+def _idempotency_key(request: Request) -> str:
+    raw = request.headers.get("Idempotency-Key")
+    if raw is None:
+        return ""
+    key = raw.strip()
+    if not IDEMPOTENCY_KEY.fullmatch(key):
+        raise ValidationError(
+            {"Idempotency-Key": f"1 to {IDEMPOTENCY_KEY_MAX} printable ASCII characters, e.g. a UUID."}
+        )
+    return key
+
+
 class ChannelListApi(APIView):
     """``GET`` my press channels with how many messages in each I have not read (by my read markers, or
     newer than ``?since=``); ``POST`` marks a channel read."""
@@ -59,13 +58,16 @@ class ChannelListApi(APIView):
     permission_classes = [IsAuthenticated]
 
     class OutputSerializer(serializers.Serializer[Any]):
-        id = serializers.CharField()
-        recipients = serializers.ListField(child=serializers.CharField())
+        id = serializers.CharField(help_text="'public', 'anonymous' or the other powers, joined by commas.")
+        recipients = serializers.ListField(
+            child=serializers.CharField(), help_text="Whom press sent here reaches; never me. Empty: public."
+        )
+        can_send = serializers.BooleanField(help_text="Whether I may post here now.")
         unread = serializers.IntegerField()
         last_read = serializers.IntegerField(help_text="The id of the last message I read here (0: none).")
 
     class MarkInputSerializer(serializers.Serializer[Any]):
-        channel = serializers.CharField(max_length=200, help_text="'public' or the power(s), as listed.")
+        channel = serializers.CharField(max_length=200, help_text="A channel's id, as listed.")
         up_to = serializers.IntegerField(
             required=False, min_value=1, help_text="A message id in the channel; default: the newest."
         )
@@ -86,26 +88,20 @@ class ChannelListApi(APIView):
     def get(self, request: Request, game_id: int) -> Response:
         game = game_or_404(game_id)
         seat = power_required(viewer_of(request, game, mastery=False), game)
-        since = _since(request)
-        channels = channels_for(game, seat)
-        unread = selectors.press_unread(game=game, seat=seat, since=since)
-        marks = selectors.press_marks(seat=seat)
-        known = {c["id"] for c in channels}
-        channels += [{"id": k, "recipients": k.split(",")} for k in sorted(unread) if k not in known]
-        rows = [{**c, "unread": unread.get(c["id"], 0), "last_read": marks.get(c["id"], 0)} for c in channels]
-        return Response(self.OutputSerializer(rows, many=True).data)
+        channels = selectors.press_channels(game=game, seat=seat, since=_since(request))
+        return Response(self.OutputSerializer([asdict(c) for c in channels], many=True).data)
 
     @extend_schema(request=MarkInputSerializer, responses={200: MarkOutputSerializer})
     def post(self, request: Request, game_id: int) -> Response:
+        """Refused with ``unknown_channel`` for a channel I do not have, ``not_in_channel`` for a message
+        that is not in it."""
         game = game_or_404(game_id)
         seat = power_required(viewer_of(request, game, mastery=False), game)
         data = self.MarkInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        try:
-            mark = press_mark_read(game_id=game.id, user=request.user, **data.validated_data)
-        except GameError as exc:
-            raise ValidationError({"channel": str(exc)}) from exc
-        unread = selectors.press_unread(game=game, seat=seat).get(mark.channel, 0)
+        mark = press_mark_read(game_id=game.id, user=request.user, **data.validated_data)
+        listed = selectors.press_channels(game=game, seat=seat)
+        unread = next(c.unread for c in listed if c.id == mark.channel)
         body = {"channel": mark.channel, "last_read": mark.last_read, "unread": unread}
         return Response(self.MarkOutputSerializer(body).data)
 
@@ -119,8 +115,11 @@ class MessagesApi(APIView):
     class OutputSerializer(serializers.Serializer[Any]):
         id = serializers.IntegerField()
         phase = serializers.CharField()
-        sender = serializers.CharField(allow_null=True, help_text="Null in anonymous games.")
-        recipients = serializers.ListField(child=serializers.CharField(), help_text="Empty: public.")
+        sender = serializers.CharField(allow_null=True, help_text="Null for anonymous press not mine.")
+        recipients = serializers.ListField(
+            child=serializers.CharField(),
+            help_text="Empty: public. Anonymous press that reached me lists only me.",
+        )
         channel = serializers.CharField()
         body = serializers.CharField()
         sent_at = serializers.DateTimeField()
@@ -135,7 +134,7 @@ class MessagesApi(APIView):
     @extend_schema(
         parameters=[
             OpenApiParameter("since", int, required=False),
-            OpenApiParameter("channel", str, required=False, description="'public' or a power name"),
+            OpenApiParameter("channel", str, required=False, description="A channel's id, as listed."),
         ],
         responses={200: OutputSerializer(many=True)},
     )
@@ -144,35 +143,48 @@ class MessagesApi(APIView):
         seat = power_required(viewer_of(request, game, mastery=False), game)
         since = _since(request) or 0
         channel = request.query_params.get("channel")
-        rows = [self._row(m, seat, game) for m in visible_messages(game, seat) if m.id > since]
-        if channel:
-            rows = [r for r in rows if r["channel"] == channel.upper() or r["channel"] == channel]
+        wanted = selectors.channel_existing(game=game, seat=seat, channel=channel) if channel else None
+        seen = selectors.press_seen(game=game, seat=seat)
+        rows = [_row(s) for s in seen if s.message.id > since and wanted in (None, s.channel)]
         paginator = Pagination()
         # DRF pages any sequence (Django's Paginator slices it); the stubs accept only a QuerySet.
         page: list[dict[str, Any]] | None = paginator.paginate_queryset(rows, request, view=self)  # type: ignore[arg-type]
         return paginator.get_paginated_response(self.OutputSerializer(page, many=True).data)
 
-    @extend_schema(request=SendInputSerializer, responses={201: OutputSerializer})
+    @extend_schema(
+        request=SendInputSerializer,
+        parameters=[
+            OpenApiParameter(
+                "Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
+                description="A key of my choosing (e.g. a UUID) per message: a retry with the same key and "
+                "body posts nothing new and gets the first answer back (with `Idempotent-Replayed: true`); "
+                "the same key with another body or recipients is refused with 422 "
+                "`idempotency_key_reused`.",
+            )
+        ],
+        responses={201: OutputSerializer},
+    )  # fmt: skip
     def post(self, request: Request, game_id: int) -> Response:
         game = game_or_404(game_id)
         seat = power_required(viewer_of(request, game, mastery=False), game)
+        key = _idempotency_key(request)
         data = self.SendInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        message = message_send(game_id=game.id, user=request.user, **data.validated_data)
-        message.sender = seat
-        return Response(
-            self.OutputSerializer(self._row(message, seat, game)).data, status=status.HTTP_201_CREATED
-        )
+        posted = press_post(game_id=game.id, user=request.user, idempotency_key=key, **data.validated_data)
+        posted.message.sender = seat
+        headers = {"Idempotent-Replayed": "true"} if posted.replayed else {}
+        row = _row(seen_by(posted.message, seat))
+        return Response(self.OutputSerializer(row).data, status=status.HTTP_201_CREATED, headers=headers)
 
-    @staticmethod
-    def _row(m: Message, seat: Power, game: Game) -> dict[str, Any]:
-        anonymous = game.press == Game.Press.ANONYMOUS and m.sender_id != seat.id
-        return {
-            "id": m.id,
-            "phase": m.phase_name,
-            "sender": None if anonymous or m.sender is None else m.sender.name,
-            "recipients": m.recipients,
-            "channel": PUBLIC if anonymous and m.recipients else channel_of(m, seat),
-            "body": m.body,
-            "sent_at": m.sent_at,
-        }
+
+def _row(seen: SeenMessage) -> dict[str, Any]:
+    m = seen.message
+    return {
+        "id": m.id,
+        "phase": m.phase_name,
+        "sender": seen.sender,
+        "recipients": seen.recipients,
+        "channel": seen.channel,
+        "body": m.body,
+        "sent_at": m.sent_at,
+    }

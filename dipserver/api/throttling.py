@@ -1,8 +1,12 @@
-"""Throttles for login, registration and writes, with rates read from settings at request time.
+"""Throttles for login, registration, writes and anonymous pictures, with rates read from settings at
+request time.
 
 DRF's own throttles read their rates once, at import; reading ``settings.DIPSERVER_API_THROTTLES`` per
-request lets tests and deployments change them. Counts live in Django's cache (per process with the
-default local-memory cache: configure a shared cache, e.g. Redis, to throttle across gunicorn workers).
+request lets tests and deployments change them. Counts live in Django's cache (``CACHE_URL``: shared by
+every process in production, so three gunicorn workers do not triple a limit).
+
+A client is counted by its address: ``REMOTE_ADDR``, or behind ``TRUSTED_PROXY_COUNT`` proxies the entry
+of ``X-Forwarded-For`` the outermost of them wrote. Anything a client writes there itself is ignored.
 """
 
 from __future__ import annotations
@@ -13,8 +17,26 @@ from django.conf import settings
 from rest_framework.throttling import SimpleRateThrottle
 
 
+def client_address(request: Any) -> str:
+    """The address a request came from, believing only the proxies the settings name."""
+    remote = str(request.META.get("REMOTE_ADDR") or "")
+    proxies: int = getattr(settings, "TRUSTED_PROXY_COUNT", 0)
+    if proxies <= 0:
+        return remote
+    header = str(request.META.get("HTTP_X_FORWARDED_FOR") or "")
+    forwarded = [part.strip() for part in header.split(",")]
+    forwarded = [part for part in forwarded if part]
+    if not forwarded:
+        return remote
+    # Each proxy appends the address it was reached from: the outermost one's entry is n from the end.
+    return forwarded[-min(proxies, len(forwarded))]
+
+
 class _SettingsRateThrottle(SimpleRateThrottle):
     scope = ""
+
+    def get_ident(self, request: Any) -> str:
+        return client_address(request)
 
     def get_rate(self) -> str | None:
         return getattr(settings, "DIPSERVER_API_THROTTLES", {}).get(self.scope)
@@ -49,3 +71,14 @@ class WriteThrottle(_SettingsRateThrottle):
         user = request.user
         ident = f"user-{user.pk}" if user and user.is_authenticated else self.get_ident(request)
         return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+class PictureThrottle(_SettingsRateThrottle):
+    """Map pictures read anonymously, per address: drawing one can take seconds. Players are not limited."""
+
+    scope = "pictures"
+
+    def get_cache_key(self, request: Any, view: Any) -> str | None:
+        if request.user and request.user.is_authenticated:
+            return None
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}

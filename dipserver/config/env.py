@@ -24,6 +24,7 @@ DEV_SECRET_KEY = "django-insecure-dipserver-development-key-do-not-use-in-produc
 
 DATABASE_SCHEMES = ("sqlite", "postgres", "postgresql", "pgsql")
 BROKER_SCHEMES = ("filesystem", "memory", "redis", "rediss", "amqp", "pyamqp")
+CACHE_SCHEMES = ("locmem", "file", "redis", "rediss")
 
 
 class ConfigError(ImproperlyConfigured):
@@ -110,6 +111,41 @@ def site_url_checked(url: str, *, setting: str = "SITE_URL") -> str:
     if parts.scheme not in ("http", "https") or not parts.hostname or parts.path.strip("/"):
         raise ConfigError(f"{setting} must be the site's address like https://dip.example.org, not {url!r}")
     return url.rstrip("/")
+
+
+def cache_from_url(url: str, *, setting: str = "CACHE_URL") -> dict[str, Any]:
+    """Turn a cache URL into a Django CACHES entry: ``locmem://`` (this process only), ``file:///path``
+    (every process on this host) or ``redis://host:6379/1`` (every process that reaches the server)."""
+    parts = urlsplit(url)
+    problem = None
+    if "://" not in url or parts.scheme not in CACHE_SCHEMES:
+        problem = f"expected one of {', '.join(s + '://' for s in CACHE_SCHEMES)}"
+    elif parts.scheme == "file" and (parts.netloc or not parts.path.startswith("/")):
+        problem = "expected an absolute directory after file://, e.g. file:///var/cache/dipserver"
+    elif parts.scheme.startswith("redis") and not parts.hostname:
+        problem = "no host"
+    if problem is not None:
+        raise ConfigError(f"{setting} is not a valid cache URL: {redact(url)!r} ({problem})")
+    if parts.scheme == "locmem":
+        return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": parts.netloc}
+    if parts.scheme == "file":
+        return {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache", "LOCATION": parts.path}
+    return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+
+
+def proxy_count(*, behind_proxy: bool, name: str = "TRUSTED_PROXY_COUNT") -> int:
+    """How many proxies in front of the site append to ``X-Forwarded-For``: one by default behind the TLS
+    proxy, none otherwise. A client can write anything into that header, so without a proxy it is never
+    read, and behind ``n`` proxies only the address the outermost one saw is believed."""
+    count = integer(name, 1 if behind_proxy else 0)
+    if count < 0:
+        raise ConfigError(f"{name} must be 0 or more, not {count}")
+    if count > 0 and not behind_proxy:
+        raise ConfigError(
+            f"{name} is {count} but BEHIND_TLS_PROXY is not true: forwarded addresses are trusted only "
+            "behind a proxy"
+        )
+    return count
 
 
 def required(name: str) -> str:

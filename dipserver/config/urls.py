@@ -1,6 +1,6 @@
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
 urlpatterns = [
     path("", include("dipserver.core.urls")),
@@ -8,8 +8,15 @@ urlpatterns = [
     path("", include("dipserver.web.urls")),  # the HTML pages (web developer)
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    # The REST API and its interactive docs (assets from drf-spectacular-sidecar: no CDN).
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    # The REST API and its interactive docs (assets from drf-spectacular-sidecar: no CDN). The split
+    # Swagger view serves its start-up script as a file, so the page needs no inline script (CSP).
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
     path("api/v1/", include("dipserver.api.urls")),
 ]
+
+# Error pages: the documented JSON error body under /api/, Django's HTML pages elsewhere.
+handler400 = "dipserver.api.errors.bad_request"
+handler403 = "dipserver.api.errors.permission_denied"
+handler404 = "dipserver.api.errors.page_not_found"
+handler500 = "dipserver.api.errors.server_error"

@@ -27,6 +27,7 @@ from dipserver.accounts.roles import GAME_MASTERS_GROUP
 from dipserver.engine.timeline import event_text
 from dipserver.engine.types import Phase as EnginePhase
 from dipserver.engine.variant import VariantError, load_variant
+from dipserver.games.deadlines import DEADLINE_EXAMPLE, deadline_parsed
 from dipserver.games.errors import GameError
 from dipserver.games.models import Game, Order, Phase, Power
 from dipserver.games.selectors import change_words, supply_rows, timeline_rows
@@ -156,8 +157,21 @@ class PhaseInline(GameMasterPermissions, _PhaseInline):
     ordering = ("-index",)
 
 
+class DeadlineField(forms.CharField):
+    """A date and time with its zone: a bare "18:00" would be read as UTC, whatever the game master meant."""
+
+    def clean(self, value: Any) -> dt.datetime:
+        text = super().clean(value)
+        try:
+            return deadline_parsed(text)
+        except GameError as exc:
+            raise ValidationError(str(exc), code="invalid") from None
+
+
 class ExtendForm(forms.Form):
-    deadline = forms.DateTimeField(help_text="New deadline (UTC), e.g. 2026-03-04 18:00")
+    deadline = DeadlineField(
+        help_text=f"The new deadline, later than now, with its time zone: {DEADLINE_EXAMPLE}"
+    )
 
 
 class RevertForm(forms.Form):
@@ -325,12 +339,12 @@ class GameAdmin(GameMasterPermissions, _GameAdmin):
             summary = "; ".join(lines)
             self.message_user(request, f"{game.name} → {turn.next_snapshot['phase']}: {summary}")
 
-    @admin.action(description="Extend the deadline by 24 hours")
+    @admin.action(description="Extend the deadline by 24 hours (from now, if it has passed)")
     def extend_day(self, request: HttpRequest, games: QuerySet[Game]) -> None:
         def extend(game: Game) -> None:
-            phase = game.current_phase
-            base = phase.deadline if phase and phase.deadline else timezone.now()
-            phase_deadline_extend(game_id=game.id, deadline=base + dt.timedelta(hours=24))
+            phase, now = game.current_phase, timezone.now()
+            base = max(phase.deadline, now) if phase and phase.deadline else now  # an overdue phase: from now
+            phase_deadline_extend(game_id=game.id, deadline=base + dt.timedelta(hours=24), now=now)
 
         self._each(request, games, extend, "deadline extended by 24 hours")
 

@@ -2,4 +2,11 @@
 
 
 class GameError(ValueError):
-    """A request the rules or the game's state refuse; the message is meant for the person asking."""
+    """A request the rules or the game's state refuse; the message is meant for the person asking.
+
+    ``code`` is the stable, machine-readable name of the refusal (``refused`` unless a client may want to
+    tell it apart); ``dipserver/api/errors.py`` maps codes to HTTP statuses."""
+
+    def __init__(self, message: str, *, code: str = "refused") -> None:
+        super().__init__(message)
+        self.code = code

@@ -200,9 +200,21 @@ class Message(models.Model):
     recipients = models.JSONField(default=list, blank=True, help_text="Power names; empty: public.")
     body = models.TextField()
     sent_at = models.DateTimeField(auto_now_add=True)
+    # Fixed when sent: a later change of the game's press setting never reveals who sent it.
+    anonymous = models.BooleanField(default=False, help_text="Sent as anonymous press: sender hidden.")
+    idempotency_key = models.CharField(
+        max_length=255, blank=True, default="", help_text="The sender's Idempotency-Key; empty: none."
+    )
 
     class Meta:
         ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["sender", "idempotency_key"],
+                condition=~Q(idempotency_key=""),
+                name="games_message_idempotency_key_once",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.phase_name}: {self.body[:40]}"

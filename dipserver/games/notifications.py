@@ -22,6 +22,7 @@ from django.utils import timezone
 from dipserver.accounts.models import User
 from dipserver.accounts.selectors import preference_wants, preferences_of
 from dipserver.games.models import Game, Message, Phase, Power
+from dipserver.games.press_channels import seen_by
 from dipserver.mail.models import Mail
 from dipserver.mail.outbox import Outgoing, mail_queue
 from dipserver.mail.unsubscribe import site_url
@@ -132,25 +133,32 @@ def phase_results_send(*, phase_id: int) -> int:
 
 
 def press_send(*, message_id: int) -> int:
+    """Mail press to each recipient with an address: who sent it (``Anonymous`` for anonymous press, whatever
+    the game's press setting has become since), to whom, and the text. Anonymous press names only the
+    reader among its recipients, as the API shows it (``press_channels``)."""
     message = Message.objects.select_related("game", "sender").filter(id=message_id).first()
     if message is None:
         return 0
     game = message.game
-    sender = "Anonymous" if game.press == "anonymous" or message.sender is None else message.sender.name
-    seats = Power.objects.filter(game=game).select_related("user")
-    if message.sender is not None:
-        seats = seats.exclude(pk=message.sender.pk)
+    seats = Power.objects.filter(game=game).exclude(name="").select_related("user")
+    if message.sender_id is not None:
+        seats = seats.exclude(pk=message.sender_id)
     if message.recipients:
         seats = seats.filter(name__in=message.recipients)
-    subject = f"[{game.name}] Press from {sender.title()}"
-    body = f"{message.body}\n\nReply on the game page: {_game_link(game)}\n"
-    return _send(
-        [
-            _mail(Mail.Kind.PRESS, f"message:{message.id}", s.user, subject, body)
-            for s in _wanting(seats, Mail.Kind.PRESS)
-            if s.user
-        ]
+    return _send([_press_mail(message, s) for s in _wanting(seats, Mail.Kind.PRESS)])
+
+
+def _press_mail(message: Message, seat: Power) -> Outgoing:
+    seen = seen_by(message, seat)
+    game = message.game
+    kind = "Public press" if not seen.recipients else "Press"
+    subject = f"[{game.name}] {kind} from {(seen.sender or 'Anonymous').title()}"
+    to = "everyone" if not seen.recipients else ", ".join(n.title() for n in seen.recipients)
+    body = (
+        f"To: {to}\nChannel: {seen.channel}\n\n{message.body}\n\nReply on the game page: {_game_link(game)}\n"
     )
+    assert seat.user is not None  # _wanting keeps only seats with a player
+    return _mail(Mail.Kind.PRESS, f"message:{message.id}", seat.user, subject, body)
 
 
 def deadline_reminder_send(*, phase_id: int, power_ids: list[int], now: dt.datetime | None = None) -> int:

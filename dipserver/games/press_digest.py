@@ -16,8 +16,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from dipserver.accounts.models import NotificationPreferences
-from dipserver.games.models import Game, Message, Power
-from dipserver.games.selectors import channel_of, press_marks, visible_messages
+from dipserver.games.models import Game, Power
+from dipserver.games.press_channels import SeenMessage
+from dipserver.games.selectors import press_marks, press_seen
 from dipserver.mail.models import Mail
 from dipserver.mail.outbox import Outgoing, mail_queue
 from dipserver.mail.unsubscribe import site_url
@@ -53,8 +54,11 @@ def _digest_send(preferences: NotificationPreferences, now: dt.datetime) -> int:
     for seat in seats:
         unread = _unread(seat, after=preferences.press_digest_upto)
         if unread:
-            newest, count = max(newest, unread[-1].id), count + len(unread)
-            lines = [f"{_sender(seat.game, m)} ({_audience(m, seat)}): {m.body}" for m in unread]
+            newest, count = max(newest, unread[-1].message.id), count + len(unread)
+            lines = [
+                f"{(s.sender or 'Anonymous').title()} ({_audience(s, seat)}): {s.message.body}"
+                for s in unread
+            ]
             link = site_url(reverse("game", args=[seat.game_id]))
             sections.append(f"{seat.game.name}, as {seat.name.title()}:\n" + "\n".join(lines) + f"\n{link}")
     if not sections:
@@ -73,27 +77,18 @@ def _digest_send(preferences: NotificationPreferences, now: dt.datetime) -> int:
     return new
 
 
-def _unread(seat: Power, *, after: int) -> list[Message]:
-    """Messages to ``seat`` from others, newer than ``after`` and than what it has read on the site."""
+def _unread(seat: Power, *, after: int) -> list[SeenMessage]:
+    """Press to ``seat`` from others, as it sees it, newer than ``after`` and than what it has read."""
     marks = press_marks(seat=seat)
     return [
-        m
-        for m in visible_messages(game=seat.game, seat=seat)
-        if m.id > after and m.sender_id != seat.id and m.id > marks.get(channel_of(m, seat), 0)
+        seen
+        for seen in press_seen(game=seat.game, seat=seat)
+        if not seen.mine and seen.message.id > after and seen.message.id > marks.get(seen.channel, 0)
     ]
 
 
-def _sender(game: Game, message: Message) -> str:
-    """Who sent it, as the press mail names them: never in anonymous-press games."""
-    if game.press == Game.Press.ANONYMOUS or message.sender is None:
-        return "Anonymous"
-    return message.sender.name.title()
-
-
-def _audience(message: Message, seat: Power) -> str:
-    """Whom it was sent to, in words that never name the sender (``channel_of`` would)."""
-    if not message.recipients:
+def _audience(seen: SeenMessage, seat: Power) -> str:
+    """Whom it was sent to, as the reader sees it (anonymous press names only the reader)."""
+    if not seen.recipients:
         return "public"
-    if message.recipients == [seat.name]:
-        return "to you"
-    return "to " + ", ".join(name.title() for name in message.recipients)
+    return "to " + ", ".join("you" if name == seat.name else name.title() for name in seen.recipients)

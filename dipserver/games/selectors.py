@@ -21,6 +21,16 @@ from dipserver.engine.types import Phase as EnginePhase
 from dipserver.games.errors import GameError
 from dipserver.games.mappers import board_of
 from dipserver.games.models import Game, Message, Order, Phase, Power, PressMark
+from dipserver.games.press_channels import (
+    ANONYMOUS,
+    PUBLIC,
+    SeenMessage,
+    channel_parsed,
+    channel_powers,
+    reaches,
+    seen_by,
+    seen_publicly,
+)
 from dipserver.games.turn import powers_to_act
 from dipserver.games.variants import game_timeline, game_variant, timeline_options
 
@@ -150,55 +160,83 @@ def next_map_change(*, game: Game) -> str:
 
 
 def messages_for(*, game: Game, power: Power | None) -> list[dict[str, Any]]:
-    """Press a power may read (public plus its own), senders hidden in anonymous games."""
-    messages = Message.objects.filter(game=game).select_related("sender").order_by("id")
-    anonymous = game.press == Game.Press.ANONYMOUS
-    shown = []
-    for m in messages:
-        mine = power is not None and (m.sender_id == power.id or power.name in m.recipients)
-        if m.recipients and not mine:
-            continue
-        sender = "" if anonymous or m.sender is None else m.sender.name
-        shown.append({"phase": m.phase_name, "from": sender, "to": m.recipients, "body": m.body})
-    return shown
+    """Press a power may read (public plus its own), as it sees it (``press_channels``); without a power,
+    the public press."""
+    if power is None:
+        rows = Message.objects.filter(game=game, recipients=[]).select_related("sender").order_by("id")
+        seen = [seen_publicly(m) for m in rows]
+    else:
+        seen = press_seen(game=game, seat=power)
+    return [
+        {"phase": s.message.phase_name, "from": s.sender or "", "to": s.recipients, "body": s.message.body}
+        for s in seen
+    ]
 
 
-PUBLIC = "public"  # the press channel everyone reads
-
-
-def visible_messages(*, game: Game, seat: Power) -> list[Message]:
-    """Public press plus messages ``seat`` sent or that name it, oldest first, senders loaded."""
+def press_seen(*, game: Game, seat: Power) -> list[SeenMessage]:
+    """The press ``seat`` may read, oldest first, as it sees it: one query."""
     rows = Message.objects.filter(game=game).select_related("sender").order_by("id")
-    return [m for m in rows if not m.recipients or m.sender_id == seat.id or seat.name in m.recipients]
+    return [seen_by(m, seat) for m in rows if reaches(m, seat)]
 
 
-def channel_of(message: Message, seat: Power) -> str:
-    """A message's channel as ``seat`` sees it: public, the one other power in a two-way talk, or every
-    power in a larger one, by name and joined with commas."""
-    if not message.recipients:
-        return PUBLIC
-    if message.sender_id == seat.id and len(message.recipients) == 1:
-        other: str = message.recipients[0]  # a JSON list of power names
-        return other
-    if message.sender is not None and message.recipients == [seat.name]:
-        return message.sender.name
-    return ",".join(sorted({*message.recipients, message.sender.name if message.sender else ""} - {""}))
+@dataclass(frozen=True)
+class Channel:
+    id: str  # ``public``, ``anonymous`` or the other powers' names joined by commas
+    recipients: list[str]  # whom press sent here reaches (never the reader): none for public
+    can_send: bool  # the game's press setting lets the reader post here now
+    unread: int  # messages others sent here that the reader has not read
+    last_read: int  # the reader's read marker here: the id of the last message read (0: none)
+
+
+def press_channels(*, game: Game, seat: Power, since: int | None = None) -> list[Channel]:
+    """Every channel ``seat`` has: the ones the game's press setting opens (public; in full and anonymous
+    press one per other power, and in anonymous press the ``anonymous`` inbox), then every group that has
+    press, so a channel stays listed once it has messages. Unread counts run from the read markers, or from
+    ``since`` (a message id the client keeps) when given. Three queries."""
+    seen = press_seen(game=game, seat=seat)
+    marks = press_marks(seat=seat)
+    ids = _opened_channels(game, seat)
+    ids += sorted({s.channel for s in seen} - set(ids))
+    unread: dict[str, int] = {}
+    for s in seen:
+        if not s.mine and s.message.id > (since if since is not None else marks.get(s.channel, 0)):
+            unread[s.channel] = unread.get(s.channel, 0) + 1
+    return [Channel(c, channel_powers(c), _may_send(game, c), unread.get(c, 0), marks.get(c, 0)) for c in ids]
+
+
+def channel_existing(*, game: Game, seat: Power, channel: str) -> str:
+    """The id of one of ``seat``'s channels, spelt as a client may (``channel_parsed``); refused with
+    ``unknown_channel`` when ``seat`` has no such channel (the same words whoever sent what)."""
+    name = channel_parsed(channel)
+    if name not in {c.id for c in press_channels(game=game, seat=seat)}:
+        raise GameError(
+            f"You have no press channel {name!r}: GET the game's channels for yours", code="unknown_channel"
+        )
+    return name
+
+
+def _opened_channels(game: Game, seat: Power) -> list[str]:
+    if game.press == Game.Press.GUNBOAT:
+        return []
+    opened = [PUBLIC]
+    if game.press in (Game.Press.FULL, Game.Press.ANONYMOUS):
+        if game.press == Game.Press.ANONYMOUS:
+            opened.append(ANONYMOUS)
+        others = Power.objects.filter(game=game).exclude(name="").exclude(id=seat.id).order_by("name")
+        opened += [p.name for p in others]
+    return opened
+
+
+def _may_send(game: Game, channel: str) -> bool:
+    """Whether the reader may post to ``channel`` now: while the game is in play, to public press unless
+    gunboat, to powers in full and anonymous press; never to the ``anonymous`` inbox (nobody to answer)."""
+    if game.status not in (Game.Status.ACTIVE, Game.Status.PAUSED) or game.press == Game.Press.GUNBOAT:
+        return False
+    if channel == PUBLIC:
+        return True
+    return channel != ANONYMOUS and game.press != Game.Press.PUBLIC
 
 
 def press_marks(*, seat: Power) -> dict[str, int]:
     """Channel -> the id of the last message ``seat`` has read there (channels never marked: absent)."""
     return dict(PressMark.objects.filter(power=seat).values_list("channel", "last_read"))
-
-
-def press_unread(*, game: Game, seat: Power, since: int | None = None) -> dict[str, int]:
-    """Channel -> how many messages others sent there that ``seat`` has not read: newer than its read
-    marker in that channel, or than ``since`` (a message id the client keeps) when given. Two queries."""
-    marks = {} if since is not None else press_marks(seat=seat)
-    unread: dict[str, int] = {}
-    for m in visible_messages(game=game, seat=seat):
-        if m.sender_id == seat.id:
-            continue
-        channel = channel_of(m, seat)
-        if m.id > (since if since is not None else marks.get(channel, 0)):
-            unread[channel] = unread.get(channel, 0) + 1
-    return unread

@@ -17,9 +17,10 @@ export class ApiError extends Error {
 }
 
 // fetch() with JSON in and out. Returns {status, body, etag}; a 304 has body null. Errors other than the
-// statuses listed in `accept` throw ApiError carrying the server's own message.
-export async function call(url, { method = "GET", json, etag, accept = [] } = {}) {
-  const headers = { Accept: "application/json" };
+// statuses listed in `accept` throw ApiError carrying the server's own message. `headers` adds request
+// headers (e.g. an Idempotency-Key).
+export async function call(url, { method = "GET", json, etag, accept = [], headers: extra = {} } = {}) {
+  const headers = { Accept: "application/json", ...extra };
   if (json !== undefined) headers["Content-Type"] = "application/json";
   if (method !== "GET") headers["X-CSRFToken"] = csrfToken();
   if (etag) headers["If-None-Match"] = etag;

@@ -3,6 +3,7 @@
 // REST API (/api/v1/); the page polls the game with ETags and refreshes itself when a phase is processed.
 
 import { call } from "./api.js";
+import { loadChannels, loadPress, sendPress } from "./press.js";
 import { showDeadline } from "./time.js";
 import { changeWords, comingChanges, eventWords, hookWords, phaseTitle, savedWords, whenWords } from "./words.js";
 
@@ -32,8 +33,6 @@ const state = {
   timeline: null, // GET .../timeline/: {entries, undrawn, blizzards}
   orders: [], // [{key, text, valid, reason}]
   selected: null, // location of the unit whose options are shown
-  pressSince: 0,
-  pressChannel: "public",
 };
 
 // --- notices ------------------------------------------------------------------------------------
@@ -629,56 +628,6 @@ function highlightComing() {
   for (const province of (next?.dataset.provinces || "").split(" ").filter(Boolean)) {
     provinceNode(province)?.classList.add("coming");
   }
-}
-
-// --- press --------------------------------------------------------------------------------------
-
-async function loadChannels() {
-  const { body } = await call(`${API}/channels?since=${state.pressSince}`, { accept: [409, 403] });
-  if (!Array.isArray(body)) return;
-  const select = $("press-channel");
-  const current = select.value || state.pressChannel;
-  select.replaceChildren(
-    ...body.map((c) =>
-      el("option", { value: c.id, selected: c.id === current }, `${c.id === "public" ? "Everyone" : c.id}${c.unread ? ` (${c.unread} new)` : ""}`),
-    ),
-  );
-  if (!body.length) $("press-form").hidden = true;
-}
-
-async function loadPress() {
-  if (!$("press-log") || !config.power) return;
-  const channel = $("press-channel").value || state.pressChannel;
-  const { body } = await call(`${API}/messages?channel=${encodeURIComponent(channel)}&page_size=200`, { accept: [409, 403] });
-  const messages = body?.results || [];
-  const log = $("press-log");
-  log.replaceChildren(
-    ...(messages.length
-      ? messages.map((m) =>
-          el(
-            "li",
-            { class: m.sender === config.power ? "mine" : "" },
-            el("span", { class: "from" }, `${m.sender || "Someone"} · ${phaseTitle(m.phase)}`),
-            el("span", { class: "body" }, m.body),
-          ),
-        )
-      : [el("li", { class: "muted" }, "No messages here yet.")]),
-  );
-  log.scrollTop = log.scrollHeight;
-  const newest = messages.at(-1)?.id || 0;
-  if (newest > state.pressSince) state.pressSince = newest;
-}
-
-async function sendPress(event) {
-  event.preventDefault();
-  const box = $("press-body");
-  const text = box.value.trim();
-  if (!text) return notice("Write a message first.", "error");
-  const channel = $("press-channel").value;
-  const recipients = channel === "public" ? [] : channel.split(",");
-  await call(`${API}/messages`, { method: "POST", json: { body: text, recipients } });
-  box.value = "";
-  await loadPress();
 }
 
 // --- keyboard ---------------------------------------------------------------------------------------

@@ -6,22 +6,14 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
+from dipserver.api import phases
 from dipserver.api.boards import next_changes
-from dipserver.api.phases import IMMUTABLE, PICTURES
+from dipserver.api.phases import IMMUTABLE
 from dipserver.games.models import Game, Phase
 from dipserver.games.services.phases import phase_process
 from tests.api.conftest import client_for, start_game, user_of
 
 BLIZZARDS = {"blizzards": {"count": "1d6"}}
-
-
-@pytest.fixture(autouse=True)
-def _no_cached_pictures():
-    PICTURES.clear()
-    yield
-    PICTURES.clear()
 
 
 def process(game: Game) -> None:
@@ -98,7 +90,14 @@ def test_a_blizzard_shows_on_the_map_and_the_ice_to_come_is_outlined(players, ma
     assert ("BAR", "impassable") in next_changes(game, "F1903M")
 
 
-def test_a_processed_phase_picture_is_immutable_and_drawn_once(game):
+def test_a_processed_phase_picture_is_immutable_and_drawn_once(game, monkeypatch):
+    real, drawn = phases.render_svg, []
+
+    def counted(**args):
+        drawn.append(args["map_state"])
+        return real(**args)
+
+    monkeypatch.setattr(phases, "render_svg", counted)
     process(game)
     url = f"/api/v1/games/{game.id}/phases/0/map.svg"
     first = client_for().get(url)
@@ -107,9 +106,9 @@ def test_a_processed_phase_picture_is_immutable_and_drawn_once(game):
     assert again.status_code == 304 and again["Cache-Control"] == IMMUTABLE
     open_phase = client_for().get(f"/api/v1/games/{game.id}/phases/1/map.svg")
     assert "immutable" not in open_phase["Cache-Control"]
-    assert len(PICTURES._items) == 2
+    assert len(drawn) == 2
     assert client_for().get(url).content == first.content
-    assert len(PICTURES._items) == 2  # served from the cache, not drawn again
+    assert len(drawn) == 2  # served from the cache, not drawn again
 
 
 def test_an_ice_lords_game_is_drawn_on_its_own_grid(players, master):

@@ -75,5 +75,7 @@ def test_an_anonymous_games_digest_names_no_sender(smtp, players, django_capture
     assert press_digests_send(now=NOON) == 1
     raw = smtp.one_to(france.email).as_string()
     assert "Anonymous (to you): Who am I?" in text_of(smtp.one_to(france.email))
-    assert "Anonymous (to France, Germany): And now?" in text_of(smtp.one_to(france.email))
+    # co-recipients would narrow the sender down: anonymous press names only the reader
+    assert "Anonymous (to you): And now?" in text_of(smtp.one_to(france.email))
     assert "ENGLAND" not in raw.upper() and seat(game, "ENGLAND").user.username not in raw
+    assert "GERMANY" not in raw.upper()

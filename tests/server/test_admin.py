@@ -93,7 +93,7 @@ def test_extend_and_revert_forms(client, gm, mastered):
     phase_process(phase_id=mastered.current_phase_id, now=START + dt.timedelta(days=2))
     client.force_login(gm)
 
-    new = "2030-01-01 18:00"
+    new = "2030-01-01 18:00Z"
     response = client.post(reverse("admin:games_game_extend", args=[mastered.id]), {"deadline": new})
     assert response.status_code == 302
     mastered.refresh_from_db()

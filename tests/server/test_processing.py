@@ -57,7 +57,7 @@ def test_a_paused_game_is_not_processed(game):
 
 
 def test_an_extended_deadline_makes_a_queued_run_a_no_op(game):
-    phase_deadline_extend(game_id=game.id, deadline=LATE + dt.timedelta(days=1))
+    phase_deadline_extend(game_id=game.id, deadline=LATE + dt.timedelta(days=1), now=START)
     assert phase_process(phase_id=game.current_phase_id, now=LATE) is Processed.NOT_DUE
 
 

@@ -14,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from dipserver.core.demo import demo_games_ensure
 from dipserver.games.errors import GameError
 from dipserver.games.models import Game, Phase
-from dipserver.games.selectors import game_get, next_map_change, timeline_rows
+from dipserver.games.selectors import game_get, messages_for, next_map_change, timeline_rows
 from dipserver.games.services.orders import orders_submit
 from dipserver.games.services.phases import phase_process
 from dipserver.games.services.press import message_send
@@ -70,6 +70,19 @@ def test_an_exported_game_imports_and_replays_to_the_identical_final_position(us
         {"phase": copy.current_phase.index, "power": "FRANCE", "text": hold}
     ]
     assert seat(copy, "ENGLAND").user == seat(game, "ENGLAND").user
+
+
+@pytest.mark.parametrize("flagged", [True, False], ids=["export", "export from before the flag"])
+def test_anonymous_press_stays_anonymous_in_an_imported_game(users, flagged):
+    game = started_game(users, press="anonymous")
+    message_send(game_id=game.id, user=seat(game, "ENGLAND").user, body="Guess who", recipients=["FRANCE"])
+    data = json.loads(json.dumps(game_export(game_id=game.id)))
+    if not flagged:
+        del data["messages"][0]["anonymous"]
+    copy = game_import(data=data)
+    assert messages_for(game=copy, power=seat(copy, "FRANCE")) == [
+        {"phase": "S1901M", "from": "", "to": ["FRANCE"], "body": "Guess who"}
+    ]
 
 
 def test_a_tampered_history_does_not_replay(users):

@@ -14,12 +14,23 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_PAGINATION_CLASS": "dipserver.api.pagination.Pagination",
+    "DEFAULT_PARSER_CLASSES": [
+        "dipserver.api.parsers.JSONParser",  # size- and depth-limited: a clear 400 or 413, never a 500
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "EXCEPTION_HANDLER": "dipserver.api.errors.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
 
-# Requests per period, by scope: per client address for login and registration, per user for writes.
-DIPSERVER_API_THROTTLES = {"login": "20/min", "register": "10/hour", "writes": "300/min"}
+# Requests per period, by scope: per client address for login, registration and anonymous map pictures,
+# per user for writes.
+DIPSERVER_API_THROTTLES = {
+    "login": "20/min",
+    "register": "10/hour",
+    "writes": "300/min",
+    "pictures": "60/min",
+}
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "dipserver API",

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import os
 
+from csp.constants import NONE, SELF, UNSAFE_INLINE
+
 from dipserver.config.env import BASE_DIR as BASE_DIR  # a setting too (settings.BASE_DIR): re-exported
 from dipserver.config.env import (
     DEV_SECRET_KEY,
     VAR_DIR,
+    cache_from_url,
     database_from_url,
     flag,
     listing,
+    proxy_count,
 )
 
 SECRET_KEY = os.environ.get("SECRET_KEY", "").strip() or DEV_SECRET_KEY
@@ -30,6 +34,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",  # API tokens for bots and clients
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI / Redoc assets served locally
+    "csp",  # the Content-Security-Policy header (django-csp)
     "dipserver.accounts",
     "dipserver.core",
     "dipserver.games",  # the game server (games developer)
@@ -39,17 +44,45 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "dipserver.api.middleware.BodyLimitMiddleware",  # 413 (JSON) for an oversized body under /api/
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "dipserver.accounts.middleware.TimeZoneMiddleware",  # the player's own time zone (notify)
+    "dipserver.api.middleware.SignInLimitMiddleware",  # the sign-in forms share the API's login limits
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
 ]
 
-ROOT_URLCONF = "dipserver.config.urls"
+# Security headers on every answer: SecurityMiddleware (nosniff, Referrer-Policy, Cross-Origin-Opener-
+# Policy), XFrameOptionsMiddleware (X-Frame-Options) and django-csp (Content-Security-Policy).
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+# Scripts only from this site's files: no inline script, no eval, no other origin. Styles allow inline
+# because the map is an SVG drawn by the server and inserted into the page with its own <style> and
+# per-power colours; a style cannot run script. Redoc runs its search in a worker made from a blob.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF, UNSAFE_INLINE],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "worker-src": [SELF, "blob:"],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
+
+ROOT_URLCONF = "dipserver.config.urls"  # also names the error views: JSON under /api/, HTML elsewhere
 WSGI_APPLICATION = "dipserver.config.wsgi.application"
 
 TEMPLATES = [
@@ -74,6 +107,15 @@ if not _database_url:
     _database_url = f"sqlite:///{VAR_DIR / 'db.sqlite3'}"
 DATABASES = {"default": database_from_url(_database_url)}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Throttle counts and rendered map pictures. Local memory is this process only: production defaults to
+# a directory every process on the host shares, and docker-compose.yml points it at Redis.
+CACHES = {"default": cache_from_url(os.environ.get("CACHE_URL", "").strip() or "locmem://")}
+
+# A proxy in front of the site (TLS, load balancer) passes the client's address in X-Forwarded-For;
+# the header is read only behind one, and only the entry the outermost trusted proxy wrote counts.
+BEHIND_TLS_PROXY = flag("BEHIND_TLS_PROXY", default=False)
+TRUSTED_PROXY_COUNT = proxy_count(behind_proxy=BEHIND_TLS_PROXY)
 
 AUTH_USER_MODEL = "accounts.User"
 AUTH_PASSWORD_VALIDATORS = [

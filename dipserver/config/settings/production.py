@@ -4,7 +4,9 @@ import os
 
 from dipserver.config.env import (
     DEV_SECRET_KEY,
+    VAR_DIR,
     ConfigError,
+    cache_from_url,
     flag,
     integer,
     listing,
@@ -26,6 +28,10 @@ ALLOWED_HOSTS = listing("ALLOWED_HOSTS", [])
 if not ALLOWED_HOSTS:
     raise ConfigError("ALLOWED_HOSTS must name the host(s) this site is served as, e.g. dip.example.org")
 
+# Limits must hold across gunicorn's workers: without CACHE_URL, a cache directory they all share.
+_SHARED_CACHE = f"file://{(VAR_DIR / 'cache').resolve()}"
+CACHES = {"default": cache_from_url(os.environ.get("CACHE_URL", "").strip() or _SHARED_CACHE)}
+
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
@@ -39,8 +45,7 @@ SECURE_SSL_REDIRECT = flag("SECURE_SSL_REDIRECT", default=True)
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # container health checks speak plain HTTP inside the network
 SECURE_HSTS_SECONDS = integer("SECURE_HSTS_SECONDS", 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = flag("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=False)
-SECURE_CONTENT_TYPE_NOSNIFF = True
-if flag("BEHIND_TLS_PROXY", default=False):
+if BEHIND_TLS_PROXY:  # noqa: F405 - from base
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 # --- mail (notify): the backend comes from EMAIL_URL (settings/mail.py); links in mails need the site's

@@ -104,7 +104,17 @@ def phases_due_sweep(*, now: dt.datetime | None = None, limit: int = 5000) -> li
 
 
 @transaction.atomic
-def phase_deadline_extend(*, game_id: int, deadline: dt.datetime) -> Phase:
+def phase_deadline_extend(*, game_id: int, deadline: dt.datetime, now: dt.datetime | None = None) -> Phase:
+    """Move the open phase's deadline; a time without a zone or one already past is refused."""
+    now = now or timezone.now()
+    if timezone.is_naive(deadline):
+        raise GameError("The new deadline has no time zone; give one (Z for UTC, or an offset)")
+    if deadline <= now:
+        now_there = now.astimezone(deadline.tzinfo).isoformat(timespec="minutes")
+        raise GameError(
+            f"The new deadline {deadline.isoformat(timespec='minutes')} has already passed "
+            f"(it is now {now_there}); choose a later time"
+        )
     game = game_locked(game_id)
     phase = phase_locked(game)
     if phase.status != Phase.Status.OPEN or game.status == Game.Status.FINISHED:

@@ -75,6 +75,7 @@ def game_export(*, game_id: int) -> dict[str, Any]:
                 "recipients": m.recipients,
                 "body": m.body,
                 "sent_at": _iso(m.sent_at),
+                "anonymous": m.anonymous,
             }
             for m in Message.objects.filter(game=game).select_related("sender").order_by("id")
         ],
@@ -128,6 +129,8 @@ def game_import(*, data: dict[str, Any], masters: Iterable[Any] = ()) -> Game:
             sender=by_name.get(m["sender"]),
             recipients=m["recipients"],
             body=m["body"],
+            # Exports made before the flag existed: anonymous press is whatever the game's was.
+            anonymous=m.get("anonymous", spec["press"] == Game.Press.ANONYMOUS),
         )
         for m in data["messages"]
     )

@@ -1,0 +1,64 @@
+"""Middleware of the API: refuse an oversized body before anything reads it, and hold the sign-in and
+sign-up forms of the site to the same limits as the API's token and registration endpoints."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+
+from dipserver.api.errors import is_api, too_large
+from dipserver.api.parsers import body_limit
+from dipserver.api.throttling import LoginThrottle, RegisterThrottle
+
+
+class BodyLimitMiddleware:
+    """Under /api/, a request whose declared ``Content-Length`` exceeds the limit answers 413 (JSON) at
+    once; a body sent without a length is cut off by the JSON parser at the same limit."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if is_api(request) and _declared_length(request) > body_limit():
+            return too_large()
+        return self.get_response(request)
+
+
+def _declared_length(request: HttpRequest) -> int:
+    try:
+        return int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return 0
+
+
+class SignInLimitMiddleware:
+    """A POST to the sign-in form, the admin's sign-in or the sign-up form counts against the same limit
+    per address as ``POST /api/v1/accounts/token`` or ``/register``: without it a password guesser would
+    simply use the form. Over the limit the page answers 429 with ``Retry-After``."""
+
+    FORMS = {"login": LoginThrottle, "admin:login": LoginThrottle, "signup": RegisterThrottle}
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.method == "POST":
+            throttle_class = next(
+                (t for name, t in self.FORMS.items() if request.path == reverse(name)), None
+            )
+            if throttle_class is not None:
+                throttle = throttle_class()
+                if not throttle.allow_request(request, None):
+                    return _too_many(request, throttle.wait())
+        return self.get_response(request)
+
+
+def _too_many(request: HttpRequest, wait: float | None) -> HttpResponse:
+    seconds = max(1, math.ceil(wait or 60))
+    response = render(request, "429.html", {"seconds": seconds}, status=429)
+    response["Retry-After"] = str(seconds)
+    return response

@@ -1,0 +1,126 @@
+// The game page's press panel: my channels with unread counts, the messages of the chosen one, sending.
+// Channels come from GET .../channels as the server names them (my own power never in them); anonymous
+// press that reached me is in the "anonymous" channel, which nobody can answer. Each message I send
+// carries an Idempotency-Key, kept until the server has answered, so sending again after a cut connection
+// never posts twice.
+
+import { call } from "./api.js";
+import { phaseTitle } from "./words.js";
+
+const page = typeof document === "undefined" ? null : document.getElementById("game-config"); // none in Node
+const config = JSON.parse(page?.textContent || "{}");
+const API = config.api; // /api/v1/games/<id>
+const $ = (id) => document.getElementById(id);
+const titled = (name) => name.charAt(0) + name.slice(1).toLowerCase();
+
+const press = {
+  since: 0, // the newest message id shown
+  channels: [], // the last GET .../channels
+  pending: null, // {channel, text, key} of a message sent without an answer yet
+};
+
+// "Everyone", "Anonymous press to me", or the powers of a private channel ("England, France").
+export function channelLabel(channel) {
+  if (channel.id === "public") return "Everyone";
+  if (channel.id === "anonymous") return "Anonymous press to me";
+  return channel.recipients.map(titled).join(", ");
+}
+
+// A fresh idempotency key: 32 hex digits (crypto.getRandomValues works on plain HTTP too).
+export function newKey() {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+// The key for sending `text` to `channel`: the pending one when it is the very same message (a retry),
+// else a new one.
+export function keyFor(pending, channel, text) {
+  return pending && pending.channel === channel && pending.text === text ? pending.key : newKey();
+}
+
+function option(channel, current) {
+  const node = document.createElement("option");
+  node.value = channel.id;
+  node.selected = channel.id === current;
+  node.textContent = `${channelLabel(channel)}${channel.unread ? ` (${channel.unread} new)` : ""}`;
+  return node;
+}
+
+function chosen() {
+  const id = $("press-channel").value;
+  return press.channels.find((c) => c.id === id);
+}
+
+function showSendable() {
+  const channel = chosen();
+  const open = Boolean(channel?.can_send);
+  $("press-body").disabled = !open;
+  $("press-form").querySelector("button").disabled = !open;
+  $("press-body").placeholder = open
+    ? "Write a message…"
+    : channel?.id === "anonymous"
+      ? "Anonymous press cannot be answered."
+      : "You cannot post here now.";
+}
+
+export async function loadChannels() {
+  const { body } = await call(`${API}/channels?since=${press.since}`, { accept: [409, 403] });
+  if (!Array.isArray(body)) return;
+  press.channels = body;
+  const select = $("press-channel");
+  const current = select.value || "public";
+  select.replaceChildren(...body.map((c) => option(c, current)));
+  if (!body.length) $("press-form").hidden = true;
+  showSendable();
+}
+
+function item(message) {
+  const li = document.createElement("li");
+  if (message.sender === config.power) li.className = "mine";
+  const from = document.createElement("span");
+  from.className = "from";
+  from.textContent = `${message.sender ? titled(message.sender) : "Anonymous"} · ${phaseTitle(message.phase)}`;
+  const text = document.createElement("span");
+  text.className = "body";
+  text.textContent = message.body;
+  li.append(from, text);
+  return li;
+}
+
+export async function loadPress() {
+  if (!$("press-log") || !config.power) return;
+  const channel = $("press-channel").value || "public";
+  showSendable();
+  const url = `${API}/messages?channel=${encodeURIComponent(channel)}&page_size=200`;
+  const { body } = await call(url, { accept: [400, 403, 409] });
+  const messages = body?.results || [];
+  const log = $("press-log");
+  if (messages.length) log.replaceChildren(...messages.map(item));
+  else {
+    const empty = document.createElement("li");
+    empty.className = "muted";
+    empty.textContent = "No messages here yet.";
+    log.replaceChildren(empty);
+  }
+  log.scrollTop = log.scrollHeight;
+  const newest = messages.at(-1)?.id || 0;
+  if (newest > press.since) press.since = newest;
+}
+
+export async function sendPress(event) {
+  event.preventDefault();
+  const box = $("press-body");
+  const text = box.value.trim();
+  if (!text) throw new Error("Write a message first.");
+  const channel = chosen();
+  if (!channel?.can_send) throw new Error("You cannot post to this channel.");
+  const key = keyFor(press.pending, channel.id, text);
+  press.pending = { channel: channel.id, text, key };
+  await call(`${API}/messages`, {
+    method: "POST",
+    json: { body: text, recipients: channel.recipients },
+    headers: { "Idempotency-Key": key },
+  });
+  press.pending = null; // answered (a refusal throws above and keeps the key: the same text retries)
+  box.value = "";
+  await loadPress();
+}

@@ -1,0 +1,65 @@
+"""The pages work under the site's Content-Security-Policy: Chromium reports no violation on the lobby, a
+variant page, a game page with its map (a player signed in), or the API documentation."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from dipserver.games.models import Power
+from tests.browser.test_play_modules import TIMEOUT, open_game, signed_in_page, started
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+# Runs before any script of the page, outside its policy: records what the policy refused.
+RECORD_VIOLATIONS = """
+window.__violations = [];
+document.addEventListener("securitypolicyviolation", (event) => {
+  const where = `${event.sourceFile}:${event.lineNumber}`;
+  window.__violations.push(`${event.violatedDirective} ${event.blockedURI} ${where}`);
+});
+"""
+
+
+# Redoc's footer asks cdn.redoc.ly for its logo: the policy is meant to refuse it (the docs use no network).
+EXPECTED = ("img-src https://cdn.redoc.ly/",)
+
+
+def _violations(page: Page) -> list[str]:
+    return [v for v in page.evaluate("window.__violations") if not v.startswith(EXPECTED)]
+
+
+def test_a_players_game_page_and_its_map_break_no_rule_of_the_policy(browser, live_server, shoot):
+    base, lock = live_server.url, live_server.lock
+    with lock:
+        game = started("Under CSP", "standard", "csp")
+        user = Power.objects.get(game=game, name="FRANCE").user
+    page = signed_in_page(browser, base, user, lock)
+    page.add_init_script(RECORD_VIOLATIONS)
+    open_game(page, base, game)
+    expect(page.locator("#map svg")).to_be_attached(timeout=TIMEOUT)
+    assert page.locator("#map svg style").count() == 1  # the map's own stylesheet is applied
+    page.locator('#unit-picker .unit-chip[data-unit="PAR"]').click()
+    expect(page.locator("#unit-options .option").first).to_be_visible()
+    shoot(page, "game")
+    assert _violations(page) == []
+
+
+@pytest.mark.parametrize(
+    ("path", "ready"),
+    [
+        ("/games/", "main"),
+        ("/variants/standard/", "#season-map"),
+        ("/api/docs/", ".swagger-ui .info"),
+        ("/api/redoc/", "h1"),
+    ],
+    ids=["lobby", "variant", "swagger", "redoc"],
+)
+def test_the_other_pages_break_no_rule_of_the_policy(browser, live_server, path, ready):
+    page = browser.new_page()
+    page.add_init_script(RECORD_VIOLATIONS)
+    page.goto(f"{live_server.url}{path}")
+    expect(page.locator(ready).first).to_be_visible(timeout=TIMEOUT)
+    page.wait_for_load_state("networkidle")
+    assert _violations(page) == []
+    page.close()

@@ -1,0 +1,59 @@
+"""static/js/press.js, run in Node: how the game page names press channels and keeps a message's
+idempotency key for its retries."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+PRESS = Path(__file__).resolve().parents[2] / "static" / "js" / "press.js"
+NODE = shutil.which("node")
+
+
+def run(expression: str) -> object:
+    """The JSON value of ``expression``, evaluated with press.js's exports in scope."""
+    if NODE is None:  # like the browser tests: skipped on a developer's machine, a failure in CI
+        problem = "Node.js is not installed (apt-get install -y nodejs)"
+        if os.environ.get("CI"):
+            pytest.fail(problem, pytrace=False)
+        pytest.skip(problem)
+    module = json.dumps(PRESS.as_uri())
+    script = f"import * as press from {module}; console.log(JSON.stringify({expression}));"
+    done = subprocess.run(
+        [NODE, "--input-type=module", "-e", script], capture_output=True, text=True, timeout=30
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+@pytest.mark.parametrize(
+    ("channel", "label"),
+    [
+        ({"id": "public", "recipients": []}, "Everyone"),
+        ({"id": "anonymous", "recipients": []}, "Anonymous press to me"),
+        ({"id": "ENGLAND", "recipients": ["ENGLAND"]}, "England"),
+        ({"id": "ENGLAND,FRANCE", "recipients": ["ENGLAND", "FRANCE"]}, "England, France"),
+    ],
+)
+def test_channels_are_named_for_people(channel, label):
+    assert run(f"press.channelLabel({json.dumps(channel)})") == label
+
+
+def test_sending_the_same_message_again_reuses_its_key():
+    pending = {"channel": "ENGLAND", "text": "Hello", "key": "k1"}
+    assert run(f"press.keyFor({json.dumps(pending)}, 'ENGLAND', 'Hello')") == "k1"
+
+
+def test_another_text_or_channel_gets_a_new_key():
+    pending = json.dumps({"channel": "ENGLAND", "text": "Hello", "key": "k1"})
+    keys = run(
+        f"[press.keyFor({pending}, 'ENGLAND', 'Hello!'), press.keyFor({pending}, 'FRANCE', 'Hello'),"
+        " press.keyFor(null, 'ENGLAND', 'Hello'), press.newKey()]"
+    )
+    assert isinstance(keys, list) and len(set(keys)) == 4
+    assert all(len(k) == 32 and int(k, 16) >= 0 for k in keys)
