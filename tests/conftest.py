@@ -3,14 +3,42 @@ ask for it (``db`` fixture or ``django_db`` mark)."""
 
 from __future__ import annotations
 
+import hashlib
+import itertools
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 # The DATC data is read-only material beside the checkout (``../shared``), here and on CI alike.
 os.environ.setdefault("DATC_DIR", str(Path(__file__).resolve().parents[2] / "shared" / "datc"))
+
+# Property tests draw the same examples on every run and machine (a failure reproduces; a new user's first
+# run is not a lottery), and no example database carries one run's finds into the next.
+hypothesis_settings.register_profile("dipserver", derandomize=True, database=None)
+hypothesis_settings.load_profile("dipserver")
+
+
+@pytest.fixture(autouse=True)
+def reproducible_game_secrets(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every game a test creates gets a secret fixed by the test's id and the game's rank in the test.
+
+    A game's secret decides every random thing in it (blizzards, random map changes, power assignment,
+    the generated Ice Lords board), so this makes each test play the same games on every run. Secrets
+    still differ between games and tests. A test of ``new_secret`` itself asks for ``fresh_secrets``.
+    """
+    if "fresh_secrets" in request.keywords:
+        return
+    from dipserver.engine import randomness
+
+    rank = itertools.count()
+
+    def secret() -> str:
+        return hashlib.sha256(f"{request.node.nodeid}#{next(rank)}".encode()).hexdigest()
+
+    monkeypatch.setattr(randomness, "new_secret", secret)
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:

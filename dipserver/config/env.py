@@ -51,6 +51,9 @@ def database_from_url(url: str, *, setting: str = "DATABASE_URL") -> dict[str, A
         raise ConfigError(f"{setting} is not a valid database URL: {redact(url)!r} ({problem})")
     # Reuse PostgreSQL connections between requests; SQLite connections are cheap.
     config.setdefault("CONN_MAX_AGE", 0 if config["ENGINE"].endswith("sqlite3") else 60)
+    # A kept connection is checked before it is reused (a request, or a worker's task): after a database
+    # restart the first query reconnects instead of failing.
+    config.setdefault("CONN_HEALTH_CHECKS", config["CONN_MAX_AGE"] != 0)
     return config
 
 

@@ -48,6 +48,33 @@ def broker_status(timeout: float = 3.0) -> ServiceStatus:
     return ServiceStatus("broker", True, url)
 
 
+def worker_status(nodename: str, timeout: float = 5.0) -> ServiceStatus:
+    """Ask the worker ``nodename`` (e.g. ``celery@host``), through the broker, to check the database.
+
+    No answer means the worker is down, stuck, or cannot reach the broker; an answer carries the worker's
+    own database check (``dipserver.core.worker_control``).
+    """
+    from dipserver.config.celery import app
+    from dipserver.core.worker_control import DATABASE_CHECK
+
+    try:
+        replies = app.control.broadcast(DATABASE_CHECK, destination=[nodename], reply=True, timeout=timeout)
+    except Exception as exc:  # kombu raises transport-specific errors; any of them means unreachable
+        return ServiceStatus(
+            "worker", False, f"{nodename}: cannot ask it through the broker: {_first_line(exc)}"
+        )
+    answer = next((reply[nodename] for reply in replies or [] if nodename in reply), None)
+    if not isinstance(answer, dict):
+        return ServiceStatus("worker", False, f"{nodename}: no answer within {timeout:g}s")
+    if "error" in answer:  # a worker that does not know the command (an older version of the code)
+        return ServiceStatus("worker", False, f"{nodename}: {answer['error']}")
+    if not answer.get("ok"):
+        return ServiceStatus("worker", False, f"{nodename} cannot reach the database: {answer.get('detail')}")
+    return ServiceStatus(
+        "worker", True, f"{nodename} answers through the broker and reaches {answer['detail']}"
+    )
+
+
 def heartbeat_status(max_age: timedelta, name: str = "celery") -> ServiceStatus:
     """Whether beat and a worker have run the heartbeat task within ``max_age``."""
     from dipserver.core.models import WorkerHeartbeat

@@ -5,6 +5,7 @@ import socket
 from celery import shared_task
 from django.utils import timezone
 
+from dipserver.core import worker_control  # noqa: F401 - registers the health check workers answer
 from dipserver.core.models import WorkerHeartbeat
 
 HEARTBEAT = "celery"

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
 
 from dipserver.engine.board import Board
 from dipserver.engine.orders import (
@@ -25,10 +26,11 @@ from dipserver.engine.orders import (
     Hold,
     Move,
     Order,
+    Retreat,
     StayFleet,
 )
 from dipserver.engine.parse import OrderError
-from dipserver.engine.position import Position
+from dipserver.engine.position import Dislodged, Position
 from dipserver.engine.timeline import load_timeline
 from dipserver.engine.types import PhaseType, Unit, UnitType, province_of
 
@@ -70,6 +72,9 @@ def parse_conversion(text: str, board: Board, position: Position, power: str) ->
         if province is None:
             raise OrderError(f"'{m.group('place').title()}' is not a province of {board.variant.name}")
         unit = position.units.get(province)
+        waiting = position.dislodged.get(province)
+        if kind is StayFleet and waiting is not None and waiting.unit.power == power:
+            unit = waiting.unit  # a retreat phase: the owner's dislodged fleet, not the unit that came in
         location = unit.location if unit is not None else province
         order = ConvertToFleet(location, m.group("coast")) if kind is ConvertToFleet else kind(location)
         named = m.group("kind")
@@ -92,6 +97,9 @@ def check_conversion(board: Board, position: Position, power: str, order: Conver
     prov = province_of(order.unit)
     name = board.province_name(prov)
     unit = position.units.get(prov)
+    dislodged = position.dislodged.get(prov)
+    if kind == "stay_fleet" and dislodged is not None and dislodged.unit.power == power:
+        unit = dislodged.unit  # in a retreat phase, the owner's dislodged fleet (not the unit that came in)
     wanted = UnitType.FLEET if kind != "convert_to_fleet" else UnitType.ARMY
     if unit is None or unit.power != power or unit.type is not wanted:
         raise OrderError(f"There is no {_kind(wanted)} of yours in {name}")
@@ -102,12 +110,16 @@ def check_conversion(board: Board, position: Position, power: str, order: Conver
         if not board.is_land(prov):
             raise OrderError(f"The fleet in {name} is at sea: only a fleet on a coast can become an army")
         return ConvertToArmy(unit.location)
+    if kind == "stay_fleet":
+        if phase is PhaseType.ADJUSTMENTS:
+            raise OrderError(
+                f"A fleet is told to stay a fleet in a Spring or Autumn, not in {position.phase}"
+            )
+        return StayFleet(unit.location)  # with the movement orders, or with the retreats (E16)
     if phase is not PhaseType.MOVEMENT:
         raise OrderError(
             f"This order is given with the movement orders of a Spring or Autumn, not in {position.phase}"
         )
-    if kind == "stay_fleet":
-        return StayFleet(unit.location)
     assert isinstance(order, ConvertToFleet)
     if prov not in board.supply_centres:
         raise OrderError(f"{name} is not a supply centre: an army becomes a fleet only in a coastal centre")
@@ -118,12 +130,12 @@ def check_conversion(board: Board, position: Position, power: str, order: Conver
 
 def conversion_text(order: ConversionOrder, position: Position) -> str:
     """A conversion order in its stored notation: ``F BRE becomes army``, ``A SPA becomes fleet NC``."""
+    if isinstance(order, StayFleet):  # in a retreat phase the unit may be the dislodged one
+        return f"F {order.unit} stays fleet"
     unit = position.units.get(province_of(order.unit))
     kind = unit.type.value if unit is not None else ("A" if isinstance(order, ConvertToFleet) else "F")
     if isinstance(order, ConvertToArmy):
         return f"{kind} {order.unit} becomes army"
-    if isinstance(order, StayFleet):
-        return f"{kind} {order.unit} stays fleet"
     return f"{kind} {order.unit} becomes fleet" + (f" {order.coast}" if order.coast else "")
 
 
@@ -223,6 +235,57 @@ def stay_flags(
                 flags.add(dest)  # it moved there
             elif fleet is not None and after.get(prov) == fleet:
                 flags.add(prov)  # it stayed (a dislodged fleet's flag does not follow its retreat)
+    return frozenset(flags)
+
+
+def winter_converters(board: Board, units: Mapping[str, Unit]) -> frozenset[str]:
+    """Wall of Ice (rule 4, E14): the powers with a fleet on a coast that could become an army this Winter,
+    when the variant has the order. A Winter in which some power could convert is played, not skipped."""
+    if "convert_to_army" not in load_timeline(board.variant).orders:
+        return frozenset()
+    return frozenset(u.power for p, u in units.items() if u.type is UnitType.FLEET and board.is_land(p))
+
+
+def flag_dislodged(
+    dislodged: Mapping[str, Dislodged], orders_by_power: Mapping[str, Iterable[Order | ConversionOrder]]
+) -> dict[str, Dislodged]:
+    """Sahara, after a movement phase: a fleet told to stay a fleet and dislodged keeps its flag while it
+    waits to retreat (``Dislodged.stays_fleet``); the flag goes where the retreat takes it."""
+    flagged = {
+        (power, province_of(o.unit))
+        for power, orders in orders_by_power.items()
+        for o in orders
+        if isinstance(o, StayFleet)
+    }
+    return {
+        prov: replace(d, stays_fleet=True) if (d.unit.power, prov) in flagged else d
+        for prov, d in dislodged.items()
+    }
+
+
+def retreat_flags(
+    pending: frozenset[str],
+    dislodged: Mapping[str, Dislodged],
+    orders_by_power: Mapping[str, Iterable[Order | ConversionOrder]],
+    arrived: Callable[[str, Retreat], bool],
+) -> frozenset[str]:
+    """Sahara, after a retreat phase: where the fleets told to stay fleets stand for the hook that follows.
+    The flags of units that did not retreat stay put (``pending``); a flagged dislodged fleet's flag (given
+    with the movement orders, or with its retreat) goes to where it retreated, if ``arrived`` says it got
+    there. Standing fleets may be flagged in the retreat phase too."""
+    flags = set(pending)
+    for power, orders in orders_by_power.items():
+        orders = list(orders)
+        told = {province_of(o.unit) for o in orders if isinstance(o, StayFleet)}
+        for prov in told:
+            if prov not in dislodged or dislodged[prov].unit.power != power:
+                flags.add(prov)  # a fleet of its own standing there
+        for retreat in (o for o in orders if isinstance(o, Retreat)):
+            prov = province_of(retreat.unit)
+            d = dislodged.get(prov)
+            keeps = d is not None and d.unit.power == power and (d.stays_fleet or prov in told)
+            if keeps and arrived(power, retreat):
+                flags.add(province_of(retreat.dest))
     return frozenset(flags)
 
 

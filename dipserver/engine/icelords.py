@@ -77,6 +77,10 @@ POWERS = (
 )
 START = Phase(1901, Season.SPRING, PhaseType.MOVEMENT)
 DEFAULT_OPTIONS: Mapping[str, Any] = {"blizzards": {"count": "1d6"}}  # Ice Lords' Blizzard Phase
+# "Destroy all enemy units" (seed 001): the last power in play wins at once (E17: a power with a village it
+# may build on is still in); owning every village wins too (``victory_centres``).
+VICTORY: tuple[Mapping[str, Any], ...] = ({"type": "sole_survivor"},)
+DEFAULT_END_YEAR = 1915  # a game its master gives no last year ends after Winter 1915 with no winner
 MAX_ATTEMPTS = 200
 CELL = 80  # pixels per square in the drawing
 
@@ -157,9 +161,11 @@ def build_variant(tiles: Mapping[str, str], homes: Mapping[str, str]) -> Variant
         fleet_exceptions=frozenset(),
         map_state=map_state,
         start=Position(START, units, dict(homes)),
-        victory_centres=len(villages),  # Ice Lords is won by destroying every enemy: hold every village
+        victory_centres=len(villages),  # holding every village leaves no enemy anything to build with
         build_rule="owned",
         names=FrozenMap(names),
+        victory=VICTORY,
+        default_end_year=DEFAULT_END_YEAR,
     )
 
 

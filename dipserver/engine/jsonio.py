@@ -324,7 +324,7 @@ def _dislodged(
                     raise RequestError(f"{where}: {entry['unit']} cannot retreat to {loc}: {problem}")
             if unit.province in found:
                 raise RequestError(f'"dislodged": two dislodged units in {unit.province}')
-            found[unit.province] = Dislodged(unit, "", tuple(retreats))
+            found[unit.province] = Dislodged(unit, "", tuple(retreats), entry.get("stays_fleet") is True)
     return found
 
 
@@ -593,7 +593,12 @@ def position_data(variant: Variant, position: Position, board: Board) -> dict[st
         centres[owner].append(prov)
     dislodged: dict[str, list[dict[str, Any]]] = {}
     for d in sorted(position.dislodged.values(), key=lambda d: d.unit.location):
-        entry = {"unit": _LETTERS[d.unit.type] + d.unit.location, "retreats": sorted(d.retreats)}
+        entry: dict[str, Any] = {
+            "unit": _LETTERS[d.unit.type] + d.unit.location,
+            "retreats": sorted(d.retreats),
+        }
+        if d.stays_fleet:  # Sahara: told to stay a fleet with the movement orders (E16)
+            entry["stays_fleet"] = True
         dislodged.setdefault(d.unit.power, []).append(entry)
     for listed in units.values():
         listed.sort()

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from dipserver.engine.board import Board
+from dipserver.engine.convoys import necessary_fleets
 from dipserver.engine.modules.blizzard import SnowStorm
 from dipserver.engine.modules.supply import EstablishDepot
 from dipserver.engine.orders import (
@@ -148,7 +149,9 @@ def _legal_options(
             for d in sorted(position.dislodged.values(), key=lambda d: d.unit.location)
             if d.unit.power == power
         }
-        return PowerOptions(power, str(position.phase), units)
+        return PowerOptions(
+            power, str(position.phase), units, conversions=_conversions(board, position, power)
+        )
     found = _adjustment_options(board, position, power, build_rule or build_rule_for(board.variant))
     conversions = _conversions(board, position, power)
     return replace(found, conversions=conversions) if conversions else found
@@ -163,7 +166,8 @@ def _conversions(board: Board, position: Position, power: str) -> tuple[Option, 
     if not kinds:
         return ()
     found = []
-    for unit in sorted(position.units_of(power), key=_by_location):
+    waiting = [d.unit for d in position.dislodged.values() if d.unit.power == power]  # a retreat phase
+    for unit in sorted([*position.units_of(power), *waiting], key=_by_location):
         candidates: list[ConversionOrder] = []
         if unit.type is UnitType.FLEET:
             candidates += [ConvertToArmy(unit.location), StayFleet(unit.location)]
@@ -195,6 +199,7 @@ class _Movement:
             p for p, u in position.units.items() if u.type is UnitType.FLEET and board.is_water(p)
         )
         self._moves: dict[str, list[Move]] = {}
+        self._necessary: dict[tuple[str, str], set[str]] = {}
 
     def moves(self, unit: Unit) -> list[Move]:
         if unit.location not in self._moves:
@@ -238,9 +243,23 @@ class _Movement:
         return _options(self.position, orders)
 
     def _convoys(self, fleet: Unit) -> list[Convoy]:
+        """Convoys this fleet is needed for: it lies on a minimal route of seas where fleets stand now, from
+        the army to the landing (DATC 6.G.19: a fleet no route needs is not convoying; the adjudicator
+        calls such an order illegal, so it is never offered)."""
         reach = self.board.convoy_landings({fleet.province}, self.fleet_seas)
         armies = [u for p, u in sorted(self.position.units.items()) if u.type is UnitType.ARMY and p in reach]
-        return [Convoy(fleet.province, a.province, d) for a in armies for d in sorted(reach - {a.province})]
+        return [
+            Convoy(fleet.province, a.province, d)
+            for a in armies
+            for d in sorted(reach - {a.province})
+            if fleet.province in self._needed(a.province, d)
+        ]
+
+    def _needed(self, army: str, dest: str) -> set[str]:
+        key = (army, dest)
+        if key not in self._necessary:
+            self._necessary[key] = necessary_fleets(self.board, army, dest, self.fleet_seas)
+        return self._necessary[key]
 
 
 def _retreat_options(position: Position, unit: Unit, retreats: tuple[str, ...]) -> tuple[Option, ...]:

@@ -15,6 +15,7 @@ class Dislodged:
     unit: Unit
     attacker_from: str  # province the dislodging move came from (no retreat there)
     retreats: tuple[str, ...] = ()  # locations it may retreat to, computed on that phase's map
+    stays_fleet: bool = False  # Sahara (E16): told to stay a fleet this season; the flag follows its retreat
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,8 @@ movement orders) and returns everything a caller stores or shows:
 3. the conversions applied: Deluge's armies becoming fleets after movement, Wall of Ice's fleets becoming
    armies after the Winter; Sahara's stay-a-fleet flags go to the timeline hooks;
 4. the timeline hooks between this phase and the next run (E1, E30), and whether a Winter is played is
-   decided again once the before-Winter hook has changed the centres;
+   decided again once the before-Winter hook has changed the centres: it is played when some power may
+   build, must remove, or has a fleet that may become an army (Wall of Ice, rule 4);
 5. the end judged with the variant's victory conditions (``victory.game_outcome``).
 
 Rule modules (blizzards, supply lines) come with the options (``modules.split_options``): the phase is then
@@ -30,7 +31,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from dipserver.engine import conversions
-from dipserver.engine.adjudicate import adjudicate
+from dipserver.engine.adjudicate import PhaseResult, adjudicate
 from dipserver.engine.adjustments import has_adjustments
 from dipserver.engine.board import Board, MapState, board_for
 from dipserver.engine.conversions import conversion_text
@@ -203,6 +204,7 @@ def play_phase(
     secret: str | None = None,
     stay_flags: Iterable[str] = (),
     module_state: ModuleState | None = None,
+    end_year: int | None = None,
 ) -> Turn:
     """Play ``position.phase`` on ``map_state`` and go on to the next phase with decisions to make.
 
@@ -211,7 +213,8 @@ def play_phase(
     matter only in a retreat phase: the provinces of the Sahara fleets told to stay fleets with the
     season's movement orders (the previous ``Turn.stay_flags``). ``blizzards`` and ``supply_lines`` in
     ``options`` switch the rule modules on; ``module_state`` is then what the phase's opening gave
-    (``Turn.opened.state`` of the previous phase, or ``open_modules`` for the first).
+    (``Turn.opened.state`` of the previous phase, or ``open_modules`` for the first). ``end_year`` is
+    the game's last year (``None``: the variant's default, ``Variant.default_end_year``).
     """
     modules, options = split_options(options)
     options = load_timeline(variant).game_options(options)
@@ -245,45 +248,82 @@ def play_phase(
         result = played.result
     else:
         result = adjudicate(board, position, plain)
-    # One result per order given, in the order given, then the ones the adjudicator made up itself.
-    given = [o for os in plain.values() for o in os]
-    results = [
-        _adjudicated(r, texts.get(id(r.order)) if i < len(given) and r.order is given[i] else None, position)
-        for i, r in enumerate(result.results)
-    ]
-    done, new_position = position.phase, result.position
-    flags = frozenset(stay_flags)
-    if done.type is PhaseType.MOVEMENT:
-        broken = {(r.power, r.order) for r in result.results if r.outcome is Outcome.NO_CONVOY}
-        units, to_fleet = conversions.fleet_conversions(
-            position.units, new_position.units, orders, lambda power, move: (power, move) not in broken
-        )
-        new_position = replace(new_position, units=units)
-        flags = conversions.stay_flags(position.units, units, orders)
-        results += [_converted(p, o, ok, why, position, texts) for p, o, ok, why in to_fleet]
-        results += [
-            _converted(p, o, True, "", position, texts)
-            for p, os in orders.items()
-            for o in os
-            if isinstance(o, StayFleet)
-        ]
-    elif done.type is PhaseType.ADJUSTMENTS:
-        units, to_army = conversions.army_conversions(new_position.units, orders)
-        new_position = replace(new_position, units=units)
-        results += [_converted(p, o, ok, why, position, texts) for p, o, ok, why in to_army]
+    results, holding = _order_results(result, [o for os in plain.values() for o in os], texts, position)
+    done = position.phase
+    new_position, flags, converted = _conversions_applied(
+        position, result, orders, texts, frozenset(stay_flags)
+    )
+    results += [{**c, "dislodged": province_of(c["order"].split()[1]) in holding} for c in converted]
     results += unreadable
 
     skipped = [str(p) for p in result.skipped]
     map_state, new_position, events = _run_hooks(
         variant, options, secret, map_state, new_position, done, skipped, flags
     )
-    outcome = game_outcome(variant, map_state, new_position, done)
+    outcome = game_outcome(variant, map_state, new_position, done, end_year)
     pending = flags if new_position.phase.type is PhaseType.RETREATS else frozenset()
     turn = Turn(done, stored, results, events, skipped, map_state, new_position, pending, outcome)
     if played is None:
         return turn
     opened = open_modules(variant, map_state, new_position, modules, played.state, secret)
     return replace(turn, opened=opened, check=played.check, module_data=played.to_data())
+
+
+def _order_results(
+    result: PhaseResult, given: Sequence[Order], texts: Mapping[int, str], position: Position
+) -> tuple[list[dict[str, Any]], set[str]]:
+    """One result per order given, in the order given, then the ones the adjudicator made up itself; and
+    the provinces of converting armies dislodged while they held."""
+    results: list[dict[str, Any]] = []
+    holding: set[str] = set()
+    for i, r in enumerate(result.results):
+        own = i < len(given) and r.order is given[i]
+        if own and id(r.order) not in texts:
+            # The hold a converting army makes while it becomes a fleet: its result is the conversion's
+            # (E15), never a line of its own that a typed order of the same text could be mistaken for.
+            if r.dislodged and (unit := order_unit(r.order)) is not None:
+                holding.add(province_of(unit))
+            continue
+        results.append(_adjudicated(r, texts.get(id(r.order)) if own else None, position))
+    return results, holding
+
+
+def _conversions_applied(
+    position: Position,
+    result: PhaseResult,
+    orders: Mapping[str, Sequence[AnyOrder]],
+    texts: Mapping[int, str],
+    flags: frozenset[str],
+) -> tuple[Position, frozenset[str], list[dict[str, Any]]]:
+    """The variant's conversion orders applied after the phase: the next position, the Sahara stay-a-fleet
+    flags for the hook that follows (E16), and the conversions' results."""
+    new_position, done = result.position, position.phase.type
+    results: list[dict[str, Any]] = []
+    if done is PhaseType.MOVEMENT:
+        broken = {(r.power, r.order) for r in result.results if r.outcome is Outcome.NO_CONVOY}
+        units, to_fleet = conversions.fleet_conversions(
+            position.units, new_position.units, orders, lambda power, move: (power, move) not in broken
+        )
+        dislodged = conversions.flag_dislodged(new_position.dislodged, orders)
+        new_position = replace(new_position, units=units, dislodged=dislodged)
+        flags = conversions.stay_flags(position.units, units, orders)
+        results += [_converted(p, o, ok, why, position, texts) for p, o, ok, why in to_fleet]
+    elif done is PhaseType.RETREATS:
+        arrived = {(r.power, r.order) for r in result.results if r.outcome is Outcome.SUCCESS}
+        flags = conversions.retreat_flags(
+            flags, position.dislodged, orders, lambda power, retreat: (power, retreat) in arrived
+        )
+    elif done is PhaseType.ADJUSTMENTS:
+        units, to_army = conversions.army_conversions(new_position.units, orders)
+        new_position = replace(new_position, units=units)
+        results += [_converted(p, o, ok, why, position, texts) for p, o, ok, why in to_army]
+    results += [
+        _converted(p, o, True, "", position, texts)
+        for p, os in orders.items()
+        for o in os
+        if isinstance(o, StayFleet)
+    ]
+    return new_position, flags, results
 
 
 def open_modules(
@@ -321,9 +361,11 @@ def _run_hooks(
         map_state, position = step.map_state, step.position
         events.extend(dict(e) for e in step.events)
 
-    def winter_needed() -> bool:
+    def winter_needed() -> bool:  # a build, a removal, or a fleet that may become an army (Wall of Ice)
         board = board_for(variant, map_state)
-        return has_adjustments(board, position.units, position.owners, variant.build_rule)
+        if has_adjustments(board, position.units, position.owners, variant.build_rule):
+            return True
+        return bool(conversions.winter_converters(board, position.units))
 
     for year, hook in hooks_between(done, nxt):
         winter = Phase(year, Season.WINTER, PhaseType.ADJUSTMENTS)

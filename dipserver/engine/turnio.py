@@ -99,7 +99,8 @@ def map_state(variant: Variant, raw: Any) -> MapState:
             if home not in variant.powers or code not in centres:
                 raise MapRequestError(f"{where}: home {home!r} must be a power's, on a supply centre")
             homes[code] = home
-    coasts = recompute_coasts(variant, terrain, load_timeline(variant).coast_names)
+    frozen = variant.impassable_seas == "shore"  # as the timeline's fix-ups read it (Sahara: "closed")
+    coasts = recompute_coasts(variant, terrain, load_timeline(variant).coast_names, frozen)
     for code, entry in provinces.items():
         given = entry.get("coasts", sorted(coasts.get(code, {})))
         if sorted(given) != sorted(coasts.get(code, {})):

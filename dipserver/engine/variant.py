@@ -82,6 +82,11 @@ class Variant:
     build_rule: str  # "home": owned home centres only; "owned": any owned centre
     names: Mapping[str, str]  # normalised name/alias/code -> province code, for the order parser
     impassable_seas: str = "shore"  # see IMPASSABLE_SEAS: [rules] impassable_seas in variant.toml
+    # The variant's own [[victory]] conditions (victory.py), besides those of its timeline: a generated
+    # board (Ice Lords) has no timeline file. And the last year a game plays when its game master sets
+    # none (None: no limit); after its Winter the game ends with no winner.
+    victory: tuple[Mapping[str, Any], ...] = ()
+    default_end_year: int | None = None
     # Where its files were read when not from ``variants/`` (an archived version): its timeline is there too.
     source_root: Path | None = None
 

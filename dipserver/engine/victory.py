@@ -7,11 +7,20 @@ Condition types (``variants/<slug>/timeline.toml``; the centre majority comes fr
   between their owners when each is owned by a different power (Wall of Ice, E18);
 - ``unit_in_province`` — at ``phase`` (a Winter, e.g. ``"W1911A"``) the power with a unit in
   ``province`` wins, if it also owns it when ``must_own`` (Sahara); otherwise nobody wins;
-- ``sole_survivor`` — the one power that still has units wins, at once or at ``phase`` at the latest;
-  if nobody is left, nobody wins (Deluge);
+- ``sole_survivor`` — the one power still in play wins, at once or at ``phase`` at the latest (if it
+  has one); if nobody is left, nobody wins (Deluge, Ice Lords);
 - ``no_winner_after`` — the game ends without a winner after ``phase`` (a house limit).
 
-In every variant a board without units ends the game with no winner.
+The variant's own conditions (``Variant.victory``: a generated board has no timeline file) are judged
+before its timeline's. A game's last year (its own, else ``Variant.default_end_year``) ends it with no
+winner once that year is over, if nothing else has ended it.
+
+An ending is decided only when it is final (E17, corrected): a power is in play while it has a unit on the
+board, a dislodged unit with somewhere to retreat, or a centre it owns on which it may build (a home centre
+under the ``home`` build rule, any owned centre under ``owned``) — even one occupied now, since the
+occupier may leave before a Winter. So a power is out only once the retreats and adjustments have taken
+its last unit and its last centre it could build on. In every variant a board on which no power is in
+play ends the game with no winner.
 """
 
 from __future__ import annotations
@@ -21,7 +30,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from dipserver.engine.board import MapState
+from dipserver.engine.adjustments import build_sites
+from dipserver.engine.board import MapState, board_for
 from dipserver.engine.position import Position
 from dipserver.engine.timeline import load_timeline
 from dipserver.engine.types import Phase
@@ -45,9 +55,17 @@ class VictoryError(ValueError):
     """A ``[[victory]]`` table the engine cannot judge."""
 
 
-def game_outcome(variant: Variant, map_state: MapState, position: Position, done: Phase) -> Outcome | None:
-    """``judge`` with the variant's own conditions: call it after every phase (and its hooks)."""
-    return judge(variant, load_timeline(variant).victory, map_state, position, done)
+def game_outcome(
+    variant: Variant, map_state: MapState, position: Position, done: Phase, end_year: int | None = None
+) -> Outcome | None:
+    """``judge`` with the variant's own conditions: call it after every phase (and its hooks).
+    ``end_year`` is the game's last year; ``None`` takes the variant's default (which may be none)."""
+    conditions = variant.victory + load_timeline(variant).victory
+    last = variant.default_end_year if end_year is None else end_year
+    outcome = judge(variant, conditions, map_state, position, done)
+    if outcome is None and last is not None and position.phase.year > last:
+        return Outcome(Result.NO_WINNER, (), f"The game's last year, {last}, is over.")
+    return outcome
 
 
 def judge(
@@ -62,9 +80,9 @@ def judge(
     Year-end conditions are judged once the year's last phase is over: after a Winter, or after the
     Autumn when the Winter is skipped (``position.phase`` is in a later year).
     """
-    survivors = sorted({u.power for u in position.units.values()})
+    survivors = powers_in_play(variant, map_state, position)
     if not survivors:
-        return Outcome(Result.NO_WINNER, (), "No power has any unit left.")
+        return Outcome(Result.NO_WINNER, (), "No power is left with a unit or a centre to build on.")
     year_over = position.phase.year > done.year
     for condition in conditions:
         outcome = _judge_one(condition, map_state, position, done, survivors, year_over)
@@ -75,6 +93,18 @@ def judge(
             if len(position.centres_of(power)) >= variant.victory_centres:
                 return Outcome(Result.WIN, (power,), f"{power} owns {variant.victory_centres} centres.")
     return None
+
+
+def powers_in_play(variant: Variant, map_state: MapState, position: Position) -> list[str]:
+    """The powers still in the game at ``position`` (E17), sorted: a unit on the board, a dislodged unit
+    with somewhere to retreat, or an owned centre it may build on (occupied or not)."""
+    playing = {u.power for u in position.units.values()}
+    playing.update(d.unit.power for d in position.dislodged.values() if d.retreats)
+    board = board_for(variant, map_state)
+    for power in set(position.owners.values()) - playing:
+        if build_sites(board, {}, position.owners, power, variant.build_rule):
+            playing.add(power)
+    return sorted(playing)
 
 
 def _year_of(condition: Mapping[str, Any]) -> int:
@@ -105,8 +135,8 @@ def _judge_one(
         return Outcome(Result.NO_WINNER, (), f"Nobody holds {prov} with a unit of its own at the end.")
     if kind == "sole_survivor":
         if len(survivors) == 1:
-            return Outcome(Result.WIN, (survivors[0],), f"{survivors[0]} is the only power left with units.")
-        if year_over and done.year >= _year_of(condition):
+            return Outcome(Result.WIN, (survivors[0],), f"{survivors[0]} is the only power left in play.")
+        if "phase" in condition and year_over and done.year >= _year_of(condition):
             return Outcome(Result.DRAW, tuple(survivors), "Several powers survived to the end.")
         return None
     if kind == "no_winner_after":

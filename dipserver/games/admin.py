@@ -10,7 +10,6 @@ import datetime as dt
 import functools
 from typing import TYPE_CHECKING, Any, cast
 
-from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import get_user_model
@@ -27,7 +26,7 @@ from dipserver.accounts.roles import GAME_MASTERS_GROUP
 from dipserver.engine.timeline import event_text
 from dipserver.engine.types import Phase as EnginePhase
 from dipserver.engine.variant import VariantError, load_variant
-from dipserver.games.deadlines import DEADLINE_EXAMPLE, deadline_parsed
+from dipserver.games.admin_forms import ExtendForm, GameForm, ReplaceForm, RevertForm, phase_label
 from dipserver.games.errors import GameError
 from dipserver.games.models import Game, Order, Phase, Power
 from dipserver.games.selectors import change_words, supply_rows, timeline_rows
@@ -157,47 +156,9 @@ class PhaseInline(GameMasterPermissions, _PhaseInline):
     ordering = ("-index",)
 
 
-class DeadlineField(forms.CharField):
-    """A date and time with its zone: a bare "18:00" would be read as UTC, whatever the game master meant."""
-
-    def clean(self, value: Any) -> dt.datetime:
-        text = super().clean(value)
-        try:
-            return deadline_parsed(text)
-        except GameError as exc:
-            raise ValidationError(str(exc), code="invalid") from None
-
-
-class ExtendForm(forms.Form):
-    deadline = DeadlineField(
-        help_text=f"The new deadline, later than now, with its time zone: {DEADLINE_EXAMPLE}"
-    )
-
-
-class RevertForm(forms.Form):
-    """The phase to reopen, chosen from the game's earlier phases; the page then asks to confirm."""
-
-    index = forms.TypedChoiceField(
-        coerce=int, label="Phase to reopen", help_text="It opens again; every later phase is deleted."
-    )
-    confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
-
-    def __init__(self, data: Any, *, game: Game) -> None:
-        super().__init__(data)
-        current = game.current_phase.index if game.current_phase else -1
-        index = cast(forms.TypedChoiceField, self.fields["index"])  # declared so above
-        index.choices = [
-            (p.index, f"{phase_label(game, p)} — phase {p.index}")
-            for p in game.phases.filter(index__lt=current).order_by("-index")
-        ]
-
-
-def phase_label(game: Game, phase: Phase) -> str:
-    return f"{phase.name} ({game_phase_title(game, phase.name)})"
-
-
 @admin.register(Game)
 class GameAdmin(GameMasterPermissions, _GameAdmin):
+    form = GameForm
     list_display = ("name", "variant_shown", "status", "phase_name", "deadline", "waiting", "next_change")
     list_filter = ("status", VariantFilter)
     search_fields = ("name",)
@@ -430,10 +391,6 @@ class GameAdmin(GameMasterPermissions, _GameAdmin):
                 return HttpResponseRedirect(reverse("admin:games_game_change", args=[game.id]))
         context = {**self.admin_site.each_context(request), "title": f"{title}: {game.name}", "form": form}
         return TemplateResponse(request, "admin/games/game_form.html", context)
-
-
-class ReplaceForm(forms.Form):
-    username = forms.CharField(help_text="The player who takes over this seat.")
 
 
 @admin.register(Power)

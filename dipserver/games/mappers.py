@@ -16,7 +16,8 @@ variant's timeline (a map that changed is stored as it stood):
       "units": [{"power": "ENGLAND", "type": "F", "location": "NTH"}, ...],  # sorted by location
       "owners": {"LON": "ENGLAND", ...},                                     # centre -> owner
       "dislodged": [{"power": "FRANCE", "type": "A", "location": "BUR",
-                     "attacker_from": "MUN", "retreats": ["GAS", "PAR"]}, ...],
+                     "attacker_from": "MUN", "retreats": ["GAS", "PAR"]}, ...],  # and, for a Sahara
+                                       # fleet told to stay a fleet, "stays_fleet": true (E16)
       "last_occupants": {"HOL": "GERMANY", ...},                            # Deluge bookkeeping
       "stay_flags": ["NAO"],           # only in a retreat phase: Sahara fleets told to stay fleets
       "modules": {                     # only in games with rule modules (blizzards, supply lines)
@@ -65,7 +66,12 @@ def snapshot_from(map_state: MapState, position: Position) -> Snapshot:
         "units": [_unit_json(u) for u in sorted(position.units.values(), key=lambda u: u.location)],
         "owners": dict(sorted(position.owners.items())),
         "dislodged": [
-            {**_unit_json(d.unit), "attacker_from": d.attacker_from, "retreats": list(d.retreats)}
+            {
+                **_unit_json(d.unit),
+                "attacker_from": d.attacker_from,
+                "retreats": list(d.retreats),
+                **({"stays_fleet": True} if d.stays_fleet else {}),
+            }
             for _, d in sorted(position.dislodged.items())
         ],
         "last_occupants": dict(sorted(position.last_occupants.items())),
@@ -99,7 +105,9 @@ def map_state_of(snapshot: Mapping[str, Any]) -> MapState:
 def position_of(snapshot: Mapping[str, Any]) -> Position:
     units = [_unit_of(u) for u in snapshot["units"]]
     dislodged = {
-        (unit := _unit_of(d)).province: Dislodged(unit, d["attacker_from"], tuple(d["retreats"]))
+        (unit := _unit_of(d)).province: Dislodged(
+            unit, d["attacker_from"], tuple(d["retreats"]), bool(d.get("stays_fleet"))
+        )
         for d in snapshot["dislodged"]
     }
     return Position(
@@ -114,10 +122,6 @@ def position_of(snapshot: Mapping[str, Any]) -> Position:
 def board_of(variant: Variant, snapshot: Mapping[str, Any]) -> Board:
     """The phase's board: the variant's geometry seen through the snapshot's map (memoised by the engine)."""
     return board_for(variant, map_state_of(snapshot))
-
-
-def powers_with_units(snapshot: Mapping[str, Any]) -> set[str]:
-    return {u["power"] for u in snapshot["units"]} | {d["power"] for d in snapshot["dislodged"]}
 
 
 def centre_counts(snapshot: Mapping[str, Any]) -> dict[str, int]:

@@ -163,6 +163,9 @@ class Phase(models.Model):
     events = models.JSONField(default=list, blank=True, help_text="Map changes after this phase.")
     skipped = models.JSONField(default=list, blank=True, help_text="Phases passed over after this one.")
     processed_at = models.DateTimeField(null=True, blank=True)
+    queued_at = models.DateTimeField(
+        null=True, blank=True, help_text="When processing was last queued (the sweep queues a phase once)."
+    )
 
     class Meta:
         ordering = ["game", "index"]

@@ -81,7 +81,7 @@ def powers_waiting(*, game: Game, powers: list[Power] | None = None) -> list[str
         return []
     powers = list(game.powers.order_by("id")) if powers is None else powers
     ordered = set(Order.objects.filter(phase=phase).values_list("power_id", flat=True).distinct())
-    acting = powers_to_act(phase.snapshot)
+    acting = powers_to_act(phase.snapshot, game_variant(game))
     return [
         p.name for p in powers if p.name in acting and p.status == Power.Status.ACTIVE and p.id not in ordered
     ]

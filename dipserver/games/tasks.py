@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 from django.conf import settings
-from django.db import OperationalError
+from django.db import InterfaceError, OperationalError
 
 from dipserver.games.services.phases import phase_process as phase_process_service
 from dipserver.games.services.phases import phase_reminders_sweep
@@ -13,17 +13,22 @@ from dipserver.games.services.phases import phases_due_sweep as sweep_service
 
 @shared_task(name="dipserver.games.phases_due_sweep", trail=False)  # type: ignore[untyped-decorator]  # Celery ships no type hints
 def phases_due_sweep() -> int:
-    """Periodic (beat): queue every phase whose deadline has passed, and send deadline reminders."""
-    queued = sweep_service()
-    phase_reminders_sweep(hours=getattr(settings, "DIPSERVER_REMINDER_HOURS", 24))
-    return len(queued)
+    """Periodic (beat, every second): queue every phase whose deadline has passed and is not queued yet."""
+    return len(sweep_service())
+
+
+@shared_task(name="dipserver.games.phase_reminders_sweep", trail=False)  # type: ignore[untyped-decorator]  # Celery ships no type hints
+def phase_reminders() -> int:
+    """Periodic (beat): email the powers that have not ordered when their deadline is near."""
+    return phase_reminders_sweep(hours=getattr(settings, "DIPSERVER_REMINDER_HOURS", 24))
 
 
 @shared_task(  # type: ignore[untyped-decorator]  # Celery ships no type hints
     name="dipserver.games.phase_process",
     trail=False,
-    # A dropped database connection rolls the whole phase back, so trying again is safe.
-    autoretry_for=(OperationalError,),
+    # A dropped database connection rolls the whole phase back, so trying again is safe. (InterfaceError:
+    # the connection was already closed when the task began to use it.)
+    autoretry_for=(OperationalError, InterfaceError),
     retry_backoff=2,
     max_retries=5,
 )

@@ -3,8 +3,8 @@
 The engine plays the phase (``dipserver.engine.turn.play_phase``: orders with conversions, adjudication,
 timeline hooks, rule modules, victory); this module only turns the stored snapshot into engine values and
 the engine's ``Turn`` back into what a Phase row stores, so services, the GM's dry run and the import
-replay share one path. The game's own last year (``end_year``) is judged here: it is a setting of the
-game, not of the variant.
+replay share one path. The game's own last year (``end_year``, a setting of the game) is passed to the
+engine, which judges it with the variant's victory.
 """
 
 from __future__ import annotations
@@ -13,15 +13,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from dipserver.engine.board import board_for
+from dipserver.engine.conversions import winter_converters
 from dipserver.engine.modules import ModuleState
 from dipserver.engine.turn import ReadLine, play_phase
 from dipserver.engine.turn import read_orders as orders_read
 from dipserver.engine.types import PhaseType
 from dipserver.engine.variant import Variant
-from dipserver.engine.victory import Result
+from dipserver.engine.victory import powers_in_play
 from dipserver.games.mappers import Snapshot, map_state_of, modules_json, position_of, snapshot_from
 
-__all__ = ["ReadLine", "Turn", "orders_read", "powers_to_act", "turn_play"]
+__all__ = ["ReadLine", "Turn", "orders_read", "powers_in_play_at", "powers_to_act", "turn_play"]
 
 
 @dataclass(frozen=True)
@@ -35,6 +37,7 @@ class Turn:
     result: str = ""  # "win", "draw" or "no_winner" when over
     winners: tuple[str, ...] = ()  # the winner, or the powers sharing a draw
     reason: str = ""  # why it ended, in words
+    in_play: frozenset[str] = frozenset()  # the powers still in the game at the next phase (E17)
 
 
 def turn_play(
@@ -56,6 +59,7 @@ def turn_play(
         secret=secret,
         stay_flags=snapshot.get("stay_flags", ()),
         module_state=ModuleState.from_data(modules["state"]) if modules else None,
+        end_year=end_year,
     )
     next_snapshot = snapshot_from(turn.map_state, turn.position)
     if turn.stay_flags:
@@ -63,23 +67,32 @@ def turn_play(
     if turn.opened is not None:
         next_snapshot["modules"] = modules_json(turn.opened, turn.check, turn.module_data)
     results = [{k: r[k] for k in ("power", "order", "outcome", "reason", "dislodged")} for r in turn.results]
-    if turn.outcome is not None:
+    if turn.outcome is not None:  # the variant's victory, or the game's last year (engine.victory)
         outcome = turn.outcome
         over, kind, winners, reason = True, outcome.result.value, outcome.powers, outcome.reason
-    elif end_year is not None and turn.next_phase.year > end_year:
-        over, kind, winners, reason = (
-            True,
-            Result.NO_WINNER.value,
-            (),
-            f"The game's last year, {end_year}, is over.",
-        )
     else:
         over, kind, winners, reason = False, "", (), ""
-    return Turn(turn.orders, results, turn.events, turn.skipped, next_snapshot, over, kind, winners, reason)
+    in_play = frozenset(powers_in_play(variant, turn.map_state, turn.position))
+    return Turn(
+        turn.orders, results, turn.events, turn.skipped, next_snapshot, over, kind, winners, reason, in_play
+    )
 
 
-def powers_to_act(snapshot: Snapshot) -> set[str]:
-    """Powers with a decision to make in the snapshot's phase; the others are ready by definition."""
+def powers_in_play_at(variant: Variant, snapshot: Snapshot) -> set[str]:
+    """The powers still in the game at the snapshot (E17): a unit, a dislodged unit with somewhere to
+    retreat, or an owned centre to build on. The others are eliminated."""
+    return set(powers_in_play(variant, map_state_of(snapshot), position_of(snapshot)))
+
+
+def powers_to_act(snapshot: Snapshot, variant: Variant | None = None) -> set[str]:
+    """Powers with a decision to make in the snapshot's phase; the others are ready by definition.
+
+    Without ``variant``, the decisions the rules require (orders, retreats, builds and removals): missed
+    phases and grace periods count those. With it, also the optional ones the variant offers: in Wall of
+    Ice's Winter, a fleet on a coast that may become an army (rule 4), which readiness waits for."""
+    if variant is not None and snapshot["phase"].endswith(PhaseType.ADJUSTMENTS.value):
+        board = board_for(variant, map_state_of(snapshot))
+        return powers_to_act(snapshot) | winter_converters(board, position_of(snapshot).units)
     kind = PhaseType(snapshot["phase"][-1])
     if kind is PhaseType.MOVEMENT:
         return {u["power"] for u in snapshot["units"]}

@@ -53,7 +53,11 @@ def provinces(p: Picture) -> tuple[list[str], list[str], set[str]]:
         if owner in p.colours and code in p.map_state.supply_centres and style in ("land", "dried"):
             classes += f" own-{owner}"
         name = escape(p.variant.provinces[code].name)
-        paths.append(f'<path id="{code}" class="{classes}" d="{shape.path}"><title>{name}</title></path>')
+        x, y = p.anchor(code)  # where a unit there stands: the browser draws the orders being given
+        paths.append(
+            f'<path id="{code}" class="{classes}" data-anchor="{n(x)} {n(y)}" d="{shape.path}">'
+            f"<title>{name}</title></path>"
+        )
     return paths, off_board, used
 
 

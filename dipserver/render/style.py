@@ -199,6 +199,37 @@ def tint(colour: str, amount: float = 0.55) -> str:
     return "#" + "".join(f"{c:02x}" for c in mix)
 
 
+def luminance(colour: str) -> float:
+    """WCAG relative luminance of ``#rrggbb``."""
+    channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    r, g, b = (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(one: str, other: str) -> float:
+    """WCAG contrast ratio of two colours, 1 (same) to 21 (black on white)."""
+    high, low = sorted((luminance(one), luminance(other)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def shade(colour: str, amount: float) -> str:
+    """``colour`` mixed with black."""
+    r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    return "#" + "".join(f"{round(c * (1 - amount)):02x}" for c in (r, g, b))
+
+
+TERRITORY_CONTRAST = 1.6  # a power's units and centres against the land it owns
+
+
+def territory(colour: str) -> str:
+    """The fill of a province whose centre a power owns: its colour mixed with white, or, for a pale
+    colour (Russia's near-white, Turkey's yellow) whose tint its own units would vanish on, with black."""
+    light = tint(colour)
+    if contrast(colour, light) >= TERRITORY_CONTRAST:
+        return light
+    return shade(colour, 0.3)
+
+
 def ink(colour: str) -> str:
     """Black or white, whichever reads better on ``colour`` (unit letters on a pale power's units)."""
     r, g, b = (int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5))
@@ -207,5 +238,7 @@ def ink(colour: str) -> str:
 
 def stylesheet(variant: Variant) -> str:
     terrain = "".join(f".province.{s.name}{{{s.css}}}" for s in TERRAIN_STYLES.values())
-    owners = "".join(f".province.own-{p}{{fill:{tint(power.colour)}}}" for p, power in variant.powers.items())
+    owners = "".join(
+        f".province.own-{p}{{fill:{territory(power.colour)}}}" for p, power in variant.powers.items()
+    )
     return BASE_CSS + terrain + owners

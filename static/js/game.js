@@ -2,7 +2,11 @@
 // the ready toggle, press, the history slider and the map changes coming. Everything goes through the
 // REST API (/api/v1/); the page polls the game with ETags and refreshes itself when a phase is processed.
 
-import { call } from "./api.js";
+import { ApiError, call } from "./api.js";
+import { drawOrders, highlightOrder } from "./orders/arrows.js";
+import { MODE_KEYS, renderChooser, renderQuestion } from "./orders/chooser.js";
+import { interpret, modesOf, optionsInMode, unitName } from "./orders/clicks.js";
+import { askBeforeReady, readyProblems } from "./orders/ready.js";
 import { loadChannels, loadPress, sendPress } from "./press.js";
 import { showDeadline } from "./time.js";
 import { changeWords, comingChanges, eventWords, hookWords, phaseTitle, savedWords, whenWords } from "./words.js";
@@ -33,6 +37,8 @@ const state = {
   timeline: null, // GET .../timeline/: {entries, undrawn, blizzards}
   orders: [], // [{key, text, valid, reason}]
   selected: null, // location of the unit whose options are shown
+  selection: null, // {unit, mode, target}: what the next click on the map means (orders/clicks.js)
+  byText: new Map(), // option text (upper case) -> option, for drawing my orders
 };
 
 // --- notices ------------------------------------------------------------------------------------
@@ -62,6 +68,7 @@ async function loadGame() {
   state.etag = etag;
   renderHead();
   renderPowers();
+  if (state.report) renderReport(state.report); // civil disorder is known from the game
   const phase = body.current_phase;
   const live = phase ? phase.index : null;
   $("history").max = Math.max(0, (body.phases || 1) - 1);
@@ -107,7 +114,9 @@ function renderPowers() {
         // The API says whether a power has orders to give and whether it gave some, never which.
         const orders = !p.power
           ? "—"
-          : !phaseOpen() || !p.needs_orders
+          : p.status === "civil_disorder"
+            ? "civil disorder"
+            : !phaseOpen() || !p.needs_orders
             ? "nothing to order"
             : p.ready
               ? "ready"
@@ -188,21 +197,62 @@ function decorateMap() {
   const map = $("map");
   map.classList.toggle("history-view", !isLive());
   map.querySelectorAll(".mine, .selected, .target").forEach((n) => n.classList.remove("mine", "selected", "target"));
+  map.querySelectorAll(".coast-label").forEach((n) => n.remove());
   if (isLive() && state.options) {
     for (const location of Object.keys(state.options.units)) {
       unitNode(location)?.classList.add("mine");
     }
-    if (state.selected) {
-      unitNode(state.selected)?.classList.add("selected");
-      for (const option of state.options.units[state.selected] || []) {
-        if (option.dest) provinceNode(option.dest)?.classList.add("target");
-      }
-    }
-    for (const option of state.options.builds || []) {
-      if (option.location) provinceNode(option.location)?.classList.add("target");
+    if (state.selection) {
+      unitNode(state.selection.unit)?.classList.add("selected");
+      if (state.selection.target) unitNode(state.selection.target)?.classList.add("selected");
+      for (const location of clickTargets(state.selection)) markTarget(location);
+    } else {
+      for (const option of state.options.builds || []) if (option.location) markTarget(option.location);
     }
   }
   highlightComing();
+  drawMine();
+}
+
+// What the next click may land on, for the highlight: destinations, or the units to support or convoy.
+function clickTargets({ unit, mode, target }) {
+  const own = optionsInMode(state.options.units[unit] || [], mode);
+  if ((mode === "support" || mode === "convoy") && !target) return own.map((o) => o.target);
+  if (target) {
+    const helped = own.filter((o) => provinceOf(o.target) === target);
+    return helped.map((o) => (o.kind === "support_hold" ? o.target : o.dest));
+  }
+  const moves = optionsInMode(state.options.units[unit] || [], "move");
+  return (moves.length ? moves : own).map((o) => o.dest).concat(mode === "move" ? optionsInMode(state.options.units[unit] || [], "via").map((o) => o.dest) : []);
+}
+
+function markTarget(location) {
+  provinceNode(location)?.classList.add("target");
+  const coast = location.includes("/") && $("map").querySelector(`#coasts [data-location="${location}"]`);
+  if (!coast || coast.classList.contains("target")) return;
+  coast.classList.add("target");
+  // the coast's name beside its disc, so "SPA/NC" can be told from "SPA/SC" at a glance
+  const label = document.createElementNS("http://www.w3.org/2000/svg", "text");
+  label.setAttribute("class", "coast-label");
+  label.setAttribute("x", String(Number(coast.getAttribute("cx")) + 11));
+  label.setAttribute("y", String(Number(coast.getAttribute("cy"))));
+  label.textContent = location.split("/")[1];
+  coast.after(label);
+}
+
+// My orders on the live map, as the history maps draw them, before adjudication.
+function drawMine() {
+  const svg = $("map").querySelector("svg");
+  if (!svg) return;
+  if (!isLive() || !state.options || !config.power) {
+    svg.querySelector("#live-orders")?.remove();
+    return;
+  }
+  const entries = state.orders
+    .filter((o) => o.valid !== false && !o.shadowed)
+    .map((o) => ({ key: o.key, option: state.byText.get(o.text.toUpperCase()) || null }));
+  drawOrders(svg, entries, config.power, colours[config.power] || "#777777");
+  highlightOrder(svg, state.highlighted ?? null);
 }
 
 function unitNode(location) {
@@ -215,40 +265,79 @@ function provinceNode(location) {
 
 function onMapClick(event) {
   if (!isLive() || !state.options) return;
-  const unit = event.target.closest(".unit-group[data-location]");
-  const spot = event.target.closest("[data-location]") || event.target.closest("#provinces [id]");
-  const location = unit ? unit.dataset.location : spot ? spot.dataset.location || spot.id : null;
+  const location = clickedLocation(event.target);
   if (!location) return;
-  const mine = state.options.units[location] ? location : findMyUnit(location);
-  if (state.selected) {
-    if (provinceOf(location) === provinceOf(state.selected)) {
-      const hold = (state.options.units[state.selected] || []).find((o) => o.kind === "hold" || o.kind === "disband");
-      if (hold) return chooseOption(hold);
-    }
-    const chosen = targetOption(state.selected, location);
-    if (chosen) return chooseOption(chosen);
-    const related = (state.options.units[state.selected] || []).filter(
-      (o) => provinceOf(o.dest) === provinceOf(location) || provinceOf(o.target) === provinceOf(location),
-    );
-    if (related.length && !mine) return renderUnitOptions(state.selected, related);
+  const occupant = occupantOf(location);
+  if (state.selection) {
+    const result = interpret(state.options, state.selection, location, occupant);
+    const moving = state.selection.mode === "move" || state.selection.mode === "via";
+    if (result.type === "explain" && moving && occupant?.mine) return selectUnit(occupant.location);
+    return applyClick(result);
   }
+  const mine = findMyUnit(location);
   if (mine) return selectUnit(mine);
   const builds = (state.options.builds || []).filter((o) => provinceOf(o.location) === provinceOf(location));
-  if (builds.length) return renderUnitOptions(null, builds, `Builds in ${provinceOf(location)}`);
-  return undefined;
+  if (builds.length === 1) return chooseOption(builds[0]);
+  if (builds.length) return ask(`What do you build in ${provinceOf(location)}?`, builds.map((o) => ({ label: o.text, option: o })));
+  return notice(idleWords(location), "error");
+}
+
+function clickedLocation(target) {
+  const unit = target.closest(".unit-group[data-location]");
+  const spot = target.closest("[data-location]") || target.closest("#provinces [id]");
+  return unit ? unit.dataset.location : spot ? spot.dataset.location || spot.id : null;
+}
+
+// The unit standing in `location`'s province on the map shown: {location, name, mine}, or null.
+function occupantOf(location) {
+  const groups = [...$("map").querySelectorAll("#units .unit-group[data-location]")];
+  const group = groups.find((g) => provinceOf(g.dataset.location) === provinceOf(location) && !g.classList.contains("dislodged"));
+  if (!group) return null;
+  const at = group.dataset.location;
+  const letter = group.querySelector(".unit-letter")?.textContent || "";
+  const mine = findMyUnit(at);
+  return { location: mine || at, name: mine ? unitName(state.options, mine) : `${letter} ${at}`.trim(), mine: Boolean(mine) };
+}
+
+// Why a click with nothing selected gives no order.
+function idleWords(location) {
+  const province = provinceOf(location);
+  const units = Object.keys(state.options.units);
+  if (units.length) return `${province}: not one of your units. Click one of yours first: ${units.map((u) => unitName(state.options, u)).join(", ")}.`;
+  const builds = [...new Set((state.options.builds || []).map((o) => provinceOf(o.location)).filter(Boolean))];
+  if (builds.length) return `You cannot build in ${province}. You may build in ${builds.join(", ")}.`;
+  return "You have nothing to order on the map this phase.";
+}
+
+function applyClick(result) {
+  if (result.type === "order") return chooseOption(result.option);
+  if (result.type === "ask") return ask(result.question, result.choices);
+  if (result.type === "step") {
+    state.selection = result.selection;
+    showChooser(result.prompt);
+    return decorateMap();
+  }
+  return notice(result.message, "error");
+}
+
+function ask(question, choices) {
+  renderQuestion(
+    $("unit-options"),
+    question,
+    choices,
+    (choice) => {
+      if (choice.option) return guarded(() => chooseOption(choice.option));
+      if (choice.select) return selectUnit(choice.select);
+      selectUnit(state.selection.unit, choice.mode);
+      return applyClick(interpret(state.options, state.selection, choice.target, occupantOf(choice.target)));
+    },
+    () => (state.selection ? showChooser() : $("unit-options").replaceChildren()),
+  );
 }
 
 function findMyUnit(location) {
+  if (state.options.units[location]) return location;
   return Object.keys(state.options.units).find((loc) => provinceOf(loc) === provinceOf(location)) || null;
-}
-
-// The move (or retreat) that the click on `location` means: an exact coast first, then the province.
-function targetOption(unit, location) {
-  const options = (state.options.units[unit] || []).filter((o) => o.kind === "move" || o.kind === "retreat");
-  const exact = options.filter((o) => o.dest === location);
-  const province = options.filter((o) => provinceOf(o.dest) === provinceOf(location));
-  const pool = exact.length ? exact : province;
-  return pool.find((o) => !o.via_convoy) || pool[0] || null;
 }
 
 // --- orders -------------------------------------------------------------------------------------
@@ -257,6 +346,14 @@ async function loadOptions() {
   const { body } = await call(`${API}/options`, { accept: [409] });
   state.options = body && body.units ? body : null;
   state.selected = null;
+  state.selection = null;
+  state.byText = new Map();
+  if (state.options) {
+    const { units, builds, conversions, module_orders: modules } = state.options;
+    for (const option of Object.values(units).flat().concat(builds || [], conversions || [], modules || [])) {
+      state.byText.set(option.text.toUpperCase(), option);
+    }
+  }
   renderOrdersPanel();
   decorateMap();
 }
@@ -302,10 +399,45 @@ function ruleOrders() {
   return conversions.concat(modules);
 }
 
-function selectUnit(location) {
+// Selects my unit at `location` for the next click, in `mode` (move by default).
+function selectUnit(location, mode) {
+  const modes = modesOf(state.options.units[location] || []);
   state.selected = location;
-  renderUnitOptions(location, unitMenu(location));
+  state.selection = { unit: location, mode: modes.includes(mode) ? mode : modes[0] || "move", target: null };
+  showChooser();
   decorateMap();
+}
+
+function setMode(mode) {
+  if (!state.selection) return;
+  state.selection = { ...state.selection, mode, target: null };
+  showChooser();
+  decorateMap();
+}
+
+const PROMPTS = {
+  move: "Click where it moves, or the unit itself to hold.",
+  via: "Click where the convoy lands it.",
+  support: "Click the unit it supports.",
+  convoy: "Click the army it convoys.",
+};
+
+function showChooser(prompt) {
+  const { unit, mode, target } = state.selection;
+  const own = state.options.units[unit] || [];
+  const stay = own.filter((o) => o.kind === "hold" || o.kind === "disband");
+  const inMode = optionsInMode(own, mode).filter((o) => !target || provinceOf(o.target) === target);
+  const extra = unitMenu(unit).filter((o) => !own.includes(o));
+  renderChooser($("unit-options"), {
+    title: `Orders for ${unitName(state.options, unit)}`,
+    current: state.orders.find((o) => o.key === unit && o.valid !== false && !o.shadowed)?.text || null,
+    modes: modesOf(own),
+    mode,
+    prompt: prompt || PROMPTS[mode] || "",
+    options: [...new Set([...stay, ...inMode, ...extra])],
+    onMode: setMode,
+    onChoose: (option) => guarded(() => chooseOption(option)),
+  });
 }
 
 function renderUnitOptions(location, options, title) {
@@ -341,31 +473,80 @@ async function chooseOption(option) {
   if (option.kind === "waive") state.orders.push({ key: `${key}:${state.orders.length}`, text: option.text });
   else state.orders = state.orders.filter((o) => o.key !== key).concat([{ key, text: option.text }]);
   state.selected = null;
+  state.selection = null;
   $("unit-options").replaceChildren();
   decorateMap();
   await saveOrders();
 }
 
 async function saveOrders() {
-  const phase = state.game.current_phase.name;
-  const texts = state.orders.map((o) => o.text);
+  const phase = state.game?.current_phase?.name || state.options?.phase;
+  const sent = state.orders.filter((o) => !o.shadowed);
+  const texts = sent.map((o) => o.text);
   renderOrderList("saving");
-  const { status, body } =
-    texts.length === 0
-      ? await call(`${API}/orders?phase=${phase}`, { method: "DELETE" })
-      : await call(`${API}/orders`, { method: "PUT", json: { phase, orders: texts }, accept: [400] });
-  if (status === 400 && !(body?.orders || body?.error?.orders)) throw new Error(body?.error?.message || "The orders were refused.");
+  let answer;
+  try {
+    answer =
+      texts.length === 0
+        ? await call(`${API}/orders?phase=${phase}`, { method: "DELETE", accept: [409] })
+        : await call(`${API}/orders`, { method: "PUT", json: { phase, orders: texts }, accept: [400, 409] });
+  } catch (error) {
+    renderOrderList("unsaved");
+    const why = error instanceof ApiError ? error.message : "the server could not be reached";
+    notice(`Your orders were not saved: ${why} Try again in a moment.`.replace(/([^.!?]) Try/, "$1. Try"), "error");
+    return false;
+  }
+  const { status, body } = answer;
+  if (status === 409) {
+    renderOrderList("unsaved");
+    notice(`Not saved: ${body?.error?.message || "this phase no longer takes orders."} The page now shows the game as it stands.`, "error");
+    state.etag = null;
+    await loadGame();
+    return false;
+  }
+  if (status === 400 && !(body?.orders || body?.error?.orders)) {
+    renderOrderList("unsaved");
+    notice(body?.error?.message || "The orders were refused.", "error");
+    return false;
+  }
   const results = body?.orders || body?.error?.orders || [];
-  state.orders = state.orders.map((order, i) => ({
-    ...order,
-    text: results[i]?.valid ? results[i].normalised || order.text : order.text,
-    valid: results[i] ? results[i].valid : true,
-    reason: results[i] ? results[i].reason : "",
-  }));
+  sent.forEach((order, i) => {
+    const result = results[i];
+    order.text = result?.valid ? result.normalised || order.text : order.text;
+    order.valid = result ? result.valid : true;
+    order.reason = result ? result.reason : "";
+  });
   renderOrderList();
   const bad = state.orders.filter((o) => !o.valid).length;
   notice(status === 204 ? "Orders withdrawn." : savedWords(bad, state.orders.length), bad ? "error" : "ok");
   state.etag = null; // "ordered" changed: fetch the game afresh on the next poll
+  return true;
+}
+
+// A rejected typed order never silently replaces a valid one: the valid order comes back and the
+// rejected one stays beside it, marked, until the player removes it. Answers the orders kept.
+function keepDisplaced() {
+  const kept = [];
+  state.orders = state.orders.flatMap((order) => {
+    const old = order.replaces;
+    delete order.replaces;
+    if (!old || order.valid !== false) return [order];
+    kept.push({ rejected: order.text, kept: old.text });
+    return [old, { ...order, key: `rejected:${order.text}:${state.orders.length}`, shadowed: true, kept: old.text }];
+  });
+  return kept;
+}
+
+function orderState(order, mode) {
+  if (mode === "saving" && !order.shadowed) return "saving…";
+  if (mode === "unsaved" && !order.shadowed) return "⚠ not saved";
+  if (order.valid === false) return `✖ ${order.reason}${order.kept ? ` (not used: ${order.kept} stays)` : ""}`;
+  return "✔ accepted";
+}
+
+function highlight(key) {
+  state.highlighted = key;
+  highlightOrder($("map").querySelector("svg"), key);
 }
 
 function renderOrderList(mode) {
@@ -373,19 +554,25 @@ function renderOrderList(mode) {
   if (!list) return;
   if (state.orders.length === 0) {
     list.replaceChildren(el("li", { class: "muted" }, "No orders yet."));
+    drawMine();
     return;
   }
   list.replaceChildren(
     ...state.orders.map((order, i) =>
       el(
         "li",
-        { class: order.valid === false ? "invalid" : "valid", "data-text": order.text },
+        {
+          class: `${order.valid === false ? "invalid" : "valid"}${order.shadowed ? " shadowed" : ""}${mode ? ` ${mode}` : ""}`,
+          "data-text": order.text,
+          "data-key": order.key,
+          tabindex: "0",
+          onmouseenter: () => highlight(order.key),
+          onmouseleave: () => highlight(null),
+          onfocus: () => highlight(order.key),
+          onblur: () => highlight(null),
+        },
         el("span", { class: "order-text" }, order.text),
-        el(
-          "span",
-          { class: "order-state" },
-          mode === "saving" ? "saving…" : order.valid === false ? `✖ ${order.reason}` : "✔ accepted",
-        ),
+        el("span", { class: "order-state" }, orderState(order, mode)),
         el("button", {
           type: "button",
           class: "remove",
@@ -398,6 +585,7 @@ function renderOrderList(mode) {
       ),
     ),
   );
+  drawMine();
 }
 
 function renderOrdersPanel() {
@@ -446,18 +634,38 @@ async function submitTyped(event) {
   if (!lines.length) return notice("Type at least one order, e.g. A PAR - BUR.", "error");
   for (const text of lines) {
     const key = keyOf(text);
-    state.orders = state.orders.filter((o) => o.key !== key).concat([{ key, text }]);
+    const old = state.orders.find((o) => o.key === key && o.valid !== false && !o.shadowed);
+    state.orders = state.orders.filter((o) => o.key !== key).concat([{ key, text, replaces: old || null }]);
   }
   box.value = "";
-  await saveOrders();
+  if (!(await saveOrders())) return;
+  const kept = keepDisplaced();
+  if (!kept.length) return;
+  if (!(await saveOrders())) return;
+  notice(kept.map((k) => `${k.rejected} was rejected, so ${k.kept} stays.`).join(" "), "error");
 }
 
 async function setReady(event) {
   const ready = event.target.checked;
+  if (ready && !(await readyChecked(event.target))) return;
   const { body } = await call(`${API}/ready`, { method: "PUT", json: { ready } });
   notice(body.phase_due ? "Everyone is ready: the phase is being processed." : ready ? "You are ready." : "You are no longer ready.", "ok");
   state.etag = null;
   await loadGame();
+}
+
+// Ready with units unordered or orders rejected: name them and ask first.
+async function readyChecked(toggle) {
+  const orders = state.orders.map((o) => ({ ...o, option: state.byText.get(o.text.toUpperCase()) }));
+  const problems = readyProblems(phaseOpen() ? state.options : null, orders);
+  if (!problems.length) return true;
+  toggle.checked = false;
+  if (!(await askBeforeReady($("game").querySelector(".game-grid"), problems))) {
+    $("order-list")?.focus?.();
+    return false;
+  }
+  toggle.checked = true;
+  return true;
 }
 
 // --- history ------------------------------------------------------------------------------------
@@ -472,6 +680,7 @@ function updateHistoryControls() {
 }
 
 function renderReport(phase) {
+  state.report = phase;
   $("history-label").textContent = `${phaseTitle(phase.name)}${state.shown === state.live ? " (now)" : ""}`;
   const report = $("phase-report");
   const parts = [];
@@ -482,6 +691,9 @@ function renderReport(phase) {
       byPower.get(r.power).push(r);
     }
     parts.push(el("h3", {}, `Orders and results, ${phaseTitle(phase.name)}`));
+    for (const p of state.game?.powers || []) {
+      if (p.power && p.status === "civil_disorder" && !byPower.has(p.power)) byPower.set(p.power, []);
+    }
     const powers = [...byPower.keys()].sort();
     parts.push(
       el(
@@ -491,13 +703,19 @@ function renderReport(phase) {
           el(
             "div",
             { class: "power-results" },
-            el("h4", {}, el("span", { class: "swatch", style: `--power: ${colours[power] || "#999"}` }), power),
+            el(
+              "h4",
+              {},
+              el("span", { class: "swatch", style: `--power: ${colours[power] || "#999"}` }),
+              power,
+              inDisorder(power) ? el("span", { class: "disorder" }, " — in civil disorder") : null,
+            ),
             el(
               "ul",
               {},
-              ...byPower.get(power).map((r) =>
-                el("li", { class: `outcome-${r.outcome}` }, `${r.order}`, r.reason ? el("span", { class: "muted" }, ` — ${r.reason}`) : null),
-              ),
+              ...(byPower.get(power).length
+                ? byPower.get(power).map(resultLine)
+                : [el("li", { class: "muted" }, "No orders: its units hold.")]),
             ),
           ),
         ),
@@ -512,6 +730,33 @@ function renderReport(phase) {
   }
   report.replaceChildren(...parts);
   renderModules(phase);
+}
+
+// What became of an order, in words beside it: a failed order is never shown like a success.
+const OUTCOME_WORDS = {
+  bounce: "bounced",
+  cut: "cut",
+  dislodged: "dislodged",
+  void: "void",
+  no_convoy: "no convoy",
+  invalid: "invalid",
+};
+
+function resultLine(r) {
+  const failed = r.outcome !== "success";
+  const tag = failed ? OUTCOME_WORDS[r.outcome] || r.outcome : r.dislodged ? "dislodged" : null;
+  return el(
+    "li",
+    { class: `outcome-${r.outcome}${failed ? " failed" : ""}${r.dislodged ? " was-dislodged" : ""}` },
+    el("span", { class: "result-mark", "aria-hidden": "true" }, failed ? "✖" : "✔"),
+    el("span", { class: "result-order" }, r.order),
+    tag ? el("span", { class: "outcome-tag" }, tag) : null,
+    r.reason ? el("span", { class: "muted" }, ` — ${r.reason}`) : null,
+  );
+}
+
+function inDisorder(power) {
+  return (state.game?.powers || []).some((p) => p.power === power && p.status === "civil_disorder");
 }
 
 // --- blizzards and supply -------------------------------------------------------------------------
@@ -634,10 +879,19 @@ function highlightComing() {
 
 function onKey(event) {
   if (event.target.closest("input, textarea, select")) return;
-  if (event.key === "Escape" && state.selected) {
+  if (event.key === "Escape" && state.selection?.target) {
+    setMode(state.selection.mode);
+  } else if (event.key === "Escape" && (state.selected || state.selection)) {
     state.selected = null;
+    state.selection = null;
     $("unit-options").replaceChildren();
     decorateMap();
+  } else if (state.selection && !event.ctrlKey && !event.metaKey && !event.altKey && MODE_KEYS[event.key.toLowerCase()]) {
+    const mode = MODE_KEYS[event.key.toLowerCase()];
+    if (modesOf(state.options.units[state.selection.unit] || []).includes(mode)) setMode(mode);
+  } else if (state.selection && event.key.toLowerCase() === "h") {
+    const stay = (state.options.units[state.selection.unit] || []).find((o) => o.kind === "hold");
+    if (stay) guarded(() => chooseOption(stay));
   } else if (event.key === "[") guarded(() => stepTo(state.shown - 1));
   else if (event.key === "]") guarded(() => stepTo(state.shown + 1));
 }

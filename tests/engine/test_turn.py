@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from dipserver.engine.board import MapState, board_for
+from dipserver.engine.jsonio import adjudicate_request
 from dipserver.engine.options import legal_options
 from dipserver.engine.orders import ConvertToArmy
 from dipserver.engine.parse import OrderError, parse_order
@@ -238,6 +239,45 @@ def test_deluge_a_converting_army_has_no_other_order(deluge: Variant) -> None:
     assert "ordered to become a fleet" in (lines[1].error or "")
 
 
+def test_deluge_a_typed_order_beside_a_conversion_of_the_same_unit_gets_its_own_result(
+    deluge: Variant,
+) -> None:
+    # The converting army holds meanwhile, but that hold is the conversion's, not a line of its own: the
+    # typed "A POR H" is refused with its reason, not shown as the hold's success.
+    start = position("S1901M", "FRANCE A POR", owners={"FRANCE": ["POR"]})
+    for orders in (["A POR becomes fleet", "A POR H"], ["A POR H", "A POR becomes fleet"]):
+        turn = play_phase(deluge, deluge.map_state, start, {"FRANCE": orders})
+        assert [(r["text"], r["outcome"]) for r in turn.results] == [
+            ("A POR becomes fleet", "success"),
+            ("A POR H", "invalid"),
+        ]
+        assert "ordered to become a fleet" in result(turn, "A POR H")["reason"]
+        answer = adjudicate_request(
+            {
+                "variant": "deluge",
+                "phase": "S1901M",
+                "units": {"FRANCE": ["A POR"]},
+                "centers": {},
+                "orders": {"FRANCE": orders},
+            }
+        )
+        assert answer["results"] == {"FRANCE": {"A POR becomes fleet": "success", "A POR H": "invalid"}}
+
+
+def test_deluge_a_converting_army_dislodged_shows_it_on_the_conversion(deluge: Variant) -> None:
+    start = position("S1901M", "FRANCE A POR", "ENGLAND A SPA", "ENGLAND F MAO", owners={"FRANCE": ["POR"]})
+    orders = {"FRANCE": ["A POR becomes fleet"], "ENGLAND": ["A SPA - POR", "F MAO S A SPA - POR"]}
+    turn = play_phase(deluge, deluge.map_state, start, orders)
+    converted = result(turn, "A POR becomes fleet")
+    assert (converted["outcome"], converted["dislodged"]) == ("void", True)
+    assert "ENGLAND ordered a move into POR" in converted["reason"]
+    # No "A POR H" line: only the conversion, and the disband of the army that had nowhere to retreat.
+    assert sorted(r["text"] for r in turn.results if r["power"] == "FRANCE") == [
+        "A POR D",
+        "A POR becomes fleet",
+    ]
+
+
 def test_deluge_builds_go_home_first_then_at_most_three_elsewhere(deluge: Variant) -> None:
     state = map_before(deluge, 1902, Hook.AFTER_WINTER_ADJUSTMENTS)
     owned = {"FRANCE": ["PAR", "MAR", "BRE", "SPA", "POR", "MUN", "BER", "KIE"]}
@@ -396,3 +436,26 @@ def test_deluge_venice_sinks_and_the_fleet_in_tuscany_keeps_its_side(deluge: Var
     turn = play_phase(deluge, deluge.map_state, start, {"ITALY": ["A ROM B"]})
     assert set(turn.map_state.coasts["TUS"]) == {"EC", "WC"}  # E5d: Venice sank beside it
     assert turn.position.units["TUS"] == Unit("ITALY", UnitType.FLEET, "TUS/WC")
+
+
+def test_woi_rule4_a_winter_in_which_a_fleet_on_a_coast_could_become_an_army_is_played(
+    wall_of_ice: Variant,
+) -> None:
+    # England has as many units as centres, so nobody builds or removes: the Winter is played all the same,
+    # for the fleet in Edinburgh may become an army in any Winter (rule 4, E14).
+    start = position(
+        "F1901M", "ENGLAND F EDI", "ENGLAND A LON", "ENGLAND A LVP", owners={"ENGLAND": ["EDI", "LON", "LVP"]}
+    )
+    turn = play_phase(wall_of_ice, wall_of_ice.map_state, start, {})
+    assert turn.skipped == ["F1901R"]
+    assert turn.next_phase == Phase.parse("W1901A")
+    winter = play_phase(wall_of_ice, turn.map_state, turn.position, {"ENGLAND": ["F EDI becomes army"]})
+    assert result(winter, "F EDI becomes army")["outcome"] == "success"
+    assert winter.position.units["EDI"] == Unit("ENGLAND", UnitType.ARMY, "EDI")
+
+
+def test_other_variants_skip_a_winter_with_fleets_on_coasts_and_nothing_to_adjust() -> None:
+    sahara = load_variant("sahara")
+    start = position("F1901M", "ENGLAND F EDI", "ENGLAND A LON", owners={"ENGLAND": ["EDI", "LON"]})
+    turn = play_phase(sahara, sahara.map_state, start, {})
+    assert turn.skipped == ["F1901R", "W1901A"]

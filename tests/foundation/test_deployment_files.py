@@ -67,6 +67,11 @@ def test_worker_and_beat_run_celery_on_the_project_app(compose: dict[str, Any]) 
     assert "check_services" in services["beat"]["healthcheck"]["test"]
 
 
+def test_the_worker_health_check_asks_the_worker_itself_about_the_database(compose: dict[str, Any]) -> None:
+    check = " ".join(compose["services"]["worker"]["healthcheck"]["test"])
+    assert "manage.py check_services --worker celery@$$HOSTNAME" in check  # $$: compose's escape for $
+
+
 def test_image_collects_static_files_and_does_not_run_as_root() -> None:
     dockerfile = (ROOT / "Dockerfile").read_text()
     assert "FROM python:3.11" in dockerfile

@@ -29,6 +29,7 @@ class TestDatabaseFromUrl:
         assert (config["USER"], config["PASSWORD"]) == ("dip", "secret")
         assert (config["HOST"], config["PORT"], config["NAME"]) == ("db.internal", 5433, "dipserver")
         assert config["CONN_MAX_AGE"] == 60
+        assert config["CONN_HEALTH_CHECKS"] is True  # a kept connection is checked before it is reused
 
     @pytest.mark.parametrize(
         ("url", "reason"),

@@ -12,8 +12,10 @@ from django.test import Client
 from django.utils import timezone
 
 from dipserver.config.celery import app as celery_app
+from dipserver.core.health import worker_status
 from dipserver.core.models import WorkerHeartbeat
 from dipserver.core.tasks import heartbeat
+from dipserver.core.worker_control import DATABASE_CHECK, database_check
 
 pytestmark = pytest.mark.django_db
 
@@ -94,3 +96,22 @@ class TestCheckServicesHeartbeat:
         out = StringIO()
         call_command("check_services", "--heartbeat-within", "180", stdout=out)
         assert "worker ok (last heartbeat 0s ago" in out.getvalue()
+
+
+class TestWorkerCheck:
+    """`check_services --worker NODE` is the worker's health check in docker-compose.yml."""
+
+    def test_a_worker_answers_with_its_own_database_check(self) -> None:
+        assert database_check() == {"ok": True, "detail": "sqlite"}
+
+    def test_the_worker_registers_it_as_a_remote_control_command(self) -> None:
+        from celery.worker.control import Panel
+
+        assert Panel.data[DATABASE_CHECK] is database_check
+
+    def test_no_answer_from_the_worker_is_a_failure_that_names_it(
+        self, celery_conf: Callable[..., None]
+    ) -> None:
+        celery_conf(task_always_eager=False)
+        status = worker_status("celery@nowhere", timeout=0.5)
+        assert (status.ok, status.detail) == (False, "celery@nowhere: no answer within 0.5s")

@@ -6,6 +6,8 @@ skip on a developer's machine, but FAIL when ``CI`` is set, so CI can never pass
 
 from __future__ import annotations
 
+import contextlib
+import datetime as dt
 import os
 import subprocess
 import sys
@@ -14,8 +16,13 @@ import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 import pytest
+
+if TYPE_CHECKING:
+    from dipserver.games.models import Game
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKER_START_TIMEOUT = 60.0
@@ -96,6 +103,7 @@ def celery_worker(
         "DJANGO_SETTINGS_MODULE": "dipserver.config.settings.test",
         "DATABASE_URL": postgres_url,
         "CELERY_BROKER_URL": redis_url,
+        "CELERY_TASK_ALWAYS_EAGER": "false",
     }
     command = [
         sys.executable, "-m", "celery", "-A", "dipserver.config", "worker",
@@ -153,3 +161,154 @@ def wait_for() -> Callable[..., object]:
         pytest.fail(f"timed out after {timeout:.0f}s waiting for {what}")
 
     return wait
+
+
+def restart_postgres() -> None:
+    """Restart the local PostgreSQL cluster (every connection to it dies) and wait until it answers."""
+    clusters = sorted(Path("/etc/postgresql").glob("*"), key=lambda p: [int(x) for x in p.name.split(".")])
+    if not clusters:
+        unavailable("no local PostgreSQL cluster under /etc/postgresql to restart")
+    command = ["pg_ctlcluster", "--skip-systemctl-redirect", clusters[-1].name, "main", "restart"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    if done.returncode != 0:
+        unavailable(f"cannot restart PostgreSQL: {done.stderr.strip() or done.stdout.strip()}")
+    deadline = time.monotonic() + 60
+    while subprocess.run(["pg_isready", "-q", "-h", "127.0.0.1"]).returncode != 0:
+        if time.monotonic() > deadline:
+            pytest.fail("PostgreSQL did not answer within 60 s of its restart")
+        time.sleep(0.2)
+    from django.db import connections
+
+    connections.close_all()  # this process's own connections died too; the test is about the others'
+
+
+class Workers:
+    """Celery worker processes on one private queue; producers in this process route to it."""
+
+    def __init__(self, postgres_url: str, redis_url: str, folder: Path) -> None:
+        self.queue = f"dipserver-games-{uuid.uuid4().hex[:8]}"
+        self.env = {**os.environ, "DATABASE_URL": postgres_url, "CELERY_BROKER_URL": redis_url}
+        self.env["DJANGO_SETTINGS_MODULE"] = "dipserver.config.settings.test"
+        self.env["CELERY_TASK_DEFAULT_QUEUE"] = self.queue  # what the workers' tasks queue goes there too
+        self.env["CELERY_TASK_ALWAYS_EAGER"] = "false"  # ...through Redis, not run inside the queuing task
+        self.folder = folder
+        self.processes: list[subprocess.Popen[bytes]] = []
+        self.logs: list[Path] = []
+        self.nodenames: list[str] = []
+
+    def start(self) -> subprocess.Popen[bytes]:
+        name = f"games-{uuid.uuid4().hex[:8]}@localhost"
+        log = self.folder / f"{name}.log"
+        command = [
+            sys.executable, "-m", "celery", "-A", "dipserver.config", "worker", "--loglevel=INFO",
+            "--pool=solo", "--without-gossip", "--without-mingle", "-n", name, "-Q", self.queue,
+        ]  # fmt: skip
+        with log.open("wb") as out:
+            process = subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT)
+        self.processes.append(process)
+        self.logs.append(log)
+        self.nodenames.append(name)
+        from dipserver.config import celery_app
+
+        _wait_until_ready(_Named(name, process, log), celery_app)
+        return process
+
+    def outcomes(self) -> list[str]:
+        """What each finished phase_process task returned, across all workers."""
+        return [
+            line.rsplit(": ", 1)[-1].strip("'")
+            for log in self.logs
+            for line in log.read_text(errors="replace").splitlines()
+            if "dipserver.games.phase_process" in line and "succeeded" in line
+        ]
+
+    def errors(self) -> list[str]:
+        return [
+            line
+            for log in self.logs
+            for line in log.read_text(errors="replace").splitlines()
+            if "ERROR" in line or "Traceback" in line
+        ]
+
+    def stop(self) -> None:
+        for process in self.processes:
+            if process.poll() is None:
+                process.terminate()
+        for process in self.processes:
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+class _Named:
+    """The shape ``_wait_until_ready`` expects."""
+
+    def __init__(self, nodename: str, process: subprocess.Popen[bytes], log: Path) -> None:
+        self.nodename, self.process, self.log = nodename, process, log
+
+
+@pytest.fixture
+def workers(postgres_url: str, redis_url: str, tmp_path: Path) -> Iterator[Workers]:
+    from dipserver.config import celery_app
+
+    pool = Workers(postgres_url, redis_url, tmp_path)
+    conf = celery_app.conf
+    saved = (conf.task_always_eager, conf.task_default_queue)
+    conf.task_always_eager, conf.task_default_queue = False, pool.queue
+    try:
+        yield pool
+    finally:
+        conf.task_always_eager, conf.task_default_queue = saved
+        pool.stop()
+
+
+def due_game(tag: str) -> Game:
+    """A started standard game whose first phase is past its deadline."""
+    from django.contrib.auth import get_user_model
+    from django.utils import timezone
+
+    from dipserver.games.models import Phase
+    from dipserver.games.services.games import game_create, game_join
+
+    users = [get_user_model().objects.create(username=f"{tag}-{i}-{uuid.uuid4().hex[:6]}") for i in range(7)]
+    game = game_create(name=f"Integration {tag}", variant="standard")
+    for user in users:
+        game_join(game_id=game.id, user=user)
+    Phase.objects.filter(game=game).update(deadline=timezone.now() - dt.timedelta(minutes=1))
+    game.refresh_from_db()
+    return game
+
+
+def processed_once(game: Game) -> bool:
+    from dipserver.games.models import Phase
+
+    phases = list(Phase.objects.filter(game=game).order_by("index").values_list("index", "status"))
+    return phases == [(0, Phase.Status.PROCESSED), (1, Phase.Status.OPEN)]
+
+
+@contextlib.contextmanager
+def redis_stopped(url: str) -> Iterator[None]:
+    """Shut the local Redis server down for the block, then start it again as .ci/run does (no
+    persistence) and wait until it answers. Whatever happens in the block, Redis is started again."""
+    parts = urlsplit(url)
+    host, port = parts.hostname or "127.0.0.1", str(parts.port or 6379)
+    cli = ["redis-cli", "-h", host, "-p", port]
+    if subprocess.run([*cli, "shutdown", "nosave"], capture_output=True, timeout=30).returncode != 0:
+        unavailable(f"cannot shut Redis down at {host}:{port}")
+    try:
+        yield
+    finally:
+        Path("/var/log/redis").mkdir(parents=True, exist_ok=True)
+        Path("/var/lib/redis").mkdir(parents=True, exist_ok=True)
+        subprocess.run(
+            ["redis-server", "--daemonize", "yes", "--bind", "127.0.0.1", "-::1", "--port", port,
+             "--save", "", "--appendonly", "no", "--dir", "/var/lib/redis",
+             "--logfile", "/var/log/redis/ci.log"],
+            check=True, timeout=30,
+        )  # fmt: skip
+        deadline = time.monotonic() + 30
+        while subprocess.run([*cli, "ping"], capture_output=True).returncode != 0:
+            if time.monotonic() > deadline:
+                pytest.fail("Redis did not answer within 30 s of being started again")
+            time.sleep(0.2)

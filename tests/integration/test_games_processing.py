@@ -10,118 +10,22 @@ from __future__ import annotations
 import datetime as dt
 import os
 import signal
-import subprocess
-import sys
 import threading
-import uuid
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.db import connection, connections, transaction
 from django.utils import timezone
 
-from dipserver.config import celery_app
 from dipserver.games.errors import GameError
 from dipserver.games.models import Game, Phase, Power
-from dipserver.games.services.games import game_create, game_join
 from dipserver.games.services.orders import orders_submit
 from dipserver.games.services.phases import phase_deadline_extend, phases_due_sweep
 from dipserver.games.tasks import phase_process
 
-from .conftest import ROOT, _wait_until_ready
+from .conftest import Workers, due_game, processed_once
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
-
-
-class Workers:
-    """Celery worker processes on one private queue; producers in this process route to it."""
-
-    def __init__(self, postgres_url: str, redis_url: str, folder: Path) -> None:
-        self.queue = f"dipserver-games-{uuid.uuid4().hex[:8]}"
-        self.env = {**os.environ, "DATABASE_URL": postgres_url, "CELERY_BROKER_URL": redis_url}
-        self.env["DJANGO_SETTINGS_MODULE"] = "dipserver.config.settings.test"
-        self.folder = folder
-        self.processes: list[subprocess.Popen[bytes]] = []
-        self.logs: list[Path] = []
-
-    def start(self) -> subprocess.Popen[bytes]:
-        name = f"games-{uuid.uuid4().hex[:8]}@localhost"
-        log = self.folder / f"{name}.log"
-        command = [
-            sys.executable, "-m", "celery", "-A", "dipserver.config", "worker", "--loglevel=INFO",
-            "--pool=solo", "--without-gossip", "--without-mingle", "-n", name, "-Q", self.queue,
-        ]  # fmt: skip
-        with log.open("wb") as out:
-            process = subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT)
-        self.processes.append(process)
-        self.logs.append(log)
-        _wait_until_ready(_Named(name, process, log), celery_app)
-        return process
-
-    def outcomes(self) -> list[str]:
-        """What each finished phase_process task returned, across all workers."""
-        return [
-            line.rsplit(": ", 1)[-1].strip("'")
-            for log in self.logs
-            for line in log.read_text(errors="replace").splitlines()
-            if "dipserver.games.phase_process" in line and "succeeded" in line
-        ]
-
-    def errors(self) -> list[str]:
-        return [
-            line
-            for log in self.logs
-            for line in log.read_text(errors="replace").splitlines()
-            if "ERROR" in line or "Traceback" in line
-        ]
-
-    def stop(self) -> None:
-        for process in self.processes:
-            if process.poll() is None:
-                process.terminate()
-        for process in self.processes:
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                process.kill()
-
-
-class _Named:
-    """The shape ``_wait_until_ready`` expects."""
-
-    def __init__(self, nodename: str, process: subprocess.Popen[bytes], log: Path) -> None:
-        self.nodename, self.process, self.log = nodename, process, log
-
-
-@pytest.fixture
-def workers(postgres_url: str, redis_url: str, tmp_path: Path) -> Iterator[Workers]:
-    pool = Workers(postgres_url, redis_url, tmp_path)
-    conf = celery_app.conf
-    saved = (conf.task_always_eager, conf.task_default_queue)
-    conf.task_always_eager, conf.task_default_queue = False, pool.queue
-    try:
-        yield pool
-    finally:
-        conf.task_always_eager, conf.task_default_queue = saved
-        pool.stop()
-
-
-def due_game(tag: str) -> Game:
-    """A started standard game whose first phase is past its deadline."""
-    users = [get_user_model().objects.create(username=f"{tag}-{i}-{uuid.uuid4().hex[:6]}") for i in range(7)]
-    game = game_create(name=f"Integration {tag}", variant="standard")
-    for user in users:
-        game_join(game_id=game.id, user=user)
-    Phase.objects.filter(game=game).update(deadline=timezone.now() - dt.timedelta(minutes=1))
-    game.refresh_from_db()
-    return game
-
-
-def processed_once(game: Game) -> bool:
-    phases = list(Phase.objects.filter(game=game).order_by("index").values_list("index", "status"))
-    return phases == [(0, Phase.Status.PROCESSED), (1, Phase.Status.OPEN)]
 
 
 def worker_waiting_on_a_lock() -> bool:

@@ -3,6 +3,8 @@ collected and served by WhiteNoise, against PostgreSQL and Redis, and a worker r
 
 from __future__ import annotations
 
+import datetime as dt
+import json
 import os
 import re
 import socket
@@ -16,11 +18,14 @@ from http.client import HTTPResponse
 from pathlib import Path
 
 import pytest
+from django.utils import timezone
+from rest_framework.authtoken.models import Token
 
 from dipserver.core.models import WorkerHeartbeat
 from dipserver.core.tasks import heartbeat
+from dipserver.games.models import Phase, Power
 
-from .conftest import ROOT, Worker
+from .conftest import ROOT, Worker, due_game, restart_postgres
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -103,3 +108,33 @@ def test_heartbeat_round_trip_through_redis(celery_worker: Worker, wait_for: Cal
     """The beat entry's task, sent as beat sends it, is run by the worker and seen by the site."""
     heartbeat.apply_async(queue=celery_worker.queue)
     wait_for(lambda: WorkerHeartbeat.objects.filter(name="celery").exists(), what="the heartbeat")
+
+
+def _api(base: str, method: str, path: str, token: str, body: object = None) -> int:
+    """The status of an API call; an error answer is a status too, not an exception."""
+    data = None if body is None else json.dumps(body).encode()
+    headers = {"Host": HOST, "Authorization": f"Token {token}", "Content-Type": "application/json"}
+    request = urllib.request.Request(base + path, data=data, method=method, headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return int(response.status)
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+def test_no_request_fails_after_a_postgres_restart(production_site: str) -> None:
+    """gunicorn keeps its database connection between requests (CONN_MAX_AGE); a restart kills it."""
+    game = due_game("web-restart")
+    Phase.objects.filter(id=game.current_phase_id).update(deadline=timezone.now() + dt.timedelta(hours=1))
+    token = Token.objects.create(user=Power.objects.get(game=game, name="FRANCE").user).key
+    # The ready call's first query is inside a transaction (the token is remembered in-process).
+    calls = [
+        ("PUT", f"/api/v1/games/{game.id}/ready", {"ready": False}),
+        ("GET", f"/api/v1/games/{game.id}", None),
+    ]
+    assert [_api(production_site, method, path, token, body) for method, path, body in calls] == [200, 200]
+
+    restart_postgres()
+
+    statuses = [_api(production_site, method, path, token, body) for method, path, body in calls * 2]
+    assert statuses == [200, 200, 200, 200]

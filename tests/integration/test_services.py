@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
+from io import StringIO
+from pathlib import Path
 
 import pytest
+from django.core.management import call_command
 from django.db import connection, transaction
 from django.test import Client
 
+from dipserver.core.health import worker_status
 from dipserver.core.models import WorkerHeartbeat
 from dipserver.core.tasks import heartbeat
 
-from .conftest import Worker
+from .conftest import Worker, Workers
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -65,3 +69,30 @@ def test_healthz_reports_postgresql_and_redis(
     body = response.json()
     assert body["database"]["detail"] == "postgresql"
     assert body["broker"]["detail"].startswith("redis://")
+
+
+def test_the_worker_health_check_passes_for_a_worker_that_reaches_postgres_through_redis(
+    celery_worker: Worker,
+) -> None:
+    status = worker_status(celery_worker.nodename)
+    assert status.ok, status.detail
+    assert status.detail == f"{celery_worker.nodename} answers through the broker and reaches postgresql"
+    out = StringIO()
+    call_command("check_services", "--worker", celery_worker.nodename, stdout=out)
+    assert f"worker ok ({celery_worker.nodename} answers" in out.getvalue()
+
+
+def test_the_worker_health_check_fails_for_a_worker_that_cannot_reach_its_database(
+    postgres_url: str, redis_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A worker that runs, answers pings and consumes from Redis, but whose database does not exist.
+    lost = Workers(postgres_url.rsplit("/", 1)[0] + "/no_such_database", redis_url, tmp_path)
+    try:
+        lost.start()
+        node = lost.nodenames[0]
+        with pytest.raises(SystemExit) as exit_:
+            call_command("check_services", "--worker", node)
+    finally:
+        lost.stop()
+    assert exit_.value.code == 2
+    assert f"cannot reach worker: {node} cannot reach the database: postgresql:" in capsys.readouterr().err

@@ -52,6 +52,24 @@ def test_each_province_is_a_path_with_its_code_as_id() -> None:
     assert paths["LON"].find(f"{SVG}title").text == "London"
 
 
+def test_each_province_says_where_a_unit_there_stands() -> None:
+    """The game page draws the orders being given from these anchors, before the server draws them."""
+    paths = provinces_by_id(start_svg())
+    drawing = load_geometry(load_variant("standard"))
+    for code in ("PAR", "NTH", "SPA"):
+        x, y = (float(v) for v in paths[code].get("data-anchor").split())
+        assert math.hypot(x - drawing.anchor(code)[0], y - drawing.anchor(code)[1]) < 0.1
+
+
+@pytest.mark.parametrize("slug", ["standard", "sahara", "deluge", "wall_of_ice"])
+def test_every_power_stands_out_from_its_own_territory(slug: str) -> None:
+    """Russia's near-white and Turkey's yellow units used to vanish on the land they own."""
+    from dipserver.render.style import TERRITORY_CONTRAST, contrast, territory
+
+    for name, power in load_variant(slug).powers.items():
+        assert contrast(power.colour, territory(power.colour)) >= TERRITORY_CONTRAST, name
+
+
 def test_provinces_off_the_standard_board_are_scenery_not_provinces() -> None:
     svg = start_svg()
     assert not {"SWI", "IRE", "ICE", "CAS"} & set(provinces_by_id(svg))

@@ -128,7 +128,8 @@ def test_the_revert_page_offers_the_earlier_phases_and_says_what_it_deletes_befo
     confirm = client.post(url, {"index": 0}).content.decode()
     assert "Reverting reopens S1901M (Spring 1901 movement)" in confirm
     doomed = re.findall(r"<li>([^<]*)</li>", re.search(r'<ul class="doomed">(.*?)</ul>', confirm).group(1))
-    assert [d.split()[0] for d in doomed] == ["F1901M", "S1902M"]  # no Winter: no adjustments were due
+    # No adjustments were due, but the Winter is played: fleets on coasts may become armies (rule 4).
+    assert [d.split()[0] for d in doomed] == ["F1901M", "W1901A"]
     assert Phase.objects.filter(game=mastered).count() == 3  # nothing deleted yet
 
     done = client.post(url, {"index": 0, "confirm": "True"}, follow=True).content.decode()

@@ -111,3 +111,25 @@ def test_conversion_orders_are_checked_with_reasons():
     standard_board = board_for(standard, map_state_of(standard_start))
     [line] = orders_read("F LON becomes army", standard_board, position_of(standard_start), "ENGLAND")
     assert "has no order to turn a fleet into an army" in line.error
+
+
+def test_a_sahara_fleet_told_to_stay_a_fleet_keeps_the_instruction_through_its_stored_retreat():
+    # E16: Austria's fleet in Greece, dislodged in Spring 1903, retreats to the Aegean, which dries after the
+    # retreats; the instruction given with the movement orders is kept in the stored retreat phase.
+    from dipserver.engine.position import Position
+    from dipserver.engine.timeline import map_at
+    from dipserver.engine.turnio import map_state
+    from dipserver.engine.types import Phase, Unit, UnitType
+
+    sahara = load_variant("sahara")
+    spring_map = map_state(sahara, map_at(sahara, "S1903M", {"mode": "exact", "errata": True}))
+    units = [Unit("AUSTRIA", UnitType.FLEET, "GRE"), Unit("TURKEY", UnitType.ARMY, "BUL")]
+    units += [Unit("TURKEY", UnitType.ARMY, "ALB"), Unit("ITALY", UnitType.ARMY, "ION")]
+    spring = snapshot_from(spring_map, Position(Phase.parse("S1903M"), {u.province: u for u in units}, {}))
+    orders = {"TURKEY": ["A BUL - GRE", "A ALB S A BUL - GRE"], "AUSTRIA": ["F GRE H", "F GRE stays fleet"]}
+
+    moved = play(sahara, spring, orders)
+    assert moved.next_snapshot["dislodged"][0]["stays_fleet"] is True
+    retreated = play(sahara, moved.next_snapshot, {"AUSTRIA": ["F GRE - AEG"]})
+
+    assert not [u for u in retreated.next_snapshot["units"] if u["power"] == "AUSTRIA"]

@@ -49,9 +49,19 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # Proves that beat and a worker are alive; /healthz and `check_services --heartbeat` read it.
     "worker-heartbeat": {"task": "dipserver.core.heartbeat", "schedule": 60.0},
-    # The game server: queue phases whose deadline has passed (and send deadline reminders).
-    "games-phases-due-sweep": {"task": "dipserver.games.phases_due_sweep", "schedule": 30.0},
+    # The game server: queue phases whose deadline has passed, so each is processed within about a second
+    # of it (deadlines stay in the database; nothing is queued ahead). A sweep that waited in the queue
+    # behind a storm of phases is dropped after 2 s instead of running late: the next one is on its way.
+    "games-phases-due-sweep": {
+        "task": "dipserver.games.phases_due_sweep",
+        "schedule": 1.0,
+        "options": {"expires": 2.0},
+    },
+    # Deadline reminders by email, once per phase.
+    "games-phase-reminders": {"task": "dipserver.games.phase_reminders_sweep", "schedule": 60.0},
 }
+# Sites (or test runs) that share one Redis keep apart by queue: producers and workers both use this one.
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", "").strip() or "celery"
 # games (server developer): keep a worker's database connection across tasks instead of reconnecting for
 # each one (Celery's Django fix-up closes it after every task unless this is set; ~15 % of a phase's time).
 CELERY_DB_REUSE_MAX = integer("CELERY_DB_REUSE_MAX", 200)

@@ -2,6 +2,7 @@
 
 import os
 
+from dipserver.config.env import flag
 from dipserver.config.settings.base import *  # noqa: F403
 
 DEBUG = False
@@ -12,7 +13,9 @@ EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 # Unit tests run tasks in-process; the integration stage sets CELERY_BROKER_URL and turns this off.
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "").strip() or "memory://"
 CELERY_BROKER_TRANSPORT_OPTIONS = {}
-CELERY_TASK_ALWAYS_EAGER = True
+# The integration stage's worker and beat processes set it to false: a worker runs what its tasks queue
+# (and Celery's retries, with their countdowns) through the broker, as in production.
+CELERY_TASK_ALWAYS_EAGER = flag("CELERY_TASK_ALWAYS_EAGER", default=True)
 CELERY_TASK_EAGER_PROPAGATES = True
 
 # Serve static files straight from static/ (no collectstatic in tests), as DEBUG does locally.

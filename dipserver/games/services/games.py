@@ -65,8 +65,7 @@ def game_create(
     if assignment not in Game.Assignment.values:
         raise GameError(f"Power assignment is 'random' or 'preference', not {assignment!r}")
     zone_checked(deadline_zone)
-    if end_year is not None and end_year < engine_variant.start.phase.year:
-        raise GameError(f"The last year {end_year} is before the game starts")
+    end_year = end_year_checked(engine_variant, end_year)
     with transaction.atomic():
         game = Game.objects.create(
             name=name.strip(),
@@ -91,6 +90,27 @@ def game_create(
         masters = list(masters)
         if masters:
             game.masters.add(*masters)
+    return game
+
+
+def end_year_checked(variant: Variant, end_year: int | None) -> int | None:
+    """A game's last year: given, else the variant's default; a variant with a default (Ice Lords) always
+    has one, so that no game of it runs forever. Never before the game starts."""
+    if end_year is None:
+        return variant.default_end_year
+    if end_year < variant.start.phase.year:
+        raise GameError(f"The last year {end_year} is before the game starts")
+    return end_year
+
+
+@transaction.atomic
+def game_end_year_set(*, game_id: int, end_year: int | None) -> Game:
+    """The game master changes the game's last year (none: the variant's default, if it has one)."""
+    game = game_locked(game_id)
+    if game.status == Game.Status.FINISHED:
+        raise GameError(f"{game.name} is over; its last year no longer matters")
+    game.end_year = end_year_checked(game_variant(game), end_year)
+    game.save(update_fields=["end_year"])
     return game
 
 

@@ -12,11 +12,14 @@ Power: submitting just skips the first.
 from __future__ import annotations
 
 import datetime as dt
+import functools
+import logging
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import connection, transaction
 from django.utils import timezone
+from kombu.exceptions import OperationalError as BrokerUnreachable
 
 from dipserver.engine.types import Phase as EnginePhase
 from dipserver.games.errors import GameError
@@ -30,6 +33,7 @@ from dipserver.games.services.common import (
     seat_of,
 )
 from dipserver.games.turn import orders_read, powers_to_act
+from dipserver.games.variants import game_variant
 
 # What order entry reads of a game: never the JSON it does not need.
 _GAME_FIELDS = (
@@ -43,6 +47,8 @@ _GAME_FIELDS = (
     "options",
     "current_phase_id",
 )
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -108,21 +114,39 @@ def power_ready_set(*, game_id: int, user: Any, ready: bool = True, now: dt.date
     seat = seat_of(powers, user)
     seat.ready = ready
     seat.save(update_fields=["ready"])
-    acting = powers_to_act(phase.snapshot)
+    acting = powers_to_act(phase.snapshot, game_variant(game))
     waiting = [p for p in powers if p.status == Power.Status.ACTIVE and p.name in acting and not p.ready]
     if not ready or waiting:
         return False
     phase.deadline = now
     phase.save(update_fields=["deadline"])
-    phase_enqueue(phase.id)
+    phase_enqueue(phase.id, now)
     return True
 
 
-def phase_enqueue(phase_id: int) -> None:
+def phase_enqueue(phase_id: int, now: dt.datetime | None = None) -> None:
     """Queue processing once the current transaction commits (a rollback sends nothing)."""
+    phases_enqueue([phase_id], now or timezone.now())
+
+
+def phases_enqueue(phase_ids: list[int], now: dt.datetime) -> None:
+    """Mark the phases queued at ``now``, so the deadline sweep does not queue them again, and queue their
+    processing once the current transaction commits."""
+    Phase.objects.filter(id__in=phase_ids).update(queued_at=now)
+    for phase_id in phase_ids:
+        transaction.on_commit(functools.partial(_phase_send, phase_id))
+
+
+def _phase_send(phase_id: int) -> None:
+    """Send the task; with the broker unreachable, leave the phase to the deadline sweep. The phase is
+    already due in the database, so what was asked for (ready, process now) stands and is answered."""
     from dipserver.games.tasks import phase_process
 
-    phase_process.delay_on_commit(phase_id)
+    try:
+        phase_process.delay(phase_id)
+    except BrokerUnreachable as exc:
+        logger.warning("broker unreachable, phase %s is left to the deadline sweep: %s", phase_id, exc)
+        Phase.objects.filter(id=phase_id).update(queued_at=None)  # nothing went out: the sweep queues it
 
 
 def _game_and_phase_shared(game_id: int) -> tuple[Game, Phase]:

@@ -12,19 +12,23 @@ import datetime as dt
 import enum
 
 from django.db import transaction
+from django.db.models import F, Q
 from django.utils import timezone
 
 from dipserver.games import notifications
 from dipserver.games.deadlines import deadline_after
 from dipserver.games.errors import GameError
-from dipserver.games.mappers import powers_with_units
 from dipserver.games.models import Game, Order, Phase, Power
 from dipserver.games.services.common import game_locked, phase_locked, powers_locked
 from dipserver.games.services.games import game_finish
-from dipserver.games.services.orders import phase_enqueue
+from dipserver.games.services.orders import phase_enqueue, phases_enqueue
 from dipserver.games.services.reminders import phase_reminders_sweep as phase_reminders_sweep
-from dipserver.games.turn import Turn, powers_to_act, turn_play
+from dipserver.games.turn import Turn, powers_in_play_at, powers_to_act, turn_play
 from dipserver.games.variants import game_variant
+
+# A phase queued this long ago and still due is queued again: its message was lost (Redis restarted
+# without its data). Redelivery after a worker crash is the broker's business (acks_late).
+REQUEUE_AFTER = dt.timedelta(minutes=5)
 
 
 class Processed(enum.StrEnum):
@@ -89,17 +93,25 @@ def phase_dry_run(*, game_id: int) -> Turn:
 
 
 def phases_due_sweep(*, now: dt.datetime | None = None, limit: int = 5000) -> list[int]:
-    """Queue every due phase (after commit). Locked rows are being handled by someone else: skipped."""
+    """Queue every due phase not queued yet (after commit). Locked rows are being handled: skipped.
+
+    A phase counts as queued from ``queued_at`` until its deadline moves past that time (extended, a grace
+    period, reverted) or ``REQUEUE_AFTER`` has passed (a message lost with the broker's data). Beat runs
+    this every second; on the index of open phases by deadline it costs one short query when nothing is
+    due (and one more to mark what it queues).
+    """
     now = now or timezone.now()
+    not_queued = (
+        Q(queued_at__isnull=True) | Q(queued_at__lt=F("deadline")) | Q(queued_at__lte=now - REQUEUE_AFTER)
+    )
     with transaction.atomic():
         due = list(
             Phase.objects.select_for_update(skip_locked=True, of=("self",))
-            .filter(status=Phase.Status.OPEN, deadline__lte=now, game__status=Game.Status.ACTIVE)
+            .filter(not_queued, status=Phase.Status.OPEN, deadline__lte=now, game__status=Game.Status.ACTIVE)
             .order_by("deadline")
             .values_list("id", flat=True)[:limit]
         )
-        for phase_id in due:
-            phase_enqueue(phase_id)
+        phases_enqueue(due, now)
     return due
 
 
@@ -133,7 +145,7 @@ def phase_process_now(*, game_id: int, now: dt.datetime | None = None) -> Phase:
         raise GameError(f"{game.name} has no open phase in play")
     phase.deadline = now or timezone.now()
     phase.save(update_fields=["deadline"])
-    phase_enqueue(phase.id)
+    phase_enqueue(phase.id, phase.deadline)
     return phase
 
 
@@ -159,7 +171,7 @@ def phase_revert(*, game_id: int, index: int, now: dt.datetime | None = None) ->
     )
     target.save()
     powers = powers_locked(game)
-    alive = powers_with_units(target.snapshot) | set(target.snapshot["owners"].values())
+    alive = powers_in_play_at(game_variant(game), target.snapshot)
     for power in powers:
         power.ready = False
         if power.status == Power.Status.ELIMINATED and power.name in alive:
@@ -205,11 +217,12 @@ def _missed_orders(
     game: Game, powers: list[Power], acting: set[str], texts: dict[str, list[str]], turn: Turn
 ) -> None:
     """Count missed phases; at the game's limit a power falls into civil disorder and its seat is offered.
-    Powers left with neither units nor centres are eliminated.
+    Powers no longer in play (E17: no unit, no dislodged unit that may retreat, no centre to build on)
+    are eliminated.
 
     Written as one UPDATE per distinct new state (usually none or one): ``bulk_update`` builds a CASE
     expression per row and costs more than the whole adjudication."""
-    alive = powers_with_units(turn.next_snapshot) | set(turn.next_snapshot["owners"].values())
+    alive = turn.in_play
     changes: dict[tuple[int, str, bool], list[int]] = {}
     for power in powers:
         missed, status, seat_open = power.missed_phases, power.status, power.seat_open

@@ -16,6 +16,7 @@ from dipserver.engine.variant import Variant
 WINDOW = {1902: 25, 1903: 75, 1904: 100}
 
 
+@pytest.mark.fresh_secrets
 def test_the_published_commitment_is_the_sha256_of_the_secret() -> None:
     secret = randomness.new_secret()
     assert len(secret) == 64

@@ -119,8 +119,9 @@ def test_e17_sahara_otherwise_nobody_wins(
 # --- Deluge --------------------------------------------------------------------------------------
 
 
-def test_e17_deluge_the_only_power_with_units_wins_at_once(deluge: Variant) -> None:
-    pos = position_with(deluge, "AUSTRIA F ADR", "AUSTRIA A TYR")
+def test_e17_deluge_the_only_power_left_in_play_wins_at_once(deluge: Variant) -> None:
+    # The other powers have no unit and no centre left to build on (E17: a centre would keep them in).
+    pos = position_with(deluge, "AUSTRIA F ADR", "AUSTRIA A TYR", owners={"VIE": "AUSTRIA"})
     outcome = game_outcome(deluge, deluge.map_state, at(pos, "F1905M"), W("S1905M"))
     assert outcome is not None and (outcome.result, outcome.powers) == (Result.WIN, ("AUSTRIA",))
 
@@ -131,7 +132,7 @@ def test_e17_deluge_the_survivor_after_winter_1908_wins_and_drowning_everyone_is
     final = final_map(deluge, 1907)
     pos = position_with(deluge, "ITALY A SWI", owners={"SWI": "ITALY"})
     assert game_outcome(deluge, final, at(pos, "S1909M"), W("W1908A")) == Outcome(
-        Result.WIN, ("ITALY",), "ITALY is the only power left with units."
+        Result.WIN, ("ITALY",), "ITALY is the only power left in play."
     )
     empty = position_with(deluge, owners={})
     outcome = game_outcome(deluge, final, at(empty, "S1909M"), W("W1908A"))

@@ -4,7 +4,7 @@ from datetime import timedelta
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from dipserver.core.health import broker_status, database_status, heartbeat_status
+from dipserver.core.health import broker_status, database_status, heartbeat_status, worker_status
 
 SETTING_FOR = {"database": "DATABASE_URL", "broker": "CELERY_BROKER_URL", "worker": "the Celery worker/beat"}
 
@@ -19,13 +19,26 @@ class Command(BaseCommand):
             metavar="SECONDS",
             help="also require a worker heartbeat (scheduled by beat) at most this many seconds old",
         )
+        parser.add_argument(
+            "--worker",
+            metavar="NODENAME",
+            help="also require this Celery worker (e.g. celery@$HOSTNAME) to answer through the broker "
+            "that it reaches the database",
+        )
 
     def handle(
-        self, *args: object, heartbeat_within: int | None = None, verbosity: int = 1, **options: object
+        self,
+        *args: object,
+        heartbeat_within: int | None = None,
+        worker: str | None = None,
+        verbosity: int = 1,
+        **options: object,
     ) -> None:
         statuses = [database_status(), broker_status()]
         if heartbeat_within is not None:
             statuses.append(heartbeat_status(timedelta(seconds=heartbeat_within)))
+        if worker is not None:
+            statuses.append(worker_status(worker))
         failed = [s for s in statuses if not s.ok]
         for status in failed:
             # One line per unreachable service, in the same "dipserver: SETTING ..." form as config errors.
