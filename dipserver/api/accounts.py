@@ -16,6 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from dipserver.accounts.services import email_change_request
 from dipserver.api.errors import Refused
 from dipserver.api.throttling import LoginThrottle, RegisterThrottle
 
@@ -39,13 +40,14 @@ class AccountRegisterApi(APIView):
         id = serializers.IntegerField()
         username = serializers.CharField()
         token = serializers.CharField()
+        email_pending = serializers.CharField(help_text="Waiting for its owner to follow the mailed link.")
 
     @extend_schema(request=InputSerializer, responses={201: OutputSerializer})
     def post(self, request: Request) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         user_model = get_user_model()
-        candidate = user_model(username=data.validated_data["username"], email=data.validated_data["email"])
+        candidate = user_model(username=data.validated_data["username"])
         try:
             password_validation.validate_password(data.validated_data["password"], candidate)
         except DjangoValidationError as exc:
@@ -59,7 +61,14 @@ class AccountRegisterApi(APIView):
         except IntegrityError:
             raise ValidationError({"username": ["That username is taken."]}) from None
         token = Token.objects.create(user=candidate)
-        out = {"id": candidate.id, "username": candidate.username, "token": token.key}
+        # The address is used once its owner follows the link mailed to it (sent by a worker).
+        email_change_request(user=candidate, email=data.validated_data["email"])
+        out = {
+            "id": candidate.id,
+            "username": candidate.username,
+            "token": token.key,
+            "email_pending": candidate.email_pending,
+        }
         return Response(self.OutputSerializer(out).data, status=status.HTTP_201_CREATED)
 
 
@@ -96,7 +105,9 @@ class MeApi(APIView):
     class OutputSerializer(serializers.Serializer[Any]):
         id = serializers.IntegerField()
         username = serializers.CharField()
-        email = serializers.CharField()
+        email = serializers.CharField(help_text="The confirmed address; mail goes only there.")
+        email_pending = serializers.CharField()
+        time_zone = serializers.CharField()
         is_game_master = serializers.BooleanField()
         is_admin = serializers.BooleanField()
 
@@ -109,6 +120,8 @@ class MeApi(APIView):
             "id": user.id,
             "username": user.username,
             "email": user.email,
+            "email_pending": user.email_pending,
+            "time_zone": user.time_zone,
             "is_game_master": user.is_superuser or user.groups.filter(name=GAME_MASTERS_GROUP).exists(),
             "is_admin": user.is_superuser,
         }

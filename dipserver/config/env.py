@@ -85,6 +85,37 @@ def broker_url_checked(url: str, *, setting: str = "CELERY_BROKER_URL") -> str:
     return url
 
 
+EMAIL_SCHEMES = tuple(environ.Env.EMAIL_SCHEMES)
+
+
+def email_from_url(url: str, *, setting: str = "EMAIL_URL") -> dict[str, Any]:
+    """Turn an email URL (``smtp+tls://user:password@host:587``, ``consolemail://``) into Django's
+    EMAIL_* settings, or explain what is wrong with it."""
+    parts = urlsplit(url)
+    problem = None
+    if "://" not in url or parts.scheme not in EMAIL_SCHEMES:
+        problem = f"expected one of {', '.join(s + '://' for s in EMAIL_SCHEMES)}"
+    elif parts.scheme.startswith("smtp"):
+        try:
+            parts.port  # noqa: B018 - urlsplit only checks the port when asked
+        except ValueError:
+            problem = "the port is not a number"
+        else:
+            problem = None if parts.hostname else "no host"
+    if problem is not None:
+        raise ConfigError(f"{setting} is not a valid email URL: {redact(url)!r} ({problem})")
+    config: dict[str, Any] = environ.Env.email_url_config(url)
+    return {key: value for key, value in config.items() if value not in ("", None)}
+
+
+def site_url_checked(url: str, *, setting: str = "SITE_URL") -> str:
+    """The site's public address, used for links in mails: http(s)://host[:port], no path."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.path.strip("/"):
+        raise ConfigError(f"{setting} must be the site's address like https://dip.example.org, not {url!r}")
+    return url.rstrip("/")
+
+
 def cache_from_url(url: str, *, setting: str = "CACHE_URL") -> dict[str, Any]:
     """Turn a cache URL into a Django CACHES entry: ``locmem://`` (this process only), ``file:///path``
     (every process on this host) or ``redis://host:6379/1`` (every process that reaches the server)."""

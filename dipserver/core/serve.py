@@ -86,7 +86,18 @@ def child_commands(options: ServeOptions, python: str = sys.executable) -> list[
     celery = [python, "-m", "celery", "-A", "dipserver.config"]
     return [
         ("web server", runserver),
-        ("celery worker", [*celery, "worker", "--loglevel=INFO", "--concurrency=2", "--without-gossip"]),
+        (
+            "celery worker",  # both queues: the default one and mail's own (settings/celery.py)
+            [
+                *celery,
+                "worker",
+                "--loglevel=INFO",
+                "--concurrency=2",
+                "--without-gossip",
+                "-Q",
+                "celery,mail",
+            ],
+        ),
         ("celery beat", [*celery, "beat", "--loglevel=INFO"]),
     ]
 
@@ -191,6 +202,7 @@ def serve(options: ServeOptions) -> int:
     # Runtime files (beat's schedule, the embedded broker, SQLite) go here; settings read the same variable.
     Path(os.environ.get("DIPSERVER_VAR_DIR") or ROOT / "var").mkdir(parents=True, exist_ok=True)
     env = child_env(os.environ)
+    env.setdefault("SITE_URL", options.address)  # links in the demo's mails point at this server
 
     if not port_free(options.host, options.port):
         raise ServeError(

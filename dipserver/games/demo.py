@@ -13,12 +13,12 @@ from typing import Any, cast
 
 from django.contrib.auth import get_user_model
 from django.db import connection
-from django.test.utils import override_settings
 from django.utils import timezone
 
 from dipserver.engine.variant import VARIANTS_DIR, load_variant
 from dipserver.games.mappers import board_of
 from dipserver.games.models import Game, Phase, Power
+from dipserver.games.notifications import notifications_muted
 from dipserver.games.services.games import game_create, game_join
 from dipserver.games.services.orders import orders_submit
 from dipserver.games.services.phases import phase_process
@@ -77,7 +77,7 @@ def demo_games_seed(*, game_master: Any, players: Sequence[Any]) -> list[str]:
     bots: list[Any] = []  # the bots made or repaired in this run
     _quick_commits()
     # The demo's history is not news: nobody is mailed about it.
-    with override_settings(EMAIL_BACKEND="django.core.mail.backends.dummy.EmailBackend"):
+    with notifications_muted():
         for spec in demo_specs():
             game = _demo_game(spec)
             if game is None:

@@ -1,54 +1,135 @@
-"""Emails to players. Called from ``transaction.on_commit`` so nobody hears of something that rolled back.
+"""Emails to players about their games: phase results, deadline reminders, press, game started and ended.
 
-Each function takes ids, reloads what it needs and sends one message per recipient; with the console
-backend (development) the mails are printed.
+Services call ``notification_later("<name>", ...)`` inside their transaction; after the commit a Celery
+task (``dipserver.games.notification_send``) runs the ``<name>`` function below, so no request ever waits
+for a mail. Each function takes ids, reloads what it needs and puts one mail per recipient in the outbox
+(``dipserver.mail.outbox``). A player gets a mail only with a confirmed address and that kind of mail
+switched on (``dipserver.accounts.selectors.preference_wants``). Every mail's key names the event and the
+recipient, so a function that runs twice (a retried or redelivered task) mails nobody twice.
 """
 
 from __future__ import annotations
 
-from django.conf import settings
-from django.core.mail import EmailMessage, get_connection
+import datetime as dt
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from dipserver.games.models import Message, Phase, Power
+from django.urls import reverse
+from django.utils import timezone
+
+from dipserver.accounts.models import User
+from dipserver.accounts.selectors import preference_wants, preferences_of
+from dipserver.games.models import Game, Message, Phase, Power
 from dipserver.games.press_channels import seen_by
+from dipserver.mail.models import Mail
+from dipserver.mail.outbox import Outgoing, mail_queue
+from dipserver.mail.unsubscribe import site_url
+
+# What the task may run (it is given a name through the broker).
+SENDERS = (
+    "phase_results_send",
+    "press_send",
+    "deadline_reminder_send",
+    "game_started_send",
+    "game_ended_send",
+)
 
 
-def _from() -> str:
-    return getattr(settings, "DEFAULT_FROM_EMAIL", "dipserver@localhost")
+_muted: ContextVar[bool] = ContextVar("dipserver_notifications_muted", default=False)
 
 
-def _send(mails: list[EmailMessage]) -> int:
-    if not mails:
-        return 0
-    with get_connection() as connection:
-        return connection.send_messages(mails) or 0
+@contextmanager
+def notifications_muted() -> Iterator[None]:
+    """Announce nothing that happens inside (the demo's seeded history is nobody's news)."""
+    token = _muted.set(True)
+    try:
+        yield
+    finally:
+        _muted.reset(token)
+
+
+def notification_later(name: str, **ids: int) -> None:
+    """Run the sender ``name`` with ``ids`` in a worker once the current transaction commits."""
+    from dipserver.games.tasks import notification_send
+
+    if name not in SENDERS:
+        raise ValueError(f"No notification called {name!r}")
+    if not _muted.get():
+        notification_send.delay_on_commit(name, ids)
+
+
+def _send(mails: list[Outgoing]) -> int:
+    """Put the mails in the outbox (each sent by its own task); returns how many were new."""
+    return len(mail_queue(mails)) if mails else 0
+
+
+def _wanting(seats: Iterable[Power], kind: str) -> list[Power]:
+    """The seats whose player has a confirmed address and wants mails of ``kind``."""
+    seats = [s for s in seats if s.user is not None and s.user.email]
+    wants = preferences_of(s.user_id for s in seats if s.user_id is not None)
+    return [s for s in seats if s.user_id is not None and preference_wants(wants[s.user_id], kind)]
+
+
+def _mail(kind: str, event: str, user: User, subject: str, body: str) -> Outgoing:
+    return Outgoing(f"{kind}:{event}:{user.id}", kind, user.email, subject, body, user.id)
+
+
+def _when(moment: dt.datetime | None, user: User) -> str:
+    """A time as the player reads it: in their own time zone, with the zone's name."""
+    if moment is None:
+        return "no deadline"
+    try:
+        zone = ZoneInfo(user.time_zone or "UTC")
+    except (ZoneInfoNotFoundError, ValueError):
+        zone = ZoneInfo("UTC")
+    return moment.astimezone(zone).strftime("%a %d %b %Y %H:%M %Z")
+
+
+def _game_link(game: Game) -> str:
+    return site_url(reverse("game", args=[game.id]))
+
+
+def _stamp(moment: dt.datetime | None) -> str:
+    return f"{moment.timestamp():.0f}" if moment is not None else "-"
 
 
 def phase_results_send(*, phase_id: int) -> int:
-    """Tell every player with an email what happened in the phase and what comes next."""
+    """Tell every player what happened in the phase, the map changes that followed, and what is due next."""
     from dipserver.games.services.common import game_phase_title
+    from dipserver.games.turn import powers_to_act
 
-    emails = _emails_of_phase(phase_id)
-    if not emails:
-        return 0
     phase = Phase.objects.select_related("game").defer("snapshot").get(id=phase_id)
     game = phase.game
+    seats = _wanting(Power.objects.filter(game=game).select_related("user"), Mail.Kind.PHASE_PROCESSED)
+    if not seats:
+        return 0
     lines = [
         f"{r['power']}: {r['order']} — {r['outcome']}" + (f" ({r['reason']})" if r["reason"] else "")
         for r in phase.results
     ]
     lines += [f"Map change: {event}" for event in phase.events]
-    following = (
-        Phase.objects.filter(game=game).order_by("-index").values_list("name", flat=True).first() or ""
-    )
+    following = Phase.objects.filter(game=game, index__gt=phase.index).order_by("-index").first()
+    acting: set[str] = set()
     if game.status == "finished":
         lines.append(f"The game is over: {game.get_result_display()} {', '.join(game.winners)}".rstrip())
         lines.append(f"The game secret (check the random map changes): {game.secret}")
-    elif following:
-        lines.append(f"Next: {game_phase_title(game, following)}")
-    body = "\n".join(lines)
+    elif following is not None:
+        lines.append(f"Next: {game_phase_title(game, following.name)}")
+        acting = powers_to_act(following.snapshot) if following.status == Phase.Status.OPEN else set()
     subject = f"[{game.name}] {game_phase_title(game, phase.name)} processed"
-    return _send([EmailMessage(subject, body, _from(), [email]) for email in emails])
+    mails = []
+    for seat in seats:
+        assert seat.user is not None
+        due = ""
+        if following is not None and game.status != "finished":
+            todo = "Your orders are due" if seat.name in acting else "Nothing to order for you; it ends"
+            due = f"\n{todo} {_when(following.deadline, seat.user)}."
+        body = "\n".join(lines) + due + f"\n\nThe game: {_game_link(game)}\n"
+        event = f"phase:{phase.id}:{_stamp(phase.processed_at)}"
+        mails.append(_mail(Mail.Kind.PHASE_PROCESSED, event, seat.user, subject, body))
+    return _send(mails)
 
 
 def press_send(*, message_id: int) -> int:
@@ -64,33 +145,89 @@ def press_send(*, message_id: int) -> int:
         seats = seats.exclude(pk=message.sender_id)
     if message.recipients:
         seats = seats.filter(name__in=message.recipients)
-    return _send([_press_mail(message, s, s.user.email) for s in seats if s.user and s.user.email])
+    return _send([_press_mail(message, s) for s in _wanting(seats, Mail.Kind.PRESS)])
 
 
-def _press_mail(message: Message, seat: Power, email: str) -> EmailMessage:
+def _press_mail(message: Message, seat: Power) -> Outgoing:
     seen = seen_by(message, seat)
     game = message.game
     kind = "Public press" if not seen.recipients else "Press"
     subject = f"[{game.name}] {kind} from {(seen.sender or 'Anonymous').title()}"
     to = "everyone" if not seen.recipients else ", ".join(n.title() for n in seen.recipients)
-    body = f"To: {to}\nChannel: {seen.channel}\n\n{message.body}"
-    return EmailMessage(subject, body, _from(), [email])
+    body = (
+        f"To: {to}\nChannel: {seen.channel}\n\n{message.body}\n\nReply on the game page: {_game_link(game)}\n"
+    )
+    assert seat.user is not None  # _wanting keeps only seats with a player
+    return _mail(Mail.Kind.PRESS, f"message:{message.id}", seat.user, subject, body)
 
 
-def deadline_reminder_send(*, phase_id: int, power_ids: list[int], hours: int) -> int:
+def deadline_reminder_send(*, phase_id: int, power_ids: list[int], now: dt.datetime | None = None) -> int:
+    """Remind the given powers that they have not ordered; the mail says how long is left."""
     from dipserver.games.services.common import game_phase_title
 
-    phase = Phase.objects.select_related("game").get(id=phase_id)
-    seats = Power.objects.filter(id__in=power_ids).select_related("user")
-    title = game_phase_title(phase.game, phase.name)
-    subject = f"[{phase.game.name}] {title}: deadline in {hours} hours, no orders yet"
-    body = f"Your orders for {title} are due at {phase.deadline:%Y-%m-%d %H:%M} UTC."
-    return _send(
-        [EmailMessage(subject, body, _from(), [s.user.email]) for s in seats if s.user and s.user.email]
+    phase = Phase.objects.select_related("game").defer("snapshot").get(id=phase_id)
+    if phase.status != Phase.Status.OPEN or phase.deadline is None:
+        return 0
+    seats = _wanting(
+        Power.objects.filter(id__in=power_ids).select_related("user"), Mail.Kind.DEADLINE_REMINDER
     )
+    title = game_phase_title(phase.game, phase.name)
+    left = max(round((phase.deadline - (now or timezone.now())).total_seconds() / 3600), 1)
+    subject = f"[{phase.game.name}] {title}: deadline in {left} hour{'s' if left != 1 else ''}, no orders yet"
+    mails = []
+    for seat in seats:
+        assert seat.user is not None
+        body = (
+            f"Your orders as {seat.name.title()} for {title} are due {_when(phase.deadline, seat.user)}.\n"
+            f"Order on the game page: {_game_link(phase.game)}\n"
+        )
+        event = f"phase:{phase.id}:{_stamp(phase.deadline)}"
+        mails.append(_mail(Mail.Kind.DEADLINE_REMINDER, event, seat.user, subject, body))
+    return _send(mails)
 
 
-def _emails_of_phase(phase_id: int) -> list[str]:
-    """Every player's address in the phase's game: one query, and none of the phase's JSON."""
-    seats = Power.objects.filter(game__phases__id=phase_id, user__isnull=False)
-    return [email for email in seats.values_list("user__email", flat=True) if email]
+def game_started_send(*, game_id: int) -> int:
+    """Tell each player which power they play and when the first orders are due."""
+    from dipserver.games.services.common import game_phase_title
+
+    game = Game.objects.select_related("current_phase").get(id=game_id)
+    phase = game.current_phase
+    if phase is None:
+        return 0
+    seats = _wanting(Power.objects.filter(game=game).select_related("user"), Mail.Kind.GAME_STARTED)
+    subject = f"[{game.name}] The game has started"
+    mails = []
+    for seat in seats:
+        assert seat.user is not None
+        body = (
+            f"{game.name} has started and you play {seat.name.title()}.\n"
+            f"Orders for {game_phase_title(game, phase.name)} are due {_when(phase.deadline, seat.user)}.\n\n"
+            f"The game: {_game_link(game)}\n"
+        )
+        mails.append(
+            _mail(
+                Mail.Kind.GAME_STARTED, f"game:{game.id}:{_stamp(game.started_at)}", seat.user, subject, body
+            )
+        )
+    return _send(mails)
+
+
+def game_ended_send(*, game_id: int) -> int:
+    """Tell each player how the game ended; in random mode, the secret that checks the map changes."""
+    game = Game.objects.get(id=game_id)
+    if game.status != Game.Status.FINISHED:
+        return 0
+    seats = _wanting(Power.objects.filter(game=game).select_related("user"), Mail.Kind.GAME_ENDED)
+    result = f"{game.get_result_display()}" + (
+        f": {', '.join(w.title() for w in game.winners)}" if game.winners else ""
+    )
+    lines = [f"{game.name} is over. {result}."]
+    if game.options.get("mode") == "random":
+        lines.append(
+            f"The random map changes were drawn from the secret {game.secret}; it hashes to the "
+            f"commitment published at the start, {game.commitment}."
+        )
+    body = "\n".join(lines) + f"\n\nThe game: {_game_link(game)}\n"
+    subject = f"[{game.name}] The game is over: {result}"
+    event = f"game:{game.id}:{_stamp(game.finished_at)}"
+    return _send([_mail(Mail.Kind.GAME_ENDED, event, s.user, subject, body) for s in seats if s.user])

@@ -35,3 +35,27 @@ def phase_reminders() -> int:
 def phase_process(phase_id: int) -> str:
     """Process one phase if it is still open and due. Safe to run twice: the second run finds it done."""
     return str(phase_process_service(phase_id=phase_id))
+
+
+@shared_task(  # type: ignore[untyped-decorator]  # Celery ships no type hints
+    name="dipserver.games.notification_send",
+    trail=False,
+    autoretry_for=(OperationalError,),
+    retry_backoff=2,
+    max_retries=5,
+)
+def notification_send(name: str, ids: dict[str, int]) -> int:
+    """Put the mails of one event in the outbox (``notifications.<name>(**ids)``); safe to run twice."""
+    from dipserver.games import notifications
+
+    if name not in notifications.SENDERS:
+        raise ValueError(f"No notification called {name!r}")
+    return int(getattr(notifications, name)(**ids))
+
+
+@shared_task(name="dipserver.games.press_digest_sweep", trail=False)  # type: ignore[untyped-decorator]
+def press_digest_sweep() -> int:
+    """Periodic (beat, hourly): the daily press digest of each player who chose it, when it is due."""
+    from dipserver.games.press_digest import press_digests_send
+
+    return press_digests_send()

@@ -2,10 +2,13 @@
 
 from django.urls import path
 
-from dipserver.web import accounts, games, variants
+from dipserver.web import account, accounts, games, variants
 
 urlpatterns = [
     path("accounts/signup/", accounts.signup, name="signup"),
+    path("accounts/settings/", account.account_page, name="account"),
+    path("accounts/email/confirm/<str:token>/", account.email_confirm_page, name="email-confirm"),
+    path("mail/unsubscribe/<str:token>/", account.unsubscribe_page, name="unsubscribe"),
     path("games/", games.lobby, name="lobby"),
     path("games/new/", games.game_new, name="game-new"),
     path("games/<int:game_id>/", games.game_page, name="game"),

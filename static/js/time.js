@@ -1,9 +1,20 @@
-// Deadlines in the reader's own time zone, counting down. Any <time class="countdown" datetime="…">
+// Deadlines in the reader's own time zone (the account's, else the browser's), counting down. Any <time class="countdown" datetime="…">
 // on a page is kept up to date; game.js calls showDeadline() when a phase changes.
 
-const absolute = new Intl.DateTimeFormat(undefined, {
-  weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", timeZoneName: "short",
-});
+// A signed-in player's own time zone (account page) wins over the browser's.
+function formatter() {
+  const options = {
+    weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", timeZoneName: "short",
+  };
+  const zone = document.body?.dataset.timeZone;
+  try {
+    return new Intl.DateTimeFormat(undefined, zone ? { ...options, timeZone: zone } : options);
+  } catch {
+    return new Intl.DateTimeFormat(undefined, options);
+  }
+}
+
+const absolute = formatter();
 
 export function remaining(ms) {
   if (ms <= 0) return "now";

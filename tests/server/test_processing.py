@@ -137,7 +137,7 @@ def test_a_reminder_goes_once_to_each_power_without_orders(game, django_capture_
 
     late = set(Power.objects.filter(game=game).exclude(name="ENGLAND").values_list("user__email", flat=True))
     assert {m.to[0] for m in mail.outbox} == late
-    assert "deadline in 12 hours" in mail.outbox[0].subject
+    assert "deadline in 3 hours" in mail.outbox[0].subject  # the time really left
 
 
 ALL_ORDERS = {

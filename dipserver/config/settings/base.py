@@ -39,6 +39,7 @@ INSTALLED_APPS = [
     "dipserver.core",
     "dipserver.games",  # the game server (games developer)
     "dipserver.web",  # the HTML pages (web developer)
+    "dipserver.mail",  # the outbox: every mail is a row, sent by a Celery task (notify)
 ]
 
 MIDDLEWARE = [
@@ -49,6 +50,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "dipserver.accounts.middleware.TimeZoneMiddleware",  # the player's own time zone (notify)
     "dipserver.api.middleware.SignInLimitMiddleware",  # the sign-in forms share the API's login limits
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -149,3 +151,4 @@ LOGGING = {
 
 from dipserver.config.settings.api import *  # noqa: E402, F403 - REST API settings live in their own module
 from dipserver.config.settings.celery import *  # noqa: E402, F403 - Celery settings live in their own module
+from dipserver.config.settings.mail import *  # noqa: E402, F403 - mail settings live in their own module

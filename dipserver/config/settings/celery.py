@@ -65,3 +65,13 @@ CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", "").stri
 # games (server developer): keep a worker's database connection across tasks instead of reconnecting for
 # each one (Celery's Django fix-up closes it after every task unless this is set; ~15 % of a phase's time).
 CELERY_DB_REUSE_MAX = integer("CELERY_DB_REUSE_MAX", 200)
+# mail (notify): queue again the mails a failing mail server or a lost task message left unsent.
+CELERY_BEAT_SCHEDULE["mail-outbox-sweep"] = {"task": "dipserver.mail.outbox_sweep", "schedule": 120.0}
+# The daily press digest of the players who chose it (each player's is due a day after their last).
+CELERY_BEAT_SCHEDULE["games-press-digest"] = {
+    "task": "dipserver.games.press_digest_sweep",
+    "schedule": 3600.0,
+}
+# Mail has its own queue, so a backlog of mails (a slow or failing mail server) never stands in front of
+# phase processing: workers take from both queues in turn (`-Q celery,mail`, as serve and compose do).
+CELERY_TASK_ROUTES = {"dipserver.mail.send": {"queue": "mail"}}

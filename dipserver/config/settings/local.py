@@ -4,4 +4,3 @@ from dipserver.config.env import flag
 from dipserver.config.settings.base import *  # noqa: F403
 
 DEBUG = flag("DEBUG", default=True)
-EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"

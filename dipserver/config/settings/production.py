@@ -11,6 +11,7 @@ from dipserver.config.env import (
     integer,
     listing,
     required,
+    site_url_checked,
 )
 from dipserver.config.settings.base import *  # noqa: F403
 
@@ -46,4 +47,10 @@ SECURE_HSTS_SECONDS = integer("SECURE_HSTS_SECONDS", 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = flag("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=False)
 if BEHIND_TLS_PROXY:  # noqa: F405 - from base
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+
+# --- mail (notify): the backend comes from EMAIL_URL (settings/mail.py); links in mails need the site's
+# public address, which defaults to the first of ALLOWED_HOSTS.
+if not os.environ.get("SITE_URL", "").strip():
+    DIPSERVER_SITE_URL = site_url_checked(
+        f"{'https' if SECURE_SSL_REDIRECT else 'http'}://{ALLOWED_HOSTS[0]}"
+    )

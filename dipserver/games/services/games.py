@@ -14,6 +14,7 @@ from dipserver.engine import icelords, randomness
 from dipserver.engine.timeline import load_timeline
 from dipserver.engine.turn import open_modules
 from dipserver.engine.variant import Variant
+from dipserver.games import notifications
 from dipserver.games.deadlines import deadline_after, phase_minutes_checked, zone_checked
 from dipserver.games.errors import GameError
 from dipserver.games.mappers import modules_json, snapshot_from
@@ -177,6 +178,7 @@ def game_start(*, game: Game, seats: list[Power], now: dt.datetime) -> Phase:
     game.started_at = now
     game.current_phase = phase
     game.save(update_fields=["status", "started_at", "current_phase"])
+    notifications.notification_later("game_started_send", game_id=game.id)
     return phase
 
 
@@ -282,6 +284,7 @@ def game_finish(*, game: Game, result: str, winners: list[str], now: dt.datetime
     game.winners = winners
     game.finished_at = now or timezone.now()
     game.save(update_fields=["status", "result", "winners", "finished_at"])
+    notifications.notification_later("game_ended_send", game_id=game.id)
     if game.current_phase_id:
         Phase.objects.filter(id=game.current_phase_id, status=Phase.Status.OPEN).update(deadline=None)
 

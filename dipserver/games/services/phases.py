@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import datetime as dt
 import enum
-import functools
 
 from django.db import transaction
 from django.db.models import F, Q
@@ -23,6 +22,7 @@ from dipserver.games.models import Game, Order, Phase, Power
 from dipserver.games.services.common import game_locked, phase_locked, powers_locked
 from dipserver.games.services.games import game_finish
 from dipserver.games.services.orders import phase_enqueue, phases_enqueue
+from dipserver.games.services.reminders import phase_reminders_sweep as phase_reminders_sweep
 from dipserver.games.turn import Turn, powers_in_play_at, powers_to_act, turn_play
 from dipserver.games.variants import game_variant
 
@@ -69,7 +69,7 @@ def phase_process(*, phase_id: int, now: dt.datetime | None = None, force: bool 
         _record(phase, turn)
         _missed_orders(game, powers, acting, texts, turn)
         _advance(game, phase, turn, now)
-        transaction.on_commit(lambda: notifications.phase_results_send(phase_id=phase_id))
+        notifications.notification_later("phase_results_send", phase_id=phase_id)
     return Processed.DONE
 
 
@@ -183,10 +183,6 @@ def phase_revert(*, game_id: int, index: int, now: dt.datetime | None = None) ->
     return target
 
 
-def _remind(phase_id: int, power_ids: list[int], hours: int) -> None:
-    notifications.deadline_reminder_send(phase_id=phase_id, power_ids=power_ids, hours=hours)
-
-
 # --- the steps of processing ---------------------------------------------------------------------------
 
 
@@ -266,32 +262,3 @@ def _advance(game: Game, phase: Phase, turn: Turn, now: dt.datetime) -> None:
     if turn.over:
         result = {"win": Game.Result.SOLO, "draw": Game.Result.DRAW}.get(turn.result, Game.Result.NO_WINNER)
         game_finish(game=game, result=result, winners=list(turn.winners), now=now)
-
-
-def phase_reminders_sweep(*, now: dt.datetime | None = None, hours: int = 24) -> int:
-    """Email powers that have not ordered when their deadline is ``hours`` away; once per phase."""
-    now = now or timezone.now()
-    sent = 0
-    with transaction.atomic():
-        phases = list(
-            Phase.objects.select_for_update(skip_locked=True, of=("self",)).filter(
-                status=Phase.Status.OPEN,
-                reminder_sent=False,
-                deadline__gt=now,
-                deadline__lte=now + dt.timedelta(hours=hours),
-                game__status=Game.Status.ACTIVE,
-            )
-        )
-        for phase in phases:
-            acting = powers_to_act(phase.snapshot)
-            ordered = set(Order.objects.filter(phase=phase).values_list("power_id", flat=True))
-            late = list(
-                Power.objects.filter(game_id=phase.game_id, name__in=acting, status=Power.Status.ACTIVE)
-                .exclude(id__in=ordered)
-                .values_list("id", flat=True)
-            )
-            if late:
-                transaction.on_commit(functools.partial(_remind, phase.id, late, hours))
-                sent += 1
-        Phase.objects.filter(id__in=[p.id for p in phases]).update(reminder_sent=True)
-    return sent

@@ -62,7 +62,7 @@ def press_post(
         if earlier is None:
             raise
         return Posted(_same_request(earlier, text, wanted), replayed=True)
-    transaction.on_commit(lambda: notifications.press_send(message_id=message.id))
+    notifications.notification_later("press_send", message_id=message.id)
     return Posted(message, replayed=False)
 
 

@@ -1,0 +1,80 @@
+"""Sending one outbox row, at most once, and queueing again the rows a failing server left behind."""
+
+from __future__ import annotations
+
+import datetime as dt
+import enum
+import smtplib
+
+from django.conf import settings
+from django.core.mail import EmailMessage
+from django.db import transaction
+from django.utils import timezone
+
+from dipserver.mail.models import Mail
+
+# After this many failed attempts (about a day with the back-off below) a mail is left for a person to
+# look at in the admin, its last error beside it.
+MAX_ATTEMPTS = 30
+MAX_BACKOFF = dt.timedelta(hours=1)
+ACCOUNT_BODY_SENT = "(not kept once sent: it held a one-time link)"
+
+
+class Delivery(enum.StrEnum):
+    SENT = "sent"
+    ALREADY_SENT = "already sent"
+    FAILED = "failed"
+    MISSING = "no such mail"
+
+
+def backoff(attempts: int) -> dt.timedelta:
+    """The wait before try ``attempts + 1``: 1, 2, 4, 8 ... minutes, at most an hour."""
+    return min(dt.timedelta(minutes=2 ** max(attempts - 1, 0)), MAX_BACKOFF)
+
+
+def mail_deliver(*, mail_id: int, now: dt.datetime | None = None) -> Delivery:
+    """Send the mail unless it has been sent. The row stays locked while sending, so a second delivery
+    of the same mail waits and then finds it sent; a failure is recorded with its reason and when to try
+    again, and the mail stays in the outbox."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        mail = Mail.objects.select_for_update().filter(id=mail_id).first()
+        if mail is None:
+            return Delivery.MISSING
+        if mail.sent_at is not None:
+            return Delivery.ALREADY_SENT
+        message = EmailMessage(
+            mail.subject, mail.body, settings.DEFAULT_FROM_EMAIL, [mail.to], headers=mail.headers
+        )
+        mail.attempts += 1
+        try:
+            message.send()
+        except (smtplib.SMTPException, OSError) as exc:
+            mail.last_error = f"{type(exc).__name__}: {exc}"[:2000]
+            mail.next_attempt_at = now + backoff(mail.attempts)
+            mail.save(update_fields=["attempts", "last_error", "next_attempt_at"])
+            return Delivery.FAILED
+        mail.sent_at, mail.last_error = now, ""
+        if mail.kind == Mail.Kind.ACCOUNT:  # its one-time link must not stay readable in the admin
+            mail.body = ACCOUNT_BODY_SENT
+        mail.save(update_fields=["attempts", "sent_at", "last_error", "body"])
+    return Delivery.SENT
+
+
+def mails_due_queue(*, now: dt.datetime | None = None, limit: int = 500) -> list[int]:
+    """Queue again every unsent mail whose next attempt is due (failed, or its task message lost)."""
+    from dipserver.mail.outbox import QUEUED_GRACE
+    from dipserver.mail.tasks import mail_send
+
+    now = now or timezone.now()
+    with transaction.atomic():
+        due = list(
+            Mail.objects.select_for_update(skip_locked=True)
+            .filter(sent_at__isnull=True, attempts__lt=MAX_ATTEMPTS, next_attempt_at__lte=now)
+            .order_by("next_attempt_at")
+            .values_list("id", flat=True)[:limit]
+        )
+        Mail.objects.filter(id__in=due).update(next_attempt_at=now + QUEUED_GRACE)
+    for mail_id in due:
+        mail_send.delay(mail_id)
+    return due

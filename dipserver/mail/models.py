@@ -1,0 +1,43 @@
+"""The outbox: one row per logical mail (an event and its recipient), written before anything is sent.
+
+The row's ``key`` is unique, so an event that is announced twice (a retried or redelivered task) finds
+its mail already there and queues nothing; ``sent_at`` is set in the same transaction that holds the row
+lock while sending, so a delivery that runs twice sends once.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Mail(models.Model):
+    class Kind(models.TextChoices):
+        PHASE_PROCESSED = "phase_processed", "Phase results"
+        DEADLINE_REMINDER = "deadline_reminder", "Deadline reminder"
+        PRESS = "press", "Press received"
+        GAME_STARTED = "game_started", "Game started"
+        GAME_ENDED = "game_ended", "Game ended"
+        ACCOUNT = "account", "Account (confirmation, password reset)"
+
+    key = models.CharField(max_length=200, unique=True, help_text="The event and the recipient.")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    to = models.EmailField()
+    subject = models.CharField(max_length=300)
+    body = models.TextField()
+    headers = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    next_attempt_at = models.DateTimeField(help_text="When the sweep may queue it again if still unsent.")
+    last_error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["sent_at", "next_attempt_at"], name="mail_mail_due")]
+
+    def __str__(self) -> str:
+        return f"{self.key} -> {self.to}"

@@ -1,0 +1,67 @@
+"""Putting mails in the outbox: the only way anything in the project sends mail.
+
+Callers describe each mail with an :class:`Outgoing` whose ``key`` names the logical mail (the event and
+the recipient). The row is written first; a second call with the same key finds it and queues nothing,
+so an event announced twice (a retried or redelivered task) mails once. Delivery is a Celery task
+(``dipserver.mail.send``), never the caller: call this from a task, or after a commit.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.utils import timezone
+
+from dipserver.mail.models import Mail
+from dipserver.mail.unsubscribe import list_headers, unsubscribe_url
+
+# A mail whose task message was lost (a broker restart) is queued again by the sweep after this long.
+QUEUED_GRACE = dt.timedelta(minutes=10)
+
+
+@dataclass(frozen=True)
+class Outgoing:
+    key: str
+    kind: str  # a Mail.Kind value
+    to: str
+    subject: str
+    body: str
+    user_id: int | None = None
+
+
+def mail_queue(mails: Iterable[Outgoing], *, now: dt.datetime | None = None) -> list[int]:
+    """Store each mail whose key is new and queue its delivery; returns the ids of the new rows.
+
+    Every mail but account mail (confirmations, password resets) gets an unsubscribe link in its text
+    and the ``List-Unsubscribe`` headers, for its own kind of mail.
+    """
+    from dipserver.mail.tasks import mail_send
+
+    now = now or timezone.now()
+    new: list[int] = []
+    for mail in mails:
+        body, headers = mail.body, {"Auto-Submitted": "auto-generated"}
+        if mail.kind != Mail.Kind.ACCOUNT and mail.user_id is not None:
+            url = unsubscribe_url(mail.user_id, mail.kind)
+            headers |= list_headers(url)
+            label = Mail.Kind(mail.kind).label.lower()
+            body = f"{body.rstrip()}\n\n--\nNo more mails like this ({label}): {url}\n"
+        row, created = Mail.objects.get_or_create(
+            key=mail.key,
+            defaults={
+                "kind": mail.kind,
+                "user_id": mail.user_id,
+                "to": mail.to,
+                "subject": mail.subject,
+                "body": body,
+                "headers": headers,
+                "next_attempt_at": now + QUEUED_GRACE,
+            },
+        )
+        if created:
+            new.append(row.id)
+    for mail_id in new:
+        mail_send.delay(mail_id)
+    return new

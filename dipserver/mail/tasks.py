@@ -1,0 +1,27 @@
+"""Thin Celery tasks: deliver one mail (with back-off retries), and the beat sweep of the outbox."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from celery import shared_task
+
+from dipserver.mail.delivery import Delivery, backoff, mail_deliver, mails_due_queue
+
+
+@shared_task(  # type: ignore[untyped-decorator]  # Celery ships no type hints
+    name="dipserver.mail.send", bind=True, trail=False, max_retries=4, ignore_result=True
+)
+def mail_send(self: Any, mail_id: int) -> str:
+    """Deliver one outbox row. On failure try again after 1, 2, 4, 8 minutes; after that the outbox
+    sweep keeps trying. Never raises: a failing mail server must not fail whatever queued the mail."""
+    result = mail_deliver(mail_id=mail_id)
+    if result == Delivery.FAILED and self.request.retries < self.max_retries:
+        raise self.retry(countdown=backoff(self.request.retries + 1).total_seconds())
+    return str(result)
+
+
+@shared_task(name="dipserver.mail.outbox_sweep", trail=False)  # type: ignore[untyped-decorator]
+def outbox_sweep() -> int:
+    """Periodic (beat): queue again the mails a failing server or a lost message left unsent."""
+    return len(mails_due_queue())

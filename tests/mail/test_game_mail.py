@@ -1,0 +1,227 @@
+"""Game mail through a real SMTP server on loopback: started, phase results, reminders, press, ended;
+preferences, one-click unsubscribe, and a mail server that is down and then up again."""
+
+from __future__ import annotations
+
+import datetime as dt
+from zoneinfo import ZoneInfo
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from dipserver.accounts.models import NotificationPreferences
+from dipserver.games import notifications
+from dipserver.games.models import Game, Phase
+from dipserver.games.services.games import game_concede
+from dipserver.games.services.orders import orders_submit
+from dipserver.games.services.phases import Processed, phase_process, phase_reminders_sweep
+from dipserver.games.services.press import message_send
+from dipserver.mail.delivery import Delivery, mail_deliver, mails_due_queue
+from dipserver.mail.models import Mail
+from dipserver.mail.tasks import mail_send
+from tests.mail.conftest import links_in, text_of, unsubscribe_path
+from tests.server.conftest import START, seat, started_game
+
+pytestmark = pytest.mark.django_db
+LATE = START + dt.timedelta(days=2)
+
+
+@pytest.fixture
+def players(db):
+    user_model = get_user_model()
+    return [
+        user_model.objects.create(username=f"player{i}", email=f"player{i}@example.org") for i in range(7)
+    ]
+
+
+@pytest.fixture
+def game(players, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        return started_game(players)
+
+
+def process(game: Game, capture, now: dt.datetime = LATE) -> None:
+    with capture(execute=True):
+        assert (
+            phase_process(phase_id=Game.objects.get(id=game.id).current_phase_id, now=now) == Processed.DONE
+        )
+
+
+def test_each_player_hears_the_game_start_with_their_power(smtp, game):
+    for name in ("ENGLAND", "TURKEY"):
+        user = seat(game, name).user
+        mail = smtp.one_to(user.email)
+        assert mail["Subject"] == "[Test game] The game has started"
+        assert f"you play {name.title()}" in text_of(mail)
+    assert len(smtp.received) == 7
+
+
+def test_phase_results_tell_what_happened_and_what_is_due_in_the_players_time_zone(
+    smtp, game, client, django_capture_on_commit_callbacks
+):
+    england = seat(game, "ENGLAND").user
+    england.time_zone = "America/New_York"
+    england.save()
+    orders_submit(game_id=game.id, user=england, text="F LON - NTH", now=START)
+    smtp.received.clear()
+
+    process(game, django_capture_on_commit_callbacks)
+
+    mail = smtp.one_to(england.email)
+    assert mail["Subject"] == "[Test game] Spring 1901 movement processed"
+    body = text_of(mail)
+    assert "ENGLAND: F LON - NTH — success" in body
+    assert "Next: Fall 1901 movement" in body
+    deadline = Phase.objects.get(game=game, name="F1901M").deadline.astimezone(ZoneInfo("America/New_York"))
+    assert f"Your orders are due {deadline:%a %d %b %Y %H:%M} EST." in body
+    assert mail["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    assert mail["Auto-Submitted"] == "auto-generated"
+    game_link, unsubscribe_link = links_in(mail)
+    assert unsubscribe_link == unsubscribe_path(mail)
+    client.force_login(england)
+    assert game_link == f"/games/{game.id}/" and client.get(game_link).status_code == 200
+    assert len(smtp.received) == 7
+
+
+def test_one_click_unsubscribe_stops_only_that_kind_and_needs_no_login(
+    smtp, game, django_capture_on_commit_callbacks
+):
+    france = seat(game, "FRANCE").user
+    process(game, django_capture_on_commit_callbacks)
+    results = smtp.to(france.email)[-1]
+
+    mail_client = Client(enforce_csrf_checks=True)  # a mail client: no session, no CSRF token
+    response = mail_client.post(
+        unsubscribe_path(results),
+        "List-Unsubscribe=One-Click",
+        content_type="application/x-www-form-urlencoded",
+    )
+    assert response.status_code == 200
+    assert NotificationPreferences.objects.get(user=france).phase_processed is False
+
+    smtp.received.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        message_send(
+            game_id=game.id, user=seat(game, "GERMANY").user, body="Hello France", recipients=["FRANCE"]
+        )
+    process(game, django_capture_on_commit_callbacks, now=LATE + dt.timedelta(days=3))
+    assert [m["Subject"] for m in smtp.to(france.email)] == [
+        "[Test game] Press from Germany"
+    ]  # press still comes
+    assert len([m for m in smtp.received if "processed" in m["Subject"]]) == 6  # the others still get results
+
+    press = smtp.one_to(france.email)
+    page = Client().get(links_in(press)[-1])  # the link in the text shows what it stops, with one button
+    assert page.status_code == 200 and "press received" in page.content.decode()
+    assert NotificationPreferences.objects.get(user=france).press == "each"  # a GET changes nothing
+    Client().post(links_in(press)[-1])
+    assert NotificationPreferences.objects.get(user=france).press == "off"
+    Client().post(links_in(press)[-1], {"again": "1"})
+    assert NotificationPreferences.objects.get(user=france).press == "each"
+    assert Client().post(links_in(press)[-1][:-3] + "xx/").status_code == 400  # tampered
+
+
+def test_anonymous_press_mail_never_names_the_sender(smtp, players, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        game = started_game(players, press="anonymous")
+    smtp.received.clear()
+    england = seat(game, "ENGLAND").user
+    with django_capture_on_commit_callbacks(execute=True):
+        message_send(game_id=game.id, user=england, body="Shall we share the Channel?", recipients=["FRANCE"])
+
+    mail = smtp.one_to(seat(game, "FRANCE").user.email)
+    assert "Shall we share the Channel?" in text_of(mail)
+    raw = mail.as_string()
+    assert "ENGLAND" not in raw.upper() and england.username not in raw and england.email not in raw
+    assert len(smtp.received) == 1  # private press reaches only its recipient
+
+
+def test_reminders_follow_each_players_hours_and_only_powers_that_still_have_to_order(smtp, game):
+    deadline = game.current_phase.deadline
+    orders_submit(game_id=game.id, user=seat(game, "ENGLAND").user, text="F LON H", now=START)
+    NotificationPreferences.objects.create(user=seat(game, "FRANCE").user, reminder_hours=2)
+    NotificationPreferences.objects.create(user=seat(game, "ITALY").user, deadline_reminder=False)
+    smtp.received.clear()
+
+    # 24 hours before a 24-hour phase's deadline is when it opens: at most half the phase, so 12 hours.
+    assert phase_reminders_sweep(now=deadline - dt.timedelta(hours=23)) == 0
+    assert phase_reminders_sweep(now=deadline - dt.timedelta(hours=12)) == 1
+    assert phase_reminders_sweep(now=deadline - dt.timedelta(hours=11)) == 0
+    reminded = {m["X-Envelope-To"] for m in smtp.received}
+    assert reminded == {seat(game, n).user.email for n in ("AUSTRIA", "GERMANY", "RUSSIA", "TURKEY")}
+    assert "deadline in 12 hours, no orders yet" in smtp.received[0]["Subject"]
+
+    smtp.received.clear()
+    assert phase_reminders_sweep(now=deadline - dt.timedelta(minutes=90)) == 1
+    mail = smtp.one_to(seat(game, "FRANCE").user.email)
+    assert "Your orders as France for Spring 1901 movement are due" in text_of(mail)
+    assert len(smtp.received) == 1
+
+
+def test_the_end_of_a_random_game_reveals_its_secret(smtp, players, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        game = started_game(players, variant="wall_of_ice", options={"mode": "random"})
+    smtp.received.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        for name in ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA"):
+            game_concede(game_id=game.id, user=seat(game, name).user, to="TURKEY")
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    mail = smtp.one_to(seat(game, "AUSTRIA").user.email)
+    assert mail["Subject"] == "[Test game] The game is over: Concession: Turkey"
+    assert game.secret in text_of(mail) and game.commitment in text_of(mail)
+    assert len(smtp.received) == 7
+
+
+def test_an_event_told_twice_and_a_delivery_run_twice_mail_once(
+    smtp, game, django_capture_on_commit_callbacks
+):
+    process(game, django_capture_on_commit_callbacks)
+    phase = Phase.objects.get(game=game, index=0)
+    smtp.received.clear()
+
+    assert notifications.phase_results_send(phase_id=phase.id) == 0  # a retried task: nothing new
+    mail = Mail.objects.filter(kind=Mail.Kind.PHASE_PROCESSED).first()
+    assert mail_deliver(mail_id=mail.id) == Delivery.ALREADY_SENT
+    assert mail_send.apply(args=[mail.id]).get() == "already sent"  # a redelivered message
+    assert smtp.received == []
+
+
+def test_no_mail_to_an_address_that_is_not_confirmed(smtp, players, django_capture_on_commit_callbacks):
+    players[0].email, players[0].email_pending = "", "unconfirmed@example.org"
+    players[0].save()
+    with django_capture_on_commit_callbacks(execute=True):
+        started_game(players)
+    assert len(smtp.received) == 6
+    assert smtp.to("unconfirmed@example.org") == []
+
+
+def test_a_mail_server_that_is_down_delays_nothing_and_loses_nothing(
+    smtp_settings, players, celery_conf, django_capture_on_commit_callbacks
+):
+    # Eager tasks then retry in-process at once, as a worker would after each back-off.
+    celery_conf(task_eager_propagates=False)
+    with django_capture_on_commit_callbacks(execute=True):
+        game = started_game(players)  # no server listens yet
+    assert Mail.objects.filter(kind=Mail.Kind.GAME_STARTED, sent_at=None).count() == 7
+
+    process(game, django_capture_on_commit_callbacks)  # the phase is processed all the same
+
+    game.refresh_from_db()
+    assert game.current_phase.name == "F1901M"
+    waiting = Mail.objects.filter(sent_at=None)
+    assert waiting.count() == 14
+    results = waiting.filter(kind=Mail.Kind.PHASE_PROCESSED).first()
+    assert results.attempts == 1 + mail_send.max_retries  # the task's retries (eager here: at once)
+    assert "Connection refused" in results.last_error or "ConnectionRefused" in results.last_error
+    assert mails_due_queue(now=results.created_at) == []  # not due before its back-off
+
+    smtp_settings.start()
+    later = dt.datetime.now(dt.UTC) + dt.timedelta(hours=2)
+    assert len(mails_due_queue(now=later)) == 14
+    assert len(smtp_settings.received) == 14
+    assert len({(m["X-Envelope-To"], m["Subject"]) for m in smtp_settings.received}) == 14
+    assert not Mail.objects.filter(sent_at=None).exists()
+    assert mails_due_queue(now=later + dt.timedelta(hours=2)) == []
+    assert len(smtp_settings.received) == 14
