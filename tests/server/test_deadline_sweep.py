@@ -52,7 +52,7 @@ def test_nothing_is_queued_before_its_deadline(game):
 def test_a_phase_queued_then_extended_is_queued_again_at_its_new_deadline(game):
     assert phases_due_sweep(now=LATE) == [game.current_phase_id]
     later = LATE + dt.timedelta(hours=1)
-    phase_deadline_extend(game_id=game.id, deadline=later)  # the queued task will find it not due
+    phase_deadline_extend(game_id=game.id, deadline=later, now=LATE)  # the queued task finds it not due
     assert phases_due_sweep(now=later - dt.timedelta(seconds=1)) == []
     assert phases_due_sweep(now=later) == [game.current_phase_id]
 

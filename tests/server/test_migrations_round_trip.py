@@ -31,10 +31,12 @@ def steps() -> list[tuple[str, str, str]]:
 
 
 def migrated(target: list[tuple[str, str]]) -> Any:
+    """Migrate to ``target``; the models as the database now stands, every app's applied migrations (an
+    app the target does not name stays where it was, newer than the target's own dependencies)."""
     executor = MigrationExecutor(connection)
     executor.migrate(target)
     executor.loader.build_graph()
-    return executor.loader.project_state(target).apps
+    return executor.loader.project_state(sorted(executor.loader.applied_migrations)).apps
 
 
 def project_models(apps: Any) -> list[type[Model]]:

@@ -4,6 +4,8 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
+from dipserver.core.migration_stash import kept_columns, kept_table
+
 
 class Migration(migrations.Migration):
 
@@ -41,4 +43,6 @@ class Migration(migrations.Migration):
                 'verbose_name_plural': 'notification preferences',
             },
         ),
+        kept_columns("accounts", "User", ["email_pending", "time_zone"]),
+        kept_table("accounts", "NotificationPreferences", present={"user_id": "accounts.User"}),
     ]
