@@ -122,6 +122,8 @@ class Power(models.Model):
     draw_vote = models.BooleanField(default=False)  # secret: shown to nobody until unanimous
     concede_to = models.CharField(max_length=30, blank=True)
     vacation_days_left = models.PositiveSmallIntegerField(default=0)
+    # Away on vacation until then: phases that open meanwhile are due no earlier (services/powers.py).
+    away_until = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["id"]
