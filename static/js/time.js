@@ -1,5 +1,7 @@
 // Deadlines in the reader's own time zone, counting down. Any <time class="countdown" datetime="…">
-// on a page is kept up to date; game.js calls showDeadline() when a phase changes.
+// on a page is kept up to date; game.js calls showDeadline() when a phase changes. Inside a paused game
+// (an ancestor with data-state="paused") the countdown stops and says "paused"; it is redrawn as soon as
+// that state changes.
 
 const absolute = new Intl.DateTimeFormat(undefined, {
   weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", timeZoneName: "short",
@@ -20,6 +22,13 @@ export function remaining(ms) {
 function render(el) {
   const when = new Date(el.getAttribute("datetime"));
   if (Number.isNaN(when.getTime())) return;
+  if (el.closest("[data-state=paused]")) {
+    el.textContent = "paused";
+    el.title = "The clock is stopped while the game is paused";
+    el.dataset.paused = "true";
+    return;
+  }
+  delete el.dataset.paused;
   el.textContent = `${remaining(when - Date.now())} (${absolute.format(when)})`;
   el.title = when.toISOString();
 }
@@ -40,3 +49,4 @@ function tick() {
 
 tick();
 setInterval(tick, 30000);
+new MutationObserver(tick).observe(document.body, { subtree: true, attributes: true, attributeFilter: ["data-state"] });
