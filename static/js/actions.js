@@ -78,10 +78,12 @@ function render() {
 
 async function voteDraw(event) {
   const vote = event.target.checked;
-  await refresh(); // the current phase's name: a vote is for the phase it was given in
+  // The current phase's name (a vote is for the phase it was given in), read without redrawing: the
+  // box keeps the player's tick until the server has answered.
+  const { body: now } = await call(API);
   const { body } = await call(`${API}/draw-vote`, {
     method: "PUT",
-    json: { phase: game.current_phase?.name, vote },
+    json: { phase: now.current_phase?.name, vote },
   });
   say(body.game_drawn ? "Every survivor voted for a draw: the game is drawn." : vote
     ? "You vote for a draw. Nobody sees your vote unless every survivor votes for one."
@@ -132,7 +134,11 @@ async function watch() {
 }
 
 function start() {
+  let shownState = $("game").dataset.state;
   new MutationObserver(() => {
+    // game.js sets data-state on every poll; only a real change (paused, resumed, over) is news here.
+    if ($("game").dataset.state === shownState) return;
+    shownState = $("game").dataset.state;
     showPaused();
     if ($("actions-panel")) guarded(refresh);
   }).observe($("game"), { attributes: true, attributeFilter: ["data-state"] });

@@ -18,6 +18,7 @@ from playwright.sync_api import Page, expect
 
 from dipserver.games.models import Game, Phase, Power
 from dipserver.games.services.games import game_create, game_join, game_pause
+from dipserver.games.services.orders import orders_submit
 from dipserver.games.services.press import message_send
 from tests.browser.conftest import LAPTOP, PHONE
 
@@ -98,6 +99,7 @@ def test_a_spectator_finds_a_game_by_filter_and_watches_without_orders_or_privat
         england = user_of(watched, "ENGLAND")
         message_send(game_id=watched.id, user=england, body="Peace to all", recipients=[])
         message_send(game_id=watched.id, user=england, body="Just us two", recipients=["FRANCE"])
+        orders_submit(game_id=watched.id, user=england, text="F LON - NTH", phase="S1901M")
     page = open_page(browser, base, "/games/", None, lock)
     expect(page.locator("#watch-list li")).to_have_count(2)
     page.select_option("#watch-variant", "standard")
@@ -121,6 +123,7 @@ def test_a_spectator_finds_a_game_by_filter_and_watches_without_orders_or_privat
     # Players stay hidden in an anonymous game.
     expect(page.locator("#powers-body")).not_to_contain_text("show0")
     expect(page.locator("#history")).to_have_count(1)
+    expect(page.locator("body")).not_to_contain_text("LON - NTH")  # no order is shown before processing
     shoot(page, "spectator")
     page.context.close()
 
