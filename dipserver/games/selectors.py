@@ -186,8 +186,8 @@ def games_watchable(*, variant: str = "", status: str = "", exclude_user: Any = 
         games = games.filter(status=status)
     if variant:
         games = games.filter(variant=variant)
-    if exclude_user is not None and exclude_user.is_authenticated:
-        games = games.exclude(powers__user=exclude_user)
+    if exclude_user is not None and exclude_user.is_authenticated:  # theirs are under "My games"
+        games = games.exclude(powers__user=exclude_user).exclude(masters=exclude_user)
     return games.select_related("current_phase").defer("current_phase__snapshot").order_by("-id")
 
 

@@ -102,6 +102,9 @@ def test_games_in_play_are_listed_to_watch_and_filtered_by_variant_and_status(
     client.force_login(seat_of(sahara, "ITALY").user)
     mine = client.get("/games/").content.decode().split('id="watch-title"')[1].split('id="variants-title"')[0]
     assert "Dry times" not in mine
+    client.force_login(master)
+    mastered = client.get("/games/").content.decode().split('id="watch-title"')[1]
+    assert "Dry times" not in mastered.split('id="variants-title"')[0]
 
 
 def test_a_paused_game_says_so_in_my_games_without_a_countdown(client, sahara):
