@@ -22,6 +22,7 @@ from dipserver.api.variants import variant_slugs
 from dipserver.games import selectors
 from dipserver.games.models import Game, Order, Phase, Power
 from dipserver.games.services import games as game_services
+from dipserver.games.services.powers import power_vacation_take
 from dipserver.games.turn import powers_to_act
 
 _PHASE_TYPES = ("M", "R", "A")
@@ -163,6 +164,7 @@ class GameDetailSerializer(serializers.Serializer[Any]):
     phase_minutes = serializers.DictField(child=serializers.IntegerField())
     deadline_zone = serializers.CharField()
     grace_minutes = serializers.IntegerField()
+    vacation_days = serializers.IntegerField(help_text="Each player's vacation allowance for the game.")
     end_year = serializers.IntegerField(allow_null=True)
     has_password = serializers.BooleanField()
     commitment = serializers.CharField(help_text="sha256 of the secret, public from the start.")
@@ -172,7 +174,9 @@ class GameDetailSerializer(serializers.Serializer[Any]):
     waiting = serializers.ListField(child=serializers.CharField(), help_text="Powers yet to order.")
     next_map_change = serializers.CharField(allow_null=True, help_text="Null when none is coming.")
     powers = _SeatSerializer(many=True)
-    me = serializers.DictField(help_text="The viewer: power, is_master, draw_vote, concede_to.")
+    me = serializers.DictField(
+        help_text="The viewer: power, is_master, draw_vote, concede_to, vacation_days_left, away_until."
+    )
     created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
@@ -233,6 +237,7 @@ def game_detail_data(game_id: int, viewer: Viewer) -> dict[str, Any]:
         "phase_minutes": game.phase_minutes,
         "deadline_zone": game.deadline_zone,
         "grace_minutes": game.grace_minutes,
+        "vacation_days": game.vacation_days,
         "end_year": game.end_year,
         "has_password": bool(game.join_password),
         "commitment": game.commitment,
@@ -248,6 +253,8 @@ def game_detail_data(game_id: int, viewer: Viewer) -> dict[str, Any]:
             "is_master": viewer.master,
             "draw_vote": seat.draw_vote if seat else None,
             "concede_to": (seat.concede_to or None) if seat else None,
+            "vacation_days_left": seat.vacation_days_left if seat else None,
+            "away_until": seat.away_until if seat else None,
         },
         "created_at": game.created_at,
         "started_at": game.started_at,
@@ -357,3 +364,30 @@ class ConcedeApi(APIView):
         to = data.validated_data["to"].upper()
         over = game_services.game_concede(game_id=game.id, user=request.user, to=to)
         return Response(self.OutputSerializer({"to": to, "game_over": over}).data)
+
+
+class VacationApi(APIView):
+    """Take vacation days from my allowance for this game: the open phase's deadline moves on by that many
+    days, and phases that open before I am back are due no earlier than my return."""
+
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [WriteThrottle]
+
+    class InputSerializer(serializers.Serializer[Any]):
+        days = serializers.IntegerField(min_value=1, max_value=365)
+
+    class OutputSerializer(serializers.Serializer[Any]):
+        days_left = serializers.IntegerField()
+        away_until = serializers.DateTimeField()
+        deadline = serializers.DateTimeField()
+
+    @extend_schema(request=InputSerializer, responses={200: OutputSerializer})
+    def post(self, request: Request, game_id: int) -> Response:
+        game = game_or_404(game_id)
+        seat = power_required(viewer_of(request, game, mastery=False), game)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        phase = power_vacation_take(game_id=game.id, user=request.user, days=data.validated_data["days"])
+        seat.refresh_from_db(fields=["vacation_days_left", "away_until"])
+        out = {"days_left": seat.vacation_days_left, "away_until": seat.away_until}
+        return Response(self.OutputSerializer({**out, "deadline": phase.deadline}).data)

@@ -177,6 +177,24 @@ class MessagesApi(APIView):
         return Response(self.OutputSerializer(row).data, status=status.HTTP_201_CREATED, headers=headers)
 
 
+class PublicPressApi(APIView):
+    """``GET`` the game's public press as anyone sees it (spectators too): never private press, and in
+    anonymous games never a sender. ``?since=<message id>`` gives only newer messages."""
+
+    permission_classes: list[Any] = []
+
+    @extend_schema(
+        parameters=[OpenApiParameter("since", int, required=False)],
+        responses={200: MessagesApi.OutputSerializer(many=True)},
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        game = game_or_404(game_id)
+        rows = [_row(s) for s in selectors.press_public(game=game, since=_since(request) or 0)]
+        paginator = Pagination()
+        page: list[dict[str, Any]] | None = paginator.paginate_queryset(rows, request, view=self)  # type: ignore[arg-type]
+        return paginator.get_paginated_response(MessagesApi.OutputSerializer(page, many=True).data)
+
+
 def _row(seen: SeenMessage) -> dict[str, Any]:
     m = seen.message
     return {

@@ -141,6 +141,8 @@ class Power(models.Model):
     vacation_days_left = models.PositiveSmallIntegerField(default=0)
     # Bumped by each write of this power's orders: the orders' ETag, for If-Match (private to the power).
     orders_version = models.PositiveIntegerField(default=0, editable=False)
+    # Away on vacation until then: phases that open meanwhile are due no earlier (services/powers.py).
+    away_until = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["id"]

@@ -173,6 +173,24 @@ def messages_for(*, game: Game, power: Power | None) -> list[dict[str, Any]]:
     ]
 
 
+def press_public(*, game: Game, since: int = 0) -> list[SeenMessage]:
+    """Public press as a spectator sees it, oldest first: never private press; anonymous senders hidden."""
+    rows = Message.objects.filter(game=game, recipients=[], id__gt=since).select_related("sender")
+    return [seen_publicly(m) for m in rows.order_by("id")]
+
+
+def games_watchable(*, variant: str = "", status: str = "", exclude_user: Any = None) -> QuerySet[Game]:
+    """Games in play (or paused) that anyone may watch, newest first; filtered by variant and status."""
+    games = Game.objects.filter(status__in=(Game.Status.ACTIVE, Game.Status.PAUSED))
+    if status:
+        games = games.filter(status=status)
+    if variant:
+        games = games.filter(variant=variant)
+    if exclude_user is not None and exclude_user.is_authenticated:  # theirs are under "My games"
+        games = games.exclude(powers__user=exclude_user).exclude(masters=exclude_user)
+    return games.select_related("current_phase").defer("current_phase__snapshot").order_by("-id")
+
+
 def press_seen(*, game: Game, seat: Power) -> list[SeenMessage]:
     """The press ``seat`` may read, oldest first, as it sees it: one query."""
     rows = Message.objects.filter(game=game).select_related("sender").order_by("id")

@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from dipserver.engine.icelords import POWERS as ICE_LORDS_POWERS
+from dipserver.games import selectors
 from dipserver.games.errors import GameError
 from dipserver.games.models import Game, Order, Power
 from dipserver.games.services import games as game_services
@@ -35,9 +36,37 @@ def lobby(request: HttpRequest) -> HttpResponse:
         open_games.append({"game": game, "seats": game.seats, "size": len(facts["powers"]), **_label(facts)})
     # A newcomer's first question is what each variant does: its rules page is one click away here.
     variants = [variant_facts(slug) for slug, _ in variant_choices()]
-    return render(
-        request, "web/lobby.html", {"open_games": open_games, "my_games": mine, "variants": variants}
-    )
+    context = {"open_games": open_games, "my_games": mine, "variants": variants, **_watchable(request)}
+    return render(request, "web/lobby.html", context)
+
+
+_WATCH_STATUSES = [("", "In play or paused"), (Game.Status.ACTIVE, "In play"), (Game.Status.PAUSED, "Paused")]
+
+
+def _watchable(request: HttpRequest) -> dict[str, Any]:
+    """Games in play that anyone may watch (not mine: those are above), filtered by ?variant= and ?status=.
+    Players are named only where the game shows them (never in anonymous games before the end)."""
+    variant = request.GET.get("variant", "")
+    status = request.GET.get("status", "")
+    status = status if status in dict(_WATCH_STATUSES) else ""
+    games = selectors.games_watchable(variant=variant, status=status, exclude_user=request.user)
+    rows = []
+    for game in games[:50]:
+        phase = game.current_phase
+        rows.append(
+            {
+                "game": game,
+                "phase": phase_title(phase.name) if phase else "",
+                "deadline": phase.deadline if phase and game.status == Game.Status.ACTIVE else None,
+                **_label(_game_facts(game)),
+            }
+        )
+    return {
+        "watch_games": rows,
+        "watch_filter": {"variant": variant, "status": status},
+        "watch_statuses": _WATCH_STATUSES,
+        "watch_variants": [*variant_choices(), (GENERATED, "Ice Lords")],
+    }
 
 
 def _game_facts(game: Game) -> dict[str, Any]:
@@ -78,6 +107,8 @@ def _my_games(user: Any) -> list[dict[str, Any]]:
                 "ordered": has_ordered,
                 "ready": ready,
                 "acting": acting,
+                "paused": game.status == Game.Status.PAUSED,
+                "may_leave": seat is not None and game.status == Game.Status.FORMING,
                 **_label(_game_facts(game)),
             }
         )
@@ -126,6 +157,21 @@ def game_join(request: HttpRequest, game_id: int) -> HttpResponse:
     else:
         messages.success(request, "You have taken a seat.")
     return redirect("game", game_id=game_id)
+
+
+@login_required
+@require_POST
+def game_leave(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Give up my seat in a game that has not started (the API's POST .../leave)."""
+    if not Game.objects.filter(id=game_id).exists():
+        raise Http404(f"There is no game {game_id}.")
+    try:
+        game_services.game_leave(game_id=game_id, user=request.user)
+    except GameError as exc:
+        messages.error(request, f"You could not leave: {exc}.")
+        return redirect("game", game_id=game_id)
+    messages.success(request, "You have left the game; your seat is free again.")
+    return redirect("lobby")
 
 
 def _generated_facts(game: Game) -> dict[str, Any]:

@@ -2,7 +2,9 @@
 // Channels come from GET .../channels as the server names them (my own power never in them); anonymous
 // press that reached me is in the "anonymous" channel, which nobody can answer. Each message I send
 // carries an Idempotency-Key, kept until the server has answered, so sending again after a cut connection
-// never posts twice.
+// never posts twice. Each message shows when it was sent, in the reader's own time zone; the page title
+// carries the unread count ("(3) Game · dipserver"). Someone without a power (a spectator) reads the
+// public press only, from GET .../press/public, with loadPublicPress().
 
 import { call } from "./api.js";
 import { phaseTitle } from "./words.js";
@@ -12,6 +14,22 @@ const config = JSON.parse(page?.textContent || "{}");
 const API = config.api; // /api/v1/games/<id>
 const $ = (id) => document.getElementById(id);
 const titled = (name) => name.charAt(0) + name.slice(1).toLowerCase();
+
+const baseTitle = typeof document === "undefined" ? "" : document.title;
+const sentFormat = new Intl.DateTimeFormat(undefined, {
+  weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit",
+});
+
+// When a message was sent, in the reader's local time: "Tue 3 Mar, 18:05".
+export function sentWords(iso) {
+  const when = new Date(iso);
+  return Number.isNaN(when.getTime()) ? "" : sentFormat.format(when);
+}
+
+// The page title with the unread count in front when there is any: "(3) Dry times · dipserver".
+export function titleWith(unread, base) {
+  return unread > 0 ? `(${unread}) ${base}` : base;
+}
 
 const press = {
   since: 0, // the newest message id shown
@@ -66,6 +84,7 @@ export async function loadChannels() {
   const { body } = await call(`${API}/channels?since=${press.since}`, { accept: [409, 403] });
   if (!Array.isArray(body)) return;
   press.channels = body;
+  document.title = titleWith(body.reduce((sum, c) => sum + (c.unread || 0), 0), baseTitle);
   const select = $("press-channel");
   const current = select.value || "public";
   select.replaceChildren(...body.map((c) => option(c, current)));
@@ -82,6 +101,12 @@ function item(message) {
   const text = document.createElement("span");
   text.className = "body";
   text.textContent = message.body;
+  const sent = document.createElement("time");
+  sent.className = "sent";
+  sent.dateTime = message.sent_at;
+  sent.title = message.sent_at;
+  sent.textContent = sentWords(message.sent_at);
+  from.append(" · ", sent);
   li.append(from, text);
   return li;
 }
@@ -104,6 +129,25 @@ export async function loadPress() {
   log.scrollTop = log.scrollHeight;
   const newest = messages.at(-1)?.id || 0;
   if (newest > press.since) press.since = newest;
+}
+
+function showLog(log, messages) {
+  if (messages.length) log.replaceChildren(...messages.map(item));
+  else {
+    const empty = document.createElement("li");
+    empty.className = "muted";
+    empty.textContent = "No public press yet.";
+    log.replaceChildren(empty);
+  }
+  log.scrollTop = log.scrollHeight;
+}
+
+// A spectator's view: the game's public press into #watch-press-log (never private press).
+export async function loadPublicPress() {
+  const log = $("watch-press-log");
+  if (!log) return;
+  const { body } = await call(`${API}/press/public?page_size=200`);
+  showLog(log, body?.results || []);
 }
 
 export async function sendPress(event) {

@@ -1,5 +1,7 @@
-// Deadlines in the reader's own time zone (the account's, else the browser's), counting down. Any <time class="countdown" datetime="…">
-// on a page is kept up to date; game.js calls showDeadline() when a phase changes.
+// Deadlines in the reader's own time zone (the account's, else the browser's), counting down. Any
+// <time class="countdown" datetime="…"> on a page is kept up to date; game.js calls showDeadline() when a
+// phase changes. Inside a paused game (an ancestor with data-state="paused") the countdown stops and says
+// "paused"; it is redrawn as soon as that state changes.
 
 // A signed-in player's own time zone (account page) wins over the browser's.
 function formatter() {
@@ -31,6 +33,13 @@ export function remaining(ms) {
 function render(el) {
   const when = new Date(el.getAttribute("datetime"));
   if (Number.isNaN(when.getTime())) return;
+  if (el.closest("[data-state=paused]")) {
+    el.textContent = "paused";
+    el.title = "The clock is stopped while the game is paused";
+    el.dataset.paused = "true";
+    return;
+  }
+  delete el.dataset.paused;
   el.textContent = `${remaining(when - Date.now())} (${absolute.format(when)})`;
   el.title = when.toISOString();
 }
@@ -51,3 +60,4 @@ function tick() {
 
 tick();
 setInterval(tick, 30000);
+new MutationObserver(tick).observe(document.body, { subtree: true, attributes: true, attributeFilter: ["data-state"] });

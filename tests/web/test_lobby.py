@@ -1,6 +1,7 @@
 """The lobby lists games open to join and my games with their phase, my orders and the deadline."""
 
 import pytest
+from django.contrib.auth import get_user_model
 
 from dipserver.games.services.games import game_create, game_join
 from dipserver.games.services.orders import orders_submit
@@ -70,3 +71,65 @@ def test_the_lobby_leads_a_visitor_to_every_variants_rules(client):
     page = client.get("/games/").content.decode()
     for slug, name in (("standard", "Standard"), ("sahara", "Sahara"), ("wall_of_ice", "Wall of Ice")):
         assert f'<a href="/variants/{slug}/">{name}</a>' in page
+
+
+def test_games_in_play_are_listed_to_watch_and_filtered_by_variant_and_status(
+    client, sahara, master, players
+):
+    from dipserver.games.services.games import game_pause
+
+    other = get_user_model().objects.create_user(username="watcher", password="x" * 12)
+    standard = game_create(name="Classic", variant="standard", masters=[master])
+    for i in range(7):
+        game_join(
+            game_id=standard.id,
+            user=get_user_model().objects.create_user(username=f"s{i}", password="x" * 12),
+        )
+    game_pause(game_id=standard.id)
+    game_create(name="Still forming", variant="standard", masters=[master])
+    page = client.get("/games/").content.decode()  # anonymous visitors may watch too
+    watch = page.split('id="watch-title"')[1].split('id="variants-title"')[0]
+    assert "Dry times" in watch and "Classic" in watch and "Still forming" not in watch
+    assert "⏸ paused" in watch and ">Watch</a>" in watch
+    client.force_login(other)
+    by_variant = client.get("/games/?variant=sahara").content.decode().split('id="watch-title"')[1]
+    assert "Dry times" in by_variant.split('id="variants-title"')[0]
+    assert "Classic" not in by_variant.split('id="variants-title"')[0]
+    paused = client.get("/games/?status=paused").content.decode().split('id="watch-title"')[1]
+    assert "Classic" in paused.split('id="variants-title"')[0]
+    assert "Dry times" not in paused.split('id="variants-title"')[0]
+    # My own games are in "My games", not offered to watch.
+    client.force_login(seat_of(sahara, "ITALY").user)
+    mine = client.get("/games/").content.decode().split('id="watch-title"')[1].split('id="variants-title"')[0]
+    assert "Dry times" not in mine
+    client.force_login(master)
+    mastered = client.get("/games/").content.decode().split('id="watch-title"')[1]
+    assert "Dry times" not in mastered.split('id="variants-title"')[0]
+
+
+def test_a_paused_game_says_so_in_my_games_without_a_countdown(client, sahara):
+    from dipserver.games.services.games import game_pause
+
+    game_pause(game_id=sahara.id)
+    client.force_login(seat_of(sahara, "ITALY").user)
+    page = client.get("/games/").content.decode()
+    row = page.split('id="mine-title"')[1].split("</section>")[0]
+    assert "⏸ paused" in row and "countdown" not in row
+
+
+def test_leaving_a_forming_game_from_the_lobby(client, master, players):
+    game = game_create(name="Forming", variant="sahara", masters=[master])
+    game_join(game_id=game.id, user=players[0])
+    client.force_login(players[0])
+    assert f'action="/games/{game.id}/leave/"' in client.get("/games/").content.decode()
+    answer = client.post(f"/games/{game.id}/leave/", follow=True)
+    assert "You have left the game" in answer.content.decode()
+    assert not game.powers.filter(user=players[0]).exists()
+
+
+def test_leaving_a_started_game_is_refused(client, sahara):
+    italy = seat_of(sahara, "ITALY")
+    client.force_login(italy.user)
+    answer = client.post(f"/games/{sahara.id}/leave/", follow=True)
+    assert "You could not leave" in answer.content.decode()
+    assert sahara.powers.filter(user=italy.user).exists()

@@ -57,3 +57,16 @@ def test_another_text_or_channel_gets_a_new_key():
     )
     assert isinstance(keys, list) and len(set(keys)) == 4
     assert all(len(k) == 32 and int(k, 16) >= 0 for k in keys)
+
+
+def test_the_page_title_counts_unread_press_only_when_there_is_some():
+    assert run("[press.titleWith(3, 'Game · dipserver'), press.titleWith(0, 'Game · dipserver')]") == [
+        "(3) Game · dipserver",
+        "Game · dipserver",
+    ]
+
+
+def test_a_message_time_is_written_in_the_readers_zone():
+    # The zone itself is the browser's (tests/browser/test_lobby_actions.py reads it in New York).
+    done = run("[press.sentWords('2026-03-03T18:05:00Z'), press.sentWords('not a time')]")
+    assert isinstance(done, list) and "Mar" in done[0] and done[1] == ""

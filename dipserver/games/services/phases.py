@@ -22,6 +22,7 @@ from dipserver.games.models import Game, Order, Phase, Power
 from dipserver.games.services.common import game_locked, phase_locked, powers_locked
 from dipserver.games.services.games import game_finish
 from dipserver.games.services.orders import phase_enqueue, phases_enqueue
+from dipserver.games.services.powers import away_deadline
 from dipserver.games.services.reminders import phase_reminders_sweep as phase_reminders_sweep
 from dipserver.games.turn import Turn, powers_in_play_at, powers_to_act, turn_play
 from dipserver.games.variants import game_variant
@@ -243,6 +244,12 @@ def _missed_orders(
         Power.objects.filter(game=game, ready=True).update(ready=False)
 
 
+def _next_deadline(game: Game, turn: Turn, now: dt.datetime) -> dt.datetime:
+    """The next phase's deadline: its length from now, no earlier than the return of a player on vacation."""
+    minutes = game.phase_minutes[turn.next_snapshot["phase"][-1]]
+    return away_deadline(game, deadline_after(now, minutes, game.deadline_time, game.deadline_zone))
+
+
 def _advance(game: Game, phase: Phase, turn: Turn, now: dt.datetime) -> None:
     nxt = Phase.objects.create(
         game=game,
@@ -251,11 +258,7 @@ def _advance(game: Game, phase: Phase, turn: Turn, now: dt.datetime) -> None:
         variant_version=phase.variant_version,
         snapshot=turn.next_snapshot,
         status=Phase.Status.PROCESSED if turn.over else Phase.Status.OPEN,
-        deadline=None
-        if turn.over
-        else deadline_after(
-            now, game.phase_minutes[turn.next_snapshot["phase"][-1]], game.deadline_time, game.deadline_zone
-        ),
+        deadline=None if turn.over else _next_deadline(game, turn, now),
     )
     game.current_phase = nxt
     game.save(update_fields=["current_phase"])

@@ -6,6 +6,7 @@ import datetime as dt
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 
 from dipserver.games.errors import GameError
 from dipserver.games.models import Game, Phase, Power
@@ -48,8 +49,10 @@ def power_civil_disorder_set(*, power_id: int) -> Power:
 
 
 @transaction.atomic
-def power_vacation_take(*, game_id: int, user: Any, days: int) -> Phase:
-    """Spend vacation days: the open phase's deadline moves on by that many days."""
+def power_vacation_take(*, game_id: int, user: Any, days: int, now: dt.datetime | None = None) -> Phase:
+    """Spend vacation days from the game's allowance: the open phase's deadline moves on by that many
+    days, and the player is away until ``days`` from now (or from the end of a vacation already taken),
+    so a phase that opens meanwhile is due no earlier than their return (``away_deadline``)."""
     if days < 1:
         raise GameError("A vacation is at least one day")
     game = game_locked(game_id)
@@ -61,9 +64,22 @@ def power_vacation_take(*, game_id: int, user: Any, days: int) -> Phase:
         raise GameError(f"{game.name} has no deadline to move")
     phase.deadline += dt.timedelta(days=days)
     phase.save(update_fields=["deadline"])
+    now = now or timezone.now()
     seat.vacation_days_left -= days
-    seat.save(update_fields=["vacation_days_left"])
+    seat.away_until = max(now, seat.away_until or now) + dt.timedelta(days=days)
+    seat.save(update_fields=["vacation_days_left", "away_until"])
     return phase
+
+
+def away_deadline(game: Game, deadline: dt.datetime) -> dt.datetime:
+    """A new phase's deadline, pushed back to the latest return of a player of ``game`` still on vacation."""
+    back = (
+        Power.objects.filter(game=game, status=Power.Status.ACTIVE, away_until__gt=deadline)
+        .order_by("-away_until")
+        .values_list("away_until", flat=True)
+        .first()
+    )
+    return back or deadline
 
 
 @transaction.atomic
