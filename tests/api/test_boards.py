@@ -221,3 +221,24 @@ def test_a_processed_phase_picture_shows_the_results(game):
     svg = client_for().get(f"/api/v1/games/{game.id}/phases/0/map.svg").content.decode()
     assert len(re.findall(r'class="order move failed"', svg)) == 2
     assert 'class="order move"' not in svg
+
+
+def test_a_phase_shows_the_snow_storms_played_on_its_blizzard_draw(players, master):
+    game = start_game(players, master, variant="wall_of_ice", options={"blizzards": {"snow_storm_tokens": 1}})
+    occupied = {u["location"][:3] for u in game.current_phase.snapshot["units"]}
+    target = next(p for p in ("BUR", "PIC", "RUH", "GAS", "BOH", "TYR") if p not in occupied)
+    answer = client_for(user_of(game, "FRANCE")).put(
+        f"/api/v1/games/{game.id}/orders",
+        {"phase": "S1901M", "orders": [f"place blizzard {target}"]},
+        format="json",
+    )
+    assert answer.status_code == 200, answer.content[:300]
+    while True:
+        process(game)
+        game.refresh_from_db()
+        if game.current_phase.name.endswith("M"):
+            break
+    shown = client_for().get(f"/api/v1/games/{game.id}/phases/{game.current_phase.index}").json()["modules"]
+    [storm] = shown["storms"]
+    assert storm["power"] == "FRANCE" and storm["province"] == target and storm["place"] is True
+    assert target in shown["blizzards"]
