@@ -88,8 +88,8 @@ class PhaseDetailApi(APIView):
         skipped = serializers.ListField(child=serializers.CharField())
         modules = serializers.DictField(
             allow_null=True,
-            help_text="Rule modules as the phase opened (null without any): blizzards (provinces), storms (the "
-            "Snow Storms played on this phase's draw: power, province, place, effect), depots "
+            help_text="Rule modules as the phase opened (null without any): blizzards (provinces), storms "
+            "(the Snow Storms played on this phase's draw: power, province, place, effect), depots "
             "(province -> {power, since}), supply (unit province -> {power, supplied, path, source, marks}).",
         )
 
