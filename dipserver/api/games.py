@@ -17,11 +17,11 @@ from dipserver.api.etag import game_tag, matches, not_modified, tagged
 from dipserver.api.pagination import Pagination
 from dipserver.api.permissions import Viewer, game_or_404, power_required, seat_required, viewer_of
 from dipserver.api.throttling import WriteThrottle
-from dipserver.api.variants import variant_slugs
 from dipserver.games import selectors
 from dipserver.games.models import Game, Order, Phase, Power
 from dipserver.games.services import games as game_services
 from dipserver.games.turn import powers_to_act
+from dipserver.games.variants import GENERATED_POWERS, playable_slugs
 
 _PHASE_TYPES = ("M", "R", "A")
 
@@ -79,11 +79,19 @@ class GamesApi(APIView):
         missed_limit = serializers.IntegerField(min_value=1, max_value=100, default=2)
         vacation_days = serializers.IntegerField(min_value=0, max_value=365, default=0)
         end_year = serializers.IntegerField(min_value=1, max_value=9999, required=False, allow_null=True)
+        powers = serializers.IntegerField(
+            min_value=GENERATED_POWERS[0], max_value=GENERATED_POWERS[1], required=False, allow_null=True,
+            help_text="A generated board (Ice Lords) only: how many powers it is dealt for (default 6).",
+        )  # fmt: skip
+        seed = serializers.CharField(
+            max_length=100, required=False, allow_null=True,
+            help_text="A generated board only: deal it from this seed (the same seed, the same board).",
+        )  # fmt: skip
 
         def validate_variant(self, value: str) -> str:
-            if value not in variant_slugs():
+            if value not in playable_slugs():
                 raise serializers.ValidationError(
-                    f"Unknown variant {value!r}; choose one of {', '.join(variant_slugs())}."
+                    f"Unknown variant {value!r}; choose one of {', '.join(playable_slugs())}."
                 )
             return value
 

@@ -179,3 +179,13 @@ def test_a_forming_game_of_a_variant_folder_shows_its_start_map(client, master, 
     html = client.get(f"/games/{game.id}/").content.decode()
     assert page_config(html)["startMap"] == "/variants/sahara/seasons/0.svg"
     assert 'href="/variants/sahara/"' in html
+
+
+def test_the_ice_lords_variant_page_shows_its_rules_and_a_sample_board(client):
+    page = client.get("/variants/ice_lords/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "Ice Lords" in html and "dealt afresh for each game, for 2 to 6 powers" in html
+    assert "The rules in plain words" in html and "village" in html.lower()
+    svg = client.get("/variants/ice_lords/seasons/0.svg")
+    assert svg.status_code == 200 and svg["Content-Type"] == "image/svg+xml" and b"<svg" in svg.content
