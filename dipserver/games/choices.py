@@ -35,16 +35,24 @@ _MODULES = (
 _MODE_EXPLANATION = "Exact: the map changes on the rules' dates; random: in a year drawn within each window."
 
 
+BOARD, TIMELINE, MODULE = 0, 1, 2  # the form's sections, in order
+
+
 @dataclass(frozen=True, slots=True)
 class Choice:
-    name: str  # the key in the game's options, or the game_create argument when ``board``
+    name: str  # the key in the game's options, or the game_create argument when in BOARD
     label: str
     kind: str  # FLAG (true/false), MODE ("exact"/"random"), COUNT (a whole number), TEXT
     default: Any
     explanation: str  # one line, for the form and the API
-    board: bool = False  # an argument of game_create (a generated board's powers, seed)
+    group: int = TIMELINE  # BOARD: an argument of game_create (a generated board's powers, seed)
     minimum: int | None = None
     maximum: int | None = None
+    refusal: str = ""  # a BOARD choice given for a variant without it: "Only <variants> <refusal>"
+
+    @property
+    def board(self) -> bool:
+        return self.group == BOARD
 
     def to_data(self) -> dict[str, Any]:
         return {"name": self.name, "default": self.default, "description": self.explanation}
@@ -59,12 +67,11 @@ def variant_choices(slug: str) -> tuple[Choice, ...]:
     if any(event.chance for event in timeline.events):
         choices.append(Choice("mode", "Map changes", MODE, "exact", _MODE_EXPLANATION))
     for name, spec in timeline.options.items():
-        choices.append(
-            Choice(name, name.replace("_", " ").capitalize(), FLAG, spec.default, spec.description)
-        )
+        label = name.replace("_", " ").capitalize()
+        choices.append(Choice(name, label, FLAG, spec.default, spec.description))
     defaults = icelords.DEFAULT_OPTIONS if slug == GENERATED else {}
     for name, label, explanation in _MODULES:
-        choices.append(Choice(name, label, FLAG, bool(defaults.get(name)), explanation))
+        choices.append(Choice(name, label, FLAG, bool(defaults.get(name)), explanation, MODULE))
     return tuple(choices)
 
 
@@ -72,11 +79,11 @@ def _board_choices() -> list[Choice]:
     low, high = GENERATED_POWERS
     powers = Choice(
         "powers", "Powers", COUNT, high, f"How many powers the board is dealt for, {low} to {high}.",
-        board=True, minimum=low, maximum=high,
+        BOARD, minimum=low, maximum=high, refusal="is dealt for a number of powers; leave this empty.",
     )  # fmt: skip
     seed = Choice(
         "seed", "Board seed (optional)", TEXT, None,
         "Deal the board from this text (the same seed, the same board); empty: from the game's secret.",
-        board=True,
+        BOARD, refusal="is dealt from a seed; leave this empty.",
     )  # fmt: skip
     return [powers, seed]
