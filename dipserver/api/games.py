@@ -21,7 +21,7 @@ from dipserver.games import selectors
 from dipserver.games.models import Game, Order, Phase, Power
 from dipserver.games.services import games as game_services
 from dipserver.games.turn import powers_to_act
-from dipserver.games.variants import GENERATED_POWERS, playable_slugs
+from dipserver.games.variants import GENERATED_POWERS, game_variant, playable_slugs
 
 _PHASE_TYPES = ("M", "R", "A")
 
@@ -197,7 +197,8 @@ def game_detail_data(game_id: int, viewer: Viewer) -> dict[str, Any]:
     seat = viewer.seat
     # Whether each power has orders to give and has given some, never which: the orders stay secret.
     is_open = view.phase is not None and view.phase.status == Phase.Status.OPEN
-    acting = powers_to_act(snapshot) if is_open else set()
+    # The same powers as ``waiting``: with the variant, Winter conversions (Wall of Ice rule 4) count too.
+    acting = powers_to_act(snapshot, game_variant(game)) if is_open else set()
     ordered = (
         set(Order.objects.filter(phase=view.phase).values_list("power_id", flat=True).distinct())
         if is_open

@@ -242,3 +242,21 @@ def test_a_phase_shows_the_snow_storms_played_on_its_blizzard_draw(players, mast
     [storm] = shown["storms"]
     assert storm["power"] == "FRANCE" and storm["province"] == target and storm["place"] is True
     assert target in shown["blizzards"]
+
+
+def test_needs_orders_counts_a_winter_conversion_as_waiting_does(players, master):
+    """Wall of Ice rule 4: a Winter in which England's fleet on a coast may become an army waits for
+    England, with no build or removal due; game detail says so in both places."""
+    from tests.server.conftest import set_up
+
+    game = start_game(players, master, variant="wall_of_ice")
+    set_up(
+        game,
+        "W1901A",
+        *("ENGLAND F EDI", "ENGLAND A LON", "ENGLAND A LVP", "FRANCE A PAR"),
+        owners={"ENGLAND": ["EDI", "LON", "LVP"], "FRANCE": ["PAR"]},
+    )
+    detail = client_for().get(f"/api/v1/games/{game.id}").json()
+    assert detail["waiting"] == ["ENGLAND"]
+    needing = sorted(p["power"] for p in detail["powers"] if p["needs_orders"])
+    assert needing == detail["waiting"]
