@@ -6,13 +6,11 @@ Read-only glue over ``dipserver.games`` and the engine; nothing here writes.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 from typing import Any
 
 from rest_framework.exceptions import NotFound
 
-from dipserver.engine import icelords
 from dipserver.engine.modules import ModuleState
 from dipserver.engine.modules.orders import InPlay
 from dipserver.engine.timeline import Hook, Scheduled, TimelineError, hooks_between, schedule
@@ -20,7 +18,16 @@ from dipserver.engine.types import Phase as EnginePhase
 from dipserver.engine.variant import Variant
 from dipserver.games.errors import GameError
 from dipserver.games.models import Game
-from dipserver.games.variants import GENERATED, game_modules, game_timeline, game_variant, timeline_options
+from dipserver.games.variants import (
+    GENERATED,
+    GENERATED_POWERS,
+    deal_seed,
+    game_modules,
+    game_timeline,
+    game_variant,
+    generated_geometry,
+    timeline_options,
+)
 
 
 def variant_or_404(game: Game) -> Variant:
@@ -44,13 +51,7 @@ def geometry_of(game: Game) -> dict[str, Any] | None:
     """The drawing of a generated board (Ice Lords), ``None`` for a variant drawn from its files."""
     if game.variant != GENERATED:
         return None
-    return _generated_geometry(game.secret, int(game.board.get("powers", 6)))
-
-
-@functools.lru_cache(maxsize=32)
-def _generated_geometry(secret: str, powers: int) -> dict[str, Any]:
-    # The board is a pure function of (secret, powers), so its drawing is too.
-    return icelords.geometry(icelords.generate(secret, powers))
+    return generated_geometry(deal_seed(game), int(game.board.get("powers", GENERATED_POWERS[1])))
 
 
 def _hidden(game: Game) -> bool:

@@ -18,12 +18,12 @@ from dipserver.api.orders import phase_field
 from dipserver.api.pagination import Pagination
 from dipserver.api.permissions import Viewer, game_or_404, power_required, seat_required, viewer_of
 from dipserver.api.throttling import WriteThrottle
-from dipserver.api.variants import variant_slugs
 from dipserver.games import selectors
 from dipserver.games.models import Game, Order, Phase, Power
 from dipserver.games.services import games as game_services
 from dipserver.games.services.powers import power_vacation_take
 from dipserver.games.turn import powers_to_act
+from dipserver.games.variants import GENERATED_POWERS, game_variant, playable_slugs
 
 _PHASE_TYPES = ("M", "R", "A")
 
@@ -81,11 +81,19 @@ class GamesApi(APIView):
         missed_limit = serializers.IntegerField(min_value=1, max_value=100, default=2)
         vacation_days = serializers.IntegerField(min_value=0, max_value=365, default=0)
         end_year = serializers.IntegerField(min_value=1, max_value=9999, required=False, allow_null=True)
+        powers = serializers.IntegerField(
+            min_value=GENERATED_POWERS[0], max_value=GENERATED_POWERS[1], required=False, allow_null=True,
+            help_text="A generated board (Ice Lords) only: how many powers it is dealt for (default 6).",
+        )  # fmt: skip
+        seed = serializers.CharField(
+            max_length=100, required=False, allow_null=True,
+            help_text="A generated board only: deal it from this seed (the same seed, the same board).",
+        )  # fmt: skip
 
         def validate_variant(self, value: str) -> str:
-            if value not in variant_slugs():
+            if value not in playable_slugs():
                 raise serializers.ValidationError(
-                    f"Unknown variant {value!r}; choose one of {', '.join(variant_slugs())}."
+                    f"Unknown variant {value!r}; choose one of {', '.join(playable_slugs())}."
                 )
             return value
 
@@ -196,7 +204,8 @@ def game_detail_data(game_id: int, viewer: Viewer) -> dict[str, Any]:
     seat = viewer.seat
     # Whether each power has orders to give and has given some, never which: the orders stay secret.
     is_open = view.phase is not None and view.phase.status == Phase.Status.OPEN
-    acting = powers_to_act(snapshot) if is_open else set()
+    # The same powers as ``waiting``: with the variant, Winter conversions (Wall of Ice rule 4) count too.
+    acting = powers_to_act(snapshot, game_variant(game)) if is_open else set()
     ordered = (
         set(Order.objects.filter(phase=view.phase).values_list("power_id", flat=True).distinct())
         if is_open

@@ -88,7 +88,8 @@ class PhaseDetailApi(APIView):
         skipped = serializers.ListField(child=serializers.CharField())
         modules = serializers.DictField(
             allow_null=True,
-            help_text="Rule modules as the phase opened (null without any): blizzards (provinces), depots "
+            help_text="Rule modules as the phase opened (null without any): blizzards (provinces), storms "
+            "(the Snow Storms played on this phase's draw: power, province, place, effect), depots "
             "(province -> {power, since}), supply (unit province -> {power, supplied, path, source, marks}).",
         )
 
@@ -170,8 +171,10 @@ def public_modules(snapshot: dict[str, Any]) -> dict[str, Any] | None:
     if not modules:
         return None
     state = modules.get("state") or {}
+    announced = [e for e in modules.get("events", []) if e.get("kind") == "blizzards"]
     return {
         "blizzards": sorted(state.get("blizzards", [])),
+        "storms": announced[0]["storms"] if announced else [],
         "depots": (state.get("supply") or {}).get("depots", {}),
         "supply": (modules.get("supply") or {}).get("units") if modules.get("supply") else None,
     }

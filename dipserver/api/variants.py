@@ -15,21 +15,25 @@ from rest_framework.views import APIView
 
 from dipserver.api.etag import matches, not_modified, tagged
 from dipserver.engine.timeline import Hook, TimelineError, load_timeline, schedule
-from dipserver.engine.variant import VARIANTS_DIR, Variant, VariantError, load_variant
+from dipserver.engine.variant import Variant, VariantError
+from dipserver.games.choices import variant_choices
+from dipserver.games.errors import GameError
+from dipserver.games.variants import GENERATED, playable_slugs, sample_geometry, sample_variant
 from dipserver.render import GeometryError, geometry_json
 
 
 def variant_slugs() -> list[str]:
-    """Every folder of ``variants/`` that holds a variant."""
-    return sorted(p.parent.name for p in VARIANTS_DIR.glob("*/variant.toml"))
+    """Every variant a game can be created with: the folders of ``variants/`` and the generated board."""
+    return playable_slugs()
 
 
 def variant_or_404(slug: str) -> Variant:
+    """The variant, or a generated board's sample deal."""
     if slug not in variant_slugs():
         raise NotFound(f"There is no variant {slug!r}; the variants are {', '.join(variant_slugs())}.")
     try:
-        return load_variant(slug)
-    except VariantError as exc:
+        return sample_variant(slug)
+    except (VariantError, GameError) as exc:
         raise NotFound(f"Variant {slug!r} cannot be loaded: {exc}") from exc
 
 
@@ -61,6 +65,7 @@ def _summary(variant: Variant) -> dict[str, Any]:
         ],
         "victory_centres": variant.victory_centres,
         "start_phase": str(variant.start.phase),
+        "generated": variant.slug == GENERATED,
     }
 
 
@@ -84,21 +89,23 @@ class VariantListApi(APIView):
         powers = _VariantPowerSerializer(many=True)
         victory_centres = serializers.IntegerField()
         start_phase = serializers.CharField()
+        generated = serializers.BooleanField(help_text="Dealt afresh for each game (the powers: the most).")
 
     @extend_schema(responses={200: OutputSerializer(many=True)})
     def get(self, request: Request) -> Response:
         variants = []
         for slug in variant_slugs():
             try:
-                variants.append(_summary(load_variant(slug)))
-            except VariantError:
+                variants.append(_summary(sample_variant(slug)))
+            except (VariantError, GameError):
                 continue  # a broken variant folder is an operator's problem, not a client's
         return Response(self.OutputSerializer(variants, many=True).data)
 
 
 class VariantDetailApi(APIView):
-    """One variant: description, powers and colours, rules options, the timeline of map changes, and the
-    map geometry the browser draws (``null`` for a variant without a drawing yet)."""
+    """One variant: description, powers and colours, the options a game's creator has (only those that
+    change something), the timeline of map changes, and the map geometry the browser draws (``null`` for
+    a variant without a drawing yet). A generated board (Ice Lords) shows its sample deal."""
 
     permission_classes = [AllowAny]
 
@@ -135,19 +142,13 @@ class VariantDetailApi(APIView):
         if matches(request, tag):
             return not_modified(tag)
         try:
-            timeline = load_timeline(variant)
             rows = list(variant_timeline(variant))
+            options = [choice.to_data() for choice in variant_choices(slug)]
         except TimelineError as exc:
             raise NotFound(f"Variant {slug!r} has a broken timeline: {exc}") from exc
-        options = [
-            {"name": "mode", "default": "exact", "description": "'exact' dates, or 'random' within windows"},
-            *(
-                {"name": o.name, "default": o.default, "description": o.description}
-                for o in timeline.options.values()
-            ),
-        ]
         try:
-            geometry, problem = geometry_json(variant), ""
+            generated = sample_geometry(slug)
+            geometry, problem = generated or geometry_json(variant), ""
         except GeometryError as exc:
             geometry, problem = None, str(exc)
         out = {

@@ -3,8 +3,9 @@
 A variant from ``variants/`` is archived (``VariantArchive``: its TOML files and its base's, keyed by the
 version hash and shared by every game on that version); processing and reading load the pinned version —
 straight from ``variants/`` while the files there still hash to it, otherwise from the archive. A
-generated board (Ice Lords) has no files: it is rebuilt from the game secret and ``Game.board``, and the
-rebuilt board must hash to the pinned version.
+generated board (Ice Lords) has no files: it is rebuilt from ``Game.board`` (its power count, and the seed
+it was dealt from, the game secret unless the creator gave one), and the rebuilt board must hash to the
+pinned version. The variant pages show a sample deal (``sample_variant``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from dipserver.engine.icelords import MapGenerationError
 from dipserver.engine.modules import Modules, split_options
 from dipserver.engine.timeline import Timeline, TimelineError, load_timeline
 from dipserver.engine.variant import (
+    VARIANTS_DIR,
     Variant,
     VariantError,
     load_variant,
@@ -30,15 +32,28 @@ from dipserver.games.models import Game, VariantArchive
 _T = TypeVar("_T")
 
 GENERATED = "ice_lords"  # the slug of the board generated per game (dipserver.engine.icelords)
+GENERATED_POWERS = (2, len(icelords.POWERS))  # the fewest and most powers a generated board is dealt for
+SAMPLE_SEED = "sample"  # the deal the variant pages and the variant API show for a generated board
 
 
-def variant_pinned(*, slug: str, secret: str, powers: int | None = None) -> tuple[Variant, dict[str, Any]]:
-    """The variant a new game pins, and what regenerates it (``Game.board``); archives its files."""
+def variant_pinned(
+    *, slug: str, secret: str, powers: int | None = None, seed: str | None = None
+) -> tuple[Variant, dict[str, Any]]:
+    """The variant a new game pins, and what regenerates it (``Game.board``); archives its files.
+
+    A generated board is dealt for ``powers`` powers (default the most) from ``seed`` if given (the same
+    seed deals the same board), else from the game ``secret``; the game's other draws (blizzards) always
+    come from its secret."""
     if slug == GENERATED:
-        count = 6 if powers is None else powers
-        return _generated(secret, count), {"powers": count}
+        count = GENERATED_POWERS[1] if powers is None else powers
+        if seed is not None and not (seed.strip() and len(seed) <= 100):
+            raise GameError("An Ice Lords seed is 1 to 100 characters, not blank")
+        board: dict[str, Any] = {"powers": count} if seed is None else {"powers": count, "seed": seed}
+        return _generated(seed if seed is not None else secret, count), board
     if powers is not None:
         raise GameError(f"Only a generated board takes a number of powers; {slug} has its own")
+    if seed is not None:
+        raise GameError(f"Only a generated board is dealt from a seed; {slug} has its own map")
     try:
         files = variant_sources(slug)
     except VariantError as exc:
@@ -52,7 +67,7 @@ def game_variant(game: Game) -> Variant:
     """The variant ``game`` is played with: exactly the version it pinned."""
     variant: Variant | None
     if game.variant == GENERATED:
-        variant = _generated(game.secret, game.board.get("powers", 6))
+        variant = _generated(deal_seed(game), game.board.get("powers", GENERATED_POWERS[1]))
     else:
         variant = _current(game.variant)
         if variant is None or variant.version != game.variant_version:
@@ -60,6 +75,38 @@ def game_variant(game: Game) -> Variant:
     if variant.version != game.variant_version:
         raise GameError(f"{game.name}: its variant version {game.variant_version[:12]} cannot be rebuilt")
     return variant
+
+
+def deal_seed(game: Game) -> str:
+    """What a generated board was dealt from: the seed its creator gave, else the game secret."""
+    return str(game.board.get("seed") or game.secret)
+
+
+def playable_slugs() -> list[str]:
+    """Every variant a game can be created with: the folders of ``variants/`` and the generated board."""
+    folders = [p.parent.name for p in VARIANTS_DIR.glob("*/variant.toml")]
+    return sorted({*folders, GENERATED})
+
+
+def sample_variant(slug: str) -> Variant:
+    """The variant as its pages show it: a generated board's sample deal (the most powers), else the
+    variant from ``variants/`` (``VariantError`` if it does not load)."""
+    if slug == GENERATED:
+        return _generated(SAMPLE_SEED, GENERATED_POWERS[1])
+    return load_variant(slug)
+
+
+def sample_geometry(slug: str) -> dict[str, Any] | None:
+    """The drawing of ``sample_variant(slug)`` when it is generated; ``None`` when its files draw it."""
+    if slug != GENERATED:
+        return None
+    return generated_geometry(SAMPLE_SEED, GENERATED_POWERS[1])
+
+
+@functools.lru_cache(maxsize=32)
+def generated_geometry(seed: str, powers: int) -> dict[str, Any]:
+    # The board is a pure function of (seed, powers), so its drawing is too.
+    return icelords.geometry(icelords.generate(seed, powers))
 
 
 def game_timeline(game: Game) -> tuple[Variant, Timeline]:

@@ -1,34 +1,50 @@
-"""The create-a-game form: the settings a player picks, checked again by the games service."""
+"""The create-a-game form: the settings a player picks, checked again by the games service.
+
+Besides the settings every game has, the form offers each choice that matters for some variant
+(``games.choices``: the variant's own options, random mode where its timeline has chances, the rule
+modules, a generated board's powers and seed), one field per choice name. Each field says which variants
+it is for (``option_rows``); the page shows only the chosen variant's (``static/js/create.js``), and the
+form reads only those: a choice that has no effect on the chosen variant is never sent to the game.
+"""
 
 from __future__ import annotations
 
+import json
 import zoneinfo
 from typing import Any, cast
 
 from django import forms
 
-from dipserver.engine.icelords import POWERS as ICE_LORDS_POWERS
+from dipserver.games.choices import COUNT, FLAG, MODE, Choice, variant_choices
 from dipserver.games.models import Game
-from dipserver.games.variants import GENERATED
-
-ICE_LORDS_DEFAULT_POWERS = 6
 
 MAX_PHASE_MINUTES = 60 * 24 * 60  # the API's limit: sixty days
+MODES = [("exact", "On the dates in the rules"), ("random", "In a random year within each window")]
 
 
 def _minutes(label: str, initial: int) -> forms.IntegerField:
     return forms.IntegerField(label=label, min_value=1, max_value=MAX_PHASE_MINUTES, initial=initial)
 
 
+def _field(choice: Choice) -> forms.Field:
+    """The form field of one choice; empty or unticked is allowed (the variant's default, or off)."""
+    help_text = choice.explanation
+    if choice.kind == FLAG:
+        return forms.BooleanField(label=choice.label, required=False, help_text=help_text)
+    if choice.kind == MODE:
+        return forms.ChoiceField(label=choice.label, choices=MODES, required=False, help_text=help_text)
+    if choice.kind == COUNT:
+        return forms.IntegerField(
+            label=choice.label, required=False, help_text=help_text,
+            min_value=choice.minimum, max_value=choice.maximum,
+        )  # fmt: skip
+    return forms.CharField(label=choice.label, required=False, max_length=100, help_text=help_text)
+
+
 class GameCreateForm(forms.Form):
     name = forms.CharField(max_length=100)
     variant = forms.ChoiceField()
     press = forms.ChoiceField(choices=Game.Press.choices, initial=Game.Press.FULL)
-    mode = forms.ChoiceField(
-        label="Map changes",
-        choices=[("exact", "On the dates in the rules"), ("random", "In a random year within each window")],
-        initial="exact",
-    )
     movement_minutes = _minutes("Minutes for orders", 1440)
     retreat_minutes = _minutes("Minutes for retreats", 720)
     adjustment_minutes = _minutes("Minutes for builds", 720)
@@ -37,17 +53,42 @@ class GameCreateForm(forms.Form):
     password = forms.CharField(
         label="Password to join (optional)", max_length=128, required=False, widget=forms.PasswordInput
     )
-    powers = forms.IntegerField(
-        label=f"Powers (Ice Lords only, 2 to {len(ICE_LORDS_POWERS)})",
-        min_value=2,
-        max_value=len(ICE_LORDS_POWERS),
-        required=False,
-        help_text=f"An Ice Lords board is dealt for this many powers; {ICE_LORDS_DEFAULT_POWERS} if empty.",
-    )
 
     def __init__(self, *args: Any, variants: list[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         cast(forms.ChoiceField, self.fields["variant"]).choices = variants  # declared so above
+        self.variant_names = dict(variants)
+        self.choices = {slug: variant_choices(slug) for slug, _ in variants}
+        self.settings_names = list(self.fields)
+        offered: dict[str, tuple[Choice, list[str]]] = {}
+        everything = [(c, slug) for slug, cs in self.choices.items() for c in cs]
+        for choice, slug in sorted(everything, key=lambda pair: pair[0].group):
+            offered.setdefault(choice.name, (choice, []))[1].append(slug)
+        self.offered = offered
+        chosen = str(self.initial.get("variant", ""))
+        for name, (choice, _) in offered.items():
+            self.fields[name] = _field(choice)
+            mine = next((c for c in self.choices.get(chosen, ()) if c.name == name), None)
+            if mine is not None and mine.kind != COUNT:
+                self.fields[name].initial = mine.default
+
+    def settings_fields(self) -> list[forms.BoundField]:
+        """The settings every game has, in order."""
+        return [self[name] for name in self.settings_names]
+
+    def option_rows(self) -> list[dict[str, Any]]:
+        """Each choice's field with the variants it is for and its default in each (for create.js)."""
+        rows = []
+        for name, (_, slugs) in self.offered.items():
+            defaults = {s: c.default for s in slugs for c in self.choices[s] if c.name == name}
+            rows.append({"field": self[name], "variants": " ".join(slugs), "defaults": json.dumps(defaults)})
+        return rows
+
+    def shown(self) -> set[str]:
+        """The options whose fields the page showed and sent (each row sends ``shown=<name>``): an unticked
+        box counts as off only then; a post without it (a script) leaves the variant's default."""
+        getlist = getattr(self.data, "getlist", None)
+        return set(getlist("shown")) if getlist else set()
 
     def clean_deadline_zone(self) -> str:
         zone: str = self.cleaned_data["deadline_zone"].strip()
@@ -58,18 +99,29 @@ class GameCreateForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         # cast: Form.clean() returns cleaned_data; the stubs allow None for overrides that return nothing.
         data = cast(dict[str, Any], super().clean())
-        if data.get("powers") is not None and data.get("variant") not in (None, GENERATED):
-            self.add_error("powers", "Only Ice Lords is dealt for a number of powers; leave this empty.")
+        chosen = {c.name for c in self.choices.get(data.get("variant", ""), ())}
+        for name, (choice, slugs) in self.offered.items():
+            given = data.get(name)
+            if choice.board and name not in chosen and given not in (None, ""):
+                names = " and ".join(self.variant_names[s] for s in slugs)
+                self.add_error(name, f"Only {names} {choice.refusal}")
         return data
 
     def game_settings(self) -> dict[str, Any]:
         """The keyword arguments of ``game_create`` (without who creates it)."""
         data = self.cleaned_data
+        options: dict[str, Any] = {}
+        board: dict[str, Any] = {}
+        for choice in self.choices[data["variant"]]:
+            value = data.get(choice.name)
+            if value in (None, "") or (choice.kind == FLAG and choice.name not in self.shown()):
+                value = choice.default  # empty, not picked, or a box the page did not show: the default
+            (board if choice.board else options)[choice.name] = value
         return {
             "name": data["name"],
             "variant": data["variant"],
             "press": data["press"],
-            "options": {"mode": data["mode"]},
+            "options": options,
             "phase_minutes": {
                 "M": data["movement_minutes"],
                 "R": data["retreat_minutes"],
@@ -78,5 +130,5 @@ class GameCreateForm(forms.Form):
             "deadline_zone": data["deadline_zone"],
             "end_year": data["end_year"],
             "join_password": data["password"],
-            "powers": (data["powers"] or ICE_LORDS_DEFAULT_POWERS) if data["variant"] == GENERATED else None,
+            **board,
         }

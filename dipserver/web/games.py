@@ -12,13 +12,12 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from dipserver.engine.icelords import POWERS as ICE_LORDS_POWERS
 from dipserver.games import selectors
 from dipserver.games.errors import GameError
 from dipserver.games.models import Game, Order, Power
 from dipserver.games.services import games as game_services
 from dipserver.games.services.common import phase_title
-from dipserver.games.variants import GENERATED, game_variant
+from dipserver.games.variants import game_variant
 from dipserver.web.forms import GameCreateForm
 from dipserver.web.variants import variant_choices, variant_facts
 
@@ -65,13 +64,15 @@ def _watchable(request: HttpRequest) -> dict[str, Any]:
         "watch_games": rows,
         "watch_filter": {"variant": variant, "status": status},
         "watch_statuses": _WATCH_STATUSES,
-        "watch_variants": [*variant_choices(), (GENERATED, "Ice Lords")],
+        "watch_variants": variant_choices(),  # the generated board (Ice Lords) among them
     }
 
 
 def _game_facts(game: Game) -> dict[str, Any]:
     """The variant's facts, or those of the board generated for this game (Ice Lords)."""
-    return variant_facts(game.variant) or _generated_facts(game)
+    facts = variant_facts(game.variant)
+    # A generated board's page facts describe a sample deal: the game has its own board and powers.
+    return facts if facts and not facts["generated"] else _generated_facts(game)
 
 
 def _label(facts: dict[str, Any]) -> dict[str, Any]:
@@ -118,7 +119,7 @@ def _my_games(user: Any) -> list[dict[str, Any]]:
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def game_new(request: HttpRequest) -> HttpResponse:
-    choices = [*variant_choices(), (GENERATED, "Ice Lords")]
+    choices = variant_choices()
     form = GameCreateForm(request.POST or None, variants=choices, initial={"variant": "sahara"})
     if request.method == "POST" and form.is_valid():
         try:
@@ -130,19 +131,8 @@ def game_new(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, f"{game.name} is created. Join it to take a seat.")
             return redirect("game", game_id=game.id)
-    facts = {slug: variant_facts(slug) or _ICE_LORDS_PREVIEW for slug, _ in choices}
+    facts = {slug: variant_facts(slug) for slug, _ in choices}
     return render(request, "web/game_new.html", {"form": form, "variants": facts})
-
-
-# Ice Lords has no variant folder: its board is dealt per game, so the preview describes the deal.
-_ICE_LORDS_PREVIEW = {
-    "name": "Ice Lords",
-    "description": (
-        f"A 9 by 9 board of land, sea and ice dealt afresh for each game, for 2 to {len(ICE_LORDS_POWERS)} "
-        "powers, with blizzards on. Choose how many powers below."
-    ),
-    "generated": True,
-}
 
 
 @login_required

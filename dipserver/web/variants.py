@@ -11,7 +11,9 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
 from dipserver.engine.timeline import HOOK_WORDS, TimelineError, event_text, walk
-from dipserver.engine.variant import VARIANTS_DIR, Variant, VariantError, load_variant
+from dipserver.engine.variant import Variant, VariantError
+from dipserver.games.errors import GameError
+from dipserver.games.variants import GENERATED_POWERS, playable_slugs, sample_geometry, sample_variant
 from dipserver.render import GeometryError, render_svg
 from dipserver.web.rules import plain_words_html
 
@@ -26,7 +28,7 @@ def variant_choices() -> list[tuple[str, str]]:
 
 
 def _slugs() -> list[str]:
-    return sorted(p.parent.name for p in VARIANTS_DIR.glob("*/variant.toml"))
+    return playable_slugs()
 
 
 @functools.lru_cache(maxsize=16)
@@ -34,21 +36,31 @@ def variant_facts(slug: str) -> dict[str, Any] | None:
     """What the pages say about a variant: names, colours, rules in plain words, the seasons' changes.
 
     None when the folder does not hold a loadable variant. Cached: variants are data read at start-up.
+    A generated board (Ice Lords) is described by its sample deal, its map drawn from that deal.
     """
     try:
-        variant = load_variant(slug)
+        variant = sample_variant(slug)
         seasons = _seasons(variant)
-    except (VariantError, TimelineError, FileNotFoundError):
+    except (VariantError, TimelineError, FileNotFoundError, GameError):
         return None
+    generated = sample_geometry(slug) is not None
+    description = variant.description
+    if generated:
+        low, high = GENERATED_POWERS
+        description = (
+            f"A {variant.name} board dealt afresh for each game, for {low} to {high} powers. "
+            f"The map shown is one deal: {description}"
+        )
     return {
         "slug": variant.slug,
         "name": variant.name,
-        "description": variant.description,
+        "description": description,
         "powers": [{"name": key, "display": p.name, "colour": p.colour} for key, p in variant.powers.items()],
         "victory_centres": variant.victory_centres,
         "start_phase": str(variant.start.phase),
         "rules_html": plain_words_html(slug),
         "seasons": seasons,
+        "generated": generated,
     }
 
 
@@ -76,12 +88,13 @@ def _steps(variant: Variant) -> tuple[Any, ...]:
 
 @functools.lru_cache(maxsize=256)
 def _season_svg(slug: str, step: int) -> str:
-    variant = load_variant(slug)
+    variant = sample_variant(slug)
+    drawing = sample_geometry(slug)
     steps = _steps(variant)
     if step == 0:
-        return render_svg(variant, variant.map_state, variant.start)
+        return render_svg(variant, variant.map_state, variant.start, geometry=drawing)
     _, _, result = steps[step - 1]
-    return render_svg(variant, result.map_state, result.position)
+    return render_svg(variant, result.map_state, result.position, geometry=drawing)
 
 
 @require_safe

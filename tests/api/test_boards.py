@@ -231,3 +231,42 @@ def test_the_old_timeline_address_redirects_permanently_keeping_the_query(game):
     answer = client_for().get(f"/api/v1/games/{game.id}/timeline/?since=3")
     assert answer.status_code == 308
     assert answer["Location"] == f"/api/v1/games/{game.id}/timeline?since=3"
+
+
+def test_a_phase_shows_the_snow_storms_played_on_its_blizzard_draw(players, master):
+    game = start_game(players, master, variant="wall_of_ice", options={"blizzards": {"snow_storm_tokens": 1}})
+    occupied = {u["location"][:3] for u in game.current_phase.snapshot["units"]}
+    target = next(p for p in ("BUR", "PIC", "RUH", "GAS", "BOH", "TYR") if p not in occupied)
+    answer = client_for(user_of(game, "FRANCE")).put(
+        f"/api/v1/games/{game.id}/orders",
+        {"phase": "S1901M", "orders": [f"place blizzard {target}"]},
+        format="json",
+    )
+    assert answer.status_code == 200, answer.content[:300]
+    while True:
+        process(game)
+        game.refresh_from_db()
+        if game.current_phase.name.endswith("M"):
+            break
+    shown = client_for().get(f"/api/v1/games/{game.id}/phases/{game.current_phase.index}").json()["modules"]
+    [storm] = shown["storms"]
+    assert storm["power"] == "FRANCE" and storm["province"] == target and storm["place"] is True
+    assert target in shown["blizzards"]
+
+
+def test_needs_orders_counts_a_winter_conversion_as_waiting_does(players, master):
+    """Wall of Ice rule 4: a Winter in which England's fleet on a coast may become an army waits for
+    England, with no build or removal due; game detail says so in both places."""
+    from tests.server.conftest import set_up
+
+    game = start_game(players, master, variant="wall_of_ice")
+    set_up(
+        game,
+        "W1901A",
+        *("ENGLAND F EDI", "ENGLAND A LON", "ENGLAND A LVP", "FRANCE A PAR"),
+        owners={"ENGLAND": ["EDI", "LON", "LVP"], "FRANCE": ["PAR"]},
+    )
+    detail = client_for().get(f"/api/v1/games/{game.id}").json()
+    assert detail["waiting"] == ["ENGLAND"]
+    needing = sorted(p["power"] for p in detail["powers"] if p["needs_orders"])
+    assert needing == detail["waiting"]

@@ -193,3 +193,21 @@ def test_a_snow_storm_placed_through_the_services_lands_on_the_next_movement_pha
     movement = after if after.name.endswith("M") else play(game, 1)[0]
     assert movement.name.endswith("M")
     assert target in movement.snapshot["modules"]["state"]["blizzards"]
+
+
+def test_the_stored_blizzard_announcement_lists_the_snow_storm_placed(users):
+    options = {"blizzards": {"count": "1d6", "snow_storm_tokens": 1}}
+    game = started_game(users, variant="wall_of_ice", options=options)
+    first = game.current_phase
+    board = selectors.phase_board(game=game, phase=first)
+    occupied = {u["location"][:3] for u in first.snapshot["units"]}
+    target = next(p for p in sorted(board.provinces) if board.is_land(p) and p not in occupied)
+    unit = first.snapshot["units"][0]
+    user = seat(game, unit["power"]).user
+    submitted = orders_submit(game_id=game.id, user=user, text=f"place blizzard {target}", now=SOON)
+    assert submitted.accepted == [f"place blizzard {target}"], submitted.rejected
+    [after] = play(game, 1)
+    movement = after if after.name.endswith("M") else play(game, 1)[0]
+    event = blizzard_event(movement)
+    effect = "no_change" if target in event["drawn"] else "placed"
+    assert event["storms"] == [{"power": unit["power"], "province": target, "place": True, "effect": effect}]

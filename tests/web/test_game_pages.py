@@ -179,3 +179,99 @@ def test_a_forming_game_of_a_variant_folder_shows_its_start_map(client, master, 
     html = client.get(f"/games/{game.id}/").content.decode()
     assert page_config(html)["startMap"] == "/variants/sahara/seasons/0.svg"
     assert 'href="/variants/sahara/"' in html
+
+
+def test_the_ice_lords_variant_page_shows_its_rules_and_a_sample_board(client):
+    page = client.get("/variants/ice_lords/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "Ice Lords" in html and "dealt afresh for each game, for 2 to 6 powers" in html
+    assert "The rules in plain words" in html and "village" in html.lower()
+    svg = client.get("/variants/ice_lords/seasons/0.svg")
+    assert svg.status_code == 200 and svg["Content-Type"] == "image/svg+xml" and b"<svg" in svg.content
+
+
+# --- the variant's options on the create form (issue 15) ------------------------------------------------
+
+OPTION_ROW = re.compile(
+    r'<div class="variant-option" data-option="(\w+)" data-variants="([\w ]+)" data-defaults="([^"]*)">'
+    r"(.*?)</div>",
+    re.S,
+)
+EVERY = {"deluge", "ice_lords", "sahara", "standard", "wall_of_ice"}
+
+
+def option_rows(client) -> dict[str, tuple[set[str], dict, str]]:
+    page = client.get("/games/new/").content.decode()
+    return {
+        name: (set(variants.split()), json.loads(defaults.replace("&quot;", '"')), body)
+        for name, variants, defaults, body in OPTION_ROW.findall(page)
+    }
+
+
+def test_the_create_form_offers_each_option_for_the_variants_it_matters_to(client, players):
+    client.force_login(players[0])
+    rows = option_rows(client)
+    assert {name: variants for name, (variants, _, _) in rows.items()} == {
+        "powers": {"ice_lords"},
+        "seed": {"ice_lords"},
+        "mode": {"wall_of_ice"},
+        "errata": {"sahara"},
+        "swap_sil_swi": {"deluge"},
+        "drowning_armies": {"deluge"},
+        "blizzards": EVERY,
+        "supply_lines": EVERY,
+    }
+    assert rows["blizzards"][1] == {slug: slug == "ice_lords" for slug in sorted(EVERY)}
+    assert rows["errata"][1] == {"sahara": True}
+
+
+def test_each_option_on_the_create_form_has_a_one_line_explanation(client, players):
+    client.force_login(players[0])
+    for name, (_, _, body) in option_rows(client).items():
+        [explanation] = re.findall(r'<p class="muted small">([^<]+)</p>', body)
+        assert explanation.strip() and "\n" not in explanation, name
+
+
+def test_the_create_form_offers_random_mode_only_to_a_variant_with_chances(client, players):
+    client.force_login(players[0])
+    assert option_rows(client)["mode"][0] == {"wall_of_ice"}
+
+
+def test_options_chosen_on_the_create_form_reach_the_game(client, players):
+    client.force_login(players[0])
+    shown = ["swap_sil_swi", "drowning_armies", "blizzards", "supply_lines"]
+    form = {**FORM, "name": "Flood", "variant": "deluge", "shown": shown}
+    client.post("/games/new/", {**form, "swap_sil_swi": "on", "drowning_armies": "on", "supply_lines": "on"})
+    options = Game.objects.get(name="Flood").options
+    assert options["swap_sil_swi"] is True and options["drowning_armies"] is True
+    assert "blizzards" not in options and options["supply_lines"]["capture"] is True
+
+
+def test_an_unticked_option_the_form_showed_is_off(client, players):
+    client.force_login(players[0])
+    client.post("/games/new/", {**FORM, "name": "Dry", "shown": ["errata", "blizzards", "supply_lines"]})
+    assert Game.objects.get(name="Dry").options["errata"] is False
+
+
+def test_the_create_form_sends_random_mode_and_ice_lords_choices(client, players):
+    client.force_login(players[0])
+    client.post("/games/new/", {**FORM, "name": "Ice", "variant": "wall_of_ice", "mode": "random"})
+    assert Game.objects.get(name="Ice").options["mode"] == "random"
+    grid = {**FORM, "name": "Grid", "variant": "ice_lords", "powers": 2, "seed": "frost"}
+    client.post("/games/new/", {**grid, "shown": ["powers", "seed", "blizzards", "supply_lines"]})
+    game = Game.objects.get(name="Grid")
+    assert game.board == {"powers": 2, "seed": "frost"} and "blizzards" not in game.options
+
+
+def test_an_option_of_another_variant_has_no_effect_on_the_game(client, players):
+    client.force_login(players[0])
+    client.post("/games/new/", {**FORM, "name": "Sands", "mode": "random", "swap_sil_swi": "on"})
+    options = Game.objects.get(name="Sands").options
+    assert options["mode"] == "exact" and "swap_sil_swi" not in options
+
+
+def test_a_seed_for_a_variant_that_is_not_dealt_is_refused(client, players):
+    client.force_login(players[0])
+    page = client.post("/games/new/", {**FORM, "seed": "frost"}).content.decode()
+    assert "Only Ice Lords is dealt from a seed" in page and not Game.objects.exists()

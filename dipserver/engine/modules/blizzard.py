@@ -120,6 +120,29 @@ def apply_storms(drawn: Iterable[str], storms: Iterable[SnowStorm], board: Board
     return frozenset(p for p in result if board.terrain(p).passable)
 
 
+def storm_effects(drawn: Iterable[str], storms: Iterable[SnowStorm], board: Board) -> list[dict[str, Any]]:
+    """Each Snow Storm as announced with the draw, with what it did (``apply_storms``'s rules): ``placed``
+    or ``removed`` a blizzard, ``cancelled`` (a place and a remove on one province), ``no_change`` (placed
+    where one was drawn anyway, or removed where none was) or ``lapsed`` (the province is no longer
+    passable)."""
+    storms = tuple(storms)
+    drawn = frozenset(drawn)
+    both = {s.province for s in storms if s.place} & {s.province for s in storms if not s.place}
+    report = []
+    for storm in storms:
+        if not board.terrain(storm.province).passable:
+            effect = "lapsed"
+        elif storm.province in both:
+            effect = "cancelled"
+        elif storm.place:
+            effect = "no_change" if storm.province in drawn else "placed"
+        else:
+            effect = "removed" if storm.province in drawn else "no_change"
+        row = {"power": storm.power, "province": storm.province, "place": storm.place, "effect": effect}
+        report.append(row)
+    return report
+
+
 def blizzards_for(
     board: Board, phase: Phase, secret: str, options: BlizzardOptions, storms: Iterable[SnowStorm] = ()
 ) -> frozenset[str]:

@@ -84,9 +84,7 @@ def open_phase(board: Board, position: Position, modules: Modules, state: Module
                 "phase": str(phase),
                 "provinces": sorted(now),
                 "drawn": sorted(drawn),
-                "storms": [
-                    {"power": s.power, "province": s.province, "place": s.place} for s in state.storms
-                ],
+                "storms": blizzard.storm_effects(drawn, storms, board),
             }
         )
     elif phase.type is PhaseType.ADJUSTMENTS:

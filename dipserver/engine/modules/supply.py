@@ -8,8 +8,9 @@ of their own stands; fleets trace over seas and coastal land.
 
 Depots are established by a unit that stays put for a movement phase in a supplied, non-centre land
 province; they are operative from the next phase, never move, chain into networks (a depot is in supply
-if it traces, as an army would, to a source or to another depot in supply), and are destroyed — or, by
-option, captured — when another power's unit stands in one.
+if it traces, as an army would, to a source or to another depot in supply), and are captured (seed rule
+8.22) — or, by option, destroyed — when they are alone with another power's unit: it stands there at the end
+of a phase and no unit of the depot's owner, not even a dislodged one still to retreat, is there.
 
 Effects: a unit out of supply cannot give support. At each check (after the Autumn retreats; by option
 also after the Spring ones) an unsupplied unit gets a mark and a supplied one loses its marks; units with
@@ -50,7 +51,7 @@ class SupplyOptions:
     check_seasons: frozenset[Season] = frozenset({Season.FALL})  # checks run after these seasons' retreats
     depots: bool = True
     max_depots: int = 2  # per power
-    capture: bool = False  # a depot entered by another power changes hands instead of being destroyed
+    capture: bool = True  # a depot left alone with another power's unit changes hands (false: destroyed)
     block_foreign_sc: bool = False  # centres owned by another power also block paths
 
     @classmethod
@@ -76,7 +77,7 @@ class SupplyOptions:
             check_seasons=frozenset(Season(s) for s in seasons),
             depots=_flag(data, "depots", True),
             max_depots=_whole(data, "max_depots", 2, 0),
-            capture=_flag(data, "capture", False),
+            capture=_flag(data, "capture", True),
             block_foreign_sc=_flag(data, "block_foreign_sc", False),
         )
         return options
@@ -368,15 +369,28 @@ def after_phase(
         unit = before.units.get(order.province)
         if unit is not None and after.units.get(order.province) == unit:
             depots[order.province] = Depot(order.power, str(before.phase))
-    capture = options.capture if options else False
+    capture = options.capture if options else True
     for prov, depot in list(depots.items()):
-        there = after.units.get(prov)
-        if there is not None and there.power != depot.power:
-            if capture:
-                depots[prov] = Depot(there.power, str(before.phase))  # operative from the captor's next phase
-            else:
-                del depots[prov]
+        enemy = _alone_with_enemy(after, prov, depot.power)
+        if enemy is None:
+            continue
+        if capture:
+            depots[prov] = Depot(enemy, str(before.phase))  # operative from the captor's next phase
+        else:
+            del depots[prov]
     return SupplyState(depots, marks, dislodged_marks)
+
+
+def _alone_with_enemy(after: Position, prov: str, owner: str) -> str | None:
+    """The power whose unit is alone with ``owner``'s depot in ``prov`` (seed rule 8.22), or ``None``:
+    while the owner's dislodged unit still stands there to retreat, the depot is not alone with it."""
+    there = after.units.get(prov)
+    if there is None or there.power == owner:
+        return None
+    dislodged = after.dislodged.get(prov)
+    if dislodged is not None and dislodged.unit.power == owner:
+        return None
+    return there.power
 
 
 def _follow(

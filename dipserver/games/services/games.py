@@ -47,17 +47,20 @@ def game_create(
     end_year: int | None = None,
     masters: Iterable[Any] = (),
     powers: int | None = None,
+    seed: str | None = None,
 ) -> Game:
     """A new game waiting for players; every setting is checked and explained when wrong.
 
     The variant's version is pinned and its files archived (``variants.variant_pinned``). ``options`` may
     switch on rule modules (``{"blizzards": {"count": "1d6"}, "supply_lines": true}``); ``powers`` is for
-    the generated Ice Lords board only (2 to 6, default 6), which has blizzards on unless told otherwise.
+    the generated Ice Lords board only (2 to 6, default 6), which has blizzards on unless told otherwise;
+    ``seed`` deals that board from a seed of the creator's choosing (the same seed, the same board) instead
+    of the game secret.
     """
     if not name.strip():
         raise GameError("A game needs a name")
     secret = randomness.new_secret()
-    engine_variant, board = variant_pinned(slug=variant, secret=secret, powers=powers)
+    engine_variant, board = variant_pinned(slug=variant, secret=secret, powers=powers, seed=seed)
     if variant == GENERATED:
         options = {**icelords.DEFAULT_OPTIONS, **(options or {})}
     resolved = options_checked(load_timeline(engine_variant), options)

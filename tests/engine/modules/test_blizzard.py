@@ -207,6 +207,47 @@ def test_snow_storm_tokens_are_ordered_a_phase_ahead_and_spent(board: Board) -> 
     assert opened.state.tokens_left(modules, "FRANCE") == 0
 
 
+def test_the_announcement_lists_the_snow_storms_and_what_each_did(board: Board) -> None:
+    """The draw is announced with every Snow Storm played on it: placed, removed, cancelled, no change."""
+    modules = Modules(blizzards=BlizzardOptions(count=Dice.parse("2"), snow_storm_tokens=2))
+    phase = Phase.parse("S1902M")
+    drawn = sorted(draw(board, phase, "secret", modules.blizzards or BlizzardOptions()))
+    free = [p for p in ("BUR", "MUN", "PIE", "RUH") if p not in drawn]
+    storms = (
+        SnowStorm("FRANCE", free[0]),
+        SnowStorm("GERMANY", drawn[0], place=False),
+        SnowStorm("ITALY", free[1]),
+        SnowStorm("AUSTRIA", free[1], place=False),
+        SnowStorm("TURKEY", drawn[1]),
+    )
+    pos = position({"FRANCE": ["A PAR"]}, phase="S1902M")
+    opened = open_phase(board, pos, modules, ModuleState(storms=storms), "secret")
+    (event,) = opened.events
+    assert event["drawn"] == drawn
+    assert event["provinces"] == sorted({drawn[1], free[0]})
+    assert [(s["power"], s["province"], s["place"], s["effect"]) for s in event["storms"]] == [
+        ("FRANCE", free[0], True, "placed"),
+        ("GERMANY", drawn[0], False, "removed"),
+        ("ITALY", free[1], True, "cancelled"),
+        ("AUSTRIA", free[1], False, "cancelled"),
+        ("TURKEY", drawn[1], True, "no_change"),
+    ]
+
+
+def test_a_snow_storm_on_a_province_closed_since_it_was_ordered_is_announced_as_lapsed() -> None:
+    wall = load_variant("wall_of_ice")
+    frozen = next(
+        s.map_state for year, hook, s in walk(wall, {}) if (year, hook) == (1904, Hook.AFTER_FALL_RETREATS)
+    )
+    iced = board_for(wall, frozen)
+    modules = Modules(blizzards=BlizzardOptions(count=Dice.parse("0"), snow_storm_tokens=1))
+    pos = position({"ENGLAND": ["F LON"]}, phase="S1905M")
+    opened = open_phase(iced, pos, modules, ModuleState(storms=(SnowStorm("ENGLAND", "NTH"),)), "s")
+    (event,) = opened.events
+    assert event["provinces"] == []
+    assert event["storms"] == [{"power": "ENGLAND", "province": "NTH", "place": True, "effect": "lapsed"}]
+
+
 # --- with the mutating variants ------------------------------------------------------------------------
 
 

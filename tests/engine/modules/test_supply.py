@@ -14,6 +14,7 @@ from dipserver.engine.modules.phase import ModuleOrders, open_phase
 from dipserver.engine.modules.supply import (
     Depot,
     EstablishDepot,
+    Line,
     SupplyOptions,
     SupplyState,
     after_phase,
@@ -224,6 +225,55 @@ def test_a_depot_entered_by_another_power_is_destroyed_or_captured(
     pos = position({"GERMANY": ["A MUN"]}, phase="S1902M")
     played = run(board, pos, {"GERMANY": ["A MUN - BUR"]}, Modules(supply=options), state)
     assert played.state.supply.depots == after
+
+
+def test_a_depot_alone_with_an_enemy_unit_is_captured(board: Board) -> None:
+    """Seed 003 rule 8.22: depots "are captured if they ever are alone in a hex with an enemy unit"."""
+    state = ModuleState(supply=SupplyState({"BUR": Depot("FRANCE", "S1901M")}))
+    pos = position({"GERMANY": ["A MUN"]}, phase="S1902M")
+    default = Modules.from_options({"supply_lines": True})
+    played = run(board, pos, {"GERMANY": ["A MUN - BUR"]}, default, state)
+    assert played.state.supply.depots == {"BUR": Depot("GERMANY", "S1902M")}
+
+
+def test_a_depot_is_not_captured_while_its_owners_dislodged_unit_is_still_there(board: Board) -> None:
+    """The owner's unit dislodged from its depot stands there until it retreats: the depot is not alone
+    with the enemy yet. Once it has retreated, it is, and is captured."""
+    modules = Modules.from_options({"supply_lines": True})
+    state = ModuleState(supply=SupplyState({"BUR": Depot("FRANCE", "S1901M")}))
+    pos = position({"FRANCE": ["A BUR"], "GERMANY": ["A MUN", "A RUH"]}, phase="S1902M")
+    played = run(board, pos, {"GERMANY": ["A MUN - BUR", "A RUH S A MUN - BUR"]}, modules, state)
+    assert played.result.position.phase == Phase.parse("S1902R")
+    assert played.state.supply.depots == {"BUR": Depot("FRANCE", "S1901M")}
+    retreats = played.result.position
+    after = run(board, retreats, {"FRANCE": ["A BUR R PIC"]}, modules, played.state)
+    assert where(after)["PIC"] == "FRANCE A"
+    assert after.state.supply.depots == {"BUR": Depot("GERMANY", "S1902R")}
+
+
+def test_destroying_a_depot_alone_with_an_enemy_unit_stays_an_option(board: Board) -> None:
+    modules = Modules.from_options({"supply_lines": {"capture": False}})
+    state = ModuleState(supply=SupplyState({"BUR": Depot("FRANCE", "S1901M")}))
+    pos = position({"GERMANY": ["A MUN"]}, phase="S1902M")
+    played = run(board, pos, {"GERMANY": ["A MUN - BUR"]}, modules, state)
+    assert played.state.supply.depots == {}
+
+
+def test_a_captured_depot_supplies_its_captor_from_the_next_phase(board: Board) -> None:
+    """Germany takes France's depot in Burgundy in Spring; its army in Picardy, one step from Burgundy and
+    out of reach of its own centres, is supplied through the depot from the Autumn on."""
+    modules = Modules(supply=SupplyOptions(range=1))
+    state = ModuleState(supply=SupplyState({"BUR": Depot("FRANCE", "S1901M")}))
+    pos = position({"GERMANY": ["A MUN", "A PIC"]}, phase="S1902M")
+    opened = open_phase(board, pos, modules, state, "secret")
+    assert opened.supply is not None and not opened.supply.units["PIC"].supplied
+    played = run(board, pos, {"GERMANY": ["A MUN - BUR"]}, modules, state)
+    fall = played.result.position
+    assert fall.phase == Phase.parse("F1902M")
+    opened = open_phase(board, fall, modules, played.state, "secret")
+    assert opened.supply is not None
+    assert opened.supply.units["PIC"].path == ("PIC", "BUR")
+    assert opened.supply.depots["BUR"] == Line("BUR", "GERMANY", True, ("BUR", "MUN"))
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,89 @@
+"""The choices a game's creator has for one variant, read from the variant's data: what the create form
+offers and the variant API lists, each with a one-line explanation.
+
+Only choices that change something are listed: the random/exact ``mode`` only for a variant whose
+timeline has chances, the variant's own switches (``[options]`` of its timeline), the rule modules (any
+variant plays with them), and a generated board's number of powers and seed. Each choice is either a game
+option (``options`` of ``game_create``) or, for a generated board, a ``game_create`` argument (``board``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from dipserver.engine import icelords
+from dipserver.engine.timeline import load_timeline
+from dipserver.games.variants import GENERATED, GENERATED_POWERS, sample_variant
+
+FLAG, MODE, COUNT, TEXT = "flag", "mode", "count", "text"
+
+_MODULES = (
+    (
+        "blizzards",
+        "Blizzards",
+        "Each Spring and Autumn 1d6 provinces are snowed in: no unit moves into, out of or through them.",
+    ),
+    (
+        "supply_lines",
+        "Supply lines",
+        "Units must trace supply to an own centre or depot within 3 steps, or cannot support and are "
+        "removed after two failed checks.",
+    ),
+)
+
+_MODE_EXPLANATION = "Exact: the map changes on the rules' dates; random: in a year drawn within each window."
+
+
+BOARD, TIMELINE, MODULE = 0, 1, 2  # the form's sections, in order
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    name: str  # the key in the game's options, or the game_create argument when in BOARD
+    label: str
+    kind: str  # FLAG (true/false), MODE ("exact"/"random"), COUNT (a whole number), TEXT
+    default: Any
+    explanation: str  # one line, for the form and the API
+    group: int = TIMELINE  # BOARD: an argument of game_create (a generated board's powers, seed)
+    minimum: int | None = None
+    maximum: int | None = None
+    refusal: str = ""  # a BOARD choice given for a variant without it: "Only <variants> <refusal>"
+
+    @property
+    def board(self) -> bool:
+        return self.group == BOARD
+
+    def to_data(self) -> dict[str, Any]:
+        return {"name": self.name, "default": self.default, "description": self.explanation}
+
+
+def variant_choices(slug: str) -> tuple[Choice, ...]:
+    """Every choice that matters for variant ``slug``, in the order the form shows them."""
+    timeline = load_timeline(sample_variant(slug))
+    choices: list[Choice] = []
+    if slug == GENERATED:
+        choices += _board_choices()
+    if any(event.chance for event in timeline.events):
+        choices.append(Choice("mode", "Map changes", MODE, "exact", _MODE_EXPLANATION))
+    for name, spec in timeline.options.items():
+        label = name.replace("_", " ").capitalize()
+        choices.append(Choice(name, label, FLAG, spec.default, spec.description))
+    defaults = icelords.DEFAULT_OPTIONS if slug == GENERATED else {}
+    for name, label, explanation in _MODULES:
+        choices.append(Choice(name, label, FLAG, bool(defaults.get(name)), explanation, MODULE))
+    return tuple(choices)
+
+
+def _board_choices() -> list[Choice]:
+    low, high = GENERATED_POWERS
+    powers = Choice(
+        "powers", "Powers", COUNT, high, f"How many powers the board is dealt for, {low} to {high}.",
+        BOARD, minimum=low, maximum=high, refusal="is dealt for a number of powers; leave this empty.",
+    )  # fmt: skip
+    seed = Choice(
+        "seed", "Board seed (optional)", TEXT, None,
+        "Deal the board from this text (the same seed, the same board); empty: from the game's secret.",
+        BOARD, refusal="is dealt from a seed; leave this empty.",
+    )  # fmt: skip
+    return [powers, seed]

@@ -1,0 +1,64 @@
+"""The generated Ice Lords board through the API: created with its powers and seed, listed and shown
+among the variants with the options that matter for it."""
+
+from __future__ import annotations
+
+from dipserver.games.models import Game
+from tests.api.conftest import client_for
+
+ICE = {"name": "Grid", "variant": "ice_lords"}
+
+
+def test_post_games_creates_ice_lords_for_a_number_of_powers(master):
+    answer = client_for(master).post("/api/v1/games", {**ICE, "powers": 3}, format="json")
+    assert answer.status_code == 201, answer.content[:300]
+    game = Game.objects.get(id=answer.json()["id"])
+    assert game.variant == "ice_lords" and game.board == {"powers": 3}
+    assert game.options["blizzards"]["count"] == "1d6"  # Ice Lords' Blizzard Phase is on by default
+    geometry = client_for().get(f"/api/v1/games/{game.id}/geometry").json()
+    assert geometry["provinces"]
+
+
+def test_post_games_deals_ice_lords_from_the_seed_given(master):
+    first = client_for(master).post("/api/v1/games", {**ICE, "seed": "frost", "powers": 4}, format="json")
+    again = client_for(master).post("/api/v1/games", {**ICE, "seed": "frost", "powers": 4}, format="json")
+    other = client_for(master).post("/api/v1/games", {**ICE, "seed": "thaw", "powers": 4}, format="json")
+    assert first.status_code == again.status_code == other.status_code == 201, first.content[:300]
+    a, b, c = (Game.objects.get(id=r.json()["id"]) for r in (first, again, other))
+    assert a.board == {"powers": 4, "seed": "frost"}
+    assert a.secret != b.secret and a.variant_version == b.variant_version != c.variant_version
+
+
+def test_post_games_refuses_ice_lords_powers_out_of_range_and_a_seed_elsewhere(master):
+    for body in ({**ICE, "powers": 7}, {**ICE, "powers": 1}, {**ICE, "variant": "sahara", "seed": "x"}):
+        answer = client_for(master).post("/api/v1/games", body, format="json")
+        assert answer.status_code == 400, (body, answer.content[:300])
+    assert not Game.objects.exists()
+
+
+def test_the_variant_list_includes_ice_lords_as_generated(db):
+    listed = {v["slug"]: v for v in client_for().get("/api/v1/variants").json()}
+    assert listed["ice_lords"]["name"] == "Ice Lords" and listed["ice_lords"]["generated"] is True
+    assert len(listed["ice_lords"]["powers"]) == 6 and listed["standard"]["generated"] is False
+
+
+def test_the_ice_lords_variant_shows_its_options_and_a_sample_board(db):
+    answer = client_for().get("/api/v1/variants/ice_lords")
+    assert answer.status_code == 200, answer.content[:300]
+    shown = answer.json()
+    options = {o["name"]: o["default"] for o in shown["options"]}
+    assert options == {"powers": 6, "seed": None, "blizzards": True, "supply_lines": False}
+    assert shown["geometry"]["provinces"] and shown["geometry_problem"] == ""
+
+
+def test_the_variant_api_offers_random_mode_only_where_the_timeline_has_chances(db):
+    names = {
+        slug: [o["name"] for o in client_for().get(f"/api/v1/variants/{slug}").json()["options"]]
+        for slug in ("standard", "sahara", "deluge", "wall_of_ice")
+    }
+    assert names == {
+        "standard": ["blizzards", "supply_lines"],
+        "sahara": ["errata", "blizzards", "supply_lines"],
+        "deluge": ["swap_sil_swi", "drowning_armies", "blizzards", "supply_lines"],
+        "wall_of_ice": ["mode", "blizzards", "supply_lines"],
+    }
