@@ -31,7 +31,7 @@ from typing import Any
 from dipserver.engine.board import MapState, board_for
 from dipserver.engine.coasts import recompute_coasts
 from dipserver.engine.position import Position
-from dipserver.engine.timeline import TimelineError, load_timeline
+from dipserver.engine.timeline import TimelineError, load_timeline, map_data
 from dipserver.engine.turn import Turn, play_phase
 from dipserver.engine.types import Terrain
 from dipserver.engine.variant import Variant
@@ -178,21 +178,4 @@ def answer(variant: Variant, turn: Turn, echoed: dict[str, Any]) -> dict[str, An
         if outcome is None
         else {"result": outcome.result.value, "powers": list(outcome.powers), "reason": outcome.reason},
         "next": following,
-    }
-
-
-def map_data(state: MapState, position: Position) -> dict[str, Any]:
-    """A map in the shape ``map --at`` prints: every province's terrain, coasts, centre, owner, home."""
-    return {
-        "phase": str(position.phase),
-        "provinces": {
-            code: {
-                "terrain": state.terrain[code].value,
-                "coasts": sorted(state.coasts.get(code, {})),
-                "sc": code in state.supply_centres,
-                "owner": position.owners.get(code),
-                "home": state.homes.get(code),
-            }
-            for code in sorted(state.terrain)
-        },
     }

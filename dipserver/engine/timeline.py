@@ -562,16 +562,22 @@ def map_at(
         if (year, _HOOK_POINT[hook]) > point:
             break
         map_state, position = step.map_state, step.position
+    return {**map_data(map_state, position), "phase": str(target)}
+
+
+def map_data(state: MapState, position: Position) -> dict[str, Any]:
+    """A map as plain data (the command line's ``map --at``): every province's terrain, coasts, centre,
+    owner and home, with the position's phase."""
     return {
-        "phase": str(target),
+        "phase": str(position.phase),
         "provinces": {
             code: {
-                "terrain": map_state.terrain[code].value,
-                "coasts": sorted(map_state.coasts.get(code, {})),
-                "sc": code in map_state.supply_centres,
+                "terrain": state.terrain[code].value,
+                "coasts": sorted(state.coasts.get(code, {})),
+                "sc": code in state.supply_centres,
                 "owner": position.owners.get(code),
-                "home": map_state.homes.get(code),
+                "home": state.homes.get(code),
             }
-            for code in sorted(map_state.terrain)
+            for code in sorted(state.terrain)
         },
     }
