@@ -3,6 +3,7 @@
 // REST API (/api/v1/); the page polls the game with ETags and refreshes itself when a phase is processed.
 
 import { ApiError, call } from "./api.js";
+import { renderMine } from "./coming.js";
 import { drawOrders, highlightOrder } from "./orders/arrows.js";
 import { MODE_KEYS, renderChooser, renderQuestion } from "./orders/chooser.js";
 import { interpret, modesOf, optionsInMode, unitName } from "./orders/clicks.js";
@@ -356,6 +357,7 @@ async function loadOptions() {
   }
   renderOrdersPanel();
   decorateMap();
+  showMine();
 }
 
 async function loadOrders() {
@@ -837,6 +839,7 @@ function renderAnnounced() {
 }
 
 function renderChanges() {
+  showMine();
   const list = $("changes-list");
   const phase = state.game?.current_phase?.name || config.startPhase;
   const entries = state.timeline?.entries || [];
@@ -867,6 +870,11 @@ function renderChanges() {
     ...(secret ? [secret] : []),
   );
   highlightComing();
+}
+
+function showMine() {
+  const option = (text) => (phaseOpen() && state.byText.get(text.toUpperCase())) || null;
+  renderMine($("coming-mine"), state.timeline?.mine, { option, choose: (o) => guarded(() => chooseOption(o)) });
 }
 
 function highlightComing() {
