@@ -29,8 +29,8 @@ _UNIT_KINDS = {"unit_removed": "removed", "unit_converted": "converted", "fleet_
 def coming_for(*, game: Game, power: str) -> list[dict[str, Any]]:
     """What the map changes of the coming year do to ``power``'s units and centres, soonest first: one
     row per unit or centre and change, with the order that changes the outcome where there is one. Empty
-    when nothing of theirs is touched, before the start, after the end; a secret random draw to come
-    stops the list there."""
+    when nothing of theirs is touched, before the start, after the end, and in a random game while a
+    secret draw is still to come."""
     phase = game.current_phase
     if phase is None or game.status == Game.Status.FINISHED:
         return []
@@ -42,7 +42,9 @@ def coming_for(*, game: Game, power: str) -> list[dict[str, Any]]:
     except TimelineError as exc:
         raise GameError(str(exc)) from exc
     now = EnginePhase.parse(phase.name)
-    points = _points(slots, now, hidden=options.get("mode") == "random")
+    if options.get("mode") == "random" and _draws_to_come(slots, variant.start.phase, now):
+        return []  # where the rows stop would tell where the next secret draw falls
+    points = hooks_between(now, EnginePhase(now.year + 1, now.season, now.type))
     snapshot = phase.snapshot
     flags = frozenset(snapshot.get("stay_flags", ()))
     stays = _stay_orders(variant, snapshot, power, now) if "stay_fleet" in timeline.orders else {}
@@ -62,15 +64,12 @@ def coming_for(*, game: Game, power: str) -> list[dict[str, Any]]:
     return rows
 
 
-def _points(
-    slots: Mapping[tuple[int, Hook], tuple[Scheduled, ...]], now: EnginePhase, *, hidden: bool
-) -> tuple[tuple[int, Hook], ...]:
-    """The hooks of the coming year, up to the first random draw still secret (``hidden``)."""
-    points = hooks_between(now, EnginePhase(now.year + 1, now.season, now.type))
-    for i, point in enumerate(points):
-        if hidden and any(c.entry for c in slots.get(point, ())):
-            return points[:i]
-    return points
+def _draws_to_come(
+    slots: Mapping[tuple[int, Hook], tuple[Scheduled, ...]], start: EnginePhase, now: EnginePhase
+) -> bool:
+    """Whether a random draw has still to happen: then every year may hold one (the count is public)."""
+    happened = set(hooks_between(start, now))
+    return any(c.entry for point, changes in slots.items() if point not in happened for c in changes)
 
 
 def _events(

@@ -20,7 +20,7 @@ def set_up(game: Game, phase: str, *units: str, owners: dict[str, list[str]]) ->
     target = EnginePhase.parse(phase)
     ran = set(hooks_between(variant.start.phase, target))
     map_state = variant.map_state
-    for year, hook, step in walk(variant, timeline_options(game)):
+    for year, hook, step in walk(variant, timeline_options(game), game.secret or None):
         if (year, hook) not in ran:
             break
         map_state = step.map_state
@@ -99,3 +99,12 @@ def test_spectators_get_no_mine_and_an_untouched_power_gets_an_empty_list(player
     set_up(game, "F1903M", "RUSSIA F BAR", "TURKEY A ANK", owners={"RUSSIA": ["NWY"]})
     assert mine(game, None) is None
     assert mine(game, "TURKEY") == []
+
+
+def test_a_random_game_tells_nothing_while_a_draw_is_still_secret(players, master):
+    exact = start_game(players, master, variant="wall_of_ice", name="Exact")
+    game = start_game(players, master, variant="wall_of_ice", options={"mode": "random"})
+    for each in (exact, game):
+        set_up(each, "F1903M", "RUSSIA F BAR", owners={"RUSSIA": ["NWY"]})
+    assert mine(exact, "RUSSIA")  # the same position in exact mode has rows
+    assert mine(game, "RUSSIA") == []
