@@ -42,8 +42,9 @@ function cause(row) {
 
 const THEN = { removed: "it is disbanded", moved: "it keeps its place", converted: "it changes kind" };
 
-// `option` answers the live phase's option with that text (or null), `choose` gives it.
-export function renderMine(list, rows, { option, choose }) {
+// `option` answers the live phase's option with that text (or null), `given` whether it is among my
+// orders already, `choose` gives it.
+export function renderMine(list, rows, { option, given, choose }) {
   list.hidden = !rows || !rows.length;
   if (!rows) return;
   list.replaceChildren(
@@ -55,7 +56,8 @@ export function renderMine(list, rows, { option, choose }) {
         el("span", { class: "when" }, `${row.year}, ${hookWords(row.hook)}`),
         `${cause(row)}${what(row)}`,
         row.order ? ` — or order ${row.order.text} (then ${THEN[row.order.then] || row.order.then}) ` : null,
-        order
+        order && given(order.text) ? el("span", { class: "ordered" }, "✔ ordered") : null,
+        order && !given(order.text)
           ? el("button", { type: "button", class: "give-order", onclick: () => choose(order) }, `Order ${row.order.text}`)
           : null,
       );

@@ -554,6 +554,7 @@ function highlight(key) {
 function renderOrderList(mode) {
   const list = $("order-list");
   if (!list) return;
+  showMine(); // a "stays fleet" button turns into "ordered" once the order is in the list
   if (state.orders.length === 0) {
     list.replaceChildren(el("li", { class: "muted" }, "No orders yet."));
     drawMine();
@@ -874,7 +875,8 @@ function renderChanges() {
 
 function showMine() {
   const option = (text) => (phaseOpen() && state.byText.get(text.toUpperCase())) || null;
-  renderMine($("coming-mine"), state.timeline?.mine, { option, choose: (o) => guarded(() => chooseOption(o)) });
+  const given = (text) => state.orders.some((o) => o.valid !== false && o.text.toUpperCase() === text.toUpperCase());
+  renderMine($("coming-mine"), state.timeline?.mine, { option, given, choose: (o) => guarded(() => chooseOption(o)) });
 }
 
 function highlightComing() {

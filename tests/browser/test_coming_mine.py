@@ -32,6 +32,8 @@ def test_the_panel_names_my_units_fate_and_the_stay_fleet_button_gives_the_order
     row.locator("button.give-order").click()
     expect(page.locator("#order-list li.valid")).to_contain_text("F ADR stays fleet", timeout=TIMEOUT)
     expect(page.locator("#notice")).to_have_text("Orders saved.")
+    expect(row.locator(".ordered")).to_have_text("✔ ordered")
+    expect(row.locator("button.give-order")).to_have_count(0)
     shoot(page, "coming-mine-ordered")
     with lock:
         assert list(
