@@ -108,3 +108,10 @@ def test_a_random_game_tells_nothing_while_a_draw_is_still_secret(players, maste
         set_up(each, "F1903M", "RUSSIA F BAR", owners={"RUSSIA": ["NWY"]})
     assert mine(exact, "RUSSIA")  # the same position in exact mode has rows
     assert mine(game, "RUSSIA") == []
+
+
+def test_deluge_ii_an_army_in_a_sinking_province_drowns(players, master):
+    game = start_game(players, master, variant="deluge", options={"drowning_armies": True})
+    set_up(game, "F1903M", "GERMANY A KIE", owners={"GERMANY": ["KIE"]})
+    rows = [(r["kind"], r["unit"], r["change"]) for r in mine(game, "GERMANY") if r["unit"]]
+    assert rows == [("removed", "A KIE", "sea")]
