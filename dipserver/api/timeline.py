@@ -20,7 +20,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from dipserver.api.boards import geometry_of, timeline_entries, variant_or_404
-from dipserver.api.permissions import game_or_404
+from dipserver.api.permissions import game_or_404, viewer_of
+from dipserver.games.coming import coming_for
 from dipserver.games.errors import GameError
 from dipserver.games.models import Game, Phase
 from dipserver.render import GeometryError, geometry_json
@@ -40,6 +41,26 @@ class _BlizzardsSerializer(serializers.Serializer[Any]):
     provinces = serializers.ListField(child=serializers.CharField())
 
 
+class _OrderSerializer(serializers.Serializer[Any]):
+    text = serializers.CharField(help_text='The order to give, as the options list it: "F ADR stays fleet".')
+    then = serializers.CharField(help_text="What happens to the unit with that order: removed, moved")
+
+
+class _MineSerializer(serializers.Serializer[Any]):
+    year = serializers.IntegerField()
+    hook = serializers.CharField()
+    province = serializers.CharField(help_text="Where the unit stands, or the centre")
+    change = serializers.CharField(
+        allow_null=True, help_text="The timeline's change there; null when it is beside"
+    )
+    kind = serializers.CharField(
+        help_text="converted, removed, moved (a fleet's coast), centre_lost, centre_gained"
+    )
+    unit = serializers.CharField(allow_null=True, help_text='"F ADR"; null for a centre')
+    to = serializers.CharField(allow_null=True, help_text='What the unit becomes: "A ADR"')
+    order = _OrderSerializer(allow_null=True, help_text="The order that changes the outcome, if any")
+
+
 class GameTimelineApi(APIView):
     """What the map changes when in this game, oldest first, and the blizzards announced for the phase
     open now (games with the blizzards module)."""
@@ -54,6 +75,12 @@ class GameTimelineApi(APIView):
             help_text="Random mode: changes still to come whose years stay secret until the game ends."
         )
         blizzards = _BlizzardsSerializer(allow_null=True)
+        mine = _MineSerializer(
+            many=True,
+            required=False,
+            help_text="A player's own: what the next map change does to their units and centres, as they "
+            "stand now. Absent for spectators.",
+        )
 
     @extend_schema(responses={200: OutputSerializer})
     def get(self, request: Request, game_id: int) -> Response:
@@ -75,6 +102,12 @@ class GameTimelineApi(APIView):
             "undrawn": undrawn,
             "blizzards": _blizzards(game, phase),
         }
+        seat = viewer_of(request, game, mastery=False).seat
+        if seat is not None:
+            try:
+                out["mine"] = coming_for(game=game, power=seat.name)
+            except GameError as exc:
+                raise NotFound(f"The timeline of this game cannot be read: {exc}") from exc
         return Response(self.OutputSerializer(out).data)
 
 

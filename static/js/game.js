@@ -3,6 +3,7 @@
 // REST API (/api/v1/); the page polls the game with ETags and refreshes itself when a phase is processed.
 
 import { ApiError, call } from "./api.js";
+import { renderMine } from "./coming.js";
 import { drawOrders, highlightOrder } from "./orders/arrows.js";
 import { MODE_KEYS, renderChooser, renderQuestion } from "./orders/chooser.js";
 import { interpret, modesOf, optionsInMode, unitName } from "./orders/clicks.js";
@@ -356,6 +357,7 @@ async function loadOptions() {
   }
   renderOrdersPanel();
   decorateMap();
+  showMine();
 }
 
 async function loadOrders() {
@@ -552,6 +554,7 @@ function highlight(key) {
 function renderOrderList(mode) {
   const list = $("order-list");
   if (!list) return;
+  showMine(); // a "stays fleet" button turns into "ordered" once the order is in the list
   if (state.orders.length === 0) {
     list.replaceChildren(el("li", { class: "muted" }, "No orders yet."));
     drawMine();
@@ -837,6 +840,7 @@ function renderAnnounced() {
 }
 
 function renderChanges() {
+  showMine();
   const list = $("changes-list");
   const phase = state.game?.current_phase?.name || config.startPhase;
   const entries = state.timeline?.entries || [];
@@ -867,6 +871,12 @@ function renderChanges() {
     ...(secret ? [secret] : []),
   );
   highlightComing();
+}
+
+function showMine() {
+  const option = (text) => (phaseOpen() && state.byText.get(text.toUpperCase())) || null;
+  const given = (text) => state.orders.some((o) => o.valid !== false && o.text.toUpperCase() === text.toUpperCase());
+  renderMine($("coming-mine"), state.timeline?.mine, { option, given, choose: (o) => guarded(() => chooseOption(o)) });
 }
 
 function highlightComing() {
