@@ -13,10 +13,11 @@ import secrets
 
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import QuerySet
+from django.db.models import F
 from django.utils import timezone
 
 from dipserver.accounts.models import ApiToken, User
+from dipserver.accounts.selectors import tokens_active
 
 SECRET_PREFIX = "dip_"
 MAX_ACTIVE_TOKENS = 50
@@ -49,10 +50,10 @@ def token_create(
         active = tokens_active(user=user, now=now)
         excess = active.count() - MAX_ACTIVE_TOKENS + 1
         if excess > 0 and evict:
-            oldest = active.filter(name=SIGN_IN_NAME).order_by("last_used_at", "created_at", "id")
-            ApiToken.objects.filter(pk__in=list(oldest.values_list("pk", flat=True)[:excess])).update(
-                revoked_at=now
-            )
+            never_first = F("last_used_at").asc(nulls_first=True)  # PostgreSQL puts NULLs last by default
+            oldest = active.filter(name=SIGN_IN_NAME).order_by(never_first, "created_at", "id")
+            for stale in oldest[:excess]:
+                token_revoke(token=stale)
         elif excess > 0:
             raise TokenError(
                 f"You have {MAX_ACTIVE_TOKENS} active tokens, the most allowed; revoke one first.",
@@ -64,12 +65,6 @@ def token_create(
             user=user, name=name, key_hash=token_hash(secret), created_at=now, expires_at=expires_at
         )
     return token, secret
-
-
-def tokens_active(*, user: User, now: dt.datetime | None = None) -> QuerySet[ApiToken]:
-    """The user's tokens that still work (neither revoked nor expired), oldest first."""
-    moment = now or timezone.now()
-    return ApiToken.objects.filter(user=user, revoked_at__isnull=True).exclude(expires_at__lte=moment)
 
 
 def token_of(*, user: User, token_id: int) -> ApiToken:

@@ -12,7 +12,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from dipserver.accounts.models import ApiToken, User
-from dipserver.accounts.tokens import token_create, token_of, token_revoke, token_rotate, tokens_active
+from dipserver.accounts.selectors import tokens_active
+from dipserver.accounts.tokens import token_create, token_of, token_revoke, token_rotate
 from dipserver.api.errors import Refused
 
 

@@ -157,3 +157,15 @@ def test_too_many_tokens_are_refused_but_sign_in_makes_room(outsider):
     body = {"username": "outsider", "password": "a long passphrase 1"}
     assert APIClient().post("/api/v1/accounts/token", body, format="json").status_code == 200
     assert ApiToken.objects.filter(user=outsider, revoked_at__isnull=True).count() == MAX_ACTIVE_TOKENS
+
+
+def test_sign_in_makes_room_by_revoking_the_least_recently_used_sign_in_token(outsider):
+    _, used_secret = token_create(user=outsider, name="sign-in")
+    never, _ = token_create(user=outsider, name="sign-in")
+    bearer(used_secret).get("/api/v1/accounts/me")  # gives it a last use; the other has none
+    for i in range(MAX_ACTIVE_TOKENS - 2):
+        token_create(user=outsider, name=f"bot {i}")
+    body = {"username": "outsider", "password": "a long passphrase 1"}
+    assert APIClient().post("/api/v1/accounts/token", body, format="json").status_code == 200
+    revoked = ApiToken.objects.filter(user=outsider, revoked_at__isnull=False)
+    assert list(revoked.values_list("id", flat=True)) == [never.id]
