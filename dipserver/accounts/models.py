@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.utils import timezone
 
 
 class User(AbstractUser):
@@ -53,3 +54,23 @@ class NotificationPreferences(models.Model):
 
     def __str__(self) -> str:
         return f"notification preferences of user {self.user_id}"
+
+
+class ApiToken(models.Model):
+    """A personal API token (``Authorization: Token <secret>``). Only the SHA-256 of its secret is kept:
+    the secret is shown once, when the token is made. A revoked token keeps its row, so using it is
+    answered "revoked" rather than "unknown"."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(max_length=100)
+    key_hash = models.CharField(max_length=64, unique=True, help_text="SHA-256 of the secret, in hex.")
+    created_at = models.DateTimeField(default=timezone.now)
+    last_used_at = models.DateTimeField(null=True, blank=True, help_text="To the minute, not every request.")
+    expires_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.user_id})"

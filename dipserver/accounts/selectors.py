@@ -1,11 +1,15 @@
-"""Reads about accounts: a player's notification preferences (the defaults when never saved)."""
+"""Reads about accounts: a player's notification preferences (the defaults when never saved), API tokens."""
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable
 from zoneinfo import available_timezones
 
-from dipserver.accounts.models import NotificationPreferences
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from dipserver.accounts.models import ApiToken, NotificationPreferences, User
 
 # The mail kinds a player can switch off, and the preference that switches each.
 KIND_FIELDS = {
@@ -36,3 +40,9 @@ def preference_wants(preferences: NotificationPreferences, kind: str) -> bool:
 
 def time_zone_names() -> list[str]:
     return sorted(available_timezones())
+
+
+def tokens_active(*, user: User, now: dt.datetime | None = None) -> QuerySet[ApiToken]:
+    """The user's tokens that still work (neither revoked nor expired), oldest first."""
+    moment = now or timezone.now()
+    return ApiToken.objects.filter(user=user, revoked_at__isnull=True).exclude(expires_at__lte=moment)

@@ -9,7 +9,6 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
-from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
@@ -17,6 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from dipserver.accounts.services import email_change_request
+from dipserver.accounts.tokens import SIGN_IN_NAME, token_create
 from dipserver.api.errors import Refused
 from dipserver.api.throttling import LoginThrottle, RegisterThrottle
 
@@ -60,20 +60,20 @@ class AccountRegisterApi(APIView):
                 candidate.save()
         except IntegrityError:
             raise ValidationError({"username": ["That username is taken."]}) from None
-        token = Token.objects.create(user=candidate)
+        _, secret = token_create(user=candidate, name=SIGN_IN_NAME)
         # The address is used once its owner follows the link mailed to it (sent by a worker).
         email_change_request(user=candidate, email=data.validated_data["email"])
         out = {
             "id": candidate.id,
             "username": candidate.username,
-            "token": token.key,
+            "token": secret,
             "email_pending": candidate.email_pending,
         }
         return Response(self.OutputSerializer(out).data, status=status.HTTP_201_CREATED)
 
 
 class TokenObtainApi(APIView):
-    """Exchange a username and password for the login's API token (``Authorization: Token <key>``)."""
+    """Exchange a username and password for a new API token (``Authorization: Token <key>``)."""
 
     permission_classes = [AllowAny]
     authentication_classes: list[Any] = []
@@ -93,8 +93,10 @@ class TokenObtainApi(APIView):
         user = authenticate(request, **data.validated_data)
         if user is None or not user.is_active:
             raise Refused("Wrong username or password.", code="bad_credentials")
-        token, _ = Token.objects.get_or_create(user=user)
-        return Response(self.OutputSerializer({"token": token.key}).data)
+        # A new token for each sign-in (only hashes are kept, so an old one cannot be shown again); the
+        # least recently used sign-in tokens make room past the limit.
+        _, secret = token_create(user=user, name=SIGN_IN_NAME, evict=True)
+        return Response(self.OutputSerializer({"token": secret}).data)
 
 
 class MeApi(APIView):

@@ -2,7 +2,7 @@
 
 from django.urls import path, re_path
 
-from dipserver.api import accounts, games, mastering, orders, phases, press, timeline, variants
+from dipserver.api import accounts, games, mastering, orders, phases, press, timeline, tokens, variants
 from dipserver.api.errors import not_found
 
 app_name = "api"
@@ -10,6 +10,11 @@ app_name = "api"
 urlpatterns = [
     path("accounts/register", accounts.AccountRegisterApi.as_view(), name="register"),
     path("accounts/token", accounts.TokenObtainApi.as_view(), name="token"),
+    path("accounts/token/rotate", tokens.TokenRotateApi.as_view(), name="token-rotate"),
+    path("accounts/tokens", tokens.TokenListApi.as_view(), name="tokens"),
+    path("accounts/tokens/<int:token_id>", tokens.TokenDetailApi.as_view(), name="token-detail"),
+    path("accounts/tokens/<int:token_id>/rotate", tokens.TokenRotateApi.as_view(), name="token-id-rotate"),
+    path("accounts/logout", tokens.LogoutApi.as_view(), name="logout"),
     path("accounts/me", accounts.MeApi.as_view(), name="me"),
     path("variants", variants.VariantListApi.as_view(), name="variants"),
     path("variants/<slug:slug>", variants.VariantDetailApi.as_view(), name="variant"),

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from dipserver.accounts.tokens import token_create
 from dipserver.api.authentication import CachedTokenAuthentication
 from dipserver.games.models import Game, Power
 from dipserver.games.services.games import game_create, game_join
@@ -28,8 +28,8 @@ def _fresh_throttles():
 def client_for(user=None) -> APIClient:
     client = APIClient()
     if user is not None:
-        token, _ = Token.objects.get_or_create(user=user)
-        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+        _, secret = token_create(user=user, name="test client")
+        client.credentials(HTTP_AUTHORIZATION=f"Token {secret}")
     return client
 
 

@@ -8,8 +8,8 @@ from types import SimpleNamespace
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from rest_framework.authtoken.models import Token
 
+from dipserver.accounts.models import ApiToken
 from dipserver.api import authentication
 from tests.api.conftest import client_for
 
@@ -21,13 +21,13 @@ def test_a_known_token_is_looked_up_once_then_remembered(outsider):
     client.get("/api/v1/accounts/me")
     with CaptureQueriesContext(connection) as queries:
         assert client.get("/api/v1/accounts/me").status_code == 200
-    assert not [q for q in queries.captured_queries if "authtoken_token" in q["sql"]]
+    assert not [q for q in queries.captured_queries if "accounts_apitoken" in q["sql"]]
 
 
 def test_a_revoked_token_stops_working_once_its_memory_expires(outsider, monkeypatch):
     client = client_for(outsider)
     assert client.get("/api/v1/accounts/me").status_code == 200
-    Token.objects.filter(user=outsider).delete()
+    ApiToken.objects.filter(user=outsider).delete()  # behind the API's back: no revocation mark
     assert client.get("/api/v1/accounts/me").status_code == 200  # still remembered: the documented delay
     later = time.monotonic() + authentication.TOKEN_CACHE_SECONDS + 1
     monkeypatch.setattr(authentication, "time", SimpleNamespace(monotonic=lambda: later))

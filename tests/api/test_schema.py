@@ -15,8 +15,8 @@ from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections
 from drf_spectacular.generators import SchemaGenerator
 from hypothesis import HealthCheck, settings
-from rest_framework.authtoken.models import Token
 
+from dipserver.accounts.tokens import token_create
 from tests.api.conftest import start_game, user_of
 
 EXAMPLES_PER_OPERATION = 12
@@ -46,12 +46,12 @@ def test_the_schema_and_the_docs_are_served_from_the_project(client):
 @pytest.fixture
 def player_in_a_game(players, master):
     game = start_game(players, master)
-    token, _ = Token.objects.get_or_create(user=user_of(game, "FRANCE"))
+    _, secret = token_create(user=user_of(game, "FRANCE"), name="schemathesis")
     # Requests go through the WSGI app itself, so keep the test's connection open between them, as
     # Django's own test client does (PostgreSQL would otherwise close it inside the test transaction).
     signals.request_started.disconnect(close_old_connections)
     signals.request_finished.disconnect(close_old_connections)
-    yield game, token.key
+    yield game, secret
     signals.request_started.connect(close_old_connections)
     signals.request_finished.connect(close_old_connections)
 

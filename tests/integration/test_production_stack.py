@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
 
+from dipserver.accounts.tokens import token_create
 from dipserver.core.models import WorkerHeartbeat
 from dipserver.core.tasks import heartbeat
 from dipserver.games.models import Phase, Power
@@ -126,7 +126,7 @@ def test_no_request_fails_after_a_postgres_restart(production_site: str) -> None
     """gunicorn keeps its database connection between requests (CONN_MAX_AGE); a restart kills it."""
     game = due_game("web-restart")
     Phase.objects.filter(id=game.current_phase_id).update(deadline=timezone.now() + dt.timedelta(hours=1))
-    token = Token.objects.create(user=Power.objects.get(game=game, name="FRANCE").user).key
+    token = token_create(user=Power.objects.get(game=game, name="FRANCE").user, name="restart")[1]
     # The ready call's first query is inside a transaction (the token is remembered in-process).
     calls = [
         ("PUT", f"/api/v1/games/{game.id}/ready", {"phase": game.current_phase.name, "ready": False}),
