@@ -1,15 +1,19 @@
-"""Server benchmark on PostgreSQL: one phase end to end, then a deadline storm worked off by Celery.
+"""Server benchmark: the resolve path without a database, one phase end to end, then a deadline storm.
 
+    .venv/bin/python scripts/bench_server.py --no-storm        # SQLite (var/, an in-memory test copy)
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/dipserver \\
     CELERY_BROKER_URL=redis://127.0.0.1:6379/5 .venv/bin/python scripts/bench_server.py [--games 1000]
 
 It creates a throw-away database (``test_<name>``, dropped at the end) and never touches the named one.
+Each figure is printed beside its target (issue 19).
 
-1. *One phase*: ``phase_process`` in this process for games whose seven powers ordered all 22 units —
-   load, parse, adjudicate, save the next phase — timed per phase.
-2. *Storm*: ``--games`` games due at the same moment, each with a full set of orders; ``--workers``
-   Celery worker processes (solo pool) on a private Redis queue; one sweep queues them all; timed until
-   the last phase is processed. Prints games per second (target: 20 on a 2-core machine).
+1. *Resolve path* (no database): ``games.turn.turn_play`` from the stored snapshot of a standard game at
+   S1903M, every unit ordered, to the next phase's snapshot, timed per phase. Target: median 3 ms.
+2. *One phase*: ``phase_process`` in this process for games whose seven powers ordered all 22 units —
+   load, parse, adjudicate, save the next phase — timed per phase. Target: median 10 ms.
+3. *Storm* (PostgreSQL and Redis only): ``--games`` games due at the same moment, each with a full set of
+   orders; ``--workers`` Celery worker processes (solo pool) on a private Redis queue; one sweep queues them
+   all; timed until the last phase is processed. Target: 100 games per second on a 2-core machine.
 """
 
 from __future__ import annotations
@@ -44,6 +48,7 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=1000, help="games due at once in the storm")
     parser.add_argument("--workers", type=int, default=2, help="Celery worker processes")
     parser.add_argument("--phases", type=int, default=30, help="phases timed one by one")
+    parser.add_argument("--no-storm", action="store_true", help="skip the storm (it needs PostgreSQL, Redis)")
     parser.add_argument(
         "--db-reuse-max",
         type=int,
@@ -58,22 +63,86 @@ def main() -> int:
     from django.conf import settings
     from django.db import connection
 
-    if connection.vendor != "postgresql":
-        print(
-            "bench_server: set DATABASE_URL to a PostgreSQL database (a test_ copy is made)", file=sys.stderr
-        )
+    storm_too = not args.no_storm
+    if storm_too and connection.vendor != "postgresql":
+        print("bench_server: the storm needs PostgreSQL in DATABASE_URL (or --no-storm)", file=sys.stderr)
         return 2
-    if not settings.CELERY_BROKER_URL.startswith("redis"):
-        print("bench_server: set CELERY_BROKER_URL to a redis:// URL", file=sys.stderr)
+    if storm_too and not settings.CELERY_BROKER_URL.startswith("redis"):
+        print("bench_server: set CELERY_BROKER_URL to a redis:// URL (or pass --no-storm)", file=sys.stderr)
         return 2
+    resolve_path(max(args.phases, 50))
     original = connection.settings_dict["NAME"]
     test_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
     try:
         one_phase(args.phases)
-        storm(args.games, args.workers, test_name, args.db_reuse_max)
+        if storm_too:
+            storm(args.games, args.workers, test_name, args.db_reuse_max)
     finally:
         connection.creation.destroy_test_db(original, verbosity=0)
     return 0
+
+
+def _verdict(median: float, target: float) -> str:
+    return f"target {target:g} ms: {'met' if median <= target else 'NOT met'}"
+
+
+def _picked_orders(variant, snapshot) -> dict[str, list[str]]:
+    """A full, deterministic set of orders: each unit's first move (by text), else its first option."""
+    from dipserver.engine.options import legal_options
+    from dipserver.games.mappers import board_of, position_of
+
+    board, position = board_of(variant, snapshot), position_of(snapshot)
+    texts: dict[str, list[str]] = {}
+    for power in sorted({u["power"] for u in snapshot["units"]}):
+        for unit_options in legal_options(board, position, power).units.values():
+            choices = sorted(o.text for o in unit_options)
+            moves = [t for t in choices if " - " in t and " S " not in t and " C " not in t]
+            texts.setdefault(power, []).append((moves or choices)[0])
+    return texts
+
+
+def resolve_path(count: int) -> None:
+    """The server's resolve path without a database: stored snapshot and order texts to the next snapshot."""
+    from dipserver.engine.variant import load_variant
+    from dipserver.games.mappers import snapshot_from
+    from dipserver.games.turn import turn_play
+
+    variant = load_variant("standard")
+
+    def play(snapshot, texts):
+        return turn_play(variant=variant, options={}, secret="bench", snapshot=snapshot, order_texts=texts)
+
+    snapshot = play(snapshot_from(variant.map_state, variant.start), _lines(ORDERS)).next_snapshot
+    while snapshot["phase"] != "S1903M":
+        movement = snapshot["phase"].endswith("M")
+        snapshot = play(snapshot, _picked_orders(variant, snapshot) if movement else {}).next_snapshot
+    texts = _picked_orders(variant, snapshot)
+    play(snapshot, texts)  # warm the board caches
+    timings = []
+    for _ in range(count):
+        start = time.perf_counter()
+        play(snapshot, texts)
+        timings.append((time.perf_counter() - start) * 1000)
+    median = statistics.median(timings)
+    print(
+        f"resolve path without the database, standard S1903M, {sum(map(len, texts.values()))} orders: "
+        f"median {median:.2f} ms, p90 {sorted(timings)[int(len(timings) * 0.9)]:.2f} ms over {count} "
+        f"phases ({_verdict(median, 3)})"
+    )
+
+
+def _lines(orders: dict[str, str]) -> dict[str, list[str]]:
+    return {power: text.split("\n") for power, text in orders.items()}
+
+
+def _database_url() -> str:
+    """The database the timings were taken on, as a URL without its password."""
+    from django.db import connection
+
+    db = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{db['NAME']}"
+    return f"{connection.vendor}://{db['USER']}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}"
 
 
 def template_game():
@@ -106,10 +175,11 @@ def one_phase(count: int) -> None:
         start = time.perf_counter()
         assert phase_process(phase_id=game.current_phase_id, now=later) is Processed.DONE
         timings.append((time.perf_counter() - start) * 1000)
+    median = statistics.median(timings)
     print(
-        f"one phase end to end (load, adjudicate 22 orders, save) on PostgreSQL: "
-        f"median {statistics.median(timings):.1f} ms, p90 {sorted(timings)[int(len(timings) * 0.9)]:.1f} ms "
-        f"over {len(timings)} phases"
+        f"phase_process end to end (load, adjudicate 22 orders, save) on {_database_url()}: "
+        f"median {median:.1f} ms, p90 {sorted(timings)[int(len(timings) * 0.9)]:.1f} ms "
+        f"over {len(timings)} phases ({_verdict(median, 10)})"
     )
 
 
@@ -222,7 +292,7 @@ def storm(count: int, workers: int, database: str, db_reuse_max: int | None = No
     print(
         f"deadline storm: {len(queued)} games due at once, {workers} worker processes ({broker}, "
         f"CELERY_DB_REUSE_MAX={reuse}): {done} processed in {elapsed:.1f} s = {rate:.1f} games per second "
-        f"(target 20); load average {load}"
+        f"(target 100); load average {load}"
     )
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.core.cache import cache
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
@@ -261,10 +262,25 @@ class OptionsApi(APIView):
         game = game_or_404(game_id)
         seat = power_required(viewer_of(request, game, mastery=False), game)
         phase = open_phase_or_409(game)
-        board = board_of(variant_or_404(game), phase.snapshot)
-        modules = in_play(game, phase.snapshot)
-        options = legal_options(board, position_of(phase.snapshot), seat.name, modules=modules)
-        return Response(self.OutputSerializer(options.to_data()).data)
+        key = f"dipserver:options:{game.commitment}:{game.version}:{phase.id}:{seat.name}"
+        data = cache.get(key)
+        if data is None:
+            data = self.OutputSerializer(_options_of(game, phase, seat.name)).data
+            cache.set(key, data, OPTIONS_CACHE_SECONDS)
+        return Response(data)
+
+
+# How long a phase's listed options are kept. The key names everything they depend on (the game, its
+# version, which any change to its settings bumps, the phase row, whose snapshot is fixed while it is open,
+# and the power), so this only bounds the memory they take.
+OPTIONS_CACHE_SECONDS = 6 * 3600
+
+
+def _options_of(game: Game, phase: Phase, power: str) -> dict[str, Any]:
+    """The legal options of ``power`` in the open ``phase``, computed only when a client asks for them."""
+    board = board_of(variant_or_404(game), phase.snapshot)
+    modules = in_play(game, phase.snapshot)
+    return legal_options(board, position_of(phase.snapshot), power, modules=modules).to_data()
 
 
 class ReadyApi(APIView):

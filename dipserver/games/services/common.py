@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import QuerySet
+
 from dipserver.engine.timeline import Timeline
 from dipserver.engine.types import Phase as EnginePhase
 from dipserver.games.errors import GameError
@@ -58,7 +60,12 @@ def phase_locked(game: Game) -> Phase:
 
 def powers_locked(game: Game) -> list[Power]:
     """Every seat of the game, locked, in id order (last in the lock order)."""
-    return list(Power.objects.select_for_update().filter(game=game).order_by("id"))
+    return list(seats_for_update(game))
+
+
+def seats_for_update(game: Game) -> QuerySet[Power]:
+    """The query ``powers_locked`` runs, for a caller that needs a column more (an annotation)."""
+    return Power.objects.select_for_update().filter(game=game).order_by("id")
 
 
 def seat_of(powers: list[Power], user: Any) -> Power:

@@ -12,14 +12,15 @@ import datetime as dt
 import enum
 
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
+from dipserver.accounts.models import User
 from dipserver.games import notifications
 from dipserver.games.deadlines import deadline_after
 from dipserver.games.errors import GameError
 from dipserver.games.models import Game, Order, Phase, Power
-from dipserver.games.services.common import game_locked, phase_locked, powers_locked
+from dipserver.games.services.common import game_locked, phase_locked, powers_locked, seats_for_update
 from dipserver.games.services.games import game_finish
 from dipserver.games.services.orders import phase_enqueue, phases_enqueue
 from dipserver.games.services.powers import away_deadline
@@ -58,7 +59,7 @@ def phase_process(*, phase_id: int, now: dt.datetime | None = None, force: bool 
         if not claimed:
             return Processed.NOT_DUE
         phase = Phase.objects.get(id=phase_id)
-        powers = powers_locked(game)
+        powers, mailed = _seats_locked(game)
         texts = _order_texts(phase)
         acting = powers_to_act(phase.snapshot)
         if not force and _grace_applies(game, phase, powers, acting, texts):
@@ -69,8 +70,9 @@ def phase_process(*, phase_id: int, now: dt.datetime | None = None, force: bool 
         turn = phase_turn(game=game, phase=phase, texts=texts)
         _record(phase, turn)
         _missed_orders(game, powers, acting, texts, turn)
-        _advance(game, phase, turn, now)
-        notifications.notification_later("phase_results_send", phase_id=phase_id)
+        _advance(game, phase, turn, now, powers)
+        if mailed:  # nobody with a confirmed address: no task to queue, no query after the commit
+            notifications.notification_later("phase_results_send", phase_id=phase_id)
     return Processed.DONE
 
 
@@ -187,6 +189,15 @@ def phase_revert(*, game_id: int, index: int, now: dt.datetime | None = None) ->
 # --- the steps of processing ---------------------------------------------------------------------------
 
 
+def _seats_locked(game: Game) -> tuple[list[Power], bool]:
+    """``powers_locked``, and whether any seat's player has a confirmed address (the condition the result
+    mails start from, ``notifications._wanting``), read in the same query."""
+    with_address = User.objects.filter(id=OuterRef("user_id")).exclude(email="")
+    seats = list(seats_for_update(game).annotate(mailed=Exists(with_address)))
+    plain: list[Power] = [*seats]
+    return plain, any(seat.mailed for seat in seats)
+
+
 def _order_texts(phase: Phase) -> dict[str, list[str]]:
     texts: dict[str, list[str]] = {}
     for power_name, text in (
@@ -238,19 +249,23 @@ def _missed_orders(
             status = Power.Status.ELIMINATED
         if (missed, status, seat_open) != (power.missed_phases, power.status, power.seat_open):
             changes.setdefault((missed, status, seat_open), []).append(power.id)
+            power.missed_phases, power.status, power.seat_open = missed, status, seat_open  # as saved
     for (missed, status, seat_open), ids in changes.items():
         Power.objects.filter(id__in=ids).update(missed_phases=missed, status=status, seat_open=seat_open)
     if any(p.ready for p in powers):
         Power.objects.filter(game=game, ready=True).update(ready=False)
+        for power in powers:
+            power.ready = False
 
 
-def _next_deadline(game: Game, turn: Turn, now: dt.datetime) -> dt.datetime:
-    """The next phase's deadline: its length from now, no earlier than the return of a player on vacation."""
+def _next_deadline(game: Game, turn: Turn, now: dt.datetime, powers: list[Power]) -> dt.datetime:
+    """The next phase's deadline: its length from now, no earlier than the return of a player on vacation
+    (``powers`` as ``_missed_orders`` left them)."""
     minutes = game.phase_minutes[turn.next_snapshot["phase"][-1]]
-    return away_deadline(game, deadline_after(now, minutes, game.deadline_time, game.deadline_zone))
+    return away_deadline(game, deadline_after(now, minutes, game.deadline_time, game.deadline_zone), powers)
 
 
-def _advance(game: Game, phase: Phase, turn: Turn, now: dt.datetime) -> None:
+def _advance(game: Game, phase: Phase, turn: Turn, now: dt.datetime, powers: list[Power]) -> None:
     nxt = Phase.objects.create(
         game=game,
         index=phase.index + 1,
@@ -258,7 +273,7 @@ def _advance(game: Game, phase: Phase, turn: Turn, now: dt.datetime) -> None:
         variant_version=phase.variant_version,
         snapshot=turn.next_snapshot,
         status=Phase.Status.PROCESSED if turn.over else Phase.Status.OPEN,
-        deadline=None if turn.over else _next_deadline(game, turn, now),
+        deadline=None if turn.over else _next_deadline(game, turn, now, powers),
     )
     game.current_phase = nxt
     game.save(update_fields=["current_phase"])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 from typing import Any
 
 from django.db import transaction
@@ -71,15 +72,19 @@ def power_vacation_take(*, game_id: int, user: Any, days: int, now: dt.datetime 
     return phase
 
 
-def away_deadline(game: Game, deadline: dt.datetime) -> dt.datetime:
-    """A new phase's deadline, pushed back to the latest return of a player of ``game`` still on vacation."""
-    back = (
-        Power.objects.filter(game=game, status=Power.Status.ACTIVE, away_until__gt=deadline)
-        .order_by("-away_until")
-        .values_list("away_until", flat=True)
-        .first()
-    )
-    return back or deadline
+def away_deadline(game: Game, deadline: dt.datetime, seats: Iterable[Power] | None = None) -> dt.datetime:
+    """A new phase's deadline, pushed back to the latest return of a player of ``game`` still on vacation.
+
+    ``seats``: the game's seats as the caller already holds them, up to date (processing has them locked),
+    which saves a query; without them they are read."""
+    if seats is None:
+        seats = Power.objects.filter(game=game, away_until__gt=deadline).only("status", "away_until")
+    back = [
+        s.away_until
+        for s in seats
+        if s.status == Power.Status.ACTIVE and s.away_until is not None and s.away_until > deadline
+    ]
+    return max(back, default=deadline)
 
 
 @transaction.atomic
