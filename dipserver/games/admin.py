@@ -26,7 +26,8 @@ from dipserver.accounts.roles import GAME_MASTERS_GROUP
 from dipserver.engine.timeline import event_text
 from dipserver.engine.types import Phase as EnginePhase
 from dipserver.engine.variant import VariantError, load_variant
-from dipserver.games.admin_forms import ExtendForm, GameForm, ReplaceForm, RevertForm, phase_label
+from dipserver.games import admin_gm
+from dipserver.games.admin_forms import GameForm, ReplaceForm, RevertForm, phase_label
 from dipserver.games.errors import GameError
 from dipserver.games.models import Game, Order, Phase, Power
 from dipserver.games.selectors import change_words, supply_rows, timeline_rows
@@ -335,13 +336,7 @@ class GameAdmin(GameMasterPermissions, _GameAdmin):
         return own + super().get_urls()
 
     def extend_view(self, request: HttpRequest, game_id: int) -> HttpResponse:
-        return self._form_view(
-            request,
-            game_id,
-            ExtendForm,
-            "Extend the deadline",
-            lambda game, data: phase_deadline_extend(game_id=game.id, deadline=data["deadline"]),
-        )
+        return admin_gm.extend_view(self, request, game_id)
 
     def revert_view(self, request: HttpRequest, game_id: int) -> HttpResponse:
         """Choose a phase, see what reverting deletes, then confirm."""
@@ -375,22 +370,6 @@ class GameAdmin(GameMasterPermissions, _GameAdmin):
             "reopens": reopens,
         }
         return TemplateResponse(request, "admin/games/game_revert.html", context)
-
-    def _form_view(
-        self, request: HttpRequest, game_id: int, form_class: Any, title: str, act: Any
-    ) -> HttpResponse:
-        game = get_object_or_404(self.get_queryset(request), id=game_id)
-        form = form_class(request.POST or None)
-        if request.method == "POST" and form.is_valid():
-            try:
-                act(game, form.cleaned_data)
-            except GameError as exc:
-                form.add_error(None, str(exc))
-            else:
-                self.message_user(request, f"{game.name}: {title.lower()} — done", messages.SUCCESS)
-                return HttpResponseRedirect(reverse("admin:games_game_change", args=[game.id]))
-        context = {**self.admin_site.each_context(request), "title": f"{title}: {game.name}", "form": form}
-        return TemplateResponse(request, "admin/games/game_form.html", context)
 
 
 @admin.register(Power)

@@ -1,0 +1,77 @@
+"""The game masters' "Extend" in their own time zone."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.urls import reverse
+
+from dipserver.accounts.roles import GAME_MASTERS_GROUP
+from dipserver.games.models import Phase
+from tests.server.conftest import started_game
+
+DEADLINE = dt.datetime(2030, 1, 1, 18, 0, tzinfo=dt.UTC)
+
+
+@pytest.fixture
+def gm(db):
+    user = get_user_model().objects.create_user("gm", password="pw", is_staff=True, time_zone="Europe/Paris")
+    user.groups.add(Group.objects.get_or_create(name=GAME_MASTERS_GROUP)[0])
+    return user
+
+
+@pytest.fixture
+def mastered(users, gm):
+    game = started_game(users)
+    game.masters.add(gm)
+    Phase.objects.filter(id=game.current_phase_id).update(deadline=DEADLINE)
+    game.refresh_from_db()
+    return game
+
+
+def _deadline(game) -> dt.datetime:
+    return Phase.objects.get(id=game.current_phase_id).deadline
+
+
+def test_the_extend_page_shows_the_current_deadline_in_the_masters_zone_and_in_utc(client, gm, mastered):
+    client.force_login(gm)
+
+    text = client.get(reverse("admin:games_game_extend", args=[mastered.id])).content.decode()
+
+    current = re.search(r'<p class="current-deadline">([^<]*)</p>', text).group(1)
+    assert "2030-01-01 19:00 Europe/Paris" in current and "2030-01-01 18:00 UTC" in current
+    assert "read in your time zone, Europe/Paris" in text  # the help text says how a bare time is read
+
+
+def test_a_time_without_a_zone_is_read_in_the_masters_zone(client, gm, mastered):
+    client.force_login(gm)
+    url = reverse("admin:games_game_extend", args=[mastered.id])
+
+    response = client.post(url, {"deadline": "2030-06-01 18:00"})
+
+    assert response.status_code == 302
+    assert _deadline(mastered) == dt.datetime(2030, 6, 1, 16, 0, tzinfo=dt.UTC)  # Paris is UTC+2 in June
+
+
+def test_a_zone_written_in_the_deadline_wins_over_the_masters(client, gm, mastered):
+    client.force_login(gm)
+    url = reverse("admin:games_game_extend", args=[mastered.id])
+
+    assert client.post(url, {"deadline": "2030-06-01 18:00Z"}).status_code == 302
+    assert _deadline(mastered) == dt.datetime(2030, 6, 1, 18, 0, tzinfo=dt.UTC)
+    assert client.post(url, {"deadline": "2030-06-02T18:00-05:00"}).status_code == 302
+    assert _deadline(mastered) == dt.datetime(2030, 6, 2, 23, 0, tzinfo=dt.UTC)
+
+
+def test_a_bare_time_already_past_in_the_masters_zone_is_still_refused(client, gm, mastered):
+    client.force_login(gm)
+    url = reverse("admin:games_game_extend", args=[mastered.id])
+
+    page = client.post(url, {"deadline": "2001-01-01 10:00"})
+
+    assert page.status_code == 200 and "has already passed" in page.content.decode()
+    assert _deadline(mastered) == DEADLINE
