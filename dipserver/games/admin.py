@@ -36,7 +36,6 @@ from dipserver.games.services.games import game_pause, game_resume
 from dipserver.games.services.phases import (
     phase_deadline_extend,
     phase_dry_run,
-    phase_process_now,
     phase_revert,
 )
 from dipserver.games.services.powers import power_civil_disorder_set, power_replace
@@ -284,9 +283,9 @@ class GameAdmin(GameMasterPermissions, _GameAdmin):
             else:
                 self.message_user(request, f"{game.name}: {done}", messages.SUCCESS)
 
-    @admin.action(description="Process the current phase now")
-    def process_now(self, request: HttpRequest, games: QuerySet[Game]) -> None:
-        self._each(request, games, lambda g: phase_process_now(game_id=g.id), "queued for processing")
+    @admin.action(description="Process the current phase now (asks first, naming who has not ordered)")
+    def process_now(self, request: HttpRequest, games: QuerySet[Game]) -> HttpResponse | None:
+        return admin_gm.process_now(self, request, games)
 
     @admin.action(description="Dry run: show the results without saving")
     def dry_run(self, request: HttpRequest, games: QuerySet[Game]) -> None:

@@ -1,5 +1,5 @@
-"""The game masters' page behind "Extend": the current deadline, and the new one read in the master's own
-time zone.
+"""The game masters' pages behind two admin tools: "Extend" (in the master's own time zone) and the
+confirmation page of "Process now" (which names the powers still to order or to say they are ready).
 
 Kept out of ``admin.py`` so that module stays readable; the views are called by ``GameAdmin``.
 """
@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
@@ -20,7 +22,8 @@ from django.urls import reverse
 from dipserver.games.admin_forms import ExtendForm
 from dipserver.games.errors import GameError
 from dipserver.games.models import Game
-from dipserver.games.services.phases import phase_deadline_extend
+from dipserver.games.selectors import powers_not_ready, powers_waiting
+from dipserver.games.services.phases import phase_deadline_extend, phase_process_now
 
 if TYPE_CHECKING:
     _GameAdmin = admin.ModelAdmin[Game]
@@ -70,3 +73,32 @@ def extend_view(model_admin: _GameAdmin, request: HttpRequest, game_id: int) -> 
         "current": deadline_both(phase.deadline if phase else None, zone),
     }
     return TemplateResponse(request, "admin/games/game_extend.html", context)
+
+
+def process_now(model_admin: _GameAdmin, request: HttpRequest, games: QuerySet[Game]) -> HttpResponse | None:
+    """First a page naming who has not ordered and who is not ready; its "Yes" posts back here."""
+    if request.POST.get("post") == "yes":
+        for game in games:
+            try:
+                phase_process_now(game_id=game.id)
+            except GameError as exc:
+                model_admin.message_user(request, f"{game.name}: {exc}", messages.ERROR)
+            else:
+                model_admin.message_user(request, f"{game.name}: queued for processing", messages.SUCCESS)
+        return None
+    rows = [
+        {
+            "game": game,
+            "not_ordered": sorted(powers_waiting(game=game)),
+            "not_ready": sorted(powers_not_ready(game=game)),
+        }
+        for game in games.select_related("current_phase")
+    ]
+    context = {
+        **model_admin.admin_site.each_context(request),
+        "title": "Process the current phase now?",
+        "opts": model_admin.model._meta,
+        "rows": rows,
+        "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+    }
+    return TemplateResponse(request, "admin/games/game_process_confirm.html", context)

@@ -1,4 +1,5 @@
-"""The game masters' "Extend" in their own time zone."""
+"""The game masters' "Extend" in their own time zone, and "Process now" that asks first and names who is
+still to order or to say they are ready."""
 
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ from django.contrib.auth.models import Group
 from django.urls import reverse
 
 from dipserver.accounts.roles import GAME_MASTERS_GROUP
-from dipserver.games.models import Phase
-from tests.server.conftest import started_game
+from dipserver.games.models import Phase, Power
+from dipserver.games.services.orders import orders_submit
+from tests.server.conftest import START, seat, started_game
 
 DEADLINE = dt.datetime(2030, 1, 1, 18, 0, tzinfo=dt.UTC)
 
@@ -75,3 +77,33 @@ def test_a_bare_time_already_past_in_the_masters_zone_is_still_refused(client, g
 
     assert page.status_code == 200 and "has already passed" in page.content.decode()
     assert _deadline(mastered) == DEADLINE
+
+
+def test_process_now_asks_first_and_names_who_has_not_ordered_and_who_is_not_ready(
+    client, gm, mastered, django_capture_on_commit_callbacks
+):
+    orders_submit(game_id=mastered.id, user=seat(mastered, "ENGLAND").user, text="F LON H", now=START)
+    Power.objects.filter(game=mastered, name__in=["ENGLAND", "FRANCE"]).update(ready=True)
+    client.force_login(gm)
+    url = reverse("admin:games_game_changelist")
+    chosen = {"action": "process_now", "_selected_action": [mastered.id]}
+
+    with django_capture_on_commit_callbacks(execute=True):
+        page = client.post(url, chosen)
+
+    assert page.status_code == 200
+    text = page.content.decode()
+    not_ordered = re.search(r'<li class="not-ordered">Not ordered: ([^<]*)</li>', text).group(1)
+    assert not_ordered.split(", ") == ["AUSTRIA", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
+    not_ready = re.search(r'<li class="not-ready">Not ready: ([^<]*)</li>', text).group(1)
+    assert not_ready.split(", ") == ["AUSTRIA", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
+    assert 'name="post" value="yes"' in text
+    mastered.refresh_from_db()
+    assert mastered.current_phase.name == "S1901M" and mastered.current_phase.deadline == DEADLINE
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(url, {**chosen, "post": "yes"})
+
+    assert response.status_code == 302
+    mastered.refresh_from_db()
+    assert mastered.current_phase.name == "F1901M"
