@@ -23,7 +23,6 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
 from dipserver.accounts.roles import GAME_MASTERS_GROUP
-from dipserver.engine.timeline import event_text
 from dipserver.engine.types import Phase as EnginePhase
 from dipserver.engine.variant import VariantError, load_variant
 from dipserver.games import admin_gm
@@ -35,7 +34,6 @@ from dipserver.games.services.common import game_phase_title
 from dipserver.games.services.games import game_pause, game_resume
 from dipserver.games.services.phases import (
     phase_deadline_extend,
-    phase_dry_run,
     phase_revert,
 )
 from dipserver.games.services.powers import power_civil_disorder_set, power_replace
@@ -287,18 +285,9 @@ class GameAdmin(GameMasterPermissions, _GameAdmin):
     def process_now(self, request: HttpRequest, games: QuerySet[Game]) -> HttpResponse | None:
         return admin_gm.process_now(self, request, games)
 
-    @admin.action(description="Dry run: show the results without saving")
-    def dry_run(self, request: HttpRequest, games: QuerySet[Game]) -> None:
-        for game in games:
-            try:
-                turn = phase_dry_run(game_id=game.id)
-            except GameError as exc:
-                self.message_user(request, f"{game.name}: {exc}", messages.ERROR)
-                continue
-            lines = [f"{r['power']} {r['order']}: {r['outcome']}" for r in turn.results] or ["no orders"]
-            lines += [event_text(e) for e in turn.events]
-            summary = "; ".join(lines)
-            self.message_user(request, f"{game.name} → {turn.next_snapshot['phase']}: {summary}")
+    @admin.action(description="Dry run: show the results and the map without saving")
+    def dry_run(self, request: HttpRequest, games: QuerySet[Game]) -> HttpResponse:
+        return admin_gm.dry_run(self, request, games)
 
     @admin.action(description="Extend the deadline by 24 hours (from now, if it has passed)")
     def extend_day(self, request: HttpRequest, games: QuerySet[Game]) -> None:

@@ -1,5 +1,6 @@
-"""The game masters' pages behind two admin tools: "Extend" (in the master's own time zone) and the
-confirmation page of "Process now" (which names the powers still to order or to say they are ready).
+"""The game masters' pages behind three admin tools: "Extend" (in the master's own time zone), the
+confirmation page of "Process now" (which names the powers still to order or to say they are ready) and
+the dry run's page (its results in words and the map pictures).
 
 Kept out of ``admin.py`` so that module stays readable; the views are called by ``GameAdmin``.
 """
@@ -19,11 +20,13 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import reverse
 
+from dipserver.engine.timeline import event_text
 from dipserver.games.admin_forms import ExtendForm
+from dipserver.games.dry_run_pictures import dry_run_pictures
 from dipserver.games.errors import GameError
 from dipserver.games.models import Game
 from dipserver.games.selectors import powers_not_ready, powers_waiting
-from dipserver.games.services.phases import phase_deadline_extend, phase_process_now
+from dipserver.games.services.phases import phase_deadline_extend, phase_dry_run, phase_process_now
 
 if TYPE_CHECKING:
     _GameAdmin = admin.ModelAdmin[Game]
@@ -102,3 +105,27 @@ def process_now(model_admin: _GameAdmin, request: HttpRequest, games: QuerySet[G
         "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
     }
     return TemplateResponse(request, "admin/games/game_process_confirm.html", context)
+
+
+def dry_run(model_admin: _GameAdmin, request: HttpRequest, games: QuerySet[Game]) -> HttpResponse:
+    """Each game's results in words (as messages) and its map pictures; nothing is saved."""
+    rows = []
+    for game in games.select_related("current_phase"):
+        try:
+            turn = phase_dry_run(game_id=game.id)
+        except GameError as exc:
+            model_admin.message_user(request, f"{game.name}: {exc}", messages.ERROR)
+            continue
+        lines = [f"{r['power']} {r['order']}: {r['outcome']}" for r in turn.results] or ["no orders"]
+        lines += [event_text(e) for e in turn.events]
+        summary = "; ".join(lines)
+        model_admin.message_user(request, f"{game.name} → {turn.next_snapshot['phase']}: {summary}")
+        snapshot = game.current_phase.snapshot if game.current_phase else turn.next_snapshot
+        rows.append({"game": game, "pictures": dry_run_pictures(game=game, snapshot=snapshot, turn=turn)})
+    context = {
+        **model_admin.admin_site.each_context(request),
+        "title": "Dry run: nothing is saved",
+        "opts": model_admin.model._meta,
+        "rows": rows,
+    }
+    return TemplateResponse(request, "admin/games/game_dry_run.html", context)

@@ -3,6 +3,7 @@ still to order or to say they are ready."""
 
 from __future__ import annotations
 
+import base64
 import datetime as dt
 import re
 
@@ -107,3 +108,29 @@ def test_process_now_asks_first_and_names_who_has_not_ordered_and_who_is_not_rea
     assert response.status_code == 302
     mastered.refresh_from_db()
     assert mastered.current_phase.name == "F1901M"
+
+
+def _pictures(text: str) -> list[str]:
+    found = re.findall(r'<img src="data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)" alt="([^"]*)">', text)
+    return [(alt, base64.b64decode(data).decode()) for data, alt in found]
+
+
+def test_the_dry_run_shows_the_adjudicated_orders_and_the_resulting_map_as_pictures(client, gm, mastered):
+    orders_submit(game_id=mastered.id, user=seat(mastered, "FRANCE").user, text="A PAR - BUR", now=START)
+    orders_submit(game_id=mastered.id, user=seat(mastered, "GERMANY").user, text="A MUN - BUR", now=START)
+    orders_submit(game_id=mastered.id, user=seat(mastered, "ITALY").user, text="A VEN - PIE", now=START)
+    client.force_login(gm)
+
+    page = client.post(
+        reverse("admin:games_game_changelist"), {"action": "dry_run", "_selected_action": [mastered.id]}
+    )
+
+    assert page.status_code == 200
+    (now_alt, now_svg), (after_alt, after_svg) = _pictures(page.content.decode())
+    assert now_alt.startswith("S1901M") and after_alt.startswith("F1901M")
+    assert now_svg.startswith("<svg") and after_svg.startswith("<svg")
+    assert now_svg.count('class="order move failed"') == 2  # the bounce in BUR, drawn as the history map will
+    assert 'class="order move"' in now_svg  # Venice to Piedmont succeeds
+    assert '<g id="orders"></g>' in after_svg  # the next phase has no orders yet
+    assert 'data-location="PIE"' in after_svg and 'data-location="VEN"' not in after_svg  # Italy moved
+    assert Phase.objects.filter(game=mastered).count() == 1  # nothing saved
