@@ -23,10 +23,10 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
 from dipserver.accounts.roles import GAME_MASTERS_GROUP
-from dipserver.engine.timeline import event_text
 from dipserver.engine.types import Phase as EnginePhase
 from dipserver.engine.variant import VariantError, load_variant
-from dipserver.games.admin_forms import ExtendForm, GameForm, ReplaceForm, RevertForm, phase_label
+from dipserver.games import admin_gm
+from dipserver.games.admin_forms import GameForm, ReplaceForm, RevertForm, phase_label
 from dipserver.games.errors import GameError
 from dipserver.games.models import Game, Order, Phase, Power
 from dipserver.games.selectors import change_words, supply_rows, timeline_rows
@@ -34,8 +34,6 @@ from dipserver.games.services.common import game_phase_title
 from dipserver.games.services.games import game_pause, game_resume
 from dipserver.games.services.phases import (
     phase_deadline_extend,
-    phase_dry_run,
-    phase_process_now,
     phase_revert,
 )
 from dipserver.games.services.powers import power_civil_disorder_set, power_replace
@@ -283,22 +281,13 @@ class GameAdmin(GameMasterPermissions, _GameAdmin):
             else:
                 self.message_user(request, f"{game.name}: {done}", messages.SUCCESS)
 
-    @admin.action(description="Process the current phase now")
-    def process_now(self, request: HttpRequest, games: QuerySet[Game]) -> None:
-        self._each(request, games, lambda g: phase_process_now(game_id=g.id), "queued for processing")
+    @admin.action(description="Process the current phase now (asks first, naming who has not ordered)")
+    def process_now(self, request: HttpRequest, games: QuerySet[Game]) -> HttpResponse | None:
+        return admin_gm.process_now(self, request, games)
 
-    @admin.action(description="Dry run: show the results without saving")
-    def dry_run(self, request: HttpRequest, games: QuerySet[Game]) -> None:
-        for game in games:
-            try:
-                turn = phase_dry_run(game_id=game.id)
-            except GameError as exc:
-                self.message_user(request, f"{game.name}: {exc}", messages.ERROR)
-                continue
-            lines = [f"{r['power']} {r['order']}: {r['outcome']}" for r in turn.results] or ["no orders"]
-            lines += [event_text(e) for e in turn.events]
-            summary = "; ".join(lines)
-            self.message_user(request, f"{game.name} → {turn.next_snapshot['phase']}: {summary}")
+    @admin.action(description="Dry run: show the results and the map without saving")
+    def dry_run(self, request: HttpRequest, games: QuerySet[Game]) -> HttpResponse:
+        return admin_gm.dry_run(self, request, games)
 
     @admin.action(description="Extend the deadline by 24 hours (from now, if it has passed)")
     def extend_day(self, request: HttpRequest, games: QuerySet[Game]) -> None:
@@ -335,13 +324,7 @@ class GameAdmin(GameMasterPermissions, _GameAdmin):
         return own + super().get_urls()
 
     def extend_view(self, request: HttpRequest, game_id: int) -> HttpResponse:
-        return self._form_view(
-            request,
-            game_id,
-            ExtendForm,
-            "Extend the deadline",
-            lambda game, data: phase_deadline_extend(game_id=game.id, deadline=data["deadline"]),
-        )
+        return admin_gm.extend_view(self, request, game_id)
 
     def revert_view(self, request: HttpRequest, game_id: int) -> HttpResponse:
         """Choose a phase, see what reverting deletes, then confirm."""
@@ -375,22 +358,6 @@ class GameAdmin(GameMasterPermissions, _GameAdmin):
             "reopens": reopens,
         }
         return TemplateResponse(request, "admin/games/game_revert.html", context)
-
-    def _form_view(
-        self, request: HttpRequest, game_id: int, form_class: Any, title: str, act: Any
-    ) -> HttpResponse:
-        game = get_object_or_404(self.get_queryset(request), id=game_id)
-        form = form_class(request.POST or None)
-        if request.method == "POST" and form.is_valid():
-            try:
-                act(game, form.cleaned_data)
-            except GameError as exc:
-                form.add_error(None, str(exc))
-            else:
-                self.message_user(request, f"{game.name}: {title.lower()} — done", messages.SUCCESS)
-                return HttpResponseRedirect(reverse("admin:games_game_change", args=[game.id]))
-        context = {**self.admin_site.each_context(request), "title": f"{title}: {game.name}", "form": form}
-        return TemplateResponse(request, "admin/games/game_form.html", context)
 
 
 @admin.register(Power)

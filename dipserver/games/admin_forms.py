@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from typing import Any, cast
+from zoneinfo import ZoneInfo
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -17,20 +18,35 @@ from dipserver.games.variants import game_variant
 
 
 class DeadlineField(forms.CharField):
-    """A date and time with its zone: a bare "18:00" would be read as UTC, whatever the game master meant."""
+    """A date and time; without a zone it is read in ``zone`` (the master's own), or refused if none."""
+
+    zone: dt.tzinfo | None = None
 
     def clean(self, value: Any) -> dt.datetime:
         text = super().clean(value)
         try:
-            return deadline_parsed(text)
+            return deadline_parsed(text, self.zone)
         except GameError as exc:
             raise ValidationError(str(exc), code="invalid") from None
 
 
 class ExtendForm(forms.Form):
+    """The new deadline, typed in the game master's own time zone unless the text names one."""
+
     deadline = DeadlineField(
         help_text=f"The new deadline, later than now, with its time zone: {DEADLINE_EXAMPLE}"
     )
+
+    def __init__(self, data: Any = None, *, zone: ZoneInfo | None = None) -> None:
+        super().__init__(data)
+        if zone is not None:
+            field = cast(DeadlineField, self.fields["deadline"])  # declared so above
+            field.zone = zone
+            field.help_text = (
+                f"The new deadline, later than now, e.g. 2026-03-04 18:00. A time without a zone is read "
+                f"in your time zone, {zone.key}; a zone you write (Z for UTC, or an offset such as "
+                f"+01:00) wins."
+            )
 
 
 class RevertForm(forms.Form):

@@ -29,13 +29,16 @@ def phase_minutes_checked(given: Mapping[str, object] | None) -> dict[str, int]:
 DEADLINE_EXAMPLE = "2026-03-04 18:00Z or 2026-03-04T18:00+01:00"
 
 
-def deadline_parsed(text: str) -> dt.datetime:
+def deadline_parsed(text: str, zone: dt.tzinfo | None = None) -> dt.datetime:
     """A deadline typed by a game master: ISO 8601 with its time zone, since a bare time would silently
-    mean UTC to the server and something else to the person who typed it."""
+    mean UTC to the server and something else to the person who typed it. With ``zone`` (the master's
+    own), a bare time is read in that zone; a zone written in the text still wins."""
     try:
         deadline = dt.datetime.fromisoformat(text.strip())
     except ValueError:
         raise GameError(f"{text!r} is not a date and time; write it like {DEADLINE_EXAMPLE}") from None
+    if deadline.tzinfo is None and zone is not None:
+        deadline = deadline.replace(tzinfo=zone)
     if deadline.tzinfo is None or deadline.utcoffset() is None:
         raise GameError(f"{text!r} has no time zone; add Z for UTC or an offset, e.g. {DEADLINE_EXAMPLE}")
     return deadline

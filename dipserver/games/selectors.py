@@ -87,6 +87,20 @@ def powers_waiting(*, game: Game, powers: list[Power] | None = None) -> list[str
     ]
 
 
+def powers_not_ready(*, game: Game) -> list[str]:
+    """Active powers with a decision to make in the open phase that have not said they are ready
+    (the phase is processed early once none is left), as ``orders_ready_set`` counts them."""
+    phase = game.current_phase
+    if phase is None or phase.status != Phase.Status.OPEN:
+        return []
+    acting = powers_to_act(phase.snapshot, game_variant(game))
+    return [
+        p.name
+        for p in game.powers.order_by("id")
+        if p.name in acting and p.status == Power.Status.ACTIVE and not p.ready
+    ]
+
+
 def phase_board(*, game: Game, phase: Phase) -> Board:
     """The board of a phase as it stood (the game's pinned variant seen through the phase's map)."""
     return board_of(game_variant(game), phase.snapshot)

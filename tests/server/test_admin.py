@@ -84,7 +84,7 @@ def test_process_now_and_dry_run_actions(client, gm, mastered, django_capture_on
     assert Phase.objects.filter(game=mastered).count() == 1
 
     with django_capture_on_commit_callbacks(execute=True):
-        client.post(url, {"action": "process_now", "_selected_action": [mastered.id]})
+        client.post(url, {"action": "process_now", "_selected_action": [mastered.id], "post": "yes"})
     mastered.refresh_from_db()
     assert mastered.current_phase.name == "F1901M"
 
