@@ -115,8 +115,26 @@ def _generated(data: Mapping[str, Any]) -> tuple[Variant, dict[str, Any]]:
         variant = _dealt(seed, powers)
     except icelords.MapGenerationError as exc:
         raise RequestError(f'"board": Ice Lords: {exc}') from exc
-    _CHANGING[variant] = False
+    _hold(variant)
     return variant, {"seed": seed, "powers": powers}
+
+
+_HELD: dict[Variant, None] = {}  # the generated variants this module's tables hold, oldest first
+_MAX_HELD = 32  # a batch may deal a board per line: keep the tables for the latest few only
+
+
+def _hold(variant: Variant) -> None:
+    if variant in _HELD:
+        return
+    _HELD[variant] = None
+    _CHANGING[variant] = False
+    while len(_HELD) > _MAX_HELD:
+        oldest = next(iter(_HELD))
+        del _HELD[oldest]
+        _CHANGING.pop(oldest, None)
+        _DEFAULT_BOARDS.pop(oldest, None)
+        _POWERS.pop(oldest, None)
+        _POWER_SETS.pop(oldest, None)
 
 
 @functools.lru_cache(maxsize=32)

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from dipserver.adjudicator import jsonio
 from dipserver.adjudicator.cli import answer_text
 from dipserver.engine import icelords
 from dipserver.engine.modules import split_options
@@ -109,3 +110,21 @@ def test_bad_ice_lords_boards_are_refused_with_the_generators_message() -> None:
     assert "generated" in adjudicate(base)["error"]
     assert "board" in adjudicate({**standard("S1901M", {}), "board": {"seed": "x"}})["error"]
     assert "never changes" in adjudicate({**standard("S1901M", {}), "map": {}})["error"]
+
+
+def test_a_batch_dealing_many_boards_keeps_only_the_latest_in_its_tables() -> None:
+    for n in range(jsonio._MAX_HELD + 8):
+        board = {"seed": f"board {n}", "powers": 2}
+        answer = adjudicate(
+            {
+                "variant": "ice_lords",
+                "board": board,
+                "phase": "S1901M",
+                "units": {},
+                "centers": {},
+                "options": {"seed": "g"},
+            }
+        )
+        assert "error" not in answer, answer
+    generated = [v for v in jsonio._DEFAULT_BOARDS if v.slug == icelords.SLUG]
+    assert len(generated) <= jsonio._MAX_HELD and len(jsonio._HELD) == jsonio._MAX_HELD
