@@ -107,7 +107,7 @@ def _generated(data: Mapping[str, Any]) -> tuple[Variant, dict[str, Any]]:
     options = data.get("options")
     seed = raw.get("seed", options.get("seed") if isinstance(options, dict) else None)
     if not isinstance(seed, str) or not (seed.strip() and len(seed) <= 100):
-        raise RequestError('"board": an Ice Lords seed is 1 to 100 characters, not blank')
+        raise RequestError('"board": An Ice Lords seed is 1 to 100 characters, not blank')
     powers = raw.get("powers", len(icelords.POWERS))
     try:
         if type(powers) is not int:

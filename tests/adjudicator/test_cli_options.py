@@ -106,7 +106,7 @@ def test_bad_ice_lords_boards_are_refused_with_the_generators_message() -> None:
         "error": f'"board": Ice Lords: {refused.value}'
     }
     blank = adjudicate({**base, "board": {"seed": " ", "powers": 3}})
-    assert blank == {"error": '"board": an Ice Lords seed is 1 to 100 characters, not blank'}
+    assert blank == {"error": '"board": An Ice Lords seed is 1 to 100 characters, not blank'}
     assert "generated" in adjudicate(base)["error"]
     assert "board" in adjudicate({**standard("S1901M", {}), "board": {"seed": "x"}})["error"]
     assert "never changes" in adjudicate({**standard("S1901M", {}), "map": {}})["error"]
