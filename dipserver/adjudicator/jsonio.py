@@ -17,6 +17,7 @@ tool can add orders to it and send it straight back. Anything wrong with a reque
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -33,7 +34,9 @@ if TYPE_CHECKING:
 
 REQUEST_KEYS = frozenset({"variant", "phase", "units", "centers", "homes", "dislodged", "orders"})
 # Only for variants whose map changes (turnio.py): options, the phase's map, Sahara flags, Deluge memory.
-TIMELINE_KEYS = frozenset({"options", "map", "stay_flags", "last_occupants"})
+TIMELINE_KEYS = frozenset({"options", "map", "stay_flags", "last_occupants", "module_state"})
+# For any variant (turnio.py): the game's options (rule modules included) and the modules' state.
+MODULE_KEYS = frozenset({"options", "module_state"})
 
 
 class RequestError(ValueError):
@@ -46,7 +49,14 @@ class Request:
     board: Board
     position: Position
     orders: Mapping[str, list[str]]  # power -> order texts, as given
-    changing: Mapping[str, Any] | None = None  # the request itself when the variant's map changes
+    changing: Mapping[str, Any] | None = None  # the request itself when turnio plays it (see ``played``)
+    map_changes: bool = False  # whether the variant's map changes (its ``next`` then carries the map)
+    generated: Mapping[str, Any] | None = None  # a generated board's "board", as read
+
+
+def played(data: Mapping[str, Any], map_changes: bool) -> bool:
+    """Whether ``turnio`` plays the request: a map that changes, or options, module state or a board."""
+    return map_changes or any(key in data for key in (*MODULE_KEYS, "board"))
 
 
 # --- reading a request ------------------------------------------------------------------------------
@@ -59,10 +69,15 @@ def read_request(data: Any) -> Request:
     if not isinstance(data, dict):
         raise RequestError(f"a request is a JSON object, not {_json_kind(data)}")
     unknown = set(data) - REQUEST_KEYS
-    variant = _variant(data.get("variant"))
+    generated = None
+    if "board" in data:
+        variant, generated = _generated(data)
+    else:
+        variant = _variant(data.get("variant"))
     changing = _CHANGING[variant]
-    if unknown and not (changing and unknown <= TIMELINE_KEYS):
-        keys = sorted(REQUEST_KEYS | TIMELINE_KEYS) if changing else sorted(REQUEST_KEYS)
+    allowed = (TIMELINE_KEYS if changing else MODULE_KEYS) | ({"board"} if generated is not None else set())
+    if unknown and not unknown <= allowed:
+        keys = sorted(REQUEST_KEYS | allowed)
         extra = "" if changing or unknown - TIMELINE_KEYS else f" ({variant.slug}'s map never changes)"
         raise RequestError(f"unknown field(s) {sorted(unknown)}{extra}; a request has {keys}")
     phase = _phase(data.get("phase"))
@@ -71,9 +86,69 @@ def read_request(data: Any) -> Request:
     owners = _centres(board, variant, _power_table(variant, data, "centers", required=True))
     dislodged = _dislodged(board, phase, units, _power_table(variant, data, "dislodged"))
     orders = _orders(_power_table(variant, data, "orders"))
-    return Request(
-        variant, board, Position(phase, units, owners, dislodged), orders, data if changing else None
-    )
+    position = Position(phase, units, owners, dislodged)
+    if not played(data, changing):
+        return Request(variant, board, position, orders)
+    return Request(variant, board, position, orders, data, changing, generated)
+
+
+def _generated(data: Mapping[str, Any]) -> tuple[Variant, dict[str, Any]]:
+    """A generated board's variant, dealt as ``"board": {"seed": "...", "powers": 4}`` says (the seed
+    defaults to the game secret, ``"options"``' ``"seed"``, as the server deals it), and the board read."""
+    from dipserver.engine import icelords
+
+    if data.get("variant") != icelords.SLUG:
+        raise RequestError(
+            f'"board" is for a generated board (variant "{icelords.SLUG}"), not for {data.get("variant")!r}'
+        )
+    raw = data["board"]
+    if not isinstance(raw, dict) or set(raw) - {"seed", "powers"}:
+        raise RequestError(f'"board" is {{"seed": "...", "powers": 2 to {len(icelords.POWERS)}}}')
+    options = data.get("options")
+    seed = raw.get("seed", options.get("seed") if isinstance(options, dict) else None)
+    if not isinstance(seed, str) or not (seed.strip() and len(seed) <= 100):
+        raise RequestError('"board": An Ice Lords seed is 1 to 100 characters, not blank')
+    powers = raw.get("powers", len(icelords.POWERS))
+    try:
+        if type(powers) is not int:
+            icelords.generate(seed, powers)  # refuses it, with the generator's own message
+        variant = _dealt(seed, powers)
+    except icelords.MapGenerationError as exc:
+        raise RequestError(f'"board": Ice Lords: {exc}') from exc
+    _hold(variant)
+    return variant, {"seed": seed, "powers": powers}
+
+
+_HELD: dict[Variant, None] = {}  # the generated variants this module's tables hold, oldest first
+_MAX_HELD = 32  # a batch may deal a board per line: keep the tables for the latest few only
+
+
+def _hold(variant: Variant) -> None:
+    if variant in _HELD:
+        return
+    _HELD[variant] = None
+    _CHANGING[variant] = False
+    while len(_HELD) > _MAX_HELD:
+        oldest = next(iter(_HELD))
+        del _HELD[oldest]
+        _CHANGING.pop(oldest, None)
+        _DEFAULT_BOARDS.pop(oldest, None)
+        _POWERS.pop(oldest, None)
+        _POWER_SETS.pop(oldest, None)
+
+
+@functools.lru_cache(maxsize=32)
+def _dealt(seed: str, powers: int) -> Variant:
+    # The board is a pure function of (seed, powers), as the server's ``_generated`` caches it.
+    from dipserver.engine import icelords
+
+    return icelords.generate(seed, powers).variant
+
+
+def _generated_defaults() -> Mapping[str, Any]:
+    from dipserver.engine import icelords
+
+    return icelords.DEFAULT_OPTIONS  # blizzards on unless the request's options say otherwise
 
 
 def _json_kind(value: Any) -> str:
@@ -93,6 +168,12 @@ def _variant(slug: Any) -> Variant:
         try:
             variant = load_variant(slug)
         except VariantError as exc:
+            from dipserver.engine import icelords
+
+            if slug == icelords.SLUG:
+                raise RequestError(
+                    f'variant "{slug}" is generated: give "board": {{"seed": "...", "powers": 4}}'
+                ) from None
             raise RequestError(f"unknown or broken variant {slug!r}: {exc}") from exc
         _CHANGING[variant] = _map_changes(variant)
         _VARIANTS[slug] = variant
@@ -533,7 +614,16 @@ def adjudicate_request(data: Any, *, express: bool = True) -> dict[str, Any]:
         from dipserver.adjudicator.turnio import MapRequestError, play
 
         try:
-            return play(request.variant, request.board.map_state, request.position, request.orders, data)
+            return play(
+                request.variant,
+                request.board.map_state,
+                request.position,
+                request.orders,
+                data,
+                changing=request.map_changes,
+                board=request.generated,
+                defaults=_generated_defaults() if request.generated is not None else None,
+            )
         except MapRequestError as exc:
             raise RequestError(str(exc)) from exc
     # The general path's rules (adjustments, retreats, the movement phase): the express lane needs none.

@@ -1,4 +1,5 @@
-"""The JSON contract of ``adjudicate`` for variants whose map changes (Wall of Ice, Sahara, Deluge).
+"""The JSON contract of ``adjudicate`` for variants whose map changes (Wall of Ice, Sahara, Deluge), and
+for requests that switch on rule modules or play a generated board.
 
 Such a request is the usual one (``jsonio.py``) with four optional fields more:
 
@@ -13,6 +14,10 @@ Such a request is the usual one (``jsonio.py``) with four optional fields more:
   movement phase before (an answer's ``next`` carries them);
 - ``"last_occupants"``: ``{province: power}``, Deluge's memory of who stood where at the end of the
   last Spring or Autumn (new-centre ownership, E11); ``next`` carries it.
+
+The same ``"options"`` (then with the rule modules, ``blizzards`` and ``supply_lines``), ``"module_state"``
+(the modules' state as the phase opened) and a generated board's ``"board"`` may be given for any variant;
+``jsonio.played`` sends such requests here too (docs/engine.md, "Rule modules and generated boards").
 
 Orders may include the variant's conversion orders (``F BRE becomes army``, ``A POR becomes fleet``,
 ``F NAO stays fleet``). The phase is played by ``turn.play_phase``; the answer adds ``"events"`` (the
@@ -30,9 +35,10 @@ from typing import Any
 
 from dipserver.engine.board import MapState, board_for
 from dipserver.engine.coasts import recompute_coasts
+from dipserver.engine.modules import ModuleState, split_options
 from dipserver.engine.position import Position
 from dipserver.engine.timeline import TimelineError, load_timeline, map_data
-from dipserver.engine.turn import Turn, play_phase
+from dipserver.engine.turn import Turn, open_modules, play_phase
 from dipserver.engine.types import Terrain
 from dipserver.engine.variant import Variant
 
@@ -43,23 +49,54 @@ class MapRequestError(ValueError):
     """A field of a changing-map request is wrong; ``jsonio`` turns it into a ``RequestError``."""
 
 
-def game_options(variant: Variant, raw: Any) -> tuple[dict[str, Any], str | None]:
-    """The request's ``"options"``: the timeline options checked, and the game secret."""
+def game_options(
+    variant: Variant, raw: Any, defaults: Mapping[str, Any] | None = None
+) -> tuple[dict[str, Any], str | None]:
+    """The request's ``"options"``: the timeline options checked, the rule modules switched on
+    (``blizzards``, ``supply_lines``, checked as the server checks a new game's), and the game secret.
+    ``defaults`` go under the request's (a generated board's ``DEFAULT_OPTIONS``)."""
     if raw is None:
         raw = {}
     if not isinstance(raw, dict):
         raise MapRequestError('"options" is an object like {"mode": "random", "seed": "...", "errata": true}')
-    options = dict(raw)
+    options = {**(defaults or {}), **raw}
     secret = options.pop("seed", None)
     if secret is not None and not isinstance(secret, str):
         raise MapRequestError('"options": "seed" is the game secret, a string')
     try:
-        resolved = load_timeline(variant).game_options(options)
+        modules, rest = split_options(options)
+    except ValueError as exc:
+        raise MapRequestError(f'"options": {exc}') from exc
+    try:
+        resolved = load_timeline(variant).game_options(rest)
     except TimelineError as exc:
         raise MapRequestError(f'"options": {exc}') from exc
     if resolved["mode"] == "random" and not secret and any(e.chance for e in load_timeline(variant).events):
         raise MapRequestError('"options": random mode draws from the game secret: give it as "seed"')
-    return resolved, (secret if resolved["mode"] == "random" else None)
+    if modules.blizzards is not None and not secret:
+        raise MapRequestError('"options": blizzards are drawn from the game secret: give it as "seed"')
+    switched = {k: v for k, v in modules.to_options().items() if v is not False}
+    return {**resolved, **switched}, (secret if resolved["mode"] == "random" or modules.any else None)
+
+
+def module_state(variant: Variant, raw: Any) -> ModuleState | None:
+    """The request's ``"module_state"``: the phase's module state as it opened (an answer's ``next``
+    carries it); ``None`` when it is absent."""
+    if raw is None:
+        return None
+    shape = (
+        '"module_state" is {"blizzards", "storms", "tokens_used", "supply"}, as an answer\'s "next" gives it'
+    )
+    if not isinstance(raw, dict):
+        raise MapRequestError(shape)
+    try:
+        state = ModuleState.from_data(raw)
+        unknown = sorted(set(state.blizzards) - set(variant.provinces))
+    except (AttributeError, KeyError, TypeError, ValueError):
+        raise MapRequestError(shape) from None
+    if unknown:
+        raise MapRequestError(f'"module_state": unknown province(s) {unknown} under "blizzards"')
+    return state
 
 
 def map_state(variant: Variant, raw: Any) -> MapState:
@@ -135,17 +172,41 @@ def play(
     position: Position,
     orders: Mapping[str, list[str]],
     data: Mapping[str, Any],
+    *,
+    changing: bool = True,
+    board: Mapping[str, Any] | None = None,
+    defaults: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Play the request's phase (orders as typed, conversions included) and answer it."""
-    options, secret = game_options(variant, data.get("options"))
+    """Play the request's phase (orders as typed, conversions and module orders included) and answer it.
+    ``changing``: whether the variant's map changes (``next`` then carries the map and the flags);
+    ``board``: a generated board's ``"board"``, carried in ``next``; ``defaults``: the options it plays
+    with unless the request's say otherwise."""
+    options, secret = game_options(variant, data.get("options"), defaults)
     flags = provinces(variant, data.get("stay_flags"), "stay_flags")
     position = replace(position, last_occupants=occupants(variant, data.get("last_occupants")))
-    turn = play_phase(variant, state, position, orders, options=options, secret=secret, stay_flags=flags)
-    return answer(variant, turn, dict(data.get("options") or {}))
+    modules = split_options(options)[0]
+    opened = module_state(variant, data.get("module_state"))
+    if modules.any and opened is None:  # the phase opened as the server opens it: blizzards drawn
+        opened = open_modules(variant, state, position, modules, None, secret).state
+    turn = play_phase(
+        variant,
+        state,
+        position,
+        orders,
+        options=options,
+        secret=secret,
+        stay_flags=flags,
+        module_state=opened,
+    )
+    answered = answer(variant, turn, dict(data.get("options") or {}), changing=changing)
+    if board is not None:
+        answered["next"]["board"] = dict(board)
+    return answered
 
 
-def answer(variant: Variant, turn: Turn, echoed: dict[str, Any]) -> dict[str, Any]:
-    """The answer's JSON data; ``next`` in the request's own shape, the changed map included."""
+def answer(variant: Variant, turn: Turn, echoed: dict[str, Any], changing: bool = True) -> dict[str, Any]:
+    """The answer's JSON data; ``next`` in the request's own shape, the changed map included (unless the
+    map never changes), and with the rule modules on, the module state of the next phase."""
     from dipserver.adjudicator.jsonio import position_data
     from dipserver.engine.timeline import event_text
 
@@ -160,15 +221,18 @@ def answer(variant: Variant, turn: Turn, echoed: dict[str, Any]) -> dict[str, An
             reasons.setdefault(r["power"], {})[r["text"]] = r["reason"]
     board = board_for(variant, turn.map_state)
     following = position_data(variant, turn.position, board)
-    following["map"] = map_data(turn.map_state, turn.position)
+    if changing:
+        following["map"] = map_data(turn.map_state, turn.position)
     if echoed:
         following["options"] = echoed
-    if turn.stay_flags:
+    if changing and turn.stay_flags:
         following["stay_flags"] = sorted(turn.stay_flags)
-    if turn.position.last_occupants:
+    if changing and turn.position.last_occupants:
         following["last_occupants"] = dict(sorted(turn.position.last_occupants.items()))
+    if turn.opened is not None:
+        following["module_state"] = turn.opened.state.to_data()
     outcome = turn.outcome
-    return {
+    answered = {
         "phase": str(turn.phase),
         "results": results,
         "reasons": reasons,
@@ -179,3 +243,6 @@ def answer(variant: Variant, turn: Turn, echoed: dict[str, Any]) -> dict[str, An
         else {"result": outcome.result.value, "powers": list(outcome.powers), "reason": outcome.reason},
         "next": following,
     }
+    if turn.opened is not None:
+        answered["modules"] = {**(turn.module_data or {}), "opened": turn.opened.to_data()}
+    return answered

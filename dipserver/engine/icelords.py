@@ -45,6 +45,7 @@ from dipserver.engine.validate import movement_graph, validate
 from dipserver.engine.variant import Power, ProvinceInfo, Variant, normalise_name
 
 SIZE = 9
+SLUG = "ice_lords"  # the generated variant's slug: there is no folder of that name in variants/
 COLUMNS = "ABCDEFGHI"
 TILES = {
     "tundra": 14,
@@ -149,7 +150,7 @@ def build_variant(tiles: Mapping[str, str], homes: Mapping[str, str]) -> Variant
     )
     units = {v: Unit(power, UnitType.ARMY, v) for v, power in homes.items()}
     return Variant(
-        slug="ice_lords",
+        slug=SLUG,
         name="Ice Lords",
         description=f"A generated {SIZE}x{SIZE} Ice Lords board for {len(powers)} powers, blizzards on.",
         version=hashlib.sha256(f"ice_lords/1\n{layout}".encode()).hexdigest(),
