@@ -18,7 +18,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from dipserver.api.boards import geometry_of, next_changes, variant_or_404
+from dipserver.api.boards import variant_or_404
 from dipserver.api.etag import matches, not_modified, phase_tag, tagged
 from dipserver.api.pagination import Pagination
 from dipserver.api.permissions import game_or_404, viewer_of
@@ -26,8 +26,10 @@ from dipserver.api.pictures import MAX_WIDTH, MIN_WIDTH, WIDTHS_TEXT, picture, p
 from dipserver.api.throttling import PictureThrottle
 from dipserver.engine.orders import OrderResult, Outcome
 from dipserver.engine.parse import OrderError, parse_order
+from dipserver.games.changes import next_changes
 from dipserver.games.mappers import board_of, map_state_of, position_of
 from dipserver.games.models import Order, Phase
+from dipserver.games.variants import geometry_of
 from dipserver.render import GeometryError, render_png, render_svg
 
 

@@ -19,11 +19,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from dipserver.api.boards import geometry_of, timeline_entries, variant_or_404
+from dipserver.api.boards import timeline_entries, variant_or_404
 from dipserver.api.permissions import game_or_404, viewer_of
 from dipserver.games.coming import coming_for
 from dipserver.games.errors import GameError
 from dipserver.games.models import Game, Phase
+from dipserver.games.variants import geometry_of
 from dipserver.render import GeometryError, geometry_json
 
 

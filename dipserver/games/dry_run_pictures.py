@@ -8,15 +8,15 @@ import base64
 from dataclasses import dataclass
 from typing import Any
 
-from dipserver.api.boards import geometry_of, next_changes
 from dipserver.engine.orders import OrderResult, Outcome
 from dipserver.engine.parse import OrderError, parse_order
 from dipserver.engine.variant import Variant
+from dipserver.games.changes import next_changes
 from dipserver.games.errors import GameError
 from dipserver.games.mappers import board_of, map_state_of, position_of
 from dipserver.games.models import Game
 from dipserver.games.turn import Turn
-from dipserver.games.variants import game_variant
+from dipserver.games.variants import game_variant, geometry_of
 from dipserver.render import GeometryError, render_svg
 
 

@@ -167,3 +167,10 @@ def _checked(slug: str, load: Callable[[], _T]) -> _T:
         return load()
     except (VariantError, TimelineError) as exc:
         raise GameError(f"Variant {slug!r} cannot be used: {exc}") from exc
+
+
+def geometry_of(game: Game) -> dict[str, Any] | None:
+    """The drawing of a generated board (Ice Lords), ``None`` for a variant drawn from its files."""
+    if game.variant != GENERATED:
+        return None
+    return generated_geometry(deal_seed(game), int(game.board.get("powers", GENERATED_POWERS[1])))

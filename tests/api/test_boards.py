@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 
 from dipserver.api import phases
-from dipserver.api.boards import next_changes
 from dipserver.api.phases import IMMUTABLE
+from dipserver.games.changes import next_changes
 from dipserver.games.models import Game, Phase
 from dipserver.games.services.phases import phase_process
 from tests.api.conftest import client_for, start_game, user_of
