@@ -21,6 +21,10 @@ class ServiceStatus:
         return asdict(self)
 
 
+# The remote-control command a worker answers with its own database check (core/worker_control.py).
+DATABASE_CHECK = "dipserver_database_check"
+
+
 def database_status() -> ServiceStatus:
     """Run a trivial query on the default database."""
     vendor = connection.vendor
@@ -55,7 +59,6 @@ def worker_status(nodename: str, timeout: float = 5.0) -> ServiceStatus:
     own database check (``dipserver.core.worker_control``).
     """
     from dipserver.config.celery import app
-    from dipserver.core.worker_control import DATABASE_CHECK
 
     try:
         replies = app.control.broadcast(DATABASE_CHECK, destination=[nodename], reply=True, timeout=timeout)

@@ -13,9 +13,7 @@ from typing import Any
 from celery.worker.control import inspect_command
 from django.db import connection
 
-from dipserver.core.health import database_status
-
-DATABASE_CHECK = "dipserver_database_check"
+from dipserver.core.health import DATABASE_CHECK, database_status
 
 
 @inspect_command(name=DATABASE_CHECK)  # type: ignore[untyped-decorator]  # Celery ships no type hints
