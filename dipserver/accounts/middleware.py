@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
+
+from dipserver.accounts.selectors import user_zone
 
 
 class TimeZoneMiddleware:
@@ -15,9 +15,8 @@ class TimeZoneMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        zone = getattr(request.user, "time_zone", "") if hasattr(request, "user") else ""
         timezone.deactivate()
-        if zone:  # a zone the system no longer knows leaves UTC, as for everyone else
-            with contextlib.suppress(ZoneInfoNotFoundError, ValueError):
-                timezone.activate(ZoneInfo(zone))
+        user = getattr(request, "user", None)
+        if getattr(user, "time_zone", ""):
+            timezone.activate(user_zone(user))  # an unknown zone gives UTC, as for everyone else
         return self.get_response(request)

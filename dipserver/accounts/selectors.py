@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable
-from zoneinfo import available_timezones
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from django.db.models import QuerySet
 from django.utils import timezone
@@ -46,3 +47,11 @@ def tokens_active(*, user: User, now: dt.datetime | None = None) -> QuerySet[Api
     """The user's tokens that still work (neither revoked nor expired), oldest first."""
     moment = now or timezone.now()
     return ApiToken.objects.filter(user=user, revoked_at__isnull=True).exclude(expires_at__lte=moment)
+
+
+def user_zone(user: Any) -> ZoneInfo:
+    """The account's time zone for showing times; UTC when it has none, or one the system no longer knows."""
+    try:
+        return ZoneInfo(getattr(user, "time_zone", "") or "UTC")
+    except (ZoneInfoNotFoundError, ValueError, TypeError):
+        return ZoneInfo("UTC")

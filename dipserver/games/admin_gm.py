@@ -7,10 +7,9 @@ Kept out of ``admin.py`` so that module stays readable; the views are called by 
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
-from typing import TYPE_CHECKING, Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from typing import TYPE_CHECKING
+from zoneinfo import ZoneInfo
 
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
@@ -20,6 +19,7 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import reverse
 
+from dipserver.accounts.selectors import user_zone
 from dipserver.engine.timeline import event_text
 from dipserver.games.admin_forms import ExtendForm
 from dipserver.games.dry_run_pictures import dry_run_pictures
@@ -32,13 +32,6 @@ if TYPE_CHECKING:
     _GameAdmin = admin.ModelAdmin[Game]
 else:
     _GameAdmin = admin.ModelAdmin
-
-
-def master_zone(user: Any) -> ZoneInfo:
-    """The account's time zone; UTC when it has none the system knows."""
-    with contextlib.suppress(ZoneInfoNotFoundError, ValueError, TypeError):
-        return ZoneInfo(getattr(user, "time_zone", "") or "UTC")
-    return ZoneInfo("UTC")
 
 
 def deadline_both(deadline: dt.datetime | None, zone: ZoneInfo) -> str:
@@ -54,7 +47,7 @@ def deadline_both(deadline: dt.datetime | None, zone: ZoneInfo) -> str:
 def extend_view(model_admin: _GameAdmin, request: HttpRequest, game_id: int) -> HttpResponse:
     """The current deadline in the master's zone and UTC, and a form read in that zone."""
     game = get_object_or_404(model_admin.get_queryset(request), id=game_id)
-    zone = master_zone(request.user)
+    zone = user_zone(request.user)  # the master's own: a bare time typed here is read in it
     form = ExtendForm(request.POST or None, zone=zone)
     if request.method == "POST" and form.is_valid():
         try:

@@ -14,13 +14,12 @@ import datetime as dt
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.urls import reverse
 from django.utils import timezone
 
 from dipserver.accounts.models import User
-from dipserver.accounts.selectors import preference_wants, preferences_of
+from dipserver.accounts.selectors import preference_wants, preferences_of, user_zone
 from dipserver.games.models import Game, Message, Phase, Power
 from dipserver.games.press_channels import seen_by
 from dipserver.mail.models import Mail
@@ -80,11 +79,7 @@ def _when(moment: dt.datetime | None, user: User) -> str:
     """A time as the player reads it: in their own time zone, with the zone's name."""
     if moment is None:
         return "no deadline"
-    try:
-        zone = ZoneInfo(user.time_zone or "UTC")
-    except (ZoneInfoNotFoundError, ValueError):
-        zone = ZoneInfo("UTC")
-    return moment.astimezone(zone).strftime("%a %d %b %Y %H:%M %Z")
+    return moment.astimezone(user_zone(user)).strftime("%a %d %b %Y %H:%M %Z")
 
 
 def _game_link(game: Game) -> str:
