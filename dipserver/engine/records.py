@@ -93,6 +93,10 @@ def order_record(
     """The record of ``order``, given by ``power`` in ``position``'s phase. ``text`` is what to display
     (by default the short notation); ``board`` (the phase's) tells a move that needs a convoy."""
     kind, unit, start, end, via = _described(order, position, board)
+    if unit is not None and unit.power != power:
+        # Not the ordered unit: a unit the supply rules remove after it moved stood elsewhere at the
+        # phase's start, and another power's may have stood where it ended.
+        unit = None
     return {
         "power": power,
         "order": _text(order, position) if text is None else text,
@@ -163,8 +167,8 @@ def _described(order: AnyOrder, position: Position, board: Board | None) -> _Des
             return "retreat", _dislodged_at(position, u), u, d, None
         case Disband(unit=u):
             return "disband", _dislodged_at(position, u), u, None, None
-        case Build(unit_type=t, location=loc):
-            return "build", _Unit(t.value, loc), None, loc, None
+        case Build(power=p, unit_type=t, location=loc):
+            return "build", _Unit(p, t.value, loc), None, loc, None
         case Waive():
             return "waive", None, None, None, None
         case ConvertToArmy(unit=u):
@@ -183,20 +187,21 @@ def _described(order: AnyOrder, position: Position, board: Board | None) -> _Des
 
 @dataclass(frozen=True, slots=True)
 class _Unit:
+    power: str
     type: str
     location: str
 
 
 def _unit_at(position: Position, location: str) -> _Unit | None:
     unit = position.units.get(province_of(location))
-    return None if unit is None else _Unit(unit.type.value, unit.location)
+    return None if unit is None else _Unit(unit.power, unit.type.value, unit.location)
 
 
 def _dislodged_at(position: Position, location: str) -> _Unit | None:
     """In a retreat phase an order names the dislodged unit, not the one that took its place."""
     entry = position.dislodged.get(province_of(location))
     if position.phase.type is PhaseType.RETREATS and entry is not None:
-        return _Unit(entry.unit.type.value, entry.unit.location)
+        return _Unit(entry.unit.power, entry.unit.type.value, entry.unit.location)
     return _unit_at(position, location)
 
 

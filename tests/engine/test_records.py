@@ -10,7 +10,7 @@ import pytest
 
 from dipserver.engine.modules.blizzard import SnowStorm
 from dipserver.engine.modules.supply import EstablishDepot
-from dipserver.engine.orders import ConvertToArmy, ConvertToFleet, Outcome, StayFleet
+from dipserver.engine.orders import ConvertToArmy, ConvertToFleet, Disband, Outcome, StayFleet
 from dipserver.engine.position import Dislodged, Position
 from dipserver.engine.records import FIELDS, PLAIN_FIELDS, Drawable, drawable, order_record
 from dipserver.engine.turn import play_phase
@@ -243,3 +243,10 @@ def test_a_support_is_drawn_from_its_unit_at_the_unit_it_supports(standard):
 
 def test_a_line_that_reads_as_no_order_draws_nothing(standard):
     assert drawable(record_of(played(standard, {"FRANCE": ["A XYZ - PAR"]}), "A XYZ - PAR")) is None
+
+
+def test_a_unit_removed_where_another_power_stood_is_not_taken_for_that_unit():
+    # Supply lines remove an unsupplied unit after it moved: at the phase's start its place was another's.
+    position = at("F1901M", Unit("GERMANY", F, "HOL"))
+    record = order_record("FRANCE", Disband("HOL"), position, outcome=Outcome.SUCCESS)
+    assert (record["kind"], record["unit"], record["from"]) == ("disband", None, "HOL")
