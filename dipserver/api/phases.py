@@ -23,11 +23,10 @@ from dipserver.api.etag import matches, not_modified, phase_tag, tagged
 from dipserver.api.pagination import Pagination
 from dipserver.api.permissions import game_or_404, viewer_of
 from dipserver.api.pictures import MAX_WIDTH, MIN_WIDTH, WIDTHS_TEXT, picture, picture_key, png_width
+from dipserver.api.results import ResultSerializer
 from dipserver.api.throttling import PictureThrottle
-from dipserver.engine.orders import OrderResult, Outcome
-from dipserver.engine.parse import OrderError, parse_order
 from dipserver.games.changes import next_changes
-from dipserver.games.mappers import board_of, map_state_of, position_of
+from dipserver.games.mappers import map_state_of, position_of
 from dipserver.games.models import Order, Phase
 from dipserver.games.variants import geometry_of
 from dipserver.render import GeometryError, render_png, render_svg
@@ -85,7 +84,7 @@ class PhaseDetailApi(APIView):
             child=serializers.ListField(child=serializers.CharField()),
             help_text="Power -> orders. Open phase: only your own.",
         )
-        results = serializers.ListField(child=serializers.DictField())
+        results = ResultSerializer(many=True, help_text="Once processed: one record per order, in order.")
         events = serializers.ListField(child=serializers.DictField(), help_text="Map changes after it.")
         skipped = serializers.ListField(child=serializers.CharField())
         modules = serializers.DictField(
@@ -144,21 +143,12 @@ def _picture_args(game: Any, phase: Phase) -> dict[str, Any]:
     processed, every power's orders with their results (bounced, cut, dislodged)."""
     variant = variant_or_404(game)
     snapshot = phase.snapshot
-    position = position_of(snapshot)
-    results = []
-    if phase.status == Phase.Status.PROCESSED:
-        board = board_of(variant, snapshot)
-        for row in phase.results:
-            try:
-                order = parse_order(row["order"], board, position, row["power"])
-            except OrderError:
-                continue  # an order that never parsed (invalid, the unit held): nothing to draw
-            outcome = Outcome(row["outcome"])
-            results.append(OrderResult(row["power"], order, outcome, row["reason"], row["dislodged"]))
+    # The stored records are drawn as they are (an order that did not read has no kind: nothing drawn).
+    results = phase.results if phase.status == Phase.Status.PROCESSED else []
     return {
         "variant": variant,
         "map_state": map_state_of(snapshot),
-        "position": position,
+        "position": position_of(snapshot),
         "results": results or None,
         "next_changes": next_changes(game, phase.name) or None,
         "modules": _drawn_modules(snapshot),

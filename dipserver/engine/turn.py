@@ -49,8 +49,9 @@ from dipserver.engine.orders import (
     Outcome,
     StayFleet,
 )
-from dipserver.engine.parse import OrderError, format_order, order_unit, parse_orders
+from dipserver.engine.parse import OrderError, format_order, order_unit, parse_order, parse_orders
 from dipserver.engine.position import Position
+from dipserver.engine.records import order_record, result_record, unread_record
 from dipserver.engine.timeline import Hook, Timeline, apply_hook, build_problem, hooks_between, load_timeline
 from dipserver.engine.types import Phase, PhaseType, Season, province_of
 from dipserver.engine.variant import Variant
@@ -69,13 +70,15 @@ class ReadLine:
     order: AnyOrder | None
     stored: str  # normalised notation to store ("" when rejected)
     error: str | None
+    refused: AnyOrder | None = None  # what a rejected line read as, when it read but was not allowed
 
 
 @dataclass(frozen=True)
 class Turn:
-    """What one phase produced. ``results`` entries are plain dicts: ``power``, ``order`` (short
-    notation, or the text as typed when it did not read), ``text`` (as typed; the short notation for
-    orders the engine made up), ``outcome`` (an ``Outcome`` value), ``reason``, ``dislodged``."""
+    """What one phase produced. ``results`` entries are records (``records.py``: ``power``, ``order``
+    (short notation, or the text as typed when it was refused), ``outcome`` (an ``Outcome`` value),
+    ``reason``, ``dislodged``, ``kind``, ``unit``, ``from``, ``to``, ``via``), plus ``text`` (as typed;
+    the short notation for orders the engine made up)."""
 
     phase: Phase  # the phase played
     orders: dict[str, list[str]]  # each power's lines as read, short notation (as typed when rejected)
@@ -136,14 +139,15 @@ def read_orders(
     in_play = InPlay(modules, module_state or ModuleState()) if modules is not None and modules.any else None
     for line in parse_orders(standard, board, position, power, modules=in_play):
         if line.order is None:
-            read[line.number] = ReadLine(line.number, line.text, None, "", line.error)
+            alone = _read_alone(line.text, board, position, power, in_play)
+            read[line.number] = ReadLine(line.number, line.text, None, "", line.error, alone)
             continue
         unit = order_unit(line.order)
         if unit is not None and unit in to_fleet:
             why = (
                 f"The army in {board.province_name(unit)} is ordered to become a fleet (and holds meanwhile)"
             )
-            read[line.number] = ReadLine(line.number, line.text, None, "", why)
+            read[line.number] = ReadLine(line.number, line.text, None, "", why, line.order)
             continue
         read[line.number] = ReadLine(
             line.number, line.text, line.order, format_order(line.order, position), None
@@ -154,6 +158,17 @@ def read_orders(
     if modules is not None and modules.any:
         lines_read = [_module_checked(board, position, modules, module_state, power, r) for r in lines_read]
     return lines_read
+
+
+def _read_alone(
+    text: str, board: Board, position: Position, power: str, in_play: InPlay | None
+) -> AnyOrder | None:
+    """What a refused line reads as on its own (one order too many for its unit or the Winter), for its
+    result's record; ``None`` when it does not read at all."""
+    try:
+        return parse_order(text, board, position, power, modules=in_play)
+    except OrderError:
+        return None
 
 
 def _module_checked(
@@ -167,7 +182,7 @@ def _module_checked(
     if line.order is None or isinstance(line.order, ConversionOrder) or order_unit(line.order) is None:
         return line  # conversions, waives and the module orders (already checked by the parser)
     why = module_phase.order_problem(board, position, modules, state or ModuleState(), power, line.order)
-    return line if why is None else ReadLine(line.number, line.text, None, "", why)
+    return line if why is None else ReadLine(line.number, line.text, None, "", why, line.order)
 
 
 def _limit_builds(
@@ -187,7 +202,7 @@ def _limit_builds(
         if isinstance(line.order, Build) and (site := province_of(line.order.location)) not in homes:
             problem = build_problem(timeline, homes, others, [*accepted, site])
             if problem is not None:
-                line = ReadLine(line.number, line.text, None, "", f"Build refused: {problem}")
+                line = ReadLine(line.number, line.text, None, "", f"Build refused: {problem}", line.order)
             else:
                 accepted.append(site)
         checked.append(line)
@@ -229,7 +244,7 @@ def play_phase(
         for line in read_orders(lines, board, position, power, modules=read_with, module_state=state):
             stored.setdefault(power, []).append(line.stored or line.text)
             if line.order is None:
-                unreadable.append(_result(power, line.text, line.text, Outcome.INVALID, line.error or ""))
+                unreadable.append(_refused(power, line, position, board))
             else:
                 orders.setdefault(power, []).append(line.order)
                 texts[id(line.order)] = line.text
@@ -248,12 +263,13 @@ def play_phase(
         result = played.result
     else:
         result = adjudicate(board, position, plain)
-    results, holding = _order_results(result, [o for os in plain.values() for o in os], texts, position)
+    given = [o for os in plain.values() for o in os]
+    results, holding = _order_results(result, given, texts, position, board)
     done = position.phase
     new_position, flags, converted = _conversions_applied(
         position, result, orders, texts, frozenset(stay_flags)
     )
-    results += [{**c, "dislodged": province_of(c["order"].split()[1]) in holding} for c in converted]
+    results += [{**c, "dislodged": province_of(c["from"]) in holding} for c in converted]
     results += unreadable
 
     skipped = [str(p) for p in result.skipped]
@@ -270,7 +286,7 @@ def play_phase(
 
 
 def _order_results(
-    result: PhaseResult, given: Sequence[Order], texts: Mapping[int, str], position: Position
+    result: PhaseResult, given: Sequence[Order], texts: Mapping[int, str], position: Position, board: Board
 ) -> tuple[list[dict[str, Any]], set[str]]:
     """One result per order given, in the order given, then the ones the adjudicator made up itself; and
     the provinces of converting armies dislodged while they held."""
@@ -284,7 +300,7 @@ def _order_results(
             if r.dislodged and (unit := order_unit(r.order)) is not None:
                 holding.add(province_of(unit))
             continue
-        results.append(_adjudicated(r, texts.get(id(r.order)) if own else None, position))
+        results.append(_adjudicated(r, texts.get(id(r.order)) if own else None, position, board))
     return results, holding
 
 
@@ -384,27 +400,20 @@ def _run_hooks(
     return map_state, replace(position, phase=nxt), events
 
 
-def _adjudicated(r: OrderResult, typed: str | None, position: Position) -> dict[str, Any]:
+def _adjudicated(r: OrderResult, typed: str | None, position: Position, board: Board) -> dict[str, Any]:
     short = format_order(r.order, position)
-    return {
-        "power": r.power,
-        "order": short,
-        "text": typed or short,
-        "outcome": r.outcome.value,
-        "reason": r.reason,
-        "dislodged": r.dislodged,
-    }
+    return {**result_record(r, position, text=short, board=board), "text": typed or short}
 
 
-def _result(power: str, order: str, text: str, outcome: Outcome, reason: str) -> dict[str, Any]:
-    return {
-        "power": power,
-        "order": order,
-        "text": text,
-        "outcome": outcome.value,
-        "reason": reason,
-        "dislodged": False,
-    }
+def _refused(power: str, line: ReadLine, position: Position, board: Board) -> dict[str, Any]:
+    """A line that did not read (nothing known of it), or read as an order the phase does not allow."""
+    why = line.error or ""
+    if line.refused is None:
+        return {**unread_record(power, line.text, why), "text": line.text}
+    record = order_record(
+        power, line.refused, position, outcome=Outcome.INVALID, reason=why, text=line.text, board=board
+    )
+    return {**record, "text": line.text}
 
 
 def _converted(
@@ -412,4 +421,5 @@ def _converted(
 ) -> dict[str, Any]:
     short = conversion_text(order, position)
     outcome = Outcome.SUCCESS if ok else Outcome.VOID
-    return _result(power, short, texts.get(id(order), short), outcome, why)
+    record = order_record(power, order, position, outcome=outcome, reason=why, text=short)
+    return {**record, "text": texts.get(id(order), short)}

@@ -8,12 +8,10 @@ import base64
 from dataclasses import dataclass
 from typing import Any
 
-from dipserver.engine.orders import OrderResult, Outcome
-from dipserver.engine.parse import OrderError, parse_order
 from dipserver.engine.variant import Variant
 from dipserver.games.changes import next_changes
 from dipserver.games.errors import GameError
-from dipserver.games.mappers import board_of, map_state_of, position_of
+from dipserver.games.mappers import map_state_of, position_of
 from dipserver.games.models import Game
 from dipserver.games.turn import Turn
 from dipserver.games.variants import game_variant, geometry_of
@@ -38,7 +36,7 @@ def dry_run_pictures(*, game: Game, snapshot: dict[str, Any], turn: Turn) -> lis
         (
             f"{snapshot['phase']}: the orders as they would be adjudicated",
             snapshot,
-            _results(variant, snapshot, turn),
+            turn.results,  # the records the engine made
         ),
         (f"{after['phase']}: the map that would follow", after, None),
     ]
@@ -54,22 +52,8 @@ def dry_run_pictures(*, game: Game, snapshot: dict[str, Any], turn: Turn) -> lis
     return pictures
 
 
-def _results(variant: Variant, snapshot: dict[str, Any], turn: Turn) -> list[OrderResult]:
-    board, position = board_of(variant, snapshot), position_of(snapshot)
-    results = []
-    for row in turn.results:
-        try:
-            order = parse_order(row["order"], board, position, row["power"])
-        except OrderError:
-            continue  # an order that never parsed (invalid, the unit held): nothing to draw
-        results.append(
-            OrderResult(row["power"], order, Outcome(row["outcome"]), row["reason"], row["dislodged"])
-        )
-    return results
-
-
 def _args(
-    game: Game, variant: Variant, snapshot: dict[str, Any], results: list[OrderResult] | None
+    game: Game, variant: Variant, snapshot: dict[str, Any], results: list[dict[str, Any]] | None
 ) -> dict[str, Any]:
     modules = snapshot.get("modules")
     if modules:  # Snow Storms waiting to be drawn are other powers' secret orders: left out, as in the API

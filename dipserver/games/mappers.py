@@ -30,7 +30,8 @@ variant's timeline (a map that changed is stored as it stood):
     }
 
 The processed phase also stores ``orders`` (power -> order texts in short notation, as adjudicated),
-``results`` (one dict per order: ``power``, ``order``, ``outcome``, ``reason``, ``dislodged``) and
+``results`` (one record per order, ``dipserver/engine/records.py``: ``power``, ``order``, ``outcome``,
+``reason``, ``dislodged``, ``kind``, ``unit``, ``from``, ``to``, ``via``) and
 ``events`` (the timeline's map-change events, as the engine reports them).
 """
 

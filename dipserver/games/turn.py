@@ -16,6 +16,7 @@ from typing import Any
 from dipserver.engine.board import board_for
 from dipserver.engine.conversions import winter_converters
 from dipserver.engine.modules import ModuleState
+from dipserver.engine.records import FIELDS as RECORD_FIELDS
 from dipserver.engine.turn import ReadLine, play_phase
 from dipserver.engine.turn import read_orders as orders_read
 from dipserver.engine.types import PhaseType
@@ -66,7 +67,7 @@ def turn_play(
         next_snapshot["stay_flags"] = sorted(turn.stay_flags)  # for the hook that runs after the retreats
     if turn.opened is not None:
         next_snapshot["modules"] = modules_json(turn.opened, turn.check, turn.module_data)
-    results = [{k: r[k] for k in ("power", "order", "outcome", "reason", "dislodged")} for r in turn.results]
+    results = [{k: r[k] for k in RECORD_FIELDS} for r in turn.results]  # the typed text is not kept
     if turn.outcome is not None:  # the variant's victory, or the game's last year (engine.victory)
         outcome = turn.outcome
         over, kind, winners, reason = True, outcome.result.value, outcome.powers, outcome.reason

@@ -3,118 +3,112 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import Any
 
-from dipserver.engine.orders import (
-    Build,
-    ConversionOrder,
-    ConvertToArmy,
-    ConvertToFleet,
-    Convoy,
-    Disband,
-    Hold,
-    Move,
-    Order,
-    OrderResult,
-    Outcome,
-    Retreat,
-    StayFleet,
-    SupportHold,
-    SupportMove,
-    Waive,
-)
-from dipserver.engine.types import Unit, province_of
+from dipserver.engine.orders import ConversionOrder, Order, OrderResult, Outcome
+from dipserver.engine.records import SUPPORTING, Drawable, drawable, order_record, result_record
+from dipserver.engine.types import Unit, UnitType, coast_of, province_of
 from dipserver.render.picture import UNKNOWN_POWER, Picture, n
 
 FAILED_OUTCOMES = frozenset(Outcome) - {Outcome.SUCCESS}
 
 
-# What each conversion order shows at its unit: Deluge's army to fleet, Wall of Ice's fleet to army, and
-# Sahara's "stays fleet" (kept a fleet if the drying strands it).
-CONVERSION_MARKS = {ConvertToFleet: "A→F", ConvertToArmy: "F→A", StayFleet: "stay F"}
+# What each conversion shows at its unit (the mark's class, then its words): Deluge's army to fleet,
+# Wall of Ice's fleet to army, and Sahara's "stays fleet" (kept a fleet if the drying strands it).
+CONVERSION_MARKS = {
+    "convert_to_fleet": ("ConvertToFleet", "A→F"),
+    "convert_to_army": ("ConvertToArmy", "F→A"),
+    "stay_fleet": ("StayFleet", "stay F"),
+}
 
 
-def draw_order(
-    p: Picture, power: str, order: Order | ConversionOrder, outcome: Outcome | None, moves: Mapping[str, str]
-) -> list[str]:
-    failed = outcome in FAILED_OUTCOMES
+def draw_order(p: Picture, entry: Drawable, moves: Mapping[str, str]) -> list[str]:
+    failed = entry.outcome in FAILED_OUTCOMES
     state = " failed" if failed else ""
-    colour = p.colours.get(power, UNKNOWN_POWER)
+    colour = p.colours.get(entry.power, UNKNOWN_POWER)
+    kind, at = entry.kind, entry.at
     out: list[str] = []
-    if isinstance(order, Move | Retreat):
-        kind = "retreat" if isinstance(order, Retreat) else "move"
-        start = p.dislodged_point(order.unit) if kind == "retreat" else p.from_point(order.unit)
-        end = p.to_point(order.dest)
-        out.append(p.arrow_path(start, end, f"order {kind}{state}", power))
+    if kind in ("move", "retreat") and at is not None and entry.to is not None:
+        start = p.dislodged_point(at) if kind == "retreat" else p.from_point(at)
+        end = p.to_point(entry.to)
+        out.append(p.arrow_path(start, end, f"order {kind}{state}", entry.power))
         if failed:
             out.append(p.cross(p.midpoint(start, end)))
-    elif isinstance(order, SupportHold):
-        start, end = p.from_point(order.unit), p.from_point(order.target)
-        out.append(p.arrow_path(start, end, f"order support{state}", power, bend=0.0, head=False))
+    elif kind == "support_hold" and at is not None and entry.target is not None:
+        start, end = p.from_point(at), p.from_point(entry.target)
+        out.append(p.arrow_path(start, end, f"order support{state}", entry.power, bend=0.0, head=False))
         x, y = end
         out.append(f'<circle class="hold" stroke="{colour}" cx="{n(x)}" cy="{n(y)}" r="13"/>')
-    elif isinstance(order, SupportMove | Convoy):
-        kind = "support" if isinstance(order, SupportMove) else "convoy"
-        target_from = p.from_point(order.target)
-        target_to = p.to_point(moves.get(province_of(order.target), order.dest))
+    elif kind in ("support_move", "convoy") and at is not None and entry.target is not None:
+        name = "support" if kind == "support_move" else "convoy"
+        target_from = p.from_point(entry.target)
+        target_to = p.to_point(moves.get(province_of(entry.target), entry.target_to or entry.target))
         aim = p.midpoint(target_from, target_to)
-        out.append(p.arrow_path(p.from_point(order.unit), aim, f"order {kind}{state}", power, bend=0.0))
-    elif isinstance(order, Hold):
-        x, y = p.from_point(order.unit)
+        out.append(p.arrow_path(p.from_point(at), aim, f"order {name}{state}", entry.power, bend=0.0))
+    elif kind == "hold" and at is not None:
+        x, y = p.from_point(at)
         out.append(f'<circle class="hold{state}" stroke="{colour}" cx="{n(x)}" cy="{n(y)}" r="13"/>')
-    elif isinstance(order, Build):
-        x, y = p.to_point(order.location)
-        unit = Unit(order.power, order.unit_type, order.location)
-        out.append(p.unit(unit, (x, y), " built"))
+    elif kind == "build" and entry.to is not None and entry.unit_type is not None:
+        x, y = p.to_point(entry.to)
+        out.append(p.unit(Unit(entry.power, UnitType(entry.unit_type), entry.to), (x, y), " built"))
         out.append(f'<circle class="build" stroke="{colour}" cx="{n(x)}" cy="{n(y)}" r="14"/>')
-    elif isinstance(order, Disband):  # in a retreat phase, of the dislodged unit
-        out.append(p.cross(p.dislodged_point(order.unit), 9.0))
-    elif isinstance(order, Waive):
-        pass  # nothing on the map: a waived build is a line in the order list
-    elif isinstance(order, ConvertToArmy | ConvertToFleet | StayFleet):
-        out.extend(conversion(p, order, colour, state))
-    if failed and isinstance(order, SupportHold | SupportMove | Convoy):
-        out.append(p.cross(p.from_point(order.unit), 4.0))
+    elif kind == "disband" and at is not None:  # in a retreat phase, of the dislodged unit
+        out.append(p.cross(p.dislodged_point(at), 9.0))
+    elif kind in CONVERSION_MARKS and at is not None:
+        out.extend(conversion(p, entry, colour, state))
+    # A waive, and the rule modules' depots and blizzard tokens, are lines in the order list only.
+    if failed and kind in SUPPORTING and at is not None:
+        out.append(p.cross(p.from_point(at), 4.0))
     return out
 
 
-def conversion(p: Picture, order: ConversionOrder, colour: str, state: str) -> list[str]:
+def conversion(p: Picture, entry: Drawable, colour: str, state: str) -> list[str]:
     """A dashed square round the unit in its power's colour and the change written above it (``A→F``,
     ``F→A``, ``stay F``): the province's label is below."""
-    x, y = p.from_point(order.unit)
-    kind = type(order).__name__
-    words = CONVERSION_MARKS[type(order)]
-    if isinstance(order, ConvertToFleet) and order.coast:
-        words += f" {order.coast}"
+    assert entry.at is not None
+    x, y = p.from_point(entry.at)
+    name, words = CONVERSION_MARKS[entry.kind]
+    if entry.kind == "convert_to_fleet" and entry.to and (coast := coast_of(entry.to)):
+        words += f" {coast}"
     return [
-        f'<g class="conversion-mark {kind}{state}" data-location="{order.unit}">'
+        f'<g class="conversion-mark {name}{state}" data-location="{entry.at}">'
         f'<rect class="conversion" stroke="{colour}" x="{n(x - 14)}" y="{n(y - 13)}" width="28" height="26"'
         ' rx="4"/>'
         f'<text class="conversion-text" x="{n(x)}" y="{n(y - 19)}">{words}</text></g>'
     ]
 
 
-def draw_orders(
+def drawn_entries(
     p: Picture,
     orders: Iterable[Order | ConversionOrder] | None,
-    results: Iterable[OrderResult] | None,
-) -> list[str]:
-    """Conversion orders (``ConvertToArmy`` etc.) may be among the orders or the results' orders."""
-    entries: list[tuple[str, Order | ConversionOrder, Outcome | None, bool]] = []
+    results: Iterable[Mapping[str, Any] | OrderResult] | None,
+) -> list[Drawable]:
+    """What to draw: the results' records (an engine ``OrderResult`` is made one first), else the orders
+    as given, each in the colour of the power whose unit it names."""
+    records: list[Mapping[str, Any]] = []
     if results is not None:
-        entries = [(r.power, r.order, r.outcome, r.dislodged) for r in results]
+        records = [result_record(r, p.position) if isinstance(r, OrderResult) else r for r in results]
     else:
         for order in orders or ():
             power = getattr(order, "power", None) or p.power_of(order)
-            entries.append((power, order, None, False))
+            records.append(order_record(power, order, p.position, outcome=None))
+    return [entry for record in records if (entry := drawable(record)) is not None]
+
+
+def draw_orders(
+    p: Picture,
+    orders: Iterable[Order | ConversionOrder] | None,
+    results: Iterable[Mapping[str, Any] | OrderResult] | None,
+) -> list[str]:
+    """Results are records (``dipserver.engine.records``); conversion orders may be among them."""
+    entries = drawn_entries(p, orders, results)
     # a support or convoy points at the move it helps; find each mover's actual destination
-    moves = {province_of(o.unit): o.dest for _, o, _, _ in entries if isinstance(o, Move)}
+    moves = {province_of(e.at): e.to for e in entries if e.kind == "move" and e.at and e.to}
     out = []
     # supports and convoys first, so move arrows are drawn over them
-    ordered = sorted(entries, key=lambda e: not isinstance(e[1], SupportHold | SupportMove | Convoy))
-    for power, order, outcome, dislodged in ordered:
-        out.extend(draw_order(p, power, order, outcome, moves))
-        location = getattr(order, "unit", None)
-        if location is not None and (dislodged or outcome is Outcome.DISLODGED):
-            x, y = p.from_point(location)  # ring the unit that was driven out
+    for entry in sorted(entries, key=lambda e: e.kind not in SUPPORTING):
+        out.extend(draw_order(p, entry, moves))
+        if entry.at is not None and entry.dislodged:
+            x, y = p.from_point(entry.at)  # ring the unit that was driven out
             out.append(f'<circle class="mark" cx="{n(x)}" cy="{n(y)}" r="15"/>')
     return out

@@ -41,7 +41,7 @@ def render_svg(
     map_state: MapState,
     position: Position,
     orders: Iterable[Order] | None = None,
-    results: Iterable[OrderResult] | None = None,
+    results: Iterable[Mapping[str, Any] | OrderResult] | None = None,
     next_changes: Changes | None = None,
     *,
     modules: Mapping[str, Any] | None = None,
@@ -50,7 +50,8 @@ def render_svg(
     """The picture of one phase as an SVG document.
 
     ``orders`` are drawn as given (each power's colour taken from its unit); ``results`` (the
-    adjudicated orders, ``OrderResult``) replace them and also show what failed: a failed move is faded
+    adjudicated orders as records, ``dipserver.engine.records``, or as ``OrderResult``) replace them and
+    also show what failed: a failed move is faded
     with a cross, a cut support crossed at its unit, a dislodged unit ringed. Units in
     ``position.dislodged`` are drawn beside their province with dotted arrows to their retreat options.
     ``next_changes`` maps province -> change ("land", "sea", "impassable", "sc_gain", "sc_loss") for

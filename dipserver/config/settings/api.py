@@ -46,4 +46,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # A phase's result records: named for what they are, whatever else says "kind" or "outcome".
+    "ENUM_NAME_OVERRIDES": {
+        "ResultKindEnum": "dipserver.api.results.RESULT_KINDS",
+        "OutcomeEnum": "dipserver.api.results.OUTCOMES",
+        "UnitTypeEnum": "dipserver.api.results.UNIT_TYPES",
+    },
 }

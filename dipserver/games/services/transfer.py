@@ -22,6 +22,7 @@ from django.db import transaction
 
 from dipserver.games.errors import GameError
 from dipserver.games.models import Game, Message, Order, Phase, Power, PressMark, VariantArchive
+from dipserver.games.results_upgrade import phases_filled
 from dipserver.games.transfer_rows import bulk_create_as_given, row_in, row_out
 from dipserver.games.turn import turn_play
 from dipserver.games.variants import game_variant
@@ -105,7 +106,9 @@ def game_import(*, data: dict[str, Any], masters: Iterable[Any] = ()) -> Game:
     game.current_phase = by_index.get(current) if current is not None else None
     # An update, not save(): save() bumps the game's version, which arrived as exported like every field.
     Game.objects.filter(pk=game.pk).update(current_phase=game.current_phase)
-    game_variant(game)  # its pinned version must be playable here: the archive came along, or matches
+    variant = game_variant(game)  # its pinned version must be playable here: the archive came, or matches
+    # An export made before results were records: their records, read once from the stored text.
+    Phase.objects.bulk_update(phases_filled(phases, variant), ["results"])
     return game
 
 
