@@ -30,6 +30,7 @@ _MODULES = {
     "parse": "ParsedLine format_order parse_order parse_orders",
     "position": "Dislodged Position",
     "randomness": "commitment draw new_secret verify",
+    "sources": "VariantSource generated_sources variant_slugs variant_source",
     "timeline": "HOOK_WORDS TERRAIN_OF Change Hook Scheduled Timeline TimelineError apply_hook event_text"
     " hooks_between load_timeline schedule walk",
     "turn": "ReadLine Turn open_modules play_phase read_orders",

@@ -49,6 +49,10 @@ from dipserver.engine.randomness import commitment as commitment
 from dipserver.engine.randomness import draw as draw
 from dipserver.engine.randomness import new_secret as new_secret
 from dipserver.engine.randomness import verify as verify
+from dipserver.engine.sources import VariantSource as VariantSource
+from dipserver.engine.sources import generated_sources as generated_sources
+from dipserver.engine.sources import variant_slugs as variant_slugs
+from dipserver.engine.sources import variant_source as variant_source
 from dipserver.engine.timeline import HOOK_WORDS as HOOK_WORDS
 from dipserver.engine.timeline import TERRAIN_OF as TERRAIN_OF
 from dipserver.engine.timeline import Change as Change
@@ -140,6 +144,7 @@ __all__ = [
     "UnitType",
     "Variant",
     "VariantError",
+    "VariantSource",
     "VictoryError",
     "Waive",
     "adjudicate_phase",
@@ -153,6 +158,7 @@ __all__ = [
     "event_text",
     "format_order",
     "game_outcome",
+    "generated_sources",
     "hooks_between",
     "judge",
     "legal_options",
@@ -170,6 +176,8 @@ __all__ = [
     "read_orders",
     "schedule",
     "split_options",
+    "variant_slugs",
+    "variant_source",
     "variant_sources",
     "verify",
     "walk",
