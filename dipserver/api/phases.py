@@ -24,8 +24,7 @@ from dipserver.api.pagination import Pagination
 from dipserver.api.permissions import game_or_404, viewer_of
 from dipserver.api.pictures import MAX_WIDTH, MIN_WIDTH, WIDTHS_TEXT, picture, picture_key, png_width
 from dipserver.api.throttling import PictureThrottle
-from dipserver.engine.orders import OrderResult, Outcome
-from dipserver.engine.parse import OrderError, parse_order
+from dipserver.engine import OrderError, OrderResult, Outcome, parse_order
 from dipserver.games.changes import next_changes
 from dipserver.games.mappers import board_of, map_state_of, position_of
 from dipserver.games.models import Order, Phase

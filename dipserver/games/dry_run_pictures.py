@@ -8,9 +8,7 @@ import base64
 from dataclasses import dataclass
 from typing import Any
 
-from dipserver.engine.orders import OrderResult, Outcome
-from dipserver.engine.parse import OrderError, parse_order
-from dipserver.engine.variant import Variant
+from dipserver.engine import OrderError, OrderResult, Outcome, Variant, parse_order
 from dipserver.games.changes import next_changes
 from dipserver.games.errors import GameError
 from dipserver.games.mappers import board_of, map_state_of, position_of

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from dipserver.engine.orders import (
+from dipserver.engine import (
     Build,
     ConversionOrder,
     ConvertToArmy,
@@ -20,9 +20,10 @@ from dipserver.engine.orders import (
     StayFleet,
     SupportHold,
     SupportMove,
+    Unit,
     Waive,
+    province_of,
 )
-from dipserver.engine.types import Unit, province_of
 from dipserver.render.picture import UNKNOWN_POWER, Picture, n
 
 FAILED_OUTCOMES = frozenset(Outcome) - {Outcome.SUCCESS}

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dipserver.engine.board import MapState
-from dipserver.engine.types import Terrain
-from dipserver.engine.variant import Variant
+from dipserver.engine import MapState, Terrain, Variant
 
 
 @dataclass(frozen=True, slots=True)
