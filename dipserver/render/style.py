@@ -43,11 +43,6 @@ TERRAIN_STYLES = {
 }
 TILE_STYLES = frozenset(name[5:] for name in TERRAIN_STYLES if name.startswith("tile-"))
 
-# What a place that *became* impassable looks like, per variant; without an entry a closed sea is
-# ice and closed land is desert. Sahara dries seas before its desert takes them, so there even a
-# former sea is desert. Places impassable from the start (Switzerland) are plain "closed".
-CLOSED_STYLE = {"wall_of_ice": "ice", "sahara": "desert"}
-
 
 def terrain_style(
     variant: Variant, map_state: MapState, code: str, medium: str, tile: str | None = None
@@ -65,11 +60,11 @@ def terrain_style(
         return "absent"
     if variant.map_state.terrain.get(code) is Terrain.IMPASSABLE:
         return "closed"
-    return (
-        CLOSED_STYLE.get(variant.slug)
-        or CLOSED_STYLE.get(variant.base or "")
-        or ("ice" if medium == "sea" else "desert")
-    )
+    # A place that *became* impassable looks as its variant says ([drawing] closed in variant.toml);
+    # places impassable from the start (Switzerland) are plain "closed", above.
+    if variant.closed_look == "medium":
+        return "ice" if medium == "sea" else "desert"
+    return variant.closed_look
 
 
 # Patterns for the terrains a plain fill would not tell apart (also legible in greyscale print).
