@@ -88,13 +88,9 @@ _GENERATED: Mapping[str, VariantSource] = {source.slug: source for source in (Ic
 
 
 def variant_source(slug: str) -> VariantSource:
-    """The source of variant ``slug``: its generator, else its folder (``VariantError`` if neither)."""
-    generated = _GENERATED.get(slug)
-    if generated is not None:
-        return generated
-    if not (VARIANTS_DIR / slug / "variant.toml").is_file() or "/" in slug or slug.startswith("."):
-        raise VariantError(f"{VARIANTS_DIR / slug}: no such variant folder")
-    return FileSource(slug)
+    """The source of variant ``slug``: its generator, else its folder. The folder is not looked at here
+    (loading says if it is missing): a game pinned to a folder since removed plays from its archive."""
+    return _GENERATED.get(slug) or FileSource(slug)
 
 
 def generated_sources() -> tuple[VariantSource, ...]:

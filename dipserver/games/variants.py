@@ -115,10 +115,7 @@ def sample_geometry(slug: str) -> dict[str, Any] | None:
 
 def source_of(slug: str) -> VariantSource:
     """Where variant ``slug`` comes from: its folder in ``variants/`` or its generator."""
-    try:
-        return variant_source(slug)
-    except VariantError as exc:
-        raise GameError(f"Variant {slug!r} cannot be used: {exc}") from exc
+    return variant_source(slug)
 
 
 def is_generated(slug: str) -> bool:
