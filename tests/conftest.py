@@ -31,6 +31,7 @@ def reproducible_game_secrets(request: pytest.FixtureRequest, monkeypatch: pytes
     """
     if "fresh_secrets" in request.keywords:
         return
+    from dipserver import engine
     from dipserver.engine import randomness
 
     rank = itertools.count()
@@ -39,6 +40,7 @@ def reproducible_game_secrets(request: pytest.FixtureRequest, monkeypatch: pytes
         return hashlib.sha256(f"{request.node.nodeid}#{next(rank)}".encode()).hexdigest()
 
     monkeypatch.setattr(randomness, "new_secret", secret)
+    monkeypatch.setattr(engine, "new_secret", secret)  # the server's name for it, the engine's face
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:

@@ -11,11 +11,8 @@ from typing import Any
 
 from rest_framework.exceptions import NotFound
 
-from dipserver.engine.modules import ModuleState
-from dipserver.engine.modules.orders import InPlay
-from dipserver.engine.timeline import Hook, hooks_between
-from dipserver.engine.types import Phase as EnginePhase
-from dipserver.engine.variant import Variant
+from dipserver.engine import Hook, InPlay, ModuleState, Variant, hooks_between
+from dipserver.engine import Phase as EnginePhase
 from dipserver.games.changes import changes_hidden, timeline_slots
 from dipserver.games.errors import GameError
 from dipserver.games.models import Game

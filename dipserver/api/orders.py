@@ -24,7 +24,7 @@ from dipserver.api.errors import Conflict, error_body
 from dipserver.api.etag import matches, not_modified, tagged
 from dipserver.api.permissions import game_or_404, power_required, viewer_of
 from dipserver.api.throttling import WriteThrottle
-from dipserver.engine.options import legal_options
+from dipserver.engine import legal_options
 from dipserver.games.errors import GameError
 from dipserver.games.mappers import board_of, position_of
 from dipserver.games.models import Game, Order, Phase, Power

@@ -10,13 +10,11 @@ from typing import Any
 
 from rest_framework import serializers
 
-from dipserver.engine.orders import Outcome
-from dipserver.engine.records import KINDS
-from dipserver.engine.types import UnitType
+from dipserver.engine import RECORD_KINDS, Outcome, UnitType
 
 OUTCOMES = tuple(o.value for o in Outcome)
 UNIT_TYPES = tuple(t.value for t in UnitType)
-RESULT_KINDS = KINDS  # named here for the schema's enum (SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"])
+RESULT_KINDS = RECORD_KINDS  # named here for the schema's enum (SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"])
 
 
 class _WithFrom(serializers.Serializer[Any]):
@@ -55,7 +53,9 @@ class ResultSerializer(_WithFrom):
     reason = serializers.CharField(allow_blank=True, help_text="Why, in words; empty on plain success.")
     dislodged = serializers.BooleanField(help_text="The ordered unit was dislodged this phase.")
     kind = serializers.ChoiceField(
-        choices=KINDS, allow_null=True, help_text="What the order was; null for a line that read as none."
+        choices=RECORD_KINDS,
+        allow_null=True,
+        help_text="What the order was; null for a line that read as none.",
     )
     unit = UnitSerializer(
         allow_null=True, help_text="The ordered unit (a build: the unit built); null: a waive, a blizzard."

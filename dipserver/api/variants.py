@@ -14,11 +14,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from dipserver.api.etag import matches, not_modified, tagged
-from dipserver.engine.timeline import Hook, TimelineError, load_timeline, schedule
-from dipserver.engine.variant import Variant, VariantError
+from dipserver.engine import Hook, TimelineError, Variant, VariantError, load_timeline, schedule
 from dipserver.games.choices import variant_choices
 from dipserver.games.errors import GameError
-from dipserver.games.variants import GENERATED, playable_slugs, sample_geometry, sample_variant
+from dipserver.games.variants import is_generated, playable_slugs, sample_geometry, sample_variant
 from dipserver.render import GeometryError, geometry_json
 
 
@@ -65,7 +64,7 @@ def _summary(variant: Variant) -> dict[str, Any]:
         ],
         "victory_centres": variant.victory_centres,
         "start_phase": str(variant.start.phase),
-        "generated": variant.slug == GENERATED,
+        "generated": is_generated(variant.slug),
     }
 
 

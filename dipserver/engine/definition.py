@@ -57,6 +57,8 @@ class Variant:
     build_rule: str  # "home": owned home centres only; "owned": any owned centre
     names: Mapping[str, str]  # normalised name/alias/code -> province code, for the order parser
     impassable_seas: str = "shore"  # see IMPASSABLE_SEAS: [rules] impassable_seas in variant.toml
+    # How a place that became impassable is drawn ([drawing] closed in variant.toml, see CLOSED_LOOKS).
+    closed_look: str = "medium"
     # The variant's own [[victory]] conditions (victory.py), besides those of its timeline: a generated
     # board (Ice Lords) has no timeline file. And the last year a game plays when its game master sets
     # none (None: no limit); after its Winter the game ends with no winner.

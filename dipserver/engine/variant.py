@@ -37,6 +37,9 @@ BUILD_RULES = frozenset({"home", "owned"})
 # What an impassable former sea is to the fleets beside it (E21): "shore" (icebergs: ships are blocked but
 # the coastline stays, fleets pass along it) or "closed" (desert: the coast is gone).
 IMPASSABLE_SEAS = frozenset({"shore", "closed"})
+# How a place that became impassable is drawn: all as "ice", all as "desert", or by what it was ("medium":
+# a sea as ice, land as desert). Places impassable from the start are drawn plain "closed" whatever this says.
+CLOSED_LOOKS = frozenset({"medium", "ice", "desert"})
 
 _PROVINCE_KEYS = frozenset({"name", "aliases", "terrain", "sc", "home", "borders", "add_borders", "coasts"})
 # Patterns, not compiled ones: only a variant being built uses them (``re`` compiles them on first use).
@@ -291,6 +294,7 @@ class _Loader:
             build_rule=meta["build_rule"],
             names=FrozenMap(self._names(provinces, map_file)),
             impassable_seas=meta["impassable_seas"],
+            closed_look=meta["closed_look"],
         )
         position = self._start_position(start, start_file, variant, start_phase)
         object.__setattr__(variant, "start", position)
@@ -342,7 +346,7 @@ class _Loader:
     @staticmethod
     def _meta(meta: dict[str, Any], parent: dict[str, Any], where: str) -> dict[str, Any]:
         """variant.toml over its base's: name and description are always the variant's own."""
-        merged = {"build_rule": "home", "impassable_seas": "shore", **parent}
+        merged = {"build_rule": "home", "impassable_seas": "shore", "closed_look": "medium", **parent}
         merged["name"] = _want(meta, "name", str, where)
         merged["description"] = meta.get("description", "")
         if "start_phase" in meta:
@@ -364,6 +368,11 @@ class _Loader:
                         f"{where} [rules]: 'impassable_seas' must be one of {sorted(IMPASSABLE_SEAS)}"
                     )
                 merged["impassable_seas"] = rules["impassable_seas"]
+        if "drawing" in meta:
+            drawing = _want(meta, "drawing", dict, where)
+            if drawing.get("closed", "medium") not in CLOSED_LOOKS:
+                raise VariantError(f"{where} [drawing]: 'closed' must be one of {sorted(CLOSED_LOOKS)}")
+            merged["closed_look"] = drawing.get("closed", merged["closed_look"])
         for key, label in (
             ("start_phase", "start_phase"),
             ("powers", "[powers]"),

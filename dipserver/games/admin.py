@@ -23,8 +23,8 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
 from dipserver.accounts.roles import GAME_MASTERS_GROUP
-from dipserver.engine.types import Phase as EnginePhase
-from dipserver.engine.variant import VariantError, load_variant
+from dipserver.engine import Phase as EnginePhase
+from dipserver.engine import VariantError, load_variant
 from dipserver.games import admin_gm
 from dipserver.games.admin_forms import GameForm, ReplaceForm, RevertForm, phase_label
 from dipserver.games.errors import GameError

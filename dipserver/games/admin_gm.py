@@ -20,7 +20,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 
 from dipserver.accounts.selectors import user_zone
-from dipserver.engine.timeline import event_text
+from dipserver.engine import event_text
 from dipserver.games.admin_forms import ExtendForm
 from dipserver.games.dry_run_pictures import dry_run_pictures
 from dipserver.games.errors import GameError

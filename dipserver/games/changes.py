@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from dipserver.engine.timeline import Scheduled, TimelineError, hooks_between, schedule
-from dipserver.engine.types import Phase as EnginePhase
+from dipserver.engine import Phase as EnginePhase
+from dipserver.engine import Scheduled, TimelineError, hooks_between, schedule
 from dipserver.games.errors import GameError
 from dipserver.games.models import Game
 from dipserver.games.variants import game_timeline, timeline_options

@@ -12,9 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from dipserver.engine import icelords
-from dipserver.engine.timeline import load_timeline
-from dipserver.games.variants import GENERATED, GENERATED_POWERS, sample_variant
+from dipserver.engine import VariantSource, load_timeline
+from dipserver.games.variants import generated_powers, sample_variant, source_of
 
 FLAG, MODE, COUNT, TEXT = "flag", "mode", "count", "text"
 
@@ -62,21 +61,22 @@ def variant_choices(slug: str) -> tuple[Choice, ...]:
     """Every choice that matters for variant ``slug``, in the order the form shows them."""
     timeline = load_timeline(sample_variant(slug))
     choices: list[Choice] = []
-    if slug == GENERATED:
-        choices += _board_choices()
+    source = source_of(slug)
+    if source.generated:
+        choices += _board_choices(source)
     if any(event.chance for event in timeline.events):
         choices.append(Choice("mode", "Map changes", MODE, "exact", _MODE_EXPLANATION))
     for name, spec in timeline.options.items():
         label = name.replace("_", " ").capitalize()
         choices.append(Choice(name, label, FLAG, spec.default, spec.description))
-    defaults = icelords.DEFAULT_OPTIONS if slug == GENERATED else {}
+    defaults = source.default_options
     for name, label, explanation in _MODULES:
         choices.append(Choice(name, label, FLAG, bool(defaults.get(name)), explanation, MODULE))
     return tuple(choices)
 
 
-def _board_choices() -> list[Choice]:
-    low, high = GENERATED_POWERS
+def _board_choices(source: VariantSource) -> list[Choice]:
+    low, high = generated_powers(source)
     powers = Choice(
         "powers", "Powers", COUNT, high, f"How many powers the board is dealt for, {low} to {high}.",
         BOARD, minimum=low, maximum=high, refusal="is dealt for a number of powers; leave this empty.",

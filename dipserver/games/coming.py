@@ -11,13 +11,25 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from dipserver.engine.conversions import check_conversion, conversion_text
-from dipserver.engine.orders import OrderError, StayFleet
-from dipserver.engine.position import Position
-from dipserver.engine.timeline import Hook, Scheduled, TimelineError, apply_hook, hooks_between, schedule
-from dipserver.engine.types import Phase as EnginePhase
-from dipserver.engine.types import PhaseType, Season, UnitType, province_of
-from dipserver.engine.variant import Variant
+from dipserver.engine import (
+    Hook,
+    OrderError,
+    PhaseType,
+    Position,
+    Scheduled,
+    Season,
+    StayFleet,
+    TimelineError,
+    UnitType,
+    Variant,
+    apply_hook,
+    check_conversion,
+    conversion_text,
+    hooks_between,
+    province_of,
+    schedule,
+)
+from dipserver.engine import Phase as EnginePhase
 from dipserver.games.errors import GameError
 from dipserver.games.mappers import board_of, map_state_of, position_of
 from dipserver.games.models import Game

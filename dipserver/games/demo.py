@@ -15,14 +15,14 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.utils import timezone
 
-from dipserver.engine.variant import VARIANTS_DIR, load_variant
+from dipserver.engine import load_variant, variant_slugs
 from dipserver.games.mappers import board_of
 from dipserver.games.models import Game, Phase, Power
 from dipserver.games.notifications import notifications_muted
 from dipserver.games.services.games import game_create, game_join
 from dipserver.games.services.orders import orders_submit
 from dipserver.games.services.phases import phase_process
-from dipserver.games.variants import GENERATED, game_variant
+from dipserver.games.variants import game_variant, sample_variant, source_of
 
 BOT_PASSWORD = "bot-password"  # public, printed: bots exist only in local demo databases
 PLAYED_UNTIL = 1903  # phases are played until this year's Spring opens: two years of history
@@ -38,11 +38,15 @@ class DemoGame:
 
 
 def demo_specs() -> list[DemoGame]:
-    slugs = sorted(p.name for p in VARIANTS_DIR.iterdir() if (p / "variant.toml").is_file())
+    sources = [source_of(slug) for slug in variant_slugs()]
     specs = [
-        DemoGame(f"Demo: {load_variant(slug).name}", slug, formerly=f"Demo: {_title(slug)}") for slug in slugs
+        DemoGame(f"Demo: {load_variant(s.slug).name}", s.slug, formerly=f"Demo: {_title(s.slug)}")
+        for s in sources
+        if not s.generated
     ]
-    specs.append(DemoGame("Demo: Ice Lords", GENERATED, powers=4))
+    specs += [
+        DemoGame(f"Demo: {sample_variant(s.slug).name}", s.slug, powers=4) for s in sources if s.generated
+    ]
     standard = load_variant("standard").name
     specs.append(
         DemoGame(

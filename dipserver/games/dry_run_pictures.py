@@ -8,7 +8,7 @@ import base64
 from dataclasses import dataclass
 from typing import Any
 
-from dipserver.engine.variant import Variant
+from dipserver.engine import Variant
 from dipserver.games.changes import next_changes
 from dipserver.games.errors import GameError
 from dipserver.games.mappers import map_state_of, position_of

@@ -40,13 +40,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from dipserver.engine.board import Board, MapState, board_for
-from dipserver.engine.modules.phase import Opened
-from dipserver.engine.modules.supply import SupplyReport
-from dipserver.engine.position import Dislodged, Position
-from dipserver.engine.types import Phase as EnginePhase
-from dipserver.engine.types import Unit, UnitType
-from dipserver.engine.variant import Variant
+from dipserver.engine import (
+    Board,
+    Dislodged,
+    MapState,
+    Opened,
+    Position,
+    SupplyReport,
+    Unit,
+    UnitType,
+    Variant,
+    board_for,
+)
+from dipserver.engine import Phase as EnginePhase
 
 Snapshot = dict[str, Any]
 

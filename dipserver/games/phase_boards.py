@@ -11,9 +11,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from dipserver.engine.board import Board
-from dipserver.engine.modules import Modules, ModuleState
-from dipserver.engine.position import Position
+from dipserver.engine import Board, Modules, ModuleState, Position
 from dipserver.games.mappers import board_of, position_of
 from dipserver.games.models import Game, Phase
 from dipserver.games.variants import game_modules, game_variant

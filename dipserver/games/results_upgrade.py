@@ -12,10 +12,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from dipserver.engine.orders import OrderError
-from dipserver.engine.parse import parse_order
-from dipserver.engine.records import PLAIN_FIELDS, order_record, unread_record
-from dipserver.engine.variant import Variant
+from dipserver.engine import (
+    PLAIN_RECORD_FIELDS,
+    OrderError,
+    Variant,
+    order_record,
+    parse_order,
+    unread_record,
+)
 from dipserver.games.mappers import board_of, position_of
 
 Row = dict[str, Any]
@@ -23,7 +27,7 @@ Row = dict[str, Any]
 
 def is_plain(row: object) -> bool:
     """A result as stored before records: the old fields and no ``kind``."""
-    return isinstance(row, dict) and "kind" not in row and all(k in row for k in PLAIN_FIELDS)
+    return isinstance(row, dict) and "kind" not in row and all(k in row for k in PLAIN_RECORD_FIELDS)
 
 
 def records_filled(rows: Any, variant: Variant, snapshot: Mapping[str, Any]) -> Any:

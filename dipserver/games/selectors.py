@@ -7,17 +7,8 @@ from typing import Any
 
 from django.db.models import Prefetch, QuerySet
 
-from dipserver.engine.board import Board
-from dipserver.engine.timeline import (
-    HOOK_WORDS,
-    TERRAIN_OF,
-    Change,
-    Hook,
-    TimelineError,
-    event_text,
-    schedule,
-)
-from dipserver.engine.types import Phase as EnginePhase
+from dipserver.engine import HOOK_WORDS, TERRAIN_OF, Board, Change, Hook, TimelineError, event_text, schedule
+from dipserver.engine import Phase as EnginePhase
 from dipserver.games.errors import GameError
 from dipserver.games.mappers import board_of
 from dipserver.games.models import Game, Message, Order, Phase, Power, PressMark

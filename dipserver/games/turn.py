@@ -13,15 +13,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from dipserver.engine.board import board_for
-from dipserver.engine.conversions import winter_converters
-from dipserver.engine.modules import ModuleState
-from dipserver.engine.records import FIELDS as RECORD_FIELDS
-from dipserver.engine.turn import ReadLine, play_phase
-from dipserver.engine.turn import read_orders as orders_read
-from dipserver.engine.types import PhaseType
-from dipserver.engine.variant import Variant
-from dipserver.engine.victory import powers_in_play
+from dipserver.engine import (
+    RECORD_FIELDS,
+    ModuleState,
+    PhaseType,
+    ReadLine,
+    Variant,
+    board_for,
+    play_phase,
+    powers_in_play,
+    winter_converters,
+)
+from dipserver.engine import read_orders as orders_read
 from dipserver.games.mappers import Snapshot, map_state_of, modules_json, position_of, snapshot_from
 
 __all__ = ["ReadLine", "Turn", "orders_read", "powers_in_play_at", "powers_to_act", "turn_play"]

@@ -14,16 +14,20 @@ import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from dipserver.engine import icelords
-from dipserver.engine.icelords import MapGenerationError
-from dipserver.engine.modules import Modules, split_options
-from dipserver.engine.timeline import Timeline, TimelineError, load_timeline
-from dipserver.engine.variant import (
-    VARIANTS_DIR,
+from dipserver.engine import (
+    Modules,
+    Timeline,
+    TimelineError,
     Variant,
     VariantError,
+    VariantSource,
+    generated_sources,
+    load_timeline,
     load_variant,
     load_variant_from_sources,
+    split_options,
+    variant_slugs,
+    variant_source,
     variant_sources,
 )
 from dipserver.games.errors import GameError
@@ -31,8 +35,11 @@ from dipserver.games.models import Game, VariantArchive
 
 _T = TypeVar("_T")
 
-GENERATED = "ice_lords"  # the slug of the board generated per game (dipserver.engine.icelords)
-GENERATED_POWERS = (2, len(icelords.POWERS))  # the fewest and most powers a generated board is dealt for
+# The fewest and most powers any generated board is dealt for (what the API's "powers" field accepts).
+GENERATED_POWERS = (
+    min(low for low, _ in (s.powers for s in generated_sources() if s.powers)),
+    max(high for _, high in (s.powers for s in generated_sources() if s.powers)),
+)
 SAMPLE_SEED = "sample"  # the deal the variant pages and the variant API show for a generated board
 
 
@@ -44,12 +51,13 @@ def variant_pinned(
     A generated board is dealt for ``powers`` powers (default the most) from ``seed`` if given (the same
     seed deals the same board), else from the game ``secret``; the game's other draws (blizzards) always
     come from its secret."""
-    if slug == GENERATED:
-        count = GENERATED_POWERS[1] if powers is None else powers
+    source = source_of(slug)
+    if source.generated:
+        count = generated_powers(source)[1] if powers is None else powers
         if seed is not None and not (seed.strip() and len(seed) <= 100):
-            raise GameError("An Ice Lords seed is 1 to 100 characters, not blank")
+            raise GameError("A board seed is 1 to 100 characters, not blank")
         board: dict[str, Any] = {"powers": count} if seed is None else {"powers": count, "seed": seed}
-        return _generated(seed if seed is not None else secret, count), board
+        return _generated(slug, seed if seed is not None else secret, count), board
     if powers is not None:
         raise GameError(f"Only a generated board takes a number of powers; {slug} has its own")
     if seed is not None:
@@ -66,8 +74,9 @@ def variant_pinned(
 def game_variant(game: Game) -> Variant:
     """The variant ``game`` is played with: exactly the version it pinned."""
     variant: Variant | None
-    if game.variant == GENERATED:
-        variant = _generated(deal_seed(game), game.board.get("powers", GENERATED_POWERS[1]))
+    source = source_of(game.variant)
+    if source.generated:
+        variant = _generated(game.variant, deal_seed(game), _dealt_powers(game, source))
     else:
         variant = _current(game.variant)
         if variant is None or variant.version != game.variant_version:
@@ -84,29 +93,50 @@ def deal_seed(game: Game) -> str:
 
 def playable_slugs() -> list[str]:
     """Every variant a game can be created with: the folders of ``variants/`` and the generated board."""
-    folders = [p.parent.name for p in VARIANTS_DIR.glob("*/variant.toml")]
-    return sorted({*folders, GENERATED})
+    return variant_slugs()
 
 
 def sample_variant(slug: str) -> Variant:
     """The variant as its pages show it: a generated board's sample deal (the most powers), else the
     variant from ``variants/`` (``VariantError`` if it does not load)."""
-    if slug == GENERATED:
-        return _generated(SAMPLE_SEED, GENERATED_POWERS[1])
+    source = source_of(slug)
+    if source.generated:
+        return _generated(slug, SAMPLE_SEED, generated_powers(source)[1])
     return load_variant(slug)
 
 
 def sample_geometry(slug: str) -> dict[str, Any] | None:
     """The drawing of ``sample_variant(slug)`` when it is generated; ``None`` when its files draw it."""
-    if slug != GENERATED:
+    source = source_of(slug)
+    if not source.generated:
         return None
-    return generated_geometry(SAMPLE_SEED, GENERATED_POWERS[1])
+    return generated_geometry(slug, SAMPLE_SEED, generated_powers(source)[1])
+
+
+def source_of(slug: str) -> VariantSource:
+    """Where variant ``slug`` comes from: its folder in ``variants/`` or its generator."""
+    return variant_source(slug)
+
+
+def is_generated(slug: str) -> bool:
+    """Whether ``slug`` is dealt afresh for each game (a slug no longer playable is not)."""
+    return any(source.slug == slug for source in generated_sources())
+
+
+def generated_powers(source: VariantSource) -> tuple[int, int]:
+    """The fewest and most powers a generated board is dealt for."""
+    if source.powers is None:
+        raise GameError(f"{source.slug} is not dealt for a number of powers")
+    return source.powers
 
 
 @functools.lru_cache(maxsize=32)
-def generated_geometry(seed: str, powers: int) -> dict[str, Any]:
+def generated_geometry(slug: str, seed: str, powers: int) -> dict[str, Any] | None:
     # The board is a pure function of (seed, powers), so its drawing is too.
-    return icelords.geometry(icelords.generate(seed, powers))
+    try:
+        return variant_source(slug).geometry_for(seed, powers)
+    except VariantError as exc:
+        raise GameError(str(exc)) from exc
 
 
 def game_timeline(game: Game) -> tuple[Variant, Timeline]:
@@ -155,11 +185,15 @@ def _archived(version: str) -> Variant:
 
 
 @functools.lru_cache(maxsize=64)
-def _generated(secret: str, powers: int) -> Variant:
+def _generated(slug: str, secret: str, powers: int) -> Variant:
     try:
-        return icelords.generate(secret, powers).variant
-    except MapGenerationError as exc:
-        raise GameError(f"Ice Lords: {exc}") from exc
+        return variant_source(slug).variant_for(secret, powers)
+    except VariantError as exc:
+        raise GameError(str(exc)) from exc
+
+
+def _dealt_powers(game: Game, source: VariantSource) -> int:
+    return int(game.board.get("powers", generated_powers(source)[1]))
 
 
 def _checked(slug: str, load: Callable[[], _T]) -> _T:
@@ -171,6 +205,7 @@ def _checked(slug: str, load: Callable[[], _T]) -> _T:
 
 def geometry_of(game: Game) -> dict[str, Any] | None:
     """The drawing of a generated board (Ice Lords), ``None`` for a variant drawn from its files."""
-    if game.variant != GENERATED:
+    source = source_of(game.variant)
+    if not source.generated:
         return None
-    return generated_geometry(deal_seed(game), int(game.board.get("powers", GENERATED_POWERS[1])))
+    return generated_geometry(game.variant, deal_seed(game), _dealt_powers(game, source))

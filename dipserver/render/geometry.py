@@ -14,7 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from dipserver.engine.variant import VARIANTS_DIR, Variant, load_variant
+from dipserver.engine import VARIANTS_DIR, Variant, load_variant
 
 Point = tuple[float, float]
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from html import escape
 
-from dipserver.engine.timeline import load_timeline
-from dipserver.engine.types import Season, Unit, UnitType
+from dipserver.engine import Season, Unit, UnitType, load_timeline
 from dipserver.render.picture import Picture, n
 from dipserver.render.style import CHANGE_WORDS, TERRAIN_STYLES
 

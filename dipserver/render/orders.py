@@ -5,9 +5,21 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from dipserver.engine.orders import ConversionOrder, Order, OrderResult, Outcome
-from dipserver.engine.records import SUPPORTING, Drawable, drawable, order_record, result_record
-from dipserver.engine.types import Unit, UnitType, coast_of, province_of
+from dipserver.engine import (
+    SUPPORTING_KINDS,
+    ConversionOrder,
+    Drawable,
+    Order,
+    OrderResult,
+    Outcome,
+    Unit,
+    UnitType,
+    coast_of,
+    drawable,
+    order_record,
+    province_of,
+    result_record,
+)
 from dipserver.render.picture import UNKNOWN_POWER, Picture, n
 
 FAILED_OUTCOMES = frozenset(Outcome) - {Outcome.SUCCESS}
@@ -57,7 +69,7 @@ def draw_order(p: Picture, entry: Drawable, moves: Mapping[str, str]) -> list[st
     elif kind in CONVERSION_MARKS and at is not None:
         out.extend(conversion(p, entry, colour, state))
     # A waive, and the rule modules' depots and blizzard tokens, are lines in the order list only.
-    if failed and kind in SUPPORTING and at is not None:
+    if failed and kind in SUPPORTING_KINDS and at is not None:
         out.append(p.cross(p.from_point(at), 4.0))
     return out
 
@@ -106,7 +118,7 @@ def draw_orders(
     moves = {province_of(e.at): e.to for e in entries if e.kind == "move" and e.at and e.to}
     out = []
     # supports and convoys first, so move arrows are drawn over them
-    for entry in sorted(entries, key=lambda e: e.kind not in SUPPORTING):
+    for entry in sorted(entries, key=lambda e: e.kind not in SUPPORTING_KINDS):
         out.extend(draw_order(p, entry, moves))
         if entry.at is not None and entry.dislodged:
             x, y = p.from_point(entry.at)  # ring the unit that was driven out

@@ -7,11 +7,18 @@ from __future__ import annotations
 
 import math
 
-from dipserver.engine.board import MapState
-from dipserver.engine.orders import ConversionOrder, Disband, Order, Retreat
-from dipserver.engine.position import Position
-from dipserver.engine.types import Unit, UnitType, province_of
-from dipserver.engine.variant import Variant
+from dipserver.engine import (
+    ConversionOrder,
+    Disband,
+    MapState,
+    Order,
+    Position,
+    Retreat,
+    Unit,
+    UnitType,
+    Variant,
+    province_of,
+)
 from dipserver.render.geometry import Geometry, Point
 from dipserver.render.style import ink
 

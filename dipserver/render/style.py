@@ -9,9 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dipserver.engine.board import MapState
-from dipserver.engine.types import Terrain
-from dipserver.engine.variant import Variant
+from dipserver.engine import MapState, Terrain, Variant
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,11 +43,6 @@ TERRAIN_STYLES = {
 }
 TILE_STYLES = frozenset(name[5:] for name in TERRAIN_STYLES if name.startswith("tile-"))
 
-# What a place that *became* impassable looks like, per variant; without an entry a closed sea is
-# ice and closed land is desert. Sahara dries seas before its desert takes them, so there even a
-# former sea is desert. Places impassable from the start (Switzerland) are plain "closed".
-CLOSED_STYLE = {"wall_of_ice": "ice", "sahara": "desert"}
-
 
 def terrain_style(
     variant: Variant, map_state: MapState, code: str, medium: str, tile: str | None = None
@@ -67,11 +60,11 @@ def terrain_style(
         return "absent"
     if variant.map_state.terrain.get(code) is Terrain.IMPASSABLE:
         return "closed"
-    return (
-        CLOSED_STYLE.get(variant.slug)
-        or CLOSED_STYLE.get(variant.base or "")
-        or ("ice" if medium == "sea" else "desert")
-    )
+    # A place that *became* impassable looks as its variant says ([drawing] closed in variant.toml);
+    # places impassable from the start (Switzerland) are plain "closed", above.
+    if variant.closed_look == "medium":
+        return "ice" if medium == "sea" else "desert"
+    return variant.closed_look
 
 
 # Patterns for the terrains a plain fill would not tell apart (also legible in greyscale print).

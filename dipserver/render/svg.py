@@ -13,10 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from dipserver.engine.board import MapState
-from dipserver.engine.orders import Order, OrderResult
-from dipserver.engine.position import Position
-from dipserver.engine.variant import Variant
+from dipserver.engine import MapState, Order, OrderResult, Position, Variant
 from dipserver.render import layers
 from dipserver.render import modules as modules_layer
 from dipserver.render.geometry import Geometry, load_geometry

@@ -10,10 +10,15 @@ from django.shortcuts import render
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
-from dipserver.engine.timeline import HOOK_WORDS, TimelineError, event_text, walk
-from dipserver.engine.variant import Variant, VariantError
+from dipserver.engine import HOOK_WORDS, TimelineError, Variant, VariantError, event_text, walk
 from dipserver.games.errors import GameError
-from dipserver.games.variants import GENERATED_POWERS, playable_slugs, sample_geometry, sample_variant
+from dipserver.games.variants import (
+    generated_powers,
+    playable_slugs,
+    sample_geometry,
+    sample_variant,
+    source_of,
+)
 from dipserver.render import GeometryError, render_svg
 from dipserver.web.rules import plain_words_html
 
@@ -46,7 +51,7 @@ def variant_facts(slug: str) -> dict[str, Any] | None:
     generated = sample_geometry(slug) is not None
     description = variant.description
     if generated:
-        low, high = GENERATED_POWERS
+        low, high = generated_powers(source_of(slug))
         description = (
             f"A {variant.name} board dealt afresh for each game, for {low} to {high} powers. "
             f"The map shown is one deal: {description}"

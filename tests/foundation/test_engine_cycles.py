@@ -1,15 +1,13 @@
 """The engine's modules import one another without cycles: every import counts, those inside functions
 and under ``TYPE_CHECKING`` too (a cycle of type names is a cycle of meaning all the same).
 
-import-linter's ``acyclic_siblings`` contract checks this in ``./dip test`` (``.ci/importlinter-engine.ini``,
-and ``pyproject.toml`` once the engine has its ``__init__.py``); this test checks it again by reading the
-sources, and says which modules a cycle runs through.
+import-linter's ``acyclic_siblings`` contract checks this in ``./dip test`` (``pyproject.toml``); this test
+checks it again by reading the sources, and says which modules a cycle runs through.
 """
 
 from __future__ import annotations
 
 import ast
-import configparser
 import tomllib
 from pathlib import Path
 
@@ -109,13 +107,7 @@ class TestTheScanItself:
         assert cycles(import_graph(files)) == []
 
 
-def test_import_linter_checks_the_same_in_both_configurations() -> None:
-    config = configparser.ConfigParser()
-    config.read(ROOT / ".ci" / "importlinter-engine.ini")
-    contract = config["importlinter:contract:engine-has-no-import-cycles"]
-    assert contract["type"] == "acyclic_siblings"
-    assert contract["ancestors"].split() == [PACKAGE]
-    assert "ignore_imports" not in contract
+def test_import_linter_checks_the_same() -> None:
     contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
     [acyclic] = [c for c in contracts if c["type"] == "acyclic_siblings"]
     assert acyclic["ancestors"] == [PACKAGE]

@@ -103,3 +103,11 @@ def test_an_export_carries_the_pinned_files_to_a_server_without_them(users, vari
     phase_process(phase_id=copy.current_phase_id, now=LATE)
     copy = Game.objects.get(id=copy.id)
     assert {"power": "FRANCE", "type": "A", "location": "BUR"} in copy.current_phase.snapshot["units"]
+
+
+def test_a_game_whose_variant_folder_is_gone_plays_from_its_archive(users, variants_dir):
+    game = started_game(users, variant="wall_of_ice")
+    shutil.rmtree(variants_dir / "wall_of_ice")
+    variant_module._load_cached.cache_clear()
+    game_variants._archived.cache_clear()
+    assert game_variants.game_variant(game).version == game.variant_version

@@ -10,8 +10,8 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from dipserver.engine.timeline import Timeline
-from dipserver.engine.types import Phase as EnginePhase
+from dipserver.engine import Phase as EnginePhase
+from dipserver.engine import Timeline
 from dipserver.games.errors import GameError
 from dipserver.games.models import Game, Phase, Power
 

@@ -10,10 +10,8 @@ from django.contrib.auth.hashers import check_password, make_password
 from django.db import transaction
 from django.utils import timezone
 
-from dipserver.engine import icelords, randomness
-from dipserver.engine.timeline import load_timeline
-from dipserver.engine.turn import open_modules
-from dipserver.engine.variant import Variant
+from dipserver import engine
+from dipserver.engine import Variant, commitment, draw, load_timeline, open_modules
 from dipserver.games import notifications
 from dipserver.games.deadlines import deadline_after, phase_minutes_checked, zone_checked
 from dipserver.games.errors import GameError
@@ -26,7 +24,7 @@ from dipserver.games.services.common import (
     powers_locked,
     seat_of,
 )
-from dipserver.games.variants import GENERATED, game_modules, game_variant, options_checked, variant_pinned
+from dipserver.games.variants import game_modules, game_variant, options_checked, source_of, variant_pinned
 
 
 def game_create(
@@ -59,10 +57,9 @@ def game_create(
     """
     if not name.strip():
         raise GameError("A game needs a name")
-    secret = randomness.new_secret()
+    secret = engine.new_secret()  # looked up on each call: the tests fix it (tests/conftest.py)
     engine_variant, board = variant_pinned(slug=variant, secret=secret, powers=powers, seed=seed)
-    if variant == GENERATED:
-        options = {**icelords.DEFAULT_OPTIONS, **(options or {})}
+    options = {**source_of(variant).default_options, **(options or {})}
     resolved = options_checked(load_timeline(engine_variant), options)
     if press not in Game.Press.values:
         raise GameError(f"Press must be one of {', '.join(Game.Press.values)}, not {press!r}")
@@ -88,7 +85,7 @@ def game_create(
             vacation_days=vacation_days,
             end_year=end_year,
             secret=secret,
-            commitment=randomness.commitment(secret),
+            commitment=commitment(secret),
             created_by=created_by,
         )
         masters = list(masters)
@@ -196,8 +193,8 @@ def _first_snapshot(game: Game, variant: Variant) -> dict[str, Any]:
 
 def _assign(game: Game, seats: list[Power], powers: list[str]) -> dict[int, str]:
     """Seat -> power. Drawn from the game secret, so the assignment is auditable after the game."""
-    order = sorted(seats, key=lambda s: randomness.draw(game.secret, f"assign/seat/{s.id}"))
-    free = sorted(powers, key=lambda p: randomness.draw(game.secret, f"assign/power/{p}"))
+    order = sorted(seats, key=lambda s: draw(game.secret, f"assign/seat/{s.id}"))
+    free = sorted(powers, key=lambda p: draw(game.secret, f"assign/power/{p}"))
     names: dict[int, str] = {}
     for seat in order:
         wanted = seat.preferences if game.assignment == Game.Assignment.PREFERENCE else []

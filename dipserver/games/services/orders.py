@@ -21,7 +21,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerUnreachable
 
-from dipserver.engine.types import Phase as EnginePhase
+from dipserver.engine import Phase as EnginePhase
 from dipserver.games.errors import GameError
 from dipserver.games.models import Game, Order, Phase, Power
 from dipserver.games.phase_boards import phase_board

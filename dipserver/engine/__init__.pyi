@@ -1,0 +1,203 @@
+"""The types of the engine's public face for mypy (the runtime face, ``__init__.py``, imports lazily)."""
+
+from dipserver.engine.adjudicate import PhaseResult as PhaseResult
+from dipserver.engine.adjudicate import adjudicate as adjudicate_phase
+from dipserver.engine.board import Board as Board
+from dipserver.engine.board import board_for as board_for
+from dipserver.engine.conversions import check_conversion as check_conversion
+from dipserver.engine.conversions import conversion_text as conversion_text
+from dipserver.engine.conversions import parse_conversion as parse_conversion
+from dipserver.engine.conversions import winter_converters as winter_converters
+from dipserver.engine.definition import Power as Power
+from dipserver.engine.definition import ProvinceInfo as ProvinceInfo
+from dipserver.engine.definition import Variant as Variant
+from dipserver.engine.icelords import MapGenerationError as MapGenerationError
+from dipserver.engine.mapstate import MapState as MapState
+from dipserver.engine.modules import Modules as Modules
+from dipserver.engine.modules import ModuleState as ModuleState
+from dipserver.engine.modules import split_options as split_options
+from dipserver.engine.modules.orders import InPlay as InPlay
+from dipserver.engine.modules.phase import Opened as Opened
+from dipserver.engine.modules.supply import SupplyReport as SupplyReport
+from dipserver.engine.options import Option as Option
+from dipserver.engine.options import PowerOptions as PowerOptions
+from dipserver.engine.options import legal_options as legal_options
+from dipserver.engine.orders import Build as Build
+from dipserver.engine.orders import ConversionOrder as ConversionOrder
+from dipserver.engine.orders import ConvertToArmy as ConvertToArmy
+from dipserver.engine.orders import ConvertToFleet as ConvertToFleet
+from dipserver.engine.orders import Convoy as Convoy
+from dipserver.engine.orders import Disband as Disband
+from dipserver.engine.orders import Hold as Hold
+from dipserver.engine.orders import Move as Move
+from dipserver.engine.orders import Order as Order
+from dipserver.engine.orders import OrderError as OrderError
+from dipserver.engine.orders import OrderResult as OrderResult
+from dipserver.engine.orders import Outcome as Outcome
+from dipserver.engine.orders import Retreat as Retreat
+from dipserver.engine.orders import StayFleet as StayFleet
+from dipserver.engine.orders import SupportHold as SupportHold
+from dipserver.engine.orders import SupportMove as SupportMove
+from dipserver.engine.orders import Waive as Waive
+from dipserver.engine.parse import ParsedLine as ParsedLine
+from dipserver.engine.parse import format_order as format_order
+from dipserver.engine.parse import parse_order as parse_order
+from dipserver.engine.parse import parse_orders as parse_orders
+from dipserver.engine.position import Dislodged as Dislodged
+from dipserver.engine.position import Position as Position
+from dipserver.engine.randomness import commitment as commitment
+from dipserver.engine.randomness import draw as draw
+from dipserver.engine.randomness import new_secret as new_secret
+from dipserver.engine.randomness import verify as verify
+from dipserver.engine.records import FIELDS as RECORD_FIELDS
+from dipserver.engine.records import KINDS as RECORD_KINDS
+from dipserver.engine.records import PLAIN_FIELDS as PLAIN_RECORD_FIELDS
+from dipserver.engine.records import SUPPORTING as SUPPORTING_KINDS
+from dipserver.engine.records import Drawable as Drawable
+from dipserver.engine.records import drawable as drawable
+from dipserver.engine.records import order_record as order_record
+from dipserver.engine.records import result_record as result_record
+from dipserver.engine.records import unread_record as unread_record
+from dipserver.engine.sources import VariantSource as VariantSource
+from dipserver.engine.sources import generated_sources as generated_sources
+from dipserver.engine.sources import variant_slugs as variant_slugs
+from dipserver.engine.sources import variant_source as variant_source
+from dipserver.engine.timeline import HOOK_WORDS as HOOK_WORDS
+from dipserver.engine.timeline import TERRAIN_OF as TERRAIN_OF
+from dipserver.engine.timeline import Change as Change
+from dipserver.engine.timeline import Hook as Hook
+from dipserver.engine.timeline import Scheduled as Scheduled
+from dipserver.engine.timeline import Timeline as Timeline
+from dipserver.engine.timeline import TimelineError as TimelineError
+from dipserver.engine.timeline import apply_hook as apply_hook
+from dipserver.engine.timeline import event_text as event_text
+from dipserver.engine.timeline import hooks_between as hooks_between
+from dipserver.engine.timeline import load_timeline as load_timeline
+from dipserver.engine.timeline import schedule as schedule
+from dipserver.engine.timeline import walk as walk
+from dipserver.engine.turn import ReadLine as ReadLine
+from dipserver.engine.turn import Turn as Turn
+from dipserver.engine.turn import open_modules as open_modules
+from dipserver.engine.turn import play_phase as play_phase
+from dipserver.engine.turn import read_orders as read_orders
+from dipserver.engine.types import Phase as Phase
+from dipserver.engine.types import PhaseType as PhaseType
+from dipserver.engine.types import Season as Season
+from dipserver.engine.types import Terrain as Terrain
+from dipserver.engine.types import Unit as Unit
+from dipserver.engine.types import UnitType as UnitType
+from dipserver.engine.types import coast_of as coast_of
+from dipserver.engine.types import province_of as province_of
+from dipserver.engine.variant import VARIANTS_DIR as VARIANTS_DIR
+from dipserver.engine.variant import VariantError as VariantError
+from dipserver.engine.variant import load_variant as load_variant
+from dipserver.engine.variant import load_variant_from_sources as load_variant_from_sources
+from dipserver.engine.variant import variant_sources as variant_sources
+from dipserver.engine.victory import Outcome as GameOutcome
+from dipserver.engine.victory import Result as GameResult
+from dipserver.engine.victory import VictoryError as VictoryError
+from dipserver.engine.victory import game_outcome as game_outcome
+from dipserver.engine.victory import judge as judge
+from dipserver.engine.victory import powers_in_play as powers_in_play
+
+__all__ = [
+    "HOOK_WORDS",
+    "PLAIN_RECORD_FIELDS",
+    "RECORD_FIELDS",
+    "RECORD_KINDS",
+    "SUPPORTING_KINDS",
+    "TERRAIN_OF",
+    "VARIANTS_DIR",
+    "Board",
+    "Build",
+    "Change",
+    "ConversionOrder",
+    "ConvertToArmy",
+    "ConvertToFleet",
+    "Convoy",
+    "Disband",
+    "Dislodged",
+    "Drawable",
+    "GameOutcome",
+    "GameResult",
+    "Hold",
+    "Hook",
+    "InPlay",
+    "MapGenerationError",
+    "MapState",
+    "ModuleState",
+    "Modules",
+    "Move",
+    "Opened",
+    "Option",
+    "Order",
+    "OrderError",
+    "OrderResult",
+    "Outcome",
+    "ParsedLine",
+    "Phase",
+    "PhaseResult",
+    "PhaseType",
+    "Position",
+    "Power",
+    "PowerOptions",
+    "ProvinceInfo",
+    "ReadLine",
+    "Retreat",
+    "Scheduled",
+    "Season",
+    "StayFleet",
+    "SupplyReport",
+    "SupportHold",
+    "SupportMove",
+    "Terrain",
+    "Timeline",
+    "TimelineError",
+    "Turn",
+    "Unit",
+    "UnitType",
+    "Variant",
+    "VariantError",
+    "VariantSource",
+    "VictoryError",
+    "Waive",
+    "adjudicate_phase",
+    "apply_hook",
+    "board_for",
+    "check_conversion",
+    "coast_of",
+    "commitment",
+    "conversion_text",
+    "draw",
+    "drawable",
+    "event_text",
+    "format_order",
+    "game_outcome",
+    "generated_sources",
+    "hooks_between",
+    "judge",
+    "legal_options",
+    "load_timeline",
+    "load_variant",
+    "load_variant_from_sources",
+    "new_secret",
+    "open_modules",
+    "order_record",
+    "parse_conversion",
+    "parse_order",
+    "parse_orders",
+    "play_phase",
+    "powers_in_play",
+    "province_of",
+    "read_orders",
+    "result_record",
+    "schedule",
+    "split_options",
+    "unread_record",
+    "variant_slugs",
+    "variant_source",
+    "variant_sources",
+    "verify",
+    "walk",
+    "winter_converters",
+]
