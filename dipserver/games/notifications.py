@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
+from django.dispatch import Signal
 from django.urls import reverse
 from django.utils import timezone
 
@@ -35,6 +36,10 @@ SENDERS = (
     "game_ended_send",
 )
 
+
+# Sent (``name``: the sender, ``ids``: its arguments) in the worker once an event's mails are queued. The
+# channels beside mail listen (``dipserver.webhooks``, ``dipserver.notices``), so games imports neither.
+announced = Signal()
 
 _muted: ContextVar[bool] = ContextVar("dipserver_notifications_muted", default=False)
 
