@@ -2,7 +2,18 @@
 
 from django.urls import path, re_path
 
-from dipserver.api import accounts, games, mastering, orders, phases, press, timeline, tokens, variants
+from dipserver.api import (
+    accounts,
+    games,
+    mastering,
+    orders,
+    phases,
+    press,
+    timeline,
+    tokens,
+    variants,
+    webhooks,
+)
 from dipserver.api.errors import not_found
 
 app_name = "api"
@@ -16,6 +27,13 @@ urlpatterns = [
     path("accounts/tokens/<int:token_id>/rotate", tokens.TokenRotateApi.as_view(), name="token-id-rotate"),
     path("accounts/logout", tokens.LogoutApi.as_view(), name="logout"),
     path("accounts/me", accounts.MeApi.as_view(), name="me"),
+    path("webhooks", webhooks.WebhookListApi.as_view(), name="webhooks"),
+    path("webhooks/<int:webhook_id>", webhooks.WebhookDetailApi.as_view(), name="webhook"),
+    path(
+        "webhooks/<int:webhook_id>/deliveries",
+        webhooks.WebhookDeliveriesApi.as_view(),
+        name="webhook-deliveries",
+    ),
     path("variants", variants.VariantListApi.as_view(), name="variants"),
     path("variants/<slug:slug>", variants.VariantDetailApi.as_view(), name="variant"),
     path("games", games.GamesApi.as_view(), name="games"),
