@@ -2,11 +2,15 @@
 
 from django.urls import path
 
-from dipserver.web import account, accounts, games, variants
+from dipserver.web import account, account_webhooks, accounts, games, variants
 
 urlpatterns = [
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/settings/", account.account_page, name="account"),
+    path("accounts/webhooks/", account_webhooks.webhook_add, name="webhook-add"),
+    path(
+        "accounts/webhooks/<int:webhook_id>/remove/", account_webhooks.webhook_remove, name="webhook-remove"
+    ),
     path("accounts/email/confirm/<str:token>/", account.email_confirm_page, name="email-confirm"),
     path("mail/unsubscribe/<str:token>/", account.unsubscribe_page, name="unsubscribe"),
     path("games/", games.lobby, name="lobby"),
