@@ -6,6 +6,7 @@ from dipserver.api import (
     accounts,
     games,
     mastering,
+    notifications,
     orders,
     phases,
     press,
@@ -27,6 +28,14 @@ urlpatterns = [
     path("accounts/tokens/<int:token_id>/rotate", tokens.TokenRotateApi.as_view(), name="token-id-rotate"),
     path("accounts/logout", tokens.LogoutApi.as_view(), name="logout"),
     path("accounts/me", accounts.MeApi.as_view(), name="me"),
+    path("notifications", notifications.NotificationListApi.as_view(), name="notifications"),
+    path("notifications/unread", notifications.UnreadApi.as_view(), name="notifications-unread"),
+    path("notifications/read", notifications.NotificationsReadApi.as_view(), name="notifications-read"),
+    path(
+        "notifications/<int:notification_id>/read",
+        notifications.NotificationReadApi.as_view(),
+        name="notification-read",
+    ),
     path("webhooks", webhooks.WebhookListApi.as_view(), name="webhooks"),
     path("webhooks/<int:webhook_id>", webhooks.WebhookDetailApi.as_view(), name="webhook"),
     path(

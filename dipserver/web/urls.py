@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from dipserver.web import account, account_webhooks, accounts, games, variants
+from dipserver.web import account, account_webhooks, accounts, games, inbox, variants
 
 urlpatterns = [
     path("accounts/signup/", accounts.signup, name="signup"),
@@ -13,6 +13,9 @@ urlpatterns = [
     ),
     path("accounts/email/confirm/<str:token>/", account.email_confirm_page, name="email-confirm"),
     path("mail/unsubscribe/<str:token>/", account.unsubscribe_page, name="unsubscribe"),
+    path("inbox/", inbox.inbox_page, name="inbox"),
+    path("inbox/read/", inbox.inbox_read, name="inbox-read-all"),
+    path("inbox/<int:notification_id>/read/", inbox.inbox_read, name="inbox-read"),
     path("games/", games.lobby, name="lobby"),
     path("games/new/", games.game_new, name="game-new"),
     path("games/<int:game_id>/", games.game_page, name="game"),
