@@ -2,11 +2,13 @@
 
 from django.urls import path
 
-from dipserver.web import account, account_webhooks, accounts, games, inbox, variants
+from dipserver.web import account, account_tokens, account_webhooks, accounts, games, inbox, variants
 
 urlpatterns = [
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/settings/", account.account_page, name="account"),
+    path("accounts/tokens/", account_tokens.token_add, name="token-add"),
+    path("accounts/tokens/<int:token_id>/revoke/", account_tokens.token_remove, name="token-remove"),
     path("accounts/webhooks/", account_webhooks.webhook_add, name="webhook-add"),
     path(
         "accounts/webhooks/<int:webhook_id>/remove/", account_webhooks.webhook_remove, name="webhook-remove"
