@@ -19,9 +19,9 @@ from dipserver.games.services.games import game_concede
 from dipserver.games.services.orders import orders_submit
 from dipserver.games.services.phases import Processed, phase_process, phase_reminders_sweep
 from dipserver.games.services.press import message_send
-from dipserver.mail.delivery import Delivery, mail_deliver, mails_due_queue
+from dipserver.mail.delivery import Delivery, mail_deliver
 from dipserver.mail.models import Mail
-from dipserver.mail.tasks import mail_send
+from dipserver.mail.tasks import mail_send, mails_due_queue
 from tests.mail.conftest import links_in, text_of, unsubscribe_path
 from tests.server.conftest import START, seat, started_game
 
