@@ -3,19 +3,23 @@ again after a failure, and logged for their owner."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 from django.contrib.auth import get_user_model
 
 from dipserver.games import notifications
 from dipserver.games.models import Game
 from dipserver.games.services.games import game_concede
+from dipserver.games.services.orders import orders_submit
+from dipserver.games.services.phases import Processed, phase_process, phase_reminders_sweep
 from dipserver.games.services.press import message_send
 from dipserver.games.tasks import notification_send
 from dipserver.webhooks.models import Delivery, Webhook
 from dipserver.webhooks.services import webhook_create
 from dipserver.webhooks.signature import signature_valid
 from dipserver.webhooks.tasks import webhook_deliver
-from tests.server.conftest import seat, started_game
+from tests.server.conftest import START, seat, started_game
 
 pytestmark = pytest.mark.django_db
 
@@ -177,3 +181,37 @@ def test_muted_events_reach_no_hook(players, receiver, django_capture_on_commit_
         start(players, django_capture_on_commit_callbacks)
 
     assert receiver.received == []
+
+
+def test_a_hook_hears_the_phase_results_and_whether_its_owner_must_order(
+    players, receiver, django_capture_on_commit_callbacks
+):
+    game = start(players, django_capture_on_commit_callbacks)
+    england = seat(game, "ENGLAND")
+    webhook_create(owner=england.user, url=receiver.url, kinds=["phase_processed"])
+    orders_submit(game_id=game.id, user=england.user, text="F LON - NTH", now=START)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        later = START + dt.timedelta(days=2)
+        assert phase_process(phase_id=game.current_phase_id, now=later) == Processed.DONE
+
+    (body,) = receiver.bodies()
+    assert body["event"] == "phase_processed"
+    assert body["facts"]["phase"] == "S1901M" and body["facts"]["next_phase"] == "F1901M"
+    assert body["facts"]["to_order"] is True and "Your orders are due" in body["content"]
+
+
+def test_a_hook_hears_the_deadline_reminder_of_a_power_that_has_not_ordered(
+    players, receiver, django_capture_on_commit_callbacks
+):
+    game = start(players, django_capture_on_commit_callbacks)
+    france = seat(game, "FRANCE")
+    france.user.email = "france@example.org"  # the reminder sweep looks at players with an address only
+    france.user.save(update_fields=["email"])
+    webhook_create(owner=france.user, url=receiver.url)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        phase_reminders_sweep(now=game.current_phase.deadline - dt.timedelta(hours=2))
+
+    (body,) = receiver.bodies()
+    assert body["event"] == "deadline_reminder" and body["facts"]["power"] == "FRANCE"
