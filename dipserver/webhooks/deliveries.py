@@ -16,6 +16,8 @@ from dipserver.webhooks.models import Delivery
 from dipserver.webhooks.signature import SIGNATURE_HEADER, TIMESTAMP_HEADER, signature_of
 from dipserver.webhooks.transport import post
 
+# A delivery never tried this long after it was stored lost its task message; the sweep queues it again.
+LOST_AFTER = dt.timedelta(minutes=10)
 DELIVERY_HEADER = "X-Dipserver-Delivery"  # the same on every try: a receiver may drop a repeat by it
 EVENT_HEADER = "X-Dipserver-Event"
 
@@ -82,3 +84,11 @@ def delivery_send(*, delivery_id: int, last_try: bool, now: dt.datetime | None =
     if delivery.status == Delivery.Status.DELIVERED:
         return Outcome.DELIVERED
     return Outcome.RETRY if delivery.status == Delivery.Status.PENDING else Outcome.GAVE_UP
+
+
+def deliveries_lost(*, now: dt.datetime | None = None, limit: int = 500) -> list[int]:
+    """Pending deliveries never tried, stored longer ago than ``LOST_AFTER``: their task message was lost.
+    (One merely waiting in a long queue may be queued twice; the row lock still sends it once.)"""
+    since = (now or timezone.now()) - LOST_AFTER
+    lost = Delivery.objects.filter(status=Delivery.Status.PENDING, attempts=0, created_at__lt=since)
+    return list(lost.order_by("id").values_list("id", flat=True)[:limit])

@@ -8,7 +8,7 @@ from typing import Any
 from celery import shared_task
 from celery.utils.time import get_exponential_backoff_interval
 
-from dipserver.webhooks.deliveries import Outcome, delivery_send
+from dipserver.webhooks.deliveries import Outcome, deliveries_lost, delivery_send
 
 TRIES = 8  # about an hour of trying in all
 BACKOFF_SECONDS, BACKOFF_MAX_SECONDS = 30, 3600
@@ -26,3 +26,12 @@ def webhook_deliver(self: Any, delivery_id: int) -> str:
         )
         raise self.retry(countdown=wait)
     return str(outcome)
+
+
+@shared_task(name="dipserver.webhooks.sweep", trail=False)  # type: ignore[untyped-decorator]
+def webhooks_sweep() -> int:
+    """Periodic (beat): queue again the deliveries whose task message was lost."""
+    lost = deliveries_lost()
+    for delivery_id in lost:
+        webhook_deliver.delay(delivery_id)
+    return len(lost)

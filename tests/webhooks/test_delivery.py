@@ -215,3 +215,18 @@ def test_a_hook_hears_the_deadline_reminder_of_a_power_that_has_not_ordered(
 
     (body,) = receiver.bodies()
     assert body["event"] == "deadline_reminder" and body["facts"]["power"] == "FRANCE"
+
+
+def test_the_sweep_sends_a_delivery_whose_task_message_was_lost(players, receiver):
+    from dipserver.webhooks.tasks import webhooks_sweep
+
+    hook, _ = webhook_create(owner=players[0], url=receiver.url)
+    lost = Delivery.objects.create(webhook=hook, key="lost", kind="press", payload={"content": "late"})
+    fresh = Delivery.objects.create(webhook=hook, key="fresh", kind="press", payload={"content": "queued"})
+    Delivery.objects.filter(id=lost.id).update(created_at=lost.created_at - dt.timedelta(minutes=11))
+
+    assert webhooks_sweep() == 1
+
+    assert receiver.bodies() == [{"content": "late"}]
+    assert Delivery.objects.get(id=lost.id).status == "delivered"
+    assert Delivery.objects.get(id=fresh.id).status == "pending"
