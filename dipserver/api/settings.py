@@ -14,19 +14,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from dipserver.accounts.models import NotificationPreferences, User
+from dipserver.accounts.models import PREFERENCE_FIELDS, NotificationPreferences, User
 from dipserver.accounts.selectors import preferences_of, time_zone_names
 from dipserver.accounts.services import TooManyMails, account_settings_save, email_change_request
 from dipserver.games.selectors import seats_unfinished
 
-PREFERENCES = [
-    "phase_processed",
-    "deadline_reminder",
-    "reminder_hours",
-    "press",
-    "game_started",
-    "game_ended",
-]
+PREFERENCES = list(PREFERENCE_FIELDS)
 
 
 class PreferencesSerializer(serializers.ModelSerializer[NotificationPreferences]):
