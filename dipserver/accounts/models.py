@@ -56,6 +56,17 @@ class NotificationPreferences(models.Model):
         return f"notification preferences of user {self.user_id}"
 
 
+# The preferences a player sets (the account page's form and the settings API); the rest is bookkeeping.
+PREFERENCE_FIELDS = (
+    "phase_processed",
+    "deadline_reminder",
+    "reminder_hours",
+    "press",
+    "game_started",
+    "game_ended",
+)
+
+
 class ApiToken(models.Model):
     """A personal API token (``Authorization: Token <secret>``). Only the SHA-256 of its secret is kept:
     the secret is shown once, when the token is made. A revoked token keeps its row, so using it is

@@ -18,6 +18,7 @@ from rest_framework.response import Response
 
 from dipserver.accounts.tokens import TokenError
 from dipserver.games.errors import GameError
+from dipserver.webhooks.errors import WebhookError
 
 
 class Conflict(exceptions.APIException):
@@ -43,17 +44,20 @@ class PayloadTooLarge(exceptions.APIException):
     default_detail = "The request body is too large for this API."
 
 
-# A service's refusal (``GameError.code``, ``TokenError.code``) -> its HTTP status, where that is not 400.
+# A service's refusal (the ``code`` of a GameError, TokenError or WebhookError) -> its HTTP status, where
+# that is not 400.
 GAME_ERROR_STATUSES = {
     "conflict": status.HTTP_409_CONFLICT,  # the write named a phase the game is no longer in
     "precondition_failed": status.HTTP_412_PRECONDITION_FAILED,  # If-Match names a stale version
     "idempotency_key_reused": status.HTTP_422_UNPROCESSABLE_ENTITY,
     "not_found": status.HTTP_404_NOT_FOUND,  # e.g. a token that is not the caller's (or not active)
     "too_many_tokens": status.HTTP_409_CONFLICT,  # revoke one of the caller's tokens first
+    "too_many_webhooks": status.HTTP_409_CONFLICT,  # remove one of the caller's webhooks first
+    "not_yours": status.HTTP_403_FORBIDDEN,  # a webhook on a game the caller neither plays nor runs
 }
 
 
-def refused(exc: GameError | TokenError) -> Refused:
+def refused(exc: GameError | TokenError | WebhookError) -> Refused:
     """A service's refusal as the API answers it: its code, and the status that code maps to."""
     answer = Refused(str(exc), code=exc.code)
     answer.status_code = GAME_ERROR_STATUSES.get(exc.code, status.HTTP_400_BAD_REQUEST)
@@ -68,7 +72,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     # Imported here: rest_framework.views loads the parser classes, and the API's parser imports this module.
     from rest_framework.views import exception_handler as drf_exception_handler
 
-    if isinstance(exc, GameError | TokenError):
+    if isinstance(exc, GameError | TokenError | WebhookError):
         exc = refused(exc)
     elif isinstance(exc, Http404):
         exc = exceptions.NotFound(str(exc) or "Not found.")

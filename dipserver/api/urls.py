@@ -2,7 +2,20 @@
 
 from django.urls import path, re_path
 
-from dipserver.api import accounts, games, mastering, orders, phases, press, timeline, tokens, variants
+from dipserver.api import (
+    accounts,
+    games,
+    mastering,
+    notifications,
+    orders,
+    phases,
+    press,
+    settings,
+    timeline,
+    tokens,
+    variants,
+    webhooks,
+)
 from dipserver.api.errors import not_found
 
 app_name = "api"
@@ -16,6 +29,22 @@ urlpatterns = [
     path("accounts/tokens/<int:token_id>/rotate", tokens.TokenRotateApi.as_view(), name="token-id-rotate"),
     path("accounts/logout", tokens.LogoutApi.as_view(), name="logout"),
     path("accounts/me", accounts.MeApi.as_view(), name="me"),
+    path("accounts/settings", settings.AccountSettingsApi.as_view(), name="account-settings"),
+    path("notifications", notifications.NotificationListApi.as_view(), name="notifications"),
+    path("notifications/unread", notifications.UnreadApi.as_view(), name="notifications-unread"),
+    path("notifications/read", notifications.NotificationsReadApi.as_view(), name="notifications-read"),
+    path(
+        "notifications/<int:notification_id>/read",
+        notifications.NotificationReadApi.as_view(),
+        name="notification-read",
+    ),
+    path("webhooks", webhooks.WebhookListApi.as_view(), name="webhooks"),
+    path("webhooks/<int:webhook_id>", webhooks.WebhookDetailApi.as_view(), name="webhook"),
+    path(
+        "webhooks/<int:webhook_id>/deliveries",
+        webhooks.WebhookDeliveriesApi.as_view(),
+        name="webhook-deliveries",
+    ),
     path("variants", variants.VariantListApi.as_view(), name="variants"),
     path("variants/<slug:slug>", variants.VariantDetailApi.as_view(), name="variant"),
     path("games", games.GamesApi.as_view(), name="games"),

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
+from django.dispatch import Signal
 from django.urls import reverse
 from django.utils import timezone
 
@@ -35,6 +36,10 @@ SENDERS = (
     "game_ended_send",
 )
 
+
+# Sent (``name``: the sender, ``ids``: its arguments) in the worker once an event's mails are queued. The
+# channels beside mail listen (``dipserver.webhooks``, ``dipserver.notices``), so games imports neither.
+announced = Signal()
 
 _muted: ContextVar[bool] = ContextVar("dipserver_notifications_muted", default=False)
 
@@ -86,6 +91,11 @@ def _game_link(game: Game) -> str:
     return site_url(reverse("game", args=[game.id]))
 
 
+def _map_link(phase: Phase) -> str:
+    """The phase's picture, its orders and results drawn (the API's PNG, small enough for a mail)."""
+    return site_url(reverse("api:map-png", args=[phase.game_id, phase.index])) + "?width=800"
+
+
 def _stamp(moment: dt.datetime | None) -> str:
     return f"{moment.timestamp():.0f}" if moment is not None else "-"
 
@@ -121,7 +131,7 @@ def phase_results_send(*, phase_id: int) -> int:
         if following is not None and game.status != "finished":
             todo = "Your orders are due" if seat.name in acting else "Nothing to order for you; it ends"
             due = f"\n{todo} {_when(following.deadline, seat.user)}."
-        body = "\n".join(lines) + due + f"\n\nThe game: {_game_link(game)}\n"
+        body = "\n".join(lines) + due + f"\n\nThe game: {_game_link(game)}\nThe map: {_map_link(phase)}\n"
         event = f"phase:{phase.id}:{_stamp(phase.processed_at)}"
         mails.append(_mail(Mail.Kind.PHASE_PROCESSED, event, seat.user, subject, body))
     return _send(mails)

@@ -263,3 +263,13 @@ def _may_send(game: Game, channel: str) -> bool:
 def press_marks(*, seat: Power) -> dict[str, int]:
     """Channel -> the id of the last message ``seat`` has read there (channels never marked: absent)."""
     return dict(PressMark.objects.filter(power=seat).values_list("channel", "last_read"))
+
+
+def seats_unfinished(*, user: Any) -> QuerySet[Power]:
+    """The user's seats in games not over, with their vacation left (the account page and API)."""
+    return (
+        Power.objects.filter(user=user)
+        .exclude(game__status=Game.Status.FINISHED)
+        .select_related("game")
+        .order_by("game_id")
+    )

@@ -50,7 +50,9 @@ def notification_send(name: str, ids: dict[str, int]) -> int:
 
     if name not in notifications.SENDERS:
         raise ValueError(f"No notification called {name!r}")
-    return int(getattr(notifications, name)(**ids))
+    queued = int(getattr(notifications, name)(**ids))
+    notifications.announced.send(sender=name, ids=ids)
+    return queued
 
 
 @shared_task(name="dipserver.games.press_digest_sweep", trail=False)  # type: ignore[untyped-decorator]

@@ -1,4 +1,8 @@
-"""Sending one outbox row, at most once, and queueing again the rows a failing server left behind."""
+"""Sending one outbox row, at most once, and claiming the rows a failing server left behind.
+
+The mail modules import in one direction only: ``outbox`` -> ``tasks`` -> ``delivery`` -> ``models``
+(``tests/foundation/test_mail_layers.py``); so this module queues nothing itself, and the sweep task queues
+the rows it claims."""
 
 from __future__ import annotations
 
@@ -17,6 +21,8 @@ from dipserver.mail.models import Mail
 # look at in the admin, its last error beside it.
 MAX_ATTEMPTS = 30
 MAX_BACKOFF = dt.timedelta(hours=1)
+# A mail whose task message was lost (a broker restart) is queued again by the sweep after this long.
+QUEUED_GRACE = dt.timedelta(minutes=10)
 ACCOUNT_BODY_SENT = "(not kept once sent: it held a one-time link)"
 
 
@@ -61,11 +67,9 @@ def mail_deliver(*, mail_id: int, now: dt.datetime | None = None) -> Delivery:
     return Delivery.SENT
 
 
-def mails_due_queue(*, now: dt.datetime | None = None, limit: int = 500) -> list[int]:
-    """Queue again every unsent mail whose next attempt is due (failed, or its task message lost)."""
-    from dipserver.mail.outbox import QUEUED_GRACE
-    from dipserver.mail.tasks import mail_send
-
+def mails_due_claim(*, now: dt.datetime | None = None, limit: int = 500) -> list[int]:
+    """Every unsent mail whose next attempt is due (failed, or its task message lost), its next attempt
+    put off by ``QUEUED_GRACE`` so no other sweep claims it meanwhile; the caller queues their sending."""
     now = now or timezone.now()
     with transaction.atomic():
         due = list(
@@ -75,6 +79,4 @@ def mails_due_queue(*, now: dt.datetime | None = None, limit: int = 500) -> list
             .values_list("id", flat=True)[:limit]
         )
         Mail.objects.filter(id__in=due).update(next_attempt_at=now + QUEUED_GRACE)
-    for mail_id in due:
-        mail_send.delay(mail_id)
     return due

@@ -14,11 +14,10 @@ from dataclasses import dataclass
 
 from django.utils import timezone
 
+from dipserver.mail.delivery import QUEUED_GRACE
 from dipserver.mail.models import Mail
+from dipserver.mail.tasks import mail_send
 from dipserver.mail.unsubscribe import list_headers, unsubscribe_url
-
-# A mail whose task message was lost (a broker restart) is queued again by the sweep after this long.
-QUEUED_GRACE = dt.timedelta(minutes=10)
 
 
 @dataclass(frozen=True)
@@ -37,8 +36,6 @@ def mail_queue(mails: Iterable[Outgoing], *, now: dt.datetime | None = None) -> 
     Every mail but account mail (confirmations, password resets) gets an unsubscribe link in its text
     and the ``List-Unsubscribe`` headers, for its own kind of mail.
     """
-    from dipserver.mail.tasks import mail_send
-
     now = now or timezone.now()
     new: list[int] = []
     for mail in mails:

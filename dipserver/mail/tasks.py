@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from celery import shared_task
 
-from dipserver.mail.delivery import Delivery, backoff, mail_deliver, mails_due_queue
+from dipserver.mail.delivery import Delivery, backoff, mail_deliver, mails_due_claim
 
 
 @shared_task(  # type: ignore[untyped-decorator]  # Celery ships no type hints
@@ -19,6 +20,14 @@ def mail_send(self: Any, mail_id: int) -> str:
     if result == Delivery.FAILED and self.request.retries < self.max_retries:
         raise self.retry(countdown=backoff(self.request.retries + 1).total_seconds())
     return str(result)
+
+
+def mails_due_queue(*, now: dt.datetime | None = None, limit: int = 500) -> list[int]:
+    """Queue again every unsent mail whose next attempt is due; returns their ids."""
+    due = mails_due_claim(now=now, limit=limit)
+    for mail_id in due:
+        mail_send.delay(mail_id)
+    return due
 
 
 @shared_task(name="dipserver.mail.outbox_sweep", trail=False)  # type: ignore[untyped-decorator]

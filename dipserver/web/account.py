@@ -24,6 +24,8 @@ from dipserver.accounts.services import (
 from dipserver.mail.models import Mail
 from dipserver.mail.unsubscribe import unsubscribe_read
 from dipserver.web.account_forms import AccountForm
+from dipserver.web.account_tokens import tokens_and_vacation
+from dipserver.web.account_webhooks import webhooks_shown
 
 if TYPE_CHECKING:
     from dipserver.accounts.models import User
@@ -51,7 +53,8 @@ def account_page(request: HttpRequest) -> HttpResponse:
             messages.error(request, str(exc))
         messages.success(request, "Your settings are saved.")
         return redirect("account")
-    return render(request, "web/account.html", {"form": form, "account": user})
+    context = {"form": form, "account": user, "webhooks": webhooks_shown(user), **tokens_and_vacation(user)}
+    return render(request, "web/account.html", context)
 
 
 @require_http_methods(["GET", "HEAD"])

@@ -6,18 +6,10 @@ from typing import Any
 
 from django import forms
 
-from dipserver.accounts.models import NotificationPreferences
+from dipserver.accounts.models import PREFERENCE_FIELDS, NotificationPreferences
 from dipserver.accounts.selectors import time_zone_names
 
 REMINDER_CHOICES = [(h, f"{h} hour{'s' if h != 1 else ''} before") for h in (1, 2, 3, 6, 12, 24, 48, 72)]
-PREFERENCE_FIELDS = (
-    "phase_processed",
-    "deadline_reminder",
-    "reminder_hours",
-    "press",
-    "game_started",
-    "game_ended",
-)
 
 
 class AccountForm(forms.Form):

@@ -18,6 +18,7 @@ from dipserver.games.models import Game, Order, Power
 from dipserver.games.services import games as game_services
 from dipserver.games.services.common import phase_title
 from dipserver.games.variants import game_variant
+from dipserver.notices.selectors import press_unread_of, unread_of
 from dipserver.web.forms import GameCreateForm
 from dipserver.web.variants import variant_choices, variant_facts
 
@@ -28,7 +29,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     mine: list[dict[str, Any]] = []
     if request.user.is_authenticated:
         forming = forming.exclude(powers__user=request.user)
-        mine = _my_games(request.user)
+        mine = _with_unread(request.user, _my_games(request.user))
     open_games = []
     for game in forming.order_by("-id")[:50]:
         facts = _game_facts(game)
@@ -37,6 +38,16 @@ def lobby(request: HttpRequest) -> HttpResponse:
     variants = [variant_facts(slug) for slug, _ in variant_choices()]
     context = {"open_games": open_games, "my_games": mine, "variants": variants, **_watchable(request)}
     return render(request, "web/lobby.html", context)
+
+
+def _with_unread(user: Any, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each of my games with its unread press and notifications."""
+    press = press_unread_of(user=user, game_ids=[row["game"].id for row in rows])
+    notes = unread_of(user=user).games
+    return [
+        {**row, "unread_press": press.get(row["game"].id, 0), "unread_notes": notes.get(row["game"].id, 0)}
+        for row in rows
+    ]
 
 
 _WATCH_STATUSES = [("", "In play or paused"), (Game.Status.ACTIVE, "In play"), (Game.Status.PAUSED, "Paused")]

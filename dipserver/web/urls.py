@@ -2,13 +2,22 @@
 
 from django.urls import path
 
-from dipserver.web import account, accounts, games, variants
+from dipserver.web import account, account_tokens, account_webhooks, accounts, games, inbox, variants
 
 urlpatterns = [
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/settings/", account.account_page, name="account"),
+    path("accounts/tokens/", account_tokens.token_add, name="token-add"),
+    path("accounts/tokens/<int:token_id>/revoke/", account_tokens.token_remove, name="token-remove"),
+    path("accounts/webhooks/", account_webhooks.webhook_add, name="webhook-add"),
+    path(
+        "accounts/webhooks/<int:webhook_id>/remove/", account_webhooks.webhook_remove, name="webhook-remove"
+    ),
     path("accounts/email/confirm/<str:token>/", account.email_confirm_page, name="email-confirm"),
     path("mail/unsubscribe/<str:token>/", account.unsubscribe_page, name="unsubscribe"),
+    path("inbox/", inbox.inbox_page, name="inbox"),
+    path("inbox/read/", inbox.inbox_read, name="inbox-read-all"),
+    path("inbox/<int:notification_id>/read/", inbox.inbox_read, name="inbox-read"),
     path("games/", games.lobby, name="lobby"),
     path("games/new/", games.game_new, name="game-new"),
     path("games/<int:game_id>/", games.game_page, name="game"),

@@ -15,7 +15,8 @@ const API = config.api; // /api/v1/games/<id>
 const $ = (id) => document.getElementById(id);
 const titled = (name) => name.charAt(0) + name.slice(1).toLowerCase();
 
-const baseTitle = typeof document === "undefined" ? "" : document.title;
+// The server's own count (unread notifications, "(2) ...") gives way to this game's unread press here.
+const baseTitle = typeof document === "undefined" ? "" : document.title.replace(/^\(\d+\) /, "");
 const sentFormat = new Intl.DateTimeFormat(undefined, {
   weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit",
 });

@@ -126,6 +126,18 @@ class TestProductionSettings:
             "whitenoise.storage.CompressedManifestStaticFilesStorage",
         ]
 
+    def test_let_no_webhook_reach_loopback(self, manage: Run) -> None:
+        result = manage(
+            "shell",
+            "--no-imports",
+            "-c",
+            "from django.conf import settings as s; print(s.DIPSERVER_WEBHOOKS_ALLOW_LOOPBACK)",
+            settings="production",
+            **GOOD_PRODUCTION,
+        )
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.split() == ["False"]
+
 
 def test_unreachable_database_is_reported_in_one_line(manage: Run) -> None:
     # Port 9 (discard) on loopback has no PostgreSQL: the connection is refused at once.

@@ -4,6 +4,8 @@ preferences, one-click unsubscribe, and a mail server that is down and then up a
 from __future__ import annotations
 
 import datetime as dt
+import re
+from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -17,9 +19,9 @@ from dipserver.games.services.games import game_concede
 from dipserver.games.services.orders import orders_submit
 from dipserver.games.services.phases import Processed, phase_process, phase_reminders_sweep
 from dipserver.games.services.press import message_send
-from dipserver.mail.delivery import Delivery, mail_deliver, mails_due_queue
+from dipserver.mail.delivery import Delivery, mail_deliver
 from dipserver.mail.models import Mail
-from dipserver.mail.tasks import mail_send
+from dipserver.mail.tasks import mail_send, mails_due_queue
 from tests.mail.conftest import links_in, text_of, unsubscribe_path
 from tests.server.conftest import START, seat, started_game
 
@@ -77,11 +79,26 @@ def test_phase_results_tell_what_happened_and_what_is_due_in_the_players_time_zo
     assert f"Your orders are due {deadline:%a %d %b %Y %H:%M} EST." in body
     assert mail["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     assert mail["Auto-Submitted"] == "auto-generated"
-    game_link, unsubscribe_link = links_in(mail)
+    game_link, _map_link, unsubscribe_link = links_in(mail)
     assert unsubscribe_link == unsubscribe_path(mail)
     client.force_login(england)
     assert game_link == f"/games/{game.id}/" and client.get(game_link).status_code == 200
     assert len(smtp.received) == 7
+
+
+def test_phase_results_link_a_small_picture_of_the_map_that_opens_without_login(
+    smtp, game, client, django_capture_on_commit_callbacks
+):
+    england = seat(game, "ENGLAND").user
+    process(game, django_capture_on_commit_callbacks)
+
+    mail = smtp.to(england.email)[-1]
+    (picture,) = [url for url in re.findall(r"https?://\S+", text_of(mail)) if "map.png" in url]
+    path = urlsplit(picture)
+    answer = client.get(path.path, {"width": "800"})
+    assert answer.status_code == 200 and answer["Content-Type"] == "image/png"
+    assert answer.content.startswith(b"\x89PNG")
+    assert path.path == f"/api/v1/games/{game.id}/phases/0/map.png" and path.query == "width=800"
 
 
 def test_one_click_unsubscribe_stops_only_that_kind_and_needs_no_login(

@@ -40,6 +40,8 @@ INSTALLED_APPS = [
     "dipserver.games",  # the game server (games developer)
     "dipserver.web",  # the HTML pages (web developer)
     "dipserver.mail",  # the outbox: every mail is a row, sent by a Celery task (notify)
+    "dipserver.notices",  # what each game event tells each reader, beside mail (notify)
+    "dipserver.webhooks",  # signed JSON to a player's or a game master's address (notify)
 ]
 
 MIDDLEWARE = [
@@ -95,6 +97,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "dipserver.notices.context.unread_notifications",  # the inbox count in the header
             ],
         },
     },

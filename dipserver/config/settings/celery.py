@@ -74,4 +74,10 @@ CELERY_BEAT_SCHEDULE["games-press-digest"] = {
 }
 # Mail has its own queue, so a backlog of mails (a slow or failing mail server) never stands in front of
 # phase processing: workers take from both queues in turn (`-Q celery,mail`, as serve and compose do).
-CELERY_TASK_ROUTES = {"dipserver.mail.send": {"queue": "mail"}}
+# Webhook deliveries take the same queue: a slow receiver (up to 15 s a try) never delays a phase.
+CELERY_TASK_ROUTES = {
+    "dipserver.mail.send": {"queue": "mail"},
+    "dipserver.webhooks.deliver": {"queue": "mail"},
+}
+# webhooks (notify): queue again the deliveries whose first task message was lost (a broker restart).
+CELERY_BEAT_SCHEDULE["webhooks-sweep"] = {"task": "dipserver.webhooks.sweep", "schedule": 300.0}

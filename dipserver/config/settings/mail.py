@@ -22,3 +22,7 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 DIPSERVER_SITE_URL = site_url_checked(os.environ.get("SITE_URL", "").strip() or "http://127.0.0.1:8000")
 # Confirmation links for a new email address are good for this many days.
 DIPSERVER_EMAIL_CONFIRM_DAYS = 3
+
+# Webhooks never reach private, link-local or reserved addresses; loopback only where this says so (the
+# tests and the local demo, which post to a receiver on the same machine). Production forces it off.
+DIPSERVER_WEBHOOKS_ALLOW_LOOPBACK = False

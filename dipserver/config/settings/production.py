@@ -54,3 +54,5 @@ if not os.environ.get("SITE_URL", "").strip():
     DIPSERVER_SITE_URL = site_url_checked(
         f"{'https' if SECURE_SSL_REDIRECT else 'http'}://{ALLOWED_HOSTS[0]}"
     )
+
+DIPSERVER_WEBHOOKS_ALLOW_LOOPBACK = False  # webhooks never reach this machine or its network

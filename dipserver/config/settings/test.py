@@ -21,3 +21,6 @@ CELERY_TASK_EAGER_PROPAGATES = True
 # Serve static files straight from static/ (no collectstatic in tests), as DEBUG does locally.
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
+
+# The webhook tests post to a receiver they start on loopback (private addresses stay refused).
+DIPSERVER_WEBHOOKS_ALLOW_LOOPBACK = True

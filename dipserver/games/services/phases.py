@@ -59,7 +59,7 @@ def phase_process(*, phase_id: int, now: dt.datetime | None = None, force: bool 
         if not claimed:
             return Processed.NOT_DUE
         phase = Phase.objects.get(id=phase_id)
-        powers, mailed = _seats_locked(game)
+        powers, _mailed = _seats_locked(game)
         texts = _order_texts(phase)
         acting = powers_to_act(phase.snapshot)
         if not force and _grace_applies(game, phase, powers, acting, texts):
@@ -71,8 +71,8 @@ def phase_process(*, phase_id: int, now: dt.datetime | None = None, force: bool 
         _record(phase, turn)
         _missed_orders(game, powers, acting, texts, turn)
         _advance(game, phase, turn, now, powers)
-        if mailed:  # nobody with a confirmed address: no task to queue, no query after the commit
-            notifications.notification_later("phase_results_send", phase_id=phase_id)
+        # Queued even when nobody has an address: every player's inbox, and webhooks, hear the results.
+        notifications.notification_later("phase_results_send", phase_id=phase_id)
     return Processed.DONE
 
 

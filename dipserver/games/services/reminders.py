@@ -83,6 +83,9 @@ def phase_reminders_sweep(*, now: dt.datetime | None = None, hours: int = 24) ->
             continue
         acting = powers_to_act(Phase.objects.values_list("snapshot", flat=True).get(id=phase_id))
         power_ids = [power_id for power_id, name in fresh if name in acting]
+        if power_ids:
+            ids = {"phase_id": phase_id, "power_ids": power_ids, "now": now}
+            notifications.announced.send(sender="deadline_reminder_send", ids=ids)
         # Written to the outbox at once (the sweep runs in a worker), so the next sweep finds them.
         if power_ids and notifications.deadline_reminder_send(
             phase_id=phase_id, power_ids=power_ids, now=now

@@ -1,0 +1,107 @@
+"""My account settings beside the account page: email (a new one waits for its mailed link), time
+zone, which mails I get, and, to read, the vacation left in each game I play (taken per game at
+``/games/{id}/vacation``)."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from django.db import transaction
+from drf_spectacular.utils import extend_schema
+from rest_framework import exceptions, serializers
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from dipserver.accounts.models import PREFERENCE_FIELDS, NotificationPreferences, User
+from dipserver.accounts.selectors import preferences_of, time_zone_names
+from dipserver.accounts.services import TooManyMails, account_settings_save, email_change_request
+from dipserver.games.selectors import seats_unfinished
+
+PREFERENCES = list(PREFERENCE_FIELDS)
+
+
+class PreferencesSerializer(serializers.ModelSerializer[NotificationPreferences]):
+    reminder_hours = serializers.IntegerField(min_value=1, max_value=72)
+
+    class Meta:
+        model = NotificationPreferences
+        fields = PREFERENCES
+
+
+class PreferencesInputSerializer(PreferencesSerializer):
+    """The preferences to change; those left out stay."""
+
+    reminder_hours = serializers.IntegerField(min_value=1, max_value=72, required=False)
+
+    class Meta(PreferencesSerializer.Meta):
+        extra_kwargs = {name: {"required": False} for name in PREFERENCES}
+
+
+class VacationSerializer(serializers.Serializer[Any]):
+    game = serializers.IntegerField(source="game_id")
+    game_name = serializers.CharField(source="game.name")
+    power = serializers.CharField(source="name", help_text="Empty until the game starts.")
+    days_left = serializers.IntegerField(source="vacation_days_left")
+    away_until = serializers.DateTimeField(allow_null=True)
+
+
+class SettingsSerializer(serializers.Serializer[Any]):
+    email = serializers.CharField(help_text="The confirmed address; mail goes only there.")
+    email_pending = serializers.CharField(help_text="Waiting for its owner to follow the mailed link.")
+    time_zone = serializers.CharField()
+    preferences = PreferencesSerializer()
+    vacation = VacationSerializer(many=True)
+
+
+def _settings(user: User) -> dict[str, Any]:
+    return {
+        "email": user.email,
+        "email_pending": user.email_pending,
+        "time_zone": user.time_zone,
+        "preferences": preferences_of([user.id])[user.id],
+        "vacation": list(seats_unfinished(user=user)),
+    }
+
+
+class AccountSettingsApi(APIView):
+    """Read my settings, or change some of them (the fields left out stay as they are)."""
+
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(serializers.Serializer[Any]):
+        email = serializers.EmailField(required=False, allow_blank=True)
+        time_zone = serializers.ChoiceField(choices=[], required=False)
+        preferences = PreferencesInputSerializer(required=False)
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            field = self.fields["time_zone"]
+            assert isinstance(field, serializers.ChoiceField)
+            field.choices = time_zone_names()
+
+    @extend_schema(responses={200: SettingsSerializer})
+    def get(self, request: Request) -> Response:
+        return Response(SettingsSerializer(_settings(cast(User, request.user))).data)
+
+    @extend_schema(request=InputSerializer, responses={200: SettingsSerializer})
+    def patch(self, request: Request) -> Response:
+        user = cast(User, request.user)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        given = data.validated_data
+        with transaction.atomic():
+            if "time_zone" in given or "preferences" in given:
+                account_settings_save(
+                    user=user,
+                    time_zone=given.get("time_zone", user.time_zone),
+                    preferences=dict(given.get("preferences", {})),
+                )
+            if "email" in given and given["email"] != (user.email_pending or user.email):
+                try:
+                    email_change_request(user=user, email=given["email"])
+                except TooManyMails as exc:
+                    raise exceptions.Throttled(detail=str(exc)) from None
+        user.refresh_from_db()
+        return Response(SettingsSerializer(_settings(user)).data)

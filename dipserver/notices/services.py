@@ -1,0 +1,50 @@
+"""Writing the inbox: storing each player's notices of an event (once), and marking them read."""
+
+from __future__ import annotations
+
+from django.utils import timezone
+
+from dipserver.accounts.models import User
+from dipserver.notices.events import Notice
+from dipserver.notices.models import Notification
+
+
+def notifications_store(notices: list[Notice]) -> int:
+    """Each notice to a player becomes an unread notification, unless stored before (its key); returns
+    how many are new."""
+    rows = [
+        Notification(
+            user_id=n.user_id,
+            game_id=n.game_id,
+            key=n.key,
+            kind=n.kind,
+            title=n.title,
+            text=n.text,
+            url=n.url,
+        )
+        for n in notices
+        if n.user_id is not None
+    ]
+    if not rows:
+        return 0
+    known = set(Notification.objects.filter(key__in=[r.key for r in rows]).values_list("key", flat=True))
+    fresh = [r for r in rows if r.key not in known]
+    Notification.objects.bulk_create(fresh, ignore_conflicts=True)  # a concurrent run may store some too
+    return len(fresh)
+
+
+def notification_read(*, user: User, notification_id: int) -> bool:
+    """Mark one of the user's notifications read; False when it is not theirs (or not there)."""
+    found = Notification.objects.filter(user=user, id=notification_id)
+    if not found.exists():
+        return False
+    found.filter(read_at__isnull=True).update(read_at=timezone.now())
+    return True
+
+
+def notifications_read_all(*, user: User, game_id: int | None = None) -> int:
+    """Mark every unread notification of the user (in one game, when given) read; how many were."""
+    unread = Notification.objects.filter(user=user, read_at__isnull=True)
+    if game_id is not None:
+        unread = unread.filter(game_id=game_id)
+    return unread.update(read_at=timezone.now())
