@@ -28,7 +28,15 @@ FORBIDDEN = (
     "dipserver.api",
 )
 # Nor the other dipserver packages: the engine is below them all (bar its command line's old name).
-ENGINE_FORBIDDEN = (*FORBIDDEN, "dipserver.web", "dipserver.render", "dipserver.bot", "dipserver.mail")
+ENGINE_FORBIDDEN = (
+    *FORBIDDEN,
+    "dipserver.web",
+    "dipserver.render",
+    "dipserver.bot",
+    "dipserver.mail",
+    "dipserver.notices",
+    "dipserver.webhooks",
+)
 ENGINE_FILES = sorted(ENGINE.rglob("*.py"))
 
 
@@ -183,3 +191,9 @@ def test_import_linter_has_the_same_contract_for(package: str) -> None:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
     contracts = {tuple(c["source_modules"]): c for c in config["contracts"] if c["type"] == "forbidden"}
     assert set(contracts[(package,)]["forbidden_modules"]) == set(PURE_PACKAGES[package])
+
+
+def test_every_other_dipserver_package_is_forbidden_to_the_engine() -> None:
+    """A new app is below the engine's boundary from its first day, not when someone remembers the list."""
+    packages = {f"dipserver.{p.name}" for p in ENGINE.parent.iterdir() if (p / "__init__.py").exists()}
+    assert packages - {"dipserver.engine", "dipserver.adjudicator"} <= set(ENGINE_FORBIDDEN)
