@@ -23,6 +23,7 @@ from kombu.exceptions import OperationalError as BrokerUnreachable
 
 from dipserver.engine.types import Phase as EnginePhase
 from dipserver.games.errors import GameError
+from dipserver.games.jobs import job_send
 from dipserver.games.models import Game, Order, Phase, Power
 from dipserver.games.phase_boards import phase_board
 from dipserver.games.services.common import (
@@ -195,10 +196,8 @@ def phases_enqueue(phase_ids: list[int], now: dt.datetime) -> None:
 def _phase_send(phase_id: int) -> None:
     """Send the task; with the broker unreachable, leave the phase to the deadline sweep. The phase is
     already due in the database, so what was asked for (ready, process now) stands and is answered."""
-    from dipserver.games.tasks import phase_process
-
     try:
-        phase_process.delay(phase_id)
+        job_send("phase_process", phase_id)
     except BrokerUnreachable as exc:
         logger.warning("broker unreachable, phase %s is left to the deadline sweep: %s", phase_id, exc)
         Phase.objects.filter(id=phase_id).update(queued_at=None)  # nothing went out: the sweep queues it
