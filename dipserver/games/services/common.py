@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import QuerySet, Subquery
 
 from dipserver.games.errors import GameError
 from dipserver.games.models import Game, Phase, Power
@@ -23,6 +23,14 @@ def game_locked(game_id: int) -> Game:
     if game is None:
         raise GameError(f"There is no game {game_id}")
     return game
+
+
+def game_of_phase_locked(phase_id: int) -> Game | None:
+    """The Game row of phase ``phase_id``, locked as ``game_locked`` locks it, found and locked in one
+    statement (the phase itself is not locked: it comes second)."""
+    # No ordering in the subquery: Phase's default ordering would join the game table to sort one row.
+    game_id = Phase.objects.filter(id=phase_id).order_by().values("game_id")[:1]
+    return Game.objects.select_for_update().filter(id=Subquery(game_id)).order_by().first()
 
 
 def phase_locked(game: Game) -> Phase:
