@@ -274,11 +274,12 @@ def _same_phase(named: str, current: Phase, game: Game) -> None:
     except ValueError as exc:
         raise GameError(str(exc)) from None
     now_playing = EnginePhase.parse(current.name)
+    named = named.upper()  # as written: ``str(wanted)`` of S0682M, S682M, does not parse back
     if wanted.sort_key() < now_playing.sort_key():
-        raise GameError(f"The {_label(game, str(wanted))} deadline has passed")
+        raise GameError(f"The {_label(game, named)} deadline has passed")
     if wanted != now_playing:
         raise GameError(
-            f"{game_phase_title(game, str(wanted))} has not begun; "
+            f"{game_phase_title(game, named)} has not begun; "
             f"the game is in {game_phase_title(game, current.name)}"
         )
 
