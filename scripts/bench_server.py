@@ -14,6 +14,13 @@ Each figure is printed beside its target (issue 19).
 3. *Storm* (PostgreSQL and Redis only): ``--games`` games due at the same moment, each with a full set of
    orders; ``--workers`` Celery worker processes (solo pool) on a private Redis queue; one sweep queues them
    all; timed until the last phase is processed. Target: 100 games per second on a 2-core machine.
+4. *Order submission* (PostgreSQL only; ``--no-api`` skips it): gunicorn on loopback, players of
+   ``--api-games`` games sending ``PUT .../orders`` at ``--put-rate`` a second, alone and then while as many
+   conditional polls (``GET /games/<id>`` with the last ETag) run. Targets: PUT p99 50 ms in the mixed stage,
+   3 ms of server CPU per PUT (the gunicorn processes' CPU time over the stage divided by its requests).
+
+Times on a shared machine are noisy: each line carries the load average, and the CPU times and query
+counts beside the times, which load disturbs much less.
 """
 
 from __future__ import annotations
@@ -49,6 +56,10 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2, help="Celery worker processes")
     parser.add_argument("--phases", type=int, default=30, help="phases timed one by one")
     parser.add_argument("--no-storm", action="store_true", help="skip the storm (it needs PostgreSQL, Redis)")
+    parser.add_argument("--no-api", action="store_true", help="skip order submission over HTTP (PostgreSQL)")
+    parser.add_argument("--put-rate", type=float, default=100.0, help="order PUTs per second (and polls)")
+    parser.add_argument("--api-seconds", type=float, default=10.0, help="length of each HTTP stage")
+    parser.add_argument("--api-games", type=int, default=8, help="games of seven players for the HTTP part")
     parser.add_argument(
         "--db-reuse-max",
         type=int,
@@ -77,6 +88,10 @@ def main() -> int:
         one_phase(args.phases)
         if storm_too:
             storm(args.games, args.workers, test_name, args.db_reuse_max)
+        if not args.no_api and connection.vendor == "postgresql":
+            from bench_api import api_bench  # scripts/: the HTTP part lives beside this script
+
+            api_bench(test_name, args.api_games, args.put_rate, args.api_seconds)
     finally:
         connection.creation.destroy_test_db(original, verbosity=0)
     return 0
@@ -84,6 +99,10 @@ def main() -> int:
 
 def _verdict(median: float, target: float) -> str:
     return f"target {target:g} ms: {'met' if median <= target else 'NOT met'}"
+
+
+def load_average() -> str:
+    return "load average " + ", ".join(f"{v:.2f}" for v in os.getloadavg())
 
 
 def _picked_orders(variant, snapshot) -> dict[str, list[str]]:
@@ -165,21 +184,28 @@ def template_game():
 
 
 def one_phase(count: int) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
     from dipserver.games.services.phases import Processed, phase_process
 
     games = [template_game() for _ in range(count)]
     later = dt.datetime.now(dt.UTC) + dt.timedelta(days=2)
     phase_process(phase_id=games[0].current_phase_id, now=later)  # warm the variant and board caches
-    timings = []
-    for game in games[1:]:
-        start = time.perf_counter()
+    with CaptureQueriesContext(connection) as queries:
+        assert phase_process(phase_id=games[1].current_phase_id, now=later) is Processed.DONE
+    timings, cpu = [], []
+    for game in games[2:]:
+        start, start_cpu = time.perf_counter(), time.process_time()
         assert phase_process(phase_id=game.current_phase_id, now=later) is Processed.DONE
         timings.append((time.perf_counter() - start) * 1000)
+        cpu.append((time.process_time() - start_cpu) * 1000)
     median = statistics.median(timings)
     print(
         f"phase_process end to end (load, adjudicate 22 orders, save) on {_database_url()}: "
         f"median {median:.1f} ms, p90 {sorted(timings)[int(len(timings) * 0.9)]:.1f} ms "
-        f"over {len(timings)} phases ({_verdict(median, 10)})"
+        f"over {len(timings)} phases ({_verdict(median, 10)}); this process's CPU median "
+        f"{statistics.median(cpu):.1f} ms, {len(queries)} queries; {load_average()}"
     )
 
 
@@ -271,6 +297,7 @@ def storm(count: int, workers: int, database: str, db_reuse_max: int | None = No
         while len(celery_app.control.ping(destination=names, timeout=1.0)) < workers:
             if time.monotonic() > until:
                 raise SystemExit(f"bench_server: workers did not start; see {logs}/bench-worker-*.log")
+        ready_cpu = sum(_proc_cpu(process.pid) for process in processes)  # start-up, not the storm's
         start = time.perf_counter()
         queued = phases_due_sweep(limit=count)
         first, last = min(phase_ids), max(phase_ids)  # bulk_create gave the storm's phases one id range
@@ -282,18 +309,32 @@ def storm(count: int, workers: int, database: str, db_reuse_max: int | None = No
     finally:
         for process in processes:
             process.terminate()
-        for process in processes:
-            process.wait(timeout=60)
+        # The workers' own CPU time, start-up included (os.wait4 reaps the child with its resource use).
+        worker_cpu = sum(_reaped_cpu(process) for process in processes)
     done = Phase.objects.filter(game__name__startswith="Storm ", index=1).count()
     rate = count / elapsed
     broker = settings.CELERY_BROKER_URL.split("://")[0]
     reuse = env.get("CELERY_DB_REUSE_MAX", settings.CELERY_DB_REUSE_MAX)
-    load = ", ".join(f"{v:.2f}" for v in os.getloadavg())
     print(
         f"deadline storm: {len(queued)} games due at once, {workers} worker processes ({broker}, "
         f"CELERY_DB_REUSE_MAX={reuse}): {done} processed in {elapsed:.1f} s = {rate:.1f} games per second "
-        f"(target 100); load average {load}"
+        f"(target 100; {'met' if rate >= 100 else 'NOT met'}); the workers' CPU after start-up "
+        f"{worker_cpu - ready_cpu:.1f} s = {(worker_cpu - ready_cpu) * 1000 / max(done, 1):.1f} ms a game; "
+        f"{load_average()}"
     )
+
+
+def _proc_cpu(pid: int) -> float:
+    """User and system CPU seconds of a running process, from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _reaped_cpu(process: subprocess.Popen[bytes]) -> float:
+    """Wait for the child and return its user and system CPU seconds."""
+    _pid, _status, usage = os.wait4(process.pid, 0)
+    process.returncode = 0  # reaped here: Popen must not wait for it again
+    return usage.ru_utime + usage.ru_stime
 
 
 if __name__ == "__main__":

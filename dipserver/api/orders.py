@@ -27,7 +27,7 @@ from dipserver.api.throttling import WriteThrottle
 from dipserver.engine import legal_options
 from dipserver.games.errors import GameError
 from dipserver.games.mappers import board_of, position_of
-from dipserver.games.models import Game, Order, Phase, Power
+from dipserver.games.models import Game, Order, Phase
 from dipserver.games.services import orders as order_services
 
 MAX_ORDERS = 200
@@ -61,23 +61,11 @@ class _OrdersOutputSerializer(serializers.Serializer[Any]):
     orders = _OrderResultSerializer(many=True)
 
 
-def _hot_path(request: Request, game_id: int) -> tuple[Game, Phase | None]:
-    """The caller's seat with its game and current phase (no snapshot) in one query: order submission is
-    the busiest write. Falls back to the general checks for their 404/401/403 answers."""
-    user = request.user
-    seat = (
-        Power.objects.filter(game_id=game_id, user_id=user.id)
-        .select_related("game", "game__current_phase")
-        .defer("game__current_phase__snapshot", "game__current_phase__orders", "game__current_phase__results")
-        .first()
-        if user.is_authenticated
-        else None
-    )
-    if seat is None or not seat.name:
-        game = game_or_404(game_id)
-        power_required(viewer_of(request, game, mastery=False), game)
-    assert seat is not None
-    return seat.game, seat.game.current_phase
+def _player_or_refused(request: Request, game_id: int) -> Game:
+    """The general checks, in their order: 404 for no game, 403 for a viewer who plays no power in it."""
+    game = game_or_404(game_id)
+    power_required(viewer_of(request, game, mastery=False), game)
+    return game
 
 
 def open_phase_or_409(game: Game, named: str | None = None, phase: Phase | None = None) -> Phase:
@@ -152,20 +140,24 @@ class OrdersApi(APIView):
         "answer is then 400 and lists every order with its result. Either answer carries the new ETag.",
     )
     def put(self, request: Request, game_id: int) -> Response:
-        game, phase = _hot_path(request, game_id)
+        # The busiest write: straight to the service, which reads and locks what it needs in three
+        # statements and refuses anything amiss; only then do the general checks run, to say how (404, 403,
+        # 409 or the service's reason), in the order they would have answered.
         data = self.ReplaceInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
+        if not data.is_valid():
+            _player_or_refused(request, game_id)
+            data.is_valid(raise_exception=True)
         named, texts = data.validated_data["phase"].upper(), data.validated_data["orders"]
-        open_phase_or_409(game, named, phase)
         try:
             submission = order_services.orders_submit(
-                game_id=game.id,
+                game_id=game_id,
                 user=request.user,
                 text="\n".join(texts),
                 phase=named,
                 expected=request.headers.get("If-Match"),
             )
         except GameError as exc:
+            game = _player_or_refused(request, game_id)
             raise _refused_or_conflict(exc, game.id, named) from exc
         rows = _results(texts, submission)
         body = {"phase": submission.phase, "orders": rows}

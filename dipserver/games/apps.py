@@ -12,3 +12,7 @@ class GamesConfig(AppConfig):
         from dipserver.games.demo import demo_games_seed
 
         register_demo_games_seeder(demo_games_seed)
+        # Services hand work to the workers by name (games.jobs); the tasks say how.
+        from dipserver.games.tasks import jobs_register
+
+        jobs_register()

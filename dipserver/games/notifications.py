@@ -21,8 +21,11 @@ from django.utils import timezone
 
 from dipserver.accounts.models import User
 from dipserver.accounts.selectors import preference_wants, preferences_of, user_zone
+from dipserver.games.jobs import job_later
 from dipserver.games.models import Game, Message, Phase, Power
+from dipserver.games.phase_names import game_phase_title
 from dipserver.games.press_channels import seen_by
+from dipserver.games.turn import powers_to_act
 from dipserver.mail.models import Mail
 from dipserver.mail.outbox import Outgoing, mail_queue
 from dipserver.mail.unsubscribe import site_url
@@ -56,12 +59,10 @@ def notifications_muted() -> Iterator[None]:
 
 def notification_later(name: str, **ids: int) -> None:
     """Run the sender ``name`` with ``ids`` in a worker once the current transaction commits."""
-    from dipserver.games.tasks import notification_send
-
     if name not in SENDERS:
         raise ValueError(f"No notification called {name!r}")
     if not _muted.get():
-        notification_send.delay_on_commit(name, ids)
+        job_later("notification_send", name, ids)
 
 
 def _send(mails: list[Outgoing]) -> int:
@@ -102,9 +103,6 @@ def _stamp(moment: dt.datetime | None) -> str:
 
 def phase_results_send(*, phase_id: int) -> int:
     """Tell every player what happened in the phase, the map changes that followed, and what is due next."""
-    from dipserver.games.services.common import game_phase_title
-    from dipserver.games.turn import powers_to_act
-
     phase = Phase.objects.select_related("game").defer("snapshot").get(id=phase_id)
     game = phase.game
     seats = _wanting(Power.objects.filter(game=game).select_related("user"), Mail.Kind.PHASE_PROCESSED)
@@ -168,8 +166,6 @@ def _press_mail(message: Message, seat: Power) -> Outgoing:
 
 def deadline_reminder_send(*, phase_id: int, power_ids: list[int], now: dt.datetime | None = None) -> int:
     """Remind the given powers that they have not ordered; the mail says how long is left."""
-    from dipserver.games.services.common import game_phase_title
-
     phase = Phase.objects.select_related("game").defer("snapshot").get(id=phase_id)
     if phase.status != Phase.Status.OPEN or phase.deadline is None:
         return 0
@@ -193,8 +189,6 @@ def deadline_reminder_send(*, phase_id: int, power_ids: list[int], now: dt.datet
 
 def game_started_send(*, game_id: int) -> int:
     """Tell each player which power they play and when the first orders are due."""
-    from dipserver.games.services.common import game_phase_title
-
     game = Game.objects.select_related("current_phase").get(id=game_id)
     phase = game.current_phase
     if phase is None:

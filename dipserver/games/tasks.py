@@ -6,6 +6,8 @@ from celery import shared_task
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
+from dipserver.games import notifications
+from dipserver.games.jobs import job_register
 from dipserver.games.services.phases import phase_process as phase_process_service
 from dipserver.games.services.phases import phase_reminders_sweep
 from dipserver.games.services.phases import phases_due_sweep as sweep_service
@@ -46,8 +48,6 @@ def phase_process(phase_id: int) -> str:
 )
 def notification_send(name: str, ids: dict[str, int]) -> int:
     """Put the mails of one event in the outbox (``notifications.<name>(**ids)``); safe to run twice."""
-    from dipserver.games import notifications
-
     if name not in notifications.SENDERS:
         raise ValueError(f"No notification called {name!r}")
     queued = int(getattr(notifications, name)(**ids))
@@ -61,3 +61,10 @@ def press_digest_sweep() -> int:
     from dipserver.games.press_digest import press_digests_send
 
     return press_digests_send()
+
+
+def jobs_register() -> None:
+    """Tell the services how their jobs reach a worker (``games.jobs``); the app calls this when ready.
+    The names are looked up at each call, so a test may patch a task's ``delay``."""
+    job_register("phase_process", lambda phase_id: phase_process.delay(phase_id))
+    job_register("notification_send", lambda name, ids: notification_send.delay(name, ids))

@@ -52,6 +52,16 @@ def test_orders_after_the_deadline_are_refused_naming_the_phase(game):
         orders_submit(game_id=game.id, user=england.user, text="F LON - NTH", now=late)
 
 
+@pytest.mark.parametrize(
+    ("named", "reason"), [("F0682M", "Fall 0682 deadline has passed"), ("s9999m", "has not begun")]
+)
+def test_orders_for_another_phase_are_refused_in_words_however_the_year_is_written(game, named, reason):
+    with pytest.raises(GameError, match=reason):
+        orders_submit(
+            game_id=game.id, user=seat(game, "ENGLAND").user, text="F LON - NTH", phase=named, now=SOON
+        )
+
+
 def test_orders_for_a_processed_phase_are_refused(game):
     Phase.objects.filter(id=game.current_phase_id).update(status=Phase.Status.PROCESSED)
     with pytest.raises(GameError, match="Spring 1901 deadline has passed"):

@@ -22,10 +22,11 @@ from dipserver.games.services.phases import Processed, phase_process
 from tests.server.conftest import started_game
 from tests.server.test_processing import ALL_ORDERS, LATE, SOON
 
-# A standard phase with every unit ordered, nobody missing, nobody ready: the id of the game, BEGIN, the
-# game locked, the phase claimed, the phase read, the seats locked (with whether anyone has an address),
-# the orders read, the results saved, the next phase inserted, the game's current phase set, COMMIT.
-STANDARD_PHASE_QUERIES = 11
+# A standard phase with every unit ordered, nobody missing, nobody ready: BEGIN, the game locked (found
+# from the phase id in the same statement), the phase locked and read, the seats locked (with whether
+# anyone has an address), the orders read, the phase marked processed with its results, the next phase
+# inserted, the game's current phase set, COMMIT.
+STANDARD_PHASE_QUERIES = 9
 
 
 @pytest.fixture

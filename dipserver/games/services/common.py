@@ -1,5 +1,5 @@
-"""Helpers every service shares: locking in the fixed order and naming phases (a game's variant:
-``dipserver.games.variants``).
+"""Helpers every service shares: locking in the fixed order, and naming phases (``games.phase_names``,
+re-exported here; a game's variant: ``dipserver.games.variants``).
 
 Lock order (always, to rule out deadlocks): the Game row, then the Phase row, then Power rows by id.
 """
@@ -8,39 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import QuerySet, Subquery
 
-from dipserver.engine import Phase as EnginePhase
-from dipserver.engine import Timeline
 from dipserver.games.errors import GameError
 from dipserver.games.models import Game, Phase, Power
-
-SEASONS = {"S": "Spring", "F": "Fall", "W": "Winter"}
-KINDS = {"M": "movement", "R": "retreats", "A": "adjustments"}
-
-
-def phase_label(name: str, timeline: Timeline | None = None) -> str:
-    """``S1903M`` -> ``Spring 1903``, as players speak of deadlines; with the variant's ``timeline``, its
-    own season names (Sahara's ``Early Summer 1905``)."""
-    phase = EnginePhase.parse(name)
-    own = timeline.season_label(phase.season, phase.year) if timeline is not None else None
-    return f"{own or SEASONS[name[0]]} {name[1:5]}"
-
-
-def phase_title(name: str, timeline: Timeline | None = None) -> str:
-    """``F1903R`` -> ``Fall 1903 retreats`` (see ``phase_label`` for ``timeline``)."""
-    return f"{phase_label(name, timeline)} {KINDS[name[-1]]}"
-
-
-def game_phase_title(game: Game, name: str) -> str:
-    """A phase of ``game`` in words, with its variant's season names."""
-    from dipserver.games.variants import game_timeline
-
-    try:
-        timeline = game_timeline(game)[1]
-    except GameError:
-        timeline = None  # a variant that cannot be loaded still has phases to name
-    return phase_title(name, timeline)
+from dipserver.games.phase_names import game_phase_title as game_phase_title
+from dipserver.games.phase_names import phase_label as phase_label
+from dipserver.games.phase_names import phase_title as phase_title
 
 
 def game_locked(game_id: int) -> Game:
@@ -49,6 +23,14 @@ def game_locked(game_id: int) -> Game:
     if game is None:
         raise GameError(f"There is no game {game_id}")
     return game
+
+
+def game_of_phase_locked(phase_id: int) -> Game | None:
+    """The Game row of phase ``phase_id``, locked as ``game_locked`` locks it, found and locked in one
+    statement (the phase itself is not locked: it comes second)."""
+    # No ordering in the subquery: Phase's default ordering would join the game table to sort one row.
+    game_id = Phase.objects.filter(id=phase_id).order_by().values("game_id")[:1]
+    return Game.objects.select_for_update().filter(id=Subquery(game_id)).order_by().first()
 
 
 def phase_locked(game: Game) -> Phase:

@@ -23,6 +23,7 @@ from kombu.exceptions import OperationalError as BrokerUnreachable
 
 from dipserver.engine import Phase as EnginePhase
 from dipserver.games.errors import GameError
+from dipserver.games.jobs import job_send
 from dipserver.games.models import Game, Order, Phase, Power
 from dipserver.games.phase_boards import phase_board
 from dipserver.games.services.common import (
@@ -48,6 +49,9 @@ _GAME_FIELDS = (
     "options",
     "current_phase_id",
 )
+
+# The same, in the model's column order, as ``Model.from_db`` takes a partial row.
+_GAME_COLUMNS = tuple(f.attname for f in Game._meta.concrete_fields if f.attname in _GAME_FIELDS)
 
 logger = logging.getLogger(__name__)
 
@@ -195,10 +199,8 @@ def phases_enqueue(phase_ids: list[int], now: dt.datetime) -> None:
 def _phase_send(phase_id: int) -> None:
     """Send the task; with the broker unreachable, leave the phase to the deadline sweep. The phase is
     already due in the database, so what was asked for (ready, process now) stands and is answered."""
-    from dipserver.games.tasks import phase_process
-
     try:
-        phase_process.delay(phase_id)
+        job_send("phase_process", phase_id)
     except BrokerUnreachable as exc:
         logger.warning("broker unreachable, phase %s is left to the deadline sweep: %s", phase_id, exc)
         Phase.objects.filter(id=phase_id).update(queued_at=None)  # nothing went out: the sweep queues it
@@ -209,18 +211,24 @@ def _game_and_phase_shared(game_id: int) -> tuple[Game, Phase]:
     submissions of one game run side by side, processing's claim waits for them, and they wait for it
     (then reading the phase processed). One round trip on PostgreSQL."""
     if connection.vendor == "postgresql":
-        columns = ", ".join(f"g.{f}" for f in _GAME_FIELDS)
+        columns = ", ".join(f"g.{f}" for f in _GAME_COLUMNS)
         sql = (
-            f"SELECT {columns}, p.game_id AS p_game_id, p.name AS p_name, p.status AS p_status,"
-            " p.deadline AS p_deadline FROM games_game g JOIN games_phase p ON p.id = g.current_phase_id"
-            " WHERE g.id = %s FOR SHARE OF p"
+            f"SELECT {columns}, p.name, p.status, p.deadline FROM games_game g"
+            " JOIN games_phase p ON p.id = g.current_phase_id WHERE g.id = %s FOR SHARE OF p"
         )
-        # A Game with the p_* columns as extra attributes, which the stubs cannot know of.
-        row: Any = next(iter(Game.objects.raw(sql, [game_id])), None)
+        # A plain cursor (a RawQuerySet costs more CPU than the statement), the values converted as the
+        # ORM would (the JSON columns arrive as text).
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [game_id])
+            row = cursor.fetchone()
         if row is not None:
-            phase = Phase(id=row.current_phase_id, game_id=row.p_game_id, name=row.p_name)
-            phase.status, phase.deadline = row.p_status, row.p_deadline
-            return row, phase
+            values = [_from_db(f, v) for f, v in zip(_GAME_COLUMNS, row, strict=False)]
+            seen = Game.from_db(connection.alias, _GAME_COLUMNS, values)
+            name, status, deadline = row[len(_GAME_COLUMNS) :]
+            phase = Phase(
+                id=seen.current_phase_id, game_id=seen.id, name=name, status=status, deadline=deadline
+            )
+            return seen, phase
     # SQLite (no row locks: its writers take turns anyway), or no row: find out which is missing.
     game = Game.objects.only(*_GAME_FIELDS).filter(id=game_id).first()
     if game is None:
@@ -231,6 +239,12 @@ def _game_and_phase_shared(game_id: int) -> tuple[Game, Phase]:
     if found is None:
         raise GameError(f"{game.name} has not started yet")
     return game, found
+
+
+def _from_db(name: str, value: Any) -> Any:
+    field = Game._meta.get_field(name)
+    convert = getattr(field, "from_db_value", None)
+    return convert(value, None, connection) if convert is not None and value is not None else value
 
 
 def _orders_replace(phase: Phase, seat: Power, texts: list[str]) -> None:
@@ -275,11 +289,12 @@ def _same_phase(named: str, current: Phase, game: Game) -> None:
     except ValueError as exc:
         raise GameError(str(exc)) from None
     now_playing = EnginePhase.parse(current.name)
+    named = named.upper()  # as written: ``str(wanted)`` of S0682M, S682M, does not parse back
     if wanted.sort_key() < now_playing.sort_key():
-        raise GameError(f"The {_label(game, str(wanted))} deadline has passed")
+        raise GameError(f"The {_label(game, named)} deadline has passed")
     if wanted != now_playing:
         raise GameError(
-            f"{game_phase_title(game, str(wanted))} has not begun; "
+            f"{game_phase_title(game, named)} has not begun; "
             f"the game is in {game_phase_title(game, current.name)}"
         )
 

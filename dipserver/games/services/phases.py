@@ -1,9 +1,11 @@
 """Processing phases exactly once, the deadline sweep, and the game master's phase controls.
 
-Exactly once: ``phase_process`` runs in one durable transaction. It takes the Game row lock, then claims
-the phase with a conditional ``UPDATE ... WHERE status = 'open' AND deadline <= now``; a second worker (or a
-duplicate message) waits on the lock and then claims nothing. A worker killed mid-way rolls everything
-back, the phase is still open and due, and the next sweep queues it again.
+Exactly once: ``phase_process`` runs in one durable transaction. It takes the Game row lock (found from
+the phase id in the same statement), then the Phase row's (``FOR NO KEY UPDATE``, the lock an ``UPDATE``
+takes, so it waits for the submissions in flight) and checks that the phase is open and due; the results
+are then saved by an ``UPDATE ... WHERE status = 'open'`` that also marks it processed. A second worker (or
+a duplicate message) waits on the game lock and then finds the phase processed. A worker killed mid-way
+rolls everything back, the phase is still open and due, and the next sweep queues it again.
 """
 
 from __future__ import annotations
@@ -12,15 +14,20 @@ import datetime as dt
 import enum
 
 from django.db import transaction
-from django.db.models import Exists, F, OuterRef, Q
+from django.db.models import F, Q
 from django.utils import timezone
 
-from dipserver.accounts.models import User
 from dipserver.games import notifications
 from dipserver.games.deadlines import deadline_after
 from dipserver.games.errors import GameError
 from dipserver.games.models import Game, Order, Phase, Power
-from dipserver.games.services.common import game_locked, phase_locked, powers_locked, seats_for_update
+from dipserver.games.services.common import (
+    game_locked,
+    game_of_phase_locked,
+    phase_locked,
+    powers_locked,
+    seats_for_update,
+)
 from dipserver.games.services.games import game_finish
 from dipserver.games.services.orders import phase_enqueue, phases_enqueue
 from dipserver.games.services.powers import away_deadline
@@ -44,31 +51,27 @@ class Processed(enum.StrEnum):
 def phase_process(*, phase_id: int, now: dt.datetime | None = None, force: bool = False) -> Processed:
     """Adjudicate the phase if it is open and due (``force``: due or not), all writes in one transaction."""
     now = now or timezone.now()
-    # No ordering: Phase's default ordering would join the game table just to sort one row.
-    game_id = next(iter(Phase.objects.filter(id=phase_id).order_by().values_list("game_id", flat=True)), None)
-    if game_id is None:
-        return Processed.MISSING
     with transaction.atomic(durable=True):
-        game = game_locked(game_id)
+        # Lock order: the Game row, the Phase row, the Power rows by id.
+        game = game_of_phase_locked(phase_id)
+        if game is None:
+            return Processed.MISSING
         if game.status != Game.Status.ACTIVE:
             return Processed.NOT_IN_PLAY
-        due = {} if force else {"deadline__lte": now}
-        claimed = Phase.objects.filter(id=phase_id, status=Phase.Status.OPEN, **due).update(
-            status=Phase.Status.PROCESSED, processed_at=now
-        )
-        if not claimed:
+        phase = Phase.objects.select_for_update(no_key=True).filter(id=phase_id).order_by().first()
+        if phase is None or not _due(phase, now, force):
             return Processed.NOT_DUE
-        phase = Phase.objects.get(id=phase_id)
-        powers, _mailed = _seats_locked(game)
+        powers: list[Power] = list(seats_for_update(game))
         texts = _order_texts(phase)
         acting = powers_to_act(phase.snapshot)
         if not force and _grace_applies(game, phase, powers, acting, texts):
-            phase.status, phase.processed_at, phase.grace_used = Phase.Status.OPEN, None, True
-            phase.deadline = now + dt.timedelta(minutes=game.grace_minutes)
-            phase.save(update_fields=["status", "processed_at", "grace_used", "deadline"])
+            phase.grace_used, phase.deadline = True, now + dt.timedelta(minutes=game.grace_minutes)
+            phase.save(update_fields=["grace_used", "deadline"])
             return Processed.GRACE
         turn = phase_turn(game=game, phase=phase, texts=texts)
-        _record(phase, turn)
+        if not _record(phase, turn, now):  # (only without row locks: SQLite's writers take turns instead)
+            transaction.set_rollback(True)
+            return Processed.NOT_DUE
         _missed_orders(game, powers, acting, texts, turn)
         _advance(game, phase, turn, now, powers)
         # Queued even when nobody has an address: every player's inbox, and webhooks, hear the results.
@@ -189,15 +192,6 @@ def phase_revert(*, game_id: int, index: int, now: dt.datetime | None = None) ->
 # --- the steps of processing ---------------------------------------------------------------------------
 
 
-def _seats_locked(game: Game) -> tuple[list[Power], bool]:
-    """``powers_locked``, and whether any seat's player has a confirmed address (the condition the result
-    mails start from, ``notifications._wanting``), read in the same query."""
-    with_address = User.objects.filter(id=OuterRef("user_id")).exclude(email="")
-    seats = list(seats_for_update(game).annotate(mailed=Exists(with_address)))
-    plain: list[Power] = [*seats]
-    return plain, any(seat.mailed for seat in seats)
-
-
 def _order_texts(phase: Phase) -> dict[str, list[str]]:
     texts: dict[str, list[str]] = {}
     for power_name, text in (
@@ -215,14 +209,27 @@ def _grace_applies(
     return any(p.status == Power.Status.ACTIVE and p.name in acting and p.name not in texts for p in powers)
 
 
-def _record(phase: Phase, turn: Turn) -> None:
+def _due(phase: Phase, now: dt.datetime, force: bool) -> bool:
+    """Open, and its deadline passed (``force``: open)."""
+    if phase.status != Phase.Status.OPEN:
+        return False
+    return force or (phase.deadline is not None and phase.deadline <= now)
+
+
+def _record(phase: Phase, turn: Turn, now: dt.datetime) -> bool:
+    """Mark the phase processed and save its outcome, in one statement; False if it was not open."""
+    phase.status, phase.processed_at = Phase.Status.PROCESSED, now
     phase.orders, phase.results, phase.events, phase.skipped = (
         turn.orders,
         turn.results,
         turn.events,
         turn.skipped,
     )
-    phase.save(update_fields=["orders", "results", "events", "skipped"])
+    fields = ("status", "processed_at", "orders", "results", "events", "skipped")
+    written = Phase.objects.filter(id=phase.id, status=Phase.Status.OPEN).update(
+        **{name: getattr(phase, name) for name in fields}
+    )
+    return bool(written)
 
 
 def _missed_orders(
