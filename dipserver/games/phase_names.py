@@ -4,8 +4,8 @@
 
 from __future__ import annotations
 
-from dipserver.engine.timeline import Timeline
-from dipserver.engine.types import Phase as EnginePhase
+from dipserver.engine import Phase as EnginePhase
+from dipserver.engine import Timeline
 from dipserver.games.errors import GameError
 from dipserver.games.models import Game
 from dipserver.games.variants import game_timeline
