@@ -46,7 +46,13 @@ from dipserver.config.settings.local import *  # noqa: F403
 
 DEBUG = False
 DIPSERVER_API_THROTTLES = {"login": "100000/min", "register": "100000/min", "writes": "1000000/min"}
-LOGGING = {"version": 1, "disable_existing_loggers": False, "root": {"level": "WARNING"}}
+# Server errors (with their tracebacks) go to errors.log beside the database; the report sums them up.
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"errors": {"class": "logging.FileHandler", "filename": "ERRORS_LOG", "level": "ERROR"}},
+    "root": {"level": "WARNING", "handlers": ["errors"]},
+}
 '''
 
 
@@ -81,7 +87,8 @@ def main() -> int:
     args = parser.parse_args()
 
     folder = Path(tempfile.mkdtemp(prefix="dipserver-load-"))
-    (folder / "load_settings.py").write_text(SETTINGS)
+    errors = folder / "errors.log"
+    (folder / "load_settings.py").write_text(SETTINGS.replace("ERRORS_LOG", str(errors)))
     env, drop = _database(folder)
     env.update(
         DJANGO_SETTINGS_MODULE="load_settings",
@@ -136,6 +143,7 @@ def main() -> int:
             run = _run(base, players, rates, args.seconds, args.threads)
             time.sleep(0.5)  # let gunicorn flush its access log
             _report(title, run, _server_times(log, offset))
+        _report_errors(errors)
     finally:
         if server is not None:
             server.terminate()
@@ -168,7 +176,7 @@ def _create_games(env: dict[str, str], games: int) -> list[Player]:
 import json, django
 django.setup()
 from django.contrib.auth import get_user_model
-from rest_framework.authtoken.models import Token
+from dipserver.accounts.tokens import token_create
 from dipserver.games.services.games import game_create, game_join
 out = []
 for g in range({games}):
@@ -176,7 +184,7 @@ for g in range({games}):
     for p in range(7):
         user = get_user_model().objects.create_user(username=f"load-{{g}}-{{p}}", password="x" * 12)
         game_join(game_id=game.id, user=user)
-        out.append({{"game_id": game.id, "token": Token.objects.create(user=user).key}})
+        out.append({{"game_id": game.id, "token": token_create(user=user, name="load")[1]}})
 print(json.dumps(out))
 """
     done = subprocess.run(
@@ -296,6 +304,18 @@ def _report(title: str, run: tuple[list[Sample], float], server: dict[str, list[
         if inside:
             in50, in99 = inside[len(inside) // 2], inside[min(len(inside) - 1, int(len(inside) * 0.99))]
             print(f"         inside the server: p50 {in50:6.2f} ms  p99 {in99:6.2f} ms")
+
+
+def _report_errors(errors: Path) -> None:
+    """Each kind of exception behind a 5xx (the last line of its traceback), with how often it was seen."""
+    if not errors.exists():
+        return
+    kinds: dict[str, int] = {}
+    for line in errors.read_text().splitlines():
+        if line and not line[0].isspace() and ("Error" in line or "Exception" in line) and ":" in line:
+            kinds[line] = kinds.get(line, 0) + 1
+    for kind, count in sorted(kinds.items(), key=lambda kv: -kv[1])[:5]:
+        print(f"  server error x{count}: {kind[:160]}")
 
 
 def _pct(samples: list[Sample], p: int) -> float:
