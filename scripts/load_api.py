@@ -1,10 +1,11 @@
 """Load test of the REST API under gunicorn on loopback: bots polling game state and submitting orders.
 
     .venv/bin/python scripts/load_api.py [--rate 100] [--poll-rate 100] [--seconds 15] [--workers 3]
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres .venv/bin/python scripts/load_api.py
+    .venv/bin/python scripts/load_api.py --database postgres   # a throw-away PostgreSQL database
 
-It builds a throw-away database (a new PostgreSQL database next to the one DATABASE_URL names, or a
-SQLite file when DATABASE_URL is unset), with ``--games`` standard games of seven token-holding players,
+It builds a throw-away database (with ``--database postgres`` a new PostgreSQL database next to the one
+DATABASE_URL names, by default ``postgres://postgres@127.0.0.1:5432/postgres``; otherwise a SQLite file,
+the embedded default), with ``--games`` standard games of seven token-holding players,
 starts gunicorn on 127.0.0.1, and runs three stages at fixed (open-loop) request rates:
 
 1. *polls*: conditional ``GET /games/<id>`` with the last ETag (answers 304 while nothing changes);
@@ -84,12 +85,18 @@ def main() -> int:
         "--server-threads", type=int, default=1, help="threads per gunicorn worker (1: sync workers)"
     )
     parser.add_argument("--threads", type=int, default=32, help="client threads")
+    parser.add_argument(
+        "--database",
+        choices=("sqlite", "postgres"),
+        default="postgres" if os.environ.get("DATABASE_URL", "").startswith("postgres") else "sqlite",
+        help="a throw-away SQLite file, or a throw-away database on the PostgreSQL server of DATABASE_URL",
+    )
     args = parser.parse_args()
 
     folder = Path(tempfile.mkdtemp(prefix="dipserver-load-"))
     errors = folder / "errors.log"
     (folder / "load_settings.py").write_text(SETTINGS.replace("ERRORS_LOG", str(errors)))
-    env, drop = _database(folder)
+    env, drop = _database(folder, args.database)
     env.update(
         DJANGO_SETTINGS_MODULE="load_settings",
         PYTHONPATH=f"{folder}{os.pathsep}{ROOT}",
@@ -152,11 +159,16 @@ def main() -> int:
     return 0
 
 
-def _database(folder: Path) -> tuple[dict[str, str], object]:
+POSTGRES_URL = "postgres://postgres@127.0.0.1:5432/postgres"
+
+
+def _database(folder: Path, kind: str) -> tuple[dict[str, str], object]:
     """A fresh database for this run, and a function that drops it."""
     env = dict(os.environ)
     url = env.get("DATABASE_URL", "")
-    if not url.startswith("postgres"):
+    if kind == "postgres" and not url.startswith("postgres"):
+        url = POSTGRES_URL
+    if kind == "sqlite":
         env["DATABASE_URL"] = f"sqlite:///{folder / 'load.sqlite3'}"
         return env, lambda: None
     name = f"dipserver_load_{uuid.uuid4().hex[:8]}"

@@ -14,6 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from dipserver.api.etag import game_tag, matches, not_modified, tagged
+from dipserver.api.inputs import Input, query_of
 from dipserver.api.orders import phase_field
 from dipserver.api.pagination import Pagination
 from dipserver.api.permissions import Viewer, game_or_404, power_required, seat_required, viewer_of
@@ -44,6 +45,7 @@ def _phase_ref(phase: Any) -> dict[str, Any] | None:
 class GamesApi(APIView):
     """``GET``: games, newest first, filtered; ``POST``: create a game (its creator is its game master)."""
 
+    pagination_class = Pagination
     permission_classes = [IsAuthenticatedOrReadOnly]
     throttle_classes = [WriteThrottle]
 
@@ -51,7 +53,7 @@ class GamesApi(APIView):
         status = serializers.ChoiceField(choices=Game.Status.values, required=False)
         open = serializers.BooleanField(required=False, help_text="Only games still taking players.")
         mine = serializers.BooleanField(required=False, help_text="Only games I play in or master.")
-        variant = serializers.CharField(required=False, max_length=50)
+        variant = serializers.ChoiceField(choices=playable_slugs(), required=False)
 
     class ListOutputSerializer(serializers.Serializer[Any]):
         id = serializers.IntegerField()
@@ -64,9 +66,9 @@ class GamesApi(APIView):
         current_phase = _PhaseRefSerializer(allow_null=True)
         created_at = serializers.DateTimeField()
 
-    class CreateInputSerializer(serializers.Serializer[Any]):
+    class CreateInputSerializer(Input):
         name = serializers.CharField(max_length=100)
-        variant = serializers.CharField(max_length=50)
+        variant = serializers.ChoiceField(choices=playable_slugs())
         press = serializers.ChoiceField(choices=Game.Press.values, default=Game.Press.FULL)
         options = serializers.DictField(required=False, help_text='Timeline options, e.g. {"mode": "random"}')
         phase_minutes = serializers.DictField(
@@ -99,7 +101,7 @@ class GamesApi(APIView):
 
     @extend_schema(parameters=[FilterSerializer], responses={200: ListOutputSerializer(many=True)})
     def get(self, request: Request) -> Response:
-        filters = self.FilterSerializer(data=request.query_params)
+        filters = self.FilterSerializer(data=query_of(request))
         filters.is_valid(raise_exception=True)
         wanted = filters.validated_data
         games = selectors.game_list().annotate(seats_taken=Count("powers", distinct=True))
@@ -115,7 +117,7 @@ class GamesApi(APIView):
                 games = games.none()
             else:
                 games = games.filter(Q(powers__user=user) | Q(masters=user)).distinct()
-        paginator = Pagination()
+        paginator = self.pagination_class()
         page = paginator.paginate_queryset(games.order_by("-id"), request, view=self)
         rows = [
             {
@@ -297,11 +299,12 @@ class GameJoinApi(APIView):
     permission_classes = [IsAuthenticated]
     throttle_classes = [WriteThrottle]
 
-    class InputSerializer(serializers.Serializer[Any]):
+    class InputSerializer(Input):
         password = serializers.CharField(max_length=128, required=False, default="", allow_blank=True)
         preferences = serializers.ListField(
-            child=serializers.CharField(max_length=30), required=False, default=list, max_length=50
-        )
+            child=serializers.RegexField(r"^[A-Za-z_]{1,30}$", help_text="A power's name, e.g. FRANCE."),
+            required=False, default=list, max_length=50,
+        )  # fmt: skip
 
     @extend_schema(request=InputSerializer, responses={200: GameDetailSerializer})
     def post(self, request: Request, game_id: int) -> Response:
@@ -332,7 +335,7 @@ class DrawVoteApi(APIView):
     permission_classes = [IsAuthenticated]
     throttle_classes = [WriteThrottle]
 
-    class InputSerializer(serializers.Serializer[Any]):
+    class InputSerializer(Input):
         phase = phase_field("this vote is")
         vote = serializers.BooleanField()
 
@@ -357,7 +360,7 @@ class ConcedeApi(APIView):
     permission_classes = [IsAuthenticated]
     throttle_classes = [WriteThrottle]
 
-    class InputSerializer(serializers.Serializer[Any]):
+    class InputSerializer(Input):
         to = serializers.CharField(max_length=30)
 
     class OutputSerializer(serializers.Serializer[Any]):
@@ -382,7 +385,7 @@ class VacationApi(APIView):
     permission_classes = [IsAuthenticated]
     throttle_classes = [WriteThrottle]
 
-    class InputSerializer(serializers.Serializer[Any]):
+    class InputSerializer(Input):
         days = serializers.IntegerField(min_value=1, max_value=365)
 
     class OutputSerializer(serializers.Serializer[Any]):

@@ -22,7 +22,9 @@ from rest_framework.views import APIView
 from dipserver.api.boards import in_play, variant_or_404
 from dipserver.api.errors import Conflict, error_body
 from dipserver.api.etag import matches, not_modified, tagged
+from dipserver.api.inputs import Input
 from dipserver.api.permissions import game_or_404, power_required, viewer_of
+from dipserver.api.schema import ErrorDetailSerializer
 from dipserver.api.throttling import WriteThrottle
 from dipserver.engine.options import legal_options
 from dipserver.games.errors import GameError
@@ -59,6 +61,17 @@ class _OrderResultSerializer(serializers.Serializer[Any]):
 class _OrdersOutputSerializer(serializers.Serializer[Any]):
     phase = serializers.CharField()
     orders = _OrderResultSerializer(many=True)
+
+
+class InvalidOrdersDetailSerializer(ErrorDetailSerializer):
+    """A PUT's error: with ``invalid_orders``, every order with its result too (the valid ones are stored)."""
+
+    phase = serializers.CharField(required=False, help_text="With invalid_orders: the phase.")
+    orders = _OrderResultSerializer(many=True, required=False, help_text="With invalid_orders.")
+
+
+class InvalidOrdersSerializer(serializers.Serializer[Any]):
+    error = InvalidOrdersDetailSerializer()
 
 
 def _hot_path(request: Request, game_id: int) -> tuple[Game, Phase | None]:
@@ -115,7 +128,7 @@ class OrdersApi(APIView):
     permission_classes = [IsAuthenticated]
     throttle_classes = [WriteThrottle]
 
-    class ReplaceInputSerializer(serializers.Serializer[Any]):
+    class ReplaceInputSerializer(Input):
         phase = phase_field("these orders are")
         orders = serializers.ListField(
             child=serializers.CharField(max_length=200, allow_blank=False), max_length=MAX_ORDERS,
@@ -147,7 +160,7 @@ class OrdersApi(APIView):
     @extend_schema(
         request=ReplaceInputSerializer,
         parameters=[_IF_MATCH],
-        responses={200: _OrdersOutputSerializer, 400: _OrdersOutputSerializer, 409: None, 412: None},
+        responses={200: _OrdersOutputSerializer, 400: InvalidOrdersSerializer, 409: None, 412: None},
         description="Replace all my orders. Valid orders are stored even when others are rejected; the "
         "answer is then 400 and lists every order with its result. Either answer carries the new ETag.",
     )
@@ -182,17 +195,21 @@ class OrdersApi(APIView):
         )
         return tagged(answer, submission.version.tag)  # the valid orders were stored: a new version
 
-    class DeleteInputSerializer(serializers.Serializer[Any]):
+    class DeleteInputSerializer(Input):
         phase = phase_field("the orders withdrawn are")
 
     @extend_schema(
         parameters=[
             OpenApiParameter(
-                "phase", str, required=False, description="e.g. S1901M; required here or in the body"
+                "phase",
+                {"type": "string", "pattern": _PHASE_NAME},
+                required=True,
+                description="The phase the orders withdrawn are for, e.g. S1901M (older clients send it "
+                "in a JSON body instead).",
             ),
             _IF_MATCH,
         ],
-        request=DeleteInputSerializer,
+        request=None,
         responses={204: None, 409: None, 412: None},
     )
     def delete(self, request: Request, game_id: int) -> Response:
@@ -290,7 +307,7 @@ class ReadyApi(APIView):
     permission_classes = [IsAuthenticated]
     throttle_classes = [WriteThrottle]
 
-    class InputSerializer(serializers.Serializer[Any]):
+    class InputSerializer(Input):
         phase = phase_field("this is")
         ready = serializers.BooleanField()
 

@@ -43,6 +43,7 @@ def phase_or_404(game_id: int, index: int) -> Phase:
 class PhaseListApi(APIView):
     """Every phase of a game so far, oldest first (no snapshots: fetch a phase for those)."""
 
+    pagination_class = Pagination
     permission_classes = [AllowAny]
 
     class OutputSerializer(serializers.Serializer[Any]):
@@ -60,7 +61,7 @@ class PhaseListApi(APIView):
             .order_by("index")
             .only("index", "name", "status", "deadline", "processed_at")
         )
-        paginator = Pagination()
+        paginator = self.pagination_class()
         page = paginator.paginate_queryset(phases, request, view=self)
         return paginator.get_paginated_response(self.OutputSerializer(page, many=True).data)
 
@@ -270,7 +271,7 @@ class PhaseMapPngApi(_MapApi):
         parameters=[
             OpenApiParameter(
                 "width",
-                int,
+                {"type": "integer", "minimum": MIN_WIDTH, "maximum": MAX_WIDTH},
                 required=False,
                 description=f"{MIN_WIDTH} to {MAX_WIDTH} pixels, drawn at the next of {WIDTHS_TEXT}",
             )

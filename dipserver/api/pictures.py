@@ -33,7 +33,7 @@ WAIT_STEP_SECONDS = 0.05
 
 def png_width(raw: str | None) -> int | None:
     """The width to draw for ``?width=``: None (the map's own size) or the next size of PNG_WIDTHS."""
-    if raw is None or raw == "":
+    if raw is None:
         return None
     if not raw.isdigit() or not MIN_WIDTH <= int(raw) <= MAX_WIDTH:
         raise ValidationError(

@@ -46,4 +46,6 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # The schema documents JSON bodies: forms are still parsed (the browsable API), but cannot say null.
+    "PARSER_WHITELIST": ["dipserver.api.parsers.JSONParser"],
 }
