@@ -17,6 +17,7 @@ from dipserver.api.etag import game_tag, matches, not_modified, tagged
 from dipserver.api.inputs import Input, query_of
 from dipserver.api.orders import phase_field
 from dipserver.api.pagination import Pagination
+from dipserver.api.payloads import game_status, phase_status, power_status, press_kind
 from dipserver.api.permissions import Viewer, game_or_404, power_required, seat_required, viewer_of
 from dipserver.api.throttling import WriteThrottle
 from dipserver.games import selectors
@@ -32,7 +33,7 @@ _PHASE_TYPES = ("M", "R", "A")
 class _PhaseRefSerializer(serializers.Serializer[Any]):
     index = serializers.IntegerField()
     name = serializers.CharField()
-    status = serializers.CharField()
+    status = phase_status()
     deadline = serializers.DateTimeField(allow_null=True)
 
 
@@ -59,8 +60,8 @@ class GamesApi(APIView):
         id = serializers.IntegerField()
         name = serializers.CharField()
         variant = serializers.CharField()
-        status = serializers.CharField()
-        press = serializers.CharField()
+        status = game_status()
+        press = press_kind()
         has_password = serializers.BooleanField()
         seats_taken = serializers.IntegerField()
         current_phase = _PhaseRefSerializer(allow_null=True)
@@ -68,7 +69,12 @@ class GamesApi(APIView):
 
     class CreateInputSerializer(Input):
         name = serializers.CharField(max_length=100)
-        variant = serializers.ChoiceField(choices=playable_slugs())
+        variant = serializers.ChoiceField(
+            choices=playable_slugs(),
+            error_messages={
+                "invalid_choice": f"Unknown variant '{{input}}'; choose one of {', '.join(playable_slugs())}."
+            },
+        )
         press = serializers.ChoiceField(choices=Game.Press.values, default=Game.Press.FULL)
         options = serializers.DictField(required=False, help_text='Timeline options, e.g. {"mode": "random"}')
         phase_minutes = serializers.DictField(
@@ -91,13 +97,6 @@ class GamesApi(APIView):
             max_length=100, required=False, allow_null=True,
             help_text="A generated board only: deal it from this seed (the same seed, the same board).",
         )  # fmt: skip
-
-        def validate_variant(self, value: str) -> str:
-            if value not in playable_slugs():
-                raise serializers.ValidationError(
-                    f"Unknown variant {value!r}; choose one of {', '.join(playable_slugs())}."
-                )
-            return value
 
     @extend_schema(parameters=[FilterSerializer], responses={200: ListOutputSerializer(many=True)})
     def get(self, request: Request) -> Response:
@@ -149,7 +148,7 @@ class _SeatSerializer(serializers.Serializer[Any]):
     seat = serializers.IntegerField()
     power = serializers.CharField(allow_null=True, help_text="Null until the game starts.")
     player = serializers.CharField(allow_null=True, help_text="Hidden (null) in anonymous games.")
-    status = serializers.CharField()
+    status = power_status()
     ready = serializers.BooleanField()
     missed_phases = serializers.IntegerField()
     seat_open = serializers.BooleanField()
@@ -164,12 +163,12 @@ class GameDetailSerializer(serializers.Serializer[Any]):
     name = serializers.CharField()
     variant = serializers.CharField()
     variant_version = serializers.CharField()
-    status = serializers.CharField()
+    status = game_status()
     result = serializers.ChoiceField(
         choices=[r for r in Game.Result.values if r], allow_null=True, help_text="Null until the game ends."
     )
     winners = serializers.ListField(child=serializers.CharField())
-    press = serializers.CharField()
+    press = press_kind()
     options = serializers.DictField()
     phase_minutes = serializers.DictField(child=serializers.IntegerField())
     deadline_zone = serializers.CharField()

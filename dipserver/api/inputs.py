@@ -17,6 +17,7 @@ from typing import Any
 
 from rest_framework import serializers
 from rest_framework.request import Request
+from rest_framework.utils import html
 
 # The JSON type each kind of field takes; a field not named here takes any JSON value.
 _TYPES: tuple[tuple[type[serializers.Field[Any, Any, Any, Any]], tuple[type, ...], str], ...] = (
@@ -70,15 +71,23 @@ class Input(serializers.Serializer[Any]):
     """A request body's serializer that refuses values of the wrong JSON type before DRF coerces them."""
 
     def to_internal_value(self, data: Any) -> Any:
-        if isinstance(data, dict):  # a JSON body (a form's values are all text: DRF's rules apply)
-            problems = {
-                name: problem
-                for name, field in self.fields.items()
-                if name in data and not field.read_only and (problem := type_problem(field, data[name]))
-            }
-            if problems:
-                raise serializers.ValidationError(problems)
-        return super().to_internal_value(data)
+        if not isinstance(data, dict) or html.is_html_input(data):  # a form's values are all text
+            return super().to_internal_value(data)
+        problems = {
+            name: [problem]
+            for name, field in self.fields.items()
+            if name in data and not field.read_only and (problem := type_problem(field, data[name]))
+        }
+        try:
+            value = super().to_internal_value(data)
+        except serializers.ValidationError as exc:
+            # DRF's own complaints win; the types it would have coerced are added to them.
+            if problems and isinstance(exc.detail, dict):
+                raise serializers.ValidationError({**problems, **exc.detail}) from None
+            raise
+        if problems:
+            raise serializers.ValidationError(problems)
+        return value
 
 
 def query_of(request: Request) -> dict[str, str]:

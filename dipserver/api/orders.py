@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.core.cache import cache
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -23,8 +23,9 @@ from dipserver.api.boards import in_play, variant_or_404
 from dipserver.api.errors import Conflict, error_body
 from dipserver.api.etag import matches, not_modified, tagged
 from dipserver.api.inputs import Input
+from dipserver.api.payloads import OptionSerializer
 from dipserver.api.permissions import game_or_404, power_required, viewer_of
-from dipserver.api.schema import ErrorDetailSerializer
+from dipserver.api.schema import WHITESPACE, ErrorDetailSerializer
 from dipserver.api.throttling import WriteThrottle
 from dipserver.engine.options import legal_options
 from dipserver.games.errors import GameError
@@ -39,6 +40,18 @@ _PHASE_NAME = r"^[SFWsfw]\d{1,4}[MRAmra]$"
 def phase_field(what: str) -> serializers.RegexField:
     """The phase a write is for (required: a write for a phase that has closed must not land on the next)."""
     return serializers.RegexField(_PHASE_NAME, help_text=f"The phase {what} for, e.g. S1901M.")
+
+
+@extend_schema_field(
+    {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 200,
+        "pattern": rf"^[^\x00\r\n]*[^\x00\r\n{WHITESPACE}][^\x00\r\n]*$",
+    }
+)
+class OrderTextField(serializers.CharField):
+    """One order: text on one line (``validate_orders`` says which item holds a line break)."""
 
 
 _IF_MATCH = OpenApiParameter(
@@ -131,7 +144,7 @@ class OrdersApi(APIView):
     class ReplaceInputSerializer(Input):
         phase = phase_field("these orders are")
         orders = serializers.ListField(
-            child=serializers.CharField(max_length=200, allow_blank=False), max_length=MAX_ORDERS,
+            child=OrderTextField(max_length=200, allow_blank=False), max_length=MAX_ORDERS,
             help_text="One order per item, e.g. \"A PAR - BUR\" (texts from the options endpoint).",
         )  # fmt: skip
 
@@ -259,17 +272,17 @@ class OptionsApi(APIView):
         phase = serializers.CharField()
         adjustment = serializers.IntegerField(help_text="Builds (>0) or disbands (<0) due.")
         units = serializers.DictField(
-            child=serializers.ListField(child=serializers.DictField()),
+            child=OptionSerializer(many=True),
             help_text="Unit location -> options, each {text, kind, ...order fields}.",
         )
-        builds = serializers.ListField(child=serializers.DictField())
-        conversions = serializers.ListField(
-            child=serializers.DictField(),
+        builds = OptionSerializer(many=True)
+        conversions = OptionSerializer(
+            many=True,
             help_text="Conversion orders open now, given beside the unit's own order: Deluge "
             '"A POR becomes fleet", Wall of Ice "F BRE becomes army", Sahara "F NAO stays fleet".',
         )
-        module_orders = serializers.ListField(
-            child=serializers.DictField(),
+        module_orders = OptionSerializer(
+            many=True,
             help_text='Rule module orders open now: "establish depot PAR" (supply lines), '
             '"place blizzard MUN" / "remove blizzard MUN" (Snow Storm).',
         )

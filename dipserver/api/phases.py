@@ -21,9 +21,11 @@ from rest_framework.views import APIView
 from dipserver.api.boards import variant_or_404
 from dipserver.api.etag import matches, not_modified, phase_tag, tagged
 from dipserver.api.pagination import Pagination
+from dipserver.api.payloads import DislodgedSerializer, ResultSerializer, UnitSerializer, phase_status
 from dipserver.api.permissions import game_or_404, viewer_of
 from dipserver.api.pictures import MAX_WIDTH, MIN_WIDTH, WIDTHS_TEXT, picture, picture_key, png_width
 from dipserver.api.throttling import PictureThrottle
+from dipserver.core.content_security import styles_allowed
 from dipserver.engine.orders import OrderResult, Outcome
 from dipserver.engine.parse import OrderError, parse_order
 from dipserver.games.changes import next_changes
@@ -31,6 +33,7 @@ from dipserver.games.mappers import board_of, map_state_of, position_of
 from dipserver.games.models import Order, Phase
 from dipserver.games.variants import geometry_of
 from dipserver.render import GeometryError, render_png, render_svg
+from dipserver.render.style import stylesheet
 
 
 def phase_or_404(game_id: int, index: int) -> Phase:
@@ -49,7 +52,7 @@ class PhaseListApi(APIView):
     class OutputSerializer(serializers.Serializer[Any]):
         index = serializers.IntegerField()
         name = serializers.CharField()
-        status = serializers.CharField()
+        status = phase_status()
         deadline = serializers.DateTimeField(allow_null=True)
         processed_at = serializers.DateTimeField(allow_null=True)
 
@@ -75,18 +78,18 @@ class PhaseDetailApi(APIView):
     class OutputSerializer(serializers.Serializer[Any]):
         index = serializers.IntegerField()
         name = serializers.CharField()
-        status = serializers.CharField()
+        status = phase_status()
         deadline = serializers.DateTimeField(allow_null=True)
         processed_at = serializers.DateTimeField(allow_null=True)
         map = serializers.DictField(help_text="terrain, coasts, supply_centres, homes: the map this phase")
-        units = serializers.ListField(child=serializers.DictField())
-        dislodged = serializers.ListField(child=serializers.DictField())
+        units = UnitSerializer(many=True)
+        dislodged = DislodgedSerializer(many=True)
         owners = serializers.DictField(child=serializers.CharField())
         orders = serializers.DictField(
             child=serializers.ListField(child=serializers.CharField()),
             help_text="Power -> orders. Open phase: only your own.",
         )
-        results = serializers.ListField(child=serializers.DictField())
+        results = ResultSerializer(many=True)
         events = serializers.ListField(child=serializers.DictField(), help_text="Map changes after it.")
         skipped = serializers.ListField(child=serializers.CharField())
         modules = serializers.DictField(
@@ -252,7 +255,9 @@ class PhaseMapSvgApi(_MapApi):
 
     @extend_schema(responses={(200, "image/svg+xml"): OpenApiTypes.STR, 304: None})
     def get(self, request: Request, game_id: int, index: int) -> HttpResponse:
-        return super().get(request, game_id, index)
+        response = super().get(request, game_id, index)
+        # Its stylesheet is the variant's: a 304 allows it too (the browser keeps the policy of a 304).
+        return styles_allowed(response, [stylesheet(variant_or_404(game_or_404(game_id)))])
 
 
 class PhaseMapPngApi(_MapApi):

@@ -34,16 +34,18 @@ ERROR_TEXT = {
 }
 # What DRF's CharField does to a string before it checks it, said as a pattern: it refuses NUL anywhere,
 # and (unless blank is allowed) one that is empty once the whitespace str.strip() removes is stripped.
-_WHITESPACE = r"\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+WHITESPACE = r"\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
 NO_NUL = r"^[^\x00]*$"
-NOT_BLANK = rf"^[^\x00]*[^\x00{_WHITESPACE}][^\x00]*$"
+NOT_BLANK = rf"^[^\x00]*[^\x00{WHITESPACE}][^\x00]*$"
 _RETRY_AFTER = {"Retry-After": {"schema": {"type": "integer"}, "description": "Seconds to wait."}}
 
 
 class ErrorDetailSerializer(serializers.Serializer[Any]):
     code = serializers.CharField(help_text="Stable and machine-readable, e.g. invalid, conflict, not_found.")
     message = serializers.CharField(help_text="A sentence for people.")
-    fields = serializers.DictField(
+    # The body's key is "fields"; DRF's metaclass takes declared fields off the class, so this does not
+    # shadow Serializer.fields at run time (the stubs cannot know).
+    fields = serializers.DictField(  # type: ignore[assignment]
         child=serializers.JSONField(), help_text="Request field -> what is wrong with it; empty when none."
     )
 
@@ -60,7 +62,7 @@ class ApiSchema(AutoSchema):
         return qualname.removesuffix("Serializer")
 
     def _map_serializer_field(self, field: Any, direction: str, bypass_extensions: bool = False) -> Any:
-        schema = super()._map_serializer_field(field, direction, bypass_extensions)
+        schema = super()._map_serializer_field(field, direction, bypass_extensions)  # type: ignore[no-untyped-call]
         if direction == "request" and _is_plain_text(field) and "pattern" not in schema:
             schema["pattern"] = NO_NUL if field.allow_blank or not field.trim_whitespace else NOT_BLANK
         return schema

@@ -21,7 +21,7 @@ from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections
 from drf_spectacular.generators import SchemaGenerator
 from hypothesis import HealthCheck, settings
-
+from hypothesis.stateful import run_state_machine_as_test
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from dipserver.accounts.models import ApiToken
@@ -77,11 +77,17 @@ def schema_valid_input_is_never_called_malformed(ctx, response, case):
 
 
 def _token_for(game) -> str:
-    """A token per example: an example may sign out or rotate the one it was given (and a user has at
-    most 50)."""
+    """France's token, made afresh for every request: a request may sign out or rotate the one it was
+    given (and a user has at most 50)."""
     user = user_of(game, "FRANCE")
     ApiToken.objects.filter(user=user).delete()
     return token_create(user=user, name="schemathesis")[1]
+
+
+CHECKS = {
+    "excluded_checks": [positive_data_acceptance],
+    "additional_checks": [schema_valid_input_is_never_called_malformed],
+}
 
 
 @schema.parametrize()
@@ -99,8 +105,36 @@ def test_the_server_answers_as_its_schema_says(case, player_in_a_game):
         params["game_id"] = game.id
     if isinstance(params.get("index"), int):
         params["index"] = params["index"] % 2
-    case.call_and_validate(
-        headers={"Authorization": f"Token {_token_for(game)}"},
-        excluded_checks=[positive_data_acceptance],
-        additional_checks=[schema_valid_input_is_never_called_malformed],
+    case.call_and_validate(headers={"Authorization": f"Token {_token_for(game)}"}, **CHECKS)
+
+
+STATEFUL_SCENARIOS, STATEFUL_STEPS = 5, 5
+
+
+def test_the_server_answers_as_its_schema_says_through_linked_calls(player_in_a_game):
+    """The stateful phase: schemathesis chains calls through the links it infers from the schema (a game
+    created, then read, joined, its phases listed; a token made, then rotated or revoked...), and checks
+    every answer as above."""
+
+    game = player_in_a_game
+
+    class Workflow(schema.as_state_machine()):
+        def get_call_kwargs(self, case):
+            self.headers = {"Authorization": f"Token {_token_for(game)}"}
+            return {"headers": self.headers}
+
+        def validate_response(self, response, case, additional_checks=None, **kwargs):
+            # The headers given as explicit auth, as call_and_validate does: the auth checks then probe
+            # the same request without them, and with made-up ones.
+            case.validate_response(response, headers=self.headers, **CHECKS, transport_kwargs=kwargs or None)
+
+    run_state_machine_as_test(
+        Workflow,
+        settings=settings(
+            max_examples=STATEFUL_SCENARIOS,
+            stateful_step_count=STATEFUL_STEPS,
+            deadline=None,
+            derandomize=True,
+            suppress_health_check=list(HealthCheck),
+        ),
     )

@@ -1,0 +1,66 @@
+"""Typed pieces of the API's answers that several endpoints share: statuses, units, order results and
+order options, each with its enum, so the schema says what a client gets instead of "an object"."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from dipserver.engine.options import OPTION_KINDS
+from dipserver.engine.orders import Outcome
+from dipserver.games.models import Game, Phase, Power
+
+UNIT_TYPES = ("A", "F")
+
+
+def game_status() -> serializers.ChoiceField:
+    return serializers.ChoiceField(choices=Game.Status.values)
+
+
+def phase_status() -> serializers.ChoiceField:
+    return serializers.ChoiceField(choices=Phase.Status.values)
+
+
+def power_status() -> serializers.ChoiceField:
+    return serializers.ChoiceField(choices=Power.Status.values)
+
+
+def press_kind() -> serializers.ChoiceField:
+    return serializers.ChoiceField(choices=Game.Press.values)
+
+
+class UnitSerializer(serializers.Serializer[Any]):
+    power = serializers.CharField()
+    type = serializers.ChoiceField(choices=UNIT_TYPES, help_text="A (army) or F (fleet).")
+    location = serializers.CharField(help_text='A province, or a fleet\'s coast: "STP/NC".')
+
+
+class DislodgedSerializer(UnitSerializer):
+    attacker_from = serializers.CharField(
+        allow_null=True, help_text="Where the unit that dislodged it came from."
+    )
+    retreats = serializers.ListField(child=serializers.CharField(), help_text="Where it may retreat to.")
+
+
+class ResultSerializer(serializers.Serializer[Any]):
+    """One order's fate once its phase is processed."""
+
+    power = serializers.CharField()
+    order = serializers.CharField()
+    outcome = serializers.ChoiceField(choices=[o.value for o in Outcome])
+    reason = serializers.CharField(allow_null=True, help_text="Why, in words; null on plain success.")
+    dislodged = serializers.BooleanField(help_text="The ordered unit was dislodged.")
+
+    def to_representation(self, instance: Any) -> dict[str, Any]:
+        return {**super().to_representation(instance), "reason": instance.get("reason") or None}
+
+
+class OptionSerializer(serializers.Serializer[Any]):
+    """A legal order: send its ``text`` back unchanged. The order's own fields (unit, target, ...) follow."""
+
+    text = serializers.CharField()
+    kind = serializers.ChoiceField(choices=OPTION_KINDS)
+
+    def to_representation(self, instance: Any) -> dict[str, Any]:
+        return {**instance, **super().to_representation(instance)}
