@@ -12,18 +12,20 @@ from dipserver.engine.orders import Outcome
 from dipserver.games.models import Game, Phase, Power
 
 UNIT_TYPES = ("A", "F")
+# Named for the schema's enums (SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"]).
+GAME_STATUSES, PHASE_STATUSES, POWER_STATUSES = Game.Status, Phase.Status, Power.Status
 
 
 def game_status() -> serializers.ChoiceField:
-    return serializers.ChoiceField(choices=Game.Status.values)
+    return serializers.ChoiceField(choices=Game.Status.choices)
 
 
 def phase_status() -> serializers.ChoiceField:
-    return serializers.ChoiceField(choices=Phase.Status.values)
+    return serializers.ChoiceField(choices=Phase.Status.choices)
 
 
 def power_status() -> serializers.ChoiceField:
-    return serializers.ChoiceField(choices=Power.Status.values)
+    return serializers.ChoiceField(choices=Power.Status.choices)
 
 
 def press_kind() -> serializers.ChoiceField:

@@ -177,7 +177,7 @@ class MessagesApi(APIView):
                 "`idempotency_key_reused`.",
             )
         ],
-        responses={201: OutputSerializer},
+        responses={201: OutputSerializer, 422: None},
     )  # fmt: skip
     def post(self, request: Request, game_id: int) -> Response:
         game = game_or_404(game_id)

@@ -61,7 +61,7 @@ class TokenListApi(APIView):
         tokens = tokens_active(user=cast(User, request.user))
         return Response(TokenSerializer(tokens, many=True).data)
 
-    @extend_schema(request=InputSerializer, responses={201: NewTokenSerializer})
+    @extend_schema(request=InputSerializer, responses={201: NewTokenSerializer, 409: None})
     def post(self, request: Request) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)

@@ -52,6 +52,67 @@ def test_the_schema_and_the_docs_are_served_from_the_project(client):
     assert client.get("/api/redoc/").status_code == 200
 
 
+DOCUMENT = _schema()
+
+
+def _operation(path: str, method: str) -> dict:
+    return DOCUMENT["paths"][f"/api/v1{path}"][method]
+
+
+def _errors(path: str, method: str) -> set[str]:
+    return {code for code in _operation(path, method)["responses"] if code >= "400"}
+
+
+def test_every_error_answer_is_documented_with_the_one_error_body():
+    for path, item in DOCUMENT["paths"].items():
+        for method, operation in item.items():
+            for code, response in operation["responses"].items():
+                if code >= "400":
+                    ref = response["content"]["application/json"]["schema"]["$ref"]
+                    assert ref.rsplit("/", 1)[-1] in ("Error", "InvalidOrders"), (method, path, code)
+
+
+def test_a_write_documents_every_error_the_server_can_give_it():
+    assert _errors("/games/{game_id}/orders", "put") == {
+        "400", "401", "403", "404", "409", "412", "413", "415", "429", "503"
+    }  # fmt: skip
+    assert _errors("/games/{game_id}/messages", "post") >= {"413", "422", "429"}  # a reused idempotency key
+    assert "409" in _errors("/accounts/tokens", "post")  # too many tokens
+
+
+def test_a_public_read_documents_only_the_errors_it_can_give():
+    assert _errors("/variants", "get") == {"401"}  # a bad token is refused anywhere
+    assert _errors("/games/{game_id}/phases/{index}/map.png", "get") == {"400", "401", "404", "429"}
+
+
+def test_lists_document_their_paging_as_the_server_answers_it():
+    parameters = {p["name"]: p["schema"] for p in _operation("/games", "get")["parameters"]}
+    assert parameters["page"] == {"type": "integer", "minimum": 1}
+    assert parameters["page_size"] == {"type": "integer", "minimum": 1, "maximum": 200}
+    envelope = DOCUMENT["components"]["schemas"]["PaginatedGamesApiListOutputList"]
+    assert envelope["required"] == ["count", "next", "previous", "results"]
+
+
+def test_picture_widths_and_message_ids_carry_their_bounds():
+    png = {
+        p["name"]: p["schema"]
+        for p in _operation("/games/{game_id}/phases/{index}/map.png", "get")["parameters"]
+    }
+    assert (png["width"]["minimum"], png["width"]["maximum"]) == (100, 4000)
+    for path in ("/games/{game_id}/messages", "/games/{game_id}/channels", "/games/{game_id}/press/public"):
+        since = {p["name"]: p["schema"] for p in _operation(path, "get")["parameters"]}["since"]
+        assert since["minimum"] == 0, path
+
+
+def test_statuses_order_kinds_and_outcomes_are_enums():
+    schemas = DOCUMENT["components"]["schemas"]
+    assert schemas["GameStatusEnum"]["enum"] == ["forming", "active", "paused", "finished"]
+    assert schemas["PhaseStatusEnum"]["enum"] == ["open", "processed"]
+    assert schemas["PowerStatusEnum"]["enum"] == ["active", "civil_disorder", "eliminated"]
+    assert "bounce" in schemas["OutcomeEnum"]["enum"]
+    assert {"move", "support_move", "build"} <= set(schemas["KindEnum"]["enum"])
+
+
 @pytest.fixture
 def player_in_a_game(players, master):
     game = start_game(players, master)

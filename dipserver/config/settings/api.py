@@ -48,4 +48,9 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     # The schema documents JSON bodies: forms are still parsed (the browsable API), but cannot say null.
     "PARSER_WHITELIST": ["dipserver.api.parsers.JSONParser"],
+    "ENUM_NAME_OVERRIDES": {
+        "GameStatusEnum": "dipserver.api.payloads.GAME_STATUSES",
+        "PhaseStatusEnum": "dipserver.api.payloads.PHASE_STATUSES",
+        "PowerStatusEnum": "dipserver.api.payloads.POWER_STATUSES",
+    },
 }
