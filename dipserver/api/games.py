@@ -158,6 +158,18 @@ class _SeatSerializer(serializers.Serializer[Any]):
     has_orders = serializers.BooleanField(help_text="It has given orders for the open phase (not which).")
 
 
+class _MeSerializer(serializers.Serializer[Any]):
+    """The viewer's own place in the game; every field is null for a viewer without a seat."""
+
+    seat = serializers.IntegerField(allow_null=True)
+    power = serializers.CharField(allow_null=True, help_text="Null until the game starts.")
+    is_master = serializers.BooleanField()
+    draw_vote = serializers.BooleanField(allow_null=True)
+    concede_to = serializers.CharField(allow_null=True)
+    vacation_days_left = serializers.IntegerField(allow_null=True)
+    away_until = serializers.DateTimeField(allow_null=True)
+
+
 class GameDetailSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     name = serializers.CharField()
@@ -183,9 +195,7 @@ class GameDetailSerializer(serializers.Serializer[Any]):
     waiting = serializers.ListField(child=serializers.CharField(), help_text="Powers yet to order.")
     next_map_change = serializers.CharField(allow_null=True, help_text="Null when none is coming.")
     powers = _SeatSerializer(many=True)
-    me = serializers.DictField(
-        help_text="The viewer: power, is_master, draw_vote, concede_to, vacation_days_left, away_until."
-    )
+    me = _MeSerializer()
     created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
