@@ -1,10 +1,11 @@
 """Load test of the REST API under gunicorn on loopback: bots polling game state and submitting orders.
 
     .venv/bin/python scripts/load_api.py [--rate 100] [--poll-rate 100] [--seconds 15] [--workers 3]
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres .venv/bin/python scripts/load_api.py
+    .venv/bin/python scripts/load_api.py --database postgres   # a throw-away PostgreSQL database
 
-It builds a throw-away database (a new PostgreSQL database next to the one DATABASE_URL names, or a
-SQLite file when DATABASE_URL is unset), with ``--games`` standard games of seven token-holding players,
+It builds a throw-away database (with ``--database postgres`` a new PostgreSQL database next to the one
+DATABASE_URL names, by default ``postgres://postgres@127.0.0.1:5432/postgres``; otherwise a SQLite file,
+the embedded default), with ``--games`` standard games of seven token-holding players,
 starts gunicorn on 127.0.0.1, and runs three stages at fixed (open-loop) request rates:
 
 1. *polls*: conditional ``GET /games/<id>`` with the last ETag (answers 304 while nothing changes);
@@ -46,7 +47,13 @@ from dipserver.config.settings.local import *  # noqa: F403
 
 DEBUG = False
 DIPSERVER_API_THROTTLES = {"login": "100000/min", "register": "100000/min", "writes": "1000000/min"}
-LOGGING = {"version": 1, "disable_existing_loggers": False, "root": {"level": "WARNING"}}
+# Server errors (with their tracebacks) go to errors.log beside the database; the report sums them up.
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"errors": {"class": "logging.FileHandler", "filename": "ERRORS_LOG", "level": "ERROR"}},
+    "root": {"level": "WARNING", "handlers": ["errors"]},
+}
 '''
 
 
@@ -78,11 +85,18 @@ def main() -> int:
         "--server-threads", type=int, default=1, help="threads per gunicorn worker (1: sync workers)"
     )
     parser.add_argument("--threads", type=int, default=32, help="client threads")
+    parser.add_argument(
+        "--database",
+        choices=("sqlite", "postgres"),
+        default="postgres" if os.environ.get("DATABASE_URL", "").startswith("postgres") else "sqlite",
+        help="a throw-away SQLite file, or a throw-away database on the PostgreSQL server of DATABASE_URL",
+    )
     args = parser.parse_args()
 
     folder = Path(tempfile.mkdtemp(prefix="dipserver-load-"))
-    (folder / "load_settings.py").write_text(SETTINGS)
-    env, drop = _database(folder)
+    errors = folder / "errors.log"
+    (folder / "load_settings.py").write_text(SETTINGS.replace("ERRORS_LOG", str(errors)))
+    env, drop = _database(folder, args.database)
     env.update(
         DJANGO_SETTINGS_MODULE="load_settings",
         PYTHONPATH=f"{folder}{os.pathsep}{ROOT}",
@@ -136,6 +150,7 @@ def main() -> int:
             run = _run(base, players, rates, args.seconds, args.threads)
             time.sleep(0.5)  # let gunicorn flush its access log
             _report(title, run, _server_times(log, offset))
+        _report_errors(errors)
     finally:
         if server is not None:
             server.terminate()
@@ -144,11 +159,16 @@ def main() -> int:
     return 0
 
 
-def _database(folder: Path) -> tuple[dict[str, str], object]:
+POSTGRES_URL = "postgres://postgres@127.0.0.1:5432/postgres"
+
+
+def _database(folder: Path, kind: str) -> tuple[dict[str, str], object]:
     """A fresh database for this run, and a function that drops it."""
     env = dict(os.environ)
     url = env.get("DATABASE_URL", "")
-    if not url.startswith("postgres"):
+    if kind == "postgres" and not url.startswith("postgres"):
+        url = POSTGRES_URL
+    if kind == "sqlite":
         env["DATABASE_URL"] = f"sqlite:///{folder / 'load.sqlite3'}"
         return env, lambda: None
     name = f"dipserver_load_{uuid.uuid4().hex[:8]}"
@@ -168,7 +188,7 @@ def _create_games(env: dict[str, str], games: int) -> list[Player]:
 import json, django
 django.setup()
 from django.contrib.auth import get_user_model
-from rest_framework.authtoken.models import Token
+from dipserver.accounts.tokens import token_create
 from dipserver.games.services.games import game_create, game_join
 out = []
 for g in range({games}):
@@ -176,7 +196,7 @@ for g in range({games}):
     for p in range(7):
         user = get_user_model().objects.create_user(username=f"load-{{g}}-{{p}}", password="x" * 12)
         game_join(game_id=game.id, user=user)
-        out.append({{"game_id": game.id, "token": Token.objects.create(user=user).key}})
+        out.append({{"game_id": game.id, "token": token_create(user=user, name="load")[1]}})
 print(json.dumps(out))
 """
     done = subprocess.run(
@@ -296,6 +316,18 @@ def _report(title: str, run: tuple[list[Sample], float], server: dict[str, list[
         if inside:
             in50, in99 = inside[len(inside) // 2], inside[min(len(inside) - 1, int(len(inside) * 0.99))]
             print(f"         inside the server: p50 {in50:6.2f} ms  p99 {in99:6.2f} ms")
+
+
+def _report_errors(errors: Path) -> None:
+    """Each kind of exception behind a 5xx (the last line of its traceback), with how often it was seen."""
+    if not errors.exists():
+        return
+    kinds: dict[str, int] = {}
+    for line in errors.read_text().splitlines():
+        if line and not line[0].isspace() and ("Error" in line or "Exception" in line) and ":" in line:
+            kinds[line] = kinds.get(line, 0) + 1
+    for kind, count in sorted(kinds.items(), key=lambda kv: -kv[1])[:5]:
+        print(f"  server error x{count}: {kind[:160]}")
 
 
 def _pct(samples: list[Sample], p: int) -> float:

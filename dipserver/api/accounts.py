@@ -18,6 +18,7 @@ from rest_framework.views import APIView
 from dipserver.accounts.services import email_change_request
 from dipserver.accounts.tokens import SIGN_IN_NAME, token_create
 from dipserver.api.errors import Refused
+from dipserver.api.inputs import Input
 from dipserver.api.throttling import LoginThrottle, RegisterThrottle
 
 if TYPE_CHECKING:
@@ -31,7 +32,7 @@ class AccountRegisterApi(APIView):
     authentication_classes: list[Any] = []
     throttle_classes = [RegisterThrottle]
 
-    class InputSerializer(serializers.Serializer[Any]):
+    class InputSerializer(Input):
         username = serializers.RegexField(r"^[\w.@+-]{1,150}$", max_length=150)
         password = serializers.CharField(max_length=128, write_only=True)
         email = serializers.EmailField(required=False, allow_blank=True, default="")
@@ -79,7 +80,7 @@ class TokenObtainApi(APIView):
     authentication_classes: list[Any] = []
     throttle_classes = [LoginThrottle]
 
-    class InputSerializer(serializers.Serializer[Any]):
+    class InputSerializer(Input):
         username = serializers.CharField(max_length=150)
         password = serializers.CharField(max_length=128, write_only=True)
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
+from django.db import OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
 from django.views.decorators.csrf import csrf_exempt
@@ -42,6 +43,16 @@ class PayloadTooLarge(exceptions.APIException):
     status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
     default_code = "too_large"
     default_detail = "The request body is too large for this API."
+
+
+class Busy(exceptions.APIException):
+    """The database stayed locked by other writers longer than its timeout (SQLite, the embedded
+    default, takes one writer at a time): nothing was changed, and the same request may be sent again."""
+
+    status_code = status.HTTP_503_SERVICE_UNAVAILABLE
+    default_code = "busy"
+    default_detail = "The server is busy with other writes; nothing was changed. Send the request again."
+    retry_after_seconds = 1
 
 
 # A service's refusal (the ``code`` of a GameError, TokenError or WebhookError) -> its HTTP status, where
@@ -78,7 +89,11 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         exc = exceptions.NotFound(str(exc) or "Not found.")
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied(str(exc) or None)
+    elif isinstance(exc, OperationalError) and "database is locked" in str(exc):
+        exc = Busy()
     response = drf_exception_handler(exc, context)
+    if isinstance(exc, Busy) and response is not None:
+        response["Retry-After"] = str(Busy.retry_after_seconds)
     if response is None or not isinstance(exc, exceptions.APIException):
         return response  # a bug: Django's 500 handling takes over
     response.data = _body(exc)

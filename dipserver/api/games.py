@@ -14,8 +14,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from dipserver.api.etag import game_tag, matches, not_modified, tagged
+from dipserver.api.inputs import Input, query_of
 from dipserver.api.orders import phase_field
 from dipserver.api.pagination import Pagination
+from dipserver.api.payloads import game_status, phase_status, power_status, press_kind
 from dipserver.api.permissions import Viewer, game_or_404, power_required, seat_required, viewer_of
 from dipserver.api.throttling import WriteThrottle
 from dipserver.games import selectors
@@ -31,7 +33,7 @@ _PHASE_TYPES = ("M", "R", "A")
 class _PhaseRefSerializer(serializers.Serializer[Any]):
     index = serializers.IntegerField()
     name = serializers.CharField()
-    status = serializers.CharField()
+    status = phase_status()
     deadline = serializers.DateTimeField(allow_null=True)
 
 
@@ -44,6 +46,7 @@ def _phase_ref(phase: Any) -> dict[str, Any] | None:
 class GamesApi(APIView):
     """``GET``: games, newest first, filtered; ``POST``: create a game (its creator is its game master)."""
 
+    pagination_class = Pagination
     permission_classes = [IsAuthenticatedOrReadOnly]
     throttle_classes = [WriteThrottle]
 
@@ -51,22 +54,27 @@ class GamesApi(APIView):
         status = serializers.ChoiceField(choices=Game.Status.values, required=False)
         open = serializers.BooleanField(required=False, help_text="Only games still taking players.")
         mine = serializers.BooleanField(required=False, help_text="Only games I play in or master.")
-        variant = serializers.CharField(required=False, max_length=50)
+        variant = serializers.ChoiceField(choices=playable_slugs(), required=False)
 
     class ListOutputSerializer(serializers.Serializer[Any]):
         id = serializers.IntegerField()
         name = serializers.CharField()
         variant = serializers.CharField()
-        status = serializers.CharField()
-        press = serializers.CharField()
+        status = game_status()
+        press = press_kind()
         has_password = serializers.BooleanField()
         seats_taken = serializers.IntegerField()
         current_phase = _PhaseRefSerializer(allow_null=True)
         created_at = serializers.DateTimeField()
 
-    class CreateInputSerializer(serializers.Serializer[Any]):
+    class CreateInputSerializer(Input):
         name = serializers.CharField(max_length=100)
-        variant = serializers.CharField(max_length=50)
+        variant = serializers.ChoiceField(
+            choices=playable_slugs(),
+            error_messages={
+                "invalid_choice": f"Unknown variant '{{input}}'; choose one of {', '.join(playable_slugs())}."
+            },
+        )
         press = serializers.ChoiceField(choices=Game.Press.values, default=Game.Press.FULL)
         options = serializers.DictField(required=False, help_text='Timeline options, e.g. {"mode": "random"}')
         phase_minutes = serializers.DictField(
@@ -90,16 +98,9 @@ class GamesApi(APIView):
             help_text="A generated board only: deal it from this seed (the same seed, the same board).",
         )  # fmt: skip
 
-        def validate_variant(self, value: str) -> str:
-            if value not in playable_slugs():
-                raise serializers.ValidationError(
-                    f"Unknown variant {value!r}; choose one of {', '.join(playable_slugs())}."
-                )
-            return value
-
     @extend_schema(parameters=[FilterSerializer], responses={200: ListOutputSerializer(many=True)})
     def get(self, request: Request) -> Response:
-        filters = self.FilterSerializer(data=request.query_params)
+        filters = self.FilterSerializer(data=query_of(request))
         filters.is_valid(raise_exception=True)
         wanted = filters.validated_data
         games = selectors.game_list().annotate(seats_taken=Count("powers", distinct=True))
@@ -115,7 +116,7 @@ class GamesApi(APIView):
                 games = games.none()
             else:
                 games = games.filter(Q(powers__user=user) | Q(masters=user)).distinct()
-        paginator = Pagination()
+        paginator = self.pagination_class()
         page = paginator.paginate_queryset(games.order_by("-id"), request, view=self)
         rows = [
             {
@@ -147,7 +148,7 @@ class _SeatSerializer(serializers.Serializer[Any]):
     seat = serializers.IntegerField()
     power = serializers.CharField(allow_null=True, help_text="Null until the game starts.")
     player = serializers.CharField(allow_null=True, help_text="Hidden (null) in anonymous games.")
-    status = serializers.CharField()
+    status = power_status()
     ready = serializers.BooleanField()
     missed_phases = serializers.IntegerField()
     seat_open = serializers.BooleanField()
@@ -157,17 +158,29 @@ class _SeatSerializer(serializers.Serializer[Any]):
     has_orders = serializers.BooleanField(help_text="It has given orders for the open phase (not which).")
 
 
+class _MeSerializer(serializers.Serializer[Any]):
+    """The viewer's own place in the game; every field is null for a viewer without a seat."""
+
+    seat = serializers.IntegerField(allow_null=True)
+    power = serializers.CharField(allow_null=True, help_text="Null until the game starts.")
+    is_master = serializers.BooleanField()
+    draw_vote = serializers.BooleanField(allow_null=True)
+    concede_to = serializers.CharField(allow_null=True)
+    vacation_days_left = serializers.IntegerField(allow_null=True)
+    away_until = serializers.DateTimeField(allow_null=True)
+
+
 class GameDetailSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     name = serializers.CharField()
     variant = serializers.CharField()
     variant_version = serializers.CharField()
-    status = serializers.CharField()
+    status = game_status()
     result = serializers.ChoiceField(
         choices=[r for r in Game.Result.values if r], allow_null=True, help_text="Null until the game ends."
     )
     winners = serializers.ListField(child=serializers.CharField())
-    press = serializers.CharField()
+    press = press_kind()
     options = serializers.DictField()
     phase_minutes = serializers.DictField(child=serializers.IntegerField())
     deadline_zone = serializers.CharField()
@@ -182,9 +195,7 @@ class GameDetailSerializer(serializers.Serializer[Any]):
     waiting = serializers.ListField(child=serializers.CharField(), help_text="Powers yet to order.")
     next_map_change = serializers.CharField(allow_null=True, help_text="Null when none is coming.")
     powers = _SeatSerializer(many=True)
-    me = serializers.DictField(
-        help_text="The viewer: power, is_master, draw_vote, concede_to, vacation_days_left, away_until."
-    )
+    me = _MeSerializer()
     created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
@@ -297,11 +308,12 @@ class GameJoinApi(APIView):
     permission_classes = [IsAuthenticated]
     throttle_classes = [WriteThrottle]
 
-    class InputSerializer(serializers.Serializer[Any]):
+    class InputSerializer(Input):
         password = serializers.CharField(max_length=128, required=False, default="", allow_blank=True)
         preferences = serializers.ListField(
-            child=serializers.CharField(max_length=30), required=False, default=list, max_length=50
-        )
+            child=serializers.RegexField(r"^[A-Za-z_]{1,30}$", help_text="A power's name, e.g. FRANCE."),
+            required=False, default=list, max_length=50,
+        )  # fmt: skip
 
     @extend_schema(request=InputSerializer, responses={200: GameDetailSerializer})
     def post(self, request: Request, game_id: int) -> Response:
@@ -332,7 +344,7 @@ class DrawVoteApi(APIView):
     permission_classes = [IsAuthenticated]
     throttle_classes = [WriteThrottle]
 
-    class InputSerializer(serializers.Serializer[Any]):
+    class InputSerializer(Input):
         phase = phase_field("this vote is")
         vote = serializers.BooleanField()
 
@@ -357,7 +369,7 @@ class ConcedeApi(APIView):
     permission_classes = [IsAuthenticated]
     throttle_classes = [WriteThrottle]
 
-    class InputSerializer(serializers.Serializer[Any]):
+    class InputSerializer(Input):
         to = serializers.CharField(max_length=30)
 
     class OutputSerializer(serializers.Serializer[Any]):
@@ -382,7 +394,7 @@ class VacationApi(APIView):
     permission_classes = [IsAuthenticated]
     throttle_classes = [WriteThrottle]
 
-    class InputSerializer(serializers.Serializer[Any]):
+    class InputSerializer(Input):
         days = serializers.IntegerField(min_value=1, max_value=365)
 
     class OutputSerializer(serializers.Serializer[Any]):

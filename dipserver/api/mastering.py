@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from dipserver.api.games import GameDetailSerializer, game_detail_data
+from dipserver.api.inputs import Input
 from dipserver.api.permissions import game_or_404, master_required, viewer_of
 from dipserver.api.throttling import WriteThrottle
 from dipserver.games.deadlines import DEADLINE_EXAMPLE, deadline_parsed
@@ -58,7 +59,7 @@ class DeadlineField(serializers.DateTimeField):
 class GameExtendApi(_MasterApi):
     """Move the open phase's deadline to a later time, given with its time zone."""
 
-    class InputSerializer(serializers.Serializer[Any]):
+    class InputSerializer(Input):
         deadline = DeadlineField(
             help_text=f"ISO 8601 with a time zone, in the future, e.g. {DEADLINE_EXAMPLE}"
         )

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.core.cache import cache
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -22,7 +22,10 @@ from rest_framework.views import APIView
 from dipserver.api.boards import in_play, variant_or_404
 from dipserver.api.errors import Conflict, error_body
 from dipserver.api.etag import matches, not_modified, tagged
+from dipserver.api.inputs import Input
+from dipserver.api.payloads import OptionSerializer
 from dipserver.api.permissions import game_or_404, power_required, viewer_of
+from dipserver.api.schema import WHITESPACE, ErrorDetailSerializer
 from dipserver.api.throttling import WriteThrottle
 from dipserver.engine import legal_options
 from dipserver.games.errors import GameError
@@ -37,6 +40,18 @@ _PHASE_NAME = r"^[SFWsfw]\d{1,4}[MRAmra]$"
 def phase_field(what: str) -> serializers.RegexField:
     """The phase a write is for (required: a write for a phase that has closed must not land on the next)."""
     return serializers.RegexField(_PHASE_NAME, help_text=f"The phase {what} for, e.g. S1901M.")
+
+
+@extend_schema_field(
+    {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 200,
+        "pattern": rf"^[^\x00\r\n]*[^\x00\r\n{WHITESPACE}][^\x00\r\n]*$",
+    }
+)
+class OrderTextField(serializers.CharField):
+    """One order: text on one line (``validate_orders`` says which item holds a line break)."""
 
 
 _IF_MATCH = OpenApiParameter(
@@ -59,6 +74,17 @@ class _OrderResultSerializer(serializers.Serializer[Any]):
 class _OrdersOutputSerializer(serializers.Serializer[Any]):
     phase = serializers.CharField()
     orders = _OrderResultSerializer(many=True)
+
+
+class InvalidOrdersDetailSerializer(ErrorDetailSerializer):
+    """A PUT's error: with ``invalid_orders``, every order with its result too (the valid ones are stored)."""
+
+    phase = serializers.CharField(required=False, help_text="With invalid_orders: the phase.")
+    orders = _OrderResultSerializer(many=True, required=False, help_text="With invalid_orders.")
+
+
+class InvalidOrdersSerializer(serializers.Serializer[Any]):
+    error = InvalidOrdersDetailSerializer()
 
 
 def _player_or_refused(request: Request, game_id: int) -> Game:
@@ -103,10 +129,10 @@ class OrdersApi(APIView):
     permission_classes = [IsAuthenticated]
     throttle_classes = [WriteThrottle]
 
-    class ReplaceInputSerializer(serializers.Serializer[Any]):
+    class ReplaceInputSerializer(Input):
         phase = phase_field("these orders are")
         orders = serializers.ListField(
-            child=serializers.CharField(max_length=200, allow_blank=False), max_length=MAX_ORDERS,
+            child=OrderTextField(max_length=200, allow_blank=False), max_length=MAX_ORDERS,
             help_text="One order per item, e.g. \"A PAR - BUR\" (texts from the options endpoint).",
         )  # fmt: skip
 
@@ -135,7 +161,7 @@ class OrdersApi(APIView):
     @extend_schema(
         request=ReplaceInputSerializer,
         parameters=[_IF_MATCH],
-        responses={200: _OrdersOutputSerializer, 400: _OrdersOutputSerializer, 409: None, 412: None},
+        responses={200: _OrdersOutputSerializer, 400: InvalidOrdersSerializer, 409: None, 412: None},
         description="Replace all my orders. Valid orders are stored even when others are rejected; the "
         "answer is then 400 and lists every order with its result. Either answer carries the new ETag.",
     )
@@ -174,17 +200,21 @@ class OrdersApi(APIView):
         )
         return tagged(answer, submission.version.tag)  # the valid orders were stored: a new version
 
-    class DeleteInputSerializer(serializers.Serializer[Any]):
+    class DeleteInputSerializer(Input):
         phase = phase_field("the orders withdrawn are")
 
     @extend_schema(
         parameters=[
             OpenApiParameter(
-                "phase", str, required=False, description="e.g. S1901M; required here or in the body"
+                "phase",
+                {"type": "string", "pattern": _PHASE_NAME},
+                required=True,
+                description="The phase the orders withdrawn are for, e.g. S1901M (older clients send it "
+                "in a JSON body instead).",
             ),
             _IF_MATCH,
         ],
-        request=DeleteInputSerializer,
+        request=None,
         responses={204: None, 409: None, 412: None},
     )
     def delete(self, request: Request, game_id: int) -> Response:
@@ -234,17 +264,17 @@ class OptionsApi(APIView):
         phase = serializers.CharField()
         adjustment = serializers.IntegerField(help_text="Builds (>0) or disbands (<0) due.")
         units = serializers.DictField(
-            child=serializers.ListField(child=serializers.DictField()),
+            child=OptionSerializer(many=True),
             help_text="Unit location -> options, each {text, kind, ...order fields}.",
         )
-        builds = serializers.ListField(child=serializers.DictField())
-        conversions = serializers.ListField(
-            child=serializers.DictField(),
+        builds = OptionSerializer(many=True)
+        conversions = OptionSerializer(
+            many=True,
             help_text="Conversion orders open now, given beside the unit's own order: Deluge "
             '"A POR becomes fleet", Wall of Ice "F BRE becomes army", Sahara "F NAO stays fleet".',
         )
-        module_orders = serializers.ListField(
-            child=serializers.DictField(),
+        module_orders = OptionSerializer(
+            many=True,
             help_text='Rule module orders open now: "establish depot PAR" (supply lines), '
             '"place blizzard MUN" / "remove blizzard MUN" (Snow Storm).',
         )
@@ -282,7 +312,7 @@ class ReadyApi(APIView):
     permission_classes = [IsAuthenticated]
     throttle_classes = [WriteThrottle]
 
-    class InputSerializer(serializers.Serializer[Any]):
+    class InputSerializer(Input):
         phase = phase_field("this is")
         ready = serializers.BooleanField()
 

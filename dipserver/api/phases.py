@@ -21,15 +21,18 @@ from rest_framework.views import APIView
 from dipserver.api.boards import variant_or_404
 from dipserver.api.etag import matches, not_modified, phase_tag, tagged
 from dipserver.api.pagination import Pagination
+from dipserver.api.payloads import DislodgedSerializer, UnitSerializer, phase_status
 from dipserver.api.permissions import game_or_404, viewer_of
 from dipserver.api.pictures import MAX_WIDTH, MIN_WIDTH, WIDTHS_TEXT, picture, picture_key, png_width
 from dipserver.api.results import ResultSerializer
 from dipserver.api.throttling import PictureThrottle
+from dipserver.core.content_security import styles_allowed
 from dipserver.games.changes import next_changes
 from dipserver.games.mappers import map_state_of, position_of
 from dipserver.games.models import Order, Phase
 from dipserver.games.variants import geometry_of
 from dipserver.render import GeometryError, render_png, render_svg
+from dipserver.render.style import stylesheet
 
 
 def phase_or_404(game_id: int, index: int) -> Phase:
@@ -42,12 +45,13 @@ def phase_or_404(game_id: int, index: int) -> Phase:
 class PhaseListApi(APIView):
     """Every phase of a game so far, oldest first (no snapshots: fetch a phase for those)."""
 
+    pagination_class = Pagination
     permission_classes = [AllowAny]
 
     class OutputSerializer(serializers.Serializer[Any]):
         index = serializers.IntegerField()
         name = serializers.CharField()
-        status = serializers.CharField()
+        status = phase_status()
         deadline = serializers.DateTimeField(allow_null=True)
         processed_at = serializers.DateTimeField(allow_null=True)
 
@@ -59,7 +63,7 @@ class PhaseListApi(APIView):
             .order_by("index")
             .only("index", "name", "status", "deadline", "processed_at")
         )
-        paginator = Pagination()
+        paginator = self.pagination_class()
         page = paginator.paginate_queryset(phases, request, view=self)
         return paginator.get_paginated_response(self.OutputSerializer(page, many=True).data)
 
@@ -73,12 +77,12 @@ class PhaseDetailApi(APIView):
     class OutputSerializer(serializers.Serializer[Any]):
         index = serializers.IntegerField()
         name = serializers.CharField()
-        status = serializers.CharField()
+        status = phase_status()
         deadline = serializers.DateTimeField(allow_null=True)
         processed_at = serializers.DateTimeField(allow_null=True)
         map = serializers.DictField(help_text="terrain, coasts, supply_centres, homes: the map this phase")
-        units = serializers.ListField(child=serializers.DictField())
-        dislodged = serializers.ListField(child=serializers.DictField())
+        units = UnitSerializer(many=True)
+        dislodged = DislodgedSerializer(many=True)
         owners = serializers.DictField(child=serializers.CharField())
         orders = serializers.DictField(
             child=serializers.ListField(child=serializers.CharField()),
@@ -241,7 +245,9 @@ class PhaseMapSvgApi(_MapApi):
 
     @extend_schema(responses={(200, "image/svg+xml"): OpenApiTypes.STR, 304: None})
     def get(self, request: Request, game_id: int, index: int) -> HttpResponse:
-        return super().get(request, game_id, index)
+        response = super().get(request, game_id, index)
+        # Its stylesheet is the variant's: a 304 allows it too (the browser keeps the policy of a 304).
+        return styles_allowed(response, [stylesheet(variant_or_404(game_or_404(game_id)))])
 
 
 class PhaseMapPngApi(_MapApi):
@@ -260,7 +266,7 @@ class PhaseMapPngApi(_MapApi):
         parameters=[
             OpenApiParameter(
                 "width",
-                int,
+                {"type": "integer", "minimum": MIN_WIDTH, "maximum": MAX_WIDTH},
                 required=False,
                 description=f"{MIN_WIDTH} to {MAX_WIDTH} pixels, drawn at the next of {WIDTHS_TEXT}",
             )

@@ -15,11 +15,12 @@ from typing import Any
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
-from rest_framework.permissions import IsAuthenticated
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from dipserver.api.inputs import Input
 from dipserver.api.pagination import Pagination
 from dipserver.api.permissions import game_or_404, power_required, viewer_of
 from dipserver.api.throttling import WriteThrottle
@@ -27,7 +28,16 @@ from dipserver.games import selectors
 from dipserver.games.press_channels import SeenMessage, seen_by
 from dipserver.games.services.press import IDEMPOTENCY_KEY_MAX, press_mark_read, press_post
 
-IDEMPOTENCY_KEY = re.compile(rf"[\x21-\x7e][\x20-\x7e]{{0,{IDEMPOTENCY_KEY_MAX - 1}}}")
+SINCE = OpenApiParameter(
+    "since",
+    {"type": "integer", "minimum": 0},
+    required=False,
+    description="Only messages with a greater id (the last one you have seen); 0: all.",
+)
+# An Idempotency-Key as the server takes it: 1 to 255 printable ASCII characters, no space at either end
+# (HTTP strips those).
+IDEMPOTENCY_KEY_PATTERN = rf"^[\x21-\x7e]([\x20-\x7e]{{0,{IDEMPOTENCY_KEY_MAX - 2}}}[\x21-\x7e])?$"
+IDEMPOTENCY_KEY = re.compile(IDEMPOTENCY_KEY_PATTERN)
 
 
 def _since(request: Request) -> int | None:
@@ -43,7 +53,7 @@ def _idempotency_key(request: Request) -> str:
     raw = request.headers.get("Idempotency-Key")
     if raw is None:
         return ""
-    key = raw.strip()
+    key = raw
     if not IDEMPOTENCY_KEY.fullmatch(key):
         raise ValidationError(
             {"Idempotency-Key": f"1 to {IDEMPOTENCY_KEY_MAX} printable ASCII characters, e.g. a UUID."}
@@ -66,7 +76,7 @@ class ChannelListApi(APIView):
         unread = serializers.IntegerField()
         last_read = serializers.IntegerField(help_text="The id of the last message I read here (0: none).")
 
-    class MarkInputSerializer(serializers.Serializer[Any]):
+    class MarkInputSerializer(Input):
         channel = serializers.CharField(max_length=200, help_text="A channel's id, as listed.")
         up_to = serializers.IntegerField(
             required=False, min_value=1, help_text="A message id in the channel; default: the newest."
@@ -80,7 +90,10 @@ class ChannelListApi(APIView):
     @extend_schema(
         parameters=[
             OpenApiParameter(
-                "since", int, required=False, description="Count from this message id, not my read markers."
+                "since",
+                {"type": "integer", "minimum": 0},
+                required=False,
+                description="Count from this message id, not my read markers.",
             )
         ],
         responses={200: OutputSerializer(many=True)},
@@ -109,6 +122,7 @@ class ChannelListApi(APIView):
 class MessagesApi(APIView):
     """``GET`` the press I may read (``?channel=``, ``?since=``), oldest first; ``POST`` sends press."""
 
+    pagination_class = Pagination
     permission_classes = [IsAuthenticated]
     throttle_classes = [WriteThrottle]
 
@@ -124,7 +138,7 @@ class MessagesApi(APIView):
         body = serializers.CharField()
         sent_at = serializers.DateTimeField()
 
-    class SendInputSerializer(serializers.Serializer[Any]):
+    class SendInputSerializer(Input):
         body = serializers.CharField(max_length=10000)
         recipients = serializers.ListField(
             child=serializers.CharField(max_length=30), required=False, default=list, max_length=50,
@@ -133,7 +147,7 @@ class MessagesApi(APIView):
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("since", int, required=False),
+            SINCE,
             OpenApiParameter("channel", str, required=False, description="A channel's id, as listed."),
         ],
         responses={200: OutputSerializer(many=True)},
@@ -146,7 +160,7 @@ class MessagesApi(APIView):
         wanted = selectors.channel_existing(game=game, seat=seat, channel=channel) if channel else None
         seen = selectors.press_seen(game=game, seat=seat)
         rows = [_row(s) for s in seen if s.message.id > since and wanted in (None, s.channel)]
-        paginator = Pagination()
+        paginator = self.pagination_class()
         # DRF pages any sequence (Django's Paginator slices it); the stubs accept only a QuerySet.
         page: list[dict[str, Any]] | None = paginator.paginate_queryset(rows, request, view=self)  # type: ignore[arg-type]
         return paginator.get_paginated_response(self.OutputSerializer(page, many=True).data)
@@ -155,14 +169,15 @@ class MessagesApi(APIView):
         request=SendInputSerializer,
         parameters=[
             OpenApiParameter(
-                "Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
+                "Idempotency-Key", {"type": "string", "pattern": IDEMPOTENCY_KEY_PATTERN},
+                OpenApiParameter.HEADER, required=False,
                 description="A key of my choosing (e.g. a UUID) per message: a retry with the same key and "
                 "body posts nothing new and gets the first answer back (with `Idempotent-Replayed: true`); "
                 "the same key with another body or recipients is refused with 422 "
                 "`idempotency_key_reused`.",
             )
         ],
-        responses={201: OutputSerializer},
+        responses={201: OutputSerializer, 422: None},
     )  # fmt: skip
     def post(self, request: Request, game_id: int) -> Response:
         game = game_or_404(game_id)
@@ -181,16 +196,17 @@ class PublicPressApi(APIView):
     """``GET`` the game's public press as anyone sees it (spectators too): never private press, and in
     anonymous games never a sender. ``?since=<message id>`` gives only newer messages."""
 
-    permission_classes: list[Any] = []
+    pagination_class = Pagination
+    permission_classes = [AllowAny]
 
     @extend_schema(
-        parameters=[OpenApiParameter("since", int, required=False)],
+        parameters=[SINCE],
         responses={200: MessagesApi.OutputSerializer(many=True)},
     )
     def get(self, request: Request, game_id: int) -> Response:
         game = game_or_404(game_id)
         rows = [_row(s) for s in selectors.press_public(game=game, since=_since(request) or 0)]
-        paginator = Pagination()
+        paginator = self.pagination_class()
         page: list[dict[str, Any]] | None = paginator.paginate_queryset(rows, request, view=self)  # type: ignore[arg-type]
         return paginator.get_paginated_response(MessagesApi.OutputSerializer(page, many=True).data)
 

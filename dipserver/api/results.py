@@ -24,7 +24,7 @@ class _WithFrom(serializers.Serializer[Any]):
         return {("from" if name == "from_" else name): f for name, f in super().get_fields().items()}
 
 
-class UnitSerializer(serializers.Serializer[Any]):
+class ResultUnitSerializer(serializers.Serializer[Any]):
     """A unit: army or fleet, and where it stands."""
 
     type = serializers.ChoiceField(choices=UNIT_TYPES, help_text="A: army, F: fleet.")
@@ -37,7 +37,7 @@ class ViaSerializer(_WithFrom):
     convoy = serializers.BooleanField(
         help_text="A move that asks for a convoy or needs one (its destination is not adjacent)."
     )
-    unit = UnitSerializer(allow_null=True, help_text="A support's or convoy's unit; null for a move.")
+    unit = ResultUnitSerializer(allow_null=True, help_text="A support's or convoy's unit; null for a move.")
     from_ = serializers.CharField(allow_null=True, help_text="Where that unit stands.")
     to = serializers.CharField(
         allow_null=True, help_text="Where that unit goes; null for a support to hold, and for a move."
@@ -50,14 +50,14 @@ class ResultSerializer(_WithFrom):
     power = serializers.CharField()
     order = serializers.CharField(help_text="The order in short notation, for display (as typed if refused).")
     outcome = serializers.ChoiceField(choices=OUTCOMES)
-    reason = serializers.CharField(allow_blank=True, help_text="Why, in words; empty on plain success.")
+    reason = serializers.CharField(allow_null=True, help_text="Why, in words; null on plain success.")
     dislodged = serializers.BooleanField(help_text="The ordered unit was dislodged this phase.")
     kind = serializers.ChoiceField(
         choices=RECORD_KINDS,
         allow_null=True,
         help_text="What the order was; null for a line that read as none.",
     )
-    unit = UnitSerializer(
+    unit = ResultUnitSerializer(
         allow_null=True, help_text="The ordered unit (a build: the unit built); null: a waive, a blizzard."
     )
     from_ = serializers.CharField(
@@ -71,3 +71,7 @@ class ResultSerializer(_WithFrom):
     via = ViaSerializer(
         allow_null=True, help_text="A convoyed move's convoy, or a support's or convoy's unit."
     )
+
+    def to_representation(self, instance: Any) -> dict[str, Any]:
+        # The null rule (README, API): a reason that says nothing is null, never "".
+        return {**super().to_representation(instance), "reason": instance.get("reason") or None}

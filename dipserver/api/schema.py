@@ -1,10 +1,57 @@
-"""OpenAPI generation tweaks: name components after the API class that nests their serializer."""
+"""OpenAPI generation: component names, and every error an operation can answer, documented once.
+
+The error statuses follow from what the server does to every request (``errors_of``), so no view lists
+them by hand: the authentication classes (401 for a bad token), the permissions (401 and 403), path
+parameters and pages (404), parameters and bodies (400), bodies (413, 415), throttles (429) and writes
+(503 when SQLite stays locked). A view names only the statuses its own rules add (409, 412, 422), as
+``responses={409: None}``; every error answer gets the one body, the ``Error`` component.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from drf_spectacular.openapi import AutoSchema
+from rest_framework import serializers
+from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
+
+from dipserver.api.throttling import WriteThrottle
+
+UNSAFE = ("POST", "PUT", "PATCH", "DELETE")
+
+ERROR_TEXT = {
+    "400": "Invalid: the request's parameters or body (codes invalid, parse_error, refused, ...)",
+    "401": "Not authenticated, or the token is unknown, revoked or expired",
+    "403": "Permission denied: not a player of this game, not its game master, or no CSRF token",
+    "404": "Not found: no such game, phase, variant, token or page",
+    "409": "Conflict: the game is not in a state that allows this (e.g. the phase named is not open)",
+    "412": "Precondition failed: If-Match names an older version",
+    "413": "The request body is larger than the API accepts",
+    "415": "The body's media type is not JSON, a form or multipart",
+    "422": "Unprocessable: the idempotency key was used for another request",
+    "429": "Throttled: too many requests; see Retry-After",
+    "503": "Busy: the database stayed locked by other writes; nothing changed, send it again",
+}
+# What DRF's CharField does to a string before it checks it, said as a pattern: it refuses NUL anywhere,
+# and (unless blank is allowed) one that is empty once the whitespace str.strip() removes is stripped.
+WHITESPACE = r"\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+NO_NUL = r"^[^\x00]*$"
+NOT_BLANK = rf"^[^\x00]*[^\x00{WHITESPACE}][^\x00]*$"
+_RETRY_AFTER = {"Retry-After": {"schema": {"type": "integer"}, "description": "Seconds to wait."}}
+
+
+class ErrorDetailSerializer(serializers.Serializer[Any]):
+    code = serializers.CharField(help_text="Stable and machine-readable, e.g. invalid, conflict, not_found.")
+    message = serializers.CharField(help_text="A sentence for people.")
+    # The body's key is "fields"; DRF's metaclass takes declared fields off the class, so this does not
+    # shadow Serializer.fields at run time (the stubs cannot know).
+    fields = serializers.DictField(  # type: ignore[assignment]
+        child=serializers.JSONField(), help_text="Request field -> what is wrong with it; empty when none."
+    )
+
+
+class ErrorSerializer(serializers.Serializer[Any]):
+    error = ErrorDetailSerializer()
 
 
 class ApiSchema(AutoSchema):
@@ -13,3 +60,58 @@ class ApiSchema(AutoSchema):
         ``InputSerializer``/``OutputSerializer``, so the bare class name is not unique."""
         qualname = type(serializer).__qualname__.replace(".", "").lstrip("_")
         return qualname.removesuffix("Serializer")
+
+    def _map_serializer_field(self, field: Any, direction: str, bypass_extensions: bool = False) -> Any:
+        schema = super()._map_serializer_field(field, direction, bypass_extensions)  # type: ignore[no-untyped-call]
+        if direction == "request" and _is_plain_text(field) and "pattern" not in schema:
+            schema["pattern"] = NO_NUL if field.allow_blank or not field.trim_whitespace else NOT_BLANK
+        return schema
+
+    def get_operation(self, *args: Any, **kwargs: Any) -> dict[str, Any] | None:
+        operation: dict[str, Any] | None = super().get_operation(*args, **kwargs)
+        if operation is None:
+            return None
+        error = self.resolve_serializer(ErrorSerializer(), "response").ref
+        responses = operation["responses"]
+        for code in sorted(errors_of(self.view, self.method, operation) | set(responses)):
+            if code < "400" or "content" in responses.get(code, {}):
+                continue  # a success, or an error body a view describes itself
+            headers = {"headers": _RETRY_AFTER} if code in ("429", "503") else {}
+            content = {"application/json": {"schema": error}}
+            responses[code] = {**headers, "content": content, "description": ERROR_TEXT.get(code, "")}
+        return operation
+
+
+def _is_plain_text(field: Any) -> bool:
+    """A free text field: its schema says nothing of NUL or blanks (choices, e-mails and regexes do)."""
+    special = serializers.EmailField | serializers.RegexField | serializers.SlugField | serializers.URLField
+    return isinstance(field, serializers.CharField) and not isinstance(field, special)
+
+
+def errors_of(view: Any, method: str, operation: dict[str, Any]) -> set[str]:
+    """The error statuses any request to this operation may get, from how the API treats every request."""
+    codes: set[str] = set()
+    unsafe = method in UNSAFE
+    if view.get_authenticators():
+        codes.add("401")  # a token that is unknown, revoked or expired is refused on any endpoint
+    permissions = view.get_permissions()
+    if any(
+        isinstance(p, IsAuthenticated) or (unsafe and isinstance(p, IsAuthenticatedOrReadOnly))
+        for p in permissions
+    ):
+        codes |= {"401", "403"}  # a seat, mastership or (with the session) a CSRF token is checked
+    parameters = operation.get("parameters", [])
+    if any(p["in"] == "path" for p in parameters) or (
+        method == "GET" and getattr(view, "pagination_class", None)
+    ):
+        codes.add("404")
+    if any(p["in"] == "query" for p in parameters) or unsafe:
+        codes.add("400")
+    if "requestBody" in operation:
+        codes |= {"400", "413", "415"}
+    throttles = view.get_throttles()
+    if any(unsafe or not isinstance(t, WriteThrottle) for t in throttles):
+        codes.add("429")  # writes are counted per user; logins, sign-ups and anonymous pictures always
+    if unsafe:
+        codes.add("503")
+    return codes

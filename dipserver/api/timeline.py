@@ -11,6 +11,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponsePermanentRedirect
 from django.urls import reverse
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound
@@ -135,7 +136,7 @@ class GameGeometryApi(APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={200: serializers.DictField()})
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
     def get(self, request: Request, game_id: int) -> Response:
         game = game_or_404(game_id)
         variant = variant_or_404(game)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import cast
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
@@ -15,6 +15,7 @@ from dipserver.accounts.models import ApiToken, User
 from dipserver.accounts.selectors import tokens_active
 from dipserver.accounts.tokens import token_create, token_of, token_revoke, token_rotate
 from dipserver.api.errors import Refused
+from dipserver.api.inputs import Input
 
 
 class TokenSerializer(serializers.ModelSerializer[ApiToken]):
@@ -49,7 +50,7 @@ class TokenListApi(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(serializers.Serializer[Any]):
+    class InputSerializer(Input):
         name = serializers.CharField(max_length=100)
         expires_in_days = serializers.IntegerField(
             min_value=1, max_value=3650, required=False, allow_null=True
@@ -60,7 +61,7 @@ class TokenListApi(APIView):
         tokens = tokens_active(user=cast(User, request.user))
         return Response(TokenSerializer(tokens, many=True).data)
 
-    @extend_schema(request=InputSerializer, responses={201: NewTokenSerializer})
+    @extend_schema(request=InputSerializer, responses={201: NewTokenSerializer, 409: None})
     def post(self, request: Request) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)

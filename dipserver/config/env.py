@@ -39,6 +39,17 @@ def redact(url: str) -> str:
     return url.replace(f":{parts.password}@", ":***@", 1)
 
 
+# SQLite is the embedded default (``./dip serve``, gunicorn with several workers). Django's transactions
+# there are DEFERRED: one that reads and then writes cannot wait for another writer and fails at once with
+# "database is locked". IMMEDIATE takes the write lock when the transaction begins, waiting up to
+# ``timeout`` seconds for it; WAL lets reads go on while someone writes.
+SQLITE_OPTIONS: dict[str, Any] = {
+    "transaction_mode": "IMMEDIATE",
+    "timeout": 20,
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+}
+
+
 def database_from_url(url: str, *, setting: str = "DATABASE_URL") -> dict[str, Any]:
     """Turn a database URL into a Django DATABASES entry, or explain what is wrong with it."""
     problem = _database_url_problem(url)
@@ -49,6 +60,8 @@ def database_from_url(url: str, *, setting: str = "DATABASE_URL") -> dict[str, A
             problem = str(exc)
     if problem is not None:
         raise ConfigError(f"{setting} is not a valid database URL: {redact(url)!r} ({problem})")
+    if config["ENGINE"].endswith("sqlite3"):
+        config["OPTIONS"] = {**SQLITE_OPTIONS, **config.get("OPTIONS", {})}
     # Reuse PostgreSQL connections between requests; SQLite connections are cheap.
     config.setdefault("CONN_MAX_AGE", 0 if config["ENGINE"].endswith("sqlite3") else 60)
     # A kept connection is checked before it is reused (a request, or a worker's task): after a database

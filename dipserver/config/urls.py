@@ -1,6 +1,12 @@
+from csp.constants import UNSAFE_INLINE
+from csp.decorators import csp_update
 from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
+
+# Swagger UI and Redoc style their pages with inline styles (style attributes, styled-components): these
+# two pages alone allow it. Scripts stay as strict as everywhere.
+_inline_styles = csp_update({"style-src": [UNSAFE_INLINE]})
 
 urlpatterns = [
     path("", include("dipserver.core.urls")),
@@ -10,8 +16,12 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The REST API and its interactive docs (assets from drf-spectacular-sidecar: no CDN). The split
     # Swagger view serves its start-up script as a file, so the page needs no inline script (CSP).
-    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
-    path("api/redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
+    path(
+        "api/docs/",
+        _inline_styles(SpectacularSwaggerSplitView.as_view(url_name="api-schema")),
+        name="api-docs",
+    ),
+    path("api/redoc/", _inline_styles(SpectacularRedocView.as_view(url_name="api-schema")), name="api-redoc"),
     path("api/v1/", include("dipserver.api.urls")),
 ]
 

@@ -19,6 +19,7 @@ from dipserver.engine.modules import split_options as split_options
 from dipserver.engine.modules.orders import InPlay as InPlay
 from dipserver.engine.modules.phase import Opened as Opened
 from dipserver.engine.modules.supply import SupplyReport as SupplyReport
+from dipserver.engine.options import OPTION_KINDS as OPTION_KINDS
 from dipserver.engine.options import Option as Option
 from dipserver.engine.options import PowerOptions as PowerOptions
 from dipserver.engine.options import legal_options as legal_options
@@ -102,6 +103,7 @@ from dipserver.engine.victory import powers_in_play as powers_in_play
 
 __all__ = [
     "HOOK_WORDS",
+    "OPTION_KINDS",
     "PLAIN_RECORD_FIELDS",
     "RECORD_FIELDS",
     "RECORD_KINDS",

@@ -56,6 +56,7 @@ _KINDS = {
     EstablishDepot: "establish_depot",
     SnowStorm: "snow_storm",
 }
+OPTION_KINDS: tuple[str, ...] = tuple(_KINDS.values())  # an option's ``kind``: the API's enum
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,6 +10,7 @@ from django.shortcuts import render
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
+from dipserver.core.content_security import styles_allowed, stylesheets_of
 from dipserver.engine import HOOK_WORDS, TimelineError, Variant, VariantError, event_text, walk
 from dipserver.games.errors import GameError
 from dipserver.games.variants import (
@@ -120,4 +121,4 @@ def season_map(request: HttpRequest, slug: str, step: int) -> HttpResponse:
         svg = _season_svg(slug, step)
     except GeometryError as exc:
         raise Http404(f"There is no drawing of this map yet: {exc}") from exc
-    return HttpResponse(svg, content_type="image/svg+xml")
+    return styles_allowed(HttpResponse(svg, content_type="image/svg+xml"), stylesheets_of(svg))

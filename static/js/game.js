@@ -21,6 +21,8 @@ const el = (tag, attrs = {}, ...children) => {
   for (const [key, value] of Object.entries(attrs)) {
     if (key === "class") node.className = value;
     else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    // Through the CSSOM: the policy refuses style attributes (no 'unsafe-inline'), not this.
+    else if (key === "style") node.style.cssText = value;
     else if (value !== undefined && value !== null && value !== false) node.setAttribute(key, value);
   }
   node.append(...children.filter((c) => c !== null && c !== undefined));
@@ -157,6 +159,29 @@ async function showPhase(index) {
   await Promise.all([loadMap(index), loadReport(index)]);
 }
 
+// The map's own stylesheet is adopted as a constructed stylesheet, and its <style> element cut out of
+// the text before it is parsed: the policy refuses inline <style> (no 'unsafe-inline'), even in a
+// DOMParser document. Every phase's map has the same sheet (plain CSS, no markup characters).
+const STYLE_ELEMENT = /<style>([\s\S]*?)<\/style>/g;
+const mapSheets = new Map();
+function mapOf(text) {
+  for (const [, css] of text.matchAll(STYLE_ELEMENT)) {
+    if (!mapSheets.has(css)) {
+      const sheet = new CSSStyleSheet();
+      sheet.replaceSync(css);
+      mapSheets.set(css, sheet);
+      document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+    }
+  }
+  const doc = new DOMParser().parseFromString(text.replace(STYLE_ELEMENT, ""), "image/svg+xml");
+  return document.importNode(doc.documentElement, true);
+}
+
+// Power colours come as data-power-colour (a style attribute is refused by the policy).
+for (const chip of document.querySelectorAll("[data-power-colour]")) {
+  chip.style.setProperty("--power", chip.dataset.powerColour);
+}
+
 async function loadMap(index) {
   const mapUrl = `${API}/phases/${index}/map.svg`;
   $("dl-svg").href = mapUrl;
@@ -166,7 +191,7 @@ async function loadMap(index) {
   if (state.shown !== index) return; // the player moved the slider on meanwhile
   const map = $("map");
   if (text) {
-    map.innerHTML = text;
+    map.replaceChildren(mapOf(text));
     const svg = map.querySelector("svg");
     svg.removeAttribute("width");
     svg.removeAttribute("height");

@@ -5,6 +5,11 @@ const label = document.getElementById("season-label");
 const img = document.getElementById("season-map");
 const items = [...document.querySelectorAll(".timeline > li[data-step]")];
 
+// Power colours come as data-power-colour (a style attribute is refused by the policy).
+for (const chip of document.querySelectorAll("[data-power-colour]")) {
+  chip.style.setProperty("--power", chip.dataset.powerColour);
+}
+
 function show(step) {
   slider.value = step;
   const item = items[step];

@@ -7,7 +7,8 @@ from typing import Any
 import pytest
 
 from dipserver.games.services.games import game_create, game_join
-from tests.api.conftest import client_for, user_of
+from dipserver.games.services.phases import phase_process
+from tests.api.conftest import client_for, start_game, user_of
 
 pytestmark = pytest.mark.django_db
 
@@ -45,3 +46,30 @@ def test_order_results_answer_null_for_the_reason_of_a_valid_order_and_the_form_
     valid, rejected = answer["error"]["orders"]
     assert valid["reason"] is None and rejected["normalised"] is None and rejected["reason"]
     assert _empty_strings(france.get(f"/api/v1/games/{game.id}/orders").json()) == []
+
+
+def test_a_processed_phase_answers_null_for_the_reason_of_an_order_that_succeeded(game):
+    france = client_for(user_of(game, "FRANCE"))
+    france.put(
+        f"/api/v1/games/{game.id}/orders", {"phase": "S1901M", "orders": ["A PAR - BUR"]}, format="json"
+    )
+    phase_process(phase_id=game.current_phase_id, force=True)
+    phase = client_for().get(f"/api/v1/games/{game.id}/phases/0").json()
+    assert _empty_strings(phase) == []
+    moved = next(r for r in phase["results"] if r["order"] == "A PAR - BUR")
+    assert moved["outcome"] == "success" and moved["reason"] is None
+
+
+def test_the_press_answers_null_for_a_sender_it_hides_never_an_empty_string(players, master):
+    game = start_game(players, master, press="anonymous")
+    client_for(user_of(game, "FRANCE")).post(
+        f"/api/v1/games/{game.id}/messages", {"body": "Hello all"}, format="json"
+    )
+    england = client_for(user_of(game, "ENGLAND"))
+    answers = [
+        england.get(f"/api/v1/games/{game.id}/messages").json(),
+        england.get(f"/api/v1/games/{game.id}/channels").json(),
+        client_for().get(f"/api/v1/games/{game.id}/press/public").json(),
+    ]
+    assert [_empty_strings(answer) for answer in answers] == [[], [], []]
+    assert answers[0]["results"][0]["sender"] is None

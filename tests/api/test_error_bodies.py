@@ -114,3 +114,10 @@ def test_a_charset_that_is_not_text_is_a_parse_error():
         "POST", "/api/v1/accounts/token", b"{}", content_type="application/json; charset=bz2_codec"
     )
     assert _error(answer) == (400, "parse_error")
+
+
+@pytest.mark.urls("tests.api.failing_urls")
+def test_a_database_locked_past_its_timeout_is_a_json_503_with_retry_after():
+    answer = Client(raise_request_exception=False).put("/api/v1/locked")
+    assert _error(answer) == (503, "busy")
+    assert answer["Retry-After"] == "1"

@@ -1,7 +1,13 @@
 """The OpenAPI schema: valid, served with local interactive docs, and honoured by the server.
 
-Schemathesis generates requests from the schema (a bounded number per operation) against a real game,
-as its player; no answer may be a 5xx, and every 4xx JSON answer must carry the one error body.
+Schemathesis generates requests from the schema, valid and invalid ones (a bounded number per operation,
+derandomized), against a real game as its player, and runs every one of its checks on each answer: no
+5xx, status codes, content types, headers and bodies as documented, invalid data rejected, auth not
+ignored. One check is sharpened rather than taken as it is: schemathesis' "schema-valid request
+rejected" counts every 400 as the schema's fault, but this API answers 400 ``refused`` when the game's
+rules turn down a well-formed request (joining a game that has started, an unknown press channel), which
+no schema can foresee. So a schema-valid request may be refused, but never called malformed: a 400
+``invalid`` or ``parse_error`` to one means the schema and the server disagree.
 """
 
 from __future__ import annotations
@@ -15,7 +21,10 @@ from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections
 from drf_spectacular.generators import SchemaGenerator
 from hypothesis import HealthCheck, settings
+from hypothesis.stateful import run_state_machine_as_test
+from schemathesis.specs.openapi.checks import positive_data_acceptance
 
+from dipserver.accounts.models import ApiToken
 from dipserver.accounts.tokens import token_create
 from tests.api.conftest import start_game, user_of
 
@@ -43,17 +52,103 @@ def test_the_schema_and_the_docs_are_served_from_the_project(client):
     assert client.get("/api/redoc/").status_code == 200
 
 
+DOCUMENT = _schema()
+
+
+def _operation(path: str, method: str) -> dict:
+    return DOCUMENT["paths"][f"/api/v1{path}"][method]
+
+
+def _errors(path: str, method: str) -> set[str]:
+    return {code for code in _operation(path, method)["responses"] if code >= "400"}
+
+
+def test_every_error_answer_is_documented_with_the_one_error_body():
+    for path, item in DOCUMENT["paths"].items():
+        for method, operation in item.items():
+            for code, response in operation["responses"].items():
+                if code >= "400":
+                    ref = response["content"]["application/json"]["schema"]["$ref"]
+                    assert ref.rsplit("/", 1)[-1] in ("Error", "InvalidOrders"), (method, path, code)
+
+
+def test_a_write_documents_every_error_the_server_can_give_it():
+    assert _errors("/games/{game_id}/orders", "put") == {
+        "400", "401", "403", "404", "409", "412", "413", "415", "429", "503"
+    }  # fmt: skip
+    assert _errors("/games/{game_id}/messages", "post") >= {"413", "422", "429"}  # a reused idempotency key
+    assert "409" in _errors("/accounts/tokens", "post")  # too many tokens
+
+
+def test_a_public_read_documents_only_the_errors_it_can_give():
+    assert _errors("/variants", "get") == {"401"}  # a bad token is refused anywhere
+    assert _errors("/games/{game_id}/phases/{index}/map.png", "get") == {"400", "401", "404", "429"}
+
+
+def test_lists_document_their_paging_as_the_server_answers_it():
+    parameters = {p["name"]: p["schema"] for p in _operation("/games", "get")["parameters"]}
+    assert parameters["page"] == {"type": "integer", "minimum": 1}
+    assert parameters["page_size"] == {"type": "integer", "minimum": 1, "maximum": 200}
+    envelope = DOCUMENT["components"]["schemas"]["PaginatedGamesApiListOutputList"]
+    assert envelope["required"] == ["count", "next", "previous", "results"]
+
+
+def test_picture_widths_and_message_ids_carry_their_bounds():
+    png = {
+        p["name"]: p["schema"]
+        for p in _operation("/games/{game_id}/phases/{index}/map.png", "get")["parameters"]
+    }
+    assert (png["width"]["minimum"], png["width"]["maximum"]) == (100, 4000)
+    for path in ("/games/{game_id}/messages", "/games/{game_id}/channels", "/games/{game_id}/press/public"):
+        since = {p["name"]: p["schema"] for p in _operation(path, "get")["parameters"]}["since"]
+        assert since["minimum"] == 0, path
+
+
+def test_statuses_order_kinds_and_outcomes_are_enums():
+    schemas = DOCUMENT["components"]["schemas"]
+    assert schemas["GameStatusEnum"]["enum"] == ["forming", "active", "paused", "finished"]
+    assert schemas["PhaseStatusEnum"]["enum"] == ["open", "processed"]
+    assert schemas["PowerStatusEnum"]["enum"] == ["active", "civil_disorder", "eliminated"]
+    assert "bounce" in schemas["OutcomeEnum"]["enum"]
+    assert {"move", "support_move", "build"} <= set(schemas["KindEnum"]["enum"])
+
+
 @pytest.fixture
 def player_in_a_game(players, master):
     game = start_game(players, master)
-    _, secret = token_create(user=user_of(game, "FRANCE"), name="schemathesis")
     # Requests go through the WSGI app itself, so keep the test's connection open between them, as
     # Django's own test client does (PostgreSQL would otherwise close it inside the test transaction).
     signals.request_started.disconnect(close_old_connections)
     signals.request_finished.disconnect(close_old_connections)
-    yield game, secret
+    yield game
     signals.request_started.connect(close_old_connections)
     signals.request_finished.connect(close_old_connections)
+
+
+@schemathesis.check
+def schema_valid_input_is_never_called_malformed(ctx, response, case):
+    """The part of "positive data acceptance" this API promises: the server may refuse a request the
+    schema allows (the game's rules), but its input checks agree with the schema's."""
+    if case.meta is None or case.meta.generation.mode.is_negative or response.status_code != 400:
+        return None
+    code = json.loads(response.text)["error"]["code"]
+    if code in ("invalid", "parse_error"):
+        raise AssertionError(f"a schema-valid request was called malformed: {response.text[:300]}")
+    return None
+
+
+def _token_for(game) -> str:
+    """France's token, made afresh for every request: a request may sign out or rotate the one it was
+    given (and a user has at most 50)."""
+    user = user_of(game, "FRANCE")
+    ApiToken.objects.filter(user=user).delete()
+    return token_create(user=user, name="schemathesis")[1]
+
+
+CHECKS = {
+    "excluded_checks": [positive_data_acceptance],
+    "additional_checks": [schema_valid_input_is_never_called_malformed],
+}
 
 
 @schema.parametrize()
@@ -63,17 +158,44 @@ def player_in_a_game(players, master):
     derandomize=True,  # the same examples every run: a failure can be reproduced
     suppress_health_check=list(HealthCheck),
 )
-def test_no_request_the_schema_allows_gets_a_server_error(case, player_in_a_game):
-    game, token = player_in_a_game
+def test_the_server_answers_as_its_schema_says(case, player_in_a_game):
+    game = player_in_a_game
     params = case.path_parameters or {}
-    if "game_id" in params:
-        params["game_id"] = game.id  # aim at a real game, so requests get past the 404
-    if "index" in params:
-        params["index"] = params["index"] % 2 if isinstance(params["index"], int) else 0
-    response = case.call(headers={"Authorization": f"Token {token}"})
-    assert response.status_code < 500, f"{case.method} {case.formatted_path}: {response.text[:500]}"
-    if response.status_code >= 400 and response.headers.get("Content-Type", [""])[0].startswith(
-        "application/json"
-    ):
-        error = json.loads(response.text)["error"]
-        assert error["code"] and error["message"], error
+    # Aim at the real game, so requests get past the 404; a value of another type stays (it is invalid).
+    if isinstance(params.get("game_id"), int):
+        params["game_id"] = game.id
+    if isinstance(params.get("index"), int):
+        params["index"] = params["index"] % 2
+    case.call_and_validate(headers={"Authorization": f"Token {_token_for(game)}"}, **CHECKS)
+
+
+STATEFUL_SCENARIOS, STATEFUL_STEPS = 5, 5
+
+
+def test_the_server_answers_as_its_schema_says_through_linked_calls(player_in_a_game):
+    """The stateful phase: schemathesis chains calls through the links it infers from the schema (a game
+    created, then read, joined, its phases listed; a token made, then rotated or revoked...), and checks
+    every answer as above."""
+
+    game = player_in_a_game
+
+    class Workflow(schema.as_state_machine()):
+        def get_call_kwargs(self, case):
+            self.headers = {"Authorization": f"Token {_token_for(game)}"}
+            return {"headers": self.headers}
+
+        def validate_response(self, response, case, additional_checks=None, **kwargs):
+            # The headers given as explicit auth, as call_and_validate does: the auth checks then probe
+            # the same request without them, and with made-up ones.
+            case.validate_response(response, headers=self.headers, **CHECKS, transport_kwargs=kwargs or None)
+
+    run_state_machine_as_test(
+        Workflow,
+        settings=settings(
+            max_examples=STATEFUL_SCENARIOS,
+            stateful_step_count=STATEFUL_STEPS,
+            deadline=None,
+            derandomize=True,
+            suppress_health_check=list(HealthCheck),
+        ),
+    )

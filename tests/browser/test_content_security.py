@@ -1,5 +1,6 @@
-"""The pages work under the site's Content-Security-Policy: Chromium reports no violation on the lobby, a
-variant page, a game page with its map (a player signed in), or the API documentation."""
+"""The pages work under the site's Content-Security-Policy, which allows no inline script and no inline
+style: Chromium reports no violation on the lobby, a variant page, a game page with its map (a player
+signed in), its history, a map SVG opened on its own, or the API documentation."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from dipserver.games.models import Power
+from dipserver.games.services.orders import orders_submit
+from dipserver.games.services.phases import phase_process
 from tests.browser.test_play_modules import TIMEOUT, open_game, signed_in_page, started
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -29,6 +32,34 @@ def _violations(page: Page) -> list[str]:
     return [v for v in page.evaluate("window.__violations") if not v.startswith(EXPECTED)]
 
 
+def _styled(page: Page, where: str) -> bool:
+    """Whether the map's stylesheet took: a sea is drawn in its colour, not SVG's default black."""
+    fill = page.locator(f'{where} #provinces [id="NTH"]').evaluate("n => getComputedStyle(n).fill")
+    return fill not in ("rgb(0, 0, 0)", "none", "")
+
+
+def test_a_games_history_and_a_map_opened_on_its_own_break_no_rule_of_the_policy(browser, live_server):
+    base, lock = live_server.url, live_server.lock
+    with lock:
+        game = started("History under CSP", "standard", "csph")
+        france = Power.objects.get(game=game, name="FRANCE").user
+        orders_submit(game_id=game.id, user=france, text="A PAR - BUR", phase=game.current_phase.name)
+        phase_process(phase_id=game.current_phase_id, force=True)
+    page = signed_in_page(browser, base, france, lock)
+    page.add_init_script(RECORD_VIOLATIONS)
+    open_game(page, base, game)
+    page.click("#hist-prev")
+    expect(page.locator("#phase-report")).to_contain_text("Spring 1901 movement", timeout=TIMEOUT)
+    expect(page.locator("#map #orders").first).to_be_attached()
+    assert _styled(page, "#map")
+    assert _violations(page) == []
+    # Opened on its own, after the page fetched it: the browser revalidates (a 304) and keeps the policy
+    # of that answer, so a 304 allows the map's stylesheet as the 200 did.
+    page.goto(f"{base}/api/v1/games/{game.id}/phases/0/map.svg")
+    assert _styled(page, "svg")
+    assert _violations(page) == []
+
+
 def test_a_players_game_page_and_its_map_break_no_rule_of_the_policy(browser, live_server, shoot):
     base, lock = live_server.url, live_server.lock
     with lock:
@@ -38,7 +69,7 @@ def test_a_players_game_page_and_its_map_break_no_rule_of_the_policy(browser, li
     page.add_init_script(RECORD_VIOLATIONS)
     open_game(page, base, game)
     expect(page.locator("#map svg")).to_be_attached(timeout=TIMEOUT)
-    assert page.locator("#map svg style").count() == 1  # the map's own stylesheet is applied
+    assert _styled(page, "#map")  # the map's own stylesheet is applied
     page.locator('#unit-picker .unit-chip[data-unit="PAR"]').click()
     expect(page.locator("#unit-options .option").first).to_be_visible()
     shoot(page, "game")

@@ -43,6 +43,24 @@ def test_every_page_allows_scripts_from_this_site_only(path: str) -> None:
     assert policy["base-uri"] == ["'self'"]
 
 
+# Swagger UI and Redoc style themselves inline; no page of the site does.
+API_DOCS = ["/api/docs/", "/api/redoc/"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", [p for p in PAGES if p not in API_DOCS])
+def test_every_page_allows_styles_from_this_site_only(path: str) -> None:
+    policy = _policy(Client().get(path)["Content-Security-Policy"])
+    assert policy["style-src"] == ["'self'"]  # no 'unsafe-inline': no style attribute, no inline <style>
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", API_DOCS)
+def test_only_the_api_documentation_allows_inline_styles(path: str) -> None:
+    policy = _policy(Client().get(path)["Content-Security-Policy"])
+    assert policy["style-src"] == ["'self'", "'unsafe-inline'"]
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize("path", PAGES)
 def test_every_page_has_the_usual_security_headers(path: str) -> None:
@@ -71,7 +89,7 @@ def game_page(db: None) -> str:
 
 
 class _InlineFinder(HTMLParser):
-    """Collects what a CSP without 'unsafe-inline' scripts would block, and inline <style> elements."""
+    """Collects what a CSP without 'unsafe-inline' would block: inline scripts, handlers and styles."""
 
     EXECUTABLE = {"", "module", "text/javascript", "application/javascript"}
 
@@ -88,6 +106,8 @@ class _InlineFinder(HTMLParser):
         for name, value in attrs:
             if name.startswith("on"):
                 self.found.append(f"line {self.getpos()[0]}: event handler {name}=")
+            if name == "style":
+                self.found.append(f"line {self.getpos()[0]}: style=")
             if name in ("href", "src", "action") and (value or "").strip().lower().startswith("javascript:"):
                 self.found.append(f"line {self.getpos()[0]}: {name}=javascript:")
 
@@ -113,9 +133,11 @@ def test_the_inline_finder_sees_what_the_policy_blocks() -> None:
     finder = _InlineFinder()
     finder.feed('<script>go()</script><script type="module" src="/a.js"></script><a onclick="x()">')
     finder.feed('<style>p{}</style><script type="application/json">{}</script><a href="javascript:x()">')
+    finder.feed('<b style="--power: red">')
     assert [line.split(": ", 1)[1] for line in finder.found] == [
         "inline <script>",
         "event handler onclick=",
         "inline <style>",
         "href=javascript:",
+        "style=",
     ]

@@ -46,10 +46,14 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
-    # A phase's result records: named for what they are, whatever else says "kind" or "outcome".
+    # The schema documents JSON bodies: forms are still parsed (the browsable API), but cannot say null.
+    "PARSER_WHITELIST": ["dipserver.api.parsers.JSONParser"],
     "ENUM_NAME_OVERRIDES": {
         "ResultKindEnum": "dipserver.api.results.RESULT_KINDS",
         "OutcomeEnum": "dipserver.api.results.OUTCOMES",
         "UnitTypeEnum": "dipserver.api.results.UNIT_TYPES",
+        "GameStatusEnum": "dipserver.api.payloads.GAME_STATUSES",
+        "PhaseStatusEnum": "dipserver.api.payloads.PHASE_STATUSES",
+        "PowerStatusEnum": "dipserver.api.payloads.POWER_STATUSES",
     },
 }

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from csp.constants import NONE, SELF, UNSAFE_INLINE
+from csp.constants import NONE, SELF
 
 from dipserver.config.env import BASE_DIR as BASE_DIR  # a setting too (settings.BASE_DIR): re-exported
 from dipserver.config.env import (
@@ -65,14 +65,16 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
-# Scripts only from this site's files: no inline script, no eval, no other origin. Styles allow inline
-# because the map is an SVG drawn by the server and inserted into the page with its own <style> and
-# per-power colours; a style cannot run script. Redoc runs its search in a worker made from a blob.
+# Scripts and styles only from this site's files: no inline script or style, no eval, no other origin.
+# The game page adopts the map SVG's own stylesheet through the CSSOM and sets power colours the same
+# way; a map SVG opened on its own allows its stylesheet by hash (dipserver.core.content_security).
+# Swagger UI and Redoc style themselves inline, so their two pages alone allow it (config/urls.py).
+# Redoc runs its search in a worker made from a blob.
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": [SELF],
         "script-src": [SELF],
-        "style-src": [SELF, UNSAFE_INLINE],
+        "style-src": [SELF],
         "img-src": [SELF, "data:"],
         "font-src": [SELF, "data:"],
         "connect-src": [SELF],
