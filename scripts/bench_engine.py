@@ -346,8 +346,9 @@ def _aim(order: Any) -> tuple[str, ...]:
 def time_ours(requests: list[dict[str, Any]], repeat: int) -> dict[str, Any]:
     """Per position, the median CPU seconds of reading its order texts and of adjudicating (lists in request
     order, under "read" and "adjudicate"), and the units each leaves (by ``id`` of the request)."""
-    from dipserver.adjudicator.jsonio import read_orders, read_request
+    from dipserver.adjudicator.jsonio import read_request
     from dipserver.engine.adjudicate import adjudicate
+    from dipserver.engine.ordersheet import read_sheet
 
     read_times, adjudicate_times = [], []
     units: dict[int, list[list[str]]] = {}
@@ -357,9 +358,9 @@ def time_ours(requests: list[dict[str, Any]], repeat: int) -> dict[str, Any]:
         reads, adjudications = [], []
         for _ in range(repeat):
             t0 = clock()
-            orders = read_orders(request).orders
+            orders = read_sheet(request.board, request.position, request.orders).orders
             t1 = clock()
-            # As the command line does: orders from read_orders are checked on their own already.
+            # As the command line does: orders from read_sheet are checked on their own already.
             result = adjudicate(request.board, request.position, orders, checked=True)
             t2 = clock()
             reads.append(t1 - t0)

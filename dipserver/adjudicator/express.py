@@ -24,14 +24,10 @@ from typing import Any, cast
 
 from dipserver.adjudicator.jsonio import (
     _CHANGING,
-    _LOC,
-    _PROV,
-    _TYPES,
     REQUEST_KEYS,
     RequestError,
     _homes_data,
     _phase,
-    _read_plain,
     _variant,
 )
 from dipserver.engine.board import Board, board_for
@@ -47,6 +43,11 @@ from dipserver.engine.convoys import (
     sea_route,
     unit_name,
 )
+from dipserver.engine.orders import Convoy, Hold, Move, SupportHold, SupportMove
+from dipserver.engine.readings import LOC as _LOC
+from dipserver.engine.readings import PROV as _PROV
+from dipserver.engine.readings import TYPES as _TYPES
+from dipserver.engine.readings import read_plain as _read_plain
 from dipserver.engine.resolver import CONVOY, HOLD, MOVE, SUPPORT, ConvoyRoute, OrderTable, resolve
 from dipserver.engine.types import OWNED, Phase, PhaseType, Season, Terrain, UnitType, province_of
 from dipserver.engine.variant import Variant
@@ -211,23 +212,23 @@ class _Lane:
         unit = f"{unit_type.value} {loc}"
         reading: _Reading | None = None
         kind = order[0]
-        if kind == "Hold":
+        if kind is Hold:
             reading = (_HOLD, prov, unit, None, None, None, raw)
-        elif kind == "Move":
+        elif kind is Move:
             _, _, dest, via_convoy = order
             into = province_of(dest)
             if unit_type is UnitType.FLEET or (not via_convoy and dest in self.board.army_moves(prov)):
                 reading = (_MOVE, prov, unit, into, unit[:2] + dest, None, raw)
             else:
                 reading = (_BY_SEA, prov, unit, into, unit[:2] + into, via_convoy, raw)
-        elif kind == "SupportHold":
+        elif kind is SupportHold:
             reading = (_SUPPORT_HOLD, prov, unit, order[2], None, None, raw)
-        elif kind == "SupportMove":
+        elif kind is SupportMove:
             _, _, target, dest = order
             into = province_of(dest)
             if into != prov:  # never read so (a unit cannot reach its own province), but cheap to be sure
                 reading = (_SUPPORT_MOVE, prov, unit, target, dest, into, raw)
-        elif kind == "Convoy":
+        elif kind is Convoy:
             reading = (_CONVOY, prov, unit, order[2], order[3], None, raw)
         return reading
 

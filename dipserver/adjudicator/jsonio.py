@@ -30,7 +30,7 @@ from dipserver.engine.variant import VARIANTS_DIR, Variant, VariantError, load_v
 
 if TYPE_CHECKING:
     from dipserver.engine.adjudicate import PhaseResult
-    from dipserver.engine.orders import Order
+    from dipserver.engine.ordersheet import OrderSheet
 
 REQUEST_KEYS = frozenset({"variant", "phase", "units", "centers", "homes", "dislodged", "orders"})
 # Only for variants whose map changes (turnio.py): options, the phase's map, Sahara flags, Deluge memory.
@@ -423,177 +423,6 @@ def _orders(table: dict[str, Any]) -> dict[str, list[str]]:
     return table
 
 
-# --- orders -------------------------------------------------------------------------------------------
-
-# The notation ``format_order`` writes, read without the general parser: tools send thousands of these,
-# and the parser's names, aliases and messages cost more than the adjudication itself.
-_LOC = r"([A-Z0-9]{2,4}(?:/[NSEW]C)?)"
-_PROV = r"([A-Z0-9]{2,4})"  # a convoy names provinces: armies have no coasts
-_CANONICAL_RE = re.compile(
-    rf"^([AF]) {_LOC} (?:(H)|- {_LOC}( VIA)?|S [AF] {_LOC}(?: - {_LOC})?|C A {_PROV} - {_PROV})$"
-)
-_TYPES = {"A": UnitType.ARMY, "F": UnitType.FLEET}
-
-# What a text means on a board, whoever gives it: (order or None, ordered unit's type, its location and
-# province, the province of a convoyed army). Only the ordered unit, and a convoy's army, vary by position.
-_Reading = tuple["Order | None", UnitType | None, str, str, str | None]
-# The same before the order is made: (the order's class name and arguments, or None), then as above. The
-# express lane reads texts so, and never imports ``orders.py``.
-_Plain = tuple[tuple[Any, ...] | None, UnitType | None, str, str, str | None]
-_NOT_SIMPLE: _Plain = (None, None, "", "", None)
-_READINGS: dict[Board, dict[str, _Reading]] = {}
-_MAX_READINGS = 200_000  # canonical texts on a map are finite; the cap only guards against odd input
-
-
-def read_movement_order(text: str, board: Board, position: Position, power: str) -> Order | None:
-    """A well-formed, plainly legal movement order in canonical notation, read in a microsecond or two.
-
-    ``None`` means "not that simple": the caller hands the text to ``parse.parse_order``, which knows every
-    other notation, infers coasts and explains illegal orders. Whenever this returns an order, it is the one
-    ``parse_order`` would return (the tests hold it to that).
-    """
-    readings = _READINGS.get(board) or _new_board_cache(_READINGS, board)
-    return _read_known(text, board, readings, position.units, power)
-
-
-def _read_known(
-    text: str, board: Board, readings: dict[str, _Reading], units: Mapping[str, Unit], power: str
-) -> Order | None:
-    """``read_movement_order`` with the board's cache already found (``read_orders`` finds it once)."""
-    reading = readings.get(text)
-    if reading is None:
-        reading = _read_canonical(text, board)
-        if len(readings) < _MAX_READINGS:
-            readings[text] = reading
-    order, unit_type, loc, prov, carried = reading
-    if order is None:
-        return None
-    unit = units.get(prov)
-    if unit is None or unit.power != power or unit.type is not unit_type or unit.location != loc:
-        return None
-    if carried is not None:
-        army = units.get(carried)
-        if army is not None and army.type is not UnitType.ARMY:
-            return None
-    return order
-
-
-def _read_canonical(text: str, board: Board) -> _Reading:
-    """The board's part of ``read_movement_order``: every check that does not depend on the position."""
-    plain, unit_type, loc, prov, carried = _read_plain(text, board)
-    if plain is None:
-        return None, unit_type, loc, prov, carried
-    from dipserver.engine import orders  # imported once read, not by the express lane, which needs none
-
-    return getattr(orders, plain[0])(*plain[1:]), unit_type, loc, prov, carried  # e.g. Hold(loc)
-
-
-def _read_plain(text: str, board: Board) -> _Plain:
-    """``_read_canonical`` without making the order: the name of its class in ``orders.py`` and the
-    arguments, such as ``("Move", "PAR", "BUR", False)``."""
-    m = _CANONICAL_RE.match(text)
-    if m is None:
-        return _NOT_SIMPLE
-    kind, loc, hold, move_to, via, target, support_to, carried, carry_to = m.groups()
-    unit_type, prov = _TYPES[kind], province_of(loc)
-    if not board.can_occupy(unit_type, loc):
-        return _NOT_SIMPLE
-    if hold:
-        return ("Hold", loc), unit_type, loc, prov, None
-    if move_to is not None:
-        return _read_move(board, unit_type, loc, move_to, bool(via)), unit_type, loc, prov, None
-    if target is not None:
-        return _read_support(board, unit_type, loc, target, support_to), unit_type, loc, prov, None
-    if (
-        unit_type is UnitType.FLEET
-        and board.is_water(prov)
-        and board.is_land(carried)
-        and board.is_land(carry_to)
-        and carried != carry_to
-    ):
-        return ("Convoy", loc, carried, carry_to), unit_type, loc, prov, carried
-    return _NOT_SIMPLE
-
-
-def _read_move(board: Board, unit_type: UnitType, loc: str, dest: str, via: bool) -> tuple[Any, ...] | None:
-    if unit_type is UnitType.FLEET:
-        return ("Move", loc, dest, False) if not via and dest in board.fleet_moves(loc) else None
-    if not via and dest in board.army_moves(loc):
-        return ("Move", loc, dest, False)
-    # Not adjacent, or a convoy asked for: legal if some chain of seas leads there.
-    return ("Move", loc, dest, via) if dest in board.convoy_destinations(loc) else None
-
-
-def _read_support(
-    board: Board, unit_type: UnitType, loc: str, target: str, dest: str | None
-) -> tuple[Any, ...] | None:
-    target_prov = province_of(target)
-    if target_prov == province_of(loc) or not _named_place(board, target):
-        return None
-    if dest is None:
-        return (
-            ("SupportHold", loc, target_prov)
-            if board.can_reach_province(unit_type, loc, target_prov)
-            else None
-        )
-    dest_prov = province_of(dest)
-    if dest_prov == target_prov or not _named_place(board, dest):
-        return None
-    return (
-        ("SupportMove", loc, target_prov, dest)
-        if board.can_reach_province(unit_type, loc, dest_prov)
-        else None
-    )
-
-
-def _named_place(board: Board, loc: str) -> bool:
-    """On the board, and any coast named is one of its coasts."""
-    prov, _, coast = loc.partition("/")
-    return board.terrain(prov) is not Terrain.ABSENT and (not coast or coast in board.coasts(prov))
-
-
-class ReadOrders:
-    """The request's orders as the adjudicator takes them, and the texts it could not accept."""
-
-    __slots__ = ("orders", "rejected", "texts")
-
-    def __init__(
-        self,
-        orders: dict[str, list[Order]],  # power -> orders, in the order given
-        texts: list[str],  # the text of each order above, in the same order (powers in turn)
-        rejected: list[tuple[str, str, str]],  # (power, text, reason): unreadable or impossible orders
-    ) -> None:
-        self.orders, self.texts, self.rejected = orders, texts, rejected
-
-
-def read_orders(request: Request) -> ReadOrders:
-    """Every order text of the request, read for its phase; an impossible order is rejected with the
-    parser's reason and its unit is left unordered (it holds, or in a retreat it disbands)."""
-    board, position = request.board, request.position
-    fast = position.phase.type is PhaseType.MOVEMENT
-    readings = _READINGS.get(board) or _new_board_cache(_READINGS, board)
-    units = position.units
-    read = ReadOrders({}, [], [])
-    given = read.texts
-    for power, texts in request.orders.items():
-        orders = read.orders[power] = []
-        for raw in texts:
-            text = raw.strip()
-            order = _read_known(text, board, readings, units, power) if fast else None
-            if order is None:
-                # The parser is big, and canonical movement orders never need it: imported when first used.
-                from dipserver.engine.parse import OrderError, parse_order
-
-                try:
-                    order = parse_order(text, board, position, power)
-                except OrderError as exc:
-                    read.rejected.append((power, raw, exc.reason))
-                    continue
-            orders.append(order)
-            given.append(raw)
-    return read
-
-
 # --- the answer ---------------------------------------------------------------------------------------
 
 
@@ -628,9 +457,10 @@ def adjudicate_request(data: Any, *, express: bool = True) -> dict[str, Any]:
             raise RequestError(str(exc)) from exc
     # The general path's rules (adjustments, retreats, the movement phase): the express lane needs none.
     from dipserver.engine.adjudicate import adjudicate
+    from dipserver.engine.ordersheet import read_sheet
 
-    read = read_orders(request)
-    # Every order was read for this board and position, and so checked on its own (read_orders).
+    read = read_sheet(request.board, request.position, request.orders)
+    # Every order was read for this board and position, and so checked on its own (read_sheet).
     result = adjudicate(request.board, request.position, read.orders, checked=True)
     return answer(request, read, result)
 
@@ -639,7 +469,7 @@ _OUTCOMES: dict[Any, str] = {}  # Outcome -> its value, a dict lookup quicker th
 _LETTERS = {UnitType.ARMY: "A ", UnitType.FLEET: "F "}
 
 
-def answer(request: Request, read: ReadOrders, result: PhaseResult) -> dict[str, Any]:
+def answer(request: Request, read: OrderSheet, result: PhaseResult) -> dict[str, Any]:
     """The answer's JSON data: outcomes and reasons by power and order text, skipped phases, next position."""
     from dipserver.engine.orders import Outcome
 
