@@ -36,22 +36,24 @@ def answer(
         reasons.setdefault(power, {})[raw] = reason
     # The adjudicator reports one result per order given, in the order given, then the orders it made up
     # itself (a disband for want of a retreat, civil disorder): those are written in short notation.
+    rows = result.results
     given_orders = [order for orders in read.orders.values() for order in orders]
-    for i, outcome in enumerate(result.results):
-        if i < len(given_orders) and outcome.order is given_orders[i]:
-            text = read.texts[i]
-        else:
-            from dipserver.engine.parse import format_order
-
-            text = format_order(outcome.order, position)
-        given = results.get(outcome.power)
+    texts = [
+        text if row.order is order else _written(row.order, position)
+        for text, order, row in zip(read.texts, given_orders, rows, strict=False)  # rows go on: made up
+    ]
+    texts += [_written(row.order, position) for row in rows[len(texts) :]]
+    outcomes = _OUTCOMES
+    for text, row in zip(texts, rows, strict=True):
+        power = row.power
+        given = results.get(power)
         if given is None:
-            given = results[outcome.power] = {}
+            given = results[power] = {}
         elif text in given:
             continue  # the same text twice: the first gave the unit its order, the repeat only echoes it
-        given[text] = _OUTCOMES[outcome.outcome]
-        if outcome.reason:
-            reasons.setdefault(outcome.power, {})[text] = outcome.reason
+        given[text] = outcomes[row.outcome]
+        if row.reason:
+            reasons.setdefault(power, {})[text] = row.reason
     return {
         "phase": str(result.phase),
         "results": results,
@@ -59,6 +61,12 @@ def answer(
         "skipped": [str(p) for p in result.skipped],
         "next": position_data(variant, result.position, board),
     }
+
+
+def _written(order: Any, position: Position) -> str:
+    from dipserver.engine.parse import format_order
+
+    return format_order(order, position)
 
 
 def position_data(variant: Variant, position: Position, board: Board) -> dict[str, Any]:
