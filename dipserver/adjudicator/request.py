@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
-from dipserver.adjudicator.answers import _POWER_SETS, _POWERS, _homes_data, _power_set
+from dipserver.adjudicator.answers import _MAX_BOARDS, _POWER_SETS, _POWERS, _homes_data, _power_set
 from dipserver.engine.board import Board, board_for
 from dipserver.engine.position import Dislodged, Position
 from dipserver.engine.types import Phase, PhaseType, Terrain, Unit, UnitType, province_of
@@ -323,7 +323,6 @@ _UNITS: dict[Board, dict[str, dict[str, tuple[str, Unit]]]] = {}
 
 _K = TypeVar("_K")
 _V = TypeVar("_V")
-_MAX_BOARDS = 64  # a board per variant, and one per set of home centres a request overrides
 
 
 def _new_board_cache(caches: dict[Board, dict[_K, _V]], board: Board) -> dict[_K, _V]:
