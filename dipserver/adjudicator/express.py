@@ -5,8 +5,8 @@ Tools feed the command line thousands of movement phases of the standard map wit
 and ``Order`` values, ``adjudicate``, build ``OrderResult`` values, turn them back into JSON) spends most of
 its time making and unmaking objects. This lane goes from the decoded JSON to the answer's JSON directly,
 through per-board tables and the units' province strings, and shares the rules themselves with
-``movement.py``: the same reading of each text (the board's readings, ``readings.py``), the same
-resolver, convoy routes, contested provinces and retreat options.
+``movement.py``: the same reading of each text (``readings.read_plain``), the same resolver, convoy
+routes, contested provinces and retreat options.
 
 It takes a request only when it is sure to give the general path's answer: a movement phase on a map that
 never changes, with the variant's own home centres, every field well formed, every order text canonical,
@@ -17,9 +17,10 @@ which has every check and message. ``tests/engine/test_express_lane.py`` holds t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from operator import itemgetter
-from typing import Any
+from typing import Any, cast
 
 from dipserver.adjudicator.answers import _homes_data
 from dipserver.adjudicator.request import _CHANGING, REQUEST_KEYS, RequestError, _phase, _variant
@@ -36,10 +37,12 @@ from dipserver.engine.convoys import (
     sea_route,
     unit_name,
 )
-from dipserver.engine.orders import Hold, Move, SupportHold, SupportMove
-from dipserver.engine.readings import read
+from dipserver.engine.readings import LOC as _LOC
+from dipserver.engine.readings import PROV as _PROV
+from dipserver.engine.readings import TYPES as _TYPES
+from dipserver.engine.readings import read_plain as _read_plain
 from dipserver.engine.resolver import CONVOY, HOLD, MOVE, SUPPORT, ConvoyRoute, OrderTable, resolve
-from dipserver.engine.types import OWNED, Phase, PhaseType, Season, UnitType, province_of
+from dipserver.engine.types import OWNED, Phase, PhaseType, Season, Terrain, UnitType, province_of
 from dipserver.engine.variant import Variant
 
 # What an order text means on a board: (kind, ordered unit's province, its text, a, b, c, the order text),
@@ -51,6 +54,8 @@ _SUPPORT_HOLD = 3  # supported province, -, -
 _SUPPORT_MOVE = 4  # supported province, destination as written, destination province
 _CONVOY = 5  # army's province, destination province, -
 _Reading = tuple[int, str, str, Any, Any, Any, str]
+# What _Lane.quick_reading says of a text it leaves to the engine's reader (compared by identity only).
+_UNSURE: _Reading = cast("_Reading", ("unsure",))
 _MAX_READINGS = 200_000  # canonical texts on a map are finite; the cap only guards against odd input
 
 _SUCCESS, _BOUNCE, _CUT, _DISLODGED = "success", "bounce", "cut", "dislodged"
@@ -68,6 +73,9 @@ class _Lane:
         "home_keys",
         "home_lists",
         "homes",
+        "lands",
+        "named",
+        "occupiable",
         "owned_rule",
         "phases",
         "power_set",
@@ -77,6 +85,7 @@ class _Lane:
         "seas",
         "sites",
         "slug",
+        "supportable",
         "unit_province",
         "unmatched",
     )
@@ -107,6 +116,26 @@ class _Lane:
             text: board.army_moves(text[2:]) if text[0] == "A" else board.fleet_moves(text[2:])
             for text in found
         }
+        # For quick_reading: what readings.py checks, as tables of the names its pattern admits.
+        loc_form, prov_form = re.compile(_LOC).fullmatch, re.compile(_PROV).fullmatch
+        self.occupiable = {
+            text: prov
+            for text, prov in found.items()
+            if loc_form(text[2:]) and board.can_occupy(_TYPES[text[0]], text[2:])
+        }
+        self.named = frozenset(
+            loc
+            for p in board.provinces
+            if board.terrain(p) is not Terrain.ABSENT
+            for loc in (p, *(f"{p}/{coast}" for coast in board.coasts(p)))
+            if loc_form(loc)
+        )
+        self.lands = frozenset(p for p in board.provinces if board.is_land(p) and prov_form(p))
+        # unit text -> the provinces it could move into: where it may support
+        self.supportable = {
+            text: board.army_moves(text[2:]) if text[0] == "A" else board.fleet_move_provinces(text[2:])
+            for text in found
+        }
         self.home_keys = tuple(self.homes)
         self.home_lists = tuple(self.homes.values())
         self.readings: dict[str, _Reading | None] = {}
@@ -117,35 +146,84 @@ class _Lane:
     def reading(self, raw: Any) -> _Reading | None:
         if type(raw) is not str:
             return None
-        reading = self._read(raw)
+        reading: _Reading | None = self.quick_reading(raw)
+        if reading is _UNSURE:
+            reading = self._read(raw)
         if len(self.readings) < _MAX_READINGS:
             self.readings[raw] = reading
         return reading
 
+    def quick_reading(self, text: str) -> _Reading:
+        """The reading of a text in the notation ``format_order`` writes, from this board's tables: what
+        ``_read`` gives, a few times quicker (a batch of positions meets thousands of texts once each).
+        ``_UNSURE`` for anything else, and for any text it would not read: ``_read`` decides those."""
+        parts = text.split(" ")
+        count = len(parts)
+        if count < 3:
+            return _UNSURE
+        unit = parts[0] + " " + parts[1]
+        prov = self.occupiable.get(unit)
+        if prov is None:
+            return _UNSURE
+        word = parts[2]
+        if count == 3:
+            return (_HOLD, prov, unit, None, None, None, text) if word == "H" else _UNSURE
+        if word == "-":
+            dest = parts[3]
+            if count != 4 or dest not in self.reach[unit] or dest not in self.named:
+                return _UNSURE  # (a move by sea: _read)
+            into = dest.partition("/")[0]
+            return (_MOVE, prov, unit, into, unit[:2] + dest, None, text)
+        if word == "S":
+            target = parts[4] if count in (5, 7) and parts[3] in _TYPES else ""
+            if target not in self.named:
+                return _UNSURE
+            supported = target.partition("/")[0]
+            reach = self.supportable[unit]
+            if supported == prov:
+                return _UNSURE
+            if count == 5:
+                if supported not in reach:
+                    return _UNSURE
+                return (_SUPPORT_HOLD, prov, unit, supported, None, None, text)
+            dest = parts[6]
+            into = dest.partition("/")[0]
+            if parts[5] != "-" or dest not in self.named or into in (supported, prov) or into not in reach:
+                return _UNSURE
+            return (_SUPPORT_MOVE, prov, unit, supported, dest, into, text)
+        if word == "C" and count == 7 and unit[0] == "F" and parts[3] == "A" and parts[5] == "-":
+            army, into = parts[4], parts[6]
+            if prov in self.seas and army in self.lands and into in self.lands and army != into:
+                return (_CONVOY, prov, unit, army, into, None, text)
+        return _UNSURE
+
     def _read(self, raw: str) -> _Reading | None:
-        """A text's reading in the lane's terms, from the engine's reading of it (``readings.py``)."""
-        text = raw.strip()
-        order, unit_type, loc, prov, _carried = self.board.readings.get(text) or read(text, self.board)
-        if order is None:
+        """A text's reading through the engine's canonical reader (``readings.read_plain``)."""
+        order, unit_type, loc, prov, _carried = _read_plain(raw.strip(), self.board)
+        if order is None or unit_type is None:
             return None
-        unit = ("A " if unit_type is UnitType.ARMY else "F ") + loc
-        kind = type(order)
-        if kind is Hold:
-            return (_HOLD, prov, unit, None, None, None, raw)
-        if kind is Move:
-            dest, via_convoy = order.dest, order.via_convoy
+        unit = f"{unit_type.value} {loc}"
+        reading: _Reading | None = None
+        kind = order[0]
+        if kind == "Hold":
+            reading = (_HOLD, prov, unit, None, None, None, raw)
+        elif kind == "Move":
+            _, _, dest, via_convoy = order
             into = province_of(dest)
             if unit_type is UnitType.FLEET or (not via_convoy and dest in self.board.army_moves(prov)):
-                return (_MOVE, prov, unit, into, unit[:2] + dest, None, raw)
-            return (_BY_SEA, prov, unit, into, unit[:2] + into, via_convoy, raw)
-        if kind is SupportHold:
-            return (_SUPPORT_HOLD, prov, unit, order.target, None, None, raw)
-        if kind is SupportMove:
-            into = province_of(order.dest)
-            if into == prov:  # never read so (a unit cannot reach its own province), but cheap to be sure
-                return None
-            return (_SUPPORT_MOVE, prov, unit, order.target, order.dest, into, raw)
-        return (_CONVOY, prov, unit, order.target, order.dest, None, raw)
+                reading = (_MOVE, prov, unit, into, unit[:2] + dest, None, raw)
+            else:
+                reading = (_BY_SEA, prov, unit, into, unit[:2] + into, via_convoy, raw)
+        elif kind == "SupportHold":
+            reading = (_SUPPORT_HOLD, prov, unit, order[2], None, None, raw)
+        elif kind == "SupportMove":
+            _, _, target, dest = order
+            into = province_of(dest)
+            if into != prov:  # never read so (a unit cannot reach its own province), but cheap to be sure
+                reading = (_SUPPORT_MOVE, prov, unit, target, dest, into, raw)
+        elif kind == "Convoy":
+            reading = (_CONVOY, prov, unit, order[2], order[3], None, raw)
+        return reading
 
     def name(self, loc: str) -> str:
         return place_name(self.board, loc)

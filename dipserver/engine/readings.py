@@ -19,11 +19,11 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from dipserver.engine.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove
 from dipserver.engine.types import Terrain, Unit, UnitType, province_of
 
 if TYPE_CHECKING:
     from dipserver.engine.board import Board
+    from dipserver.engine.orders import Order
 
 LOC = r"([A-Z0-9]{2,4}(?:/[NSEW]C)?)"
 PROV = r"([A-Z0-9]{2,4})"  # a convoy names provinces: armies have no coasts
@@ -32,8 +32,9 @@ _CANONICAL_RE = re.compile(
 )
 TYPES = {"A": UnitType.ARMY, "F": UnitType.FLEET}
 
-Reading = tuple[Order | None, UnitType | None, str, str, str | None]
-# The same before the order is made: its class and arguments, e.g. (Move, "PAR", "BUR", False).
+Reading = tuple["Order | None", UnitType | None, str, str, str | None]
+# The same before the order is made: the name of its class in orders.py and its arguments, such as
+# ("Move", "PAR", "BUR", False). The express lane reads texts so, and never imports orders.py.
 Plain = tuple[tuple[Any, ...] | None, UnitType | None, str, str, str | None]
 _NOT_SIMPLE: Plain = (None, None, "", "", None)
 MAX_READINGS = 200_000  # canonical texts on a map are finite; the cap only guards against odd input
@@ -59,7 +60,11 @@ def movement_order(text: str, board: Board, units: Mapping[str, Unit], power: st
 def read(text: str, board: Board) -> Reading:
     """The text's reading on ``board``, kept there for the next time."""
     plain, unit_type, loc, prov, carried = read_plain(text, board)
-    order = None if plain is None else plain[0](*plain[1:])  # e.g. Hold(loc)
+    order = None
+    if plain is not None:
+        from dipserver.engine import orders  # once a text is read: a batch's lane needs no orders at all
+
+        order = getattr(orders, plain[0])(*plain[1:])  # e.g. Hold(loc)
     reading: Reading = (order, unit_type, loc, prov, carried)
     if len(board.readings) < MAX_READINGS:
         board.readings[text] = reading
@@ -76,7 +81,7 @@ def read_plain(text: str, board: Board) -> Plain:
     if not board.can_occupy(unit_type, loc):
         return _NOT_SIMPLE
     if hold:
-        return (Hold, loc), unit_type, loc, prov, None
+        return ("Hold", loc), unit_type, loc, prov, None
     if move_to is not None:
         return _move(board, unit_type, loc, move_to, bool(via)), unit_type, loc, prov, None
     if target is not None:
@@ -88,17 +93,17 @@ def read_plain(text: str, board: Board) -> Plain:
         and board.is_land(carry_to)
         and carried != carry_to
     ):
-        return (Convoy, loc, carried, carry_to), unit_type, loc, prov, carried
+        return ("Convoy", loc, carried, carry_to), unit_type, loc, prov, carried
     return _NOT_SIMPLE
 
 
 def _move(board: Board, unit_type: UnitType, loc: str, dest: str, via: bool) -> tuple[Any, ...] | None:
     if unit_type is UnitType.FLEET:
-        return (Move, loc, dest, False) if not via and dest in board.fleet_moves(loc) else None
+        return ("Move", loc, dest, False) if not via and dest in board.fleet_moves(loc) else None
     if not via and dest in board.army_moves(loc):
-        return (Move, loc, dest, False)
+        return ("Move", loc, dest, False)
     # Not adjacent, or a convoy asked for: legal if some chain of seas leads there.
-    return (Move, loc, dest, via) if dest in board.convoy_destinations(loc) else None
+    return ("Move", loc, dest, via) if dest in board.convoy_destinations(loc) else None
 
 
 def _support(
@@ -109,12 +114,12 @@ def _support(
         return None
     if dest is None:
         reach = board.can_reach_province(unit_type, loc, target_prov)
-        return (SupportHold, loc, target_prov) if reach else None
+        return ("SupportHold", loc, target_prov) if reach else None
     dest_prov = province_of(dest)
     if dest_prov == target_prov or not _named_place(board, dest):
         return None
     reach = board.can_reach_province(unit_type, loc, dest_prov)
-    return (SupportMove, loc, target_prov, dest) if reach else None
+    return ("SupportMove", loc, target_prov, dest) if reach else None
 
 
 def _named_place(board: Board, loc: str) -> bool:
