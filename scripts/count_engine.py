@@ -66,6 +66,9 @@ def positions(wanted: int, seed: int) -> list[dict[str, Any]]:
 
 def count(requests: list[dict[str, Any]]) -> dict[str, Any]:
     """The instruction counts of each run (see the module's docstring), and the number of positions."""
+    # Compiled first, as an installation has it (and bench_engine.py does): with PYTHONDONTWRITEBYTECODE
+    # set, a module edited since would be compiled again in every run, tens of millions of instructions.
+    subprocess.run([sys.executable, "-m", "compileall", "-qq", "dipserver"], cwd=ROOT, check=False)
     with tempfile.TemporaryDirectory() as tmp:
         one, batch = Path(tmp) / "one.jsonl", Path(tmp) / "batch.jsonl"
         one.write_text(json.dumps(requests[0]) + "\n")
