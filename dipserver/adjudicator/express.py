@@ -5,7 +5,7 @@ Tools feed the command line thousands of movement phases of the standard map wit
 and ``Order`` values, ``adjudicate``, build ``OrderResult`` values, turn them back into JSON) spends most of
 its time making and unmaking objects. This lane goes from the decoded JSON to the answer's JSON directly,
 through per-board tables and the units' province strings, and shares the rules themselves with
-``movement.py``: the same reading of each text (``jsonio._read_plain``), the same resolver, convoy
+``movement.py``: the same reading of each text (``readings.read_plain``), the same resolver, convoy
 routes, contested provinces and retreat options.
 
 It takes a request only when it is sure to give the general path's answer: a movement phase on a map that
@@ -22,18 +22,8 @@ from collections.abc import Sequence
 from operator import itemgetter
 from typing import Any, cast
 
-from dipserver.adjudicator.jsonio import (
-    _CHANGING,
-    _LOC,
-    _PROV,
-    _TYPES,
-    REQUEST_KEYS,
-    RequestError,
-    _homes_data,
-    _phase,
-    _read_plain,
-    _variant,
-)
+from dipserver.adjudicator.answers import _homes_data
+from dipserver.adjudicator.request import _CHANGING, REQUEST_KEYS, RequestError, _phase, _variant
 from dipserver.engine.board import Board, board_for
 from dipserver.engine.convoys import (
     DISRUPTED,
@@ -47,6 +37,10 @@ from dipserver.engine.convoys import (
     sea_route,
     unit_name,
 )
+from dipserver.engine.readings import LOC as _LOC
+from dipserver.engine.readings import PROV as _PROV
+from dipserver.engine.readings import TYPES as _TYPES
+from dipserver.engine.readings import read_plain as _read_plain
 from dipserver.engine.resolver import CONVOY, HOLD, MOVE, SUPPORT, ConvoyRoute, OrderTable, resolve
 from dipserver.engine.types import OWNED, Phase, PhaseType, Season, Terrain, UnitType, province_of
 from dipserver.engine.variant import Variant
@@ -60,7 +54,7 @@ _SUPPORT_HOLD = 3  # supported province, -, -
 _SUPPORT_MOVE = 4  # supported province, destination as written, destination province
 _CONVOY = 5  # army's province, destination province, -
 _Reading = tuple[int, str, str, Any, Any, Any, str]
-# What _Lane.quick_reading says of a text it leaves to jsonio's reader (compared by identity only).
+# What _Lane.quick_reading says of a text it leaves to the engine's reader (compared by identity only).
 _UNSURE: _Reading = cast("_Reading", ("unsure",))
 _MAX_READINGS = 200_000  # canonical texts on a map are finite; the cap only guards against odd input
 
@@ -112,7 +106,7 @@ class _Lane:
             power: None if self.owned_rule else [p for p, home in board.homes.items() if home == power]
             for power in self.powers
         }
-        # unit text -> its province: exactly the texts jsonio's unit reader accepts on this board
+        # unit text -> its province: exactly the texts request.py's unit reader accepts on this board
         found = {"A " + loc: loc for loc in board.army_locations}
         found.update(("F " + loc, province_of(loc)) for loc in board.fleet_positions)
         self.unit_province = found
@@ -122,7 +116,7 @@ class _Lane:
             text: board.army_moves(text[2:]) if text[0] == "A" else board.fleet_moves(text[2:])
             for text in found
         }
-        # For quick_reading: what jsonio's canonical reader checks, as tables of the names its pattern admits.
+        # For quick_reading: what readings.py checks, as tables of the names its pattern admits.
         loc_form, prov_form = re.compile(_LOC).fullmatch, re.compile(_PROV).fullmatch
         self.occupiable = {
             text: prov
@@ -204,7 +198,7 @@ class _Lane:
         return _UNSURE
 
     def _read(self, raw: str) -> _Reading | None:
-        """A text's reading through jsonio's canonical reader (``_read_plain``)."""
+        """A text's reading through the engine's canonical reader (``readings.read_plain``)."""
         order, unit_type, loc, prov, _carried = _read_plain(raw.strip(), self.board)
         if order is None or unit_type is None:
             return None
@@ -439,7 +433,7 @@ def _adjudicate(lane: _Lane, names: _Names, units: Any, centers: Any, orders: An
                 else:  # _CONVOY
                     j = index.get(a)
                     if j is not None and texts[j][0] != "A":
-                        return None  # the parser's to read (jsonio._read_known leaves it)
+                        return None  # the parser's to read (readings.movement_order leaves it)
                     problem = _convoy_problem(lane, unit, prov, a, b, j is not None, fleet_seas, needed)
                     if not problem:
                         others.append((i, reading))

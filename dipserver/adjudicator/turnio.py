@@ -17,7 +17,7 @@ Such a request is the usual one (``jsonio.py``) with four optional fields more:
 
 The same ``"options"`` (then with the rule modules, ``blizzards`` and ``supply_lines``), ``"module_state"``
 (the modules' state as the phase opened) and a generated board's ``"board"`` may be given for any variant;
-``jsonio.played`` sends such requests here too (docs/engine.md, "Rule modules and generated boards").
+``request.played`` sends such requests here too (docs/engine.md, "Rule modules and generated boards").
 
 Orders may include the variant's conversion orders (``F BRE becomes army``, ``A POR becomes fleet``,
 ``F NAO stays fleet``). The phase is played by ``turn.play_phase``; the answer adds ``"events"`` (the
@@ -33,6 +33,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from dipserver.adjudicator.answers import position_data
 from dipserver.engine.board import MapState, board_for
 from dipserver.engine.coasts import recompute_coasts
 from dipserver.engine.modules import ModuleState, split_options
@@ -46,7 +47,7 @@ TIMELINE_KEYS = frozenset({"options", "map", "stay_flags", "last_occupants"})
 
 
 class MapRequestError(ValueError):
-    """A field of a changing-map request is wrong; ``jsonio`` turns it into a ``RequestError``."""
+    """A field of a changing-map request is wrong; ``request`` turns it into a ``RequestError``."""
 
 
 def game_options(
@@ -207,7 +208,6 @@ def play(
 def answer(variant: Variant, turn: Turn, echoed: dict[str, Any], changing: bool = True) -> dict[str, Any]:
     """The answer's JSON data; ``next`` in the request's own shape, the changed map included (unless the
     map never changes), and with the rule modules on, the module state of the next phase."""
-    from dipserver.adjudicator.jsonio import position_data
     from dipserver.engine.timeline import event_text
 
     results: dict[str, dict[str, str]] = {}

@@ -60,8 +60,8 @@ def adjudicate(
     module's overlay that closes provinces for one season (blizzards). Centres and the Winter decision
     always use ``board``, since such overlays never outlast the season.
 
-    ``checked=True`` says the movement orders were read by the parser or by the command line's reader
-    (``dipserver.adjudicator.jsonio``) for this position, which check each order on its own:
+    ``checked=True`` says the movement orders were read by the parser (``parse.parse_order``, or
+    ``ordersheet.read_sheet``) for this position, which checks each order on its own:
     ``movement.resolve_movement`` then skips those checks. Any other caller keeps the default, and with it
     the full checks and their messages.
     """

@@ -66,6 +66,8 @@ class Board:
             p: near & sea for p, near in self._neighbours.items()
         }
         self.message_names: dict[str, str] = {}
+        # readings.py's readings of order texts on this board (text -> reading), filled as texts come.
+        self.readings: dict[str, tuple[Any, ...]] = {}
         shore = self._shore
         self._land_waters = {p: frozenset(n for n in borders.get(p, _EMPTY) if n in shore) for p in land}
         self._fleet: dict[str, frozenset[str]] = {}
@@ -249,6 +251,7 @@ class Board:
         state = {k: v for k, v in self.__dict__.items() if k not in _LAZY}
         state["_convoy_reach"] = {}
         state["message_names"] = {}
+        state["readings"] = {}
         return state
 
     @functools.cached_property

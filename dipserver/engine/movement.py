@@ -82,8 +82,8 @@ def resolve_movement(
 ) -> MovementOutcome:
     """Adjudicate one movement phase on ``board`` for ``units`` (keyed by province).
 
-    ``checked=True`` promises that every order came from ``parse.parse_order`` or the command line's
-    ``jsonio.read_movement_order`` for this board and these units: each names its own power's unit, and a
+    ``checked=True`` promises that every order came from ``parse.parse_order`` (or its front, the board's
+    readings) for this board and these units: each names its own power's unit, and a
     support names a place the supporter could move to. Those checks are then skipped; everything that
     depends on other units (a supported unit's reach, convoy routes) is still checked.
     """

@@ -41,6 +41,7 @@ from dipserver.engine.orders import (
 # rule modules) can raise it without importing this module, which imports them: no import cycle.
 from dipserver.engine.orders import OrderError as OrderError
 from dipserver.engine.position import Position
+from dipserver.engine.readings import movement_order
 from dipserver.engine.types import HOME, OWNED, PhaseType, Terrain, Unit, UnitType, coast_of, province_of
 from dipserver.engine.variant import Variant, normalise_name
 
@@ -540,7 +541,26 @@ def parse_order(
     ``modules`` (``modules.orders.InPlay``: the game's rule modules and their state) lets the parser read
     module orders (``establish depot PAR``, ``place blizzard MUN``) as ``EstablishDepot``/``SnowStorm``;
     without it such an order is refused with the reason. The module orders are checked as ``play`` checks
-    them; the Diplomacy orders are not screened here (``modules.phase.order_problem`` does that)."""
+    them; the Diplomacy orders are not screened here (``modules.phase.order_problem`` does that).
+
+    A movement order in the notation ``format_order`` writes is read from the board's readings
+    (``readings.py``) when its unit is as written; every other text is read in full."""
+    if position.phase.type is PhaseType.MOVEMENT:
+        order = movement_order(text, board, position.units, power)
+        if order is not None:
+            return order
+    return parse_in_full(text, board, position, power, build_rule, modules)
+
+
+def parse_in_full(
+    text: str,
+    board: Board,
+    position: Position,
+    power: str,
+    build_rule: BuildRule | None = None,
+    modules: InPlay | None = None,
+) -> Order:
+    """``parse_order`` without the board's readings: every notation, inferred coasts, the reasons."""
     power = power.upper()
     if power not in board.variant.powers:
         raise OrderError(f"{power} is not a power in this game")

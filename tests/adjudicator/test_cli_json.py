@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from dipserver.adjudicator import cli
+from dipserver.adjudicator import batch as batches
+from dipserver.adjudicator import cli, codec
 from tests.adjudicator.test_cli import python, request
 
 BIG = "123456789012345678901234567890"  # beyond 64 bits: orjson reads it as a float, the stdlib as an int
@@ -73,39 +74,39 @@ def unfrozen() -> Iterator[None]:
 @pytest.fixture
 def stdlib_only(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The command line as on a bare checkout: ``import orjson`` fails."""
-    cli._use_codec()  # orjson's, if installed: the one to put back afterwards
+    codec._use_codec()  # orjson's, if installed: the one to put back afterwards
     monkeypatch.setitem(sys.modules, "orjson", None)
-    loads, encode = cli._codec()
-    monkeypatch.setattr(cli, "_loads", loads)
-    monkeypatch.setattr(cli, "_encode", encode)
+    loads, encode = codec._codec()
+    monkeypatch.setattr(codec, "_loads", loads)
+    monkeypatch.setattr(codec, "_encode", encode)
     yield
 
 
 def batch(lines: list[bytes]) -> bytes:
     out = io.BytesIO()
-    cli._adjudicate_lines(lines, out, flush=False)
+    batches.answer_lines(lines, out, flush=False)
     return out.getvalue()
 
 
 def test_without_orjson_the_codec_is_the_stdlibs(stdlib_only: None) -> None:
-    assert cli._loads is cli._stdlib_loads
-    assert cli._encode is cli._stdlib_encode
+    assert codec._loads is codec._stdlib_loads
+    assert codec._encode is codec._stdlib_encode
 
 
 def test_with_orjson_the_codec_is_orjsons() -> None:
     pytest.importorskip("orjson")
-    assert cli._use_codec() is cli._encode
-    assert cli._loads is not cli._stdlib_loads
-    assert cli._encode is not cli._stdlib_encode
+    assert codec._use_codec() is codec._encode
+    assert codec._loads is not codec._stdlib_loads
+    assert codec._encode is not codec._stdlib_encode
 
 
 def stdlib_batch(lines: list[bytes]) -> bytes:
-    cli._use_codec()
+    codec._use_codec()
     with pytest.MonkeyPatch.context() as patch:
         patch.setitem(sys.modules, "orjson", None)
-        loads, encode = cli._codec()
-        patch.setattr(cli, "_loads", loads)
-        patch.setattr(cli, "_encode", encode)
+        loads, encode = codec._codec()
+        patch.setattr(codec, "_loads", loads)
+        patch.setattr(codec, "_encode", encode)
         return batch(lines)
 
 
@@ -265,5 +266,5 @@ def test_the_collector_comes_back_on_when_the_first_answer_fails_to_be_written()
             raise BrokenPipeError
 
     with pytest.raises(BrokenPipeError):
-        cli._adjudicate_lines(ordinary(), Broken(), flush=False)
+        batches.answer_lines(ordinary(), Broken(), flush=False)
     assert gc.isenabled()

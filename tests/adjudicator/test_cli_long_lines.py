@@ -1,4 +1,4 @@
-"""``--jsonl --workers N`` reads its input in pieces (``cli._chunks``); its work must be linear in the
+"""``--jsonl --workers N`` reads its input in pieces (``batch.chunks``); its work must be linear in the
 input however long a line is. A 32 MB line used to take 8.9 s against 0.26 s in one process: every piece
 read was added to the unfinished line and the whole line split again, so the bytes copied grew with the
 square of the line's length.
@@ -17,7 +17,7 @@ from typing import Any, SupportsIndex
 
 import pytest
 
-from dipserver.adjudicator import cli
+from dipserver.adjudicator import batch
 
 
 class Counter:
@@ -81,7 +81,7 @@ def chunked(data: bytes, size: int, tmp_path: Path) -> tuple[list[bytes], int]:
     source = tmp_path / "input"  # a real file for select() to look at; the bytes come from ``read``
     source.write_bytes(b"")
     with source.open("rb") as stream:
-        lines = [line for chunk in cli._chunks(stream, read) for line in chunk]
+        lines = [line for chunk in batch.chunks(stream, read) for line in chunk]
     return lines, counter.touched
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from dipserver.adjudicator import jsonio
+from dipserver.adjudicator import request as reader
 from dipserver.adjudicator.cli import answer_text
 from dipserver.engine import icelords
 from dipserver.engine.modules import split_options
@@ -113,7 +113,7 @@ def test_bad_ice_lords_boards_are_refused_with_the_generators_message() -> None:
 
 
 def test_a_batch_dealing_many_boards_keeps_only_the_latest_in_its_tables() -> None:
-    for n in range(jsonio._MAX_HELD + 8):
+    for n in range(reader._MAX_HELD + 8):
         board = {"seed": f"board {n}", "powers": 2}
         answer = adjudicate(
             {
@@ -126,5 +126,5 @@ def test_a_batch_dealing_many_boards_keeps_only_the_latest_in_its_tables() -> No
             }
         )
         assert "error" not in answer, answer
-    generated = [v for v in jsonio._DEFAULT_BOARDS if v.slug == icelords.SLUG]
-    assert len(generated) <= jsonio._MAX_HELD and len(jsonio._HELD) == jsonio._MAX_HELD
+    generated = [v for v in reader._DEFAULT_BOARDS if v.slug == icelords.SLUG]
+    assert len(generated) <= reader._MAX_HELD and len(reader._HELD) == reader._MAX_HELD

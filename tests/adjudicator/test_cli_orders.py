@@ -1,8 +1,9 @@
-"""Reading a request's orders: the quick reader of canonical notation never disagrees with the parser.
+"""Reading a request's orders: the board's readings of canonical notation never disagree with the parser.
 
-``jsonio.read_movement_order`` reads ``A MUN S A PAR - BUR`` and friends without the general parser, for
-speed. It may decline any text (the parser then reads it), but an order it returns must be exactly the
-order ``parse.parse_order`` returns for the same text, power and position.
+``readings.movement_order`` reads ``A MUN S A PAR - BUR`` and friends without the full parser, for speed
+(``parse.parse_order`` and ``ordersheet.read_sheet`` start with it). It may decline any text (the parser
+then reads it in full), but an order it returns must be exactly the order ``parse.parse_in_full`` returns
+for the same text, power and position.
 """
 
 from __future__ import annotations
@@ -12,13 +13,15 @@ from collections.abc import Iterator
 
 import pytest
 
-from dipserver.adjudicator.jsonio import RequestError, read_movement_order, read_orders, read_request
+from dipserver.adjudicator.jsonio import RequestError, read_request
 from dipserver.engine.adjudicate import adjudicate
 from dipserver.engine.board import Board
 from dipserver.engine.options import legal_options
 from dipserver.engine.orders import Hold, Move, Order, SupportMove
-from dipserver.engine.parse import OrderError, parse_order
+from dipserver.engine.ordersheet import read_sheet
+from dipserver.engine.parse import OrderError, parse_in_full
 from dipserver.engine.position import Position
+from dipserver.engine.readings import movement_order
 from dipserver.engine.types import PhaseType, UnitType
 from dipserver.engine.variant import Variant
 
@@ -72,13 +75,13 @@ def test_the_quick_reader_returns_what_the_parser_returns(standard: Variant, boa
     read = declined = 0
     for position in [standard.start, *list(played_positions(board, standard.start, seed, 9))[2::3]]:
         for power, text in texts_for(board, position):
-            quick = read_movement_order(text, board, position, power)
+            quick = movement_order(text, board, position.units, power)
             if quick is None:
                 declined += 1
                 continue
             read += 1
             try:
-                parsed = parse_order(text, board, position, power)
+                parsed = parse_in_full(text, board, position, power)
             except OrderError as exc:
                 pytest.fail(
                     f"{power} {text!r} in {position.phase}: read as {quick}, parser says {exc.reason}"
@@ -91,13 +94,13 @@ def test_every_option_the_engine_offers_is_read_without_the_parser(standard: Var
     for position in played_positions(board, standard.start, 3, 8):
         for power in sorted({u.power for u in position.units.values()}):
             for option in legal_options(board, position, power).all():
-                assert read_movement_order(option.text, board, position, power) == option.order, option.text
+                assert movement_order(option.text, board, position.units, power) == option.order, option.text
 
 
 def test_orders_outside_the_canonical_notation_go_to_the_parser(board: Board, standard: Variant) -> None:
     start = standard.start
-    assert read_movement_order("a par - bur", board, start, "FRANCE") is None
-    assert read_movement_order("F STP/NC - BOT", board, start, "RUSSIA") is None  # the fleet is on SC
+    assert movement_order("a par - bur", board, start.units, "FRANCE") is None
+    assert movement_order("F STP/NC - BOT", board, start.units, "RUSSIA") is None  # the fleet is on SC
     request = read_request(
         {
             "variant": "standard",
@@ -110,7 +113,7 @@ def test_orders_outside_the_canonical_notation_go_to_the_parser(board: Board, st
             },
         }
     )
-    read = read_orders(request)
+    read = read_sheet(request.board, request.position, request.orders)
     assert read.orders["FRANCE"] == [Move("PAR", "BUR"), SupportMove("MAR", "PAR", "BUR")]
     # A wrong coast on the ordered unit is ignored (DATC 6.B.10); a move the fleet cannot make is refused.
     assert read.orders["RUSSIA"] == [Hold("STP/SC")]

@@ -13,7 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from dipserver.adjudicator.cli import _chunks
+from dipserver.adjudicator.batch import chunks as _chunks
 
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}

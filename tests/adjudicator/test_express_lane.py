@@ -25,7 +25,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from dipserver.adjudicator import cli, express
+from dipserver.adjudicator import cli, codec, express
 from dipserver.adjudicator.jsonio import RequestError, adjudicate_request, read_request
 from dipserver.engine.board import board_for
 from dipserver.engine.options import legal_options
@@ -668,7 +668,7 @@ def test_the_command_line_writes_the_general_paths_answers_byte_for_byte(
     requests = [data for data, _ in pairs]
     assert len(requests) >= 300
     want = [
-        cli._encode({"error": str(answer)} if isinstance(answer, RequestError) else answer) + b"\n"
+        codec._encode({"error": str(answer)} if isinstance(answer, RequestError) else answer) + b"\n"
         for _, answer in pairs
     ]
     lines = "".join(json.dumps(r) + "\n" for r in requests).encode()

@@ -1,10 +1,10 @@
 """The express lane's quick reading of order texts (``_Lane.quick_reading``) held to the canonical reader.
 
 A batch of positions meets thousands of order texts once each, so the lane reads the notation
-``format_order`` writes from its own tables, a few times quicker than jsonio's canonical reader
-(``_read_plain``, through ``_Lane._read``). Wherever the quick reading is sure of a text it must give that
-reader's reading exactly; it may leave any text to the reader (``_UNSURE``), and must not leave the common
-ones (holds, moves to a neighbour, supports, convoys), or it would save nothing.
+``format_order`` writes from its own tables, a few times quicker than the engine's canonical reader
+(``readings.read_plain``, through ``_Lane._read``). Wherever the quick reading is sure of a text it must
+give that reader's reading exactly; it may leave any text to the reader (``_UNSURE``), and must not leave
+the common ones (holds, moves to a neighbour, supports, convoys), or it would save nothing.
 """
 
 from __future__ import annotations

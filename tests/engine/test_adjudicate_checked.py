@@ -1,8 +1,8 @@
 """``adjudicate(..., checked=True)``: orders the readers let through are judged exactly as with full checks.
 
-The JSON reader (``jsonio.read_orders``: the fast canonical reader, else the parser) checks each order on its
-own for the board and the position; the adjudicator then skips those checks. Whatever random orders are
-written, read and adjudicated both ways, every result, unit and retreat must be the same.
+The reader of a phase's texts (``ordersheet.read_sheet``: the board's readings, else the parser) checks
+each order on its own for the board and the position; the adjudicator then skips those checks. Whatever
+random orders are written, read and adjudicated both ways, every result, unit and retreat must be the same.
 """
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dipserver.adjudicator.jsonio import Request, read_orders
 from dipserver.engine.adjudicate import adjudicate
 from dipserver.engine.board import board_for
 from dipserver.engine.orders import Order
+from dipserver.engine.ordersheet import read_sheet
 from dipserver.engine.parse import format_order
 from dipserver.engine.position import Position
 from dipserver.engine.types import Phase, Unit, UnitType
@@ -25,7 +25,7 @@ BOARD = board_for(STANDARD, STANDARD.map_state)
 
 
 def _read(position: Position, texts: dict[str, list[str]]) -> dict[str, list[Order]]:
-    return read_orders(Request(STANDARD, BOARD, position, texts)).orders
+    return read_sheet(BOARD, position, texts).orders
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
