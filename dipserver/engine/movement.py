@@ -32,13 +32,16 @@ from dipserver.engine.convoys import (
     _province,
     contested_provinces,
     convoy_route,
-    necessary_fleets,
+    necessary_fleets,  # noqa: F401  (re-exported)
     place_name,
     retreat_options,
-    sea_route,
+    sea_route,  # noqa: F401  (re-exported)
     unit_name,
     water_neighbours,  # noqa: F401  (re-exported)
 )
+from dipserver.engine.kinds import standard as _standard  # noqa: F401  (registers the checks below)
+from dipserver.engine.kinds.registry import MOVEMENT_CHECKS
+from dipserver.engine.kinds.standing import Standing
 from dipserver.engine.orders import (
     Convoy,
     Hold,
@@ -46,7 +49,6 @@ from dipserver.engine.orders import (
     Order,
     OrderResult,
     Outcome,
-    SupportHold,
     SupportMove,
 )
 from dipserver.engine.position import Dislodged
@@ -126,10 +128,8 @@ class _Phase:
     def __init__(self, board: Board, units: Mapping[str, Unit], checked: bool = False) -> None:
         self.board = board
         self.units = units
-        self.checked = checked  # the reader has checked each order on its own (resolve_movement)
-        self._fleet_seas: frozenset[str] | None = None
-        self._needed: dict[tuple[str, str], set[str]] = {}
-        self._by_sea: set[str] = set()  # armies whose legal move can only go by convoy
+        # What the kinds' checks of step 1 read (``checked``: the reader has checked each order on its own).
+        self.standing = Standing(board, units, checked)
         # The chosen orders by kind, in the order given (step 1 fills them, step 2 reads them).
         self._moves: list[tuple[str, str]] = []  # (province, settled target)
         self._others: list[tuple[str, Order]] = []  # supports and convoys
@@ -160,7 +160,8 @@ class _Phase:
         self, orders_by_power: Mapping[str, Iterable[Order]], results: list[OrderResult]
     ) -> dict[str, _Given]:
         """The one legal order of each ordered unit (by province); every other order is reported."""
-        units, checks, checked = self.units, _CHECKS, self.checked
+        units, checks, standing = self.units, MOVEMENT_CHECKS, self.standing
+        checked = standing.checked
         # Bound methods in locals only (never kept on the phase, which would make it a cycle).
         fleet_moves, army_moves = self.board.fleet_moves, self.board.army_moves
         chosen: dict[str, _Given] = {}
@@ -194,7 +195,7 @@ class _Phase:
                             elif "/" not in dest and dest in army_moves(prov):
                                 problem = None
                         if problem is not None:
-                            problem, dest = check(self, prov, unit, order)  # type: ignore[operator]
+                            problem, dest = check(standing, prov, unit, order)
                         if problem is None:
                             given = (len(results), power, order, dest)
                             if prov in chosen:
@@ -232,126 +233,6 @@ class _Phase:
     def _name(self, loc: str) -> str:
         return place_name(self.board, loc)
 
-    # Each check returns (None, target) for a legal order, else (the reason, "").
-
-    def _legal_hold(self, here: str, unit: Unit, order: Hold) -> tuple[str | None, str]:
-        return None, ""
-
-    def _legal_move(self, here: str, unit: Unit, order: Move) -> tuple[str | None, str]:
-        board, dest = self.board, order.dest
-        if unit.type is UnitType.FLEET:
-            if order.via_convoy:
-                return f"{self._unit_name(here)} cannot be convoyed: only armies are convoyed", ""
-            if dest in board.fleet_moves(unit.location):
-                return None, dest
-            return self._fleet_move_coast(here, unit, dest)
-        dest_prov = dest if "/" not in dest else _province(dest)
-        if not order.via_convoy and dest_prov in board.army_moves(here):
-            return None, dest_prov  # a coast named for an army is ignored (DATC 4.B.6)
-        if dest_prov == here:
-            return f"{self._unit_name(here)} cannot move to the province it is already in", ""
-        # Legal if fleets stand where they could carry it; whether they do is known only from their orders.
-        # Such a move never turns into a hold (DATC 6.D.8).
-        if board.is_coastal(dest_prov) and sea_route(board, here, dest_prov, self._fleet_seas_now()):
-            self._by_sea.add(here)
-            return None, dest_prov
-        if not board.terrain(dest_prov).passable:
-            return f"{self._name(dest_prov)} cannot be entered", ""
-        verb = "be convoyed to" if order.via_convoy else "reach"
-        return f"{self._unit_name(here)} cannot {verb} {self._name(dest_prov)}", ""
-
-    def _fleet_move_coast(self, here: str, unit: Unit, dest: str) -> tuple[str | None, str]:
-        """A fleet move not exactly on the map: infer or reject the coast (DATC 4.B.1-4.B.3, 4.B.6)."""
-        board = self.board
-        dest_prov = _province(dest)
-        me = self._unit_name(here)
-        if dest_prov == here:
-            return f"{me} cannot move to the province it is already in", ""
-        if coast_of(dest) in board.coasts(dest_prov):
-            return f"{me} cannot reach {self._name(dest)}", ""
-        options = board.fleet_reachable_coasts(unit.location, dest_prov)
-        if len(options) == 1:
-            return None, options[0]
-        if not options:
-            return f"{me} cannot reach {self._name(dest_prov)}", ""
-        named = " or ".join(self._name(o) for o in options)
-        return f"{me} can reach {named}: name the coast", ""
-
-    def _legal_support_hold(self, here: str, unit: Unit, order: SupportHold) -> tuple[str | None, str]:
-        target = _province(order.target)
-        if target == here:
-            return f"{self._unit_name(target)} cannot support itself", ""
-        if target not in self.units:
-            return f"There is no unit in {self._name(target)} to support", ""
-        if not self.checked and not self.board.can_reach_province(unit.type, unit.location, target):
-            return (
-                f"{self._unit_name(here)} cannot reach {self._name(target)}, so cannot support it",
-                "",
-            )
-        return None, ""
-
-    def _legal_support_move(self, here: str, unit: Unit, order: SupportMove) -> tuple[str | None, str]:
-        board = self.board
-        target, dest = _province(order.target), order.dest
-        into = _province(dest)
-        supported = self.units.get(target)
-        if supported is None:
-            return f"There is no unit in {self._name(target)} to support", ""
-        if here in (target, into) or into == target:
-            if target == here:
-                return f"{self._unit_name(here)} cannot support itself", ""
-            if into == here:
-                return f"{self._unit_name(here)} cannot support a move into its own province", ""
-            return f"{self._unit_name(target)} cannot move to where it already is", ""
-        if not self.checked and not board.can_reach_province(unit.type, unit.location, into):
-            return f"{self._unit_name(here)} cannot reach {self._name(into)}, so cannot support there", ""
-        # The supported move must be possible while this support is given (DATC 6.D.31).
-        if supported.type is UnitType.FLEET:
-            if dest in board.fleet_moves(supported.location):
-                return None, ""
-            coast = coast_of(dest)
-            if coast is not None and coast in board.coasts(into):
-                return f"{self._unit_name(target)} cannot reach {self._name(dest)}", ""
-            if board.fleet_reachable_coasts(supported.location, into):
-                return None, ""
-        elif into in board.army_moves(target) or (
-            board.is_coastal(into) and sea_route(board, target, into, self._fleet_seas_now() - {here})
-        ):
-            return None, ""
-        return f"{self._unit_name(target)} cannot reach {self._name(into)}", ""
-
-    def _legal_convoy(self, here: str, unit: Unit, order: Convoy) -> tuple[str | None, str]:
-        board = self.board
-        if unit.type is not UnitType.FLEET or not board.is_water(here):
-            return f"{self._unit_name(here)} cannot convoy: only fleets at sea convoy", ""
-        target, dest = _province(order.target), _province(order.dest)
-        army = self.units.get(target)
-        if army is None:
-            return f"There is no unit in {self._name(target)} to convoy", ""
-        if army.type is not UnitType.ARMY:
-            return f"{self._unit_name(target)} cannot be convoyed: only armies are convoyed", ""
-        # A fleet no route needs is not convoying at all (DATC 6.G.19).
-        if dest != target and board.is_coastal(dest) and here in self._necessary(target, dest):
-            return None, ""
-        return (
-            f"{self._unit_name(here)} is on no sea route from {self._name(target)} to {self._name(dest)}",
-            "",
-        )
-
-    def _necessary(self, army: str, dest: str) -> set[str]:
-        key = (army, dest)
-        found = self._needed.get(key)
-        if found is None:
-            found = self._needed[key] = necessary_fleets(self.board, army, dest, self._fleet_seas_now())
-        return found
-
-    def _fleet_seas_now(self) -> frozenset[str]:
-        if self._fleet_seas is None:
-            self._fleet_seas = frozenset(
-                p for p, u in self.units.items() if u.type is UnitType.FLEET and self.board.is_water(p)
-            )
-        return self._fleet_seas
-
     # step 2: validity ---------------------------------------------------------------------------
 
     def _validate(self, chosen: dict[str, _Given]) -> _Sanitised:
@@ -385,7 +266,7 @@ class _Phase:
                 convoys.setdefault(key, []).append(prov)
 
         carried: set[str] = set()  # fleets on the route of the army they convoy
-        by_sea = self._by_sea
+        by_sea = self.standing.by_sea
         for prov, target in moves:
             i = index[prov]
             into = target if "/" not in target else _province(target)
@@ -527,17 +408,6 @@ class _Phase:
             else:
                 outcome = Outcome.SUCCESS if success[i] else Outcome.DISLODGED
             results[slot] = OrderResult(power, order, outcome, reason, hit)
-
-
-# The legality check of each kind of order. Plain functions, not bound methods kept on the phase: those
-# would make every phase a reference cycle, freed only by the garbage collector.
-_CHECKS = {
-    Hold: _Phase._legal_hold,
-    Move: _Phase._legal_move,
-    SupportHold: _Phase._legal_support_hold,
-    SupportMove: _Phase._legal_support_move,
-    Convoy: _Phase._legal_convoy,
-}
 
 
 @dataclass(slots=True)

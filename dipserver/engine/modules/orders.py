@@ -5,8 +5,9 @@
 - Snow Storm tokens: ``place blizzard MUN``, ``remove blizzard MUN`` (also ``place a blizzard on Munich``,
   ``remove the blizzard from Munich``).
 
-The parser (``parse.parse_order``) asks ``parse_module_order`` when a line is not a Diplomacy order;
-``phase.Checker`` — the same answers as ``play`` — decides whether the order is allowed, so the parser
+Both are order kinds (``kinds/registry.py``), registered when this module is loaded: the reader
+(``parse.parse_order``) asks them (``parse_module_order``) when a line is not a Diplomacy order;
+``phase.Checker`` — the same answers as ``play`` — decides whether the order is allowed, so the reader
 and the options never accept what the phase would refuse.
 """
 
@@ -17,6 +18,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from dipserver.engine.board import Board
+from dipserver.engine.kinds.reading import Reading
+from dipserver.engine.kinds.registry import Kind, register
 from dipserver.engine.modules import Modules, ModuleState
 from dipserver.engine.modules.blizzard import SnowStorm
 from dipserver.engine.modules.phase import Checker, ModuleOrders
@@ -125,3 +128,41 @@ def split_orders(orders: Iterable[object]) -> tuple[list[Order], ModuleOrders]:
         else:
             rest.append(order)  # type: ignore[arg-type]
     return rest, ModuleOrders(tuple(depots), tuple(storms))
+
+
+# --- the two order kinds --------------------------------------------------------------------------------
+
+
+class _ModuleKind(Kind):
+    beside = True  # given beside the unit's own order
+
+    def text(self, order: ModuleOrder, position: Position) -> str:
+        return str(order)  # "establish depot PAR", "place blizzard MUN": the reader reads them back
+
+    def batch_problem(self, reading: Reading, order: ModuleOrder, earlier: list[object]) -> str | None:
+        """Why one more depot or Snow Storm is too many, with the earlier lines' ones already accepted."""
+        modules = reading.modules
+        assert isinstance(modules, InPlay)
+        checker = Checker(reading.board, reading.position, modules.modules, modules.state)
+        why = checker.batch_problem(reading.power, order, tuple(earlier))  # type: ignore[arg-type]
+        return None if why is None else why[0].upper() + why[1:]
+
+
+class EstablishDepotKind(_ModuleKind):
+    name = "establish_depot"
+    order_class = EstablishDepot
+    rank = 10  # the one reader of both notations, tried before the conversions'
+
+    def read_text(self, reading: Reading, text: str) -> ModuleOrder | None:
+        modules = reading.modules
+        assert modules is None or isinstance(modules, InPlay)
+        return parse_module_order(text, reading.board, reading.position, reading.power, modules)
+
+
+class SnowStormKind(_ModuleKind):
+    name = "snow_storm"
+    order_class = SnowStorm
+
+
+ESTABLISH_DEPOT = register(EstablishDepotKind())
+SNOW_STORM = register(SnowStormKind())
