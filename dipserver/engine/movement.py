@@ -237,7 +237,7 @@ class _Phase:
 
     def _validate(self, chosen: dict[str, _Given]) -> _Sanitised:
         """Match the legal orders against each other; what does not match holds (and is reported why)."""
-        board, units = self.board, self.units
+        units = self.units
         provs = list(units)
         index = {p: i for i, p in enumerate(provs)}
         n = len(provs)
@@ -255,9 +255,22 @@ class _Phase:
             {},
             [-1] * n,
         )
-        movers_to = out.movers_to
-        kind, dest, dest_loc, route = out.kind, out.dest, out.dest_loc, out.route
+        carried = self._route_moves(out)
+        kind, dest, route, opponent = out.kind, out.dest, out.route, out.opponent
+        for prov, _ in self._moves:
+            i = index[prov]
+            j = index.get(dest[i], -1)  # type: ignore[arg-type]
+            # Two units swapping by land meet on the border; a convoyed unit passes it by (DATC 4.A.7).
+            if j >= 0 and kind[j] == MOVE and dest[j] == prov and route[i] is None and route[j] is None:
+                opponent[i] = j
+        self._match(out, carried)
+        return out
 
+    def _route_moves(self, out: _Sanitised) -> set[str]:
+        """Each move's row, and the convoy route of each that goes by sea; returns the fleets on the route
+        of the army they convoy."""
+        board, units, index, movers_to = self.board, self.units, out.index, out.movers_to
+        kind, dest, dest_loc, route = out.kind, out.dest, out.dest_loc, out.route
         moves, others = self._moves, self._others
         convoys: dict[tuple[str, str], list[str]] = {}  # (army province, destination) -> convoying fleets
         for prov, order in others:
@@ -294,16 +307,13 @@ class _Phase:
                     Outcome.NO_CONVOY,
                     f"No fleets were ordered to convoy it to {self._name(into)}",
                 )
+        return carried
 
-        opponent = out.opponent
-        for prov, _ in moves:
-            i = index[prov]
-            j = index.get(dest[i], -1)  # type: ignore[arg-type]
-            # Two units swapping by land meet on the border; a convoyed unit passes it by (DATC 4.A.7).
-            if j >= 0 and kind[j] == MOVE and dest[j] == prov and route[i] is None and route[j] is None:
-                opponent[i] = j
-
-        for prov, order in others:
+    def _match(self, out: _Sanitised, carried: set[str]) -> None:
+        """Supports and convoys matched against the orders they name; what does not match is void."""
+        board, index, provs = self.board, out.index, out.provs
+        kind, dest, dest_loc = out.kind, out.dest, out.dest_loc
+        for prov, order in self._others:
             i = index[prov]
             if type(order) is Convoy:
                 if prov in carried:
@@ -334,7 +344,6 @@ class _Phase:
                 them = self._unit_name(provs[j])
                 what = "hold" if goes is None else f"move to {self._name(order.dest)}"  # type: ignore[union-attr]
                 out.void[i] = (Outcome.VOID, f"{them} did not {what}")
-        return out
 
     # step 3 is resolver.resolve; step 4: where everyone ends up ------------------------------------
 
