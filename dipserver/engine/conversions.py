@@ -20,11 +20,11 @@ from dipserver.engine.board import Board
 from dipserver.engine.kinds.conversion import check_conversion as check_conversion
 from dipserver.engine.kinds.conversion import conversion_text as conversion_text
 from dipserver.engine.kinds.conversion import parse_conversion as parse_conversion
+from dipserver.engine.kinds.registry import kinds
 from dipserver.engine.orders import (
     ConversionOrder,
     ConvertToArmy,
     ConvertToFleet,
-    Hold,
     Move,
     Order,
     Retreat,
@@ -40,15 +40,16 @@ from dipserver.engine.types import Unit, UnitType, province_of
 def for_adjudication(
     orders_by_power: Mapping[str, Iterable[Order | ConversionOrder]],
 ) -> dict[str, list[Order]]:
-    """The orders the standard adjudicator sees: a converting army holds; flags and Winter conversions
-    are not its business."""
+    """The orders the standard adjudicator sees, as each order's kind says (``Kind.for_adjudication``): a
+    converting army holds; flags and Winter conversions are not its business."""
     plain: dict[str, list[Order]] = {}
+    known = kinds()
     for power, orders in orders_by_power.items():
         for order in orders:
-            if isinstance(order, ConvertToFleet):
-                plain.setdefault(power, []).append(Hold(order.unit))
-            elif not isinstance(order, ConvertToArmy | StayFleet):
-                plain.setdefault(power, []).append(order)
+            kind = known.get(type(order))
+            seen: Order | None = order if kind is None else kind.for_adjudication(order)  # type: ignore[assignment]
+            if seen is not None:
+                plain.setdefault(power, []).append(seen)
     return plain
 
 

@@ -9,7 +9,7 @@ from dipserver.engine.kinds.reading import BuildRule, Intent, Reading
 from dipserver.engine.kinds.registry import Drawing, Kind, register
 from dipserver.engine.orders import Build, OrderError
 from dipserver.engine.position import Position
-from dipserver.engine.types import PhaseType, UnitType, coast_of, province_of
+from dipserver.engine.types import PhaseType, Unit, UnitType, coast_of, province_of
 
 
 class BuildKind(Kind):
@@ -66,7 +66,7 @@ class BuildKind(Kind):
         return f"{order.unit_type.value} {order.location} B"
 
     def drawing(self, order: Build) -> Drawing:
-        return Drawing("unit", order.location)
+        return Drawing("unit", order.location, unit=Unit(order.power, order.unit_type, order.location))
 
     def unit_key(self, order: Build) -> str | None:
         return province_of(order.location)

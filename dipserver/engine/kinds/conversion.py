@@ -18,7 +18,14 @@ from dipserver.engine.board import Board
 from dipserver.engine.kinds.offering import Offering
 from dipserver.engine.kinds.reading import Reading
 from dipserver.engine.kinds.registry import Drawing, Kind, register
-from dipserver.engine.orders import ConversionOrder, ConvertToArmy, ConvertToFleet, OrderError, StayFleet
+from dipserver.engine.orders import (
+    ConversionOrder,
+    ConvertToArmy,
+    ConvertToFleet,
+    Hold,
+    OrderError,
+    StayFleet,
+)
 from dipserver.engine.position import Position
 from dipserver.engine.timeline import load_timeline
 from dipserver.engine.types import PhaseType, Unit, UnitType, province_of
@@ -174,14 +181,20 @@ class _ConversionKind(Kind):
     def text(self, order: ConversionOrder, position: Position) -> str:
         return conversion_text(order, position)
 
+    mark = ""  # what the map writes at the unit
+
     def drawing(self, order: ConversionOrder) -> Drawing:
-        return Drawing("mark", order.unit)
+        return Drawing("mark", order.unit, label=self.mark)
+
+    def for_adjudication(self, order: ConversionOrder) -> Hold | None:
+        return None  # flags and Winter conversions are not the standard adjudicator's business
 
 
 class ConvertToArmyKind(_ConversionKind):
     name = "convert_to_army"
     order_class = ConvertToArmy
     position = 0
+    mark = "F→A"
     rank = 20  # after the rule modules' orders: the one reader of all three notations
 
     def read_text(self, reading: Reading, text: str) -> ConversionOrder | None:
@@ -192,12 +205,21 @@ class StayFleetKind(_ConversionKind):
     name = "stay_fleet"
     order_class = StayFleet
     position = 1
+    mark = "stay F"  # kept a fleet if the drying strands it
 
 
 class ConvertToFleetKind(_ConversionKind):
     name = "convert_to_fleet"
     order_class = ConvertToFleet
     position = 2
+    mark = "A→F"
+
+    def drawing(self, order: ConversionOrder) -> Drawing:
+        assert isinstance(order, ConvertToFleet)
+        return Drawing("mark", order.unit, label=self.mark + (f" {order.coast}" if order.coast else ""))
+
+    def for_adjudication(self, order: ConversionOrder) -> Hold | None:
+        return Hold(order.unit)  # the converting army holds meanwhile (it may be supported to hold)
 
     def candidates(self, board: Board, unit: Unit) -> list[ConversionOrder]:
         if unit.type is UnitType.FLEET:

@@ -50,9 +50,11 @@ class ConvoyKind(Kind):
 
     def legal(self, standing: Standing, here: str, unit: Unit, order: Convoy) -> tuple[str | None, str]:
         board = standing.board
-        if not at_sea(board, unit):
+        if unit.type is not UnitType.FLEET or not board.is_water(here):  # at_sea, on the hot path
             return f"{standing.unit_name(here)} cannot convoy: only fleets at sea convoy", ""
-        target, dest = province_of(order.target), province_of(order.dest)
+        target, dest = order.target, order.dest  # provinces (the order's kind names no coasts)
+        if "/" in target or "/" in dest:
+            target, dest = province_of(target), province_of(dest)
         army = standing.units.get(target)
         if army is None:
             return f"There is no unit in {standing.name(target)} to convoy", ""
@@ -82,7 +84,7 @@ class ConvoyKind(Kind):
         return f"{unit_at(position, order.unit)} C A {order.target} - {order.dest}"
 
     def drawing(self, order: Convoy) -> Drawing:
-        return Drawing("line", order.unit, order.dest)
+        return Drawing("line", order.unit, order.dest, via=order.target, label="convoy")
 
 
 CONVOY = register(ConvoyKind())

@@ -84,7 +84,7 @@ class MoveKind(Kind):
         return f"{unit_at(position, order.unit)} - {order.dest}" + (" VIA" if order.via_convoy else "")
 
     def drawing(self, order: Move) -> Drawing:
-        return Drawing("arrow", order.unit, order.dest)
+        return Drawing("arrow", order.unit, order.dest, label="move")
 
 
 def fleet_destination(reading: Reading, unit: Unit, dest: Loc) -> str:

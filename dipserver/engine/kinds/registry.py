@@ -15,14 +15,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from dipserver.engine.types import PhaseType
+from dipserver.engine.types import PhaseType, Unit
 
 if TYPE_CHECKING:
     from dipserver.engine.kinds.offering import Offering
     from dipserver.engine.kinds.reading import Intent, Reading
     from dipserver.engine.kinds.standing import Standing
     from dipserver.engine.position import Position
-    from dipserver.engine.types import Unit
 
 # The adjudicator's check of one order on its own: (None, a move's settled target) when legal, else
 # (the reason, ""). Plain callables, kept in a dict by order class: the movement phase's hot loop.
@@ -31,15 +30,26 @@ Legal = Callable[["Standing", str, "Unit", Any], tuple["str | None", str]]
 
 @dataclass(frozen=True, slots=True)
 class Drawing:
-    """How the map draws an order: ``shape`` is ``arrow`` (a move, from ``start`` to ``end``), ``line`` (a
-    support or convoy, from the unit towards what it helps), ``ring`` (at ``start``), ``cross`` (at
-    ``start``), ``unit`` (a new unit at ``start``), ``mark`` (a label at the unit) or ``none``. ``start`` and
-    ``end`` are locations; ``dislodged`` says ``start`` is a dislodged unit's."""
+    """How the map draws an order, in locations (``render/orders.py`` turns them into points).
+
+    ``shape``: ``arrow`` (from ``start`` to ``end``: a move or retreat), ``hold_line`` (a line from
+    ``start`` to the unit at ``end``, ringed: a support to hold), ``line`` (from ``start`` to the middle of
+    the move of the unit at ``via``, or of its way to ``end``: a support to move, a convoy), ``ring`` (at
+    ``start``: a hold), ``cross`` (at ``start``: a disband), ``unit`` (``unit`` drawn new at ``start``: a
+    build), ``mark`` (``label`` written at the unit at ``start``: a conversion) or ``none``. ``label`` is
+    the order's name in the picture's classes for arrows and lines; ``dislodged`` says ``start`` is a
+    dislodged unit's place."""
 
     shape: str
     start: str = ""
     end: str = ""
+    via: str = ""
+    label: str = ""
     dislodged: bool = False
+    unit: Unit | None = None
+
+
+NOTHING = Drawing("none")
 
 
 class Kind:
@@ -80,7 +90,12 @@ class Kind:
         return str(order)
 
     def drawing(self, order: Any) -> Drawing:
-        return Drawing("none")
+        return NOTHING
+
+    def for_adjudication(self, order: Any) -> Any | None:
+        """The order the phase pipeline hands on to the adjudication for this one (``conversions.
+        for_adjudication``): itself, another (a converting army holds) or ``None`` (applied apart)."""
+        return order
 
     def unit_key(self, order: Any) -> str | None:
         """The province of the unit the order commands (one order per unit); ``None`` for none."""
@@ -134,6 +149,12 @@ def kind_of(order: object) -> Kind:
     if kind is None:
         raise TypeError(f"not an order: {order!r}")
     return kind
+
+
+def drawing_of(order: object) -> Drawing:
+    """How to draw ``order``; nothing for an order of no kind loaded here."""
+    kind = _BY_CLASS.get(type(order))
+    return NOTHING if kind is None else kind.drawing(order)
 
 
 def named(name: str) -> Kind:

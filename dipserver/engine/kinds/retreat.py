@@ -52,7 +52,7 @@ class RetreatKind(Kind):
         return f"{unit_at(position, order.unit)} R {order.dest}"
 
     def drawing(self, order: Retreat) -> Drawing:
-        return Drawing("arrow", order.unit, order.dest, dislodged=True)
+        return Drawing("arrow", order.unit, order.dest, label="retreat", dislodged=True)
 
 
 RETREAT = register(RetreatKind())

@@ -56,7 +56,7 @@ class SupportHoldKind(Kind):
         return SupportMove(unit.location, target, intent.dest.location)
 
     def legal(self, standing: Standing, here: str, unit: Unit, order: SupportHold) -> tuple[str | None, str]:
-        target = province_of(order.target)
+        target = order.target if "/" not in order.target else order.target.partition("/")[0]
         if target == here:
             return f"{standing.unit_name(target)} cannot support itself", ""
         if target not in standing.units:
@@ -80,7 +80,7 @@ class SupportHoldKind(Kind):
         return f"{unit_at(position, order.unit)} S {unit_at(position, order.target)}"
 
     def drawing(self, order: SupportHold) -> Drawing:
-        return Drawing("line", order.unit, order.target)
+        return Drawing("hold_line", order.unit, order.target, label="support")
 
 
 class SupportMoveKind(Kind):
@@ -90,9 +90,10 @@ class SupportMoveKind(Kind):
     position = 3
 
     def legal(self, standing: Standing, here: str, unit: Unit, order: SupportMove) -> tuple[str | None, str]:
-        board = standing.board
-        target, dest = province_of(order.target), order.dest
-        into = province_of(dest)
+        board, target, dest = standing.board, order.target, order.dest
+        if "/" in target:
+            target = target.partition("/")[0]
+        into = dest if "/" not in dest else dest.partition("/")[0]
         supported = standing.units.get(target)
         if supported is None:
             return f"There is no unit in {standing.name(target)} to support", ""
@@ -107,11 +108,20 @@ class SupportMoveKind(Kind):
                 f"{standing.unit_name(here)} cannot reach {standing.name(into)}, so cannot support there",
                 "",
             )
-        if _possible(standing, here, supported, dest, into):
+        # The supported move must be possible while this support is given (DATC 6.D.31): a fleet giving it
+        # cannot also carry the army. (Inline, not a helper: every support of a phase comes here.)
+        if supported.type is UnitType.FLEET:
+            if dest in board.fleet_moves(supported.location):
+                return None, ""
+            coast = coast_of(dest)
+            if coast is not None and coast in board.coasts(into):
+                return f"{standing.unit_name(target)} cannot reach {standing.name(dest)}", ""
+            if board.fleet_reachable_coasts(supported.location, into):
+                return None, ""
+        elif into in board.army_moves(target) or (
+            board.is_coastal(into) and sea_route(board, target, into, standing.fleet_seas() - {here})
+        ):
             return None, ""
-        coast = coast_of(dest)
-        if supported.type is UnitType.FLEET and coast is not None and coast in board.coasts(into):
-            return f"{standing.unit_name(target)} cannot reach {standing.name(dest)}", ""
         return f"{standing.unit_name(target)} cannot reach {standing.name(into)}", ""
 
     def offer(self, offering: Offering, unit: Unit) -> list[SupportMove]:
@@ -131,25 +141,7 @@ class SupportMoveKind(Kind):
         return f"{unit_at(position, order.unit)} S {unit_at(position, order.target)} - {order.dest}"
 
     def drawing(self, order: SupportMove) -> Drawing:
-        return Drawing("line", order.unit, order.dest)
-
-
-def _possible(standing: Standing, here: str, supported: Unit, dest: str, into: str) -> bool:
-    """Whether the supported move is possible while ``here`` gives this support (DATC 6.D.31): a fleet
-    giving it cannot also carry the army."""
-    board = standing.board
-    if supported.type is UnitType.FLEET:
-        if dest in board.fleet_moves(supported.location):
-            return True
-        coast = coast_of(dest)
-        if coast is not None and coast in board.coasts(into):
-            return False
-        return bool(board.fleet_reachable_coasts(supported.location, into))
-    if into in board.army_moves(supported.province):
-        return True
-    return board.is_coastal(into) and bool(
-        sea_route(board, supported.province, into, standing.fleet_seas() - {here})
-    )
+        return Drawing("line", order.unit, order.dest, via=order.target, label="support")
 
 
 def _supportable_moves(offering: Offering, supporter: Unit, other: Unit) -> list[Move]:
