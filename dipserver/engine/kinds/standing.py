@@ -35,8 +35,10 @@ class Standing:
     def fleet_seas(self) -> frozenset[str]:
         """The water provinces where fleets stand now."""
         if self._fleet_seas is None:
-            self._fleet_seas = frozenset(
-                p for p, u in self.units.items() if u.type is UnitType.FLEET and self.board.is_water(p)
+            # The units are keyed by province: the fleets' provinces, less the coasts, by set in C.
+            fleet = UnitType.FLEET
+            self._fleet_seas = self.board.seas.intersection(
+                [p for p, u in self.units.items() if u.type is fleet]
             )
         return self._fleet_seas
 
