@@ -27,8 +27,8 @@ from dipserver.engine.orders import (
     StayFleet,
 )
 from dipserver.engine.position import Position
-from dipserver.engine.timeline import load_timeline
 from dipserver.engine.types import PhaseType, Unit, UnitType, province_of
+from dipserver.engine.variant import Variant
 
 _KIND = {ConvertToArmy: "convert_to_army", ConvertToFleet: "convert_to_fleet", StayFleet: "stay_fleet"}
 _WHAT = {
@@ -84,11 +84,20 @@ def parse_conversion(text: str, board: Board, position: Position, power: str) ->
     )
 
 
+def variant_orders(variant: Variant) -> frozenset[str]:
+    """The conversion orders ``variant`` enables (its timeline's ``[orders]``)."""
+    # Imported here, not above: the reader loads this module in every process, and the timeline's reading
+    # (tomllib, the fix-ups) is needed only once a conversion order is met.
+    from dipserver.engine.timeline import load_timeline
+
+    return load_timeline(variant).orders
+
+
 def check_conversion(board: Board, position: Position, power: str, order: ConversionOrder) -> ConversionOrder:
     """``order`` completed (the coast filled in where only one will do), or ``OrderError`` saying why not."""
     variant = board.variant
     kind = _KIND[type(order)]
-    if kind not in load_timeline(variant).orders:
+    if kind not in variant_orders(variant):
         raise OrderError(f"{variant.name} has no order {_WHAT[kind]}")
     prov = province_of(order.unit)
     name = board.province_name(prov)
@@ -169,7 +178,7 @@ class _ConversionKind(Kind):
     def offer(self, offering: Offering, unit: Unit) -> list[ConversionOrder]:
         """The order for ``unit`` if the variant has it and ``check_conversion`` lets it through."""
         board, found = offering.board, []
-        if self.name not in load_timeline(board.variant).orders:
+        if self.name not in variant_orders(board.variant):
             return []
         for order in self.candidates(board, unit):
             try:
