@@ -39,7 +39,9 @@ from dipserver.engine.convoys import (
     unit_name,
     water_neighbours,  # noqa: F401  (re-exported)
 )
-from dipserver.engine.kinds import standard as _standard  # noqa: F401  (registers the checks below)
+
+# The kinds of order a movement phase adjudicates, each registering its check (MOVEMENT_CHECKS) when loaded.
+from dipserver.engine.kinds import convoy, hold, move, support  # noqa: F401
 from dipserver.engine.kinds.registry import MOVEMENT_CHECKS
 from dipserver.engine.kinds.standing import Standing
 from dipserver.engine.orders import (

@@ -20,8 +20,9 @@ import pytest
 from dipserver.engine.board import Board
 from dipserver.engine.conversions import for_adjudication
 from dipserver.engine.kinds.offering import Offering
-from dipserver.engine.kinds.reading import Reading, unit_at
+from dipserver.engine.kinds.reading import Reading
 from dipserver.engine.kinds.registry import Drawing, Kind, drawing_of, kind_of, kinds, register, unregister
+from dipserver.engine.kinds.words import unit_at
 from dipserver.engine.modules.orders import ModuleOrder
 from dipserver.engine.options import legal_options
 from dipserver.engine.orders import ConversionOrder, Hold, Order, OrderError

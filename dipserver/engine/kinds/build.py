@@ -4,12 +4,16 @@ there are several."""
 
 from __future__ import annotations
 
-from dipserver.engine.kinds.offering import Offering
-from dipserver.engine.kinds.reading import BuildRule, Intent, Reading
+from typing import TYPE_CHECKING
+
 from dipserver.engine.kinds.registry import Drawing, Kind, register
 from dipserver.engine.orders import Build, OrderError
-from dipserver.engine.position import Position
 from dipserver.engine.types import PhaseType, Unit, UnitType, coast_of, province_of
+
+if TYPE_CHECKING:
+    from dipserver.engine.kinds.offering import Offering
+    from dipserver.engine.kinds.reading import BuildRule, Intent, Reading
+    from dipserver.engine.position import Position
 
 
 class BuildKind(Kind):

@@ -3,13 +3,18 @@ when the power has more units than centres."""
 
 from __future__ import annotations
 
-from dipserver.engine.kinds.offering import Offering
-from dipserver.engine.kinds.reading import Intent, Reading, unit_at
+from typing import TYPE_CHECKING
+
 from dipserver.engine.kinds.registry import Drawing, Kind, register
 from dipserver.engine.kinds.retreat import dislodged_unit
+from dipserver.engine.kinds.words import unit_at
 from dipserver.engine.orders import Disband, OrderError
-from dipserver.engine.position import Position
 from dipserver.engine.types import PhaseType, Unit
+
+if TYPE_CHECKING:
+    from dipserver.engine.kinds.offering import Offering
+    from dipserver.engine.kinds.reading import Intent, Reading
+    from dipserver.engine.position import Position
 
 
 class DisbandKind(Kind):

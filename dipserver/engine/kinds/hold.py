@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
-from dipserver.engine.kinds.reading import Intent, Reading, unit_at
+from typing import TYPE_CHECKING
+
 from dipserver.engine.kinds.registry import Drawing, Kind, register
-from dipserver.engine.kinds.standing import Standing
+from dipserver.engine.kinds.words import unit_at
 from dipserver.engine.orders import Hold
-from dipserver.engine.position import Position
 from dipserver.engine.types import PhaseType, Unit
+
+if TYPE_CHECKING:
+    from dipserver.engine.kinds.reading import Intent, Reading
+    from dipserver.engine.kinds.standing import Standing
+    from dipserver.engine.position import Position
 
 
 class HoldKind(Kind):

@@ -7,15 +7,20 @@ go by sea (DATC 6.D.8: such a move is still a move when the convoy fails).
 
 from __future__ import annotations
 
-from dipserver.engine.board import Board
+from typing import TYPE_CHECKING
+
 from dipserver.engine.convoys import sea_route
-from dipserver.engine.kinds.offering import Offering
-from dipserver.engine.kinds.reading import Intent, Loc, Reading, unit_at
 from dipserver.engine.kinds.registry import Drawing, Kind, register
-from dipserver.engine.kinds.standing import Standing
+from dipserver.engine.kinds.words import unit_at
 from dipserver.engine.orders import Move, OrderError
-from dipserver.engine.position import Position
 from dipserver.engine.types import PhaseType, Unit, UnitType, coast_of
+
+if TYPE_CHECKING:
+    from dipserver.engine.board import Board
+    from dipserver.engine.kinds.offering import Offering
+    from dipserver.engine.kinds.reading import Intent, Loc, Reading
+    from dipserver.engine.kinds.standing import Standing
+    from dipserver.engine.position import Position
 
 
 def landings(board: Board, location: str, province: str) -> tuple[str, ...]:

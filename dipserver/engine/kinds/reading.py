@@ -12,9 +12,10 @@ from dataclasses import dataclass
 
 from dipserver.engine.adjustments import adjustment_counts
 from dipserver.engine.board import Board
+from dipserver.engine.kinds.words import a_unit, unit_phrase
 from dipserver.engine.orders import OrderError
 from dipserver.engine.position import Position
-from dipserver.engine.types import PhaseType, Terrain, Unit, UnitType, province_of
+from dipserver.engine.types import PhaseType, Terrain, Unit, UnitType
 
 BuildRule = Callable[[Board, Position, str], Collection[str]]  # -> vacant centres open to new units
 
@@ -44,18 +45,6 @@ class Intent:
     target: Loc | None = None
     dest: Loc | None = None
     via: bool = False
-
-
-def unit_phrase(board: Board, unit: Unit, the: str = "The") -> str:
-    return f"{the} {kind_word(unit.type)} in {board.location_name(unit.location)}"
-
-
-def kind_word(unit_type: UnitType) -> str:
-    return "army" if unit_type is UnitType.ARMY else "fleet"
-
-
-def a_unit(unit_type: UnitType) -> str:
-    return "an army" if unit_type is UnitType.ARMY else "a fleet"
 
 
 class Reading:
@@ -122,13 +111,3 @@ class Reading:
         terrain = self.board.terrain(dest.province)
         if not terrain.passable:
             raise OrderError(f"{self.name(dest.province)} is {terrain.value}: no unit can enter it")
-
-
-def unit_at(position: Position, loc: str) -> str:
-    """``A PAR`` for the unit at ``loc`` (in a retreat phase the dislodged one), else the province."""
-    if position.phase.type is PhaseType.RETREATS:
-        entry = position.dislodged.get(province_of(loc))
-        unit = entry.unit if entry else None
-    else:
-        unit = position.units.get(province_of(loc))
-    return f"{unit.type.value} {unit.location}" if unit else province_of(loc)

@@ -12,7 +12,6 @@ kind up by importing its module at call time; the registry's tables are filled o
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from dipserver.engine.types import PhaseType, Unit
@@ -28,7 +27,6 @@ if TYPE_CHECKING:
 Legal = Callable[["Standing", str, "Unit", Any], tuple["str | None", str]]
 
 
-@dataclass(frozen=True, slots=True)
 class Drawing:
     """How the map draws an order, in locations (``render/orders.py`` turns them into points).
 
@@ -40,13 +38,34 @@ class Drawing:
     the order's name in the picture's classes for arrows and lines; ``dislodged`` says ``start`` is a
     dislodged unit's place."""
 
-    shape: str
-    start: str = ""
-    end: str = ""
-    via: str = ""
-    label: str = ""
-    dislodged: bool = False
-    unit: Unit | None = None
+    # A plain class, not a dataclass: this module is loaded by every process that adjudicates, and making a
+    # dataclass costs about as much as loading a small module.
+    __slots__ = ("dislodged", "end", "label", "shape", "start", "unit", "via")
+
+    def __init__(
+        self,
+        shape: str,
+        start: str = "",
+        end: str = "",
+        via: str = "",
+        label: str = "",
+        dislodged: bool = False,
+        unit: Unit | None = None,
+    ) -> None:
+        self.shape, self.start, self.end, self.via, self.label = shape, start, end, via, label
+        self.dislodged, self.unit = dislodged, unit
+
+    def _fields(self) -> tuple[object, ...]:
+        return (self.shape, self.start, self.end, self.via, self.label, self.dislodged, self.unit)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Drawing) and self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return f"Drawing{self._fields()!r}"
 
 
 NOTHING = Drawing("none")

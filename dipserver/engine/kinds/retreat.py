@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
-from dipserver.engine.kinds.offering import Offering
-from dipserver.engine.kinds.reading import Intent, Reading, unit_at, unit_phrase
+from typing import TYPE_CHECKING
+
 from dipserver.engine.kinds.registry import Drawing, Kind, register
+from dipserver.engine.kinds.words import unit_at, unit_phrase
 from dipserver.engine.orders import OrderError, Retreat
-from dipserver.engine.position import Position
 from dipserver.engine.types import PhaseType, Unit, UnitType, province_of
+
+if TYPE_CHECKING:
+    from dipserver.engine.kinds.offering import Offering
+    from dipserver.engine.kinds.reading import Intent, Reading
+    from dipserver.engine.position import Position
 
 
 def dislodged_unit(reading: Reading, intent: Intent) -> Unit:

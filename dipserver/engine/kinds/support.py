@@ -7,15 +7,20 @@ asks whether the supported move is possible while this support is given (DATC 6.
 
 from __future__ import annotations
 
-from dipserver.engine.board import Board
+from typing import TYPE_CHECKING
+
 from dipserver.engine.convoys import sea_route
-from dipserver.engine.kinds.offering import Offering
-from dipserver.engine.kinds.reading import Intent, Reading, unit_at, unit_phrase
 from dipserver.engine.kinds.registry import Drawing, Kind, register
-from dipserver.engine.kinds.standing import Standing
+from dipserver.engine.kinds.words import unit_at, unit_phrase
 from dipserver.engine.orders import Move, OrderError, SupportHold, SupportMove
-from dipserver.engine.position import Position
 from dipserver.engine.types import PhaseType, Unit, UnitType, coast_of, province_of
+
+if TYPE_CHECKING:
+    from dipserver.engine.board import Board
+    from dipserver.engine.kinds.offering import Offering
+    from dipserver.engine.kinds.reading import Intent, Reading
+    from dipserver.engine.kinds.standing import Standing
+    from dipserver.engine.position import Position
 
 
 def reaches(board: Board, unit: Unit, province: str) -> bool:

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from dipserver.engine.kinds.offering import Offering
-from dipserver.engine.kinds.reading import Intent, Reading
+from typing import TYPE_CHECKING
+
 from dipserver.engine.kinds.registry import Kind, register
 from dipserver.engine.orders import Waive
-from dipserver.engine.position import Position
 from dipserver.engine.types import PhaseType
+
+if TYPE_CHECKING:
+    from dipserver.engine.kinds.offering import Offering
+    from dipserver.engine.kinds.reading import Intent, Reading
+    from dipserver.engine.position import Position
 
 
 class WaiveKind(Kind):
