@@ -20,18 +20,20 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-# The kinds register themselves when loaded: the Diplomacy ones, the variants' conversions and the rule
-# modules' orders (``modules/orders.py``). The reader finds them through the registry alone.
+# The kinds register themselves when loaded: the Diplomacy ones and the variants' conversions here, the rule
+# modules' orders with the modules (``modules/orders.py``; ``module_notation`` refuses them in a game
+# without modules). The reader finds them through the registry alone.
 from dipserver.engine.adjustments import build_sites
 from dipserver.engine.board import Board
 from dipserver.engine.kinds import conversion as _conversion  # noqa: F401  (registers its kinds)
+from dipserver.engine.kinds import module_notation as _module_notation  # noqa: F401  (registers its reader)
 from dipserver.engine.kinds import standard as _standard  # noqa: F401  (registers its kinds)
 from dipserver.engine.kinds.reading import BuildRule as BuildRule
 from dipserver.engine.kinds.reading import Intent, Loc, Reading
 from dipserver.engine.kinds.reading import adjustment_due as adjustment_due
 from dipserver.engine.kinds.registry import kind_of, reader_for, text_readers
-from dipserver.engine.modules.orders import InPlay
 
 # OrderError lives with the order values, so that the modules that read other kinds of order (conversions,
 # rule modules) can raise it without importing this module, which imports them: no import cycle.
@@ -40,6 +42,10 @@ from dipserver.engine.orders import OrderError as OrderError
 from dipserver.engine.position import Position
 from dipserver.engine.types import HOME, OWNED, PhaseType, UnitType
 from dipserver.engine.variant import Variant, normalise_name
+
+if TYPE_CHECKING:
+    # The rule modules' orders come with their module (it registers their kinds): never loaded from here.
+    from dipserver.engine.modules.orders import InPlay
 
 # --- build rules: where a power may place new units (variants differ) --------------------------------
 

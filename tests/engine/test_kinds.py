@@ -11,8 +11,11 @@ module), and its tests: three files.
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import get_args
 
 import pytest
@@ -30,6 +33,8 @@ from dipserver.engine.parse import format_order, parse_order
 from dipserver.engine.position import Position
 from dipserver.engine.types import PhaseType, Unit, UnitType
 from dipserver.engine.variant import Variant
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,3 +134,24 @@ def test_every_order_value_has_one_kind() -> None:
 def test_a_class_is_registered_once(dig_in: DigInKind) -> None:
     with pytest.raises(ValueError, match="registered already"):
         register(DigInKind())
+
+
+def test_a_game_without_rule_modules_refuses_their_orders_without_loading_them() -> None:
+    """The reader says why there are no depots in a process that never loaded the modules (a bare command
+    line), word for word as the modules' own kinds would, and loads them no more than before."""
+    script = (
+        "import sys\n"
+        "from dipserver.engine.parse import OrderError, parse_order\n"
+        "from dipserver.engine.variant import load_variant\n"
+        "from dipserver.engine.board import board_for\n"
+        "v = load_variant('standard')\n"
+        "try:\n"
+        "    parse_order('establish depot PAR', board_for(v, v.map_state), v.start, 'FRANCE')\n"
+        "except OrderError as e:\n"
+        "    print(e.reason)\n"
+        "print(any(m.startswith('dipserver.engine.modules') for m in sys.modules))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert done.stdout.splitlines() == ["this game plays without supply lines: there are no depots", "False"]

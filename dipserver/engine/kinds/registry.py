@@ -12,7 +12,7 @@ kind up by importing its module at call time; the registry's tables are filled o
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from dipserver.engine.types import PhaseType, Unit
 
@@ -130,7 +130,7 @@ K = TypeVar("K", bound=Kind)
 _BY_CLASS: dict[type, Kind] = {}
 _BY_NAME: dict[str, Kind] = {}
 _GRAMMAR: dict[tuple[PhaseType, str], Kind] = {}
-_TEXT_READERS: list[Kind] = []
+_TEXT_READERS: list[TextReader] = []
 # The adjudicator's checks by order class: read by movement's loop as one dict lookup per order.
 MOVEMENT_CHECKS: dict[type, Legal] = {}
 
@@ -151,6 +151,20 @@ def register(kind: K) -> K:
     if type(kind).legal is not Kind.legal:
         MOVEMENT_CHECKS[kind.order_class] = kind.legal
     return kind
+
+
+class TextReader(Protocol):
+    """A reader of a notation of its own (every kind with a ``rank`` is one)."""
+
+    rank: int | None
+
+    def read_text(self, reading: Reading, text: str) -> Any | None: ...
+
+
+def register_reader(reader: TextReader) -> None:
+    """Add a reader of a notation that is no one kind's (the rule modules' orders in a game without them)."""
+    _TEXT_READERS.append(reader)
+    _TEXT_READERS.sort(key=lambda k: k.rank or 0)
 
 
 def unregister(kind: Kind) -> None:
@@ -185,7 +199,7 @@ def reader_for(phase: PhaseType, verb: str) -> Kind | None:
     return _GRAMMAR.get((phase, verb))
 
 
-def text_readers() -> tuple[Kind, ...]:
+def text_readers() -> tuple[TextReader, ...]:
     return tuple(_TEXT_READERS)
 
 
