@@ -1,4 +1,4 @@
-"""Reading orders as players type them, and checking them against the board and position.
+"""Reading orders as players type them: the words, the grammar, and the order kind that checks the result.
 
 Two kinds of answer, as the DATC requires:
 - an order that cannot be understood, or that is impossible on this map (no such unit, not yours, a
@@ -11,8 +11,12 @@ Accepted notation, any case: ``A LON - NWY VIA``, ``A LON-NWY via convoy``, ``F 
 ``A MUN S A PAR - BUR``, ``A MUN S BER``, ``A RUM R SER``, ``A RUM D``, ``A PAR B``, ``BUILD F STP/NC``,
 ``WAIVE``, ``A RUM H``; full names and aliases (``Army Munich supports Paris to Burgundy``), coasts as
 ``/nc``, ``(nc)``, `` nc`` or ``north coast``; the unit type may be left out. A variant's conversion
-orders (``conversions.py``) and, when the game's rule modules are given, their orders (``establish depot
-PAR``, ``place blizzard MUN``: ``modules/orders.py``) are read too.
+orders (``kinds/conversion.py``) and, when the game's rule modules are given, their orders (``establish
+depot PAR``, ``place blizzard MUN``: ``modules/orders.py``) are read too.
+
+The grammar yields an ``Intent`` (a verb and its places); the kind that reads that verb in the phase
+(``kinds/registry.py``) turns it into the order and checks it against the board and the position. A line
+the grammar cannot read goes to the kinds with a notation of their own.
 """
 
 from __future__ import annotations
@@ -22,11 +26,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from dipserver.engine.adjustments import build_sites
+from dipserver.engine.board import Board
+
 # The kinds register themselves when loaded: the Diplomacy ones and the variants' conversions here, the rule
 # modules' orders with the modules (``modules/orders.py``; ``module_notation`` refuses them in a game
 # without modules). The reader finds them through the registry alone.
-from dipserver.engine.adjustments import build_sites
-from dipserver.engine.board import Board
 from dipserver.engine.kinds import conversion as _conversion  # noqa: F401  (registers its kinds)
 from dipserver.engine.kinds import module_notation as _module_notation  # noqa: F401  (registers its reader)
 from dipserver.engine.kinds import standard as _standard  # noqa: F401  (registers its kinds)
