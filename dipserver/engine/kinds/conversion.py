@@ -37,31 +37,33 @@ _WHAT = {
     "stay_fleet": "to keep a stranded fleet a fleet",
 }
 
+# Patterns, compiled by ``re`` at their first use (and kept in its cache): every process that reads orders
+# loads this module, few meet a conversion.
 _UNIT = r"(?:(?P<kind>A|F|ARMY|FLEET)\s+)?(?P<place>[A-Z][A-Z .'-]*?)(?:\s*/\s*(?P<at>NC|SC|EC|WC))?"
 _FORMS = [
     (
         ConvertToArmy,
-        re.compile(rf"^{_UNIT}\s+(?:BECOMES|CONVERTS(?:\s+(?:TO|INTO))?)\s+(?:AN\s+)?(?:ARMY|A)$"),
+        rf"^{_UNIT}\s+(?:BECOMES|CONVERTS(?:\s+(?:TO|INTO))?)\s+(?:AN\s+)?(?:ARMY|A)$",
     ),
     (
         ConvertToFleet,
-        re.compile(
+        (
             rf"^{_UNIT}\s+(?:BECOMES|CONVERTS(?:\s+(?:TO|INTO))?)\s+(?:A\s+)?(?:FLEET|F)"
             r"(?:\s*/?\s*(?P<coast>NC|SC|EC|WC))?$"
         ),
     ),
-    (StayFleet, re.compile(rf"^{_UNIT}\s+(?:STAYS?|KEEPS?|REMAINS?)\s+(?:A\s+)?(?:FLEET|F)$")),
+    (StayFleet, rf"^{_UNIT}\s+(?:STAYS?|KEEPS?|REMAINS?)\s+(?:A\s+)?(?:FLEET|F)$"),
 ]
-_KEYWORDS = re.compile(r"\b(BECOMES|CONVERTS?|STAYS?|KEEPS?|REMAINS?)\b")
+_KEYWORDS = r"\b(BECOMES|CONVERTS?|STAYS?|KEEPS?|REMAINS?)\b"
 
 
 def parse_conversion(text: str, board: Board, position: Position, power: str) -> ConversionOrder | None:
     """The conversion order ``text`` gives, checked; ``None`` if it is not a conversion at all."""
     upper = " ".join(text.upper().replace("(", " ").replace(")", " ").split())
-    if not _KEYWORDS.search(upper):
+    if not re.search(_KEYWORDS, upper):
         return None
     for kind, form in _FORMS:
-        m = form.match(upper)
+        m = re.match(form, upper)
         if m is None:
             continue
         province = board.variant.lookup(m.group("place"))

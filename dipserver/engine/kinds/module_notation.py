@@ -22,17 +22,18 @@ if TYPE_CHECKING:
     from dipserver.engine.board import Board
     from dipserver.engine.kinds.reading import Reading
 
+# Patterns, compiled by ``re`` at their first use: every reader loads this module, few meet such an order.
 _PLACE = r"(?P<place>[A-Z0-9][A-Z0-9 .'/-]*?)"
 _VERB = r"(?:ESTABLISH(?:ES)?|FOUNDS?|BUILDS?)"
 _DEPOT_FORMS = (
-    re.compile(rf"^(?:{_VERB}\s+)?(?:A\s+)?DEPOT\s+(?:AT\s+|IN\s+)?{_PLACE}$"),
-    re.compile(rf"^(?:(?P<kind>A|F|ARMY|FLEET)\s+)?{_PLACE}\s+(?:{_VERB}\s+)?(?:A\s+)?DEPOT$"),
+    rf"^(?:{_VERB}\s+)?(?:A\s+)?DEPOT\s+(?:AT\s+|IN\s+)?{_PLACE}$",
+    rf"^(?:(?P<kind>A|F|ARMY|FLEET)\s+)?{_PLACE}\s+(?:{_VERB}\s+)?(?:A\s+)?DEPOT$",
 )
-_STORM_FORM = re.compile(
+_STORM_FORM = (
     rf"^(?P<verb>PLACE|PUT|ADD|REMOVE|CLEAR|LIFT)\s+(?:A\s+|THE\s+)?BLIZZARDS?\s+(?:ON\s+|IN\s+|AT\s+|FROM\s+)?"
     rf"{_PLACE}$"
 )
-_WORDS = re.compile(r"\b(DEPOTS?|BLIZZARDS?)\b")
+_WORDS = r"\b(DEPOTS?|BLIZZARDS?)\b"
 
 DEPOT, STORM = "depot", "storm"
 
@@ -41,13 +42,13 @@ def read_notation(text: str, board: Board) -> tuple[str, str, bool] | None:
     """``(DEPOT, province, True)`` or ``(STORM, province, placed)`` if ``text`` is a module order (unchecked);
     ``None`` if it is not one at all; ``OrderError`` if it is one written wrong."""
     upper = " ".join(text.upper().replace("(", " ").replace(")", " ").replace(",", " ").split())
-    if not _WORDS.search(upper):
+    if not re.search(_WORDS, upper):
         return None
-    storm = _STORM_FORM.match(upper)
+    storm = re.match(_STORM_FORM, upper)
     if storm is not None:
         return STORM, _province(board, storm.group("place")), storm.group("verb") in ("PLACE", "PUT", "ADD")
     for form in _DEPOT_FORMS:
-        m = form.match(upper)
+        m = re.match(form, upper)
         if m is not None:
             return DEPOT, _province(board, m.group("place")), True
     if "DEPOT" in upper:
