@@ -7,7 +7,7 @@ it with these helpers and raising ``OrderError`` with a reason for the player.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 
 from dipserver.engine.adjustments import adjustment_counts
@@ -82,10 +82,12 @@ class Reading:
     def ordered_unit(self, intent: Intent) -> Unit:
         """The unit on the board the order is for (``own_unit``)."""
         assert intent.unit is not None
-        return self.own_unit(dict(self.position.units), intent.unit_type, intent.unit)
+        return self.own_unit(self.position.units, intent.unit_type, intent.unit)  # no copy: read only
 
     # The ordered unit must exist, be ours, and match what the player called it.
-    def own_unit(self, units: dict[str, Unit], unit_type: UnitType | None, loc: Loc, where: str = "") -> Unit:
+    def own_unit(
+        self, units: Mapping[str, Unit], unit_type: UnitType | None, loc: Loc, where: str = ""
+    ) -> Unit:
         unit = units.get(loc.province)
         if unit is None:
             raise OrderError(f"There is no {where}unit in {self.name(loc.province)}")
