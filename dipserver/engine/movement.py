@@ -33,10 +33,8 @@ from dipserver.engine.convoys import (
     contested_provinces,
     convoy_route,
     necessary_fleets,  # noqa: F401  (re-exported)
-    place_name,
     retreat_options,
     sea_route,  # noqa: F401  (re-exported)
-    unit_name,
     water_neighbours,  # noqa: F401  (re-exported)
 )
 
@@ -180,9 +178,11 @@ class _Phase:
                     prov = loc if "/" not in loc else _province(loc)
                     unit = units.get(prov)
                     if unit is None:
-                        problem = f"There is no unit in {self._name(prov)}"
+                        problem = f"There is no unit in {standing.name(prov)}"
                     elif not checked and unit.power != power:
-                        problem = f"The unit in {self._name(prov)} belongs to {unit.power}, not {power}"
+                        problem = (
+                            f"The unit in {self.standing.name(prov)} belongs to {unit.power}, not {power}"
+                        )
                     else:
                         # Holds and plain moves to a neighbour are most orders: decided here, without a
                         # call to their check (which would say the same).
@@ -223,17 +223,10 @@ class _Phase:
                 del chosen[prov]
                 self._moves = [m for m in self._moves if m[0] != prov]
                 self._others = [o for o in self._others if o[0] != prov]
-                why = f"{self._unit_name(prov)} was given different orders, so it holds"
+                why = f"{self.standing.unit_name(prov)} was given different orders, so it holds"
                 for slot, power, order, _ in [first, *later]:
                     results[slot] = OrderResult(power, order, Outcome.INVALID, why)
         return chosen
-
-    def _unit_name(self, prov: str) -> str:
-        unit = self.units[prov]
-        return unit_name(self.board, ("A " if unit.type is UnitType.ARMY else "F ") + unit.location)
-
-    def _name(self, loc: str) -> str:
-        return place_name(self.board, loc)
 
     # step 2: validity ---------------------------------------------------------------------------
 
@@ -307,7 +300,7 @@ class _Phase:
                 # Still a move (it cannot receive hold support), but one that cannot arrive (DATC 6.D.8).
                 out.void[i] = (
                     Outcome.NO_CONVOY,
-                    f"No fleets were ordered to convoy it to {self._name(into)}",
+                    f"No fleets were ordered to convoy it to {self.standing.name(into)}",
                 )
         return carried
 
@@ -321,8 +314,11 @@ class _Phase:
                 if prov in carried:
                     kind[i] = CONVOY
                 else:
-                    them = self._unit_name(_province(order.target))
-                    out.void[i] = (Outcome.VOID, f"{them} was not convoyed to {self._name(order.dest)}")
+                    them = self.standing.unit_name(_province(order.target))
+                    out.void[i] = (
+                        Outcome.VOID,
+                        f"{them} was not convoyed to {self.standing.name(order.dest)}",
+                    )
                 continue
             target = order.target  # type: ignore[union-attr]
             j = index[target if "/" not in target else _province(target)]
@@ -343,8 +339,8 @@ class _Phase:
                 dest[i] = goes
                 out.supports[j].append(i)
             else:
-                them = self._unit_name(provs[j])
-                what = "hold" if goes is None else f"move to {self._name(order.dest)}"  # type: ignore[union-attr]
+                them = self.standing.unit_name(provs[j])
+                what = "hold" if goes is None else f"move to {self.standing.name(order.dest)}"  # type: ignore[union-attr]
                 out.void[i] = (Outcome.VOID, f"{them} did not {what}")
 
     # step 3 is resolver.resolve; step 4: where everyone ends up ------------------------------------
