@@ -150,6 +150,11 @@ class Board:
     def is_water(self, prov: str) -> bool:
         return province_of(prov) in self._sea
 
+    @property
+    def seas(self) -> frozenset[str]:
+        """The open sea provinces (what ``is_water`` asks of one), as a set to intersect with."""
+        return self._sea
+
     def is_land(self, prov: str) -> bool:
         return self._terrain.get(province_of(prov)) is Terrain.LAND
 

@@ -1,159 +1,38 @@
-"""The three variant orders that change a unit's kind (rulings E14, E15, E16): parse, check, apply.
+"""The three variant orders that change a unit's kind (rulings E14, E15, E16): applying them.
 
 - Wall of Ice, Winter: ``F BRE becomes army`` — a fleet on a coast becomes an army, free of counts.
-- Deluge, movement: ``A POR becomes fleet`` (``... fleet NC`` where there are several coasts) — an army in
-  a coastal supply centre becomes a fleet, unless a unit of another power is ordered to move into it.
-- Sahara, movement: ``F NAO stays fleet`` — given beside the fleet's own order; if this season's drying
-  strands the fleet, it is disbanded instead of becoming an army.
+- Deluge, movement: ``A POR becomes fleet`` — an army in a coastal supply centre becomes a fleet, unless a
+  unit of another power is ordered to move into it.
+- Sahara, movement: ``F NAO stays fleet`` — if this season's drying strands the fleet, it is disbanded
+  instead of becoming an army.
 
-A variant enables them in ``timeline.toml`` (``[orders]``). The parser asks ``parse_conversion`` first
-and falls back to the standard notation when it returns ``None``; the phase pipeline applies them with
-``fleet_conversions`` (after movement), ``stay_flags`` (for ``timeline.apply_hook``) and
-``army_conversions`` (after Winter adjustments).
+Their reading, checking and notation are their order kinds' (``kinds/conversion.py``, named again here);
+the phase pipeline applies them with ``fleet_conversions`` (after movement), ``stay_flags`` (for
+``timeline.apply_hook``) and ``army_conversions`` (after Winter adjustments).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 
 from dipserver.engine.board import Board
+from dipserver.engine.kinds.conversion import check_conversion as check_conversion
+from dipserver.engine.kinds.conversion import conversion_text as conversion_text
+from dipserver.engine.kinds.conversion import parse_conversion as parse_conversion
+from dipserver.engine.kinds.registry import kinds
 from dipserver.engine.orders import (
     ConversionOrder,
     ConvertToArmy,
     ConvertToFleet,
-    Hold,
     Move,
     Order,
-    OrderError,
     Retreat,
     StayFleet,
 )
-from dipserver.engine.position import Dislodged, Position
+from dipserver.engine.position import Dislodged
 from dipserver.engine.timeline import load_timeline
-from dipserver.engine.types import PhaseType, Unit, UnitType, province_of
-
-_KIND = {ConvertToArmy: "convert_to_army", ConvertToFleet: "convert_to_fleet", StayFleet: "stay_fleet"}
-_WHAT = {
-    "convert_to_army": "to turn a fleet into an army",
-    "convert_to_fleet": "to turn an army into a fleet",
-    "stay_fleet": "to keep a stranded fleet a fleet",
-}
-
-_UNIT = r"(?:(?P<kind>A|F|ARMY|FLEET)\s+)?(?P<place>[A-Z][A-Z .'-]*?)(?:\s*/\s*(?P<at>NC|SC|EC|WC))?"
-_FORMS = [
-    (
-        ConvertToArmy,
-        re.compile(rf"^{_UNIT}\s+(?:BECOMES|CONVERTS(?:\s+(?:TO|INTO))?)\s+(?:AN\s+)?(?:ARMY|A)$"),
-    ),
-    (
-        ConvertToFleet,
-        re.compile(
-            rf"^{_UNIT}\s+(?:BECOMES|CONVERTS(?:\s+(?:TO|INTO))?)\s+(?:A\s+)?(?:FLEET|F)"
-            r"(?:\s*/?\s*(?P<coast>NC|SC|EC|WC))?$"
-        ),
-    ),
-    (StayFleet, re.compile(rf"^{_UNIT}\s+(?:STAYS?|KEEPS?|REMAINS?)\s+(?:A\s+)?(?:FLEET|F)$")),
-]
-_KEYWORDS = re.compile(r"\b(BECOMES|CONVERTS?|STAYS?|KEEPS?|REMAINS?)\b")
-
-
-def parse_conversion(text: str, board: Board, position: Position, power: str) -> ConversionOrder | None:
-    """The conversion order ``text`` gives, checked; ``None`` if it is not a conversion at all."""
-    upper = " ".join(text.upper().replace("(", " ").replace(")", " ").split())
-    if not _KEYWORDS.search(upper):
-        return None
-    for kind, form in _FORMS:
-        m = form.match(upper)
-        if m is None:
-            continue
-        province = board.variant.lookup(m.group("place"))
-        if province is None:
-            raise OrderError(f"'{m.group('place').title()}' is not a province of {board.variant.name}")
-        unit = position.units.get(province)
-        waiting = position.dislodged.get(province)
-        if kind is StayFleet and waiting is not None and waiting.unit.power == power:
-            unit = waiting.unit  # a retreat phase: the owner's dislodged fleet, not the unit that came in
-        location = unit.location if unit is not None else province
-        order = ConvertToFleet(location, m.group("coast")) if kind is ConvertToFleet else kind(location)
-        named = m.group("kind")
-        if unit is not None and named and named[0] != unit.type.value:
-            where = board.province_name(province)
-            raise OrderError(f"The unit in {where} is {_a(unit.type)}, not {_a(UnitType(named[0]))}")
-        return check_conversion(board, position, power, order)
-    raise OrderError(
-        "Conversions read like 'F BRE becomes army', 'A POR becomes fleet' (with a coast, 'A SPA becomes "
-        "fleet NC') or 'F NAO stays fleet'"
-    )
-
-
-def check_conversion(board: Board, position: Position, power: str, order: ConversionOrder) -> ConversionOrder:
-    """``order`` completed (the coast filled in where only one will do), or ``OrderError`` saying why not."""
-    variant = board.variant
-    kind = _KIND[type(order)]
-    if kind not in load_timeline(variant).orders:
-        raise OrderError(f"{variant.name} has no order {_WHAT[kind]}")
-    prov = province_of(order.unit)
-    name = board.province_name(prov)
-    unit = position.units.get(prov)
-    dislodged = position.dislodged.get(prov)
-    if kind == "stay_fleet" and dislodged is not None and dislodged.unit.power == power:
-        unit = dislodged.unit  # in a retreat phase, the owner's dislodged fleet (not the unit that came in)
-    wanted = UnitType.FLEET if kind != "convert_to_fleet" else UnitType.ARMY
-    if unit is None or unit.power != power or unit.type is not wanted:
-        raise OrderError(f"There is no {_kind(wanted)} of yours in {name}")
-    phase = position.phase.type
-    if kind == "convert_to_army":
-        if phase is not PhaseType.ADJUSTMENTS:
-            raise OrderError("A fleet becomes an army only in a Winter adjustment phase")
-        if not board.is_land(prov):
-            raise OrderError(f"The fleet in {name} is at sea: only a fleet on a coast can become an army")
-        return ConvertToArmy(unit.location)
-    if kind == "stay_fleet":
-        if phase is PhaseType.ADJUSTMENTS:
-            raise OrderError(
-                f"A fleet is told to stay a fleet in a Spring or Autumn, not in {position.phase}"
-            )
-        return StayFleet(unit.location)  # with the movement orders, or with the retreats (E16)
-    if phase is not PhaseType.MOVEMENT:
-        raise OrderError(
-            f"This order is given with the movement orders of a Spring or Autumn, not in {position.phase}"
-        )
-    assert isinstance(order, ConvertToFleet)
-    if prov not in board.supply_centres:
-        raise OrderError(f"{name} is not a supply centre: an army becomes a fleet only in a coastal centre")
-    if not board.is_coastal(prov):
-        raise OrderError(f"{name} touches no open sea: a fleet could not stand there")
-    return ConvertToFleet(unit.location, _fleet_coast(board, prov, order.coast))
-
-
-def conversion_text(order: ConversionOrder, position: Position) -> str:
-    """A conversion order in its stored notation: ``F BRE becomes army``, ``A SPA becomes fleet NC``."""
-    if isinstance(order, StayFleet):  # in a retreat phase the unit may be the dislodged one
-        return f"F {order.unit} stays fleet"
-    unit = position.units.get(province_of(order.unit))
-    kind = unit.type.value if unit is not None else ("A" if isinstance(order, ConvertToFleet) else "F")
-    if isinstance(order, ConvertToArmy):
-        return f"{kind} {order.unit} becomes army"
-    return f"{kind} {order.unit} becomes fleet" + (f" {order.coast}" if order.coast else "")
-
-
-def _fleet_coast(board: Board, prov: str, coast: str | None) -> str | None:
-    name = board.province_name(prov)
-    if not board.coasts(prov):
-        if coast is not None:
-            raise OrderError(f"{name} has no named coasts: leave out '{coast}'")
-        return None
-    wet = [c for c in board.coasts(prov) if board.coast_waters(f"{prov}/{c}")]
-    if coast is None:
-        if len(wet) > 1:
-            raise OrderError(f"Say which coast of {name} the fleet is to stand on: {' or '.join(wet)}")
-        return wet[0]
-    if coast not in wet:
-        raise OrderError(f"The {coast} coast of {name} touches no open sea; choose {' or '.join(wet)}")
-    return coast
-
+from dipserver.engine.types import Unit, UnitType, province_of
 
 # --- applying them -------------------------------------------------------------------------------------
 
@@ -161,15 +40,16 @@ def _fleet_coast(board: Board, prov: str, coast: str | None) -> str | None:
 def for_adjudication(
     orders_by_power: Mapping[str, Iterable[Order | ConversionOrder]],
 ) -> dict[str, list[Order]]:
-    """The orders the standard adjudicator sees: a converting army holds; flags and Winter conversions
-    are not its business."""
+    """The orders the standard adjudicator sees, as each order's kind says (``Kind.for_adjudication``): a
+    converting army holds; flags and Winter conversions are not its business."""
     plain: dict[str, list[Order]] = {}
+    known = kinds()
     for power, orders in orders_by_power.items():
         for order in orders:
-            if isinstance(order, ConvertToFleet):
-                plain.setdefault(power, []).append(Hold(order.unit))
-            elif not isinstance(order, ConvertToArmy | StayFleet):
-                plain.setdefault(power, []).append(order)
+            kind = known.get(type(order))
+            seen: Order | None = order if kind is None else kind.for_adjudication(order)  # type: ignore[assignment]
+            if seen is not None:
+                plain.setdefault(power, []).append(seen)
     return plain
 
 
@@ -308,11 +188,3 @@ def army_conversions(
             result[prov] = Unit(power, UnitType.ARMY, prov)
             outcomes.append((power, order, True, ""))
     return result, outcomes
-
-
-def _kind(unit_type: UnitType) -> str:
-    return "army" if unit_type is UnitType.ARMY else "fleet"
-
-
-def _a(unit_type: UnitType) -> str:
-    return "an army" if unit_type is UnitType.ARMY else "a fleet"

@@ -32,13 +32,16 @@ from dipserver.engine.convoys import (
     _province,
     contested_provinces,
     convoy_route,
-    necessary_fleets,
-    place_name,
+    necessary_fleets,  # noqa: F401  (re-exported)
     retreat_options,
-    sea_route,
-    unit_name,
+    sea_route,  # noqa: F401  (re-exported)
     water_neighbours,  # noqa: F401  (re-exported)
 )
+
+# The kinds of order a movement phase adjudicates, each registering its check (MOVEMENT_CHECKS) when loaded.
+from dipserver.engine.kinds import convoy, hold, move, support  # noqa: F401
+from dipserver.engine.kinds.registry import MOVEMENT_CHECKS
+from dipserver.engine.kinds.standing import Standing
 from dipserver.engine.orders import (
     Convoy,
     Hold,
@@ -46,7 +49,6 @@ from dipserver.engine.orders import (
     Order,
     OrderResult,
     Outcome,
-    SupportHold,
     SupportMove,
 )
 from dipserver.engine.position import Dislodged
@@ -126,10 +128,8 @@ class _Phase:
     def __init__(self, board: Board, units: Mapping[str, Unit], checked: bool = False) -> None:
         self.board = board
         self.units = units
-        self.checked = checked  # the reader has checked each order on its own (resolve_movement)
-        self._fleet_seas: frozenset[str] | None = None
-        self._needed: dict[tuple[str, str], set[str]] = {}
-        self._by_sea: set[str] = set()  # armies whose legal move can only go by convoy
+        # What the kinds' checks of step 1 read (``checked``: the reader has checked each order on its own).
+        self.standing = Standing(board, units, checked)
         # The chosen orders by kind, in the order given (step 1 fills them, step 2 reads them).
         self._moves: list[tuple[str, str]] = []  # (province, settled target)
         self._others: list[tuple[str, Order]] = []  # supports and convoys
@@ -160,7 +160,8 @@ class _Phase:
         self, orders_by_power: Mapping[str, Iterable[Order]], results: list[OrderResult]
     ) -> dict[str, _Given]:
         """The one legal order of each ordered unit (by province); every other order is reported."""
-        units, checks, checked = self.units, _CHECKS, self.checked
+        units, checks, standing = self.units, MOVEMENT_CHECKS, self.standing
+        checked = standing.checked
         # Bound methods in locals only (never kept on the phase, which would make it a cycle).
         fleet_moves, army_moves = self.board.fleet_moves, self.board.army_moves
         chosen: dict[str, _Given] = {}
@@ -177,9 +178,11 @@ class _Phase:
                     prov = loc if "/" not in loc else _province(loc)
                     unit = units.get(prov)
                     if unit is None:
-                        problem = f"There is no unit in {self._name(prov)}"
+                        problem = f"There is no unit in {standing.name(prov)}"
                     elif not checked and unit.power != power:
-                        problem = f"The unit in {self._name(prov)} belongs to {unit.power}, not {power}"
+                        problem = (
+                            f"The unit in {self.standing.name(prov)} belongs to {unit.power}, not {power}"
+                        )
                     else:
                         # Holds and plain moves to a neighbour are most orders: decided here, without a
                         # call to their check (which would say the same).
@@ -194,7 +197,7 @@ class _Phase:
                             elif "/" not in dest and dest in army_moves(prov):
                                 problem = None
                         if problem is not None:
-                            problem, dest = check(self, prov, unit, order)  # type: ignore[operator]
+                            problem, dest = check(standing, prov, unit, order)
                         if problem is None:
                             given = (len(results), power, order, dest)
                             if prov in chosen:
@@ -220,143 +223,16 @@ class _Phase:
                 del chosen[prov]
                 self._moves = [m for m in self._moves if m[0] != prov]
                 self._others = [o for o in self._others if o[0] != prov]
-                why = f"{self._unit_name(prov)} was given different orders, so it holds"
+                why = f"{self.standing.unit_name(prov)} was given different orders, so it holds"
                 for slot, power, order, _ in [first, *later]:
                     results[slot] = OrderResult(power, order, Outcome.INVALID, why)
         return chosen
-
-    def _unit_name(self, prov: str) -> str:
-        unit = self.units[prov]
-        return unit_name(self.board, ("A " if unit.type is UnitType.ARMY else "F ") + unit.location)
-
-    def _name(self, loc: str) -> str:
-        return place_name(self.board, loc)
-
-    # Each check returns (None, target) for a legal order, else (the reason, "").
-
-    def _legal_hold(self, here: str, unit: Unit, order: Hold) -> tuple[str | None, str]:
-        return None, ""
-
-    def _legal_move(self, here: str, unit: Unit, order: Move) -> tuple[str | None, str]:
-        board, dest = self.board, order.dest
-        if unit.type is UnitType.FLEET:
-            if order.via_convoy:
-                return f"{self._unit_name(here)} cannot be convoyed: only armies are convoyed", ""
-            if dest in board.fleet_moves(unit.location):
-                return None, dest
-            return self._fleet_move_coast(here, unit, dest)
-        dest_prov = dest if "/" not in dest else _province(dest)
-        if not order.via_convoy and dest_prov in board.army_moves(here):
-            return None, dest_prov  # a coast named for an army is ignored (DATC 4.B.6)
-        if dest_prov == here:
-            return f"{self._unit_name(here)} cannot move to the province it is already in", ""
-        # Legal if fleets stand where they could carry it; whether they do is known only from their orders.
-        # Such a move never turns into a hold (DATC 6.D.8).
-        if board.is_coastal(dest_prov) and sea_route(board, here, dest_prov, self._fleet_seas_now()):
-            self._by_sea.add(here)
-            return None, dest_prov
-        if not board.terrain(dest_prov).passable:
-            return f"{self._name(dest_prov)} cannot be entered", ""
-        verb = "be convoyed to" if order.via_convoy else "reach"
-        return f"{self._unit_name(here)} cannot {verb} {self._name(dest_prov)}", ""
-
-    def _fleet_move_coast(self, here: str, unit: Unit, dest: str) -> tuple[str | None, str]:
-        """A fleet move not exactly on the map: infer or reject the coast (DATC 4.B.1-4.B.3, 4.B.6)."""
-        board = self.board
-        dest_prov = _province(dest)
-        me = self._unit_name(here)
-        if dest_prov == here:
-            return f"{me} cannot move to the province it is already in", ""
-        if coast_of(dest) in board.coasts(dest_prov):
-            return f"{me} cannot reach {self._name(dest)}", ""
-        options = board.fleet_reachable_coasts(unit.location, dest_prov)
-        if len(options) == 1:
-            return None, options[0]
-        if not options:
-            return f"{me} cannot reach {self._name(dest_prov)}", ""
-        named = " or ".join(self._name(o) for o in options)
-        return f"{me} can reach {named}: name the coast", ""
-
-    def _legal_support_hold(self, here: str, unit: Unit, order: SupportHold) -> tuple[str | None, str]:
-        target = _province(order.target)
-        if target == here:
-            return f"{self._unit_name(target)} cannot support itself", ""
-        if target not in self.units:
-            return f"There is no unit in {self._name(target)} to support", ""
-        if not self.checked and not self.board.can_reach_province(unit.type, unit.location, target):
-            return (
-                f"{self._unit_name(here)} cannot reach {self._name(target)}, so cannot support it",
-                "",
-            )
-        return None, ""
-
-    def _legal_support_move(self, here: str, unit: Unit, order: SupportMove) -> tuple[str | None, str]:
-        board = self.board
-        target, dest = _province(order.target), order.dest
-        into = _province(dest)
-        supported = self.units.get(target)
-        if supported is None:
-            return f"There is no unit in {self._name(target)} to support", ""
-        if here in (target, into) or into == target:
-            if target == here:
-                return f"{self._unit_name(here)} cannot support itself", ""
-            if into == here:
-                return f"{self._unit_name(here)} cannot support a move into its own province", ""
-            return f"{self._unit_name(target)} cannot move to where it already is", ""
-        if not self.checked and not board.can_reach_province(unit.type, unit.location, into):
-            return f"{self._unit_name(here)} cannot reach {self._name(into)}, so cannot support there", ""
-        # The supported move must be possible while this support is given (DATC 6.D.31).
-        if supported.type is UnitType.FLEET:
-            if dest in board.fleet_moves(supported.location):
-                return None, ""
-            coast = coast_of(dest)
-            if coast is not None and coast in board.coasts(into):
-                return f"{self._unit_name(target)} cannot reach {self._name(dest)}", ""
-            if board.fleet_reachable_coasts(supported.location, into):
-                return None, ""
-        elif into in board.army_moves(target) or (
-            board.is_coastal(into) and sea_route(board, target, into, self._fleet_seas_now() - {here})
-        ):
-            return None, ""
-        return f"{self._unit_name(target)} cannot reach {self._name(into)}", ""
-
-    def _legal_convoy(self, here: str, unit: Unit, order: Convoy) -> tuple[str | None, str]:
-        board = self.board
-        if unit.type is not UnitType.FLEET or not board.is_water(here):
-            return f"{self._unit_name(here)} cannot convoy: only fleets at sea convoy", ""
-        target, dest = _province(order.target), _province(order.dest)
-        army = self.units.get(target)
-        if army is None:
-            return f"There is no unit in {self._name(target)} to convoy", ""
-        if army.type is not UnitType.ARMY:
-            return f"{self._unit_name(target)} cannot be convoyed: only armies are convoyed", ""
-        # A fleet no route needs is not convoying at all (DATC 6.G.19).
-        if dest != target and board.is_coastal(dest) and here in self._necessary(target, dest):
-            return None, ""
-        return (
-            f"{self._unit_name(here)} is on no sea route from {self._name(target)} to {self._name(dest)}",
-            "",
-        )
-
-    def _necessary(self, army: str, dest: str) -> set[str]:
-        key = (army, dest)
-        found = self._needed.get(key)
-        if found is None:
-            found = self._needed[key] = necessary_fleets(self.board, army, dest, self._fleet_seas_now())
-        return found
-
-    def _fleet_seas_now(self) -> frozenset[str]:
-        if self._fleet_seas is None:
-            self._fleet_seas = frozenset(
-                p for p, u in self.units.items() if u.type is UnitType.FLEET and self.board.is_water(p)
-            )
-        return self._fleet_seas
 
     # step 2: validity ---------------------------------------------------------------------------
 
     def _validate(self, chosen: dict[str, _Given]) -> _Sanitised:
         """Match the legal orders against each other; what does not match holds (and is reported why)."""
-        board, units = self.board, self.units
+        units = self.units
         provs = list(units)
         index = {p: i for i, p in enumerate(provs)}
         n = len(provs)
@@ -374,9 +250,22 @@ class _Phase:
             {},
             [-1] * n,
         )
-        movers_to = out.movers_to
-        kind, dest, dest_loc, route = out.kind, out.dest, out.dest_loc, out.route
+        carried = self._route_moves(out)
+        kind, dest, route, opponent = out.kind, out.dest, out.route, out.opponent
+        for prov, _ in self._moves:
+            i = index[prov]
+            j = index.get(dest[i], -1)  # type: ignore[arg-type]
+            # Two units swapping by land meet on the border; a convoyed unit passes it by (DATC 4.A.7).
+            if j >= 0 and kind[j] == MOVE and dest[j] == prov and route[i] is None and route[j] is None:
+                opponent[i] = j
+        self._match(out, carried)
+        return out
 
+    def _route_moves(self, out: _Sanitised) -> set[str]:
+        """Each move's row, and the convoy route of each that goes by sea; returns the fleets on the route
+        of the army they convoy."""
+        board, units, index, movers_to = self.board, self.units, out.index, out.movers_to
+        kind, dest, dest_loc, route = out.kind, out.dest, out.dest_loc, out.route
         moves, others = self._moves, self._others
         convoys: dict[tuple[str, str], list[str]] = {}  # (army province, destination) -> convoying fleets
         for prov, order in others:
@@ -385,7 +274,7 @@ class _Phase:
                 convoys.setdefault(key, []).append(prov)
 
         carried: set[str] = set()  # fleets on the route of the army they convoy
-        by_sea = self._by_sea
+        by_sea = self.standing.by_sea
         for prov, target in moves:
             i = index[prov]
             into = target if "/" not in target else _province(target)
@@ -411,25 +300,25 @@ class _Phase:
                 # Still a move (it cannot receive hold support), but one that cannot arrive (DATC 6.D.8).
                 out.void[i] = (
                     Outcome.NO_CONVOY,
-                    f"No fleets were ordered to convoy it to {self._name(into)}",
+                    f"No fleets were ordered to convoy it to {self.standing.name(into)}",
                 )
+        return carried
 
-        opponent = out.opponent
-        for prov, _ in moves:
-            i = index[prov]
-            j = index.get(dest[i], -1)  # type: ignore[arg-type]
-            # Two units swapping by land meet on the border; a convoyed unit passes it by (DATC 4.A.7).
-            if j >= 0 and kind[j] == MOVE and dest[j] == prov and route[i] is None and route[j] is None:
-                opponent[i] = j
-
-        for prov, order in others:
+    def _match(self, out: _Sanitised, carried: set[str]) -> None:
+        """Supports and convoys matched against the orders they name; what does not match is void."""
+        board, index, provs = self.board, out.index, out.provs
+        kind, dest, dest_loc = out.kind, out.dest, out.dest_loc
+        for prov, order in self._others:
             i = index[prov]
             if type(order) is Convoy:
                 if prov in carried:
                     kind[i] = CONVOY
                 else:
-                    them = self._unit_name(_province(order.target))
-                    out.void[i] = (Outcome.VOID, f"{them} was not convoyed to {self._name(order.dest)}")
+                    them = self.standing.unit_name(_province(order.target))
+                    out.void[i] = (
+                        Outcome.VOID,
+                        f"{them} was not convoyed to {self.standing.name(order.dest)}",
+                    )
                 continue
             target = order.target  # type: ignore[union-attr]
             j = index[target if "/" not in target else _province(target)]
@@ -450,10 +339,9 @@ class _Phase:
                 dest[i] = goes
                 out.supports[j].append(i)
             else:
-                them = self._unit_name(provs[j])
-                what = "hold" if goes is None else f"move to {self._name(order.dest)}"  # type: ignore[union-attr]
+                them = self.standing.unit_name(provs[j])
+                what = "hold" if goes is None else f"move to {self.standing.name(order.dest)}"  # type: ignore[union-attr]
                 out.void[i] = (Outcome.VOID, f"{them} did not {what}")
-        return out
 
     # step 3 is resolver.resolve; step 4: where everyone ends up ------------------------------------
 
@@ -527,17 +415,6 @@ class _Phase:
             else:
                 outcome = Outcome.SUCCESS if success[i] else Outcome.DISLODGED
             results[slot] = OrderResult(power, order, outcome, reason, hit)
-
-
-# The legality check of each kind of order. Plain functions, not bound methods kept on the phase: those
-# would make every phase a reference cycle, freed only by the garbage collector.
-_CHECKS = {
-    Hold: _Phase._legal_hold,
-    Move: _Phase._legal_move,
-    SupportHold: _Phase._legal_support_hold,
-    SupportMove: _Phase._legal_support_move,
-    Convoy: _Phase._legal_convoy,
-}
 
 
 @dataclass(slots=True)

@@ -1,4 +1,4 @@
-"""Reading orders as players type them, and checking them against the board and position.
+"""Reading orders as players type them: the words, the grammar, and the order kind that checks the result.
 
 Two kinds of answer, as the DATC requires:
 - an order that cannot be understood, or that is impossible on this map (no such unit, not yours, a
@@ -11,47 +11,49 @@ Accepted notation, any case: ``A LON - NWY VIA``, ``A LON-NWY via convoy``, ``F 
 ``A MUN S A PAR - BUR``, ``A MUN S BER``, ``A RUM R SER``, ``A RUM D``, ``A PAR B``, ``BUILD F STP/NC``,
 ``WAIVE``, ``A RUM H``; full names and aliases (``Army Munich supports Paris to Burgundy``), coasts as
 ``/nc``, ``(nc)``, `` nc`` or ``north coast``; the unit type may be left out. A variant's conversion
-orders (``conversions.py``) and, when the game's rule modules are given, their orders (``establish depot
-PAR``, ``place blizzard MUN``: ``modules/orders.py``) are read too.
+orders (``kinds/conversion.py``) and, when the game's rule modules are given, their orders (``establish
+depot PAR``, ``place blizzard MUN``: ``modules/orders.py``) are read too.
+
+The grammar yields an ``Intent`` (a verb and its places); the kind that reads that verb in the phase
+(``kinds/registry.py``) turns it into the order and checks it against the board and the position. A line
+the grammar cannot read goes to the kinds with a notation of their own.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from dipserver.engine.adjustments import adjustment_counts, build_sites
+from dipserver.engine.adjustments import build_sites
 from dipserver.engine.board import Board
-from dipserver.engine.orders import (
-    Build,
-    Convoy,
-    Disband,
-    Hold,
-    Move,
-    Order,
-    Retreat,
-    SupportHold,
-    SupportMove,
-    Waive,
-)
+
+# The kinds register themselves when loaded: the Diplomacy ones and the variants' conversions here, the rule
+# modules' orders with the modules (``modules/orders.py``; ``module_notation`` refuses them in a game
+# without modules). The reader finds them through the registry alone.
+from dipserver.engine.kinds import conversion as _conversion  # noqa: F401  (registers its kinds)
+from dipserver.engine.kinds import module_notation as _module_notation  # noqa: F401  (registers its reader)
+from dipserver.engine.kinds import standard as _standard  # noqa: F401  (registers its kinds)
+from dipserver.engine.kinds.reading import BuildRule as BuildRule
+from dipserver.engine.kinds.reading import Intent, Loc, Reading
+from dipserver.engine.kinds.reading import adjustment_due as adjustment_due
+from dipserver.engine.kinds.registry import kind_of, reader_for, text_readers
 
 # OrderError lives with the order values, so that the modules that read other kinds of order (conversions,
 # rule modules) can raise it without importing this module, which imports them: no import cycle.
+from dipserver.engine.orders import Build, Disband, Order
 from dipserver.engine.orders import OrderError as OrderError
 from dipserver.engine.position import Position
 from dipserver.engine.readings import movement_order
-from dipserver.engine.types import HOME, OWNED, PhaseType, Terrain, Unit, UnitType, coast_of, province_of
+from dipserver.engine.types import HOME, OWNED, PhaseType, UnitType
 from dipserver.engine.variant import Variant, normalise_name
 
 if TYPE_CHECKING:
+    # The rule modules' orders come with their module (it registers their kinds): never loaded from here.
     from dipserver.engine.modules.orders import InPlay
 
-
 # --- build rules: where a power may place new units (variants differ) --------------------------------
-
-BuildRule = Callable[[Board, Position, str], Collection[str]]  # -> vacant centres open to new units
 
 
 def home_centres(board: Board, position: Position, power: str) -> list[str]:
@@ -65,11 +67,6 @@ def owned_centres(board: Board, position: Position, power: str) -> list[str]:
 
 
 BUILD_RULES: dict[str, BuildRule] = {HOME: home_centres, OWNED: owned_centres}
-
-
-def adjustment_due(position: Position, power: str) -> int:
-    """Builds (positive) or disbands (negative) ``power`` owes this winter, as the adjudicator counts."""
-    return adjustment_counts(position.units, position.owners).get(power, 0)
 
 
 def build_rule_for(variant: Variant) -> BuildRule:
@@ -106,18 +103,7 @@ _IGNORED = frozenset(",:;?!")  # separators, and "?" for a unit type the writer 
 _MAX_NAME_WORDS = 4
 
 
-@dataclass(frozen=True, slots=True)
-class _Loc:
-    province: str
-    coast: str | None
-    text: str  # as typed, for messages
-
-    @property
-    def location(self) -> str:
-        return f"{self.province}/{self.coast}" if self.coast else self.province
-
-
-_Item = tuple[str, object]  # ("kw", kind) | ("type", UnitType) | ("loc", _Loc)
+_Item = tuple[str, object]  # ("kw", kind) | ("type", UnitType) | ("loc", Loc)
 
 
 def _is_word(token: str) -> bool:
@@ -189,7 +175,7 @@ def _lex(variant: Variant, text: str) -> list[_Item]:
             coast = _match_coast(tokens, i)
             if coast is not None:
                 i += coast[1]
-            items.append(("loc", _Loc(code, coast[0] if coast else None, typed)))
+            items.append(("loc", Loc(code, coast[0] if coast else None, typed)))
             continue
         word = _word(tokens[i])
         if word in _UNIT_WORDS:
@@ -208,17 +194,6 @@ def _lex(variant: Variant, text: str) -> list[_Item]:
 # --- grammar: items -> what the player asked for -----------------------------------------------------
 
 
-@dataclass(slots=True)
-class _Intent:
-    verb: str  # hold, move, support, convoy, retreat, disband, build, waive
-    unit_type: UnitType | None = None
-    unit: _Loc | None = None
-    target_type: UnitType | None = None
-    target: _Loc | None = None
-    dest: _Loc | None = None
-    via: bool = False
-
-
 class _Reader:
     def __init__(self, items: list[_Item], text: str) -> None:
         self.items, self.i, self.text = items, 0, text
@@ -233,7 +208,7 @@ class _Reader:
             return str(item[1])
         return None
 
-    def unit(self, role: str) -> tuple[UnitType | None, _Loc]:
+    def unit(self, role: str) -> tuple[UnitType | None, Loc]:
         unit_type = None
         item = self.peek()
         if item is not None and item[0] == "type":
@@ -245,7 +220,7 @@ class _Reader:
         self.i += 1
         return unit_type, item[1]  # type: ignore[return-value]
 
-    def place(self, role: str) -> _Loc:
+    def place(self, role: str) -> Loc:
         item = self.peek()
         if item is None or item[0] != "loc":
             raise OrderError(f"Expected {role} in '{self.text}'")
@@ -257,22 +232,22 @@ class _Reader:
             raise OrderError(f"Did not understand the end of '{self.text}'")
 
 
-def _read(items: list[_Item], text: str) -> _Intent:
+def _read(items: list[_Item], text: str) -> Intent:
     r = _Reader(items, text)
     if not items:
         raise OrderError("Empty order")
     lead = r.take_kw("build", "disband", "waive", "retreat", "move", "support", "convoy", "hold")
     if lead == "waive":
         r.done()
-        return _Intent("waive")
+        return Intent("waive")
     if lead in ("build", "disband"):
         unit_type, loc = r.unit("the unit")
         r.done()
-        return _Intent(lead, unit_type, loc)
+        return Intent(lead, unit_type, loc)
     if lead is not None:
         raise OrderError(f"Start with the unit, as in 'A PAR - BUR', not with '{lead}'")
     unit_type, unit = r.unit("the ordered unit")
-    intent = _Intent("hold", unit_type, unit)
+    intent = Intent("hold", unit_type, unit)
     verb = r.take_kw("hold", "move", "support", "convoy", "retreat", "disband", "build", "waive")
     if verb in (None, "hold", "disband", "build"):
         intent.verb = verb or "hold"
@@ -294,238 +269,6 @@ def _read(items: list[_Item], text: str) -> _Intent:
         raise OrderError(f"'{verb}' does not fit here in '{text}'")
     r.done()
     return intent
-
-
-# --- checking against the board and position ---------------------------------------------------------
-
-
-def _unit_phrase(board: Board, unit: Unit, the: str = "The") -> str:
-    return f"{the} {_kind(unit.type)} in {board.location_name(unit.location)}"
-
-
-def _kind(unit_type: UnitType) -> str:
-    return "army" if unit_type is UnitType.ARMY else "fleet"
-
-
-def _a(unit_type: UnitType) -> str:
-    return "an army" if unit_type is UnitType.ARMY else "a fleet"
-
-
-class _Checker:
-    def __init__(self, board: Board, position: Position, power: str, build_rule: BuildRule) -> None:
-        self.board, self.position, self.power, self.build_rule = board, position, power, build_rule
-
-    def name(self, loc: str) -> str:
-        return self.board.location_name(loc)
-
-    def power_name(self, power: str) -> str:
-        info = self.board.variant.powers.get(power)
-        return info.name if info else power.title()
-
-    # The ordered unit must exist, be ours, and match what the player called it.
-    def own_unit(
-        self, units: dict[str, Unit], unit_type: UnitType | None, loc: _Loc, where: str = ""
-    ) -> Unit:
-        unit = units.get(loc.province)
-        if unit is None:
-            raise OrderError(f"There is no {where}unit in {self.name(loc.province)}")
-        if unit.power != self.power:
-            raise OrderError(f"{_unit_phrase(self.board, unit)} belongs to {self.power_name(unit.power)}")
-        if unit_type is not None and unit_type is not unit.type:
-            raise OrderError(f"The unit in {self.name(loc.province)} is {_a(unit.type)}, not {_a(unit_type)}")
-        # A wrong coast for the ordered unit has no purpose: the unit is found by province (DATC 6.B.10).
-        return unit
-
-    def known_place(self, loc: _Loc) -> None:
-        if self.board.terrain(loc.province) is Terrain.ABSENT:
-            raise OrderError(f"{self.name(loc.province)} is not on the board")
-        if loc.coast is not None and loc.coast not in self.board.coasts(loc.province):
-            raise OrderError(f"{self.name(loc.province)} has no {loc.coast} coast")
-
-    def _enterable(self, unit: Unit, dest: _Loc) -> None:
-        self.known_place(dest)
-        if dest.province == unit.province:
-            raise OrderError(f"{_unit_phrase(self.board, unit)} cannot move to where it already is")
-        terrain = self.board.terrain(dest.province)
-        if not terrain.passable:
-            raise OrderError(f"{self.name(dest.province)} is {terrain.value}: no unit can enter it")
-
-    def fleet_destination(self, unit: Unit, dest: _Loc) -> str:
-        """The exact location a fleet moves to, inferring the coast when only one is reachable."""
-        self._enterable(unit, dest)
-        options = self.board.fleet_reachable_coasts(unit.location, dest.province)
-        if dest.coast is None and len(options) > 1:
-            choices = " or ".join(options)
-            raise OrderError(f"Say which coast of {self.name(dest.province)} the fleet goes to: {choices}")
-        if dest.coast is None and len(options) == 1:
-            return options[0]
-        if dest.location in options:
-            return dest.location
-        raise OrderError(f"A fleet in {self.name(unit.location)} cannot reach {self.name(dest.location)}")
-
-    # --- movement ---------------------------------------------------------------------------------
-
-    def movement(self, intent: _Intent) -> Order:
-        if intent.verb in ("retreat", "disband", "build", "waive"):
-            raise OrderError(f"This is a movement phase: {intent.verb} orders come later")
-        assert intent.unit is not None
-        unit = self.own_unit(dict(self.position.units), intent.unit_type, intent.unit)
-        if intent.verb == "hold":
-            return Hold(unit.location)
-        if intent.verb == "move":
-            return self.move(unit, intent)
-        if intent.verb == "support":
-            return self.support(unit, intent)
-        return self.convoy(unit, intent)
-
-    def move(self, unit: Unit, intent: _Intent) -> Move:
-        assert intent.dest is not None
-        if unit.type is UnitType.FLEET:
-            if intent.via:
-                raise OrderError("Only armies travel by convoy")
-            return Move(unit.location, self.fleet_destination(unit, intent.dest))
-        self._enterable(unit, intent.dest)
-        dest = intent.dest.province  # a coast means nothing to an army: ignored (DATC 6.B.12)
-        if not self.board.is_land(dest):
-            raise OrderError(f"An army in {self.name(unit.location)} cannot reach {self.name(dest)}")
-        if not intent.via and dest in self.board.army_moves(unit.province):
-            return Move(unit.location, dest)
-        # Not adjacent, or a convoy asked for: legal if some chain of seas could carry it (fleets permitting).
-        if dest in self.board.convoy_destinations(unit.province):
-            return Move(unit.location, dest, intent.via)
-        raise OrderError(
-            f"An army in {self.name(unit.location)} cannot reach {self.name(dest)}: "
-            + (
-                "no convoy route leads there"
-                if intent.via
-                else "it is not adjacent and no convoy route leads there"
-            )
-        )
-
-    def support(self, unit: Unit, intent: _Intent) -> SupportHold | SupportMove:
-        assert intent.target is not None
-        board = self.board
-        self.known_place(intent.target)
-        target = intent.target.province
-        if target == unit.province:
-            raise OrderError(f"{_unit_phrase(board, unit)} cannot support itself")
-        if intent.dest is None:
-            if not board.can_reach_province(unit.type, unit.location, target):
-                raise OrderError(
-                    f"{_unit_phrase(board, unit)} cannot support {self.name(target)}: it could not move there"
-                )
-            return SupportHold(unit.location, target)
-        self.known_place(intent.dest)
-        dest = intent.dest.province
-        if dest == target:
-            raise OrderError("A supported move must go somewhere other than where the unit stands")
-        if not board.can_reach_province(unit.type, unit.location, dest):
-            raise OrderError(
-                f"{_unit_phrase(board, unit)} cannot support a move to {self.name(dest)}: "
-                "it could not move there itself"
-            )
-        return SupportMove(unit.location, target, intent.dest.location)
-
-    def convoy(self, unit: Unit, intent: _Intent) -> Convoy:
-        assert intent.target is not None and intent.dest is not None
-        board = self.board
-        if unit.type is not UnitType.FLEET or not board.is_water(unit.province):
-            raise OrderError(
-                f"Only a fleet at sea can convoy; {_unit_phrase(board, unit, 'the')} is not at sea"
-            )
-        self.known_place(intent.target)
-        self.known_place(intent.dest)
-        carried = self.position.units.get(intent.target.province)
-        if intent.target_type is UnitType.FLEET or (carried is not None and carried.type is UnitType.FLEET):
-            raise OrderError("Only armies can be convoyed")
-        if not board.is_land(intent.target.province) or not board.is_land(intent.dest.province):
-            raise OrderError("A convoy carries an army from one land province to another")
-        if intent.target.province == intent.dest.province:
-            raise OrderError("A convoyed army must go somewhere other than where it stands")
-        return Convoy(unit.location, intent.target.province, intent.dest.province)
-
-    # --- retreats ---------------------------------------------------------------------------------
-
-    def retreat(self, intent: _Intent) -> Order:
-        if intent.verb not in ("retreat", "move", "disband"):
-            raise OrderError("This is a retreat phase: a dislodged unit retreats or disbands")
-        assert intent.unit is not None
-        dislodged = {p: d.unit for p, d in self.position.dislodged.items()}
-        unit = self.own_unit(dislodged, intent.unit_type, intent.unit, where="dislodged ")
-        if intent.verb == "disband":
-            return Disband(unit.location)
-        assert intent.dest is not None
-        options = self.position.dislodged[unit.province].retreats
-        self.known_place(intent.dest)
-        wanted = intent.dest.location if unit.type is UnitType.FLEET else intent.dest.province
-        if intent.dest.coast is None and unit.type is UnitType.FLEET:
-            matches = [o for o in options if province_of(o) == intent.dest.province]
-            if len(matches) > 1:
-                raise OrderError(
-                    f"Say which coast of {self.name(intent.dest.province)}: {' or '.join(matches)}"
-                )
-            wanted = matches[0] if matches else wanted
-        if wanted not in options:
-            allowed = ", ".join(self.name(o) for o in options) or "nowhere: it can only disband"
-            raise OrderError(
-                f"{_unit_phrase(self.board, unit)} cannot retreat to {self.name(wanted)}; "
-                f"it may retreat to {allowed}"
-            )
-        return Retreat(unit.location, wanted)
-
-    # --- adjustments ------------------------------------------------------------------------------
-
-    def balance(self) -> int:
-        return adjustment_due(self.position, self.power)
-
-    def adjustment(self, intent: _Intent) -> Order:
-        if intent.verb == "waive":
-            return Waive(self.power)
-        if intent.verb == "disband":
-            assert intent.unit is not None
-            unit = self.own_unit(dict(self.position.units), intent.unit_type, intent.unit)
-            if self.balance() >= 0:
-                raise OrderError(f"{self.power_name(self.power)} has no units to disband this winter")
-            return Disband(unit.location)
-        if intent.verb != "build":
-            raise OrderError("This is an adjustment phase: build, disband or waive")
-        return self.build(intent)
-
-    def build(self, intent: _Intent) -> Build:
-        assert intent.unit is not None
-        board, loc, name = self.board, intent.unit, self.name(intent.unit.province)
-        if intent.unit_type is None:
-            raise OrderError(f"Say what to build in {name}: an army (A) or a fleet (F)")
-        self.known_place(loc)
-        if self.balance() <= 0:
-            raise OrderError(f"{self.power_name(self.power)} has no builds this winter")
-        if loc.province not in board.supply_centres:
-            raise OrderError(f"{name} is not a supply centre")
-        if self.position.owners.get(loc.province) != self.power:
-            raise OrderError(f"{name} is not owned by {self.power_name(self.power)}")
-        if loc.province in self.position.units:
-            raise OrderError(f"{name} is occupied; units are built only in vacant centres")
-        if loc.province not in self.build_rule(board, self.position, self.power):
-            raise OrderError(
-                f"{self.power_name(self.power)} may not build in {name}: it is not one of its home centres"
-            )
-        if intent.unit_type is UnitType.ARMY:
-            if loc.coast is not None:
-                raise OrderError(f"An army is built in a province, not on a coast: say {loc.province}")
-            return Build(self.power, UnitType.ARMY, loc.province)
-        sites = board.fleet_build_locations(loc.province)
-        if not sites:
-            raise OrderError(f"A fleet cannot be built in {name}: it does not touch open sea")
-        if loc.location in sites:
-            return Build(self.power, UnitType.FLEET, loc.location)
-        if loc.coast is not None:
-            raise OrderError(
-                f"A fleet cannot be built on the {loc.coast} coast of {name}: it touches no open sea"
-            )
-        if len(sites) > 1:
-            coasts = " or ".join(str(coast_of(site)) for site in sites)
-            raise OrderError(f"Say which coast of {name} to build the fleet on: {coasts}")
-        return Build(self.power, UnitType.FLEET, sites[0])
 
 
 def parse_order(
@@ -564,29 +307,31 @@ def parse_in_full(
     power = power.upper()
     if power not in board.variant.powers:
         raise OrderError(f"{power} is not a power in this game")
-    checker = _Checker(board, position, power, build_rule or build_rule_for(board.variant))
+    reading = Reading(board, position, power, build_rule or build_rule_for(board.variant), modules)
     text = _without_power_prefix(board.variant, text, power)
     try:
         intent = _read(_lex(board.variant, text), text.strip())
     except OrderError:
-        # Perhaps a rule module's order ("establish depot PAR") or a variant's conversion order
-        # ("F BRE becomes army"): read it, or say plainly why this game, phase or place does not allow it.
-        from dipserver.engine.conversions import parse_conversion
-        from dipserver.engine.modules.orders import parse_module_order
+        # Perhaps an order of a kind with its own notation: a rule module's ("establish depot PAR") or a
+        # variant's conversion ("F BRE becomes army"). Each reads it, or says plainly why this game, phase
+        # or place does not allow it; none knowing it, the grammar's reason stands.
+        for kind in text_readers():
+            order = kind.read_text(reading, text)
+            if order is not None:
+                return order  # type: ignore[no-any-return]  # callers that take such orders check the type
+        raise
+    reader = reader_for(reading.phase, intent.verb)
+    if reader is None:
+        raise OrderError(_PHASE_REFUSALS[reading.phase].format(verb=intent.verb))
+    return reader.read(reading, intent)  # type: ignore[no-any-return]
 
-        module_order = parse_module_order(text, board, position, power, modules)
-        if module_order is not None:
-            return module_order  # type: ignore[return-value]  # callers that take module orders check
-        conversion = parse_conversion(text, board, position, power)
-        if conversion is None:
-            raise
-        return conversion  # type: ignore[return-value]  # callers that take conversions check the type
-    phase = position.phase.type
-    if phase is PhaseType.MOVEMENT:
-        return checker.movement(intent)
-    if phase is PhaseType.RETREATS:
-        return checker.retreat(intent)
-    return checker.adjustment(intent)
+
+# The reason for a verb no kind reads in a phase.
+_PHASE_REFUSALS = {
+    PhaseType.MOVEMENT: "This is a movement phase: {verb} orders come later",
+    PhaseType.RETREATS: "This is a retreat phase: a dislodged unit retreats or disbands",
+    PhaseType.ADJUSTMENTS: "This is an adjustment phase: build, disband or waive",
+}
 
 
 _PREFIX_RE = re.compile(r"^\s*([A-Za-z][A-Za-z ]*?)\s*:\s*")
@@ -627,12 +372,9 @@ class ParsedLine:
 
 
 def order_unit(order: Order) -> str | None:
-    """The province of the unit an order commands (builds: the province built in); ``None`` for waive."""
-    if isinstance(order, Waive) or _is_module_order(order):
-        return None  # waive, and the module orders (depots, Snow Storms): given beside the unit's order
-    if isinstance(order, Build):
-        return province_of(order.location)
-    return province_of(order.unit)
+    """The province of the unit an order commands (builds: the province built in); ``None`` for waive and
+    the orders given beside the unit's own (depots, Snow Storms)."""
+    return kind_of(order).unit_key(order)
 
 
 def parse_orders(
@@ -650,9 +392,9 @@ def parse_orders(
     results: list[ParsedLine] = []
     seen: dict[str, int] = {}
     adjustments = 0
-    module_orders: list[Order] = []
-    checker = _Checker(board, position, power.upper(), build_rule or build_rule_for(board.variant))
-    allowed = abs(checker.balance()) if position.phase.type is PhaseType.ADJUSTMENTS else 0
+    beside: list[object] = []  # the orders given beside the units' own, accepted so far
+    reading = Reading(board, position, power.upper(), build_rule or build_rule_for(board.variant), modules)
+    allowed = abs(reading.balance()) if position.phase.type is PhaseType.ADJUSTMENTS else 0
     for number, raw in enumerate(lines, start=1):
         text = raw.strip()
         if not text or text.startswith("#"):
@@ -662,25 +404,27 @@ def parse_orders(
         except OrderError as err:
             results.append(ParsedLine(number, text, None, err.reason))
             continue
-        if modules is not None and _is_module_order(order):
-            why = _module_batch_problem(board, position, power.upper(), modules, order, module_orders)
+        kind = kind_of(order)
+        if kind.beside:
+            why = kind.batch_problem(reading, order, beside)
             if why is not None:
                 results.append(ParsedLine(number, text, None, why))
                 continue
-            module_orders.append(order)
-        key = order_unit(order)
+            beside.append(order)
+        key = kind.unit_key(order)
         if key is not None and key in seen:
-            results.append(
-                ParsedLine(
-                    number, text, None, f"{board.province_name(key)} already has an order on line {seen[key]}"
-                )
-            )
+            why = f"{board.province_name(key)} already has an order on line {seen[key]}"
+            results.append(ParsedLine(number, text, None, why))
             continue
         if isinstance(order, Build | Disband) and position.phase.type is PhaseType.ADJUSTMENTS:
             adjustments += 1
             if adjustments > allowed:
-                kind = "build" if isinstance(order, Build) else "disband"
-                due = f"Only {allowed} {kind} is due" if allowed == 1 else f"Only {allowed} {kind}s are due"
+                kind_name = "build" if isinstance(order, Build) else "disband"
+                due = (
+                    f"Only {allowed} {kind_name} is due"
+                    if allowed == 1
+                    else f"Only {allowed} {kind_name}s are due"
+                )
                 results.append(ParsedLine(number, text, None, f"{due} this winter"))
                 continue
         if key is not None:
@@ -689,60 +433,9 @@ def parse_orders(
     return results
 
 
-def _is_module_order(order: object) -> bool:
-    from dipserver.engine.modules.blizzard import SnowStorm
-    from dipserver.engine.modules.supply import EstablishDepot
-
-    return isinstance(order, EstablishDepot | SnowStorm)
-
-
-def _module_batch_problem(
-    board: Board, position: Position, power: str, modules: InPlay, order: Order, earlier: list[Order]
-) -> str | None:
-    """Why one more depot or Snow Storm is too many, with the earlier lines' ones already accepted."""
-    from dipserver.engine.modules.phase import Checker
-
-    checker = Checker(board, position, modules.modules, modules.state)
-    why = checker.batch_problem(power, order, tuple(earlier))  # type: ignore[arg-type]
-    return None if why is None else why[0].upper() + why[1:]
-
-
 # --- writing orders back ----------------------------------------------------------------------------
 
 
 def format_order(order: Order, position: Position) -> str:
     """The short rulebook notation of an order (``A MUN S A PAR - BUR``), which ``parse_order`` reads back."""
-
-    retreating = position.phase.type is PhaseType.RETREATS
-
-    def unit_at(prov: str) -> str:
-        unit = _dislodged(position, prov) if retreating else position.units.get(province_of(prov))
-        return f"{unit.type.value} {unit.location}" if unit else province_of(prov)
-
-    match order:
-        case Hold(unit=u):
-            return f"{unit_at(u)} H"
-        case Move(unit=u, dest=d, via_convoy=via):
-            return f"{unit_at(u)} - {d}" + (" VIA" if via else "")
-        case SupportHold(unit=u, target=t):
-            return f"{unit_at(u)} S {unit_at(t)}"
-        case SupportMove(unit=u, target=t, dest=d):
-            return f"{unit_at(u)} S {unit_at(t)} - {d}"
-        case Convoy(unit=u, target=t, dest=d):
-            return f"{unit_at(u)} C A {t} - {d}"
-        case Retreat(unit=u, dest=d):
-            return f"{unit_at(u)} R {d}"
-        case Disband(unit=u):
-            return f"{unit_at(u)} D"
-        case Build(unit_type=t, location=loc):
-            return f"{t.value} {loc} B"
-        case Waive():
-            return "WAIVE"
-    if _is_module_order(order):
-        return str(order)  # "establish depot PAR", "place blizzard MUN": parse_order reads them back
-    raise TypeError(f"not an order: {order!r}")
-
-
-def _dislodged(position: Position, prov: str) -> Unit | None:
-    entry = position.dislodged.get(province_of(prov))
-    return entry.unit if entry else None
+    return kind_of(order).text(order, position)

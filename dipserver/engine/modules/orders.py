@@ -5,18 +5,21 @@
 - Snow Storm tokens: ``place blizzard MUN``, ``remove blizzard MUN`` (also ``place a blizzard on Munich``,
   ``remove the blizzard from Munich``).
 
-The parser (``parse.parse_order``) asks ``parse_module_order`` when a line is not a Diplomacy order;
-``phase.Checker`` — the same answers as ``play`` — decides whether the order is allowed, so the parser
+Both are order kinds (``kinds/registry.py``), registered when this module is loaded: the reader
+(``parse.parse_order``) asks them (``parse_module_order``) when a line is not a Diplomacy order;
+``phase.Checker`` — the same answers as ``play`` — decides whether the order is allowed, so the reader
 and the options never accept what the phase would refuse.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from dipserver.engine.board import Board
+from dipserver.engine.kinds.module_notation import DEPOT, STORM, read_notation, without_modules
+from dipserver.engine.kinds.reading import Reading
+from dipserver.engine.kinds.registry import Kind, register
 from dipserver.engine.modules import Modules, ModuleState
 from dipserver.engine.modules.blizzard import SnowStorm
 from dipserver.engine.modules.phase import Checker, ModuleOrders
@@ -26,18 +29,6 @@ from dipserver.engine.position import Position
 from dipserver.engine.types import PhaseType
 
 ModuleOrder = EstablishDepot | SnowStorm
-
-_PLACE = r"(?P<place>[A-Z0-9][A-Z0-9 .'/-]*?)"
-_VERB = r"(?:ESTABLISH(?:ES)?|FOUNDS?|BUILDS?)"
-_DEPOT_FORMS = (
-    re.compile(rf"^(?:{_VERB}\s+)?(?:A\s+)?DEPOT\s+(?:AT\s+|IN\s+)?{_PLACE}$"),
-    re.compile(rf"^(?:(?P<kind>A|F|ARMY|FLEET)\s+)?{_PLACE}\s+(?:{_VERB}\s+)?(?:A\s+)?DEPOT$"),
-)
-_STORM_FORM = re.compile(
-    rf"^(?P<verb>PLACE|PUT|ADD|REMOVE|CLEAR|LIFT)\s+(?:A\s+|THE\s+)?BLIZZARDS?\s+(?:ON\s+|IN\s+|AT\s+|FROM\s+)?"
-    rf"{_PLACE}$"
-)
-_WORDS = re.compile(r"\b(DEPOTS?|BLIZZARDS?)\b")
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,29 +41,11 @@ class InPlay:
 
 def read_module_order(text: str, board: Board, power: str) -> ModuleOrder | None:
     """What ``text`` asks for if it is a module order (unchecked); ``None`` if it is not one at all."""
-    upper = " ".join(text.upper().replace("(", " ").replace(")", " ").replace(",", " ").split())
-    if not _WORDS.search(upper):
+    found = read_notation(text, board)
+    if found is None:
         return None
-    storm = _STORM_FORM.match(upper)
-    if storm is not None:
-        place = storm.group("verb") in ("PLACE", "PUT", "ADD")
-        return SnowStorm(power, _province(board, storm.group("place")), place)
-    for form in _DEPOT_FORMS:
-        m = form.match(upper)
-        if m is not None:
-            return EstablishDepot(power, _province(board, m.group("place")))
-    if "DEPOT" in upper:
-        raise OrderError(
-            f"A depot order reads 'establish depot PAR' or 'A PAR establish depot', not '{text}'"
-        )
-    raise OrderError(f"A Snow Storm reads 'place blizzard MUN' or 'remove blizzard MUN', not '{text}'")
-
-
-def _province(board: Board, text: str) -> str:
-    province = board.variant.lookup(text.split("/")[0])
-    if province is None:
-        raise OrderError(f"'{text.title()}' is not a province of {board.variant.name}")
-    return province
+    what, province, placed = found
+    return EstablishDepot(power, province) if what == DEPOT else SnowStorm(power, province, placed)
 
 
 def parse_module_order(
@@ -85,11 +58,7 @@ def parse_module_order(
     if order is None:
         return None
     if in_play is None:
-        raise OrderError(
-            "this game plays without supply lines: there are no depots"
-            if isinstance(order, EstablishDepot)
-            else "this game has no blizzards"
-        )
+        raise OrderError(without_modules((DEPOT if isinstance(order, EstablishDepot) else STORM, "", True)))
     why = Checker(board, position, in_play.modules, in_play.state).problem(power, order)
     if why is not None:
         raise OrderError(why[0].upper() + why[1:])
@@ -125,3 +94,43 @@ def split_orders(orders: Iterable[object]) -> tuple[list[Order], ModuleOrders]:
         else:
             rest.append(order)  # type: ignore[arg-type]
     return rest, ModuleOrders(tuple(depots), tuple(storms))
+
+
+# --- the two order kinds --------------------------------------------------------------------------------
+
+
+class _ModuleKind(Kind):
+    beside = True  # given beside the unit's own order
+
+    def text(self, order: ModuleOrder, position: Position) -> str:
+        return str(order)  # "establish depot PAR", "place blizzard MUN": the reader reads them back
+
+    def batch_problem(self, reading: Reading, order: ModuleOrder, earlier: list[object]) -> str | None:
+        """Why one more depot or Snow Storm is too many, with the earlier lines' ones already accepted."""
+        modules = reading.modules
+        assert isinstance(modules, InPlay)
+        checker = Checker(reading.board, reading.position, modules.modules, modules.state)
+        why = checker.batch_problem(reading.power, order, tuple(earlier))  # type: ignore[arg-type]
+        return None if why is None else why[0].upper() + why[1:]
+
+
+class EstablishDepotKind(_ModuleKind):
+    name = "establish_depot"
+    order_class = EstablishDepot
+    rank = 11  # the one reader of both notations with the game's modules, tried before the conversions'
+
+    def read_text(self, reading: Reading, text: str) -> ModuleOrder | None:
+        modules = reading.modules
+        if modules is None:
+            return None  # kinds/module_notation.py refuses them, modules or none loaded
+        assert isinstance(modules, InPlay)
+        return parse_module_order(text, reading.board, reading.position, reading.power, modules)
+
+
+class SnowStormKind(_ModuleKind):
+    name = "snow_storm"
+    order_class = SnowStorm
+
+
+ESTABLISH_DEPOT = register(EstablishDepotKind())
+SNOW_STORM = register(SnowStormKind())

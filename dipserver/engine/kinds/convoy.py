@@ -1,0 +1,95 @@
+"""Convoy: ``F NTH C A LON - NWY``. Only a fleet at sea convoys, and only armies, from land to land.
+
+The reader checks the order against the board; the adjudicator also asks that the fleet lie on a convoy
+route of seas where fleets stand now: a fleet no route needs is not convoying at all (DATC 6.G.19), and
+such a convoy is never offered.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from dipserver.engine.kinds.registry import Drawing, Kind, register
+from dipserver.engine.kinds.words import unit_at, unit_phrase
+from dipserver.engine.orders import Convoy, OrderError
+from dipserver.engine.types import PhaseType, Unit, UnitType, province_of
+
+if TYPE_CHECKING:
+    from dipserver.engine.board import Board
+    from dipserver.engine.kinds.offering import Offering
+    from dipserver.engine.kinds.reading import Intent, Reading
+    from dipserver.engine.kinds.standing import Standing
+    from dipserver.engine.position import Position
+
+
+def at_sea(board: Board, unit: Unit) -> bool:
+    """Whether ``unit`` may convoy: a fleet in a water province."""
+    return unit.type is UnitType.FLEET and board.is_water(unit.province)
+
+
+class ConvoyKind(Kind):
+    name = "convoy"
+    order_class = Convoy
+    reads = ((PhaseType.MOVEMENT, "convoy"),)
+    offered_in = (PhaseType.MOVEMENT,)
+    position = 4
+
+    def read(self, reading: Reading, intent: Intent) -> Convoy:
+        unit = reading.ordered_unit(intent)
+        assert intent.target is not None and intent.dest is not None
+        board = reading.board
+        if not at_sea(board, unit):
+            raise OrderError(
+                f"Only a fleet at sea can convoy; {unit_phrase(board, unit, 'the')} is not at sea"
+            )
+        reading.known_place(intent.target)
+        reading.known_place(intent.dest)
+        carried = reading.position.units.get(intent.target.province)
+        if intent.target_type is UnitType.FLEET or (carried is not None and carried.type is UnitType.FLEET):
+            raise OrderError("Only armies can be convoyed")
+        if not board.is_land(intent.target.province) or not board.is_land(intent.dest.province):
+            raise OrderError("A convoy carries an army from one land province to another")
+        if intent.target.province == intent.dest.province:
+            raise OrderError("A convoyed army must go somewhere other than where it stands")
+        return Convoy(unit.location, intent.target.province, intent.dest.province)
+
+    def legal(self, standing: Standing, here: str, unit: Unit, order: Convoy) -> tuple[str | None, str]:
+        board = standing.board
+        if unit.type is not UnitType.FLEET or not board.is_water(here):  # at_sea, on the hot path
+            return f"{standing.unit_name(here)} cannot convoy: only fleets at sea convoy", ""
+        target, dest = order.target, order.dest  # provinces (the order's kind names no coasts)
+        if "/" in target or "/" in dest:
+            target, dest = province_of(target), province_of(dest)
+        army = standing.units.get(target)
+        if army is None:
+            return f"There is no unit in {standing.name(target)} to convoy", ""
+        if army.type is not UnitType.ARMY:
+            return f"{standing.unit_name(target)} cannot be convoyed: only armies are convoyed", ""
+        # A fleet no route needs is not convoying at all (DATC 6.G.19).
+        if dest != target and board.is_coastal(dest) and here in standing.necessary(target, dest):
+            return None, ""
+        where = f"from {standing.name(target)} to {standing.name(dest)}"
+        return f"{standing.unit_name(here)} is on no sea route {where}", ""
+
+    def offer(self, offering: Offering, unit: Unit) -> list[Convoy]:
+        """Convoys this fleet is needed for: it lies on a minimal route of seas where fleets stand now."""
+        if not at_sea(offering.board, unit):
+            return []
+        reach = offering.board.convoy_landings({unit.province}, offering.fleet_seas)
+        units = offering.position.units
+        armies = [u for p, u in sorted(units.items()) if u.type is UnitType.ARMY and p in reach]
+        return [
+            Convoy(unit.province, a.province, d)
+            for a in armies
+            for d in sorted(reach - {a.province})
+            if unit.province in offering.needed(a.province, d)
+        ]
+
+    def text(self, order: Convoy, position: Position) -> str:
+        return f"{unit_at(position, order.unit)} C A {order.target} - {order.dest}"
+
+    def drawing(self, order: Convoy) -> Drawing:
+        return Drawing("line", order.unit, order.dest, via=order.target, label="convoy")
+
+
+CONVOY = register(ConvoyKind())

@@ -1,0 +1,213 @@
+"""The order kinds, found by order class or by name: the one place that knows every kind of order.
+
+A kind (``Kind``) is everything the engine knows about one kind of order apart from resolving it: how the
+reader turns what a player wrote into the order and checks it (``read``, or ``read_text`` for a notation
+of its own), how the adjudicator checks it against the units (``legal``), what the options offer
+(``offer``), how it is written back (``text``) and how the map draws it (``drawing``). Each kind lives in a
+module of its own and registers itself when that module is loaded: the standard kinds in this package, the
+conversions in ``kinds/conversion.py``, the rule modules' orders in ``modules/orders.py``. Nothing looks a
+kind up by importing its module at call time; the registry's tables are filled once, at import.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+from dipserver.engine.types import PhaseType, Unit
+
+if TYPE_CHECKING:
+    from dipserver.engine.kinds.offering import Offering
+    from dipserver.engine.kinds.reading import Intent, Reading
+    from dipserver.engine.kinds.standing import Standing
+    from dipserver.engine.position import Position
+
+# The adjudicator's check of one order on its own: (None, a move's settled target) when legal, else
+# (the reason, ""). Plain callables, kept in a dict by order class: the movement phase's hot loop.
+Legal = Callable[["Standing", str, "Unit", Any], tuple["str | None", str]]
+
+
+class Drawing:
+    """How the map draws an order, in locations (``render/orders.py`` turns them into points).
+
+    ``shape``: ``arrow`` (from ``start`` to ``end``: a move or retreat), ``hold_line`` (a line from
+    ``start`` to the unit at ``end``, ringed: a support to hold), ``line`` (from ``start`` to the middle of
+    the move of the unit at ``via``, or of its way to ``end``: a support to move, a convoy), ``ring`` (at
+    ``start``: a hold), ``cross`` (at ``start``: a disband), ``unit`` (``unit`` drawn new at ``start``: a
+    build), ``mark`` (``label`` written at the unit at ``start``: a conversion) or ``none``. ``label`` is
+    the order's name in the picture's classes for arrows and lines; ``dislodged`` says ``start`` is a
+    dislodged unit's place."""
+
+    # A plain class, not a dataclass: this module is loaded by every process that adjudicates, and making a
+    # dataclass costs about as much as loading a small module.
+    __slots__ = ("dislodged", "end", "label", "shape", "start", "unit", "via")
+
+    def __init__(
+        self,
+        shape: str,
+        start: str = "",
+        end: str = "",
+        via: str = "",
+        label: str = "",
+        dislodged: bool = False,
+        unit: Unit | None = None,
+    ) -> None:
+        self.shape, self.start, self.end, self.via, self.label = shape, start, end, via, label
+        self.dislodged, self.unit = dislodged, unit
+
+    def _fields(self) -> tuple[object, ...]:
+        return (self.shape, self.start, self.end, self.via, self.label, self.dislodged, self.unit)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Drawing) and self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return f"Drawing{self._fields()!r}"
+
+
+NOTHING = Drawing("none")
+
+
+class Kind:
+    """One kind of order. A kind module subclasses it, sets the class attributes and overrides what applies.
+
+    ``reads`` are the (phase, verb) pairs of the reader's grammar this kind takes (``parse.py``); a kind
+    with a notation of its own sets ``rank`` and overrides ``read_text`` instead (tried in rank order when
+    the grammar cannot read a line). ``offered_in`` lists the phases whose unit options it offers, in
+    ``position`` order among the kinds of that phase."""
+
+    name: str = ""  # the options' and the API's name: "hold", "support_move", "convert_to_army"
+    order_class: type = object
+    reads: tuple[tuple[PhaseType, str], ...] = ()
+    rank: int | None = None  # its place among the kinds with a notation of their own
+    offered_in: tuple[PhaseType, ...] = ()
+    group: str = "units"  # where the options list it: "units" (a unit's own order), "conversions"
+    position: int = 0  # its place among a unit's options of its group
+    beside: bool = False  # given beside the unit's own order (module orders): names no unit to order once
+
+    def read(self, reading: Reading, intent: Intent) -> Any:
+        """The order ``intent`` asks for, checked, or ``OrderError`` with the reason."""
+        raise NotImplementedError(self.name)
+
+    def read_text(self, reading: Reading, text: str) -> Any | None:
+        """The order ``text`` gives in this kind's own notation, checked; ``None`` if it is not one."""
+        return None
+
+    def legal(self, standing: Standing, here: str, unit: Unit, order: Any) -> tuple[str | None, str]:
+        """The adjudicator's check in a movement phase (see ``Legal``)."""
+        return f"{type(order).__name__} orders are not given in a movement phase", ""
+
+    def offer(self, offering: Offering, unit: Unit) -> list[Any]:
+        """The orders of this kind ``unit`` may give now, in their canonical order."""
+        return []
+
+    def text(self, order: Any, position: Position) -> str:
+        """The short notation, which the reader reads back."""
+        return str(order)
+
+    def drawing(self, order: Any) -> Drawing:
+        return NOTHING
+
+    def for_adjudication(self, order: Any) -> Any | None:
+        """The order the phase pipeline hands on to the adjudication for this one (``conversions.
+        for_adjudication``): itself, another (a converting army holds) or ``None`` (applied apart)."""
+        return order
+
+    def unit_key(self, order: Any) -> str | None:
+        """The province of the unit the order commands (one order per unit); ``None`` for none."""
+        return None if self.beside else str(order.unit).partition("/")[0]
+
+    def batch_problem(self, reading: Reading, order: Any, earlier: list[Any]) -> str | None:
+        """Why this order is one too many beside the ``earlier`` ones of its kind given on other lines."""
+        return None
+
+
+K = TypeVar("K", bound=Kind)
+
+_BY_CLASS: dict[type, Kind] = {}
+_BY_NAME: dict[str, Kind] = {}
+_GRAMMAR: dict[tuple[PhaseType, str], Kind] = {}
+_TEXT_READERS: list[TextReader] = []
+# The adjudicator's checks by order class: read by movement's loop as one dict lookup per order.
+MOVEMENT_CHECKS: dict[type, Legal] = {}
+
+
+def register(kind: K) -> K:
+    """Add ``kind`` to the tables (once per order class); returns it, so a module can keep it by name."""
+    if kind.order_class in _BY_CLASS or kind.name in _BY_NAME:
+        raise ValueError(f"order kind {kind.name!r} ({kind.order_class.__name__}) is registered already")
+    _BY_CLASS[kind.order_class] = kind
+    _BY_NAME[kind.name] = kind
+    for key in kind.reads:
+        if key in _GRAMMAR:
+            raise ValueError(f"{key[1]!r} in {key[0].value} is read by {_GRAMMAR[key].name!r} already")
+        _GRAMMAR[key] = kind
+    if kind.rank is not None:
+        _TEXT_READERS.append(kind)
+        _TEXT_READERS.sort(key=lambda k: k.rank or 0)
+    if type(kind).legal is not Kind.legal:
+        MOVEMENT_CHECKS[kind.order_class] = kind.legal
+    return kind
+
+
+class TextReader(Protocol):
+    """A reader of a notation of its own (every kind with a ``rank`` is one)."""
+
+    rank: int | None
+
+    def read_text(self, reading: Reading, text: str) -> Any | None: ...
+
+
+def register_reader(reader: TextReader) -> None:
+    """Add a reader of a notation that is no one kind's (the rule modules' orders in a game without them)."""
+    _TEXT_READERS.append(reader)
+    _TEXT_READERS.sort(key=lambda k: k.rank or 0)
+
+
+def unregister(kind: Kind) -> None:
+    """Take ``kind`` out again (a test's toy kind)."""
+    del _BY_CLASS[kind.order_class], _BY_NAME[kind.name]
+    for key in kind.reads:
+        del _GRAMMAR[key]
+    if kind in _TEXT_READERS:
+        _TEXT_READERS.remove(kind)
+    MOVEMENT_CHECKS.pop(kind.order_class, None)
+
+
+def kind_of(order: object) -> Kind:
+    kind = _BY_CLASS.get(type(order))
+    if kind is None:
+        raise TypeError(f"not an order: {order!r}")
+    return kind
+
+
+def drawing_of(order: object) -> Drawing:
+    """How to draw ``order``; nothing for an order of no kind loaded here."""
+    kind = _BY_CLASS.get(type(order))
+    return NOTHING if kind is None else kind.drawing(order)
+
+
+def named(name: str) -> Kind:
+    return _BY_NAME[name]
+
+
+def reader_for(phase: PhaseType, verb: str) -> Kind | None:
+    """The kind that reads ``verb`` in a ``phase`` phase, if any does."""
+    return _GRAMMAR.get((phase, verb))
+
+
+def text_readers() -> tuple[TextReader, ...]:
+    return tuple(_TEXT_READERS)
+
+
+def offered(phase: PhaseType, group: str = "units") -> list[Kind]:
+    """The kinds of ``group`` whose options a unit has in a ``phase`` phase, in the order they are offered."""
+    found = [k for k in _BY_CLASS.values() if phase in k.offered_in and k.group == group]
+    return sorted(found, key=lambda k: k.position)
+
+
+def kinds() -> Mapping[type, Kind]:
+    return _BY_CLASS

@@ -1,0 +1,63 @@
+"""Retreat: ``A RUM R SER`` (or ``A RUM - SER``), to one of the dislodged unit's listed options only."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from dipserver.engine.kinds.registry import Drawing, Kind, register
+from dipserver.engine.kinds.words import unit_at, unit_phrase
+from dipserver.engine.orders import OrderError, Retreat
+from dipserver.engine.types import PhaseType, Unit, UnitType, province_of
+
+if TYPE_CHECKING:
+    from dipserver.engine.kinds.offering import Offering
+    from dipserver.engine.kinds.reading import Intent, Reading
+    from dipserver.engine.position import Position
+
+
+def dislodged_unit(reading: Reading, intent: Intent) -> Unit:
+    """The power's own dislodged unit the order is for."""
+    assert intent.unit is not None
+    dislodged = {p: d.unit for p, d in reading.position.dislodged.items()}
+    return reading.own_unit(dislodged, intent.unit_type, intent.unit, where="dislodged ")
+
+
+class RetreatKind(Kind):
+    name = "retreat"
+    order_class = Retreat
+    reads = ((PhaseType.RETREATS, "retreat"), (PhaseType.RETREATS, "move"))
+    offered_in = (PhaseType.RETREATS,)
+    position = 0
+
+    def read(self, reading: Reading, intent: Intent) -> Retreat:
+        unit = dislodged_unit(reading, intent)
+        assert intent.dest is not None
+        options = reading.position.dislodged[unit.province].retreats
+        reading.known_place(intent.dest)
+        name = reading.name
+        wanted = intent.dest.location if unit.type is UnitType.FLEET else intent.dest.province
+        if intent.dest.coast is None and unit.type is UnitType.FLEET:
+            matches = [o for o in options if province_of(o) == intent.dest.province]
+            if len(matches) > 1:
+                raise OrderError(f"Say which coast of {name(intent.dest.province)}: {' or '.join(matches)}")
+            wanted = matches[0] if matches else wanted
+        if wanted not in options:
+            allowed = ", ".join(name(o) for o in options) or "nowhere: it can only disband"
+            raise OrderError(
+                f"{unit_phrase(reading.board, unit)} cannot retreat to {name(wanted)}; "
+                f"it may retreat to {allowed}"
+            )
+        return Retreat(unit.location, wanted)
+
+    def offer(self, offering: Offering, unit: Unit) -> list[Retreat]:
+        retreats = offering.position.dislodged[unit.province].retreats
+        return [Retreat(unit.location, r) for r in sorted(retreats)]
+
+    def text(self, order: Retreat, position: Position) -> str:
+        return f"{unit_at(position, order.unit)} R {order.dest}"
+
+    def drawing(self, order: Retreat) -> Drawing:
+        return Drawing("arrow", order.unit, order.dest, label="retreat", dislodged=True)
+
+
+RETREAT = register(RetreatKind())

@@ -1,0 +1,161 @@
+"""Support: to hold (``A MUN S BER``, ``A MUN S A BER H``) and to move (``A MUN S A PAR - BUR``).
+
+One rule runs through both checks: a unit supports only where it could move itself (``reaches``). The
+reader knows only the board, so it leaves a support of an empty province to the adjudicator, which also
+asks whether the supported move is possible while this support is given (DATC 6.D.31).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from dipserver.engine.convoys import sea_route
+from dipserver.engine.kinds.registry import Drawing, Kind, register
+from dipserver.engine.kinds.words import unit_at, unit_phrase
+from dipserver.engine.orders import Move, OrderError, SupportHold, SupportMove
+from dipserver.engine.types import PhaseType, Unit, UnitType, coast_of, province_of
+
+if TYPE_CHECKING:
+    from dipserver.engine.board import Board
+    from dipserver.engine.kinds.offering import Offering
+    from dipserver.engine.kinds.reading import Intent, Reading
+    from dipserver.engine.kinds.standing import Standing
+    from dipserver.engine.position import Position
+
+
+def reaches(board: Board, unit: Unit, province: str) -> bool:
+    """Whether ``unit`` could move to ``province``: where it may support (hold or move) into."""
+    return board.can_reach_province(unit.type, unit.location, province)
+
+
+class SupportHoldKind(Kind):
+    name = "support_hold"
+    order_class = SupportHold
+    reads = ((PhaseType.MOVEMENT, "support"),)  # both supports: the grammar says which
+    offered_in = (PhaseType.MOVEMENT,)
+    position = 2
+
+    def read(self, reading: Reading, intent: Intent) -> SupportHold | SupportMove:
+        unit = reading.ordered_unit(intent)
+        assert intent.target is not None
+        board, name = reading.board, reading.name
+        reading.known_place(intent.target)
+        target = intent.target.province
+        if target == unit.province:
+            raise OrderError(f"{unit_phrase(board, unit)} cannot support itself")
+        if intent.dest is None:
+            if not reaches(board, unit, target):
+                raise OrderError(
+                    f"{unit_phrase(board, unit)} cannot support {name(target)}: it could not move there"
+                )
+            return SupportHold(unit.location, target)
+        reading.known_place(intent.dest)
+        dest = intent.dest.province
+        if dest == target:
+            raise OrderError("A supported move must go somewhere other than where the unit stands")
+        if not reaches(board, unit, dest):
+            raise OrderError(
+                f"{unit_phrase(board, unit)} cannot support a move to {name(dest)}: "
+                "it could not move there itself"
+            )
+        return SupportMove(unit.location, target, intent.dest.location)
+
+    def legal(self, standing: Standing, here: str, unit: Unit, order: SupportHold) -> tuple[str | None, str]:
+        target = order.target if "/" not in order.target else order.target.partition("/")[0]
+        if target == here:
+            return f"{standing.unit_name(target)} cannot support itself", ""
+        if target not in standing.units:
+            return f"There is no unit in {standing.name(target)} to support", ""
+        if not standing.checked and not reaches(standing.board, unit, target):
+            return (
+                f"{standing.unit_name(here)} cannot reach {standing.name(target)}, so cannot support it",
+                "",
+            )
+        return None, ""
+
+    def offer(self, offering: Offering, unit: Unit) -> list[SupportHold]:
+        board = offering.board
+        return [
+            SupportHold(unit.location, o.province)
+            for o in offering.others(unit)
+            if reaches(board, unit, o.province)
+        ]
+
+    def text(self, order: SupportHold, position: Position) -> str:
+        return f"{unit_at(position, order.unit)} S {unit_at(position, order.target)}"
+
+    def drawing(self, order: SupportHold) -> Drawing:
+        return Drawing("hold_line", order.unit, order.target, label="support")
+
+
+class SupportMoveKind(Kind):
+    name = "support_move"
+    order_class = SupportMove
+    offered_in = (PhaseType.MOVEMENT,)
+    position = 3
+
+    def legal(self, standing: Standing, here: str, unit: Unit, order: SupportMove) -> tuple[str | None, str]:
+        board, target, dest = standing.board, order.target, order.dest
+        if "/" in target:
+            target = target.partition("/")[0]
+        into = dest if "/" not in dest else dest.partition("/")[0]
+        supported = standing.units.get(target)
+        if supported is None:
+            return f"There is no unit in {standing.name(target)} to support", ""
+        if here in (target, into) or into == target:
+            if target == here:
+                return f"{standing.unit_name(here)} cannot support itself", ""
+            if into == here:
+                return f"{standing.unit_name(here)} cannot support a move into its own province", ""
+            return f"{standing.unit_name(target)} cannot move to where it already is", ""
+        if not standing.checked and not reaches(board, unit, into):
+            return (
+                f"{standing.unit_name(here)} cannot reach {standing.name(into)}, so cannot support there",
+                "",
+            )
+        # The supported move must be possible while this support is given (DATC 6.D.31): a fleet giving it
+        # cannot also carry the army. (Inline, not a helper: every support of a phase comes here.)
+        if supported.type is UnitType.FLEET:
+            if dest in board.fleet_moves(supported.location):
+                return None, ""
+            coast = coast_of(dest)
+            if coast is not None and coast in board.coasts(into):
+                return f"{standing.unit_name(target)} cannot reach {standing.name(dest)}", ""
+            if board.fleet_reachable_coasts(supported.location, into):
+                return None, ""
+        elif into in board.army_moves(target) or (
+            board.is_coastal(into) and sea_route(board, target, into, standing.fleet_seas() - {here})
+        ):
+            return None, ""
+        return f"{standing.unit_name(target)} cannot reach {standing.name(into)}", ""
+
+    def offer(self, offering: Offering, unit: Unit) -> list[SupportMove]:
+        found = []
+        for other in offering.others(unit):
+            dests = sorted(
+                {province_of(m.dest) for m in _supportable_moves(offering, unit, other)} - {unit.province}
+            )
+            found += [
+                SupportMove(unit.location, other.province, d)
+                for d in dests
+                if reaches(offering.board, unit, d)
+            ]
+        return found
+
+    def text(self, order: SupportMove, position: Position) -> str:
+        return f"{unit_at(position, order.unit)} S {unit_at(position, order.target)} - {order.dest}"
+
+    def drawing(self, order: SupportMove) -> Drawing:
+        return Drawing("line", order.unit, order.dest, via=order.target, label="support")
+
+
+def _supportable_moves(offering: Offering, supporter: Unit, other: Unit) -> list[Move]:
+    """The moves of ``other`` that ``supporter`` could back: a fleet cannot both support a convoyed move
+    and be one of the fleets carrying it, so routes through the supporter's own sea don't count (6.D.31)."""
+    if supporter.province in offering.fleet_seas and other.type is UnitType.ARMY:
+        return offering.moves_with(other, offering.fleet_seas - {supporter.province})
+    return offering.moves(other)
+
+
+SUPPORT_HOLD = register(SupportHoldKind())
+SUPPORT_MOVE = register(SupportMoveKind())

@@ -1,0 +1,157 @@
+"""Order kinds as a registry: a kind of order is one object, registered once, that the reader, the options,
+the notation, the map and the phase pipeline all find by its order class.
+
+The toy kind below ("A PAR digs in": an army holds) is defined in this file and nowhere
+else; registering it is all it takes for it to be read, checked, offered, written back, drawn and handed on
+to the adjudication. A real new kind is the same class in a module of ``dipserver/engine/kinds/`` (with
+its order value), the line that loads it (``kinds/standard.py``, or the variant's or rule module's
+module), and its tests: three files.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import get_args
+
+import pytest
+
+from dipserver.engine.board import Board
+from dipserver.engine.conversions import for_adjudication
+from dipserver.engine.kinds.offering import Offering
+from dipserver.engine.kinds.reading import Reading
+from dipserver.engine.kinds.registry import Drawing, Kind, drawing_of, kind_of, kinds, register, unregister
+from dipserver.engine.kinds.words import unit_at
+from dipserver.engine.modules.orders import ModuleOrder
+from dipserver.engine.options import legal_options
+from dipserver.engine.orders import ConversionOrder, Hold, Order, OrderError
+from dipserver.engine.parse import format_order, parse_order
+from dipserver.engine.position import Position
+from dipserver.engine.types import PhaseType, Unit, UnitType
+from dipserver.engine.variant import Variant
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@dataclass(frozen=True, slots=True)
+class DigIn:
+    unit: str
+
+
+class DigInKind(Kind):
+    name = "dig_in"
+    order_class = DigIn
+    rank = 30  # tried after the rule modules' and the conversions' notations
+    offered_in = (PhaseType.MOVEMENT,)
+    position = 9  # after a unit's convoys
+
+    def read_text(self, reading: Reading, text: str) -> DigIn | None:
+        m = re.fullmatch(r"(?:[AF] )?([A-Z]{3}) DIGS IN", text.strip().upper())
+        if m is None:
+            return None
+        unit = reading.position.units.get(m.group(1))
+        if unit is None or unit.power != reading.power:
+            raise OrderError(f"There is no unit of yours in {reading.name(m.group(1))}")
+        if unit.type is not UnitType.ARMY:
+            raise OrderError("Only an army digs in")
+        return DigIn(unit.location)
+
+    def offer(self, offering: Offering, unit: Unit) -> list[DigIn]:
+        return [DigIn(unit.location)] if unit.type is UnitType.ARMY else []
+
+    def text(self, order: DigIn, position: Position) -> str:
+        return f"{unit_at(position, order.unit)} digs in"
+
+    def drawing(self, order: DigIn) -> Drawing:
+        return Drawing("ring", order.unit)
+
+    def for_adjudication(self, order: DigIn) -> Hold:
+        return Hold(order.unit)
+
+
+@pytest.fixture
+def dig_in() -> Iterator[DigInKind]:
+    kind = register(DigInKind())
+    try:
+        yield kind
+    finally:
+        unregister(kind)
+
+
+def test_a_registered_kind_is_read_in_its_own_notation(
+    dig_in: DigInKind, standard: Variant, board: Board
+) -> None:
+    assert parse_order("A PAR digs in", board, standard.start, "FRANCE") == DigIn("PAR")
+
+
+def test_a_registered_kind_refuses_with_its_own_reason(
+    dig_in: DigInKind, standard: Variant, board: Board
+) -> None:
+    with pytest.raises(OrderError, match="Only an army digs in"):
+        parse_order("F BRE digs in", board, standard.start, "FRANCE")
+    with pytest.raises(OrderError, match="There is no unit of yours in Munich"):
+        parse_order("A MUN digs in", board, standard.start, "FRANCE")
+
+
+def test_a_registered_kind_is_offered_after_the_standard_options(
+    dig_in: DigInKind, standard: Variant, board: Board
+) -> None:
+    options = legal_options(board, standard.start, "FRANCE").units["PAR"]
+    assert options[-1].order == DigIn("PAR")
+    assert options[-1].to_data() == {"text": "A PAR digs in", "kind": "dig_in", "unit": "PAR"}
+
+
+def test_a_registered_kind_is_written_back_as_the_reader_reads_it(
+    dig_in: DigInKind, standard: Variant, board: Board
+) -> None:
+    text = format_order(DigIn("PAR"), standard.start)
+    assert text == "A PAR digs in"
+    assert parse_order(text, board, standard.start, "FRANCE") == DigIn("PAR")
+
+
+def test_a_registered_kind_is_drawn_and_adjudicated_as_it_says(dig_in: DigInKind) -> None:
+    assert drawing_of(DigIn("PAR")) == Drawing("ring", "PAR")
+    assert for_adjudication({"FRANCE": [DigIn("PAR")]}) == {"FRANCE": [Hold("PAR")]}
+
+
+def test_an_unregistered_kind_is_no_order(standard: Variant, board: Board) -> None:
+    with pytest.raises(OrderError):
+        parse_order("A PAR digs in", board, standard.start, "FRANCE")
+    with pytest.raises(TypeError, match="not an order"):
+        format_order(DigIn("PAR"), standard.start)  # type: ignore[arg-type]
+
+
+def test_every_order_value_has_one_kind() -> None:
+    classes = [*get_args(Order), *get_args(ConversionOrder), *get_args(ModuleOrder)]
+    assert {kind_of(cls.__new__(cls)).order_class for cls in classes} == set(classes)
+    assert len({kind.name for kind in kinds().values()}) == len(kinds())
+
+
+def test_a_class_is_registered_once(dig_in: DigInKind) -> None:
+    with pytest.raises(ValueError, match="registered already"):
+        register(DigInKind())
+
+
+def test_a_game_without_rule_modules_refuses_their_orders_without_loading_them() -> None:
+    """The reader says why there are no depots in a process that never loaded the modules (a bare command
+    line), word for word as the modules' own kinds would, and loads them no more than before."""
+    script = (
+        "import sys\n"
+        "from dipserver.engine.parse import OrderError, parse_order\n"
+        "from dipserver.engine.variant import load_variant\n"
+        "from dipserver.engine.board import board_for\n"
+        "v = load_variant('standard')\n"
+        "try:\n"
+        "    parse_order('establish depot PAR', board_for(v, v.map_state), v.start, 'FRANCE')\n"
+        "except OrderError as e:\n"
+        "    print(e.reason)\n"
+        "print(any(m.startswith('dipserver.engine.modules') for m in sys.modules))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert done.stdout.splitlines() == ["this game plays without supply lines: there are no depots", "False"]
