@@ -278,6 +278,16 @@ class OptionsApi(APIView):
             help_text='Rule module orders open now: "establish depot PAR" (supply lines), '
             '"place blizzard MUN" / "remove blizzard MUN" (Snow Storm).',
         )
+        builds_first = serializers.ListField(
+            child=serializers.CharField(),
+            help_text="Deluge: the free home centres; a build elsewhere is accepted only when each of them "
+            "gets a build too. Empty in other variants.",
+        )
+        builds_elsewhere = serializers.IntegerField(
+            allow_null=True,
+            help_text="Deluge: how many builds may go outside builds_first this Winter (builds elsewhere "
+            "are offered only when this is more than 0); null when builds go in any site offered.",
+        )
 
     @extend_schema(responses={200: OutputSerializer, 409: None})
     def get(self, request: Request, game_id: int) -> Response:
