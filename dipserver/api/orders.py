@@ -278,13 +278,23 @@ class OptionsApi(APIView):
             help_text='Rule module orders open now: "establish depot PAR" (supply lines), '
             '"place blizzard MUN" / "remove blizzard MUN" (Snow Storm).',
         )
+        builds_first = serializers.ListField(
+            child=serializers.CharField(),
+            help_text="Deluge: the free home centres; a build elsewhere is accepted only when each of them "
+            "gets a build too. Empty in other variants.",
+        )
+        builds_elsewhere = serializers.IntegerField(
+            allow_null=True,
+            help_text="Deluge: how many builds may go outside builds_first this Winter (builds elsewhere "
+            "are offered only when this is more than 0); null when builds go in any site offered.",
+        )
 
     @extend_schema(responses={200: OutputSerializer, 409: None})
     def get(self, request: Request, game_id: int) -> Response:
         game = game_or_404(game_id)
         seat = power_required(viewer_of(request, game, mastery=False), game)
         phase = open_phase_or_409(game)
-        key = f"dipserver:options:{game.commitment}:{game.version}:{phase.id}:{seat.name}"
+        key = f"dipserver:options:{OPTIONS_FORMAT}:{game.commitment}:{game.version}:{phase.id}:{seat.name}"
         data = cache.get(key)
         if data is None:
             data = self.OutputSerializer(_options_of(game, phase, seat.name)).data
@@ -296,6 +306,10 @@ class OptionsApi(APIView):
 # version, which any change to its settings bumps, the phase row, whose snapshot is fixed while it is open,
 # and the power), so this only bounds the memory they take.
 OPTIONS_CACHE_SECONDS = 6 * 3600
+# Raised whenever what the engine offers or the answer's shape changes, so that options an older release
+# cached (e.g. Deluge builds elsewhere it then refused, without builds_first) are not served after an
+# upgrade. 2: Deluge's builds_first and builds_elsewhere.
+OPTIONS_FORMAT = 2
 
 
 def _options_of(game: Game, phase: Phase, power: str) -> dict[str, Any]:

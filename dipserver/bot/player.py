@@ -23,18 +23,31 @@ def choose_orders(options: dict[str, Any], rng: random.Random) -> list[str]:
     if adjustment > 0:
         builds = list(options["builds"])
         rng.shuffle(builds)
+        # Deluge (E13): each free home centre takes a build before any goes elsewhere, and at most
+        # ``builds_elsewhere`` go elsewhere; without the rule ``builds_first`` is empty and nothing moves.
+        first = set(options.get("builds_first") or ())
+        room = options.get("builds_elsewhere")
+        builds.sort(key=lambda build: _province(build) not in first)  # stable: still shuffled within
         chosen: list[str] = []
         used: set[str] = set()
         for build in builds:
             if len(chosen) == adjustment:
                 break
-            province = str(build.get("location") or "").split("/")[0]
+            province = _province(build)
             if build["kind"] == "build" and province in used:
                 continue  # one build per province
+            if build["kind"] == "build" and province not in first and room is not None:
+                if room <= 0:
+                    continue
+                room -= 1
             used.add(province)
             chosen.append(build["text"])
         return chosen
     return [rng.choice(opts)["text"] for _, opts in sorted(options["units"].items()) if opts]
+
+
+def _province(option: dict[str, Any]) -> str:
+    return str(option.get("location") or "").split("/")[0]
 
 
 class Bot:

@@ -25,10 +25,11 @@ from dipserver.engine.modules.blizzard import SnowStorm
 from dipserver.engine.modules.orders import InPlay, module_options
 from dipserver.engine.modules.phase import Checker
 from dipserver.engine.modules.supply import EstablishDepot
-from dipserver.engine.orders import ConversionOrder, Order
+from dipserver.engine.orders import Build, ConversionOrder, Order
 from dipserver.engine.parse import BuildRule, adjustment_due, build_rule_for
 from dipserver.engine.position import Position
-from dipserver.engine.types import PhaseType, Unit, UnitType
+from dipserver.engine.timeline import builds_elsewhere, free_centres, load_timeline
+from dipserver.engine.types import PhaseType, Unit, UnitType, province_of
 
 # An option's ``kind``, the API's enum: every kind registered once this module is loaded (the Diplomacy
 # kinds, the conversions, the rule modules' orders: all imported above).
@@ -66,6 +67,11 @@ class PowerOptions:
     # The rule modules' orders open to this power now, given beside the others: "establish depot PAR"
     # (supply lines, movement phases), "place blizzard MUN" / "remove blizzard MUN" (Snow Storm tokens).
     module_orders: tuple[Option, ...] = ()
+    # Deluge (E13), in an adjustment phase with builds due: the free home centres, each of which needs a
+    # build before any build elsewhere is accepted, and how many builds may then go elsewhere. Builds
+    # elsewhere are offered only when that is more than none. ``None``: builds go in any site offered.
+    builds_first: tuple[str, ...] = ()
+    builds_elsewhere: int | None = None
 
     def all(self) -> list[Option]:
         units = [option for options in self.units.values() for option in options]
@@ -80,6 +86,8 @@ class PowerOptions:
             "builds": [o.to_data() for o in self.builds],
             "conversions": [o.to_data() for o in self.conversions],
             "module_orders": [o.to_data() for o in self.module_orders],
+            "builds_first": list(self.builds_first),
+            "builds_elsewhere": self.builds_elsewhere,
         }
 
 
@@ -164,5 +172,26 @@ def _adjustment_options(offering: Offering, build_rule: BuildRule) -> PowerOptio
         return PowerOptions(power, phase, units, adjustment=balance)
     if balance == 0:
         return PowerOptions(power, phase)
-    builds: list[Order] = [*BUILD.builds(offering, build_rule), *WAIVE.offer(offering, None)]
-    return PowerOptions(power, phase, builds=_options(position, builds), adjustment=balance)
+    board = offering.board
+    builds: list[Order] = list(BUILD.builds(offering, build_rule))
+    homes = free_centres(board.homes, position, power)[0]
+    elsewhere = builds_elsewhere(load_timeline(board.variant), homes, balance)
+    first: tuple[str, ...] = ()
+    if elsewhere is not None:
+        # The order reader refuses a build outside the free home centres unless each of them gets one
+        # (``timeline.build_problem``): builds elsewhere are offered only when the builds due leave room.
+        sites = {province_of(b.location) for b in builds if isinstance(b, Build)}
+        if homes - sites:
+            elsewhere = 0  # a free home centre that takes no build: nothing elsewhere is ever accepted
+        first = tuple(sorted(homes & sites))
+        if not elsewhere:
+            builds = [b for b in builds if isinstance(b, Build) and province_of(b.location) in homes]
+    builds += WAIVE.offer(offering, None)
+    return PowerOptions(
+        power,
+        phase,
+        builds=_options(position, builds),
+        adjustment=balance,
+        builds_first=first,
+        builds_elsewhere=elsewhere,
+    )

@@ -477,6 +477,25 @@ def walk(
 # --- Deluge's build rule (E13) ----------------------------------------------------------------------
 
 
+def free_centres(
+    homes: Mapping[str, str], position: Position, power: str
+) -> tuple[frozenset[str], frozenset[str]]:
+    """The vacant centres ``power`` owns: its home centres (``homes``: the board's), and the others. What
+    ``build_problem`` is given, both by the order reader and by the options offered."""
+    vacant = {p for p, owner in position.owners.items() if owner == power and p not in position.units}
+    home = frozenset(p for p in vacant if homes.get(p) == power)
+    return home, frozenset(vacant - home)
+
+
+def builds_elsewhere(timeline: Timeline, home_free: frozenset[str], due: int) -> int | None:
+    """How many of ``due`` builds ``build_problem`` lets go outside the free home centres: only what is left
+    once each of them has a build, and at most ``non_home_per_winter``; ``None`` without the setting."""
+    limit = timeline.non_home_builds
+    if limit is None:
+        return None
+    return max(0, min(limit, due - len(home_free)))
+
+
 def build_problem(
     timeline: Timeline, home_free: frozenset[str], other_free: frozenset[str], sites: list[str]
 ) -> str | None:

@@ -52,7 +52,15 @@ from dipserver.engine.orders import (
 from dipserver.engine.parse import OrderError, format_order, order_unit, parse_order, parse_orders
 from dipserver.engine.position import Position
 from dipserver.engine.records import order_record, result_record, unread_record
-from dipserver.engine.timeline import Hook, Timeline, apply_hook, build_problem, hooks_between, load_timeline
+from dipserver.engine.timeline import (
+    Hook,
+    Timeline,
+    apply_hook,
+    build_problem,
+    free_centres,
+    hooks_between,
+    load_timeline,
+)
 from dipserver.engine.types import Phase, PhaseType, Season, province_of
 from dipserver.engine.variant import Variant
 from dipserver.engine.victory import Outcome as GameOutcome
@@ -192,9 +200,7 @@ def _limit_builds(
     together with every home build given and the other builds accepted before it."""
     if timeline.non_home_builds is None:
         return lines
-    vacant = {p for p, owner in position.owners.items() if owner == power and p not in position.units}
-    homes = frozenset(p for p in vacant if board.homes.get(p) == power)
-    others = frozenset(vacant - homes)
+    homes, others = free_centres(board.homes, position, power)
     sites = [province_of(line.order.location) for line in lines if isinstance(line.order, Build)]
     accepted = [s for s in sites if s in homes]
     checked = []

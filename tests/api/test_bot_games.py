@@ -74,6 +74,45 @@ def test_builds_use_each_province_once_and_disbands_only_what_is_due():
     assert len(choose_orders(disbands, random.Random(0))) == 1
 
 
+@pytest.mark.parametrize(
+    ("units", "owned"),
+    [
+        (["A PAR", "A BUR"], ["PAR", "MAR", "BRE", "SPA", "POR"]),  # 3 due, 2 homes free: 1 elsewhere
+        (["A PAR", "A BUR", "A PIC"], ["PAR", "MAR", "BRE", "SPA", "POR"]),  # 2 due: homes only
+        ([], ["PAR", "MAR", "BRE", "SPA", "POR", "MUN", "BER", "KIE"]),  # 8 due: at most 3 elsewhere
+    ],
+)
+def test_the_bots_deluge_builds_are_all_accepted(units, owned):
+    # Deluge (E13) builds in the free home centres first, then at most three elsewhere: a bot that picked
+    # at random among the builds offered had "A SPA B" refused while MAR was still free, in whichever
+    # game its seed (which names the game) led there.
+    from dipserver.engine.board import board_for
+    from dipserver.engine.options import legal_options
+    from dipserver.engine.position import Position
+    from dipserver.engine.timeline import Hook, walk
+    from dipserver.engine.turn import play_phase
+    from dipserver.engine.types import Phase, Unit, UnitType
+
+    deluge = load_variant("deluge")
+    state = deluge.map_state  # the map of W1902A: every change up to Winter 1902's adjustments
+    for year, hook, step in walk(deluge, {}):
+        if (year, hook) == (1902, Hook.AFTER_WINTER_ADJUSTMENTS):
+            break
+        state = step.map_state
+    placed = {u.split()[1]: Unit("FRANCE", UnitType(u.split()[0]), u.split()[1]) for u in units}
+    start = Position(Phase.parse("W1902A"), placed, dict.fromkeys(owned, "FRANCE"))
+    options = legal_options(board_for(deluge, state), start, "FRANCE").to_data()
+    for seed in range(40):
+        orders = choose_orders(options, random.Random(seed))
+        built = [o.split()[1][:3] for o in orders if o != "WAIVE"]
+        assert len(orders) <= options["adjustment"] and len(built) == len(set(built)), orders
+        if options["adjustment"] >= len(options["builds_first"]):
+            assert set(options["builds_first"]) <= set(built), orders
+        turn = play_phase(deluge, state, start, {"FRANCE": orders})
+        refused = [r for r in turn.results if r["outcome"] != "success"]
+        assert not refused, (seed, orders, refused)
+
+
 class _PlayerWritesFirst(TestClientTransport):
     """The bot's player withdraws their orders in the browser just before the bot's own write arrives."""
 

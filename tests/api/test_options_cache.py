@@ -46,3 +46,14 @@ def test_the_next_phase_lists_its_own_options(game):
     assert answer["phase"] == "F1901M"
     assert "NTH" in answer["units"] and "LON" not in answer["units"]
     assert answer == _fresh(game, "ENGLAND")
+
+
+def test_options_an_older_release_cached_are_not_served(game):
+    # Before builds_first and builds_elsewhere the key had no format: such an entry, still in the cache
+    # after an upgrade, would offer Deluge builds the order reader refuses.
+    from django.core.cache import cache
+
+    old_key = f"dipserver:options:{game.commitment}:{game.version}:{game.current_phase_id}:ENGLAND"
+    cache.set(old_key, {"power": "ENGLAND", "phase": "S1901M", "units": {}}, 60)
+    answer = client_for(user_of(game, "ENGLAND")).get(f"/api/v1/games/{game.id}/options").json()
+    assert answer == _fresh(game, "ENGLAND") and answer["units"]

@@ -291,6 +291,33 @@ def test_deluge_builds_go_home_first_then_at_most_three_elsewhere(deluge: Varian
     assert refused["outcome"] == "invalid" and "home centres first (BRE, MAR still free)" in refused["reason"]
 
 
+def test_deluge_options_offer_a_build_elsewhere_only_when_the_order_reader_can_accept_one(
+    deluge: Variant,
+) -> None:
+    state = map_before(deluge, 1902, Hook.AFTER_WINTER_ADJUSTMENTS)
+    board = board_for(deluge, state)
+    # Two builds due and two home centres free (BRE, MAR): a build in Spain would leave one of them
+    # without a build, so the order reader refuses it whatever else is ordered; it is not offered.
+    owned = {"FRANCE": ["PAR", "MAR", "BRE", "SPA"]}
+    tight = position("W1902A", "FRANCE A PAR", "FRANCE A BUR", owners=owned)
+    offered = legal_options(board, tight, "FRANCE")
+    assert (offered.adjustment, offered.builds_first, offered.builds_elsewhere) == (2, ("BRE", "MAR"), 0)
+    assert {getattr(o.order, "location", "")[:3] for o in offered.builds} == {"BRE", "MAR", ""}
+    alone = play_phase(deluge, state, tight, {"FRANCE": ["A SPA B"]})
+    assert result(alone, "A SPA B")["outcome"] == "invalid"
+    # Three due and the same two free: one may go elsewhere, once BRE and MAR have theirs.
+    room = position("W1902A", "FRANCE A PAR", owners=owned)
+    offered = legal_options(board, room, "FRANCE")
+    assert (offered.adjustment, offered.builds_first, offered.builds_elsewhere) == (3, ("BRE", "MAR"), 1)
+    assert "A SPA B" in [o.text for o in offered.builds]
+    turn = play_phase(deluge, state, room, {"FRANCE": ["A SPA B", "A MAR B", "F BRE B"]})
+    assert {r["outcome"] for r in turn.results} == {"success"}
+    # Without the rule nothing is held back and nothing is said.
+    standard = load_variant("standard")
+    plain = legal_options(board_for(standard, standard.map_state), tight, "FRANCE")
+    assert (plain.builds_first, plain.builds_elsewhere) == ((), None)
+
+
 def test_deluge_north_africa_counts_in_winter_1907_then_sinks(deluge: Variant) -> None:
     # France owns North Africa and Munich with one unit: the build is due because North Africa still
     # counts this Winter (E27); the army on it then becomes a fleet as it sinks (E7).
