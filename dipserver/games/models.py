@@ -258,3 +258,15 @@ class PressMark(models.Model):
 
     def __str__(self) -> str:
         return f"{self.power_id} {self.channel}: {self.last_read}"
+
+
+class Reminder(models.Model):
+    """A deadline reminder announced to a player (the key: phase, deadline, player), whichever channels
+    then carried it; the sweep writes it once, so each player hears of a deadline once."""
+
+    key = models.CharField(max_length=200, unique=True)
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.key

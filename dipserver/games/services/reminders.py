@@ -4,20 +4,25 @@ that still have to order hear.
 
 The sweep (beat, with the due-phase sweep) reads the open phases whose deadline is near, the seats without
 orders there and their players' preferences, a handful of queries however many games there are, and
-loads a phase's snapshot only when somebody in it is due a reminder not yet sent. Whether a reminder was
-sent is the outbox's key (phase, deadline, player): a deadline that moves gets reminders again.
+loads a phase's snapshot only when somebody in it is due a reminder not yet sent. A player is chosen by
+whether they must act and the hours they chose, not by their address or mail switches: the reminder is
+announced once (``notifications.announced``) and each channel decides how it arrives (the inbox and
+webhooks for everyone, mail only to a confirmed address with reminder mails on). Whether a reminder was
+announced is a ``Reminder`` row, its key (phase, deadline, player) written in the same transaction as the
+announcement, so each player hears once; a deadline that moves gets reminders again.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 
+from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
-from dipserver.accounts.selectors import preference_wants, preferences_of
+from dipserver.accounts.selectors import preferences_of
 from dipserver.games import notifications
-from dipserver.games.models import Game, Order, Phase, Power
+from dipserver.games.models import Game, Order, Phase, Power, Reminder
 from dipserver.games.turn import powers_to_act
 from dipserver.mail.models import Mail
 
@@ -49,7 +54,6 @@ def phase_reminders_sweep(*, now: dt.datetime | None = None, hours: int = 24) ->
             status=Power.Status.ACTIVE,
             user__isnull=False,
         )
-        .exclude(user__email="")
         .annotate(
             ordered=Exists(
                 Order.objects.filter(phase_id=OuterRef("game__current_phase_id"), power=OuterRef("pk"))
@@ -66,32 +70,44 @@ def phase_reminders_sweep(*, now: dt.datetime | None = None, hours: int = 24) ->
         phase = phases[phase_id]
         deadline = phase.deadline
         assert deadline is not None
-        wanted = preference_wants(choice, Mail.Kind.DEADLINE_REMINDER)
-        if not wanted or deadline - now > _window(phase, chosen):
+        # When is the player's choice; whether a mail goes is the mail's (its switch, a confirmed address).
+        if deadline - now > _window(phase, chosen):
             continue
         key = f"{Mail.Kind.DEADLINE_REMINDER}:phase:{phase_id}:{deadline.timestamp():.0f}:{user_id}"
         due.setdefault(phase_id, []).append((power_id, name, key))
     sent = set(
-        Mail.objects.filter(key__in=[k for seats in due.values() for _, _, k in seats]).values_list(
+        Reminder.objects.filter(key__in=[k for seats in due.values() for _, _, k in seats]).values_list(
             "key", flat=True
         )
     )
     queued = 0
     for phase_id, seats in due.items():
-        fresh = [(power_id, name) for power_id, name, key in seats if key not in sent]
+        fresh = [(power_id, name, key) for power_id, name, key in seats if key not in sent]
         if not fresh:
             continue
         acting = powers_to_act(Phase.objects.values_list("snapshot", flat=True).get(id=phase_id))
-        power_ids = [power_id for power_id, name in fresh if name in acting]
-        if power_ids:
-            ids = {"phase_id": phase_id, "power_ids": power_ids, "now": now}
-            notifications.announced.send(sender="deadline_reminder_send", ids=ids)
-        # Written to the outbox at once (the sweep runs in a worker), so the next sweep finds them.
-        if power_ids and notifications.deadline_reminder_send(
-            phase_id=phase_id, power_ids=power_ids, now=now
-        ):
+        chosen = [(power_id, key) for power_id, name, key in fresh if name in acting]
+        if chosen and _announced(phase_id, chosen, now):
             queued += 1
     return queued
+
+
+def _announced(phase_id: int, seats: list[tuple[int, str]], now: dt.datetime) -> bool:
+    """Write each seat's reminder key and announce those written here (a concurrent sweep that wrote a
+    key first announces it instead); the inbox and webhooks store their news in the same transaction."""
+    with transaction.atomic():
+        power_ids = [
+            power_id
+            for power_id, key in seats
+            if Reminder.objects.get_or_create(key=key, defaults={"phase_id": phase_id})[1]
+        ]
+        if not power_ids:
+            return False
+        ids = {"phase_id": phase_id, "power_ids": power_ids, "now": now}
+        notifications.announced.send(sender="deadline_reminder_send", ids=ids)
+    # Mail (confirmed addresses only) after the commit: its task must find the outbox row it is sent.
+    notifications.deadline_reminder_send(phase_id=phase_id, power_ids=power_ids, now=now)
+    return True
 
 
 def _window(phase: Phase, chosen_hours: int) -> dt.timedelta:
