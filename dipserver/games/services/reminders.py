@@ -86,8 +86,8 @@ def phase_reminders_sweep(*, now: dt.datetime | None = None, hours: int = 24) ->
         if not fresh:
             continue
         acting = powers_to_act(Phase.objects.values_list("snapshot", flat=True).get(id=phase_id))
-        chosen = [(power_id, key) for power_id, name, key in fresh if name in acting]
-        if chosen and _announced(phase_id, chosen, now):
+        to_remind = [(power_id, key) for power_id, name, key in fresh if name in acting]
+        if to_remind and _announced(phase_id, to_remind, now):
             queued += 1
     return queued
 
