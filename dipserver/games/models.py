@@ -258,3 +258,21 @@ class PressMark(models.Model):
 
     def __str__(self) -> str:
         return f"{self.power_id} {self.channel}: {self.last_read}"
+
+
+class Reminder(models.Model):
+    """A deadline reminder announced to a player (of a phase, for its deadline then), whichever channels
+    then carried it; the sweep writes it once, so each player hears of a deadline once."""
+
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    deadline = models.DateTimeField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["phase", "user", "deadline"], name="games_reminder_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"reminder of phase {self.phase_id} for user {self.user_id}"

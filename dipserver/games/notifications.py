@@ -43,6 +43,8 @@ SENDERS = (
 # Sent (``name``: the sender, ``ids``: its arguments) in the worker once an event's mails are queued. The
 # channels beside mail listen (``dipserver.webhooks``, ``dipserver.notices``), so games imports neither.
 announced = Signal()
+# Announced (not a sender: no mail) when a player reads press, ``ids`` the user and the messages read.
+PRESS_READ = "press_read"
 
 _muted: ContextVar[bool] = ContextVar("dipserver_notifications_muted", default=False)
 

@@ -147,6 +147,11 @@ def press_received(*, message_id: int) -> list[Notice]:
     return out
 
 
+def press_key(message_id: int, user_id: int) -> str:
+    """The key of a reader's notice of a message (as ``press_received`` makes it)."""
+    return f"{Kind.PRESS}:message:{message_id}:{user_id}"
+
+
 def deadline_soon(*, phase_id: int, power_ids: list[int], now: dt.datetime | None = None) -> list[Notice]:
     from dipserver.games.services.common import game_phase_title
 

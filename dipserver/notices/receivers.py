@@ -5,8 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from dipserver.notices.events import notices_of
-from dipserver.notices.services import notifications_store
+from dipserver.notices.services import notifications_store, press_notifications_read
 
 
 def event_announced(sender: str, ids: dict[str, Any], **_: Any) -> None:
+    from dipserver.games.notifications import PRESS_READ
+
+    if sender == PRESS_READ:  # press read in the game: its news in the inbox is read too
+        press_notifications_read(user_id=ids["user_id"], message_ids=ids["message_ids"])
+        return
     notifications_store(notices_of(sender, ids))

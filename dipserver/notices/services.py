@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.utils import timezone
 
 from dipserver.accounts.models import User
-from dipserver.notices.events import Notice
+from dipserver.notices.events import Notice, press_key
 from dipserver.notices.models import Notification
 
 
@@ -47,4 +47,13 @@ def notifications_read_all(*, user: User, game_id: int | None = None) -> int:
     unread = Notification.objects.filter(user=user, read_at__isnull=True)
     if game_id is not None:
         unread = unread.filter(game_id=game_id)
+    return unread.update(read_at=timezone.now())
+
+
+def press_notifications_read(*, user_id: int, message_ids: list[int]) -> int:
+    """Mark read the user's news of the given press (read in the game: one read state); how many were."""
+    if not message_ids:
+        return 0
+    keys = [press_key(i, user_id) for i in message_ids]
+    unread = Notification.objects.filter(user_id=user_id, key__in=keys, read_at__isnull=True)
     return unread.update(read_at=timezone.now())

@@ -56,6 +56,8 @@ class Delivery(models.Model):
     last_error = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     delivered_at = models.DateTimeField(null=True, blank=True)
+    # When the next try is due (a retry's back-off ended, or the sweep queued it again); None: not tried.
+    next_attempt_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-id"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dipserver.notices.events import notices_of
+from dipserver.notices.events import EVENTS, notices_of
 from dipserver.webhooks.services import deliveries_store
 from dipserver.webhooks.tasks import webhook_deliver
 
@@ -12,6 +12,8 @@ from dipserver.webhooks.tasks import webhook_deliver
 def event_announced(sender: str, ids: dict[str, Any], **_: Any) -> None:
     from dipserver.webhooks.models import Webhook
 
+    if sender not in EVENTS:  # not news (press read): nothing to deliver
+        return
     if not Webhook.objects.exists():  # most sites have none: skip building the notices
         return
     for delivery_id in deliveries_store(notices_of(sender, ids)):

@@ -3,8 +3,11 @@
 // press that reached me is in the "anonymous" channel, which nobody can answer. Each message I send
 // carries an Idempotency-Key, kept until the server has answered, so sending again after a cut connection
 // never posts twice. Each message shows when it was sent, in the reader's own time zone; the page title
-// carries the unread count ("(3) Game · dipserver"). Someone without a power (a spectator) reads the
-// public press only, from GET .../press/public, with loadPublicPress().
+// carries the inbox's unread count like every page ("(3) Game · dipserver"), this game's unread press is
+// counted in the press panel's heading. Showing a channel's messages marks them read on the server (POST
+// .../channels), which reads their news in the inbox too; the header and the title then count again.
+// Someone without a power (a spectator) reads the public press only, from GET .../press/public, with
+// loadPublicPress().
 
 import { call } from "./api.js";
 import { phaseTitle } from "./words.js";
@@ -15,8 +18,9 @@ const API = config.api; // /api/v1/games/<id>
 const $ = (id) => document.getElementById(id);
 const titled = (name) => name.charAt(0) + name.slice(1).toLowerCase();
 
-// The server's own count (unread notifications, "(2) ...") gives way to this game's unread press here.
+// The title without the server's count of unread notifications ("(2) ..."), which refreshInbox() redoes.
 const baseTitle = typeof document === "undefined" ? "" : document.title.replace(/^\(\d+\) /, "");
+const INBOX_UNREAD = API ? API.replace(/\/games\/\d+$/, "/notifications/unread") : "";
 const sentFormat = new Intl.DateTimeFormat(undefined, {
   weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit",
 });
@@ -32,7 +36,13 @@ export function titleWith(unread, base) {
   return unread > 0 ? `(${unread}) ${base}` : base;
 }
 
+// The press panel's heading with this game's unread press: "Press (2 new)".
+export function pressHeading(unread) {
+  return unread > 0 ? `Press (${unread} new)` : "Press";
+}
+
 const press = {
+  marked: {}, // channel id -> the newest message marked read there from this page
   since: 0, // the newest message id shown
   channels: [], // the last GET .../channels
   pending: null, // {channel, text, key} of a message sent without an answer yet
@@ -82,10 +92,11 @@ function showSendable() {
 }
 
 export async function loadChannels() {
-  const { body } = await call(`${API}/channels?since=${press.since}`, { accept: [409, 403] });
+  // Unread as the server marks it (what this page has shown is marked there), as the lobby counts it.
+  const { body } = await call(`${API}/channels`, { accept: [409, 403] });
   if (!Array.isArray(body)) return;
   press.channels = body;
-  document.title = titleWith(body.reduce((sum, c) => sum + (c.unread || 0), 0), baseTitle);
+  $("press-title").textContent = pressHeading(body.reduce((sum, c) => sum + (c.unread || 0), 0));
   const select = $("press-channel");
   const current = select.value || "public";
   select.replaceChildren(...body.map((c) => option(c, current)));
@@ -130,6 +141,36 @@ export async function loadPress() {
   log.scrollTop = log.scrollHeight;
   const newest = messages.at(-1)?.id || 0;
   if (newest > press.since) press.since = newest;
+  if (newest > (press.marked[channel] || 0)) await markRead(channel, newest);
+}
+
+// Mark the channel read up to the newest message shown; the inbox's count changes with it.
+async function markRead(channel, upTo) {
+  const { body } = await call(`${API}/channels`, {
+    method: "POST", json: { channel, up_to: upTo }, accept: [400, 403, 409],
+  });
+  if (body?.last_read === undefined) return;
+  press.marked[channel] = body.last_read;
+  await loadChannels();
+  await refreshInbox();
+}
+
+// The inbox's unread count, in the header's badge and the title, as the server renders them on every page.
+export async function refreshInbox() {
+  const { body } = await call(INBOX_UNREAD, { accept: [401, 403] });
+  if (typeof body?.total !== "number") return;
+  document.title = titleWith(body.total, baseTitle);
+  const link = document.querySelector(".inbox-link");
+  let badge = $("unread-count");
+  if (!link) return;
+  if (!body.total) badge?.remove();
+  else {
+    if (!badge) {
+      badge = Object.assign(document.createElement("span"), { className: "badge", id: "unread-count" });
+      link.append(" ", badge);
+    }
+    badge.textContent = String(body.total);
+  }
 }
 
 function showLog(log, messages) {

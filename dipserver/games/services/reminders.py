@@ -4,22 +4,26 @@ that still have to order hear.
 
 The sweep (beat, with the due-phase sweep) reads the open phases whose deadline is near, the seats without
 orders there and their players' preferences, a handful of queries however many games there are, and
-loads a phase's snapshot only when somebody in it is due a reminder not yet sent. Whether a reminder was
-sent is the outbox's key (phase, deadline, player): a deadline that moves gets reminders again.
+loads a phase's snapshot only when somebody in it is due a reminder not yet sent. A player is chosen by
+whether they must act and the hours they chose, not by their address or mail switches: the reminder is
+announced once (``notifications.announced``) and each channel decides how it arrives (the inbox and
+webhooks for everyone, mail only to a confirmed address with reminder mails on). Whether a reminder was
+announced is a ``Reminder`` row (phase, player, deadline), written in the same transaction as the
+announcement, so each player hears once; a deadline that moves gets reminders again.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 
+from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
-from dipserver.accounts.selectors import preference_wants, preferences_of
+from dipserver.accounts.selectors import preferences_of
 from dipserver.games import notifications
-from dipserver.games.models import Game, Order, Phase, Power
+from dipserver.games.models import Game, Order, Phase, Power, Reminder
 from dipserver.games.turn import powers_to_act
-from dipserver.mail.models import Mail
 
 # The most hours ahead a player may ask to be reminded (the account page offers up to this).
 REMINDER_HOURS_MAX = 72
@@ -49,7 +53,6 @@ def phase_reminders_sweep(*, now: dt.datetime | None = None, hours: int = 24) ->
             status=Power.Status.ACTIVE,
             user__isnull=False,
         )
-        .exclude(user__email="")
         .annotate(
             ordered=Exists(
                 Order.objects.filter(phase_id=OuterRef("game__current_phase_id"), power=OuterRef("pk"))
@@ -59,39 +62,49 @@ def phase_reminders_sweep(*, now: dt.datetime | None = None, hours: int = 24) ->
         .values_list("id", "name", "user_id", "game__current_phase_id")
     )
     wants = preferences_of({user_id for _, _, user_id, _ in late})
-    due: dict[int, list[tuple[int, str, str]]] = {}
+    due: dict[int, list[tuple[int, str, int]]] = {}  # phase -> (power, its name, its player)
     for power_id, name, user_id, phase_id in late:
         choice = wants[user_id]
         chosen = choice.reminder_hours if choice.pk is not None else hours
         phase = phases[phase_id]
         deadline = phase.deadline
         assert deadline is not None
-        wanted = preference_wants(choice, Mail.Kind.DEADLINE_REMINDER)
-        if not wanted or deadline - now > _window(phase, chosen):
+        # When is the player's choice; whether a mail goes is the mail's (its switch, a confirmed address).
+        if deadline - now > _window(phase, chosen):
             continue
-        key = f"{Mail.Kind.DEADLINE_REMINDER}:phase:{phase_id}:{deadline.timestamp():.0f}:{user_id}"
-        due.setdefault(phase_id, []).append((power_id, name, key))
-    sent = set(
-        Mail.objects.filter(key__in=[k for seats in due.values() for _, _, k in seats]).values_list(
-            "key", flat=True
-        )
-    )
+        due.setdefault(phase_id, []).append((power_id, name, user_id))
+    sent = set(Reminder.objects.filter(phase_id__in=list(due)).values_list("phase_id", "user_id", "deadline"))
     queued = 0
     for phase_id, seats in due.items():
-        fresh = [(power_id, name) for power_id, name, key in seats if key not in sent]
+        deadline = phases[phase_id].deadline
+        assert deadline is not None  # the phases read have one
+        fresh = [(p, name, u) for p, name, u in seats if (phase_id, u, deadline) not in sent]
         if not fresh:
             continue
         acting = powers_to_act(Phase.objects.values_list("snapshot", flat=True).get(id=phase_id))
-        power_ids = [power_id for power_id, name in fresh if name in acting]
-        if power_ids:
-            ids = {"phase_id": phase_id, "power_ids": power_ids, "now": now}
-            notifications.announced.send(sender="deadline_reminder_send", ids=ids)
-        # Written to the outbox at once (the sweep runs in a worker), so the next sweep finds them.
-        if power_ids and notifications.deadline_reminder_send(
-            phase_id=phase_id, power_ids=power_ids, now=now
-        ):
+        to_remind = [(power_id, user_id) for power_id, name, user_id in fresh if name in acting]
+        if to_remind and _announced(phases[phase_id], to_remind, now):
             queued += 1
     return queued
+
+
+def _announced(phase: Phase, seats: list[tuple[int, int]], now: dt.datetime) -> bool:
+    """Write each seat's (power, user) reminder and announce those written here (a concurrent sweep that
+    wrote one first announces it instead); the inbox and webhooks store their news in the same
+    transaction."""
+    with transaction.atomic():
+        power_ids = [
+            power_id
+            for power_id, user_id in seats
+            if Reminder.objects.get_or_create(phase=phase, user_id=user_id, deadline=phase.deadline)[1]
+        ]
+        if not power_ids:
+            return False
+        ids = {"phase_id": phase.id, "power_ids": power_ids, "now": now}
+        notifications.announced.send(sender="deadline_reminder_send", ids=ids)
+    # Mail (confirmed addresses only) after the commit: its task must find the outbox row it is sent.
+    notifications.deadline_reminder_send(phase_id=phase.id, power_ids=power_ids, now=now)
+    return True
 
 
 def _window(phase: Phase, chosen_hours: int) -> dt.timedelta:

@@ -4,7 +4,8 @@ Format ``dipserver-game/2``: ``game`` (every field: settings, result, the secret
 masters — and every time), ``powers`` (seats with readiness, draw votes, concessions), ``phases`` (every
 snapshot, the orders as adjudicated, results, map-change events and times), ``order_rows`` (every order
 given, with when), ``messages`` (press with its anonymity, idempotency key and time sent) and
-``press_marks`` (how far each power has read each channel). Rows carry every value field of their model
+``press_marks`` (how far each power has read each channel) and ``reminders`` (the deadline reminders
+announced, so an imported game reminds nobody twice). Rows carry every value field of their model
 (``transfer_rows``), so a field added to a model travels without a change here. Users are named by
 username and re-attached on import when that user exists; the game's masters too. ``open_orders``, the
 orders given so far in the open phase, is for reading. Format ``dipserver-game/1`` still imports.
@@ -21,7 +22,16 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from dipserver.games.errors import GameError
-from dipserver.games.models import Game, Message, Order, Phase, Power, PressMark, VariantArchive
+from dipserver.games.models import (
+    Game,
+    Message,
+    Order,
+    Phase,
+    Power,
+    PressMark,
+    Reminder,
+    VariantArchive,
+)
 from dipserver.games.results_upgrade import phases_filled
 from dipserver.games.transfer_rows import bulk_create_as_given, row_in, row_out
 from dipserver.games.turn import turn_play
@@ -68,6 +78,10 @@ def game_export(*, game_id: int) -> dict[str, Any]:
             {**row_out(m), "id": m.id, "sender": m.sender.name if m.sender else None} for m in messages
         ],
         "press_marks": [{**row_out(m), "power": m.power.name} for m in marks],
+        "reminders": [
+            {**row_out(r), "phase": r.phase.index, "user": r.user.username}
+            for r in Reminder.objects.filter(phase__game=game).select_related("phase", "user").order_by("id")
+        ],
     }
 
 
@@ -102,6 +116,16 @@ def game_import(*, data: dict[str, Any], masters: Iterable[Any] = ()) -> Game:
         game, data["messages"], by_name, anonymous=spec["press"] == Game.Press.ANONYMOUS
     )
     _marks_import(data.get("press_marks", []), by_name, new_ids)
+    # A reminder of a player who has no account here is nobody's to keep.
+    reminders = [r for r in data.get("reminders", []) if r["user"] in users]
+    bulk_create_as_given(
+        Reminder,
+        [
+            Reminder(phase=by_index[r["phase"]], user=users[r["user"]], **row_in(Reminder, r))
+            for r in reminders
+        ],
+        reminders,
+    )
     current = spec.get("current_phase", max(by_index, default=None))
     game.current_phase = by_index.get(current) if current is not None else None
     # An update, not save(): save() bumps the game's version, which arrived as exported like every field.
