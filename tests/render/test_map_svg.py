@@ -120,6 +120,8 @@ def test_named_coasts_are_clickable_targets() -> None:
         "STP-NC": "STP/NC",
         "STP-SC": "STP/SC",
     }
+    titles = {c.get("id"): c.find(f"{SVG}title").text for c in layer(start_svg(), "coasts")}
+    assert titles["STP-NC"] == "St Petersburg (NC)"  # a pointer on the ring names it
 
 
 def test_every_province_is_labelled_and_seas_in_italics() -> None:
