@@ -60,6 +60,8 @@ def test_lobby_and_game_pages_have_no_serious_axe_violations(browser, live_serve
 
     page = open_game(browser, base, game, player, lock, viewport)
     expect(page.locator("#map svg")).to_be_attached()
+    page.click("#province-list summary")  # the province list open too: axe skips what is hidden
+    expect(page.locator("#province-body tr").first).to_be_visible()
     found["game page"] = blocking_violations(page)
 
     page.click("#hist-prev")
