@@ -36,7 +36,7 @@ UNDER_POINTER = """() => {
     const r = node.getBoundingClientRect();
     return [r.x + r.width / 2, r.y + r.height / 2];
   };
-  const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  const scale = svg.getScreenCTM().a;  // CSS px per SVG unit, as drawn
   return {
     units: [...svg.querySelectorAll("#units .unit-group")].map((g) => [
       g.dataset.location, titled(...centre(g)),
@@ -57,9 +57,10 @@ def test_desktop_map_fills_its_column_with_names_readable_and_titled(browser, li
     svg = page.locator("#map svg")
     expect(svg).to_be_attached()
 
-    column = page.locator(".map-pane").bounding_box()
-    drawn = svg.bounding_box()
-    assert drawn["width"] >= 0.97 * column["width"], (drawn, column)
+    column = page.locator(".map-pane").bounding_box()["width"]
+    # The picture as drawn, not the <svg> box: a capped height used to letterbox it in a full-width box.
+    drawn = svg.evaluate("s => s.getScreenCTM().a * s.viewBox.baseVal.width")
+    assert drawn >= 0.97 * column, (drawn, column)
 
     seen = page.evaluate(UNDER_POINTER)
     sizes = [size for _, _, size in seen["labels"]]
@@ -169,7 +170,12 @@ def test_on_a_phone_the_map_pinch_zooms_and_pans_and_a_tap_still_selects(browser
     for _ in range(12):  # back to the whole map with the button
         if zoom_out.is_disabled():
             break
+        width = page.locator("#map svg").bounding_box()["width"]
         zoom_out.tap()
+        # The click comes after the tap returns: wait for it, then the button's state is up to date.
+        page.wait_for_function(
+            "w => document.querySelector('#map svg').getBoundingClientRect().width < w", arg=width
+        )
     expect(zoom_out).to_be_disabled()
     unit = page.locator('#map #units .unit-group[data-location="TRI"]')
     unit.tap()
