@@ -12,7 +12,7 @@ import { el } from "./orders/dom.js";
 // The SVG draws its labels in its own units; shrunk to the page's column they came out at 7 px. The map
 // element carries how many SVG units one CSS pixel is (a custom property, set through the CSSOM, which
 // the Content-Security-Policy allows), and game.css sizes the labels from it.
-const fitted = new WeakSet();
+let observed = null; // the map's <svg> being watched: the last one shown
 const sizer = new ResizeObserver((entries) => entries.forEach((entry) => fitLabels(entry.target)));
 
 function fitLabels(svg) {
@@ -72,8 +72,9 @@ export function zoomTouch(step) {
 
 // `onScale(scale, max)` hears of each zoom by fingers or buttons on a touch screen.
 export function attachMap(svg, onScale) {
-  if (!fitted.has(svg)) {
-    fitted.add(svg);
+  if (observed !== svg) {
+    if (observed) sizer.unobserve(observed); // the map of another phase replaced it
+    observed = svg;
     sizer.observe(svg);
   }
   fitLabels(svg);
