@@ -102,11 +102,13 @@ def coast_targets(p: Picture) -> list[str]:
     """An invisible disc per named coast, so a browser can let a player click "STP/NC"."""
     out = []
     for province, coasts in sorted(p.map_state.coasts.items()):
+        spec = p.variant.provinces.get(province)
         for coast in sorted(coasts):
             x, y = p.anchor(f"{province}/{coast}")
+            title = escape(f"{spec.name if spec else province} ({coast})")  # it lies over a unit there
             out.append(
                 f'<circle id="{province}-{coast}" class="coast-target" data-location="{province}/{coast}"'
-                f' cx="{n(x)}" cy="{n(y)}" r="9"/>'
+                f' cx="{n(x)}" cy="{n(y)}" r="9"><title>{title}</title></circle>'
             )
     return out
 

@@ -6,6 +6,7 @@ The layers (layers.py), the orders (orders.py) and the legend (legend.py) are dr
 from __future__ import annotations
 
 import math
+from html import escape
 
 from dipserver.engine import (
     ConversionOrder,
@@ -81,7 +82,17 @@ class Picture:
             )
         letter = f'<text class="unit-letter" fill="{ink(fill)}" x="{n(x)}" y="{n(y + 0.5)}">'
         letter += f"{unit.type.value}</text>"
-        return f'<g class="unit-group{extra_class}" data-location="{unit.location}">{body}{letter}</g>'
+        title = f"<title>{escape(self.unit_words(unit))}</title>"  # what a pointer resting on it shows
+        return f'<g class="unit-group{extra_class}" data-location="{unit.location}">{title}{body}{letter}</g>'
+
+    def unit_words(self, unit: Unit) -> str:
+        """A unit in full words: "Fleet, Russia, in St Petersburg (NC)"."""
+        province, _, coast = unit.location.partition("/")
+        power = self.variant.powers.get(unit.power)
+        spec = self.variant.provinces.get(province)
+        where = (spec.name if spec else province) + (f" ({coast})" if coast else "")
+        kind = "Army" if unit.type is UnitType.ARMY else "Fleet"
+        return f"{kind}, {power.name if power else unit.power.title()}, in {where}"
 
     def unit_at(self, location: str) -> Unit | None:
         province = province_of(location)

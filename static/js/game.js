@@ -9,6 +9,7 @@ import { MODE_KEYS, renderChooser, renderQuestion } from "./orders/chooser.js";
 import { interpret, modesOf, optionsInMode, unitName } from "./orders/clicks.js";
 import { askBeforeReady, readyProblems } from "./orders/ready.js";
 import { loadChannels, loadPress, sendPress } from "./press.js";
+import { attachMap, renderProvinceList, zoomTouch } from "./mapview.js";
 import { showDeadline } from "./time.js";
 import { changeWords, comingChanges, eventWords, hookWords, phaseTitle, savedWords, whenWords } from "./words.js";
 
@@ -198,11 +199,19 @@ async function loadMap(index) {
     svg.setAttribute("role", "img");
     svg.setAttribute("aria-label", `Map of ${phaseTitle(svg.dataset.phase || "")}`);
     map.dataset.phase = svg.dataset.phase || "";
+    attachMap(svg, zoomButtons);
   } else {
     map.replaceChildren(el("p", { class: "error" }, "This map cannot be drawn."));
   }
   map.setAttribute("aria-busy", "false");
   decorateMap();
+  renderProvinces();
+}
+
+// The province list says in words what the map shows, once the map and its phase have both come.
+function renderProvinces() {
+  const names = Object.fromEntries(config.powers.map((p) => [p.name, p.display]));
+  renderProvinceList($("map").querySelector("svg"), state.report, (power) => names[power] || power);
 }
 
 async function loadReport(index) {
@@ -762,6 +771,7 @@ function renderReport(phase) {
   }
   report.replaceChildren(...parts);
   renderModules(phase);
+  renderProvinces();
 }
 
 // What became of an order, in words beside it: a failed order is never shown like a success.
@@ -945,11 +955,16 @@ function placeOptions() {
 }
 
 function zoom(step) {
+  if (zoomTouch(step)) return; // a touch screen's map is zoomed in place (mapview.js)
   const map = $("map");
   const level = Math.min(3, Math.max(1, Number(map.dataset.zoom || 1) + step));
   map.dataset.zoom = String(level);
-  $("zoom-out").disabled = level === 1;
-  $("zoom-in").disabled = level === 3;
+  zoomButtons(level, 3);
+}
+
+function zoomButtons(level, max) {
+  $("zoom-out").disabled = level <= 1.01;
+  $("zoom-in").disabled = level >= max - 0.01;
 }
 
 function wire() {

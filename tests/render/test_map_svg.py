@@ -102,6 +102,14 @@ def test_a_fleet_on_a_named_coast_is_drawn_at_that_coast() -> None:
     assert units["MOS"].find(f"{SVG}circle") is not None  # ... armies are round
 
 
+def test_each_unit_says_in_full_words_what_it_is_whose_and_where() -> None:
+    """A pointer resting on a unit shows its title: the map's labels are only codes."""
+    units = {g.get("data-location"): g for g in layer(start_svg(), "units")}
+    assert units["VIE"].find(f"{SVG}title").text == "Army, Austria, in Vienna"
+    assert units["STP/SC"].find(f"{SVG}title").text == "Fleet, Russia, in St Petersburg (SC)"
+    assert all(g.find(f"{SVG}title") is not None for g in units.values())
+
+
 def test_named_coasts_are_clickable_targets() -> None:
     targets = {c.get("id"): c.get("data-location") for c in layer(start_svg(), "coasts")}
     assert targets == {
@@ -112,6 +120,8 @@ def test_named_coasts_are_clickable_targets() -> None:
         "STP-NC": "STP/NC",
         "STP-SC": "STP/SC",
     }
+    titles = {c.get("id"): c.find(f"{SVG}title").text for c in layer(start_svg(), "coasts")}
+    assert titles["STP-NC"] == "St Petersburg (NC)"  # a pointer on the ring names it
 
 
 def test_every_province_is_labelled_and_seas_in_italics() -> None:

@@ -1,0 +1,135 @@
+// How the game page shows its map, beside what the map means: names big enough to read at the size the
+// map is drawn, pan and pinch-zoom with fingers on a touch screen, and the province list (every
+// province in words: its full name, terrain this season, centre and owner, unit), for readers who
+// cannot see the map or want the names in full. The map's SVG is role="img", so this list is what a
+// screen reader reads.
+
+import Panzoom from "../vendor/panzoom/panzoom.es.js";
+import { el } from "./orders/dom.js";
+
+// --- names readable without zooming -----------------------------------------------------------------
+
+// The SVG draws its labels in its own units; shrunk to the page's column they came out at 7 px. The map
+// element carries how many SVG units one CSS pixel is (a custom property, set through the CSSOM, which
+// the Content-Security-Policy allows), and game.css sizes the labels from it.
+let observed = null; // the map's <svg> being watched: the last one shown
+const sizer = new ResizeObserver((entries) => entries.forEach((entry) => fitLabels(entry.target)));
+
+function fitLabels(svg) {
+  const width = svg.clientWidth;
+  const units = svg.viewBox?.baseVal?.width;
+  if (!width || !units) return;
+  svg.closest(".map")?.style.setProperty("--svg-units-per-px", (units / width).toFixed(3));
+}
+
+// --- pan and pinch-zoom on a touch screen -----------------------------------------------------------
+
+const touch = window.matchMedia("(pointer: coarse)");
+const MAX_SCALE = 6;
+let view = null; // {panzoom, svg}: the map being panned
+let kept = { scale: 1, x: 0, y: 0 }; // carried over when the next phase's map replaces this one
+
+function touchAction(scale) {
+  // Unzoomed, a finger moving up or down scrolls the page; zoomed in, it pans the map.
+  return scale > 1.01 ? "none" : "pan-y";
+}
+
+function attachPanzoom(svg, onScale) {
+  if (view) {
+    kept = { scale: view.panzoom.getScale(), ...view.panzoom.getPan() };
+    view.panzoom.destroy();
+    view = null;
+  }
+  if (!touch.matches) return;
+  const panzoom = Panzoom(svg, {
+    minScale: 1,
+    maxScale: MAX_SCALE,
+    contain: "outside",
+    startScale: kept.scale,
+    startX: kept.x,
+    startY: kept.y,
+    touchAction: touchAction(kept.scale),
+    // Panzoom's default cancels the pointerdown; then a tap would no longer select a unit.
+    handleStartEvent: () => {},
+  });
+  svg.addEventListener("panzoomchange", (event) => {
+    const action = touchAction(event.detail.scale);
+    if (panzoom.getOptions().touchAction !== action) panzoom.setOptions({ touchAction: action });
+    onScale(event.detail.scale, MAX_SCALE);
+  });
+  onScale(panzoom.getScale(), MAX_SCALE);
+  svg.closest(".map").dataset.panzoom = "on";
+  view = { panzoom, svg };
+}
+
+// Zoom buttons on a touch screen zoom the panned map; elsewhere the caller widens the map instead.
+export function zoomTouch(step) {
+  if (!view) return false;
+  if (step > 0) view.panzoom.zoomIn();
+  else if (step < 0) view.panzoom.zoomOut();
+  return true;
+}
+
+// `onScale(scale, max)` hears of each zoom by fingers or buttons on a touch screen.
+export function attachMap(svg, onScale) {
+  if (observed !== svg) {
+    if (observed) sizer.unobserve(observed); // the map of another phase replaced it
+    observed = svg;
+    sizer.observe(svg);
+  }
+  fitLabels(svg);
+  attachPanzoom(svg, onScale);
+}
+
+// --- the province list --------------------------------------------------------------------------------
+
+const TERRAIN = { land: "land", sea: "sea", impassable: "impassable", absent: "not on the board" };
+
+function terrainWords(terrain, path) {
+  const word = TERRAIN[terrain] || terrain || "";
+  if (path.classList.contains("dried")) return `${word} (dried out: was sea)`;
+  if (path.classList.contains("drowned")) return `${word} (flooded: was land)`;
+  return word;
+}
+
+function unitWords(unit, powerName, dislodged) {
+  if (!unit) return "";
+  const coast = unit.location.includes("/") ? ` (${unit.location.split("/")[1]})` : "";
+  const kind = unit.type === "F" ? "Fleet" : "Army";
+  return `${kind}${coast}, ${powerName(unit.power)}${dislodged ? ", dislodged" : ""}`;
+}
+
+// `phase` is GET .../phases/<i> for the phase the map shows; `powerName` gives a power's display name.
+export function renderProvinceList(svg, phase, powerName) {
+  const body = document.getElementById("province-body");
+  if (!body) return;
+  const caption = document.getElementById("province-caption");
+  if (!svg || !phase || (svg.dataset.phase && phase.name && svg.dataset.phase !== phase.name)) {
+    body.replaceChildren();
+    return;
+  }
+  const byProvince = (units) => new Map((units || []).map((u) => [u.location.split("/")[0], u]));
+  const units = byProvince(phase.units);
+  const dislodged = byProvince(phase.dislodged);
+  const centres = new Set(phase.map?.supply_centres || []);
+  const owners = phase.owners || {};
+  const rows = [...svg.querySelectorAll("#provinces path.province[id]")].map((path) => {
+    const code = path.id;
+    const name = path.querySelector("title")?.textContent || code;
+    const centre = centres.has(code) ? (owners[code] ? `${powerName(owners[code])}'s centre` : "neutral centre") : "";
+    const unit = [unitWords(units.get(code), powerName, false), unitWords(dislodged.get(code), powerName, true)]
+      .filter(Boolean)
+      .join("; ");
+    return el(
+      "tr",
+      { "data-province": code },
+      el("th", { scope: "row" }, el("span", { class: "code" }, code), " ", name),
+      el("td", {}, terrainWords(phase.map?.terrain?.[code], path)),
+      el("td", {}, centre),
+      el("td", {}, unit),
+    );
+  });
+  rows.sort((a, b) => a.dataset.province.localeCompare(b.dataset.province));
+  body.replaceChildren(...rows);
+  if (caption) caption.textContent = `${rows.length} provinces, ${svg.getAttribute("aria-label")?.replace(/^Map of /, "") || ""}`;
+}

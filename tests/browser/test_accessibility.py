@@ -1,0 +1,76 @@
+"""Issue 16, "Measured": an axe-core pass (the axe-playwright-python package's copy of axe-core) over the
+lobby, the game page (live and in its history view) and the spectator's game page, in Chromium at a
+desktop and a phone size, finds no serious or critical violation.
+
+axe runs in the page after every panel is filled (``body[data-loaded=true]``), so it sees what a player
+sees: the map's SVG, the order list, the powers table, press."""
+
+from __future__ import annotations
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Page, expect
+
+from dipserver.games.services.games import game_create
+from dipserver.games.services.orders import orders_submit
+from dipserver.games.services.phases import phase_process
+from tests.browser.conftest import LAPTOP, PHONE
+from tests.browser.test_lobby_actions import open_game, open_page, started, user_of
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+BLOCKING = ("serious", "critical")
+
+
+def blocking_violations(page: Page) -> list[str]:
+    """axe's serious and critical violations on the page as it is now, one line per element."""
+    results = Axe().run(page, options={"resultTypes": ["violations"]})
+    return [
+        f"{violation['id']} ({violation['impact']}): {node['target']} {node['failureSummary']}"
+        for violation in results.response["violations"]
+        if violation["impact"] in BLOCKING
+        for node in violation["nodes"]
+    ]
+
+
+def played_once(name: str, prefix: str):
+    """A standard game with Spring 1901 processed, so the page has a history and a results report."""
+    game = started(name, prefix)
+    phase = game.current_phase.name
+    austria = user_of(game, "AUSTRIA")
+    orders_submit(game_id=game.id, user=austria, text="A VIE - GAL\nA BUD - SER", phase=phase)
+    orders_submit(game_id=game.id, user=user_of(game, "RUSSIA"), text="A WAR - GAL", phase=phase)
+    phase_process(phase_id=game.current_phase_id, force=True)
+    game.refresh_from_db()
+    return game
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
+def test_lobby_and_game_pages_have_no_serious_axe_violations(browser, live_server, shoot, viewport):
+    base, lock = live_server.url, live_server.lock
+    with lock:
+        game = played_once("Axe pass", f"axe{viewport['width']}")
+        game_create(name="Still forming", variant="standard")
+        player = user_of(game, "AUSTRIA")
+
+    found = {}
+    lobby = open_page(browser, base, "/games/", player, lock, viewport)
+    expect(lobby.locator("h1")).to_have_text("Games")
+    found["lobby"] = blocking_violations(lobby)
+
+    page = open_game(browser, base, game, player, lock, viewport)
+    expect(page.locator("#map svg")).to_be_attached()
+    page.click("#province-list summary")  # the province list open too: axe skips what is hidden
+    expect(page.locator("#province-body tr").first).to_be_visible()
+    found["game page"] = blocking_violations(page)
+
+    page.click("#hist-prev")
+    expect(page.locator("#phase-report")).to_contain_text("Orders and results, Spring 1901 movement")
+    expect(page.locator("#map.history-view svg")).to_be_attached()
+    found["history view"] = blocking_violations(page)
+    shoot(page, "history")
+
+    watcher = open_game(browser, base, game, None, lock, viewport)
+    found["spectator's game page"] = blocking_violations(watcher)
+
+    assert not any(found.values()), "\n".join(f"{where}: {line}" for where, v in found.items() for line in v)
