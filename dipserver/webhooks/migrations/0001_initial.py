@@ -12,7 +12,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('games', '0007_power_away_until'),
+        ('games', '0001_initial'),  # only the Game table: rolling games back keeps this app
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
