@@ -4,25 +4,13 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from dipserver.accounts.tokens import token_create
-from dipserver.api.authentication import CachedTokenAuthentication
 from dipserver.games.models import Game, Power
 from dipserver.games.services.games import game_create, game_join
 
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
-
-
-@pytest.fixture(autouse=True)
-def _fresh_throttles():
-    """Throttle counts live in the cache, tokens in the authenticator's memory; each test starts clean."""
-    cache.clear()
-    CachedTokenAuthentication.forget()
-    yield
-    cache.clear()
-    CachedTokenAuthentication.forget()
 
 
 def client_for(user=None) -> APIClient:
