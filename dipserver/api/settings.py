@@ -17,6 +17,8 @@ from rest_framework.views import APIView
 from dipserver.accounts.models import PREFERENCE_FIELDS, NotificationPreferences, User
 from dipserver.accounts.selectors import preferences_of, time_zone_names
 from dipserver.accounts.services import TooManyMails, account_settings_save, email_change_request
+from dipserver.api.inputs import Input
+from dipserver.api.throttling import WriteThrottle
 from dipserver.games.selectors import seats_unfinished
 
 PREFERENCES = list(PREFERENCE_FIELDS)
@@ -69,8 +71,10 @@ class AccountSettingsApi(APIView):
     """Read my settings, or change some of them (the fields left out stay as they are)."""
 
     permission_classes = [IsAuthenticated]
+    throttle_classes = [WriteThrottle]
 
-    class InputSerializer(serializers.Serializer[Any]):
+    # Input: the JSON types as the schema says them, nested preferences included (``0`` is no boolean).
+    class InputSerializer(Input):
         email = serializers.EmailField(required=False, allow_blank=True)
         time_zone = serializers.ChoiceField(choices=[], required=False)
         preferences = PreferencesInputSerializer(required=False)
@@ -85,7 +89,8 @@ class AccountSettingsApi(APIView):
     def get(self, request: Request) -> Response:
         return Response(SettingsSerializer(_settings(cast(User, request.user))).data)
 
-    @extend_schema(request=InputSerializer, responses={200: SettingsSerializer})
+    # 429: a new address is mailed its link at most five times a day (TooManyMails).
+    @extend_schema(request=InputSerializer, responses={200: SettingsSerializer, 429: None})
     def patch(self, request: Request) -> Response:
         user = cast(User, request.user)
         data = self.InputSerializer(data=request.data)
