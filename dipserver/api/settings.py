@@ -44,9 +44,12 @@ class PreferencesInputSerializer(PreferencesSerializer):
 class VacationSerializer(serializers.Serializer[Any]):
     game = serializers.IntegerField(source="game_id")
     game_name = serializers.CharField(source="game.name")
-    power = serializers.CharField(source="name", help_text="Empty until the game starts.")
+    power = serializers.SerializerMethodField(help_text="Null until the game starts (the null rule).")
     days_left = serializers.IntegerField(source="vacation_days_left")
     away_until = serializers.DateTimeField(allow_null=True)
+
+    def get_power(self, seat: Any) -> str | None:
+        return seat.name or None  # a seat's power is "" in the database until the game deals them
 
 
 class SettingsSerializer(serializers.Serializer[Any]):
