@@ -24,10 +24,14 @@ from dipserver.webhooks.services import KINDS, webhook_create, webhook_delete, w
 class WebhookSerializer(serializers.ModelSerializer[Webhook]):
     game = serializers.IntegerField(source="game_id", allow_null=True, help_text="None: all my games.")
     kinds = serializers.ListField(child=serializers.ChoiceField(choices=KINDS), help_text="Empty: all.")
+    name = serializers.SerializerMethodField(help_text="Null when none was given (the null rule).")
 
     class Meta:
         model = Webhook
         fields = ["id", "name", "url", "game", "view", "kinds", "created_at"]
+
+    def get_name(self, hook: Webhook) -> str | None:
+        return hook.name or None
 
 
 class NewWebhookSerializer(WebhookSerializer):
@@ -39,6 +43,7 @@ class NewWebhookSerializer(WebhookSerializer):
 
 class DeliverySerializer(serializers.ModelSerializer[Delivery]):
     kind = serializers.ChoiceField(choices=KINDS)
+    last_error = serializers.SerializerMethodField(help_text="Null until an attempt fails.")
 
     class Meta:
         model = Delivery
@@ -54,6 +59,9 @@ class DeliverySerializer(serializers.ModelSerializer[Delivery]):
             "delivered_at",
             "payload",
         ]
+
+    def get_last_error(self, row: Delivery) -> str | None:
+        return row.last_error or None
 
 
 class WebhookListApi(APIView):
