@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.permissions import IsAuthenticated
@@ -13,7 +13,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from dipserver.accounts.models import User
+from dipserver.api.inputs import Input, query_of
 from dipserver.api.pagination import Pagination
+from dipserver.api.throttling import WriteThrottle
+from dipserver.notices.events import NEWS_KINDS
 from dipserver.notices.models import Notification
 from dipserver.notices.selectors import notifications_of, press_unread_of, unread_of
 from dipserver.notices.services import notification_read, notifications_read_all
@@ -22,6 +25,7 @@ from dipserver.notices.services import notification_read, notifications_read_all
 class NotificationSerializer(serializers.ModelSerializer[Notification]):
     game = serializers.IntegerField(source="game_id")
     game_name = serializers.CharField(source="game.name")
+    kind = serializers.ChoiceField(choices=NEWS_KINDS)
     read = serializers.SerializerMethodField()
 
     class Meta:
@@ -35,16 +39,19 @@ class NotificationSerializer(serializers.ModelSerializer[Notification]):
 class NotificationListApi(APIView):
     """My notifications, newest first (``?unread=true``: the unread ones only)."""
 
+    pagination_class = Pagination
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(
-        parameters=[OpenApiParameter("unread", bool, required=False)],
-        responses={200: NotificationSerializer(many=True)},
-    )
+    class FilterSerializer(serializers.Serializer[Any]):
+        unread = serializers.BooleanField(required=False, default=False, help_text="Only the unread ones.")
+
+    @extend_schema(parameters=[FilterSerializer], responses={200: NotificationSerializer(many=True)})
     def get(self, request: Request) -> Response:
-        unread_only = request.query_params.get("unread", "").lower() in ("1", "true", "yes")
+        filters = self.FilterSerializer(data=query_of(request))
+        filters.is_valid(raise_exception=True)
+        unread_only = filters.validated_data["unread"]
         rows = notifications_of(user=cast(User, request.user), unread_only=unread_only)
-        paginator = Pagination()
+        paginator = self.pagination_class()
         page = paginator.paginate_queryset(rows, request, view=self)
         return paginator.get_paginated_response(NotificationSerializer(page, many=True).data)
 
@@ -78,6 +85,7 @@ class NotificationReadApi(APIView):
     """Mark one of my notifications read."""
 
     permission_classes = [IsAuthenticated]
+    throttle_classes = [WriteThrottle]
 
     @extend_schema(request=None, responses={204: None})
     def post(self, request: Request, notification_id: int) -> Response:
@@ -90,14 +98,23 @@ class NotificationsReadApi(APIView):
     """Mark all my notifications read (in one game, when ``game`` is given)."""
 
     permission_classes = [IsAuthenticated]
+    throttle_classes = [WriteThrottle]
 
-    class InputSerializer(serializers.Serializer[Any]):
-        game = serializers.IntegerField(required=False, allow_null=True, default=None)
+    class InputSerializer(Input):
+        game = serializers.IntegerField(
+            required=False,
+            allow_null=True,
+            default=None,
+            help_text="Only this game's; null or left out: all.",
+        )
 
     class OutputSerializer(serializers.Serializer[Any]):
         marked = serializers.IntegerField()
 
-    @extend_schema(request=InputSerializer, responses={200: OutputSerializer})
+    # Not v1_notifications_read_create: that is marking one read (/notifications/{id}/read) already.
+    @extend_schema(
+        operation_id="v1_notifications_read_all", request=InputSerializer, responses={200: OutputSerializer}
+    )
     def post(self, request: Request) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)

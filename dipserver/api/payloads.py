@@ -11,8 +11,9 @@ from dipserver.engine import OPTION_KINDS
 from dipserver.games.models import Game, Phase, Power
 
 UNIT_TYPES = ("A", "F")
-# Named for the schema's enums (SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"]).
+# Named for the schema's enums (SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"]); OPTION_KINDS is the engine's.
 GAME_STATUSES, PHASE_STATUSES, POWER_STATUSES = Game.Status, Phase.Status, Power.Status
+GAME_PRESS = Game.Press.values  # its fields take the values alone, so the enum is named by them
 
 
 def game_status() -> serializers.ChoiceField:
@@ -28,7 +29,7 @@ def power_status() -> serializers.ChoiceField:
 
 
 def press_kind() -> serializers.ChoiceField:
-    return serializers.ChoiceField(choices=Game.Press.values)
+    return serializers.ChoiceField(choices=GAME_PRESS)
 
 
 class UnitSerializer(serializers.Serializer[Any]):

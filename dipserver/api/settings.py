@@ -17,6 +17,8 @@ from rest_framework.views import APIView
 from dipserver.accounts.models import PREFERENCE_FIELDS, NotificationPreferences, User
 from dipserver.accounts.selectors import preferences_of, time_zone_names
 from dipserver.accounts.services import TooManyMails, account_settings_save, email_change_request
+from dipserver.api.inputs import Input
+from dipserver.api.throttling import WriteThrottle
 from dipserver.games.selectors import seats_unfinished
 
 PREFERENCES = list(PREFERENCE_FIELDS)
@@ -42,9 +44,12 @@ class PreferencesInputSerializer(PreferencesSerializer):
 class VacationSerializer(serializers.Serializer[Any]):
     game = serializers.IntegerField(source="game_id")
     game_name = serializers.CharField(source="game.name")
-    power = serializers.CharField(source="name", help_text="Empty until the game starts.")
+    power = serializers.SerializerMethodField(help_text="Null until the game starts (the null rule).")
     days_left = serializers.IntegerField(source="vacation_days_left")
     away_until = serializers.DateTimeField(allow_null=True)
+
+    def get_power(self, seat: Any) -> str | None:
+        return seat.name or None  # a seat's power is "" in the database until the game deals them
 
 
 class SettingsSerializer(serializers.Serializer[Any]):
@@ -69,8 +74,10 @@ class AccountSettingsApi(APIView):
     """Read my settings, or change some of them (the fields left out stay as they are)."""
 
     permission_classes = [IsAuthenticated]
+    throttle_classes = [WriteThrottle]
 
-    class InputSerializer(serializers.Serializer[Any]):
+    # Input: the JSON types as the schema says them, nested preferences included (``0`` is no boolean).
+    class InputSerializer(Input):
         email = serializers.EmailField(required=False, allow_blank=True)
         time_zone = serializers.ChoiceField(choices=[], required=False)
         preferences = PreferencesInputSerializer(required=False)
@@ -85,7 +92,8 @@ class AccountSettingsApi(APIView):
     def get(self, request: Request) -> Response:
         return Response(SettingsSerializer(_settings(cast(User, request.user))).data)
 
-    @extend_schema(request=InputSerializer, responses={200: SettingsSerializer})
+    # 429: a new address is mailed its link at most five times a day (TooManyMails).
+    @extend_schema(request=InputSerializer, responses={200: SettingsSerializer, 429: None})
     def patch(self, request: Request) -> Response:
         user = cast(User, request.user)
         data = self.InputSerializer(data=request.data)

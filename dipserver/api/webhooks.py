@@ -3,7 +3,7 @@ one's delivery log."""
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import cast
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
@@ -13,7 +13,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from dipserver.accounts.models import User
+from dipserver.api.inputs import Input
 from dipserver.api.pagination import Pagination
+from dipserver.api.throttling import WriteThrottle
 from dipserver.webhooks.models import Delivery, Webhook
 from dipserver.webhooks.selectors import deliveries_of, webhooks_of
 from dipserver.webhooks.services import KINDS, webhook_create, webhook_delete, webhook_of
@@ -22,10 +24,14 @@ from dipserver.webhooks.services import KINDS, webhook_create, webhook_delete, w
 class WebhookSerializer(serializers.ModelSerializer[Webhook]):
     game = serializers.IntegerField(source="game_id", allow_null=True, help_text="None: all my games.")
     kinds = serializers.ListField(child=serializers.ChoiceField(choices=KINDS), help_text="Empty: all.")
+    name = serializers.SerializerMethodField(help_text="Null when none was given (the null rule).")
 
     class Meta:
         model = Webhook
         fields = ["id", "name", "url", "game", "view", "kinds", "created_at"]
+
+    def get_name(self, hook: Webhook) -> str | None:
+        return hook.name or None
 
 
 class NewWebhookSerializer(WebhookSerializer):
@@ -36,6 +42,9 @@ class NewWebhookSerializer(WebhookSerializer):
 
 
 class DeliverySerializer(serializers.ModelSerializer[Delivery]):
+    kind = serializers.ChoiceField(choices=KINDS)
+    last_error = serializers.SerializerMethodField(help_text="Null until an attempt fails.")
+
     class Meta:
         model = Delivery
         fields = [
@@ -51,13 +60,17 @@ class DeliverySerializer(serializers.ModelSerializer[Delivery]):
             "payload",
         ]
 
+    def get_last_error(self, row: Delivery) -> str | None:
+        return row.last_error or None
+
 
 class WebhookListApi(APIView):
     """My webhooks, and adding one: to a game I play or run, or (no game) to every game I play."""
 
     permission_classes = [IsAuthenticated]
+    throttle_classes = [WriteThrottle]
 
-    class InputSerializer(serializers.Serializer[Any]):
+    class InputSerializer(Input):
         url = serializers.CharField(max_length=2000, help_text="http:// or https://, to a public address.")
         game = serializers.IntegerField(required=False, allow_null=True, default=None)
         name = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
@@ -70,7 +83,8 @@ class WebhookListApi(APIView):
         hooks = webhooks_of(owner=cast(User, request.user))
         return Response(WebhookSerializer(hooks, many=True).data)
 
-    @extend_schema(request=InputSerializer, responses={201: NewWebhookSerializer})
+    # 404: no such game; 409: too many webhooks (403, a game not mine, is documented for every write).
+    @extend_schema(request=InputSerializer, responses={201: NewWebhookSerializer, 404: None, 409: None})
     def post(self, request: Request) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -90,6 +104,7 @@ class WebhookDetailApi(APIView):
     """Remove one of my webhooks, and its log; it hears nothing from then on."""
 
     permission_classes = [IsAuthenticated]
+    throttle_classes = [WriteThrottle]
 
     @extend_schema(responses={204: None})
     def delete(self, request: Request, webhook_id: int) -> Response:
@@ -100,11 +115,12 @@ class WebhookDetailApi(APIView):
 class WebhookDeliveriesApi(APIView):
     """One webhook's delivery log, newest first: status, the receiver's answer, attempts, last error."""
 
+    pagination_class = Pagination
     permission_classes = [IsAuthenticated]
 
     @extend_schema(responses={200: DeliverySerializer(many=True)})
     def get(self, request: Request, webhook_id: int) -> Response:
         hook = webhook_of(owner=cast(User, request.user), webhook_id=webhook_id)
-        paginator = Pagination()
+        paginator = self.pagination_class()
         page = paginator.paginate_queryset(deliveries_of(webhook=hook), request, view=self)
         return paginator.get_paginated_response(DeliverySerializer(page, many=True).data)

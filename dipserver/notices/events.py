@@ -25,6 +25,8 @@ from dipserver.mail.models import Mail
 from dipserver.mail.unsubscribe import site_url
 
 Kind = Mail.Kind  # the kinds of news are the kinds of game mail
+# What a notification (and a webhook delivery) may be about: every kind of mail but the account's.
+NEWS_KINDS = tuple(k.value for k in Kind if k != Kind.ACCOUNT)
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from django.db.models import Q
 
 from dipserver.accounts.models import User
 from dipserver.games.models import Game, Power
-from dipserver.notices.events import Kind, Notice
+from dipserver.notices.events import NEWS_KINDS, Notice
 from dipserver.webhooks.addresses import address_checked, target_of
 from dipserver.webhooks.errors import WebhookError
 from dipserver.webhooks.models import Delivery, Webhook
@@ -17,7 +17,7 @@ from dipserver.webhooks.payloads import payload_of
 from dipserver.webhooks.signature import secret_new
 
 MAX_WEBHOOKS = 20
-KINDS = [k.value for k in Kind if k != Kind.ACCOUNT]
+KINDS = list(NEWS_KINDS)
 
 
 def _masters(user: User, game: Game) -> bool:

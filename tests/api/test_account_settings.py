@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from dipserver.games.services.games import game_create, game_join
 from dipserver.mail.models import Mail
 from tests.api.conftest import client_for, user_of
 
@@ -59,3 +60,10 @@ def test_my_vacation_left_is_listed_per_game(game):
     (row,) = client_for(england).get(URL).json()["vacation"]
     assert row["game"] == game.id and row["power"] == "ENGLAND"
     assert row["days_left"] == game.vacation_days and row["away_until"] is None
+
+
+def test_a_seat_in_a_game_not_started_has_no_power_yet_null_not_empty(players, master):
+    game = game_create(name="Forming", variant="standard", masters=[master])
+    game_join(game_id=game.id, user=players[0])
+    (row,) = client_for(players[0]).get(URL).json()["vacation"]
+    assert row["game"] == game.id and row["power"] is None

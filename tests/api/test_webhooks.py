@@ -80,3 +80,15 @@ def test_the_delivery_log_lists_each_delivery_with_its_outcome(outsider, game):
     (row,) = log["results"]
     assert (row["status"], row["attempts"], row["response_code"]) == ("failed", 8, 503)
     assert row["last_error"] == "HTTP 503: busy"
+
+
+def test_a_webhook_without_a_name_and_a_delivery_without_an_error_answer_null(game):
+    from dipserver.webhooks.models import Delivery
+
+    england = user_of(game, "ENGLAND")
+    made = client_for(england).post("/api/v1/webhooks", {"url": URL}, format="json").json()
+    assert made["name"] is None
+    assert client_for(england).get("/api/v1/webhooks").json()[0]["name"] is None
+    Delivery.objects.create(webhook_id=made["id"], key="press:message:1:2:hook:9", kind="press", payload={})
+    (row,) = client_for(england).get(f"/api/v1/webhooks/{made['id']}/deliveries").json()["results"]
+    assert row["last_error"] is None and row["response_code"] is None and row["delivered_at"] is None

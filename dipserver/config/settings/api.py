@@ -48,7 +48,15 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     # The schema documents JSON bodies: forms are still parsed (the browsable API), but cannot say null.
     "PARSER_WHITELIST": ["dipserver.api.parsers.JSONParser"],
+    # Every choice set has a name of its own, so no two collide (several fields are called kind, press
+    # or status) and none is named by a hash.
     "ENUM_NAME_OVERRIDES": {
+        "OptionKindEnum": "dipserver.api.payloads.OPTION_KINDS",
+        "NotificationKindEnum": "dipserver.notices.events.NEWS_KINDS",  # also webhooks' kinds and deliveries'
+        "GamePressEnum": "dipserver.api.payloads.GAME_PRESS",
+        "PressMailEnum": "dipserver.accounts.models.NotificationPreferences.Press",
+        "DeliveryStatusEnum": "dipserver.webhooks.models.Delivery.Status",
+        "WebhookViewEnum": "dipserver.webhooks.models.Webhook.View",
         "ResultKindEnum": "dipserver.api.results.RESULT_KINDS",
         "OutcomeEnum": "dipserver.api.results.OUTCOMES",
         "UnitTypeEnum": "dipserver.api.results.UNIT_TYPES",
