@@ -27,10 +27,8 @@ from dipserver.api.pictures import MAX_WIDTH, MIN_WIDTH, WIDTHS_TEXT, picture, p
 from dipserver.api.results import ResultSerializer
 from dipserver.api.throttling import PictureThrottle
 from dipserver.core.content_security import styles_allowed
-from dipserver.games.changes import next_changes
-from dipserver.games.mappers import map_state_of, position_of
 from dipserver.games.models import Order, Phase
-from dipserver.games.variants import geometry_of
+from dipserver.games.pictures import phase_picture_args
 from dipserver.render import GeometryError, render_png, render_svg
 from dipserver.render.style import stylesheet
 
@@ -142,22 +140,9 @@ class PhaseDetailApi(APIView):
 
 
 def _picture_args(game: Any, phase: Phase) -> dict[str, Any]:
-    """Everything ``render_svg`` takes for a phase: the pinned variant (a generated board with its own
-    drawing), the map, units, the rule modules as the phase opened, the changes to come and, once
-    processed, every power's orders with their results (bounced, cut, dislodged)."""
-    variant = variant_or_404(game)
-    snapshot = phase.snapshot
-    # The stored records are drawn as they are (an order that did not read has no kind: nothing drawn).
-    results = phase.results if phase.status == Phase.Status.PROCESSED else []
-    return {
-        "variant": variant,
-        "map_state": map_state_of(snapshot),
-        "position": position_of(snapshot),
-        "results": results or None,
-        "next_changes": next_changes(game, phase.name) or None,
-        "modules": _drawn_modules(snapshot),
-        "geometry": geometry_of(game),
-    }
+    """What ``render_svg`` takes for the phase (``games.pictures``); a variant that cannot be rebuilt
+    is a 404."""
+    return phase_picture_args(game, phase, variant_or_404(game))
 
 
 def public_modules(snapshot: dict[str, Any]) -> dict[str, Any] | None:
@@ -174,15 +159,6 @@ def public_modules(snapshot: dict[str, Any]) -> dict[str, Any] | None:
         "depots": (state.get("supply") or {}).get("depots", {}),
         "supply": (modules.get("supply") or {}).get("units") if modules.get("supply") else None,
     }
-
-
-def _drawn_modules(snapshot: dict[str, Any]) -> dict[str, Any] | None:
-    """The snapshot's modules for the picture, without the Snow Storms waiting to be drawn (secret)."""
-    modules = snapshot.get("modules")
-    if not modules:
-        return None
-    state = {k: v for k, v in (modules.get("state") or {}).items() if k != "storms"}
-    return {**modules, "state": state}
 
 
 IMMUTABLE = "public, max-age=31536000, immutable"

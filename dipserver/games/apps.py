@@ -16,3 +16,8 @@ class GamesConfig(AppConfig):
         from dipserver.games.tasks import jobs_register
 
         jobs_register()
+        # A phase-results mail shows the phase's map, drawn when the mail is sent (dipserver.mail).
+        from dipserver.games.pictures import PHASE_PICTURE, phase_png
+        from dipserver.mail.pictures import picture_drawer_register
+
+        picture_drawer_register(PHASE_PICTURE, phase_png)

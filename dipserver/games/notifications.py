@@ -24,10 +24,12 @@ from dipserver.accounts.selectors import preference_wants, preferences_of, user_
 from dipserver.games.jobs import job_later
 from dipserver.games.models import Game, Message, Phase, Power
 from dipserver.games.phase_names import game_phase_title
+from dipserver.games.pictures import PHASE_PICTURE
 from dipserver.games.press_channels import seen_by
 from dipserver.games.turn import powers_to_act
 from dipserver.mail.models import Mail
 from dipserver.mail.outbox import Outgoing, mail_queue
+from dipserver.mail.pictures import picture_ref
 from dipserver.mail.unsubscribe import site_url
 
 # What the task may run (it is given a name through the broker).
@@ -79,8 +81,8 @@ def _wanting(seats: Iterable[Power], kind: str) -> list[Power]:
     return [s for s in seats if s.user_id is not None and preference_wants(wants[s.user_id], kind)]
 
 
-def _mail(kind: str, event: str, user: User, subject: str, body: str) -> Outgoing:
-    return Outgoing(f"{kind}:{event}:{user.id}", kind, user.email, subject, body, user.id)
+def _mail(kind: str, event: str, user: User, subject: str, body: str, picture: str = "") -> Outgoing:
+    return Outgoing(f"{kind}:{event}:{user.id}", kind, user.email, subject, body, user.id, picture)
 
 
 def _when(moment: dt.datetime | None, user: User) -> str:
@@ -133,7 +135,8 @@ def phase_results_send(*, phase_id: int) -> int:
             due = f"\n{todo} {_when(following.deadline, seat.user)}."
         body = "\n".join(lines) + due + f"\n\nThe game: {_game_link(game)}\nThe map: {_map_link(phase)}\n"
         event = f"phase:{phase.id}:{_stamp(phase.processed_at)}"
-        mails.append(_mail(Mail.Kind.PHASE_PROCESSED, event, seat.user, subject, body))
+        picture = picture_ref(PHASE_PICTURE, phase.id)  # drawn when the mail is sent: the row stays small
+        mails.append(_mail(Mail.Kind.PHASE_PROCESSED, event, seat.user, subject, body, picture))
     return _send(mails)
 
 

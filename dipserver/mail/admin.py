@@ -17,4 +17,15 @@ class MailAdmin(_MailAdmin):
     list_display = ("id", "kind", "to", "subject", "created_at", "sent_at", "attempts", "last_error")
     list_filter = ("kind", ("sent_at", admin.EmptyFieldListFilter))
     search_fields = ("key", "to", "subject")
-    readonly_fields = ("key", "kind", "user", "to", "subject", "body", "headers", "created_at", "sent_at")
+    readonly_fields = (
+        "key",
+        "kind",
+        "user",
+        "to",
+        "subject",
+        "body",
+        "headers",
+        "picture",
+        "created_at",
+        "sent_at",
+    )

@@ -29,6 +29,11 @@ class Mail(models.Model):
     subject = models.CharField(max_length=300)
     body = models.TextField()
     headers = models.JSONField(default=dict, blank=True)
+    picture = models.CharField(
+        max_length=100,
+        blank=True,
+        help_text="What is drawn into the mail when it is sent (e.g. phase:12); the picture is not kept.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     sent_at = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from django.utils import timezone
 
 from dipserver.mail.delivery import QUEUED_GRACE
+from dipserver.mail.html import SIGNATURE
 from dipserver.mail.models import Mail
 from dipserver.mail.tasks import mail_send
 from dipserver.mail.unsubscribe import list_headers, unsubscribe_url
@@ -28,6 +29,7 @@ class Outgoing:
     subject: str
     body: str
     user_id: int | None = None
+    picture: str = ""  # drawn into the mail when it is sent (``pictures.picture_ref``), not stored
 
 
 def mail_queue(mails: Iterable[Outgoing], *, now: dt.datetime | None = None) -> list[int]:
@@ -44,7 +46,7 @@ def mail_queue(mails: Iterable[Outgoing], *, now: dt.datetime | None = None) -> 
             url = unsubscribe_url(mail.user_id, mail.kind)
             headers |= list_headers(url)
             label = Mail.Kind(mail.kind).label.lower()
-            body = f"{body.rstrip()}\n\n--\nNo more mails like this ({label}): {url}\n"
+            body = f"{body.rstrip()}{SIGNATURE}No more mails like this ({label}): {url}\n"
         row, created = Mail.objects.get_or_create(
             key=mail.key,
             defaults={
@@ -54,6 +56,7 @@ def mail_queue(mails: Iterable[Outgoing], *, now: dt.datetime | None = None) -> 
                 "subject": mail.subject,
                 "body": body,
                 "headers": headers,
+                "picture": mail.picture,
                 "next_attempt_at": now + QUEUED_GRACE,
             },
         )

@@ -11,7 +11,7 @@ import pytest
 
 from tests.foundation.test_engine_cycles import ROOT, cycles, import_graph, module_name
 
-MAIL_LAYERS = ["outbox", "tasks", "delivery", "unsubscribe", "models"]
+MAIL_LAYERS = ["outbox", "tasks", "delivery", "html", "pictures", "unsubscribe", "models"]
 
 
 def sources(package: str) -> dict[str, str]:

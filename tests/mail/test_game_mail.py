@@ -242,3 +242,72 @@ def test_a_mail_server_that_is_down_delays_nothing_and_loses_nothing(
     assert not Mail.objects.filter(sent_at=None).exists()
     assert mails_due_queue(now=later + dt.timedelta(hours=2)) == []
     assert len(smtp_settings.received) == 14
+
+
+def html_and_picture(mail) -> tuple[str, list]:
+    """The HTML part of a mail and the images beside it (its ``multipart/related`` parts)."""
+    html = mail.get_body(preferencelist=("html",))
+    assert html is not None
+    images = [p for p in mail.walk() if p.get_content_maintype() == "image"]
+    return str(html.get_content()), images
+
+
+def test_phase_results_show_a_small_map_inline_in_an_html_part_beside_the_same_text(
+    smtp, game, django_capture_on_commit_callbacks
+):
+    england = seat(game, "ENGLAND").user
+    orders_submit(game_id=game.id, user=england, text="F LON - NTH", now=START)
+    started = smtp.one_to(england.email)
+    assert started.get_content_type() == "text/plain"  # only mails with a picture have an HTML part
+    smtp.received.clear()
+
+    process(game, django_capture_on_commit_callbacks)
+
+    mail = smtp.one_to(england.email)
+    assert mail.get_content_type() == "multipart/alternative"
+    plain, related = mail.get_payload()
+    assert plain.get_content_type() == "text/plain" and "ENGLAND: F LON - NTH — success" in text_of(mail)
+    assert related.get_content_type() == "multipart/related"
+    html, (image,) = html_and_picture(mail)
+    (cid,) = re.findall(r'<img src="cid:([^"]+)" alt="([^"]+)"', html)
+    assert cid[1] == "The map of Test game, Spring 1901 movement, with every order and its outcome"
+    assert image.get_content_type() == "image/png" and image["Content-ID"] == f"<{cid[0]}>"
+    png = image.get_content()
+    assert png.startswith(b"\x89PNG\r\n\x1a\n")
+    assert int.from_bytes(png[16:20], "big") == 600  # the IHDR width: a small picture
+    assert image.get_content_disposition() == "inline"
+    # The same content as the text, escaped, its links links, the unsubscribe one too.
+    assert "ENGLAND: F LON - NTH — success" in html
+    assert "Next: Fall 1901 movement" in html
+    urls = re.findall(r"https?://\S+", text_of(mail))
+    assert len(urls) == 3 and all(f'<a href="{url}">' in html for url in urls)
+    assert f"<{urls[-1]}>" == str(mail["List-Unsubscribe"]).strip()  # the unsubscribe link, as it was
+    assert mail["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    # The outbox keeps the text and what to draw, never the picture.
+    row = Mail.objects.get(kind=Mail.Kind.PHASE_PROCESSED, user=england)
+    assert row.picture == f"phase:{Phase.objects.get(game=game, index=0).id}"
+    assert len(row.body) < 2000 and "PNG" not in row.body
+
+
+def test_a_map_that_cannot_be_drawn_sends_the_results_at_once_without_the_picture(
+    smtp, game, django_capture_on_commit_callbacks, monkeypatch, caplog
+):
+    def broken(*args, **kwargs):
+        raise RuntimeError("the drawing broke")
+
+    monkeypatch.setattr("dipserver.games.pictures.render_png", broken)
+    england = seat(game, "ENGLAND").user
+    smtp.received.clear()
+
+    process(game, django_capture_on_commit_callbacks)
+
+    assert len(smtp.received) == 7
+    mail = smtp.one_to(england.email)
+    assert mail.get_content_type() == "multipart/alternative"
+    assert "Next: Fall 1901 movement" in text_of(mail)
+    html, images = html_and_picture(mail)
+    assert images == [] and "<img" not in html and "cid:" not in html
+    assert "Next: Fall 1901 movement" in html and str(mail["List-Unsubscribe"]).strip()[1:-1] in html
+    row = Mail.objects.get(kind=Mail.Kind.PHASE_PROCESSED, user=england)
+    assert row.sent_at is not None and row.attempts == 1 and row.last_error == ""
+    assert "could not be drawn" in caplog.text and "the drawing broke" in caplog.text

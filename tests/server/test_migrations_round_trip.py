@@ -15,7 +15,7 @@ from django.db.models import Model
 
 from tests.server.field_values import other_than_default
 
-APPS = ("accounts", "core", "games", "notices", "webhooks")
+APPS = ("accounts", "core", "games", "mail", "notices", "webhooks")
 
 
 def steps() -> list[tuple[str, str, str]]:

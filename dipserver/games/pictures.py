@@ -1,0 +1,59 @@
+"""A phase's picture: what ``dipserver.render`` is given to draw it, for the API's map and for mail.
+
+The same arguments for every viewer: no orders before a phase is processed, everyone's with their
+results after, and never the Snow Storms waiting to be drawn (other powers' secret orders).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dipserver.engine import Variant
+from dipserver.games.changes import next_changes
+from dipserver.games.mappers import map_state_of, position_of
+from dipserver.games.models import Game, Phase
+from dipserver.games.phase_names import game_phase_title
+from dipserver.games.variants import game_variant, geometry_of
+from dipserver.render import render_png
+
+# What a mail's picture reference names for a phase (``dipserver.mail.pictures``).
+PHASE_PICTURE = "phase"
+
+
+def phase_picture_args(game: Game, phase: Phase, variant: Variant | None = None) -> dict[str, Any]:
+    """Everything ``render_svg`` takes for a phase: the pinned variant (a generated board with its own
+    drawing; ``GameError`` if it cannot be rebuilt), the map, units, the rule modules as the phase
+    opened, the changes to come and, once processed, every power's orders with their results (bounced,
+    cut, dislodged)."""
+    snapshot = phase.snapshot
+    # The stored records are drawn as they are (an order that did not read has no kind: nothing drawn).
+    results = phase.results if phase.status == Phase.Status.PROCESSED else []
+    return {
+        "variant": variant or game_variant(game),
+        "map_state": map_state_of(snapshot),
+        "position": position_of(snapshot),
+        "results": results or None,
+        "next_changes": next_changes(game, phase.name) or None,
+        "modules": drawn_modules(snapshot),
+        "geometry": geometry_of(game),
+    }
+
+
+def drawn_modules(snapshot: dict[str, Any]) -> dict[str, Any] | None:
+    """The snapshot's modules for the picture, without the Snow Storms waiting to be drawn (secret)."""
+    modules = snapshot.get("modules")
+    if not modules:
+        return None
+    state = {k: v for k, v in (modules.get("state") or {}).items() if k != "storms"}
+    return {**modules, "state": state}
+
+
+def phase_png(phase_id: int, width: int) -> tuple[bytes, str]:
+    """The phase drawn as a PNG ``width`` pixels wide, and words that say what it shows (its ``alt``).
+    Raises whatever drawing raises (``GameError``, ``GeometryError``, a missing phase ...)."""
+    phase = Phase.objects.select_related("game").get(id=phase_id)
+    title = game_phase_title(phase.game, phase.name)
+    alt = f"The map of {phase.game.name}, {title}" + (
+        ", with every order and its outcome" if phase.status == Phase.Status.PROCESSED else ""
+    )
+    return render_png(**phase_picture_args(phase.game, phase), width=width), alt
