@@ -22,16 +22,13 @@ from dipserver.engine.board import Board, board_for, preload_board
 from dipserver.engine.definition import Power as Power
 from dipserver.engine.definition import ProvinceInfo as ProvinceInfo
 from dipserver.engine.definition import Variant as Variant
+from dipserver.engine.definition import VariantError as VariantError
 from dipserver.engine.definition import normalise_name as normalise_name
-from dipserver.engine.variantfiles import BUILD_RULES as BUILD_RULES
-from dipserver.engine.variantfiles import CLOSED_LOOKS as CLOSED_LOOKS
-from dipserver.engine.variantfiles import COAST_CODES as COAST_CODES
-from dipserver.engine.variantfiles import IMPASSABLE_SEAS as IMPASSABLE_SEAS
-from dipserver.engine.variantfiles import VariantError as VariantError
-from dipserver.engine.variantfiles import _Loader, _read_toml, _toml_files
+from dipserver.engine.definition import toml_files
 
-# hashlib, tomllib, tempfile and shutil are imported where a variant is built: a variant read from the disk
-# cache needs none of them, and together they cost a one-request process several milliseconds.
+# hashlib, tomllib, tempfile, shutil and the loader (variantfiles.py) are imported where a variant is built:
+# a variant read from the disk cache needs none of them, and together they cost a one-request process
+# several milliseconds.
 
 VARIANTS_DIR = Path(__file__).resolve().parents[2] / "variants"
 _REPOSITORY_VARIANTS = VARIANTS_DIR.resolve()  # the only root kept on disk (see "The disk cache")
@@ -44,20 +41,23 @@ def load_variant(slug: str, root: Path | None = None) -> Variant:
 
 @functools.lru_cache(maxsize=32)
 def _load_cached(slug: str, root: Path) -> Variant:
-    if root != _REPOSITORY_VARIANTS:  # a copy (tests) or an archived version: built, never kept on disk
-        return _Loader(root).build(slug)
-    cached = _read_cache(slug, root)
-    if cached is not None:
+    kept = root == _REPOSITORY_VARIANTS  # a copy (tests) or an archived version: built, never kept on disk
+    if kept and (cached := _read_cache(slug, root)) is not None:
         return cached
+    from dipserver.engine.variantfiles import _Loader  # only a variant being built needs the loader
+
     loader = _Loader(root)
     variant = loader.build(slug)
-    _write_cache(slug, loader.sources, variant)
+    if kept:
+        _write_cache(slug, loader.sources, variant)
     return variant
 
 
 def variant_sources(slug: str, root: Path | None = None) -> dict[str, str]:
     """Every TOML file of ``slug`` and of its base chain, as ``{"<slug>/<file>.toml": text}``: what
     ``load_variant_from_sources`` needs to rebuild exactly this version (the same ``version`` hash)."""
+    from dipserver.engine.variantfiles import _read_toml
+
     root = (root or VARIANTS_DIR).resolve()
     files: dict[str, str] = {}
     seen: tuple[str, ...] = ()
@@ -160,7 +160,7 @@ def _read_cache(slug: str, root: Path) -> Variant | None:
             key = pickle.load(fh)
             # The folders of the base chain, in the order the builder read them.
             folders = list(dict.fromkeys(name.partition("/")[0] for name, _ in key[4]))
-            sources = [(f"{f}/{name}", data) for f in folders for name, data in _toml_files(root / f)]
+            sources = [(f"{f}/{name}", data) for f in folders for name, data in toml_files(root / f)]
             if key != _cache_key(slug, sources):
                 return None
             variant, board = pickle.load(fh)

@@ -3,7 +3,7 @@ base chain and checked as a whole into a ``Variant`` record.
 
 Anything wrong in them raises ``VariantError`` with a message naming the file, the province and the
 problem, so a variant author can fix it without reading this code. ``variant.py`` loads a variant through
-``_Loader`` and keeps it (in memory and in the disk cache).
+``_Loader`` (imported only when a variant is built, not read from the disk cache) and keeps it.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Literal, overload
 
 from dipserver.engine.board import board_for
-from dipserver.engine.definition import Power, ProvinceInfo, Variant, normalise_name
+from dipserver.engine.definition import Power, ProvinceInfo, Variant, VariantError, normalise_name, toml_files
 from dipserver.engine.mapstate import FrozenMap, MapState
 from dipserver.engine.position import Position
 from dipserver.engine.types import Phase, PhaseType, Terrain, Unit, UnitType, coast_of, province_of
@@ -35,15 +35,6 @@ _PROVINCE_KEYS = frozenset({"name", "aliases", "terrain", "sc", "home", "borders
 # Patterns, not compiled ones: only a variant being built uses them (``re`` compiles them on first use).
 _CODE_PATTERN = r"^[A-Z][A-Z0-9]{1,3}$"
 _COLOUR_PATTERN = r"^#[0-9a-fA-F]{6}$"
-
-
-class VariantError(ValueError):
-    """A variant's files are missing, malformed or inconsistent."""
-
-
-def _toml_files(folder: Path) -> list[tuple[str, bytes]]:
-    """A variant folder's TOML files, by name: all of them go into its version and the cache's key."""
-    return [(path.name, path.read_bytes()) for path in sorted(folder.glob("*.toml"))]
 
 
 # --- reading ----------------------------------------------------------------------------------------
@@ -168,7 +159,7 @@ class _Loader:
         map_data = _read_toml(map_path, required=base is None)
         start_data = _read_toml(start_path, required=base is None)
         # Every TOML file counts towards the version (timeline.toml too): they all decide how games play.
-        for name, data in _toml_files(folder):
+        for name, data in toml_files(folder):
             self.hash.update(f"{slug}/{name}\n".encode())
             self.hash.update(data)
             self.sources.append((f"{slug}/{name}", data))
