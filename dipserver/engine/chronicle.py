@@ -1,7 +1,7 @@
 """The timeline as the command line shows it: hooks and events in words, the map of a phase as data.
 
-``describe`` tells a variant's timeline season by season (``check``), ``map_at`` gives the map of a phase as
-plain data (``map --at``), ``event_text`` says one event of a hook's result in words.
+``describe`` tells a variant's timeline season by season (the ``timeline`` command), ``map_at`` gives the
+map of a phase as plain data (``map --at``), ``event_text`` says one event of a hook's result in words.
 """
 
 from __future__ import annotations
