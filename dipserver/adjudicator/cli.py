@@ -248,7 +248,7 @@ def _check(args: argparse.Namespace, stdin: IO[bytes], stdout: IO[str]) -> int:
 
 
 def _timeline(args: argparse.Namespace, stdin: IO[bytes], stdout: IO[str]) -> int:
-    from dipserver.engine.timeline import describe
+    from dipserver.engine.chronicle import describe
 
     try:
         variant, (options, secret) = _load(args.variant), _game_options(args)
@@ -263,7 +263,7 @@ def _timeline(args: argparse.Namespace, stdin: IO[bytes], stdout: IO[str]) -> in
 def _map(args: argparse.Namespace, stdin: IO[bytes], stdout: IO[str]) -> int:
     import json
 
-    from dipserver.engine.timeline import map_at
+    from dipserver.engine.chronicle import map_at
     from dipserver.engine.types import Phase
 
     try:

@@ -21,7 +21,7 @@ The same ``"options"`` (then with the rule modules, ``blizzards`` and ``supply_l
 
 Orders may include the variant's conversion orders (``F BRE becomes army``, ``A POR becomes fleet``,
 ``F NAO stays fleet``). The phase is played by ``turn.play_phase``; the answer adds ``"events"`` (the
-map changes between this phase and the next, as ``timeline.event_text`` describes them) and
+map changes between this phase and the next, as ``chronicle.event_text`` describes them) and
 ``"outcome"`` (``null`` while the game goes on, else ``{"result": "win"|"draw"|"no_winner", "powers",
 "reason"}``), and ``next`` carries the changed map, the options and the flags, so ``next`` + orders is
 again a valid request.
@@ -208,7 +208,7 @@ def play(
 def answer(variant: Variant, turn: Turn, echoed: dict[str, Any], changing: bool = True) -> dict[str, Any]:
     """The answer's JSON data; ``next`` in the request's own shape, the changed map included (unless the
     map never changes), and with the rule modules on, the module state of the next phase."""
-    from dipserver.engine.timeline import event_text
+    from dipserver.engine.chronicle import event_text
 
     results: dict[str, dict[str, str]] = {}
     reasons: dict[str, dict[str, str]] = {}

@@ -16,6 +16,7 @@ import importlib
 _MODULES = {
     "adjudicate": "PhaseResult adjudicate_phase=adjudicate",
     "board": "Board board_for",
+    "chronicle": "HOOK_WORDS event_text",
     "conversions": "check_conversion conversion_text parse_conversion winter_converters",
     "definition": "Power ProvinceInfo Variant",
     "icelords": "MapGenerationError",
@@ -33,8 +34,8 @@ _MODULES = {
     "records": "PLAIN_RECORD_FIELDS=PLAIN_FIELDS RECORD_FIELDS=FIELDS RECORD_KINDS=KINDS"
     " SUPPORTING_KINDS=SUPPORTING Drawable drawable order_record result_record unread_record",
     "sources": "VariantSource generated_sources variant_slugs variant_source",
-    "timeline": "HOOK_WORDS TERRAIN_OF Change Hook Scheduled Timeline TimelineError apply_hook event_text"
-    " hooks_between load_timeline schedule walk",
+    "timeline": "TERRAIN_OF Change Hook Scheduled Timeline TimelineError apply_hook hooks_between"
+    " load_timeline schedule walk",
     "turn": "ReadLine Turn open_modules play_phase read_orders",
     "types": "Phase PhaseType Season Terrain Unit UnitType coast_of province_of",
     "variant": "VARIANTS_DIR VariantError load_variant load_variant_from_sources variant_sources",

@@ -4,6 +4,8 @@ from dipserver.engine.adjudicate import PhaseResult as PhaseResult
 from dipserver.engine.adjudicate import adjudicate as adjudicate_phase
 from dipserver.engine.board import Board as Board
 from dipserver.engine.board import board_for as board_for
+from dipserver.engine.chronicle import HOOK_WORDS as HOOK_WORDS
+from dipserver.engine.chronicle import event_text as event_text
 from dipserver.engine.conversions import check_conversion as check_conversion
 from dipserver.engine.conversions import conversion_text as conversion_text
 from dipserver.engine.conversions import parse_conversion as parse_conversion
@@ -63,7 +65,6 @@ from dipserver.engine.sources import VariantSource as VariantSource
 from dipserver.engine.sources import generated_sources as generated_sources
 from dipserver.engine.sources import variant_slugs as variant_slugs
 from dipserver.engine.sources import variant_source as variant_source
-from dipserver.engine.timeline import HOOK_WORDS as HOOK_WORDS
 from dipserver.engine.timeline import TERRAIN_OF as TERRAIN_OF
 from dipserver.engine.timeline import Change as Change
 from dipserver.engine.timeline import Hook as Hook
@@ -71,7 +72,6 @@ from dipserver.engine.timeline import Scheduled as Scheduled
 from dipserver.engine.timeline import Timeline as Timeline
 from dipserver.engine.timeline import TimelineError as TimelineError
 from dipserver.engine.timeline import apply_hook as apply_hook
-from dipserver.engine.timeline import event_text as event_text
 from dipserver.engine.timeline import hooks_between as hooks_between
 from dipserver.engine.timeline import load_timeline as load_timeline
 from dipserver.engine.timeline import schedule as schedule

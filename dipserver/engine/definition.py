@@ -1,8 +1,10 @@
 """What a variant is, once loaded: the ``Variant`` record, its powers and its provinces' names.
 
-``variant.py`` reads and checks a variant's files and builds this record (and names it again, as it always
-did); the board, the coasts and every rule read it. It lives apart from the loader, which needs the board,
-so that the board can name it without an import cycle.
+``variantfiles.py`` reads and checks a variant's files and builds this record, ``variant.py`` loads and
+keeps it (and names it again, as it always did); the board, the coasts and every rule read it. It lives
+apart from the loader, which needs the board, so that the board can name it without an import cycle. So do
+the two things both the loader and the disk cache need: ``VariantError`` and the list of a variant
+folder's files (``toml_files``), here so that a variant read from the cache never loads the loader.
 """
 
 from __future__ import annotations
@@ -75,3 +77,12 @@ class Variant:
 def normalise_name(text: str) -> str:
     """``"St. Petersburg"`` reads as ``"st petersburg"``, ``Mid-Atlantic`` as ``mid atlantic``."""
     return re.sub(r"[^a-z0-9]+", " ", text.lower()).strip()
+
+
+class VariantError(ValueError):
+    """A variant's files are missing, malformed or inconsistent."""
+
+
+def toml_files(folder: Path) -> list[tuple[str, bytes]]:
+    """A variant folder's TOML files, by name: all of them go into its version and the cache's key."""
+    return [(path.name, path.read_bytes()) for path in sorted(folder.glob("*.toml"))]

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from dipserver.engine.board import Board
+from dipserver.engine.builds import builds_elsewhere, free_centres
 from dipserver.engine.kinds import conversion as _conversion  # noqa: F401  (registers its kinds)
 from dipserver.engine.kinds import standard as _standard  # noqa: F401  (registers the Diplomacy kinds)
 from dipserver.engine.kinds.build import BUILD
@@ -28,7 +29,7 @@ from dipserver.engine.modules.supply import EstablishDepot
 from dipserver.engine.orders import Build, ConversionOrder, Order
 from dipserver.engine.parse import BuildRule, adjustment_due, build_rule_for
 from dipserver.engine.position import Position
-from dipserver.engine.timeline import builds_elsewhere, free_centres, load_timeline
+from dipserver.engine.timeline import load_timeline
 from dipserver.engine.types import PhaseType, Unit, UnitType, province_of
 
 # An option's ``kind``, the API's enum: every kind registered once this module is loaded (the Diplomacy
@@ -179,7 +180,7 @@ def _adjustment_options(offering: Offering, build_rule: BuildRule) -> PowerOptio
     first: tuple[str, ...] = ()
     if elsewhere is not None:
         # The order reader refuses a build outside the free home centres unless each of them gets one
-        # (``timeline.build_problem``): builds elsewhere are offered only when the builds due leave room.
+        # (``builds.build_problem``): builds elsewhere are offered only when the builds due leave room.
         sites = {province_of(b.location) for b in builds if isinstance(b, Build)}
         if homes - sites:
             elsewhere = 0  # a free home centre that takes no build: nothing elsewhere is ever accepted

@@ -6,7 +6,8 @@ or with cumulative chances over several years (Wall of Ice). A game's options pi
 and the variant's own switches (Sahara ``errata``, Deluge ``swap_sil_swi`` ...). ``schedule`` resolves
 all of it once into "which changes fire at which (year, hook)"; ``apply_hook`` applies one hook's changes
 and runs the fix-up pipeline (``fixups.py``), returning a new map, a new position and the events as plain
-data.
+data. Deluge's build rule is in ``builds.py``; the timeline in words (``describe``, ``event_text``) and the
+map of a phase (``map_at``) in ``chronicle.py``.
 """
 
 from __future__ import annotations
@@ -474,114 +475,7 @@ def walk(
     return steps
 
 
-# --- Deluge's build rule (E13) ----------------------------------------------------------------------
-
-
-def free_centres(
-    homes: Mapping[str, str], position: Position, power: str
-) -> tuple[frozenset[str], frozenset[str]]:
-    """The vacant centres ``power`` owns: its home centres (``homes``: the board's), and the others. What
-    ``build_problem`` is given, both by the order reader and by the options offered."""
-    vacant = {p for p, owner in position.owners.items() if owner == power and p not in position.units}
-    home = frozenset(p for p in vacant if homes.get(p) == power)
-    return home, frozenset(vacant - home)
-
-
-def builds_elsewhere(timeline: Timeline, home_free: frozenset[str], due: int) -> int | None:
-    """How many of ``due`` builds ``build_problem`` lets go outside the free home centres: only what is left
-    once each of them has a build, and at most ``non_home_per_winter``; ``None`` without the setting."""
-    limit = timeline.non_home_builds
-    if limit is None:
-        return None
-    return max(0, min(limit, due - len(home_free)))
-
-
-def build_problem(
-    timeline: Timeline, home_free: frozenset[str], other_free: frozenset[str], sites: list[str]
-) -> str | None:
-    """Why a power's Winter builds at ``sites`` break ``[builds] non_home_per_winter``, or ``None``.
-
-    ``home_free`` / ``other_free``: the vacant centres it owns, home and not. Home centres come first: a
-    build elsewhere is allowed only once every free home centre gets a build this Winter, and at most
-    ``non_home_per_winter`` of them. Without the setting every owned vacant centre is allowed.
-    """
-    limit = timeline.non_home_builds
-    if limit is None:
-        return None
-    elsewhere = [s for s in sites if s not in home_free]
-    unknown = [s for s in elsewhere if s not in other_free]
-    if unknown:
-        return f"{', '.join(unknown)}: not a vacant supply centre you own"
-    if not elsewhere:
-        return None
-    unused = sorted(home_free - set(sites))
-    if unused:
-        return f"build in your home centres first ({', '.join(unused)} still free)"
-    if len(elsewhere) > limit:
-        return f"at most {limit} builds outside your home centres each Winter (ordered {len(elsewhere)})"
-    return None
-
-
-# --- what the command line shows: the timeline in words, the map of a phase -------------------------
-
-# Hooks as players read them (command line, admin, pages).
-HOOK_WORDS = {
-    Hook.AFTER_SPRING_RETREATS: "after the Spring retreats",
-    Hook.AFTER_FALL_RETREATS: "after the Autumn retreats",
-    Hook.BEFORE_WINTER_ADJUSTMENTS: "before the Winter adjustments",
-    Hook.AFTER_WINTER_ADJUSTMENTS: "after the Winter adjustments",
-}
-
-
-def event_text(event: Mapping[str, Any]) -> str:
-    """One event in words, e.g. ``"BAR becomes impassable"`` or ``"F SYR (TURKEY) becomes A SYR"``."""
-    kind = event["kind"]
-    if kind == "terrain":
-        return f"{event['province']} becomes {event['to']}"
-    if kind == "unit_removed":
-        return f"{event['unit']} ({event['power']}) is removed: {event['reason']}"
-    if kind in ("unit_converted", "fleet_moved"):
-        return f"{event['unit']} ({event['power']}) becomes {event['to']}: {event['reason']}"
-    if kind == "coasts":
-        coasts = event["coasts"]
-        named = "; ".join(f"{c} on {', '.join(w)}" for c, w in coasts.items())
-        return f"{event['province']} coasts: {named}" if coasts else f"{event['province']} has one coast"
-    if kind == "centre_lost":
-        return f"{event['province']} stops being a supply centre" + (
-            f" (was {event['owner']})" * bool(event["owner"])
-        )
-    if kind == "centre_gained":
-        owner = event["owner"] or "nobody"
-        home = f", home of {event['home']}" if event.get("home") else ""
-        return f"{event['province']} becomes a supply centre (owner {owner}{home})"
-    return str(dict(event))
-
-
-def describe(variant: Variant, options: Mapping[str, Any], secret: str | None = None) -> list[str]:
-    """The timeline season by season, in words, as the map changes with the start units standing still."""
-    lines = []
-    for year, hook, step in walk(variant, options, secret):
-        if step.events:
-            lines.append(f"{year} {HOOK_WORDS[hook]}:")
-            lines.extend(f"  {event_text(e)}" for e in step.events)
-    return lines
-
-
-def map_at(
-    variant: Variant, phase: Phase | str, options: Mapping[str, Any], secret: str | None = None
-) -> dict[str, Any]:
-    """The map of ``phase`` as plain data: every province's terrain, coasts, centre, owner and home.
-
-    Owners are those the timeline alone gives (the start owners, changed by the map, units standing still).
-    """
-    target = Phase.parse(phase) if isinstance(phase, str) else phase
-    point = (target.year, _PHASE_POINT[target.season.value + target.type.value])
-    map_state, position = variant.map_state, variant.start
-    for year, hook, step in walk(variant, options, secret):
-        if (year, _HOOK_POINT[hook]) > point:
-            break
-        map_state, position = step.map_state, step.position
-    return {**map_data(map_state, position), "phase": str(target)}
+# --- the map as plain data --------------------------------------------------------------------------
 
 
 def map_data(state: MapState, position: Position) -> dict[str, Any]:

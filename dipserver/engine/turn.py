@@ -6,7 +6,7 @@ movement orders) and returns everything a caller stores or shows:
 
 1. each power's texts read on the phase's own board, the variant's conversion orders first
    (``conversions.parse_conversion``); Deluge's limit on builds outside home centres
-   (``timeline.build_problem``) is checked here, so an order it refuses is ``invalid`` with the reason;
+   (``builds.build_problem``) is checked here, so an order it refuses is ``invalid`` with the reason;
 2. the standard orders adjudicated (a converting army holds); units without orders hold, and the
    adjudicator applies the civil-disorder defaults for retreats and adjustments;
 3. the conversions applied: Deluge's armies becoming fleets after movement, Wall of Ice's fleets becoming
@@ -34,6 +34,7 @@ from dipserver.engine import conversions
 from dipserver.engine.adjudicate import PhaseResult, adjudicate
 from dipserver.engine.adjustments import has_adjustments
 from dipserver.engine.board import Board, MapState, board_for
+from dipserver.engine.builds import build_problem, free_centres
 from dipserver.engine.conversions import conversion_text
 from dipserver.engine.modules import Modules, ModuleState, split_options
 from dipserver.engine.modules import phase as module_phase
@@ -52,15 +53,7 @@ from dipserver.engine.orders import (
 from dipserver.engine.parse import OrderError, format_order, order_unit, parse_order, parse_orders
 from dipserver.engine.position import Position
 from dipserver.engine.records import order_record, result_record, unread_record
-from dipserver.engine.timeline import (
-    Hook,
-    Timeline,
-    apply_hook,
-    build_problem,
-    free_centres,
-    hooks_between,
-    load_timeline,
-)
+from dipserver.engine.timeline import Hook, Timeline, apply_hook, hooks_between, load_timeline
 from dipserver.engine.types import Phase, PhaseType, Season, province_of
 from dipserver.engine.variant import Variant
 from dipserver.engine.victory import Outcome as GameOutcome

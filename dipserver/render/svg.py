@@ -33,6 +33,11 @@ def side_panel(picture: Picture) -> str:
     return f'<rect class="side-panel" x="{x}" y="0" width="{spare}" height="{height}" fill="#faf8f2"/>'
 
 
+def group(layer: str, *elements: Iterable[str]) -> str:
+    """One layer of the picture: a ``<g>`` with the layer's id around its elements, in order."""
+    return f'<g id="{layer}">' + "".join(e for part in elements for e in part) + "</g>"
+
+
 def render_svg(
     variant: Variant,
     map_state: MapState,
@@ -71,49 +76,24 @@ def render_svg(
         module_keys.append(("conversion", "conversion", "Changes kind: A→F, F→A, stay F"))
     width, height = picture.width, drawing.height + legend_height(module_keys)
     patterns = PATTERNS + (SNOW_PATTERN if view.blizzards else "") + (TILE_PATTERNS if drawing.tiles else "")
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}" data-variant="{variant.slug}" data-phase="{position.phase}">',
-        f"<defs><style>{stylesheet(variant)}</style>{patterns}{picture.arrow_markers()}</defs>",
-        side_panel(picture),
-        '<g id="provinces">',
-        *provinces,
-        "</g>",
-        '<g id="scenery">',
-        *off_board,
-        *layers.scenery(picture),
-        "</g>",
-        '<g id="changes">',
-        *changes,
-        "</g>",
-        '<g id="blizzards">',
-        *modules_layer.blizzards(picture, view),
-        "</g>",
-        '<g id="supply-centres">',
-        *layers.supply_centres(picture),
-        "</g>",
-        '<g id="labels">',
-        *layers.labels(picture),
-        "</g>",
-        '<g id="supply">',
-        *modules_layer.supply_lines(picture, view),
-        *modules_layer.depots(picture, view),
-        "</g>",
-        '<g id="orders">',
-        *order_elements,
-        "</g>",
-        '<g id="units">',
-        *units,
-        "</g>",
-        '<g id="supply-marks">',
-        *modules_layer.supply_marks(picture, view),
-        "</g>",
-        '<g id="coasts">',
-        *layers.coast_targets(picture),
-        "</g>",
-        '<g id="legend">',
-        *legend(picture, styles, change_kinds, module_keys),
-        "</g>",
-        "</svg>",
-    ]
-    return "".join(parts)
+    return "".join(
+        [
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'viewBox="0 0 {width} {height}" data-variant="{variant.slug}" data-phase="{position.phase}">',
+            f"<defs><style>{stylesheet(variant)}</style>{patterns}{picture.arrow_markers()}</defs>",
+            side_panel(picture),
+            group("provinces", provinces),
+            group("scenery", off_board, layers.scenery(picture)),
+            group("changes", changes),
+            group("blizzards", modules_layer.blizzards(picture, view)),
+            group("supply-centres", layers.supply_centres(picture)),
+            group("labels", layers.labels(picture)),
+            group("supply", modules_layer.supply_lines(picture, view), modules_layer.depots(picture, view)),
+            group("orders", order_elements),
+            group("units", units),
+            group("supply-marks", modules_layer.supply_marks(picture, view)),
+            group("coasts", layers.coast_targets(picture)),
+            group("legend", legend(picture, styles, change_kinds, module_keys)),
+            "</svg>",
+        ]
+    )

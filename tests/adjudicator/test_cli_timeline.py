@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from dipserver.adjudicator.cli import answer_text
-from dipserver.engine.timeline import map_at
+from dipserver.engine.chronicle import map_at
 from dipserver.engine.types import Terrain
 from dipserver.engine.validate import notes, validate
 from dipserver.engine.variant import load_variant

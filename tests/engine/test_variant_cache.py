@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from dipserver.engine import variant as variant_module
+from dipserver.engine import variantfiles
 from dipserver.engine.board import Board, FrozenMap, board_for
 from dipserver.engine.variant import VARIANTS_DIR, Variant, cache_dir
 
@@ -44,7 +45,7 @@ def load(slug: str, root: Path = VARIANTS_DIR) -> Variant:
 
 def built(slug: str, root: Path = VARIANTS_DIR) -> Variant:
     """The variant built from its files, the cache not involved."""
-    return variant_module._Loader(root.resolve()).build(slug)
+    return variantfiles._Loader(root.resolve()).build(slug)
 
 
 def assert_same_variant(cached: Variant, fresh: Variant) -> None:

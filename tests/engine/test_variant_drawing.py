@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from dipserver.engine.variant import CLOSED_LOOKS, VariantError, load_variant
+from dipserver.engine.variant import VariantError, load_variant
+from dipserver.engine.variantfiles import CLOSED_LOOKS
 
 
 def test_without_a_drawing_table_a_closed_place_is_drawn_by_what_it_was(standard) -> None:

@@ -117,8 +117,8 @@ def test_a_sahara_fleet_told_to_stay_a_fleet_keeps_the_instruction_through_its_s
     # E16: Austria's fleet in Greece, dislodged in Spring 1903, retreats to the Aegean, which dries after the
     # retreats; the instruction given with the movement orders is kept in the stored retreat phase.
     from dipserver.adjudicator.turnio import map_state
+    from dipserver.engine.chronicle import map_at
     from dipserver.engine.position import Position
-    from dipserver.engine.timeline import map_at
     from dipserver.engine.types import Phase, Unit, UnitType
 
     sahara = load_variant("sahara")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from dipserver.engine.timeline import describe, map_at
+from dipserver.engine.chronicle import describe, map_at
 from dipserver.engine.variant import Variant
 
 

@@ -1,6 +1,6 @@
 """The engine's own map of every phase loads back (the documented ``next`` contract, engine.md).
 
-``map VARIANT --at PHASE`` prints ``timeline.map_at``; placed in a request as ``"map"``, the request reader
+``map VARIANT --at PHASE`` prints ``chronicle.map_at``; placed in a request as ``"map"``, the request reader
 (``turnio.map_state``) must accept it and give exactly the map the engine plays that phase on. Checked for
 every phase of every variant whose map changes, in every mode and every set of the variant's options: the
 map changes only at the timeline's hooks, so every phase's map is the start map or one left by a hook, and
@@ -18,7 +18,8 @@ import pytest
 
 from dipserver.adjudicator.jsonio import adjudicate_request
 from dipserver.adjudicator.turnio import map_state as request_map
-from dipserver.engine.timeline import hooks_between, load_timeline, map_at, walk
+from dipserver.engine.chronicle import map_at
+from dipserver.engine.timeline import hooks_between, load_timeline, walk
 from dipserver.engine.types import Phase, PhaseType, Season
 from dipserver.engine.variant import Variant, load_variant
 

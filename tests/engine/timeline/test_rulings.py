@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from dipserver.engine.board import board_for
+from dipserver.engine.builds import build_problem
 from dipserver.engine.coasts import canals
 from dipserver.engine.conversions import fleet_conversions
 from dipserver.engine.parse import OrderError, parse_order
@@ -22,7 +23,6 @@ from dipserver.engine.timeline import (
     HookResult,
     TimelineError,
     apply_hook,
-    build_problem,
     hooks_between,
     load_timeline,
 )

@@ -99,7 +99,7 @@ def test_e16_the_owner_may_give_the_instruction_with_the_retreat(
 
 
 def test_e16_the_instruction_is_carried_by_the_command_lines_next_request(spring_1903: MapState) -> None:
-    from dipserver.engine.timeline import map_at
+    from dipserver.engine.chronicle import map_at
 
     printed = map_at(load_variant("sahara"), "S1903M", {"mode": "exact", "errata": True})
     request = {

@@ -1,0 +1,73 @@
+"""The timeline as the command line shows it: hooks and events in words, the map of a phase as data.
+
+``describe`` tells a variant's timeline season by season (the ``timeline`` command), ``map_at`` gives the
+map of a phase as plain data (``map --at``), ``event_text`` says one event of a hook's result in words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from dipserver.engine.timeline import _HOOK_POINT, _PHASE_POINT, Hook, map_data, walk
+from dipserver.engine.types import Phase
+from dipserver.engine.variant import Variant
+
+# Hooks as players read them (command line, admin, pages).
+HOOK_WORDS = {
+    Hook.AFTER_SPRING_RETREATS: "after the Spring retreats",
+    Hook.AFTER_FALL_RETREATS: "after the Autumn retreats",
+    Hook.BEFORE_WINTER_ADJUSTMENTS: "before the Winter adjustments",
+    Hook.AFTER_WINTER_ADJUSTMENTS: "after the Winter adjustments",
+}
+
+
+def event_text(event: Mapping[str, Any]) -> str:
+    """One event in words, e.g. ``"BAR becomes impassable"`` or ``"F SYR (TURKEY) becomes A SYR"``."""
+    kind = event["kind"]
+    if kind == "terrain":
+        return f"{event['province']} becomes {event['to']}"
+    if kind == "unit_removed":
+        return f"{event['unit']} ({event['power']}) is removed: {event['reason']}"
+    if kind in ("unit_converted", "fleet_moved"):
+        return f"{event['unit']} ({event['power']}) becomes {event['to']}: {event['reason']}"
+    if kind == "coasts":
+        coasts = event["coasts"]
+        named = "; ".join(f"{c} on {', '.join(w)}" for c, w in coasts.items())
+        return f"{event['province']} coasts: {named}" if coasts else f"{event['province']} has one coast"
+    if kind == "centre_lost":
+        return f"{event['province']} stops being a supply centre" + (
+            f" (was {event['owner']})" * bool(event["owner"])
+        )
+    if kind == "centre_gained":
+        owner = event["owner"] or "nobody"
+        home = f", home of {event['home']}" if event.get("home") else ""
+        return f"{event['province']} becomes a supply centre (owner {owner}{home})"
+    return str(dict(event))
+
+
+def describe(variant: Variant, options: Mapping[str, Any], secret: str | None = None) -> list[str]:
+    """The timeline season by season, in words, as the map changes with the start units standing still."""
+    lines = []
+    for year, hook, step in walk(variant, options, secret):
+        if step.events:
+            lines.append(f"{year} {HOOK_WORDS[hook]}:")
+            lines.extend(f"  {event_text(e)}" for e in step.events)
+    return lines
+
+
+def map_at(
+    variant: Variant, phase: Phase | str, options: Mapping[str, Any], secret: str | None = None
+) -> dict[str, Any]:
+    """The map of ``phase`` as plain data: every province's terrain, coasts, centre, owner and home.
+
+    Owners are those the timeline alone gives (the start owners, changed by the map, units standing still).
+    """
+    target = Phase.parse(phase) if isinstance(phase, str) else phase
+    point = (target.year, _PHASE_POINT[target.season.value + target.type.value])
+    map_state, position = variant.map_state, variant.start
+    for year, hook, step in walk(variant, options, secret):
+        if (year, _HOOK_POINT[hook]) > point:
+            break
+        map_state, position = step.map_state, step.position
+    return {**map_data(map_state, position), "phase": str(target)}
