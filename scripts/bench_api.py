@@ -12,20 +12,18 @@ the last ETag) run. Each stage prints p50/p99 from sending to the last byte, the
 
 from __future__ import annotations
 
-import json
 import os
 import random
-import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-import urllib.error
-import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from http_load import free_port, request, wait_for
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -63,20 +61,20 @@ def api_bench(database: str, games: int, rate: float, seconds: float) -> None:
         "PYTHONPATH": f"{folder}{os.pathsep}{ROOT}",
         "DIPSERVER_VAR_DIR": str(folder),
     }
-    port = _free_port()
+    port = free_port()
     gunicorn = Path(sys.executable).with_name("gunicorn")
     command = [str(gunicorn), "dipserver.config.wsgi:application", "--bind", f"127.0.0.1:{port}",
                "--workers", "3", "--log-level", "warning"]  # fmt: skip
     server = subprocess.Popen(command, cwd=ROOT, env=env)
     base = f"http://127.0.0.1:{port}/api/v1"
     try:
-        _wait_for(base)
+        wait_for(base)
         for player in players:
             _prepare(base, player)
         stages = [("orders alone", {"put": rate}), ("orders while polls run", {"put": rate, "poll": rate})]
         for title, rates in stages:
             for player in players:
-                _, _, player.etag = _request("GET", f"{base}/games/{player.game_id}", player.token)
+                _, _, player.etag = request("GET", f"{base}/games/{player.game_id}", player.token)
             _stage(title, base, players, rates, seconds, server.pid, database)
     finally:
         server.terminate()
@@ -104,7 +102,7 @@ def _players(games: int) -> list[Player]:
 
 
 def _prepare(base: str, player: Player) -> None:
-    status, options, _ = _request("GET", f"{base}/games/{player.game_id}/options", player.token)
+    status, options, _ = request("GET", f"{base}/games/{player.game_id}/options", player.token)
     assert status == 200, status
     player.phase = options["phase"]
     player.options = [[o["text"] for o in unit] for unit in options["units"].values()]
@@ -154,10 +152,10 @@ def _run(base: str, players: list[Player], rates: dict[str, float], seconds: flo
         start = time.perf_counter()
         if kind == "put":
             body = {"phase": player.phase, "orders": [random.Random(seed).choice(o) for o in player.options]}
-            status, _, _ = _request("PUT", f"{base}/games/{player.game_id}/orders", player.token, body)
+            status, _, _ = request("PUT", f"{base}/games/{player.game_id}/orders", player.token, body)
         else:
             url = f"{base}/games/{player.game_id}"
-            status, _, tag = _request("GET", url, player.token, etag=player.etag)
+            status, _, tag = request("GET", url, player.token, etag=player.etag)
             player.etag = tag or player.etag
         with lock:
             samples.append((kind, status, (time.perf_counter() - start) * 1000))
@@ -166,23 +164,6 @@ def _run(base: str, players: list[Player], rates: dict[str, float], seconds: flo
         for n, (at, kind) in enumerate(schedule):
             pool.submit(job, at, kind, players[n % len(players)], rng.randrange(1 << 30))
     return samples, time.perf_counter() - t0
-
-
-def _request(method: str, url: str, token: str, body: object = None, etag: str = "") -> tuple[int, dict, str]:
-    headers = {"Authorization": f"Token {token}", "Accept": "application/json"}
-    data = None
-    if body is not None:
-        data, headers["Content-Type"] = json.dumps(body).encode(), "application/json"
-    if etag:
-        headers["If-None-Match"] = etag
-    request = urllib.request.Request(url, data=data, method=method, headers=headers)
-    try:
-        with urllib.request.urlopen(request, timeout=30) as answer:
-            raw = answer.read()
-            return answer.status, json.loads(raw) if raw else {}, answer.headers.get("ETag", "")
-    except urllib.error.HTTPError as answer:
-        answer.read()
-        return answer.code, {}, answer.headers.get("ETag", "")
 
 
 def _tree_cpu(pid: int) -> float:
@@ -213,20 +194,3 @@ def _cpu_of(pids: list[int]) -> float:
             continue  # gone in the meantime
         total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
     return total / TICK
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _wait_for(base: str, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(f"{base}/variants", timeout=2).read()
-            return
-        except OSError:
-            time.sleep(0.2)
-    raise SystemExit("bench_api: gunicorn did not answer")

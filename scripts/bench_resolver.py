@@ -67,7 +67,7 @@ def main() -> int:
 
 def capture(wanted: int, seed: int, years: int) -> list[tuple[Any, ...]]:
     """Play the benchmark's positions and keep each table ``movement.py`` resolves, as plain tuples."""
-    from bench_engine import play_games
+    from bench_positions import play_games
 
     from dipserver.adjudicator.jsonio import read_orders, read_request
     from dipserver.engine import movement

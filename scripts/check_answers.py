@@ -75,7 +75,7 @@ def positions(wanted: int, seed: int, years: int, variant: str) -> bytes:
     """The requests ``bench_engine.py`` plays, as the JSON lines it feeds the batch."""
     sys.path.insert(0, str(ROOT))
     sys.path.insert(0, str(ROOT / "scripts"))
-    from bench_engine import play_games
+    from bench_positions import play_games
 
     return "".join(json.dumps(r) + "\n" for r in play_games(variant, wanted, years, seed)).encode()
 

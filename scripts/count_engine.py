@@ -59,7 +59,7 @@ def main() -> int:
 def positions(wanted: int, seed: int) -> list[dict[str, Any]]:
     sys.path.insert(0, str(ROOT))
     sys.path.insert(0, str(ROOT / "scripts"))
-    from bench_engine import play_games
+    from bench_positions import play_games
 
     return play_games("standard", wanted, 12, seed)
 

@@ -26,18 +26,17 @@ import argparse
 import json
 import os
 import random
-import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-import urllib.error
-import urllib.request
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from http_load import free_port, request, wait_for
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -75,23 +74,7 @@ class Sample:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rate", type=float, default=100.0, help="order submissions per second")
-    parser.add_argument("--poll-rate", type=float, default=100.0, help="conditional GETs per second")
-    parser.add_argument("--seconds", type=float, default=15.0, help="length of each stage")
-    parser.add_argument("--games", type=int, default=8, help="games of seven players")
-    parser.add_argument("--workers", type=int, default=3, help="gunicorn worker processes")
-    parser.add_argument(
-        "--server-threads", type=int, default=1, help="threads per gunicorn worker (1: sync workers)"
-    )
-    parser.add_argument("--threads", type=int, default=32, help="client threads")
-    parser.add_argument(
-        "--database",
-        choices=("sqlite", "postgres"),
-        default="postgres" if os.environ.get("DATABASE_URL", "").startswith("postgres") else "sqlite",
-        help="a throw-away SQLite file, or a throw-away database on the PostgreSQL server of DATABASE_URL",
-    )
-    args = parser.parse_args()
+    args = _arguments()
 
     folder = Path(tempfile.mkdtemp(prefix="dipserver-load-"))
     errors = folder / "errors.log"
@@ -107,7 +90,7 @@ def main() -> int:
     try:
         subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
         players = _create_games(env, args.games)
-        port = _free_port()
+        port = free_port()
         server = subprocess.Popen(
             [
                 str(Path(sys.executable).with_name("gunicorn")),
@@ -129,7 +112,7 @@ def main() -> int:
             env=env,
         )
         base = f"http://127.0.0.1:{port}/api/v1"
-        _wait_for(base)
+        wait_for(base)
         print(
             f"database: {env['DATABASE_URL'].split('@')[-1]}; gunicorn: {args.workers} workers"
             f" x {args.server_threads} threads on {base}; load average {os.getloadavg()[0]:.2f}"
@@ -157,6 +140,26 @@ def main() -> int:
             server.wait(timeout=30)
         drop()
     return 0
+
+
+def _arguments() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rate", type=float, default=100.0, help="order submissions per second")
+    parser.add_argument("--poll-rate", type=float, default=100.0, help="conditional GETs per second")
+    parser.add_argument("--seconds", type=float, default=15.0, help="length of each stage")
+    parser.add_argument("--games", type=int, default=8, help="games of seven players")
+    parser.add_argument("--workers", type=int, default=3, help="gunicorn worker processes")
+    parser.add_argument(
+        "--server-threads", type=int, default=1, help="threads per gunicorn worker (1: sync workers)"
+    )
+    parser.add_argument("--threads", type=int, default=32, help="client threads")
+    parser.add_argument(
+        "--database",
+        choices=("sqlite", "postgres"),
+        default="postgres" if os.environ.get("DATABASE_URL", "").startswith("postgres") else "sqlite",
+        help="a throw-away SQLite file, or a throw-away database on the PostgreSQL server of DATABASE_URL",
+    )
+    return parser.parse_args()
 
 
 POSTGRES_URL = "postgres://postgres@127.0.0.1:5432/postgres"
@@ -205,51 +208,34 @@ print(json.dumps(out))
     return [Player(**p) for p in json.loads(done.stdout.strip().splitlines()[-1])]
 
 
-def _request(method: str, url: str, token: str, body: object = None, etag: str = "") -> tuple[int, dict, str]:
-    headers = {"Authorization": f"Token {token}", "Accept": "application/json"}
-    data = None
-    if body is not None:
-        data, headers["Content-Type"] = json.dumps(body).encode(), "application/json"
-    if etag:
-        headers["If-None-Match"] = etag
-    req = urllib.request.Request(url, data=data, method=method, headers=headers)
-    try:
-        with urllib.request.urlopen(req, timeout=30) as answer:
-            raw = answer.read()
-            return answer.status, json.loads(raw) if raw else {}, answer.headers.get("ETag", "")
-    except urllib.error.HTTPError as answer:
-        answer.read()
-        return answer.code, {}, answer.headers.get("ETag", "")
-
-
 def _prepare(base: str, players: list[Player]) -> None:
     """Each player's legal orders, and a first ETag to poll with."""
     for p in players:
-        status, options, _ = _request("GET", f"{base}/games/{p.game_id}/options", p.token)
+        status, options, _ = request("GET", f"{base}/games/{p.game_id}/options", p.token)
         assert status == 200, status
         p.options = [[o["text"] for o in opts] for opts in options["units"].values()]
         p.phase = options["phase"]
-        _, _, p.etag = _request("GET", f"{base}/games/{p.game_id}", p.token)
+        _, _, p.etag = request("GET", f"{base}/games/{p.game_id}", p.token)
 
 
 def _refresh_tags(base: str, players: list[Player]) -> None:
     """Each player's current ETag: polls in the next stage then see only what changes during it."""
     for p in players:
-        _, _, p.etag = _request("GET", f"{base}/games/{p.game_id}", p.token)
+        _, _, p.etag = request("GET", f"{base}/games/{p.game_id}", p.token)
 
 
 def _one(kind: str, base: str, player: Player, rng: random.Random) -> tuple[int, float]:
     start = time.perf_counter()
     if kind == "orders":
         orders = [rng.choice(texts) for texts in player.options]
-        status, _, _ = _request(
+        status, _, _ = request(
             "PUT",
             f"{base}/games/{player.game_id}/orders",
             player.token,
             {"phase": player.phase, "orders": orders},
         )
     else:
-        status, _, tag = _request("GET", f"{base}/games/{player.game_id}", player.token, etag=player.etag)
+        status, _, tag = request("GET", f"{base}/games/{player.game_id}", player.token, etag=player.etag)
         if tag:
             player.etag = tag
     return status, (time.perf_counter() - start) * 1000
@@ -335,23 +321,6 @@ def _pct(samples: list[Sample], p: int) -> float:
         return float("nan")
     values = sorted(s.latency_ms for s in samples)
     return values[min(len(values) - 1, int(len(values) * p / 100))]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _wait_for(base: str, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(f"{base}/variants", timeout=2).read()
-            return
-        except OSError:
-            time.sleep(0.2)
-    raise SystemExit("gunicorn did not answer")
 
 
 if __name__ == "__main__":
