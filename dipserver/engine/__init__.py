@@ -32,7 +32,7 @@ _MODULES = {
     "position": "Dislodged Position",
     "randomness": "commitment draw new_secret verify",
     "records": "PLAIN_RECORD_FIELDS=PLAIN_FIELDS RECORD_FIELDS=FIELDS RECORD_KINDS=KINDS"
-    " SUPPORTING_KINDS=SUPPORTING Drawable drawable order_record result_record unread_record",
+    " Drawing record_drawing=drawing order_record result_record unread_record",
     "sources": "VariantSource generated_sources variant_slugs variant_source",
     "timeline": "TERRAIN_OF Change Hook Scheduled Timeline TimelineError apply_hook hooks_between"
     " load_timeline schedule walk",

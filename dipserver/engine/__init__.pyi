@@ -55,9 +55,8 @@ from dipserver.engine.randomness import verify as verify
 from dipserver.engine.records import FIELDS as RECORD_FIELDS
 from dipserver.engine.records import KINDS as RECORD_KINDS
 from dipserver.engine.records import PLAIN_FIELDS as PLAIN_RECORD_FIELDS
-from dipserver.engine.records import SUPPORTING as SUPPORTING_KINDS
-from dipserver.engine.records import Drawable as Drawable
-from dipserver.engine.records import drawable as drawable
+from dipserver.engine.records import Drawing as Drawing
+from dipserver.engine.records import drawing as record_drawing
 from dipserver.engine.records import order_record as order_record
 from dipserver.engine.records import result_record as result_record
 from dipserver.engine.records import unread_record as unread_record
@@ -107,7 +106,6 @@ __all__ = [
     "PLAIN_RECORD_FIELDS",
     "RECORD_FIELDS",
     "RECORD_KINDS",
-    "SUPPORTING_KINDS",
     "TERRAIN_OF",
     "VARIANTS_DIR",
     "Board",
@@ -119,7 +117,7 @@ __all__ = [
     "Convoy",
     "Disband",
     "Dislodged",
-    "Drawable",
+    "Drawing",
     "GameOutcome",
     "GameResult",
     "Hold",
@@ -171,7 +169,6 @@ __all__ = [
     "commitment",
     "conversion_text",
     "draw",
-    "drawable",
     "event_text",
     "format_order",
     "game_outcome",
@@ -192,6 +189,7 @@ __all__ = [
     "powers_in_play",
     "province_of",
     "read_orders",
+    "record_drawing",
     "result_record",
     "schedule",
     "split_options",

@@ -2,10 +2,10 @@
 the notation, the map and the phase pipeline all find by its order class.
 
 The toy kind below ("A PAR digs in": an army holds) is defined in this file and nowhere
-else; registering it is all it takes for it to be read, checked, offered, written back, drawn and handed on
-to the adjudication. A real new kind is the same class in a module of ``dipserver/engine/kinds/`` (with
-its order value), the line that loads it (``kinds/standard.py``, or the variant's or rule module's
-module), and its tests: three files.
+else; registering it is all it takes for it to be read, checked, offered, written back, recorded in the
+phase's results, drawn from that record and handed on to the adjudication. A real new kind is the same
+class in a module of ``dipserver/engine/kinds/`` (with its order value), the line that loads it
+(``kinds/standard.py``, or the variant's or rule module's module), and its tests: three files.
 """
 
 from __future__ import annotations
@@ -13,26 +13,38 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import get_args
+from typing import Any, get_args
 
 import pytest
 
+from dipserver.engine.adjudicate import adjudicate
 from dipserver.engine.board import Board
 from dipserver.engine.conversions import for_adjudication
 from dipserver.engine.kinds.offering import Offering
 from dipserver.engine.kinds.reading import Reading
-from dipserver.engine.kinds.registry import Drawing, Kind, drawing_of, kind_of, kinds, register, unregister
+from dipserver.engine.kinds.registry import (
+    Drawing,
+    Kind,
+    drawing_of,
+    kind_of,
+    kinds,
+    record_kinds,
+    register,
+    unregister,
+)
 from dipserver.engine.kinds.words import unit_at
 from dipserver.engine.modules.orders import ModuleOrder
 from dipserver.engine.options import legal_options
-from dipserver.engine.orders import ConversionOrder, Hold, Order, OrderError
+from dipserver.engine.orders import ConversionOrder, Hold, Order, OrderError, Outcome
 from dipserver.engine.parse import format_order, parse_order
 from dipserver.engine.position import Position
+from dipserver.engine.records import order_record
 from dipserver.engine.types import PhaseType, Unit, UnitType
 from dipserver.engine.variant import Variant
+from dipserver.render import render_svg
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -66,8 +78,10 @@ class DigInKind(Kind):
     def text(self, order: DigIn, position: Position) -> str:
         return f"{unit_at(position, order.unit)} digs in"
 
-    def drawing(self, order: DigIn) -> Drawing:
-        return Drawing("ring", order.unit)
+    # Its record is the default one (``Kind.record``): the unit, where it stands, going nowhere.
+
+    def drawing(self, record: Mapping[str, Any]) -> Drawing:
+        return Drawing("ring", record["from"])  # drawn as a hold is
 
     def for_adjudication(self, order: DigIn) -> Hold:
         return Hold(order.unit)
@@ -113,9 +127,40 @@ def test_a_registered_kind_is_written_back_as_the_reader_reads_it(
     assert parse_order(text, board, standard.start, "FRANCE") == DigIn("PAR")
 
 
-def test_a_registered_kind_is_drawn_and_adjudicated_as_it_says(dig_in: DigInKind) -> None:
-    assert drawing_of(DigIn("PAR")) == Drawing("ring", "PAR")
-    assert for_adjudication({"FRANCE": [DigIn("PAR")]}) == {"FRANCE": [Hold("PAR")]}
+def test_a_registered_kind_is_recorded_as_it_says(dig_in: DigInKind, standard: Variant) -> None:
+    record = order_record("FRANCE", DigIn("PAR"), standard.start, outcome=Outcome.SUCCESS)
+    assert record == {
+        "power": "FRANCE",
+        "order": "A PAR digs in",
+        "outcome": "success",
+        "reason": "",
+        "dislodged": False,
+        "kind": "dig_in",
+        "unit": {"type": "A", "location": "PAR"},
+        "from": "PAR",
+        "to": None,
+        "via": None,
+    }
+    assert "dig_in" in record_kinds()
+
+
+def test_a_registered_kind_is_drawn_from_its_record_as_it_says(dig_in: DigInKind, standard: Variant) -> None:
+    start = standard.start
+    record = order_record("FRANCE", DigIn("PAR"), start, outcome=Outcome.SUCCESS)
+    assert drawing_of(record) == Drawing("ring", "PAR")
+    held = order_record("FRANCE", Hold("PAR"), start, outcome=Outcome.SUCCESS)
+    picture = render_svg(standard, standard.map_state, start, results=[record])
+    assert picture == render_svg(standard, standard.map_state, start, results=[held])
+    assert picture != render_svg(standard, standard.map_state, start, results=[])
+
+
+def test_a_registered_kind_is_adjudicated_as_the_order_it_hands_on(
+    dig_in: DigInKind, standard: Variant, board: Board
+) -> None:
+    plain = for_adjudication({"FRANCE": [DigIn("PAR")]})
+    assert plain == {"FRANCE": [Hold("PAR")]}
+    [result] = adjudicate(board, standard.start, plain).results
+    assert (result.order, result.outcome) == (Hold("PAR"), Outcome.SUCCESS)
 
 
 def test_an_unregistered_kind_is_no_order(standard: Variant, board: Board) -> None:
@@ -134,6 +179,21 @@ def test_every_order_value_has_one_kind() -> None:
 def test_a_class_is_registered_once(dig_in: DigInKind) -> None:
     with pytest.raises(ValueError, match="registered already"):
         register(DigInKind())
+
+
+def test_a_kind_of_record_is_given_by_one_kind_alone() -> None:
+    @dataclass(frozen=True, slots=True)
+    class Entrench:
+        unit: str
+
+    class EntrenchKind(Kind):
+        name = "entrench"
+        order_class = Entrench
+        records = ("hold",)  # the hold's already
+
+    with pytest.raises(ValueError, match="records of kind 'hold' are given by 'hold' already"):
+        register(EntrenchKind())
+    assert Entrench not in kinds()
 
 
 def test_a_game_without_rule_modules_refuses_their_orders_without_loading_them() -> None:

@@ -8,11 +8,12 @@ from typing import Any
 
 import pytest
 
+from dipserver.engine.kinds.registry import Drawing
 from dipserver.engine.modules.blizzard import SnowStorm
 from dipserver.engine.modules.supply import EstablishDepot
 from dipserver.engine.orders import ConvertToArmy, ConvertToFleet, Disband, Outcome, StayFleet
 from dipserver.engine.position import Dislodged, Position
-from dipserver.engine.records import FIELDS, PLAIN_FIELDS, Drawable, drawable, order_record
+from dipserver.engine.records import FIELDS, KINDS, PLAIN_FIELDS, drawing, order_record
 from dipserver.engine.turn import play_phase
 from dipserver.engine.types import Phase, Unit, UnitType
 from dipserver.engine.variant import Variant, load_variant
@@ -39,6 +40,15 @@ def test_every_result_of_a_phase_is_a_record_keeping_the_fields_results_always_h
     results = played(standard, {"FRANCE": ["A PAR - BUR", "A XYZ - PAR"]})
     assert {tuple(k for k in r if k != "text") for r in results} == {FIELDS}
     assert FIELDS[: len(PLAIN_FIELDS)] == PLAIN_FIELDS
+
+
+def test_the_kinds_of_records_are_those_the_order_kinds_give():
+    assert set(KINDS) == {
+        *("hold", "move", "support_hold", "support_move", "convoy"),
+        *("retreat", "disband", "build", "waive"),
+        *("convert_to_army", "convert_to_fleet", "stay_fleet"),
+        *("establish_depot", "place_blizzard", "remove_blizzard"),
+    }
 
 
 def test_a_hold(standard):
@@ -237,12 +247,12 @@ def test_a_snow_storm_token_names_its_province_and_no_unit(place, kind):
 
 def test_a_support_is_drawn_from_its_unit_at_the_unit_it_supports(standard):
     texts = {"FRANCE": ["A PAR - BUR", "A MAR S A PAR - BUR"]}
-    entry = drawable(record_of(played(standard, texts), "A MAR S A PAR - BUR"))
-    assert entry == Drawable("support_move", "FRANCE", "MAR", None, "PAR", "BUR", "A", Outcome.SUCCESS, False)
+    found = drawing(record_of(played(standard, texts), "A MAR S A PAR - BUR"))
+    assert found == Drawing("line", "MAR", "BUR", via="PAR", label="support")
 
 
 def test_a_line_that_reads_as_no_order_draws_nothing(standard):
-    assert drawable(record_of(played(standard, {"FRANCE": ["A XYZ - PAR"]}), "A XYZ - PAR")) is None
+    assert drawing(record_of(played(standard, {"FRANCE": ["A XYZ - PAR"]}), "A XYZ - PAR")) is None
 
 
 def test_a_unit_removed_where_another_power_stood_is_not_taken_for_that_unit():

@@ -4,13 +4,16 @@ there are several."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
-from dipserver.engine.kinds.registry import Drawing, Kind, register
+from dipserver.engine.kinds.recording import Described, Held
+from dipserver.engine.kinds.registry import NOTHING, Drawing, Kind, register
 from dipserver.engine.orders import Build, OrderError
 from dipserver.engine.types import PhaseType, Unit, UnitType, coast_of, province_of
 
 if TYPE_CHECKING:
+    from dipserver.engine.board import Board
     from dipserver.engine.kinds.offering import Offering
     from dipserver.engine.kinds.reading import BuildRule, Intent, Reading
     from dipserver.engine.position import Position
@@ -69,8 +72,15 @@ class BuildKind(Kind):
     def text(self, order: Build, position: Position) -> str:
         return f"{order.unit_type.value} {order.location} B"
 
-    def drawing(self, order: Build) -> Drawing:
-        return Drawing("unit", order.location, unit=Unit(order.power, order.unit_type, order.location))
+    def record(self, order: Build, position: Position, board: Board | None) -> Described:
+        built = Held(order.power, order.unit_type.value, order.location)
+        return "build", built, None, order.location, None
+
+    def drawing(self, record: Mapping[str, Any]) -> Drawing:
+        site, unit = record.get("to"), record.get("unit")
+        if not site or not unit:
+            return NOTHING
+        return Drawing("unit", site, unit=Unit(record["power"], UnitType(unit["type"]), site))
 
     def unit_key(self, order: Build) -> str | None:
         return province_of(order.location)

@@ -13,10 +13,13 @@ standard notation does not read a line; ``conversions.py`` applies them after th
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from typing import Any
 
 from dipserver.engine.board import Board
 from dipserver.engine.kinds.offering import Offering
 from dipserver.engine.kinds.reading import Reading
+from dipserver.engine.kinds.recording import Described, dislodged_at, held_at, place
 from dipserver.engine.kinds.registry import Drawing, Kind, register
 from dipserver.engine.orders import (
     ConversionOrder,
@@ -27,7 +30,7 @@ from dipserver.engine.orders import (
     StayFleet,
 )
 from dipserver.engine.position import Position
-from dipserver.engine.types import PhaseType, Unit, UnitType, province_of
+from dipserver.engine.types import PhaseType, Unit, UnitType, coast_of, province_of
 from dipserver.engine.variant import Variant
 
 _KIND = {ConvertToArmy: "convert_to_army", ConvertToFleet: "convert_to_fleet", StayFleet: "stay_fleet"}
@@ -194,8 +197,12 @@ class _ConversionKind(Kind):
 
     mark = ""  # what the map writes at the unit
 
-    def drawing(self, order: ConversionOrder) -> Drawing:
-        return Drawing("mark", order.unit, label=self.mark)
+    def record(self, order: ConversionOrder, position: Position, board: Board | None) -> Described:
+        """The converting unit, and where it stands once converted (an army on the coast it takes)."""
+        return self.name, held_at(position, order.unit), order.unit, province_of(order.unit), None
+
+    def drawing(self, record: Mapping[str, Any]) -> Drawing:
+        return Drawing("mark", place(record, "from"), label=self.order_class.__name__, words=self.mark)
 
     def for_adjudication(self, order: ConversionOrder) -> Hold | None:
         return None  # flags and Winter conversions are not the standard adjudicator's business
@@ -218,6 +225,10 @@ class StayFleetKind(_ConversionKind):
     position = 1
     mark = "stay F"  # kept a fleet if the drying strands it
 
+    def record(self, order: ConversionOrder, position: Position, board: Board | None) -> Described:
+        # In a retreat phase the flag is the dislodged fleet's; it stays where it is either way.
+        return self.name, dislodged_at(position, order.unit), order.unit, None, None
+
 
 class ConvertToFleetKind(_ConversionKind):
     name = "convert_to_fleet"
@@ -225,9 +236,15 @@ class ConvertToFleetKind(_ConversionKind):
     position = 2
     mark = "A→F"
 
-    def drawing(self, order: ConversionOrder) -> Drawing:
+    def record(self, order: ConversionOrder, position: Position, board: Board | None) -> Described:
         assert isinstance(order, ConvertToFleet)
-        return Drawing("mark", order.unit, label=self.mark + (f" {order.coast}" if order.coast else ""))
+        to = f"{province_of(order.unit)}/{order.coast}" if order.coast else province_of(order.unit)
+        return self.name, held_at(position, order.unit), order.unit, to, None
+
+    def drawing(self, record: Mapping[str, Any]) -> Drawing:
+        coast = coast_of(record["to"]) if record.get("to") else None
+        words = self.mark + (f" {coast}" if coast else "")
+        return Drawing("mark", place(record, "from"), label=self.order_class.__name__, words=words)
 
     def for_adjudication(self, order: ConversionOrder) -> Hold | None:
         return Hold(order.unit)  # the converting army holds meanwhile (it may be supported to hold)

@@ -7,8 +7,10 @@ such a convoy is never offered.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
+from dipserver.engine.kinds.recording import Described, held_at, place, via, via_place
 from dipserver.engine.kinds.registry import Drawing, Kind, register
 from dipserver.engine.kinds.words import unit_at, unit_phrase
 from dipserver.engine.orders import Convoy, OrderError
@@ -88,8 +90,13 @@ class ConvoyKind(Kind):
     def text(self, order: Convoy, position: Position) -> str:
         return f"{unit_at(position, order.unit)} C A {order.target} - {order.dest}"
 
-    def drawing(self, order: Convoy) -> Drawing:
-        return Drawing("line", order.unit, order.dest, via=order.target, label="convoy")
+    def record(self, order: Convoy, position: Position, board: Board | None) -> Described:
+        carried = via(position, order.target, order.dest)
+        return "convoy", held_at(position, order.unit), order.unit, None, carried
+
+    def drawing(self, record: Mapping[str, Any]) -> Drawing:
+        start, end, target = place(record, "from"), via_place(record, "to"), via_place(record, "from")
+        return Drawing("line", start, end, via=target, label="convoy")
 
 
 CONVOY = register(ConvoyKind())

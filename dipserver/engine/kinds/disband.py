@@ -3,8 +3,10 @@ when the power has more units than centres."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
+from dipserver.engine.kinds.recording import Described, dislodged_at, place
 from dipserver.engine.kinds.registry import Drawing, Kind, register
 from dipserver.engine.kinds.retreat import dislodged_unit
 from dipserver.engine.kinds.words import unit_at
@@ -12,6 +14,7 @@ from dipserver.engine.orders import Disband, OrderError
 from dipserver.engine.types import PhaseType, Unit
 
 if TYPE_CHECKING:
+    from dipserver.engine.board import Board
     from dipserver.engine.kinds.offering import Offering
     from dipserver.engine.kinds.reading import Intent, Reading
     from dipserver.engine.position import Position
@@ -38,8 +41,12 @@ class DisbandKind(Kind):
     def text(self, order: Disband, position: Position) -> str:
         return f"{unit_at(position, order.unit)} D"
 
-    def drawing(self, order: Disband) -> Drawing:
-        return Drawing("cross", order.unit, dislodged=True)  # drawn for a retreat phase's dislodged unit
+    def record(self, order: Disband, position: Position, board: Board | None) -> Described:
+        return "disband", dislodged_at(position, order.unit), order.unit, None, None
+
+    def drawing(self, record: Mapping[str, Any]) -> Drawing:
+        # Drawn where a retreat phase's dislodged unit stands (a Winter disband's unit stands alone).
+        return Drawing("cross", place(record, "from"), dislodged=True)
 
 
 DISBAND = register(DisbandKind())

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
+from dipserver.engine.kinds.recording import place
 from dipserver.engine.kinds.registry import Drawing, Kind, register
 from dipserver.engine.kinds.words import unit_at
 from dipserver.engine.orders import Hold
@@ -34,8 +36,10 @@ class HoldKind(Kind):
     def text(self, order: Hold, position: Position) -> str:
         return f"{unit_at(position, order.unit)} H"
 
-    def drawing(self, order: Hold) -> Drawing:
-        return Drawing("ring", order.unit)
+    # its record is the default one: the unit, where it stands, going nowhere
+
+    def drawing(self, record: Mapping[str, Any]) -> Drawing:
+        return Drawing("ring", place(record, "from"))
 
 
 HOLD = register(HoldKind())

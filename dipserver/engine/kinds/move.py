@@ -7,9 +7,11 @@ go by sea (DATC 6.D.8: such a move is still a move when the convoy fails).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from dipserver.engine.convoys import sea_route
+from dipserver.engine.kinds.recording import Described, held_at, needs_convoy, place, via
 from dipserver.engine.kinds.registry import Drawing, Kind, register
 from dipserver.engine.kinds.words import unit_at
 from dipserver.engine.orders import Move, OrderError
@@ -88,8 +90,15 @@ class MoveKind(Kind):
     def text(self, order: Move, position: Position) -> str:
         return f"{unit_at(position, order.unit)} - {order.dest}" + (" VIA" if order.via_convoy else "")
 
-    def drawing(self, order: Move) -> Drawing:
-        return Drawing("arrow", order.unit, order.dest, label="move")
+    def record(self, order: Move, position: Position, board: Board | None) -> Described:
+        """``via`` says a move goes by convoy when it asks for one or its army cannot walk there."""
+        u, d = order.unit, order.dest
+        by_convoy = order.via_convoy or needs_convoy(position, board, u, d)
+        how = via(position, None, None, convoy=True) if by_convoy else None
+        return "move", held_at(position, u), u, d, how
+
+    def drawing(self, record: Mapping[str, Any]) -> Drawing:
+        return Drawing("arrow", place(record, "from"), place(record, "to"), label="move")
 
 
 def fleet_destination(reading: Reading, unit: Unit, dest: Loc) -> str:

@@ -3,7 +3,8 @@
 A kind (``Kind``) is everything the engine knows about one kind of order apart from resolving it: how the
 reader turns what a player wrote into the order and checks it (``read``, or ``read_text`` for a notation
 of its own), how the adjudicator checks it against the units (``legal``), what the options offer
-(``offer``), how it is written back (``text``) and how the map draws it (``drawing``). Each kind lives in a
+(``offer``), how it is written back (``text``), what its result record says (``record``) and how the map
+draws that record (``drawing``). Each kind lives in a
 module of its own and registers itself when that module is loaded: the standard kinds in this package, the
 conversions in ``kinds/conversion.py``, the rule modules' orders in ``modules/orders.py``. Nothing looks a
 kind up by importing its module at call time; the registry's tables are filled once, at import.
@@ -14,9 +15,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
+from dipserver.engine.kinds.recording import Described, held_at
 from dipserver.engine.types import PhaseType, Unit
 
 if TYPE_CHECKING:
+    from dipserver.engine.board import Board
     from dipserver.engine.kinds.offering import Offering
     from dipserver.engine.kinds.reading import Intent, Reading
     from dipserver.engine.kinds.standing import Standing
@@ -28,19 +31,20 @@ Legal = Callable[["Standing", str, "Unit", Any], tuple["str | None", str]]
 
 
 class Drawing:
-    """How the map draws an order, in locations (``render/orders.py`` turns them into points).
+    """How the map draws a result record, in locations (``render/orders.py`` turns them into points).
 
     ``shape``: ``arrow`` (from ``start`` to ``end``: a move or retreat), ``hold_line`` (a line from
-    ``start`` to the unit at ``end``, ringed: a support to hold), ``line`` (from ``start`` to the middle of
+    ``start`` to the unit at ``via``, ringed: a support to hold), ``line`` (from ``start`` to the middle of
     the move of the unit at ``via``, or of its way to ``end``: a support to move, a convoy), ``ring`` (at
     ``start``: a hold), ``cross`` (at ``start``: a disband), ``unit`` (``unit`` drawn new at ``start``: a
-    build), ``mark`` (``label`` written at the unit at ``start``: a conversion) or ``none``. ``label`` is
-    the order's name in the picture's classes for arrows and lines; ``dislodged`` says ``start`` is a
-    dislodged unit's place."""
+    build), ``mark`` (``words`` written at the unit at ``start``: a conversion) or ``none``. ``label`` is
+    the order's name in the picture's classes; ``dislodged`` says ``start`` is a dislodged unit's place.
+    ``line`` and ``hold_line`` are a unit's help to another: drawn first, crossed at ``start`` if they
+    failed."""
 
     # A plain class, not a dataclass: this module is loaded by every process that adjudicates, and making a
     # dataclass costs about as much as loading a small module.
-    __slots__ = ("dislodged", "end", "label", "shape", "start", "unit", "via")
+    __slots__ = ("dislodged", "end", "label", "shape", "start", "unit", "via", "words")
 
     def __init__(
         self,
@@ -51,12 +55,13 @@ class Drawing:
         label: str = "",
         dislodged: bool = False,
         unit: Unit | None = None,
+        words: str = "",
     ) -> None:
         self.shape, self.start, self.end, self.via, self.label = shape, start, end, via, label
-        self.dislodged, self.unit = dislodged, unit
+        self.dislodged, self.unit, self.words = dislodged, unit, words
 
     def _fields(self) -> tuple[object, ...]:
-        return (self.shape, self.start, self.end, self.via, self.label, self.dislodged, self.unit)
+        return (self.shape, self.start, self.end, self.via, self.label, self.dislodged, self.unit, self.words)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Drawing) and self._fields() == other._fields()
@@ -77,7 +82,8 @@ class Kind:
     ``reads`` are the (phase, verb) pairs of the reader's grammar this kind takes (``parse.py``); a kind
     with a notation of its own sets ``rank`` and overrides ``read_text`` instead (tried in rank order when
     the grammar cannot read a line). ``offered_in`` lists the phases whose unit options it offers, in
-    ``position`` order among the kinds of that phase."""
+    ``position`` order among the kinds of that phase. ``records`` are the kinds its result records carry
+    (by default its name alone; ``record`` says which one an order's is)."""
 
     name: str = ""  # the options' and the API's name: "hold", "support_move", "convert_to_army"
     order_class: type = object
@@ -87,6 +93,7 @@ class Kind:
     group: str = "units"  # where the options list it: "units" (a unit's own order), "conversions"
     position: int = 0  # its place among a unit's options of its group
     beside: bool = False  # given beside the unit's own order (module orders): names no unit to order once
+    records: tuple[str, ...] = ()
 
     def read(self, reading: Reading, intent: Intent) -> Any:
         """The order ``intent`` asks for, checked, or ``OrderError`` with the reason."""
@@ -108,7 +115,13 @@ class Kind:
         """The short notation, which the reader reads back."""
         return str(order)
 
-    def drawing(self, order: Any) -> Drawing:
+    def record(self, order: Any, position: Position, board: Board | None) -> Described:
+        """What ``order``'s result record says it was (``records.py``): by default an order of the unit at
+        ``order.unit`` that stays where it is. ``board`` (the phase's) is ``None`` where it is unknown."""
+        return self.name, held_at(position, order.unit), order.unit, None, None
+
+    def drawing(self, record: Mapping[str, Any]) -> Drawing:
+        """How the map draws a result ``record`` of this kind, from the record alone (it may be stored)."""
         return NOTHING
 
     def for_adjudication(self, order: Any) -> Any | None:
@@ -130,6 +143,7 @@ K = TypeVar("K", bound=Kind)
 _BY_CLASS: dict[type, Kind] = {}
 _BY_NAME: dict[str, Kind] = {}
 _GRAMMAR: dict[tuple[PhaseType, str], Kind] = {}
+_BY_RECORD: dict[str, Kind] = {}  # a record's kind -> the kind that gives such records
 _TEXT_READERS: list[TextReader] = []
 # The adjudicator's checks by order class: read by movement's loop as one dict lookup per order.
 MOVEMENT_CHECKS: dict[type, Legal] = {}
@@ -139,8 +153,12 @@ def register(kind: K) -> K:
     """Add ``kind`` to the tables (once per order class); returns it, so a module can keep it by name."""
     if kind.order_class in _BY_CLASS or kind.name in _BY_NAME:
         raise ValueError(f"order kind {kind.name!r} ({kind.order_class.__name__}) is registered already")
+    kind.records = kind.records or (kind.name,)
+    if taken := [r for r in kind.records if r in _BY_RECORD]:
+        raise ValueError(f"records of kind {taken[0]!r} are given by {_BY_RECORD[taken[0]].name!r} already")
     _BY_CLASS[kind.order_class] = kind
     _BY_NAME[kind.name] = kind
+    _BY_RECORD.update(dict.fromkeys(kind.records, kind))
     for key in kind.reads:
         if key in _GRAMMAR:
             raise ValueError(f"{key[1]!r} in {key[0].value} is read by {_GRAMMAR[key].name!r} already")
@@ -170,6 +188,8 @@ def register_reader(reader: TextReader) -> None:
 def unregister(kind: Kind) -> None:
     """Take ``kind`` out again (a test's toy kind)."""
     del _BY_CLASS[kind.order_class], _BY_NAME[kind.name]
+    for record in kind.records:
+        del _BY_RECORD[record]
     for key in kind.reads:
         del _GRAMMAR[key]
     if kind in _TEXT_READERS:
@@ -184,10 +204,15 @@ def kind_of(order: object) -> Kind:
     return kind
 
 
-def drawing_of(order: object) -> Drawing:
-    """How to draw ``order``; nothing for an order of no kind loaded here."""
-    kind = _BY_CLASS.get(type(order))
-    return NOTHING if kind is None else kind.drawing(order)
+def drawing_of(record: Mapping[str, Any]) -> Drawing:
+    """How to draw a result ``record``; nothing for a record of no kind loaded here (or of none at all)."""
+    kind = _BY_RECORD.get(record.get("kind") or "")
+    return NOTHING if kind is None else kind.drawing(record)
+
+
+def record_kinds() -> tuple[str, ...]:
+    """Every kind a record of the kinds loaded may have, sorted: the same list whatever loaded first."""
+    return tuple(sorted(_BY_RECORD))
 
 
 def named(name: str) -> Kind:

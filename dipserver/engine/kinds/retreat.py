@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
+from dipserver.engine.kinds.recording import Described, dislodged_at, place
 from dipserver.engine.kinds.registry import Drawing, Kind, register
 from dipserver.engine.kinds.words import unit_at, unit_phrase
 from dipserver.engine.orders import OrderError, Retreat
 from dipserver.engine.types import PhaseType, Unit, UnitType, province_of
 
 if TYPE_CHECKING:
+    from dipserver.engine.board import Board
     from dipserver.engine.kinds.offering import Offering
     from dipserver.engine.kinds.reading import Intent, Reading
     from dipserver.engine.position import Position
@@ -56,8 +59,12 @@ class RetreatKind(Kind):
     def text(self, order: Retreat, position: Position) -> str:
         return f"{unit_at(position, order.unit)} R {order.dest}"
 
-    def drawing(self, order: Retreat) -> Drawing:
-        return Drawing("arrow", order.unit, order.dest, label="retreat", dislodged=True)
+    def record(self, order: Retreat, position: Position, board: Board | None) -> Described:
+        return "retreat", dislodged_at(position, order.unit), order.unit, order.dest, None
+
+    def drawing(self, record: Mapping[str, Any]) -> Drawing:
+        start, end = place(record, "from"), place(record, "to")
+        return Drawing("arrow", start, end, label="retreat", dislodged=True)
 
 
 RETREAT = register(RetreatKind())

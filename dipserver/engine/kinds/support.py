@@ -7,9 +7,11 @@ asks whether the supported move is possible while this support is given (DATC 6.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from dipserver.engine.convoys import sea_route
+from dipserver.engine.kinds.recording import Described, held_at, place, via, via_place
 from dipserver.engine.kinds.registry import Drawing, Kind, register
 from dipserver.engine.kinds.words import unit_at, unit_phrase
 from dipserver.engine.orders import Move, OrderError, SupportHold, SupportMove
@@ -84,8 +86,12 @@ class SupportHoldKind(Kind):
     def text(self, order: SupportHold, position: Position) -> str:
         return f"{unit_at(position, order.unit)} S {unit_at(position, order.target)}"
 
-    def drawing(self, order: SupportHold) -> Drawing:
-        return Drawing("hold_line", order.unit, order.target, label="support")
+    def record(self, order: SupportHold, position: Position, board: Board | None) -> Described:
+        supported = via(position, order.target, None)
+        return "support_hold", held_at(position, order.unit), order.unit, None, supported
+
+    def drawing(self, record: Mapping[str, Any]) -> Drawing:
+        return Drawing("hold_line", place(record, "from"), via=via_place(record, "from"), label="support")
 
 
 class SupportMoveKind(Kind):
@@ -145,8 +151,13 @@ class SupportMoveKind(Kind):
     def text(self, order: SupportMove, position: Position) -> str:
         return f"{unit_at(position, order.unit)} S {unit_at(position, order.target)} - {order.dest}"
 
-    def drawing(self, order: SupportMove) -> Drawing:
-        return Drawing("line", order.unit, order.dest, via=order.target, label="support")
+    def record(self, order: SupportMove, position: Position, board: Board | None) -> Described:
+        supported = via(position, order.target, order.dest)
+        return "support_move", held_at(position, order.unit), order.unit, None, supported
+
+    def drawing(self, record: Mapping[str, Any]) -> Drawing:
+        start, end, target = place(record, "from"), via_place(record, "to"), via_place(record, "from")
+        return Drawing("line", start, end, via=target, label="support")
 
 
 def _supportable_moves(offering: Offering, supporter: Unit, other: Unit) -> list[Move]:

@@ -9,8 +9,10 @@ from dipserver.engine.orders import Waive
 from dipserver.engine.types import PhaseType
 
 if TYPE_CHECKING:
+    from dipserver.engine.board import Board
     from dipserver.engine.kinds.offering import Offering
     from dipserver.engine.kinds.reading import Intent, Reading
+    from dipserver.engine.kinds.recording import Described
     from dipserver.engine.position import Position
 
 
@@ -27,6 +29,9 @@ class WaiveKind(Kind):
 
     def text(self, order: Waive, position: Position) -> str:
         return "WAIVE"
+
+    def record(self, order: Waive, position: Position, board: Board | None) -> Described:
+        return "waive", None, None, None, None  # a build not made: no unit, nowhere (and drawn as nothing)
 
     def unit_key(self, order: Waive) -> str | None:
         return None  # a waived build commands no unit

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from dipserver.engine.board import Board
 from dipserver.engine.kinds.module_notation import DEPOT, STORM, read_notation, without_modules
 from dipserver.engine.kinds.reading import Reading
+from dipserver.engine.kinds.recording import Described, held_at
 from dipserver.engine.kinds.registry import Kind, register
 from dipserver.engine.modules import Modules, ModuleState
 from dipserver.engine.modules.blizzard import SnowStorm
@@ -100,6 +101,9 @@ def split_orders(orders: Iterable[object]) -> tuple[list[Order], ModuleOrders]:
 
 
 class _ModuleKind(Kind):
+    """Depots and Snow Storm tokens are lines in the order list only: the map draws them as nothing (the
+    modules' own layers show depots and blizzards)."""
+
     beside = True  # given beside the unit's own order
 
     def text(self, order: ModuleOrder, position: Position) -> str:
@@ -126,10 +130,18 @@ class EstablishDepotKind(_ModuleKind):
         assert isinstance(modules, InPlay)
         return parse_module_order(text, reading.board, reading.position, reading.power, modules)
 
+    def record(self, order: EstablishDepot, position: Position, board: Board | None) -> Described:
+        return self.name, held_at(position, order.province), order.province, None, None
+
 
 class SnowStormKind(_ModuleKind):
     name = "snow_storm"
     order_class = SnowStorm
+    records = ("place_blizzard", "remove_blizzard")
+
+    def record(self, order: SnowStorm, position: Position, board: Board | None) -> Described:
+        """A token names its province and no unit: nobody's unit is ordered."""
+        return self.records[0 if order.place else 1], None, None, order.province, None
 
 
 ESTABLISH_DEPOT = register(EstablishDepotKind())
