@@ -87,7 +87,7 @@ class TokenObtainApi(APIView):
     class OutputSerializer(serializers.Serializer[Any]):
         token = serializers.CharField()
 
-    @extend_schema(request=InputSerializer, responses={200: OutputSerializer})
+    @extend_schema(request=InputSerializer, responses={200: OutputSerializer, 422: None})  # bad_credentials
     def post(self, request: Request) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)

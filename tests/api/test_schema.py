@@ -75,7 +75,7 @@ def test_every_error_answer_is_documented_with_the_one_error_body():
 
 def test_a_write_documents_every_error_the_server_can_give_it():
     assert _errors("/games/{game_id}/orders", "put") == {
-        "400", "401", "403", "404", "409", "412", "413", "415", "429", "503"
+        "400", "401", "403", "404", "409", "412", "413", "415", "422", "429", "503"
     }  # fmt: skip
     assert _errors("/games/{game_id}/messages", "post") >= {"413", "422", "429"}  # a reused idempotency key
     assert "409" in _errors("/accounts/tokens", "post")  # too many tokens
