@@ -32,7 +32,11 @@ def test_post_games_deals_ice_lords_from_the_seed_given(master):
 def test_post_games_refuses_ice_lords_powers_out_of_range_and_a_seed_elsewhere(master):
     # Out of the range the schema gives is malformed (400); a seed for a variant with its own map is
     # well formed, but no such board is dealt (422).
-    cases = [({**ICE, "powers": 7}, 400), ({**ICE, "powers": 1}, 400), ({**ICE, "variant": "sahara", "seed": "x"}, 422)]
+    cases = [
+        ({**ICE, "powers": 7}, 400),
+        ({**ICE, "powers": 1}, 400),
+        ({**ICE, "variant": "sahara", "seed": "x"}, 422),
+    ]
     for body, wanted in cases:
         answer = client_for(master).post("/api/v1/games", body, format="json")
         assert answer.status_code == wanted, (body, answer.content[:300])
