@@ -55,7 +55,7 @@ def test_the_ice_lords_variant_shows_its_options_and_a_sample_board(db):
     shown = answer.json()
     options = {o["name"]: o["default"] for o in shown["options"]}
     assert options == {"powers": 6, "seed": None, "blizzards": True, "supply_lines": False}
-    assert shown["geometry"]["provinces"] and shown["geometry_problem"] == ""
+    assert shown["geometry"]["provinces"] and shown["geometry_problem"] is None
 
 
 def test_the_variant_api_offers_random_mode_only_where_the_timeline_has_chances(db):
