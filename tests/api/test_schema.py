@@ -5,8 +5,9 @@ derandomized), against a real game as its player, and runs every one of its chec
 5xx, status codes, content types, headers and bodies as documented, invalid data rejected, valid data
 accepted, auth not ignored. "Valid data accepted" takes the API's statuses as they are documented: a
 schema-valid request is never answered 400 (malformed), but the game's rules may still turn it down, with
-409 (the game is not in that state: a seat in a game that has started) or 422 (the rules refuse it: an
-order for a unit that is not there, a press channel one does not have), which no schema can foresee.
+409 (the game is not in that state: a seat in a game that has started), 412 (an If-Match naming a version
+that is not the current one) or 422 (the rules refuse it: an order for a unit that is not there, a press
+channel one does not have), which no schema can foresee.
 """
 
 from __future__ import annotations
@@ -38,8 +39,8 @@ def _schema() -> dict:
 
 schema = schemathesis.openapi.from_dict(_schema())
 schema.app = get_wsgi_application()
-# Schemathesis' own list of the statuses valid data may get, and 422: the rules refused it (see above).
-ACCEPTED = [*PositiveDataAcceptanceConfig().expected_statuses, "422"]
+# Schemathesis' own list of the statuses valid data may get (409 among them), and 412 and 422 (see above).
+ACCEPTED = [*PositiveDataAcceptanceConfig().expected_statuses, "412", "422"]
 schema.config.checks.positive_data_acceptance = PositiveDataAcceptanceConfig(expected_statuses=ACCEPTED)
 
 
@@ -173,7 +174,7 @@ def test_valid_data_may_be_refused_by_the_rules_but_never_called_malformed():
     operation = schema["/api/v1/games/{game_id}/orders"]["PUT"]
     config = schema.config.checks_config_for(operation=operation, phase="fuzzing").positive_data_acceptance
     assert config.enabled
-    assert "400" not in config.expected_statuses and {"409", "422"} <= set(config.expected_statuses)
+    assert "400" not in config.expected_statuses and {"409", "412", "422"} <= set(config.expected_statuses)
 
 
 @schema.parametrize()
