@@ -35,13 +35,16 @@ class AccountRegisterApi(APIView):
     class InputSerializer(Input):
         username = serializers.RegexField(r"^[\w.@+-]{1,150}$", max_length=150)
         password = serializers.CharField(max_length=128, write_only=True)
-        email = serializers.EmailField(required=False, allow_blank=True, default="")
+        email = serializers.EmailField(required=False, allow_blank=True, allow_null=True, default=None)
 
     class OutputSerializer(serializers.Serializer[Any]):
         id = serializers.IntegerField()
         username = serializers.CharField()
         token = serializers.CharField()
-        email_pending = serializers.CharField(help_text="Waiting for its owner to follow the mailed link.")
+        email_pending = serializers.CharField(
+            allow_null=True,
+            help_text="Waiting for its owner to follow the mailed link; null when none was given.",
+        )
 
     @extend_schema(request=InputSerializer, responses={201: OutputSerializer})
     def post(self, request: Request) -> Response:
@@ -63,12 +66,12 @@ class AccountRegisterApi(APIView):
             raise ValidationError({"username": ["That username is taken."]}) from None
         _, secret = token_create(user=candidate, name=SIGN_IN_NAME)
         # The address is used once its owner follows the link mailed to it (sent by a worker).
-        email_change_request(user=candidate, email=data.validated_data["email"])
+        email_change_request(user=candidate, email=data.validated_data["email"] or "")
         out = {
             "id": candidate.id,
             "username": candidate.username,
             "token": secret,
-            "email_pending": candidate.email_pending,
+            "email_pending": candidate.email_pending or None,
         }
         return Response(self.OutputSerializer(out).data, status=status.HTTP_201_CREATED)
 
@@ -87,7 +90,7 @@ class TokenObtainApi(APIView):
     class OutputSerializer(serializers.Serializer[Any]):
         token = serializers.CharField()
 
-    @extend_schema(request=InputSerializer, responses={200: OutputSerializer})
+    @extend_schema(request=InputSerializer, responses={200: OutputSerializer, 422: None})  # bad_credentials
     def post(self, request: Request) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -108,8 +111,12 @@ class MeApi(APIView):
     class OutputSerializer(serializers.Serializer[Any]):
         id = serializers.IntegerField()
         username = serializers.CharField()
-        email = serializers.CharField(help_text="The confirmed address; mail goes only there.")
-        email_pending = serializers.CharField()
+        email = serializers.CharField(
+            allow_null=True, help_text="The confirmed address; mail goes only there. Null: none."
+        )
+        email_pending = serializers.CharField(
+            allow_null=True, help_text="Waiting for its owner to follow the mailed link; null when none is."
+        )
         time_zone = serializers.CharField()
         is_game_master = serializers.BooleanField()
         is_admin = serializers.BooleanField()
@@ -122,8 +129,8 @@ class MeApi(APIView):
         out = {
             "id": user.id,
             "username": user.username,
-            "email": user.email,
-            "email_pending": user.email_pending,
+            "email": user.email or None,  # "" in the database: no address (the null rule)
+            "email_pending": user.email_pending or None,
             "time_zone": user.time_zone,
             "is_game_master": user.is_superuser or user.groups.filter(name=GAME_MASTERS_GROUP).exists(),
             "is_admin": user.is_superuser,

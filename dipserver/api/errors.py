@@ -31,10 +31,15 @@ class Conflict(exceptions.APIException):
 
 
 class Refused(exceptions.APIException):
-    """The rules or the game's state refuse a well-formed request; the message says why."""
+    """A well-formed request that the rules or the state of the game (or account) refuse; the message says
+    why, the code which refusal it is, and the code alone decides the status (``GAME_ERROR_STATUSES``)."""
 
-    status_code: int = status.HTTP_400_BAD_REQUEST  # a service's refusal may map to another (``refused``)
+    status_code: int = status.HTTP_422_UNPROCESSABLE_ENTITY
     default_code = "refused"
+
+    def __init__(self, detail: str | None = None, code: str | None = None) -> None:
+        super().__init__(detail, code)
+        self.status_code = status_of(code or self.default_code)
 
 
 class PayloadTooLarge(exceptions.APIException):
@@ -55,24 +60,54 @@ class Busy(exceptions.APIException):
     retry_after_seconds = 1
 
 
-# A service's refusal (the ``code`` of a GameError, TokenError or WebhookError) -> its HTTP status, where
-# that is not 400.
+# Every refusal's code -> its status; the one place that decides them. 400 is not among them: it is kept
+# for requests that are malformed (codes invalid, parse_error, bad_request), which DRF's own exceptions
+# answer before any rule is asked. A code missing here is a rule refusal, 422.
 GAME_ERROR_STATUSES = {
-    "conflict": status.HTTP_409_CONFLICT,  # the write named a phase the game is no longer in
-    "precondition_failed": status.HTTP_412_PRECONDITION_FAILED,  # If-Match names a stale version
-    "idempotency_key_reused": status.HTTP_422_UNPROCESSABLE_ENTITY,
+    # 403: the caller may not do this at all.
+    "not_a_player": status.HTTP_403_FORBIDDEN,  # a write for a game the caller plays no power in
+    "wrong_password": status.HTTP_403_FORBIDDEN,  # joining a game with a password
+    "not_yours": status.HTTP_403_FORBIDDEN,  # a webhook on a game the caller neither plays nor runs
+    # 404: what the request names does not exist (or is not the caller's).
     "not_found": status.HTTP_404_NOT_FOUND,  # e.g. a token that is not the caller's (or not active)
+    # 409: the game (or account) is not in the state this needs; look again, and it may be allowed later.
+    "conflict": status.HTTP_409_CONFLICT,  # the write named a phase that is not the open one
+    "not_started": status.HTTP_409_CONFLICT,  # the game is still forming: no phase yet
+    "already_started": status.HTTP_409_CONFLICT,  # joining or leaving once the game has begun
+    "already_joined": status.HTTP_409_CONFLICT,  # the caller already has a seat in the game
+    "game_full": status.HTTP_409_CONFLICT,
+    "not_in_play": status.HTTP_409_CONFLICT,  # the game is over (or not yet, or not now) in play
+    "paused": status.HTTP_409_CONFLICT,  # orders wait until the game resumes
+    "not_paused": status.HTTP_409_CONFLICT,
+    "phase_closed": status.HTTP_409_CONFLICT,  # its deadline has passed, or no phase is open
+    "eliminated": status.HTTP_409_CONFLICT,  # the caller's power is out of the game
+    "seat_not_open": status.HTTP_409_CONFLICT,  # the seat is not looking for a new player
     "too_many_tokens": status.HTTP_409_CONFLICT,  # revoke one of the caller's tokens first
     "too_many_webhooks": status.HTTP_409_CONFLICT,  # remove one of the caller's webhooks first
-    "not_yours": status.HTTP_403_FORBIDDEN,  # a webhook on a game the caller neither plays nor runs
+    # 412: If-Match names a stale version.
+    "precondition_failed": status.HTTP_412_PRECONDITION_FAILED,
+    # 422: well formed, but the rules refuse what it asks, whatever the game's state.
+    "refused": status.HTTP_422_UNPROCESSABLE_ENTITY,  # a choice the rules do not allow; the message says
+    "invalid_orders": status.HTTP_422_UNPROCESSABLE_ENTITY,  # orders the rules reject (the rest stored)
+    "idempotency_key_reused": status.HTTP_422_UNPROCESSABLE_ENTITY,  # for another request
+    "unknown_channel": status.HTTP_422_UNPROCESSABLE_ENTITY,  # a press channel the caller does not have
+    "not_in_channel": status.HTTP_422_UNPROCESSABLE_ENTITY,  # a message that is not in that channel
+    "bad_credentials": status.HTTP_422_UNPROCESSABLE_ENTITY,  # a wrong username or password
+    "no_token": status.HTTP_422_UNPROCESSABLE_ENTITY,  # a session, not a token, asked for its token
+    "bad_kind": status.HTTP_422_UNPROCESSABLE_ENTITY,  # a webhook for news that does not exist
+    "bad_url": status.HTTP_422_UNPROCESSABLE_ENTITY,  # a webhook URL that cannot be posted to
+    "address_refused": status.HTTP_422_UNPROCESSABLE_ENTITY,  # a webhook host the site may not reach
 }
+
+
+def status_of(code: str) -> int:
+    """The HTTP status a refusal with this code answers."""
+    return GAME_ERROR_STATUSES.get(code, status.HTTP_422_UNPROCESSABLE_ENTITY)
 
 
 def refused(exc: GameError | TokenError | WebhookError) -> Refused:
     """A service's refusal as the API answers it: its code, and the status that code maps to."""
-    answer = Refused(str(exc), code=exc.code)
-    answer.status_code = GAME_ERROR_STATUSES.get(exc.code, status.HTTP_400_BAD_REQUEST)
-    return answer
+    return Refused(str(exc), code=exc.code)
 
 
 def error_body(code: str, message: str, fields: dict[str, Any] | None = None, **extra: Any) -> dict[str, Any]:
@@ -142,6 +177,14 @@ API_PREFIX = "/api/"
 
 def is_api(request: HttpRequest) -> bool:
     return request.path.startswith(API_PREFIX)
+
+
+def not_json(media_type: str) -> JsonResponse:
+    """415, as DRF answers a body no parser takes (code ``unsupported_media_type``)."""
+    message = (
+        f"Unsupported media type {media_type!r}: this API takes JSON bodies (Content-Type: application/json)."
+    )
+    return JsonResponse(error_body("unsupported_media_type", message), status=415)
 
 
 def too_large() -> JsonResponse:

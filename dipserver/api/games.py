@@ -134,7 +134,7 @@ class GamesApi(APIView):
         ]
         return paginator.get_paginated_response(self.ListOutputSerializer(rows, many=True).data)
 
-    @extend_schema(request=CreateInputSerializer, responses={201: OpenApiTypes.OBJECT})
+    @extend_schema(request=CreateInputSerializer, responses={201: OpenApiTypes.OBJECT, 422: None})
     def post(self, request: Request) -> Response:
         data = self.CreateInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -315,7 +315,7 @@ class GameJoinApi(APIView):
             required=False, default=list, max_length=50,
         )  # fmt: skip
 
-    @extend_schema(request=InputSerializer, responses={200: GameDetailSerializer})
+    @extend_schema(request=InputSerializer, responses={200: GameDetailSerializer, 409: None, 422: None})
     def post(self, request: Request, game_id: int) -> Response:
         game = game_or_404(game_id)
         data = self.InputSerializer(data=request.data)
@@ -330,7 +330,7 @@ class GameLeaveApi(APIView):
     permission_classes = [IsAuthenticated]
     throttle_classes = [WriteThrottle]
 
-    @extend_schema(request=None, responses={204: None})
+    @extend_schema(request=None, responses={204: None, 409: None})
     def post(self, request: Request, game_id: int) -> Response:
         game = game_or_404(game_id)
         seat_required(viewer_of(request, game), game)
@@ -352,7 +352,7 @@ class DrawVoteApi(APIView):
         vote = serializers.BooleanField()
         game_drawn = serializers.BooleanField()
 
-    @extend_schema(request=InputSerializer, responses={200: OutputSerializer, 409: None})
+    @extend_schema(request=InputSerializer, responses={200: OutputSerializer, 409: None, 422: None})
     def put(self, request: Request, game_id: int) -> Response:
         game = game_or_404(game_id)
         power_required(viewer_of(request, game, mastery=False), game)
@@ -376,7 +376,7 @@ class ConcedeApi(APIView):
         to = serializers.CharField()
         game_over = serializers.BooleanField()
 
-    @extend_schema(request=InputSerializer, responses={200: OutputSerializer})
+    @extend_schema(request=InputSerializer, responses={200: OutputSerializer, 409: None, 422: None})
     def post(self, request: Request, game_id: int) -> Response:
         game = game_or_404(game_id)
         power_required(viewer_of(request, game, mastery=False), game)
@@ -402,7 +402,7 @@ class VacationApi(APIView):
         away_until = serializers.DateTimeField()
         deadline = serializers.DateTimeField()
 
-    @extend_schema(request=InputSerializer, responses={200: OutputSerializer})
+    @extend_schema(request=InputSerializer, responses={200: OutputSerializer, 409: None, 422: None})
     def post(self, request: Request, game_id: int) -> Response:
         game = game_or_404(game_id)
         seat = power_required(viewer_of(request, game, mastery=False), game)

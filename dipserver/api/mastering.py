@@ -37,7 +37,7 @@ class _MasterApi(APIView):
 class GameProcessApi(_MasterApi):
     """Process the open phase now (queued for a worker; the answer may still show it open)."""
 
-    @extend_schema(request=None, responses={200: GameDetailSerializer})
+    @extend_schema(request=None, responses={200: GameDetailSerializer, 409: None})
     def post(self, request: Request, game_id: int) -> Response:
         self.check(request, game_id)
         phase_services.phase_process_now(game_id=game_id)
@@ -64,7 +64,7 @@ class GameExtendApi(_MasterApi):
             help_text=f"ISO 8601 with a time zone, in the future, e.g. {DEADLINE_EXAMPLE}"
         )
 
-    @extend_schema(request=InputSerializer, responses={200: GameDetailSerializer})
+    @extend_schema(request=InputSerializer, responses={200: GameDetailSerializer, 409: None, 422: None})
     def post(self, request: Request, game_id: int) -> Response:
         self.check(request, game_id)
         data = self.InputSerializer(data=request.data)
@@ -76,7 +76,7 @@ class GameExtendApi(_MasterApi):
 class GamePauseApi(_MasterApi):
     """Stop the clock: no orders and no processing until resumed."""
 
-    @extend_schema(request=None, responses={200: GameDetailSerializer})
+    @extend_schema(request=None, responses={200: GameDetailSerializer, 409: None})
     def post(self, request: Request, game_id: int) -> Response:
         self.check(request, game_id)
         game_services.game_pause(game_id=game_id)
@@ -86,7 +86,7 @@ class GamePauseApi(_MasterApi):
 class GameResumeApi(_MasterApi):
     """Back in play; the deadline moves on by as long as the pause lasted."""
 
-    @extend_schema(request=None, responses={200: GameDetailSerializer})
+    @extend_schema(request=None, responses={200: GameDetailSerializer, 409: None})
     def post(self, request: Request, game_id: int) -> Response:
         self.check(request, game_id)
         game_services.game_resume(game_id=game_id)

@@ -1,17 +1,20 @@
-"""Middleware of the API: refuse an oversized body before anything reads it, and hold the sign-in and
-sign-up forms of the site to the same limits as the API's token and registration endpoints."""
+"""Middleware of the API: refuse an oversized body, or one that is not JSON, before anything reads it, and
+hold the sign-in and sign-up forms of the site to the same limits as the API's token and registration
+endpoints."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from rest_framework.utils.mediatypes import media_type_matches
 
-from dipserver.api.errors import is_api, too_large
-from dipserver.api.parsers import body_limit
+from dipserver.api.errors import is_api, not_found, not_json, too_large
+from dipserver.api.parsers import JSONParser, body_limit
 from dipserver.api.throttling import LoginThrottle, RegisterThrottle
 
 
@@ -26,6 +29,30 @@ class BodyLimitMiddleware:
         if is_api(request) and _declared_length(request) > body_limit():
             return too_large()
         return self.get_response(request)
+
+
+class JsonBodyMiddleware:
+    """Under /api/, a request to an endpoint that carries a body in any media type but JSON (a form,
+    multipart, text) answers 415 (JSON) before its view runs, whether or not the view would read the body:
+    the API takes JSON only. An unknown address stays a 404."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_view(
+        self, request: HttpRequest, view: Callable[..., Any], args: Any, kwargs: Any
+    ) -> HttpResponse | None:
+        if not is_api(request) or view is not_found or not _has_body(request):
+            return None
+        media_type = request.META.get("CONTENT_TYPE", "")
+        return None if media_type_matches(JSONParser.media_type, media_type) else not_json(media_type)
+
+
+def _has_body(request: HttpRequest) -> bool:
+    return _declared_length(request) > 0 or "HTTP_TRANSFER_ENCODING" in request.META
 
 
 def _declared_length(request: HttpRequest) -> int:

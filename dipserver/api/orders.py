@@ -20,7 +20,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from dipserver.api.boards import in_play, variant_or_404
-from dipserver.api.errors import Conflict, error_body
+from dipserver.api.errors import Conflict, error_body, status_of
 from dipserver.api.etag import matches, not_modified, tagged
 from dipserver.api.inputs import Input
 from dipserver.api.payloads import OptionSerializer
@@ -112,14 +112,13 @@ def open_phase_or_409(game: Game, named: str | None = None, phase: Phase | None 
 
 
 def _refused_or_conflict(exc: GameError, game_id: int, named: str | None) -> Exception:
-    """A refusal because the phase closed in the meantime is a conflict; anything else is the client's."""
+    """A refusal because the phase closed in the meantime is said as the conflict it is; any other keeps
+    its own code (and so its status)."""
     game = game_or_404(game_id)
     try:
         open_phase_or_409(game, named)
     except Conflict as conflict:
         return conflict
-    if "deadline has passed" in str(exc):
-        return Conflict(str(exc))
     return exc
 
 
@@ -161,9 +160,10 @@ class OrdersApi(APIView):
     @extend_schema(
         request=ReplaceInputSerializer,
         parameters=[_IF_MATCH],
-        responses={200: _OrdersOutputSerializer, 400: InvalidOrdersSerializer, 409: None, 412: None},
+        responses={200: _OrdersOutputSerializer, 409: None, 412: None, 422: InvalidOrdersSerializer},
         description="Replace all my orders. Valid orders are stored even when others are rejected; the "
-        "answer is then 400 and lists every order with its result. Either answer carries the new ETag.",
+        "answer is then 422 (invalid_orders) and lists every order with its result. Either answer carries "
+        "the new ETag.",
     )
     def put(self, request: Request, game_id: int) -> Response:
         # The busiest write: straight to the service, which reads and locks what it needs in three
@@ -196,7 +196,7 @@ class OrdersApi(APIView):
         fields = {"orders": {str(i): r["reason"] for i, r in enumerate(rows) if not r["valid"]}}
         answer = Response(
             error_body("invalid_orders", message, fields, **_OrdersOutputSerializer(body).data),
-            status=status.HTTP_400_BAD_REQUEST,
+            status=status_of("invalid_orders"),
         )
         return tagged(answer, submission.version.tag)  # the valid orders were stored: a new version
 
@@ -334,7 +334,7 @@ class ReadyApi(APIView):
         ready = serializers.BooleanField()
         phase_due = serializers.BooleanField(help_text="Everyone is ready: processing has been queued.")
 
-    @extend_schema(request=InputSerializer, responses={200: OutputSerializer, 409: None})
+    @extend_schema(request=InputSerializer, responses={200: OutputSerializer, 409: None, 422: None})
     def put(self, request: Request, game_id: int) -> Response:
         game = game_or_404(game_id)
         power_required(viewer_of(request, game, mastery=False), game)

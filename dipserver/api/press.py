@@ -104,7 +104,7 @@ class ChannelListApi(APIView):
         channels = selectors.press_channels(game=game, seat=seat, since=_since(request))
         return Response(self.OutputSerializer([asdict(c) for c in channels], many=True).data)
 
-    @extend_schema(request=MarkInputSerializer, responses={200: MarkOutputSerializer})
+    @extend_schema(request=MarkInputSerializer, responses={200: MarkOutputSerializer, 422: None})
     def post(self, request: Request, game_id: int) -> Response:
         """Refused with ``unknown_channel`` for a channel I do not have, ``not_in_channel`` for a message
         that is not in it."""
@@ -150,7 +150,7 @@ class MessagesApi(APIView):
             SINCE,
             OpenApiParameter("channel", str, required=False, description="A channel's id, as listed."),
         ],
-        responses={200: OutputSerializer(many=True)},
+        responses={200: OutputSerializer(many=True), 422: None},  # 422: a channel I do not have
     )
     def get(self, request: Request, game_id: int) -> Response:
         game = game_or_404(game_id)
@@ -177,7 +177,7 @@ class MessagesApi(APIView):
                 "`idempotency_key_reused`.",
             )
         ],
-        responses={201: OutputSerializer, 422: None},
+        responses={201: OutputSerializer, 409: None, 422: None},
     )  # fmt: skip
     def post(self, request: Request, game_id: int) -> Response:
         game = game_or_404(game_id)

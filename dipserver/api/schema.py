@@ -2,9 +2,11 @@
 
 The error statuses follow from what the server does to every request (``errors_of``), so no view lists
 them by hand: the authentication classes (401 for a bad token), the permissions (401 and 403), path
-parameters and pages (404), parameters and bodies (400), bodies (413, 415), throttles (429) and writes
-(503 when SQLite stays locked). A view names only the statuses its own rules add (409, 412, 422), as
-``responses={409: None}``; every error answer gets the one body, the ``Error`` component.
+parameters and pages (404), parameters and bodies (400), writes (413 and 415 for a body too large or not
+JSON, 503 when SQLite stays locked) and throttles (429). A view names only the statuses its own rules add
+(409 for a game not in the state it needs, 412, 422 for what the rules refuse), as
+``responses={409: None}``; every error answer gets the one body, the ``Error`` component. Which code
+answers which status is decided in ``dipserver.api.errors.GAME_ERROR_STATUSES``.
 """
 
 from __future__ import annotations
@@ -20,15 +22,18 @@ from dipserver.api.throttling import WriteThrottle
 UNSAFE = ("POST", "PUT", "PATCH", "DELETE")
 
 ERROR_TEXT = {
-    "400": "Invalid: the request's parameters or body (codes invalid, parse_error, refused, ...)",
+    "400": "Malformed: the request's parameters or body do not say what the schema asks (codes invalid, "
+    "parse_error)",
     "401": "Not authenticated, or the token is unknown, revoked or expired",
     "403": "Permission denied: not a player of this game, not its game master, or no CSRF token",
     "404": "Not found: no such game, phase, variant, token or page",
-    "409": "Conflict: the game is not in a state that allows this (e.g. the phase named is not open)",
+    "409": "Conflict: the game is not in a state that allows this now (e.g. the phase named is not open, "
+    "the game is full, over or paused); look again",
     "412": "Precondition failed: If-Match names an older version",
     "413": "The request body is larger than the API accepts",
-    "415": "The body's media type is not JSON, a form or multipart",
-    "422": "Unprocessable: the idempotency key was used for another request",
+    "415": "The body's media type is not JSON (code unsupported_media_type)",
+    "422": "Unprocessable: well formed, but the rules refuse it (e.g. orders rejected, a power or channel "
+    "not to be had, an idempotency key used for another request)",
     "429": "Throttled: too many requests; see Retry-After",
     "503": "Busy: the database stayed locked by other writes; nothing changed, send it again",
 }
@@ -108,10 +113,12 @@ def errors_of(view: Any, method: str, operation: dict[str, Any]) -> set[str]:
     if any(p["in"] == "query" for p in parameters) or unsafe:
         codes.add("400")
     if "requestBody" in operation:
-        codes |= {"400", "413", "415"}
+        codes.add("400")
     throttles = view.get_throttles()
     if any(unsafe or not isinstance(t, WriteThrottle) for t in throttles):
         codes.add("429")  # writes are counted per user; logins, sign-ups and anonymous pictures always
     if unsafe:
-        codes.add("503")
+        # Any body too large or not JSON, even to a write that reads none (the API's middleware), and
+        # SQLite's lock.
+        codes |= {"413", "415", "503"}
     return codes

@@ -53,8 +53,12 @@ class VacationSerializer(serializers.Serializer[Any]):
 
 
 class SettingsSerializer(serializers.Serializer[Any]):
-    email = serializers.CharField(help_text="The confirmed address; mail goes only there.")
-    email_pending = serializers.CharField(help_text="Waiting for its owner to follow the mailed link.")
+    email = serializers.CharField(
+        allow_null=True, help_text="The confirmed address; mail goes only there. Null: none (the null rule)."
+    )
+    email_pending = serializers.CharField(
+        allow_null=True, help_text="Waiting for its owner to follow the mailed link; null when none is."
+    )
     time_zone = serializers.CharField()
     preferences = PreferencesSerializer()
     vacation = VacationSerializer(many=True)
@@ -62,8 +66,8 @@ class SettingsSerializer(serializers.Serializer[Any]):
 
 def _settings(user: User) -> dict[str, Any]:
     return {
-        "email": user.email,
-        "email_pending": user.email_pending,
+        "email": user.email or None,  # "" in the database: no address (the null rule)
+        "email_pending": user.email_pending or None,
         "time_zone": user.time_zone,
         "preferences": preferences_of([user.id])[user.id],
         "vacation": list(seats_unfinished(user=user)),
@@ -78,7 +82,9 @@ class AccountSettingsApi(APIView):
 
     # Input: the JSON types as the schema says them, nested preferences included (``0`` is no boolean).
     class InputSerializer(Input):
-        email = serializers.EmailField(required=False, allow_blank=True)
+        email = serializers.EmailField(
+            required=False, allow_blank=True, allow_null=True, help_text='null (or "") removes every address.'
+        )
         time_zone = serializers.ChoiceField(choices=[], required=False)
         preferences = PreferencesInputSerializer(required=False)
 
@@ -106,9 +112,10 @@ class AccountSettingsApi(APIView):
                     time_zone=given.get("time_zone", user.time_zone),
                     preferences=dict(given.get("preferences", {})),
                 )
-            if "email" in given and given["email"] != (user.email_pending or user.email):
+            email = given.get("email") or ""  # null and "" alike: no address
+            if "email" in given and email != (user.email_pending or user.email):
                 try:
-                    email_change_request(user=user, email=given["email"])
+                    email_change_request(user=user, email=email)
                 except TooManyMails as exc:
                     raise exceptions.Throttled(detail=str(exc)) from None
         user.refresh_from_db()

@@ -85,7 +85,7 @@ class TokenRotateApi(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=None, responses={201: NewTokenSerializer})
+    @extend_schema(request=None, responses={201: NewTokenSerializer, 422: None})  # no_token
     def post(self, request: Request, token_id: int | None = None) -> Response:
         user = cast(User, request.user)
         old = _carried(request) if token_id is None else token_of(user=user, token_id=token_id)
@@ -98,7 +98,7 @@ class LogoutApi(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=None, responses={204: None})
+    @extend_schema(request=None, responses={204: None, 422: None})  # no_token
     def post(self, request: Request) -> Response:
         token_revoke(token=_carried(request))
         return Response(status=status.HTTP_204_NO_CONTENT)

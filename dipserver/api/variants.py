@@ -132,7 +132,9 @@ class VariantDetailApi(APIView):
         options = OptionSerializer(many=True)
         timeline = ChangeSerializer(many=True)
         geometry = serializers.JSONField(allow_null=True)
-        geometry_problem = serializers.CharField(allow_blank=True)
+        geometry_problem = serializers.CharField(
+            allow_null=True, help_text="Why there is no drawing (geometry is null); null when there is one."
+        )
 
     @extend_schema(responses={200: OutputSerializer})
     def get(self, request: Request, slug: str) -> Response:
@@ -147,7 +149,7 @@ class VariantDetailApi(APIView):
             raise NotFound(f"Variant {slug!r} has a broken timeline: {exc}") from exc
         try:
             generated = sample_geometry(slug)
-            geometry, problem = generated or geometry_json(variant), ""
+            geometry, problem = generated or geometry_json(variant), None
         except GeometryError as exc:
             geometry, problem = None, str(exc)
         out = {

@@ -84,7 +84,9 @@ class WebhookListApi(APIView):
         return Response(WebhookSerializer(hooks, many=True).data)
 
     # 404: no such game; 409: too many webhooks (403, a game not mine, is documented for every write).
-    @extend_schema(request=InputSerializer, responses={201: NewWebhookSerializer, 404: None, 409: None})
+    @extend_schema(
+        request=InputSerializer, responses={201: NewWebhookSerializer, 404: None, 409: None, 422: None}
+    )
     def post(self, request: Request) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)

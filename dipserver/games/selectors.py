@@ -52,7 +52,7 @@ def game_get(*, game_id: int) -> GameView:
         .first()
     )
     if game is None:
-        raise GameError(f"There is no game {game_id}")
+        raise GameError(f"There is no game {game_id}", code="not_found")
     powers = list(game.powers.all())
     names = list(Phase.objects.filter(game=game).order_by("index").values_list("name", flat=True))
     return GameView(game, powers, game.current_phase, names, powers_waiting(game=game, powers=powers))
@@ -61,7 +61,7 @@ def game_get(*, game_id: int) -> GameView:
 def phase_get(*, game_id: int, index: int) -> Phase:
     phase = Phase.objects.filter(game_id=game_id, index=index).first()
     if phase is None:
-        raise GameError(f"Game {game_id} has no phase number {index}")
+        raise GameError(f"Game {game_id} has no phase number {index}", code="not_found")
     return phase
 
 

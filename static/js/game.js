@@ -525,7 +525,7 @@ async function saveOrders() {
     answer =
       texts.length === 0
         ? await call(`${API}/orders?phase=${phase}`, { method: "DELETE", accept: [409] })
-        : await call(`${API}/orders`, { method: "PUT", json: { phase, orders: texts }, accept: [400, 409] });
+        : await call(`${API}/orders`, { method: "PUT", json: { phase, orders: texts }, accept: [400, 409, 422] });
   } catch (error) {
     renderOrderList("unsaved");
     const why = error instanceof ApiError ? error.message : "the server could not be reached";
@@ -540,7 +540,7 @@ async function saveOrders() {
     await loadGame();
     return false;
   }
-  if (status === 400 && !(body?.orders || body?.error?.orders)) {
+  if ((status === 400 || status === 422) && !(body?.orders || body?.error?.orders)) {
     renderOrderList("unsaved");
     notice(body?.error?.message || "The orders were refused.", "error");
     return false;

@@ -128,7 +128,7 @@ export async function loadPress() {
   const channel = $("press-channel").value || "public";
   showSendable();
   const url = `${API}/messages?channel=${encodeURIComponent(channel)}&page_size=200`;
-  const { body } = await call(url, { accept: [400, 403, 409] });
+  const { body } = await call(url, { accept: [400, 403, 409, 422] });
   const messages = body?.results || [];
   const log = $("press-log");
   if (messages.length) log.replaceChildren(...messages.map(item));
@@ -147,7 +147,7 @@ export async function loadPress() {
 // Mark the channel read up to the newest message shown; the inbox's count changes with it.
 async function markRead(channel, upTo) {
   const { body } = await call(`${API}/channels`, {
-    method: "POST", json: { channel, up_to: upTo }, accept: [400, 403, 409],
+    method: "POST", json: { channel, up_to: upTo }, accept: [400, 403, 409, 422],
   });
   if (body?.last_read === undefined) return;
   press.marked[channel] = body.last_read;

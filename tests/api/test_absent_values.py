@@ -73,3 +73,43 @@ def test_the_press_answers_null_for_a_sender_it_hides_never_an_empty_string(play
     ]
     assert [_empty_strings(answer) for answer in answers] == [[], [], []]
     assert answers[0]["results"][0]["sender"] is None
+
+
+def test_an_account_without_an_address_answers_null_for_it(outsider):
+    """The account's own answers: no confirmed or pending address is null, never ""."""
+    me = client_for(outsider)
+    answers = [me.get("/api/v1/accounts/me").json(), me.get("/api/v1/accounts/settings").json()]
+    assert [_empty_strings(answer) for answer in answers] == [[], []]
+    assert [(a["email"], a["email_pending"]) for a in answers] == [(None, None), (None, None)]
+    signed_up = client_for().post(
+        "/api/v1/accounts/register", {"username": "nomail", "password": "correct horse 9"}
+    )
+    assert signed_up.status_code == 201 and signed_up.json()["email_pending"] is None
+
+
+def test_a_variant_with_its_drawing_answers_null_for_the_problem(db):
+    shown = client_for().get("/api/v1/variants/standard").json()
+    assert shown["geometry"] is not None and shown["geometry_problem"] is None
+    assert _empty_strings(shown) == []
+
+
+READS = [
+    "/api/v1/accounts/tokens",
+    "/api/v1/notifications",
+    "/api/v1/notifications/unread",
+    "/api/v1/webhooks",
+    "/api/v1/variants",
+    "/api/v1/games",
+    "/api/v1/games/{g}/phases",
+    "/api/v1/games/{g}/phases/0",
+    "/api/v1/games/{g}/timeline",
+    "/api/v1/games/{g}/options",
+    "/api/v1/games/{g}/channels",
+]
+
+
+@pytest.mark.parametrize("path", READS)
+def test_every_read_of_a_game_in_play_answers_null_never_an_empty_string(game, path):
+    answer = client_for(user_of(game, "FRANCE")).get(path.format(g=game.id))
+    assert answer.status_code == 200, answer.content[:300]
+    assert _empty_strings(answer.json()) == []

@@ -14,7 +14,8 @@ URL = "/api/v1/accounts/settings"
 
 def test_the_settings_start_with_every_mail_on_and_utc(outsider):
     got = client_for(outsider).get(URL).json()
-    assert got["time_zone"] == "UTC" and got["email"] == "" and got["vacation"] == []
+    assert got["time_zone"] == "UTC" and got["vacation"] == []
+    assert got["email"] is None and got["email_pending"] is None  # no address: null, never ""
     assert got["preferences"] == {
         "phase_processed": True,
         "deadline_reminder": True,
@@ -43,8 +44,17 @@ def test_an_unknown_time_zone_is_refused_and_changes_nothing(outsider):
 def test_a_new_email_waits_for_its_link(outsider, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
         answer = client_for(outsider).patch(URL, {"email": "me@example.org"}, format="json")
-    assert answer.json()["email"] == "" and answer.json()["email_pending"] == "me@example.org"
+    assert answer.json()["email"] is None and answer.json()["email_pending"] == "me@example.org"
     assert Mail.objects.get(to="me@example.org").kind == "account"
+
+
+def test_null_removes_every_address_as_the_empty_string_does(outsider, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        client_for(outsider).patch(URL, {"email": "me@example.org"}, format="json")
+    for cleared in (None, ""):
+        answer = client_for(outsider).patch(URL, {"email": cleared}, format="json")
+        assert answer.status_code == 200, answer.json()
+        assert (answer.json()["email"], answer.json()["email_pending"]) == (None, None), cleared
 
 
 def test_too_many_confirmation_links_in_a_day_are_refused(outsider, django_capture_on_commit_callbacks):

@@ -33,7 +33,7 @@ def test_a_deadline_in_the_past_is_refused(game, master):
     before = _deadline(game)
     answer = _extend(game, master, "2001-01-01T18:00Z")
     error = answer.json()["error"]
-    assert (answer.status_code, error["code"]) == (400, "refused")
+    assert (answer.status_code, error["code"]) == (422, "refused")
     assert "has already passed" in error["message"]
     assert _deadline(game) == before
 

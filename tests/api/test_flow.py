@@ -36,7 +36,7 @@ def test_a_weak_password_or_a_taken_name_is_refused_with_the_field_named(players
 
 def test_a_wrong_password_gets_a_clear_refusal(players):
     answer = client_for().post("/api/v1/accounts/token", {"username": "player0", "password": "nope"})
-    assert answer.status_code == 400
+    assert answer.status_code == 422
     assert answer.json()["error"] == {
         "code": "bad_credentials",
         "message": "Wrong username or password.",
@@ -79,7 +79,7 @@ def test_orders_are_validated_one_by_one_and_the_valid_ones_stored(game):
         {"phase": "S1901M", "orders": ["A PAR - BUR", "A MUN - RUH", "F BRE - XYZ"]},
         format="json",
     )
-    assert sent.status_code == 400
+    assert sent.status_code == 422
     body = sent.json()
     assert body["error"]["code"] == "invalid_orders"
     assert [o["valid"] for o in body["error"]["orders"]] == [True, False, False]

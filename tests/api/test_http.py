@@ -38,7 +38,7 @@ def test_unknown_units_and_other_powers_units_are_explained(game):
         {"phase": "S1901M", "orders": ["A BUR H", "F LON - ENG"]},
         format="json",
     )
-    assert answer.status_code == 400
+    assert (answer.status_code, answer.json()["error"]["code"]) == (422, "invalid_orders")
     reasons = [o["reason"] for o in answer.json()["error"]["orders"]]
     assert all(reasons), reasons
     assert "2 of 2 orders were rejected" in answer.json()["error"]["message"]
@@ -90,7 +90,7 @@ def test_login_is_throttled(players, settings):
     client = client_for()
     for _ in range(3):
         assert (
-            client.post("/api/v1/accounts/token", {"username": "player0", "password": "x"}).status_code == 400
+            client.post("/api/v1/accounts/token", {"username": "player0", "password": "x"}).status_code == 422
         )
     blocked = client.post(
         "/api/v1/accounts/token", {"username": "player0", "password": "a long passphrase 1"}
@@ -160,12 +160,12 @@ def test_creating_a_game_explains_bad_settings(outsider):
     option = creator.post(
         "/api/v1/games", {"name": "X", "variant": "standard", "options": {"fog": True}}, format="json"
     )
-    assert option.status_code == 400
+    assert (option.status_code, option.json()["error"]["code"]) == (422, "refused")
     assert "unknown option" in option.json()["error"]["message"]
     zone = creator.post(
         "/api/v1/games", {"name": "X", "variant": "standard", "deadline_zone": "Mars/Base"}, format="json"
     )
-    assert zone.status_code == 400 and "time zone" in zone.json()["error"]["message"]
+    assert zone.status_code == 422 and "time zone" in zone.json()["error"]["message"]
 
 
 def test_a_secret_draw_vote_changes_only_the_voters_tag(game):

@@ -10,6 +10,9 @@ from tests.api.conftest import client_for
 pytestmark = pytest.mark.django_db
 
 
+WRONG = 422  # a wrong password: well formed, refused (bad_credentials)
+
+
 def _guess(n: int, **headers: str) -> int:
     answer = client_for().post(
         "/api/v1/accounts/token", {"username": "player0", "password": f"guess {n}"}, **headers
@@ -19,7 +22,7 @@ def _guess(n: int, **headers: str) -> int:
 
 def test_forged_forwarded_addresses_do_not_reset_the_login_limit(players):
     codes = [_guess(n, HTTP_X_FORWARDED_FOR=f"198.51.100.{n}") for n in range(40)]
-    assert codes == [400] * 20 + [429] * 20  # the default limit: 20 a minute per address
+    assert codes == [WRONG] * 20 + [429] * 20  # the default limit: 20 a minute per address
 
 
 def test_registration_while_limited_is_refused_whatever_the_forwarded_header(db, settings):
@@ -39,14 +42,14 @@ def test_behind_a_trusted_proxy_the_address_it_saw_is_counted(players, settings)
     settings.DIPSERVER_API_THROTTLES = {**settings.DIPSERVER_API_THROTTLES, "login": "2/min"}
     # The proxy appends the address it was reached from; whatever the client wrote before it is ignored.
     same_client = [_guess(n, HTTP_X_FORWARDED_FOR=f"10.9.9.{n}, 192.0.2.7") for n in range(3)]
-    assert same_client == [400, 400, 429]
-    assert _guess(9, HTTP_X_FORWARDED_FOR="192.0.2.8") == 400  # another client behind the same proxy
+    assert same_client == [WRONG, WRONG, 429]
+    assert _guess(9, HTTP_X_FORWARDED_FOR="192.0.2.8") == WRONG  # another client behind the same proxy
 
 
 def test_behind_two_proxies_the_outer_proxys_entry_counts(players, settings):
     settings.TRUSTED_PROXY_COUNT = 2
     settings.DIPSERVER_API_THROTTLES = {**settings.DIPSERVER_API_THROTTLES, "login": "1/min"}
-    assert _guess(1, HTTP_X_FORWARDED_FOR="forged, 192.0.2.7, 10.0.0.2") == 400
+    assert _guess(1, HTTP_X_FORWARDED_FOR="forged, 192.0.2.7, 10.0.0.2") == WRONG
     assert _guess(2, HTTP_X_FORWARDED_FOR="other, 192.0.2.7, 10.0.0.2") == 429
 
 
@@ -57,7 +60,7 @@ def _form_sign_in(n: int, path: str = "/accounts/login/", **headers: str) -> int
 
 def test_the_sign_in_form_shares_the_apis_login_limit(players, settings):
     settings.DIPSERVER_API_THROTTLES = {**settings.DIPSERVER_API_THROTTLES, "login": "3/min"}
-    assert [_guess(1), _guess(2)] == [400, 400]
+    assert [_guess(1), _guess(2)] == [WRONG, WRONG]
     assert _form_sign_in(3, HTTP_X_FORWARDED_FOR="198.51.100.3") == 200  # the form again, with its error
     blocked = Client().post("/accounts/login/", {"username": "player0", "password": "a long passphrase 1"})
     assert blocked.status_code == 429 and "Retry-After" in blocked

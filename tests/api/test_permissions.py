@@ -17,8 +17,8 @@ MATRIX = [
     ("get", "/api/v1/games", None, (200, 200, 200, 200, 200)),
     ("post", "/api/v1/games", {"name": "New", "variant": "standard"}, (401, 201, 201, 201, 201)),
     ("get", "/api/v1/games/{g}", None, (200, 200, 200, 200, 200)),
-    ("post", "/api/v1/games/{g}/join", {}, (401, 400, 400, 400, 400)),  # started: refused, with a reason
-    ("post", "/api/v1/games/{g}/leave", None, (401, 403, 400, 403, 403)),
+    ("post", "/api/v1/games/{g}/join", {}, (401, 409, 409, 409, 409)),  # started: a conflict, with a reason
+    ("post", "/api/v1/games/{g}/leave", None, (401, 403, 409, 403, 403)),
     ("get", "/api/v1/games/{g}/phases", None, (200, 200, 200, 200, 200)),
     ("get", "/api/v1/games/{g}/phases/0", None, (200, 200, 200, 200, 200)),
     ("get", "/api/v1/games/{g}/phases/0/map.svg", None, (200, 200, 200, 200, 200)),
@@ -44,7 +44,7 @@ MATRIX = [
     ("post", "/api/v1/games/{g}/process", None, (401, 403, 403, 200, 200)),
     ("post", "/api/v1/games/{g}/extend", {"deadline": "2099-01-01T12:00:00Z"}, (401, 403, 403, 200, 200)),
     ("post", "/api/v1/games/{g}/pause", None, (401, 403, 403, 200, 200)),
-    ("post", "/api/v1/games/{g}/resume", None, (401, 403, 403, 400, 400)),  # not paused: refused
+    ("post", "/api/v1/games/{g}/resume", None, (401, 403, 403, 409, 409)),  # not paused: a conflict
 ]
 
 

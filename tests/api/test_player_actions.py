@@ -30,7 +30,7 @@ def test_vacation_moves_the_deadline_and_spends_the_allowance(players, master):
     assert (me["vacation_days"], me["me"]["vacation_days_left"]) == (3, 1)
     assert me["me"]["away_until"] == body["away_until"]
     refused = england.post(f"/api/v1/games/{game.id}/vacation", {"days": 2}, format="json")
-    assert refused.status_code == 400 and "1 vacation day" in refused.json()["error"]["message"]
+    assert refused.status_code == 422 and "1 vacation day" in refused.json()["error"]["message"]
 
 
 def test_vacation_is_for_players_only(players, master, outsider):
@@ -60,7 +60,7 @@ def test_leaving_before_the_start_frees_the_seat_and_is_refused_after(players, m
     assert left.status_code == 204 and not forming.powers.exists()
     game = start_game(players, master)
     late = client_for(user_of(game, "ENGLAND")).post(f"/api/v1/games/{game.id}/leave")
-    assert late.status_code == 400 and late.json()["error"]["code"] == "refused"
+    assert late.status_code == 409 and late.json()["error"]["code"] == "already_started"
 
 
 def test_anyone_reads_public_press_and_never_private_press(players, master):

@@ -84,7 +84,7 @@ def test_marking_a_powers_channel_read_is_refused_alike_whoever_sent_the_message
     sent = send(game, "ENGLAND", "Guess who", ["FRANCE"])
     others = [p for p in POWERS if p != "FRANCE"]
     answers = {other: mark(game, "FRANCE", channel=other, up_to=sent) for other in others}
-    assert {a.status_code for a in answers.values()} == {400}
+    assert {a.status_code for a in answers.values()} == {422}
     bodies = {a.content.decode().replace(other, "X") for other, a in answers.items()}
     assert len(bodies) == 1
     assert answers["ENGLAND"].json()["error"]["code"] == "not_in_channel"
@@ -114,7 +114,7 @@ def test_the_anonymous_channel_cannot_be_answered_and_says_so(players, master):
     refused = client_for(user_of(game, "FRANCE")).post(
         f"/api/v1/games/{game.id}/messages", answer, format="json"
     )
-    assert refused.status_code == 400
+    assert (refused.status_code, refused.json()["error"]["code"]) == (422, "refused")
     assert "Anonymous press cannot be answered" in refused.json()["error"]["message"]
 
 

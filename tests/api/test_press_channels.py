@@ -68,7 +68,7 @@ def test_marking_a_channel_that_does_not_exist_is_refused_with_unknown_channel(g
     send(game, "ENGLAND", "Triple?", ["FRANCE", "GERMANY"])
     for channel in ("ATLANTIS", "ENGLAND,FRANCE,GERMANY", "ITALY,RUSSIA", " , "):
         answer = mark(game, "FRANCE", channel=channel)
-        assert answer.status_code == 400, channel
+        assert answer.status_code == 422, channel
         assert answer.json()["error"]["code"] == "unknown_channel", channel
     assert not PressMark.objects.filter(power__game=game).exists()  # nothing stored for them
 
@@ -76,14 +76,14 @@ def test_marking_a_channel_that_does_not_exist_is_refused_with_unknown_channel(g
 def test_reading_a_channel_that_does_not_exist_is_refused_with_unknown_channel(game):
     path = f"/api/v1/games/{game.id}/messages"
     answer = client_for(user_of(game, "FRANCE")).get(path, {"channel": "ATLANTIS"})
-    assert answer.status_code == 400
+    assert answer.status_code == 422
     assert answer.json()["error"]["code"] == "unknown_channel"
 
 
 def test_marking_a_message_of_another_channel_is_refused_with_not_in_channel(game):
     sent = send(game, "ENGLAND", "Channel?", ["FRANCE"]).json()["id"]
     answer = mark(game, "FRANCE", channel="public", up_to=sent)
-    assert answer.status_code == 400
+    assert answer.status_code == 422
     assert answer.json()["error"]["code"] == "not_in_channel"
 
 

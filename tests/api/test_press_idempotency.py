@@ -62,7 +62,8 @@ def test_a_retry_after_the_game_moved_on_still_gets_the_message(game):
     game_finish(game=game, result="draw", winners=[])
     retry = post(game, "ENGLAND", "c0ffee-1")
     assert (retry.status_code, retry.json()) == (201, first.json())
-    assert post(game, "ENGLAND", "c0ffee-2").status_code == 400  # new press: the game is over
+    over = post(game, "ENGLAND", "c0ffee-2")  # new press: the game is over
+    assert (over.status_code, over.json()["error"]["code"]) == (409, "not_in_play")
 
 
 def test_posts_without_a_key_are_each_posted(game):

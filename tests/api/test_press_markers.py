@@ -69,10 +69,10 @@ def test_marking_a_message_of_another_channel_is_refused_with_the_reason(game):
     private = send(game, "ENGLAND", "Channel?", ["FRANCE"])
     elsewhere = send(game, "ENGLAND", "Just us", ["GERMANY"])
     answer = mark(game, "FRANCE", channel="public", up_to=private)
-    assert answer.status_code == 400
+    assert (answer.status_code, answer.json()["error"]["code"]) == (422, "not_in_channel")
     assert f"Message {private} is not in your public press" in answer.json()["error"]["message"]
     hidden = mark(game, "FRANCE", channel="GERMANY", up_to=elsewhere)  # not France's to read
-    assert hidden.status_code == 400
+    assert (hidden.status_code, hidden.json()["error"]["code"]) == (422, "not_in_channel")
     assert "not in your GERMANY press" in hidden.json()["error"]["message"]
-    assert mark(game, "FRANCE", channel=" , ").status_code == 400
-    assert mark(game, "FRANCE").status_code == 400  # no channel
+    assert mark(game, "FRANCE", channel=" , ").json()["error"]["code"] == "unknown_channel"  # 422
+    assert mark(game, "FRANCE").status_code == 400  # no channel: malformed

@@ -122,7 +122,7 @@ def test_logout_with_a_session_is_refused(outsider):
     client = APIClient()
     client.force_login(outsider)
     answer = client.post("/api/v1/accounts/logout")
-    assert answer.status_code == 400
+    assert answer.status_code == 422
     assert answer.json()["error"]["code"] == "no_token"
 
 

@@ -24,7 +24,7 @@ def test_a_new_webhook_shows_its_secret_once(outsider):
 
 def test_a_webhook_to_a_private_address_is_refused_with_its_code(outsider):
     answer = client_for(outsider).post("/api/v1/webhooks", {"url": "http://10.0.0.1/"}, format="json")
-    assert answer.status_code == 400
+    assert answer.status_code == 422
     assert answer.json()["error"]["code"] == "address_refused"
     assert not Webhook.objects.exists()
 

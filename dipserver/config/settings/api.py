@@ -14,11 +14,9 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_PAGINATION_CLASS": "dipserver.api.pagination.Pagination",
-    "DEFAULT_PARSER_CLASSES": [
-        "dipserver.api.parsers.JSONParser",  # size- and depth-limited: a clear 400 or 413, never a 500
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
-    ],
+    # JSON only, as the schema says: a form or multipart body answers 415 (the browsable API then offers
+    # its raw JSON form, and the site's own pages send JSON). Size- and depth-limited: a clear 400 or 413.
+    "DEFAULT_PARSER_CLASSES": ["dipserver.api.parsers.JSONParser"],
     "EXCEPTION_HANDLER": "dipserver.api.errors.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
@@ -46,7 +44,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
-    # The schema documents JSON bodies: forms are still parsed (the browsable API), but cannot say null.
+    # The schema documents JSON bodies, the only ones the API parses.
     "PARSER_WHITELIST": ["dipserver.api.parsers.JSONParser"],
     # Every choice set has a name of its own, so no two collide (several fields are called kind, press
     # or status) and none is named by a hash.

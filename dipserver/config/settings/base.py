@@ -47,6 +47,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "dipserver.api.middleware.BodyLimitMiddleware",  # 413 (JSON) for an oversized body under /api/
+    "dipserver.api.middleware.JsonBodyMiddleware",  # 415 (JSON) for a body under /api/ that is not JSON
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",

@@ -24,3 +24,6 @@ WHITENOISE_AUTOREFRESH = True
 
 # The webhook tests post to a receiver they start on loopback (private addresses stay refused).
 DIPSERVER_WEBHOOKS_ALLOW_LOOPBACK = True
+
+# The API parses JSON only, so DRF's test client sends JSON unless a test names another format.
+REST_FRAMEWORK = {**REST_FRAMEWORK, "TEST_REQUEST_DEFAULT_FORMAT": "json"}  # noqa: F405

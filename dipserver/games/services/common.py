@@ -21,7 +21,7 @@ def game_locked(game_id: int) -> Game:
     """The Game row, locked until the transaction ends: the first lock every write takes."""
     game = Game.objects.select_for_update().filter(id=game_id).first()
     if game is None:
-        raise GameError(f"There is no game {game_id}")
+        raise GameError(f"There is no game {game_id}", code="not_found")
     return game
 
 
@@ -36,7 +36,7 @@ def game_of_phase_locked(phase_id: int) -> Game | None:
 def phase_locked(game: Game) -> Phase:
     """The game's current phase, locked (second in the lock order)."""
     if game.current_phase_id is None:
-        raise GameError(f"{game.name} has not started yet")
+        raise GameError(f"{game.name} has not started yet", code="not_started")
     return Phase.objects.select_for_update().get(id=game.current_phase_id)
 
 
@@ -56,7 +56,7 @@ def seat_of(powers: list[Power], user: Any) -> Power:
         for power in powers:
             if power.user_id == user_id:
                 return power
-    raise GameError("You are not playing in this game")
+    raise GameError("You are not playing in this game", code="not_a_player")
 
 
 def phase_named_or_conflict(game: Game, current: str, named: str) -> None:

@@ -109,7 +109,7 @@ def game_end_year_set(*, game_id: int, end_year: int | None) -> Game:
     """The game master changes the game's last year (none: the variant's default, if it has one)."""
     game = game_locked(game_id)
     if game.status == Game.Status.FINISHED:
-        raise GameError(f"{game.name} is over; its last year no longer matters")
+        raise GameError(f"{game.name} is over; its last year no longer matters", code="not_in_play")
     game.end_year = end_year_checked(game_variant(game), end_year)
     game.save(update_fields=["end_year"])
     return game
@@ -127,12 +127,14 @@ def game_join(
     """Take a seat; the game starts, powers assigned, when the last seat is taken."""
     game = game_locked(game_id)
     if game.status != Game.Status.FORMING:
-        raise GameError(f"{game.name} has already started; ask its game master about an open seat")
+        raise GameError(
+            f"{game.name} has already started; ask its game master about an open seat", code="already_started"
+        )
     if game.join_password and not check_password(password, game.join_password):
-        raise GameError("Wrong password for this game")
+        raise GameError("Wrong password for this game", code="wrong_password")
     seats = powers_locked(game)
     if any(p.user_id == user.id for p in seats):
-        raise GameError("You have already joined this game")
+        raise GameError("You have already joined this game", code="already_joined")
     variant = game_variant(game)
     unknown = [p for p in preferences if p.upper() not in variant.powers]
     if unknown:
@@ -140,7 +142,7 @@ def game_join(
             f"Unknown power(s) {', '.join(unknown)}; this variant has {', '.join(variant.powers)}"
         )
     if len(seats) >= len(variant.powers):
-        raise GameError(f"{game.name} is full")
+        raise GameError(f"{game.name} is full", code="game_full")
     seat = Power.objects.create(game=game, user=user, preferences=[p.upper() for p in preferences])
     if len(seats) + 1 == len(variant.powers):
         game_start(game=game, seats=[*seats, seat], now=now or timezone.now())
@@ -151,7 +153,10 @@ def game_join(
 def game_leave(*, game_id: int, user: Any) -> None:
     game = game_locked(game_id)
     if game.status != Game.Status.FORMING:
-        raise GameError("Once a game has started you cannot leave it; ask the game master to replace you")
+        raise GameError(
+            "Once a game has started you cannot leave it; ask the game master to replace you",
+            code="already_started",
+        )
     seat = seat_of(powers_locked(game), user)
     seat.delete()
 
@@ -209,7 +214,8 @@ def game_pause(*, game_id: int, now: dt.datetime | None = None) -> Game:
     game = game_locked(game_id)
     if game.status != Game.Status.ACTIVE:
         raise GameError(
-            f"Only a game in play can be paused; {game.name} is {game.get_status_display().lower()}"
+            f"Only a game in play can be paused; {game.name} is {game.get_status_display().lower()}",
+            code="not_in_play",
         )
     game.status = Game.Status.PAUSED
     game.paused_at = now or timezone.now()
@@ -223,7 +229,7 @@ def game_resume(*, game_id: int, now: dt.datetime | None = None) -> Game:
     now = now or timezone.now()
     game = game_locked(game_id)
     if game.status != Game.Status.PAUSED:
-        raise GameError(f"{game.name} is not paused")
+        raise GameError(f"{game.name} is not paused", code="not_paused")
     phase = phase_locked(game)
     if phase.status == Phase.Status.OPEN and phase.deadline and game.paused_at:
         phase.deadline += now - game.paused_at
@@ -291,9 +297,9 @@ def game_finish(*, game: Game, result: str, winners: list[str], now: dt.datetime
 
 def _in_play(game: Game) -> None:
     if game.status not in (Game.Status.ACTIVE, Game.Status.PAUSED):
-        raise GameError(f"{game.name} is not in play")
+        raise GameError(f"{game.name} is not in play", code="not_in_play")
 
 
 def _surviving(seat: Power) -> None:
     if seat.status == Power.Status.ELIMINATED:
-        raise GameError(f"{seat.name.title()} has been eliminated")
+        raise GameError(f"{seat.name.title()} has been eliminated", code="eliminated")

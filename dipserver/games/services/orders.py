@@ -115,7 +115,9 @@ def orders_submit(
     _open_for_orders(game, current, now)
     seat = _seat_locked_and_bumped(game, user)
     if seat.status == Power.Status.ELIMINATED:
-        raise GameError(f"{seat.name.title()} has been eliminated and has no orders to give")
+        raise GameError(
+            f"{seat.name.title()} has been eliminated and has no orders to give", code="eliminated"
+        )
     if expected is not None:
         _unchanged_since(expected, OrdersVersion(current.id, seat.orders_version - 1))
     view = phase_board(game, current.id)
@@ -232,12 +234,12 @@ def _game_and_phase_shared(game_id: int) -> tuple[Game, Phase]:
     # SQLite (no row locks: its writers take turns anyway), or no row: find out which is missing.
     game = Game.objects.only(*_GAME_FIELDS).filter(id=game_id).first()
     if game is None:
-        raise GameError(f"There is no game {game_id}")
+        raise GameError(f"There is no game {game_id}", code="not_found")
     phase_id = game.current_phase_id
     phases = Phase.objects.only("id", "game_id", "name", "status", "deadline")
     found = phases.filter(id=phase_id).first() if phase_id is not None else None
     if found is None:
-        raise GameError(f"{game.name} has not started yet")
+        raise GameError(f"{game.name} has not started yet", code="not_started")
     return game, found
 
 
@@ -269,7 +271,7 @@ def _seat_locked_and_bumped(game: Game, user: Any) -> Power:
     the rest of the transaction; the version before this write is ``orders_version - 1``."""
     user_id = getattr(user, "id", None)
     if user_id is None:  # an anonymous user must not match a vacant seat by ``user_id IS NULL``
-        raise GameError("You are not playing in this game")
+        raise GameError("You are not playing in this game", code="not_a_player")
     fields = ["id", "name", "status", "missed_phases", "seat_open", "orders_version"]
     with connection.cursor() as cursor:
         cursor.execute(
@@ -279,7 +281,7 @@ def _seat_locked_and_bumped(game: Game, user: Any) -> Power:
         )
         row = cursor.fetchone()
     if row is None:
-        raise GameError("You are not playing in this game")
+        raise GameError("You are not playing in this game", code="not_a_player")
     return Power.from_db(connection.alias, fields, row)
 
 
@@ -291,21 +293,22 @@ def _same_phase(named: str, current: Phase, game: Game) -> None:
     now_playing = EnginePhase.parse(current.name)
     named = named.upper()  # as written: ``str(wanted)`` of S0682M, S682M, does not parse back
     if wanted.sort_key() < now_playing.sort_key():
-        raise GameError(f"The {_label(game, named)} deadline has passed")
+        raise GameError(f"The {_label(game, named)} deadline has passed", code="phase_closed")
     if wanted != now_playing:
         raise GameError(
             f"{game_phase_title(game, named)} has not begun; "
-            f"the game is in {game_phase_title(game, current.name)}"
+            f"the game is in {game_phase_title(game, current.name)}",
+            code="conflict",
         )
 
 
 def _open_for_orders(game: Game, phase: Phase, now: dt.datetime) -> None:
     if game.status == Game.Status.PAUSED:
-        raise GameError(f"{game.name} is paused; orders are taken again when it resumes")
+        raise GameError(f"{game.name} is paused; orders are taken again when it resumes", code="paused")
     if game.status != Game.Status.ACTIVE:
-        raise GameError(f"{game.name} is not in play")
+        raise GameError(f"{game.name} is not in play", code="not_in_play")
     if phase.status != Phase.Status.OPEN or (phase.deadline is not None and phase.deadline <= now):
-        raise GameError(f"The {_label(game, phase.name)} deadline has passed")
+        raise GameError(f"The {_label(game, phase.name)} deadline has passed", code="phase_closed")
 
 
 def _label(game: Game, name: str) -> str:

@@ -94,7 +94,7 @@ def phase_turn(*, game: Game, phase: Phase, texts: dict[str, list[str]] | None =
 def phase_dry_run(*, game_id: int) -> Turn:
     game = Game.objects.get(id=game_id)
     if game.current_phase_id is None:
-        raise GameError(f"{game.name} has not started yet")
+        raise GameError(f"{game.name} has not started yet", code="not_started")
     return phase_turn(game=game, phase=Phase.objects.get(id=game.current_phase_id))
 
 
@@ -136,7 +136,7 @@ def phase_deadline_extend(*, game_id: int, deadline: dt.datetime, now: dt.dateti
     game = game_locked(game_id)
     phase = phase_locked(game)
     if phase.status != Phase.Status.OPEN or game.status == Game.Status.FINISHED:
-        raise GameError(f"{game.name} has no open phase to extend")
+        raise GameError(f"{game.name} has no open phase to extend", code="phase_closed")
     phase.deadline = deadline
     phase.save(update_fields=["deadline"])
     return phase
@@ -148,7 +148,7 @@ def phase_process_now(*, game_id: int, now: dt.datetime | None = None) -> Phase:
     game = game_locked(game_id)
     phase = phase_locked(game)
     if phase.status != Phase.Status.OPEN or game.status != Game.Status.ACTIVE:
-        raise GameError(f"{game.name} has no open phase in play")
+        raise GameError(f"{game.name} has no open phase in play", code="phase_closed")
     phase.deadline = now or timezone.now()
     phase.save(update_fields=["deadline"])
     phase_enqueue(phase.id, phase.deadline)
@@ -163,7 +163,7 @@ def phase_revert(*, game_id: int, index: int, now: dt.datetime | None = None) ->
     game = game_locked(game_id)
     target = Phase.objects.select_for_update().filter(game=game, index=index).first()
     if target is None:
-        raise GameError(f"{game.name} has no phase number {index}")
+        raise GameError(f"{game.name} has no phase number {index}", code="not_found")
     Phase.objects.filter(game=game, index__gt=index).delete()
     target.status, target.processed_at, target.grace_used, target.reminder_sent = (
         Phase.Status.OPEN,

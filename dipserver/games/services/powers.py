@@ -19,14 +19,16 @@ def power_replace(*, power_id: int, user: Any) -> Power:
     """Give a seat to a new player (a game master's action, or a volunteer taking an offered seat)."""
     game_id = Power.objects.filter(id=power_id).values_list("game_id", flat=True).first()
     if game_id is None:
-        raise GameError(f"There is no seat {power_id}")
+        raise GameError(f"There is no seat {power_id}", code="not_found")
     game = game_locked(game_id)
     powers = powers_locked(game)
     seat = next(p for p in powers if p.id == power_id)
     if any(p.user_id == user.id for p in powers if p.id != power_id):
-        raise GameError(f"{user} already plays another power in {game.name}")
+        raise GameError(f"{user} already plays another power in {game.name}", code="already_joined")
     if seat.status == Power.Status.ELIMINATED:
-        raise GameError(f"{seat.name.title()} has been eliminated; there is nothing to take over")
+        raise GameError(
+            f"{seat.name.title()} has been eliminated; there is nothing to take over", code="eliminated"
+        )
     seat.user = user
     seat.status, seat.missed_phases, seat.seat_open, seat.ready = Power.Status.ACTIVE, 0, False, False
     seat.draw_vote, seat.concede_to = False, ""
@@ -39,11 +41,11 @@ def power_civil_disorder_set(*, power_id: int) -> Power:
     """Put a power in civil disorder now: its units hold, its seat is offered to a replacement."""
     game_id = Power.objects.filter(id=power_id).values_list("game_id", flat=True).first()
     if game_id is None:
-        raise GameError(f"There is no seat {power_id}")
+        raise GameError(f"There is no seat {power_id}", code="not_found")
     game = game_locked(game_id)
     seat = next(p for p in powers_locked(game) if p.id == power_id)
     if game.status not in (Game.Status.ACTIVE, Game.Status.PAUSED) or seat.status == Power.Status.ELIMINATED:
-        raise GameError(f"{seat} cannot be put in civil disorder now")
+        raise GameError(f"{seat} cannot be put in civil disorder now", code="not_in_play")
     seat.status, seat.seat_open = Power.Status.CIVIL_DISORDER, True
     seat.save(update_fields=["status", "seat_open"])
     return seat
@@ -62,7 +64,7 @@ def power_vacation_take(*, game_id: int, user: Any, days: int, now: dt.datetime 
     if days > seat.vacation_days_left:
         raise GameError(f"You have {seat.vacation_days_left} vacation day(s) left, not {days}")
     if phase.status != Phase.Status.OPEN or phase.deadline is None:
-        raise GameError(f"{game.name} has no deadline to move")
+        raise GameError(f"{game.name} has no deadline to move", code="phase_closed")
     phase.deadline += dt.timedelta(days=days)
     phase.save(update_fields=["deadline"])
     now = now or timezone.now()
@@ -92,7 +94,9 @@ def power_seat_take(*, power_id: int, user: Any) -> Power:
     """A volunteer takes a seat that was offered after civil disorder."""
     seat = Power.objects.filter(id=power_id).select_related("game").first()
     if seat is None:
-        raise GameError(f"There is no seat {power_id}")
+        raise GameError(f"There is no seat {power_id}", code="not_found")
     if not seat.seat_open:
-        raise GameError(f"{seat.name.title()} in {seat.game.name} is not looking for a new player")
+        raise GameError(
+            f"{seat.name.title()} in {seat.game.name} is not looking for a new player", code="seat_not_open"
+        )
     return power_replace(power_id=power_id, user=user)

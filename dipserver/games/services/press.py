@@ -84,7 +84,7 @@ def _check_sendable(game: Game, seat: Power, powers: list[Power], text: str, wan
     if not text:
         raise GameError("A message needs some text")
     if game.status not in (Game.Status.ACTIVE, Game.Status.PAUSED):
-        raise GameError(f"{game.name} is not in play")
+        raise GameError(f"{game.name} is not in play", code="not_in_play")
     if game.press == Game.Press.GUNBOAT:
         raise GameError(f"{game.name} is a gunboat game: no press")
     if wanted and game.press == Game.Press.PUBLIC:
@@ -111,14 +111,14 @@ def press_mark_read(*, game_id: int, user: Any, channel: str, up_to: int | None 
     (``unknown_channel``), a message that is not in it (``not_in_channel``)."""
     game = Game.objects.filter(id=game_id).first()
     if game is None:
-        raise GameError(f"There is no game {game_id}")
+        raise GameError(f"There is no game {game_id}", code="not_found")
     # The seat's row, locked: two marks of one power take turns (no key lock: press rows may point at it).
     user_id = getattr(user, "id", None)
     if user_id is None:  # an anonymous user must not match a vacant seat by ``user_id IS NULL``
-        raise GameError("You are not playing in this game")
+        raise GameError("You are not playing in this game", code="not_a_player")
     seat = Power.objects.select_for_update(no_key=True).filter(game=game, user_id=user_id).first()
     if seat is None:
-        raise GameError("You are not playing in this game")
+        raise GameError("You are not playing in this game", code="not_a_player")
     name = channel_existing(game=game, seat=seat, channel=channel)
     here = [s.message.id for s in press_seen(game=game, seat=seat) if s.channel == name]
     if up_to is None:

@@ -44,7 +44,7 @@ FORMATS = ("dipserver-game/1", FORMAT)
 def game_export(*, game_id: int) -> dict[str, Any]:
     game = Game.objects.select_related("created_by", "current_phase").filter(id=game_id).first()
     if game is None:
-        raise GameError(f"There is no game {game_id}")
+        raise GameError(f"There is no game {game_id}", code="not_found")
     archive = VariantArchive.objects.filter(version=game.variant_version).first()
     orders = list(
         Order.objects.filter(phase__game=game).select_related("phase", "power").order_by("phase__index", "id")
