@@ -35,6 +35,8 @@ def build_by_click(page: Page, province: str, text: str) -> None:
     click_province(page, province)
     page.locator(f'#unit-options .option.choice[data-text="{text}"]').click()
     expect(page.locator(f'#order-list li.valid[data-text="{text}"]')).to_contain_text("accepted")
+    drawn = page.locator(f'#map #live-orders .live-order[data-text="{text}"] circle.build')
+    expect(drawn).to_have_count(1)  # drawn on the map as given, as the history map will show it
 
 
 def targets(page: Page) -> list[str]:
