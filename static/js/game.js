@@ -5,6 +5,7 @@
 import { ApiError, call } from "./api.js";
 import { renderMine } from "./coming.js";
 import { drawOrders, highlightOrder } from "./orders/arrows.js";
+import { buildRefusal, buildRuleWords, buildsOffered } from "./orders/builds.js";
 import { MODE_KEYS, renderChooser, renderQuestion } from "./orders/chooser.js";
 import { interpret, modesOf, optionsInMode, unitName } from "./orders/clicks.js";
 import { askBeforeReady, readyProblems } from "./orders/ready.js";
@@ -242,7 +243,7 @@ function decorateMap() {
       if (state.selection.target) unitNode(state.selection.target)?.classList.add("selected");
       for (const location of clickTargets(state.selection)) markTarget(location);
     } else {
-      for (const option of state.options.builds || []) if (option.location) markTarget(option.location);
+      for (const option of offeredBuilds()) if (option.location) markTarget(option.location);
     }
   }
   highlightComing();
@@ -311,10 +312,23 @@ function onMapClick(event) {
   }
   const mine = findMyUnit(location);
   if (mine) return selectUnit(mine);
-  const builds = (state.options.builds || []).filter((o) => provinceOf(o.location) === provinceOf(location));
+  const builds = offeredBuilds().filter((o) => provinceOf(o.location) === provinceOf(location));
   if (builds.length === 1) return chooseOption(builds[0]);
   if (builds.length) return ask(`What do you build in ${provinceOf(location)}?`, builds.map((o) => ({ label: o.text, option: o })));
-  return notice(idleWords(location), "error");
+  return notice(buildRefusal(state.options, state.orders, optionOf, provinceOf(location)) || idleWords(location), "error");
+}
+
+// My option named by an order's text (as offered, or as the server wrote it back).
+const optionOf = (text) => state.byText.get(text.toUpperCase());
+
+// The builds the server will accept beside my orders so far (a home-centres-first rule holds some back).
+const offeredBuilds = () => buildsOffered(state.options, state.orders, optionOf);
+
+function showBuildRule() {
+  const line = $("build-rule");
+  if (!line) return;
+  line.textContent = state.options && phaseOpen() ? buildRuleWords(state.options, state.orders, optionOf) : "";
+  line.hidden = !line.textContent;
 }
 
 function clickedLocation(target) {
@@ -339,7 +353,7 @@ function idleWords(location) {
   const province = provinceOf(location);
   const units = Object.keys(state.options.units);
   if (units.length) return `${province}: not one of your units. Click one of yours first: ${units.map((u) => unitName(state.options, u)).join(", ")}.`;
-  const builds = [...new Set((state.options.builds || []).map((o) => provinceOf(o.location)).filter(Boolean))];
+  const builds = [...new Set(offeredBuilds().map((o) => provinceOf(o.location)).filter(Boolean))];
   if (builds.length) return `You cannot build in ${province}. You may build in ${builds.join(", ")}.`;
   return "You have nothing to order on the map this phase.";
 }
@@ -588,6 +602,7 @@ function highlight(key) {
 function renderOrderList(mode) {
   const list = $("order-list");
   if (!list) return;
+  showBuildRule(); // the orders given change what a home-centres-first rule still lets go elsewhere
   showMine(); // a "stays fleet" button turns into "ordered" once the order is in the list
   if (state.orders.length === 0) {
     list.replaceChildren(el("li", { class: "muted" }, "No orders yet."));
@@ -652,7 +667,8 @@ function renderOrdersPanel() {
     el("button", { type: "button", class: "unit-chip", "data-unit": location, onclick: () => selectUnit(location) }, location),
   );
   if (builds.length) {
-    chips.push(el("button", { type: "button", class: "unit-chip", onclick: () => renderUnitOptions(null, builds, "Builds") }, "Builds"));
+    const offered = () => renderUnitOptions(null, offeredBuilds(), "Builds");
+    chips.push(el("button", { type: "button", class: "unit-chip", id: "builds-chip", onclick: offered }, "Builds"));
   }
   const rules = ruleOrders();
   if (rules.length) {
@@ -662,6 +678,7 @@ function renderOrdersPanel() {
   }
   picker.replaceChildren(...chips);
   $("unit-options").replaceChildren();
+  showBuildRule();
 }
 
 async function submitTyped(event) {

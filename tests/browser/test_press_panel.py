@@ -84,3 +84,11 @@ def test_a_group_channel_is_named_by_its_other_powers_and_answered_there(browser
         answer = Message.objects.get(game=game, body="Agreed")
         assert (answer.recipients, answer.idempotency_key != "") == (["ENGLAND", "GERMANY"], True)
     page.context.close()
+    # Read marks live on the server: the page opened afresh, in a new browser with nothing stored, does not
+    # bring "1 new" back.
+    with lock:
+        france = user_of(game, "FRANCE")
+    again = open_as(browser, base, game, france, lock)
+    expect(again.locator('#press-channel option[value="ENGLAND,GERMANY"]')).to_have_text("England, Germany")
+    expect(again.locator("#press-title")).to_have_text("Press")
+    again.context.close()
