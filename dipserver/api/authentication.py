@@ -18,6 +18,7 @@ from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
 
 from dipserver.accounts.models import ApiToken
+from dipserver.accounts.selectors import user_zone
 from dipserver.accounts.tokens import token_hash, token_revoked_recently, token_touch
 
 TOKEN_CACHE_SECONDS = 30.0
@@ -43,6 +44,10 @@ class CachedTokenAuthentication(TokenAuthentication):
                 self._cache[digest] = (now + TOKEN_CACHE_SECONDS, user, token)
         _refuse_unusable(token, revoked=token.revoked_at is not None or token_revoked_recently(token.pk))
         token_touch(token=token)
+        # The time-zone middleware ran before DRF read the token: give a token client the account's zone
+        # too, so every client of an account reads the same instant written the same way.
+        if getattr(user, "time_zone", ""):
+            timezone.activate(user_zone(user))
         return user, token
 
     @classmethod

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from rest_framework.test import APIClient
 
 from dipserver.games.models import Phase
 from tests.api.conftest import client_for
@@ -49,3 +50,14 @@ def test_a_later_deadline_with_an_offset_is_stored_as_that_instant(game, master)
     answer = _extend(game, master, "2099-01-01T18:00+01:00")
     assert answer.status_code == 200
     assert _deadline(game) == dt.datetime(2099, 1, 1, 17, 0, tzinfo=dt.UTC)
+
+
+def test_a_token_client_is_answered_in_the_masters_zone_as_a_signed_in_one_is(game, master):
+    # Both kinds of client get the same instant written the same way: the account's own offset.
+    master.time_zone = "Europe/Paris"
+    master.save(update_fields=["time_zone"])
+    by_token = _extend(game, master, "2099-06-02T18:00Z").json()["current_phase"]["deadline"]
+    session = APIClient()
+    session.force_login(master)
+    read = session.get(f"/api/v1/games/{game.id}").json()["current_phase"]["deadline"]
+    assert by_token == read == "2099-06-02T20:00:00+02:00"
