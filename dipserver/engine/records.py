@@ -34,6 +34,8 @@ from dipserver.engine.orders import (
     ConvertToFleet,
     Convoy,
     Disband,
+    Disembark,
+    Embark,
     Hold,
     Move,
     Order,
@@ -72,6 +74,8 @@ KINDS = (
     "establish_depot",
     "place_blizzard",
     "remove_blizzard",
+    "embark",
+    "disembark",
 )
 SUPPORTING = frozenset({"support_hold", "support_move", "convoy"})
 # The fields results had before records; kept in every record so that older clients read on.
@@ -180,6 +184,10 @@ def _described(order: AnyOrder, position: Position, board: Board | None) -> _Des
             return "stay_fleet", _dislodged_at(position, u), u, None, None
         case EstablishDepot(province=prov):
             return "establish_depot", _unit_at(position, prov), prov, None, None
+        case Embark(unit=u, fleet=f):  # Abstraction (5.6): the army goes aboard the fleet in ``f``
+            return "embark", _unit_at(position, u), u, f, _via(position, f, None)
+        case Disembark(unit=u, dest=d):  # the army aboard the A/F in ``u`` lands in ``d``
+            return "disembark", _unit_at(position, u), u, d, None
         case SnowStorm(province=prov, place=place):
             return ("place_blizzard" if place else "remove_blizzard"), None, None, prov, None
     raise TypeError(f"not an order: {order!r}")

@@ -40,7 +40,8 @@ def draw_order(p: Picture, entry: Drawable, moves: Mapping[str, str]) -> list[st
     colour = p.colours.get(entry.power, UNKNOWN_POWER)
     kind, at = entry.kind, entry.at
     out: list[str] = []
-    if kind in ("move", "retreat") and at is not None and entry.to is not None:
+    # Abstraction: an army boarding its fleet, and an A/F landing its army, are arrows like a move's.
+    if kind in ("move", "retreat", "embark", "disembark") and at is not None and entry.to is not None:
         start = p.dislodged_point(at) if kind == "retreat" else p.from_point(at)
         end = p.to_point(entry.to)
         out.append(p.arrow_path(start, end, f"order {kind}{state}", entry.power))
