@@ -203,7 +203,8 @@ def test_ABS_13_a_landing_may_be_supported(deluge: Variant) -> None:
     start = position("S1901M", "ENGLAND A/F NTH", "ENGLAND F ENG", "FRANCE A BEL")
     orders = {"ENGLAND": ["A/F NTH lands BEL", "F ENG S A/F NTH - BEL"], "FRANCE": ["A BEL H"]}
     turn = play(deluge, start, orders)
-    assert result(turn, "F ENG S A/F NTH - BEL")["outcome"] == "success"
+    supported = result(turn, "F ENG S A/F NTH - BEL")
+    assert supported["outcome"] == "success" and supported["order"] == "F ENG S A/F NTH - BEL"
     assert turn.position.units["BEL"] == unit("ENGLAND A BEL")
     assert turn.position.dislodged["BEL"].unit == unit("FRANCE A BEL")
 
@@ -329,8 +330,8 @@ def test_ABS_24_options_offer_boarding_and_landing_and_keep_to_the_af_rules(delu
     texts = {o.text for o in offered.all()}
     assert {"A YOR boards F NTH", "A LON boards F NTH", "A/F ENG lands BRE", "A/F ENG lands LON"} <= texts
     assert "A LON boards F ENG" not in texts  # an A/F cannot be boarded
-    assert not {t for t in texts if t.startswith("F ENG C")}  # an A/F never convoys
-    assert "F ENG - BRE" not in texts and "F ENG - MAO" in texts  # it stays at sea
+    assert not {t for t in texts if t.startswith("A/F ENG C")}  # an A/F never convoys
+    assert "A/F ENG - BRE" not in texts and "A/F ENG - MAO" in texts  # it stays at sea
     assert "F NTH C A LON - NWY" in texts and "A LON - SWE VIA" not in texts  # Fast Ferry: one sea
     assert not {t for t in texts if "boards" in t} & {
         o.text for o in legal_options(board, start, "ENGLAND").all()
