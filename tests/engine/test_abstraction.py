@@ -336,3 +336,17 @@ def test_ABS_24_options_offer_boarding_and_landing_and_keep_to_the_af_rules(delu
     assert not {t for t in texts if "boards" in t} & {
         o.text for o in legal_options(board, start, "ENGLAND").all()
     }
+
+
+def test_ABS_25_the_canonical_notation_is_held_to_the_af_rules_at_entry(deluge: Variant) -> None:
+    # The reader's short cut for texts as the options write them must not let an A/F ashore or a convoy
+    # cross two seas: the reasons are the full reading's.
+    board = board_for(deluge, deluge.map_state)
+    start = position("S1901M", "ENGLAND A/F NTH", "ENGLAND A LON", "ENGLAND F SKA", "ENGLAND F ENG")
+    texts = ["F NTH - YOR", "F NTH C A LON - NWY", "A LON - SWE VIA", "F SKA C A LON - SWE"]
+    lines = read_orders(texts, board, start, "ENGLAND", modules=Modules(abstraction=True))
+    errors = [line.error or "" for line in lines]
+    assert "stays at sea" in errors[0] and "never convoys" in errors[1]
+    assert "Fast Ferry" in errors[2] and "Fast Ferry" in errors[3]
+    plain = read_orders(texts[2:], board, start, "ENGLAND")
+    assert all(line.error is None for line in plain)  # standard convoys: both are orders

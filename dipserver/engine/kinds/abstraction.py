@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from dipserver.engine.kinds.registry import Drawing, Kind, register
-from dipserver.engine.orders import Disembark, Embark, OrderError
+from dipserver.engine.orders import Convoy, Disembark, Embark, Move, OrderError
 from dipserver.engine.types import PhaseType, Unit, UnitType, province_of
 
 if TYPE_CHECKING:
@@ -91,8 +91,13 @@ def ferry_seas(units: Mapping[str, Unit], board: Board) -> frozenset[str]:
     )
 
 
-def refused(reading: Reading, why: str) -> OrderError:
-    return OrderError(why[0].upper() + why[1:])
+def by_sea(board: Board, order: object) -> bool:
+    """A convoy, or a move that goes by convoy: what the A/F rules read in full (Fast Ferry's one sea)."""
+    if isinstance(order, Convoy):
+        return True
+    if not isinstance(order, Move):
+        return False
+    return order.via_convoy or (board.is_land(order.unit) and order.dest not in board.army_moves(order.unit))
 
 
 class EmbarkKind(Kind):
