@@ -188,3 +188,27 @@ def test_an_af_given_ashore_is_refused() -> None:
         {"variant": "deluge", "phase": "S1901M", "units": {"ENGLAND": ["A/F YOR"]}, "centers": centers}
     )
     assert "always at sea" in answer["error"]
+
+
+def test_a_dislodged_af_waits_in_next_and_retreats_with_its_army_to_sea() -> None:
+    centers = {"ENGLAND": ["EDI", "LON", "LVP"], "GERMANY": ["BER", "KIE", "MUN"]}
+    units = {"ENGLAND": ["A/F NTH"], "GERMANY": ["F HEL", "F DEN"]}
+    orders = {"GERMANY": ["F HEL - NTH", "F DEN S F HEL - NTH"]}
+    answer = adjudicate(
+        {"variant": "deluge", "phase": "S1901M", "units": units, "centers": centers, "orders": orders}
+    )
+    following = answer["next"]
+    assert following["dislodged"]["ENGLAND"] == [{"unit": "A/F NTH", "retreats": ["ENG", "NWG", "SKA"]}]
+    retreated = adjudicate({**following, "orders": {"ENGLAND": ["A/F NTH - NWG"]}})
+    assert retreated["next"]["units"]["ENGLAND"] == ["A/F NWG"]
+
+
+def test_the_abstraction_module_plays_on_a_variant_without_it() -> None:
+    # Standard map, the module switched on: Fast Ferry refuses a convoy across two seas.
+    units = {"ENGLAND": ["A LON", "F NTH", "F SKA"]}
+    orders = {"ENGLAND": ["A LON - SWE", "F NTH C A LON - SWE", "F SKA C A LON - SWE"]}
+    data = {"variant": "standard", "phase": "S1901M", "units": units, "centers": {"ENGLAND": ["LON"]}}
+    with_module = adjudicate({**data, "orders": orders, "options": {"abstraction": True}})
+    assert with_module["results"]["ENGLAND"]["A LON - SWE"] == "invalid"
+    assert "Fast Ferry" in with_module["reasons"]["ENGLAND"]["A LON - SWE"]
+    assert adjudicate({**data, "orders": orders})["results"]["ENGLAND"]["A LON - SWE"] == "success"
