@@ -131,6 +131,7 @@ def strand_fleets(
             del kept[prov]
             events.append(_unit_event("unit_removed", unit, "stranded, and ordered to stay a fleet"))
         else:
+            # A stranded A/F (the Abstraction rules on a drying map) also ends as one army: its own.
             kept[prov] = Unit(unit.power, UnitType.ARMY, prov)
             events.append(_unit_event("unit_converted", unit, "stranded inland", to=kept[prov]))
     return kept, events
@@ -187,7 +188,7 @@ def place_fleets(
             same_side = [c for c in sorted(named) if named[c] & before]
             target = f"{prov}/{(same_side or sorted(named))[0]}"
         if target != unit.location:
-            kept[prov] = Unit(unit.power, UnitType.FLEET, target)
+            kept[prov] = Unit(unit.power, UnitType.FLEET, target, unit.aboard)  # an A/F keeps its army
             if coast_of(target) is None:
                 why = "its province has a single coast now"
             elif coast is None:

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-# The kinds of order a movement phase adjudicates, each registering its check (MOVEMENT_CHECKS) when loaded.
+# The Abstraction A/F rules' steps in the phase (boarding before the moves, landing armies' rows).
 from dipserver.engine import ferry
 
 # The convoy searches and retreat rules the express lane shares, kept in their own light module;
@@ -40,6 +40,8 @@ from dipserver.engine.convoys import (
     sea_route,  # noqa: F401  (re-exported)
     water_neighbours,  # noqa: F401  (re-exported)
 )
+
+# The kinds of order a movement phase adjudicates, each registering its check (MOVEMENT_CHECKS) when loaded.
 from dipserver.engine.kinds import abstraction as _abstraction  # noqa: F401
 from dipserver.engine.kinds import convoy, hold, move, support  # noqa: F401
 from dipserver.engine.kinds.registry import MOVEMENT_CHECKS
@@ -332,7 +334,7 @@ class _Phase:
         for prov, order in self._others:
             i = index[prov]
             if type(order) is Disembark:
-                continue  # a row of its own (``_add_landings``)
+                continue  # a row of its own (``ferry.add_landings``)
             if type(order) is Convoy:
                 if prov in carried:
                     kind[i] = CONVOY
