@@ -39,9 +39,9 @@ class Settings:
     stranded_fleets: str = "convert"  # "convert" (army, or disband if told to stay) | "stay"
     sunk_armies: str = "fleet"  # "fleet" | "drown"
     new_sc_home: str = "none"  # "none" | "territory": new centres in a home territory are home centres
-    # "standard" | "abstraction": the convoy rules the variant plays by default (the Abstraction A/F
+    # "rulebook" | "abstraction": the convoy rules the variant plays by default (the Abstraction A/F
     # module, variant-rulings 5.6: ``modules.modules_for``); not a fix-up, but read with the others.
-    convoys: str = "standard"
+    convoys: str = "rulebook"
 
 
 # What the pipeline reads of the timeline (``timeline.py`` runs the pipeline; it does not import that
