@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from dipserver.engine.types import UnitType
-
 if TYPE_CHECKING:
     from dipserver.engine.adjudicate import PhaseResult
     from dipserver.engine.board import Board
@@ -18,7 +16,6 @@ if TYPE_CHECKING:
 _MAX_BOARDS = 64  # the boards whose home tables are kept: one per variant, and per home set a request gives
 
 _OUTCOMES: dict[Any, str] = {}  # Outcome -> its value, a dict lookup quicker than the enum's property
-_LETTERS = {UnitType.ARMY: "A ", UnitType.FLEET: "F "}
 
 
 def answer(
@@ -74,14 +71,14 @@ def position_data(variant: Variant, position: Position, board: Board) -> dict[st
     powers = _powers(variant)
     units: dict[str, list[str]] = {power: [] for power in powers}
     for unit in position.units.values():
-        units[unit.power].append(_LETTERS[unit.type] + unit.location)
+        units[unit.power].append(f"{unit.letters} {unit.location}")  # "A/F NTH": an army aboard (5.6)
     centres: dict[str, list[str]] = {power: [] for power in powers}
     for prov, owner in position.owners.items():
         centres[owner].append(prov)
     dislodged: dict[str, list[dict[str, Any]]] = {}
     for d in sorted(position.dislodged.values(), key=lambda d: d.unit.location):
         entry: dict[str, Any] = {
-            "unit": _LETTERS[d.unit.type] + d.unit.location,
+            "unit": f"{d.unit.letters} {d.unit.location}",
             "retreats": sorted(d.retreats),
         }
         if d.stays_fleet:  # Sahara: told to stay a fleet with the movement orders (E16)

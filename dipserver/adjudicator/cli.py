@@ -15,7 +15,8 @@ Commands:
   on purpose) are printed too but are not problems.
 - ``timeline <variant>`` lists the map changes season by season; ``map <variant> --at PHASE`` prints the
   map of a phase as JSON. Both, and ``check``, take ``--mode exact|random``, ``--seed SECRET`` and
-  ``--option NAME=true|false`` for the variant's own switches.
+  ``--option NAME=VALUE`` for every option a game takes: the variant's own switches (``true|false``) and
+  the rule modules (``abstraction=true``, ``blizzards={"count": "1d6"}``), as ``adjudicate`` does.
 
 Each command is a function ``(args, stdin, stdout) -> exit status`` registered in ``_COMMANDS``. Imports
 are local to the commands: a batch of positions pays start-up time once per process, and ``adjudicate``
@@ -149,22 +150,39 @@ def _timeline_arguments(parser: argparse.ArgumentParser) -> None:
         "--option",
         action="append",
         default=[],
-        metavar="NAME=true|false",
-        help="one of the variant's own switches (e.g. errata=true); may be repeated",
+        metavar="NAME=VALUE",
+        help="one of the game's options: a variant switch (errata=true, standard_convoys=true) or a rule"
+        ' module (abstraction=true, blizzards=\'{"count": "1d6"}\'); may be repeated',
     )
 
 
 def _game_options(args: argparse.Namespace) -> tuple[dict[str, Any], str | None]:
-    """The timeline options and secret the arguments ask for; ``ValueError`` explains a bad one."""
+    """The timeline options and secret the arguments ask for; ``ValueError`` explains a bad one.
+
+    Every option a game takes is accepted, as ``adjudicate``'s ``"options"`` are: the variant's switches
+    (``NAME=true|false``) and the rule modules (``abstraction=true``, ``supply_lines=true``,
+    ``blizzards={"count": "1d6"}``: a JSON value). The modules are checked; they do not change the map,
+    so the timeline gets the rest."""
+    import json
+
+    from dipserver.engine.modules import split_options
+
     options: dict[str, Any] = {"mode": args.mode}
     for text in args.option:
         name, _, value = text.partition("=")
-        if value.lower() not in ("true", "false"):
-            raise ValueError(f"--option {text!r}: write NAME=true or NAME=false")
-        options[name] = value.lower() == "true"
+        if value.lower() in ("true", "false"):
+            options[name] = value.lower() == "true"
+            continue
+        try:
+            options[name] = json.loads(value)
+        except ValueError:
+            raise ValueError(f"--option {text!r}: write NAME=true, NAME=false or NAME=<JSON value>") from None
     if args.mode == "random" and not args.seed:
         raise ValueError("random mode draws from a game secret: give it with --seed")
-    return options, (args.seed if args.mode == "random" else None)
+    modules, rest = split_options(options)
+    if modules.blizzards is not None and not args.seed:
+        raise ValueError("blizzards are drawn from the game secret: give it with --seed")
+    return rest, (args.seed if args.mode == "random" else None)
 
 
 # --- adjudicate ---------------------------------------------------------------------------------------

@@ -49,7 +49,7 @@ def played(data: Mapping[str, Any], map_changes: bool) -> bool:
 
 # --- reading a request ------------------------------------------------------------------------------
 
-_UNIT_RE = re.compile(r"^([AF]) ([A-Z0-9]{2,4}(?:/[NSEW]C)?)$")
+_UNIT_RE = re.compile(r"^(A/F|[AF]) ([A-Z0-9]{2,4}(?:/[NSEW]C)?)$")  # A/F: a fleet with an army aboard
 
 
 def read_request(data: Any) -> Request:
@@ -293,11 +293,14 @@ def _unit(board: Board, text: str, power: str, where: str) -> Unit:
     m = _UNIT_RE.match(text)
     if m is None:
         raise RequestError(f'{where}: {text!r} is not a unit like "A PAR" or "F STP/SC"')
-    unit = Unit(power, UnitType(m.group(1)), m.group(2))
+    letters = m.group(1)
+    unit = Unit(power, UnitType(letters[-1]), m.group(2), letters == "A/F")
     if unit.province not in board.provinces:
         raise RequestError(f"{where}: {text!r}: {unit.province} is not a province on this map")
     if not board.can_occupy(unit.type, unit.location):
         raise RequestError(f"{where}: {text!r}: {_cannot_stand(board, unit)}")
+    if unit.aboard and not board.is_water(unit.province):
+        raise RequestError(f"{where}: {text!r}: an A/F (a fleet with an army aboard) is always at sea")
     return unit
 
 

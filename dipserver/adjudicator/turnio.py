@@ -36,7 +36,7 @@ from typing import Any
 from dipserver.adjudicator.answers import position_data
 from dipserver.engine.board import MapState, board_for
 from dipserver.engine.coasts import recompute_coasts
-from dipserver.engine.modules import ModuleState, split_options
+from dipserver.engine.modules import ModuleState, modules_for, split_options
 from dipserver.engine.position import Position
 from dipserver.engine.timeline import TimelineError, load_timeline, map_data
 from dipserver.engine.turn import Turn, open_modules, play_phase
@@ -185,7 +185,7 @@ def play(
     options, secret = game_options(variant, data.get("options"), defaults)
     flags = provinces(variant, data.get("stay_flags"), "stay_flags")
     position = replace(position, last_occupants=occupants(variant, data.get("last_occupants")))
-    modules = split_options(options)[0]
+    modules = modules_for(variant, options)
     opened = module_state(variant, data.get("module_state"))
     if modules.any and opened is None:  # the phase opened as the server opens it: blizzards drawn
         opened = open_modules(variant, state, position, modules, None, secret).state

@@ -21,7 +21,7 @@ _MODULES = {
     "definition": "Power ProvinceInfo Variant",
     "icelords": "MapGenerationError",
     "mapstate": "MapState",
-    "modules": "ModuleState Modules split_options",
+    "modules": "ModuleState Modules modules_for split_options",
     "modules.orders": "InPlay",
     "modules.phase": "Opened",
     "modules.supply": "SupplyReport",

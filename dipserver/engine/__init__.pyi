@@ -17,6 +17,7 @@ from dipserver.engine.icelords import MapGenerationError as MapGenerationError
 from dipserver.engine.mapstate import MapState as MapState
 from dipserver.engine.modules import Modules as Modules
 from dipserver.engine.modules import ModuleState as ModuleState
+from dipserver.engine.modules import modules_for as modules_for
 from dipserver.engine.modules import split_options as split_options
 from dipserver.engine.modules.orders import InPlay as InPlay
 from dipserver.engine.modules.phase import Opened as Opened
@@ -179,6 +180,7 @@ __all__ = [
     "load_timeline",
     "load_variant",
     "load_variant_from_sources",
+    "modules_for",
     "new_secret",
     "open_modules",
     "order_record",

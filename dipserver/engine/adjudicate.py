@@ -50,6 +50,7 @@ def adjudicate(
     build_rule: str | None = None,
     order_board: Board | None = None,
     checked: bool = False,
+    abstraction: bool = False,
 ) -> PhaseResult:
     """Adjudicate ``position.phase`` on ``board`` (the map as it stands in that phase).
 
@@ -64,12 +65,14 @@ def adjudicate(
     ``ordersheet.read_sheet``) for this position, which checks each order on its own:
     ``movement.resolve_movement`` then skips those checks. Any other caller keeps the default, and with it
     the full checks and their messages.
+
+    ``abstraction=True`` plays the movement phase by the Abstraction A/F rules (``movement``).
     """
     rule = build_rule or board.variant.build_rule or HOME
     phase = position.phase
     judged = order_board or board
     if phase.type is PhaseType.MOVEMENT:
-        return _after_movement(board, judged, position, orders_by_power, rule, checked)
+        return _after_movement(board, judged, position, orders_by_power, rule, checked, abstraction)
     if phase.type is PhaseType.RETREATS:
         retreats = resolve_retreats(judged, position.units, position.dislodged, orders_by_power)
         return _advance(board, position, retreats.results, retreats.units, rule, [])
@@ -85,9 +88,12 @@ def _after_movement(
     orders_by_power: Mapping[str, Iterable[Order]],
     rule: str,
     checked: bool,
+    abstraction: bool = False,
 ) -> PhaseResult:
     phase = position.phase
-    outcome = resolve_movement(judged, position.units, orders_by_power, checked=checked)
+    outcome = resolve_movement(
+        judged, position.units, orders_by_power, checked=checked, abstraction=abstraction
+    )
     results = list(outcome.results)
     waiting: dict[str, Dislodged] = {}
     for prov, d in outcome.dislodged.items():

@@ -5,6 +5,9 @@ a second build in one province, and disbands beyond what it must remove all fail
 build. A power that removes too few units has the rest removed by the civil-disorder rule of the 2023
 rulebook (6.J): the unit farthest from its nearest owned supply centre, counting steps over land and sea
 for armies and fleets alike; on equal distance a fleet before an army, then by the province's English name.
+
+An A/F (Abstraction, a fleet with an army aboard) is two units: it counts twice, and a removal there
+removes the army aboard first, leaving the fleet.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ def adjustment_counts(units: Mapping[str, Unit], owners: Mapping[str, str]) -> d
     """Per power: centres owned minus units (positive: may build; negative: must remove)."""
     counts: dict[str, int] = dict(Counter(owners.values()))  # Counter counts in C: after every Fall
     for unit in units.values():
-        counts[unit.power] = counts.get(unit.power, 0) - 1
+        counts[unit.power] = counts.get(unit.power, 0) - (2 if unit.aboard else 1)
     return counts
 
 
@@ -72,6 +75,7 @@ def has_adjustments(
     ``adjustment_counts``, and stops at the first power that must remove a unit; then every power with a
     centre to spare is looked for in one pass over the centres (``build_sites``' own search)."""
     held, fielded = list(owners.values()), [unit.power for unit in units.values()]
+    fielded += [unit.power for unit in units.values() if unit.aboard]  # an A/F is two units
     builders = set()
     for power in set(held).union(fielded):
         delta = held.count(power) - fielded.count(power)
@@ -115,13 +119,13 @@ def resolve_adjustments(
                     results.append(OrderResult(power, order, Outcome.INVALID, problem))
                     continue
                 left -= 1
-                del new_units[province_of(order.unit)]  # type: ignore[union-attr]
+                _remove(new_units, province_of(order.unit))  # type: ignore[union-attr]
                 results.append(OrderResult(power, order, Outcome.SUCCESS))
             counts[power] = -left
     for power, delta in counts.items():
         if delta < 0:
             for unit in civil_disorder_removals(board, new_units, owners, power, -delta):
-                del new_units[unit.province]
+                _remove(new_units, unit.province)
                 why = "Civil disorder: too few units were removed"
                 results.append(OrderResult(power, Disband(unit.location), Outcome.SUCCESS, why))
     return AdjustmentOutcome(tuple(results), new_units)
@@ -144,7 +148,17 @@ def civil_disorder_removals(
         )
 
     mine = [u for u in units.values() if u.power == power]
+    mine += [u for u in mine if u.aboard]  # an A/F is two units: its army goes first, then the fleet
     return sorted(mine, key=removal_order)[:count]
+
+
+def _remove(units: dict[str, Unit], prov: str) -> None:
+    """One unit removed from ``prov``: the army aboard an A/F, else the unit there."""
+    unit = units[prov]
+    if unit.aboard:
+        units[prov] = Unit(unit.power, unit.type, unit.location)
+    else:
+        del units[prov]
 
 
 def _illegal_build(

@@ -39,6 +39,9 @@ class Settings:
     stranded_fleets: str = "convert"  # "convert" (army, or disband if told to stay) | "stay"
     sunk_armies: str = "fleet"  # "fleet" | "drown"
     new_sc_home: str = "none"  # "none" | "territory": new centres in a home territory are home centres
+    # "rulebook" | "abstraction": the convoy rules the variant plays by default (the Abstraction A/F
+    # module, variant-rulings 5.6: ``modules.modules_for``); not a fix-up, but read with the others.
+    convoys: str = "rulebook"
 
 
 # What the pipeline reads of the timeline (``timeline.py`` runs the pipeline; it does not import that
@@ -128,6 +131,7 @@ def strand_fleets(
             del kept[prov]
             events.append(_unit_event("unit_removed", unit, "stranded, and ordered to stay a fleet"))
         else:
+            # A stranded A/F (the Abstraction rules on a drying map) also ends as one army: its own.
             kept[prov] = Unit(unit.power, UnitType.ARMY, prov)
             events.append(_unit_event("unit_converted", unit, "stranded inland", to=kept[prov]))
     return kept, events
@@ -184,7 +188,7 @@ def place_fleets(
             same_side = [c for c in sorted(named) if named[c] & before]
             target = f"{prov}/{(same_side or sorted(named))[0]}"
         if target != unit.location:
-            kept[prov] = Unit(unit.power, UnitType.FLEET, target)
+            kept[prov] = Unit(unit.power, UnitType.FLEET, target, unit.aboard)  # an A/F keeps its army
             if coast_of(target) is None:
                 why = "its province has a single coast now"
             elif coast is None:

@@ -21,8 +21,11 @@ to the army's origin (4.A.5).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+
+# The Abstraction A/F rules' steps in the phase (boarding before the moves, landing armies' rows).
+from dipserver.engine import ferry
 
 # The convoy searches and retreat rules the express lane shares, kept in their own light module;
 # re-exported here, where the rest of the engine and the tests look for them.
@@ -39,11 +42,13 @@ from dipserver.engine.convoys import (
 )
 
 # The kinds of order a movement phase adjudicates, each registering its check (MOVEMENT_CHECKS) when loaded.
+from dipserver.engine.kinds import abstraction as _abstraction  # noqa: F401
 from dipserver.engine.kinds import convoy, hold, move, support  # noqa: F401
 from dipserver.engine.kinds.registry import MOVEMENT_CHECKS
 from dipserver.engine.kinds.standing import Standing
 from dipserver.engine.orders import (
     Convoy,
+    Disembark,
     Hold,
     Move,
     Order,
@@ -81,6 +86,7 @@ def resolve_movement(
     orders_by_power: Mapping[str, Iterable[Order]],
     *,
     checked: bool = False,
+    abstraction: bool = False,
 ) -> MovementOutcome:
     """Adjudicate one movement phase on ``board`` for ``units`` (keyed by province).
 
@@ -88,8 +94,11 @@ def resolve_movement(
     readings) for this board and these units: each names its own power's unit, and a
     support names a place the supporter could move to. Those checks are then skipped; everything that
     depends on other units (a supported unit's reach, convoy routes) is still checked.
+
+    ``abstraction=True`` plays the Abstraction A/F rules (variant-rulings 5.6, ``ferry.py``): armies board
+    before the moves, A/Fs land their armies during them, a convoy crosses one sea.
     """
-    return _Phase(board, units, checked).run(orders_by_power)
+    return _Phase(board, units, checked, abstraction).run(orders_by_power)
 
 
 # --- the phase ----------------------------------------------------------------------------------------
@@ -125,16 +134,25 @@ _Given = tuple[int, str, Order, str]  # (slot in the results, power, legal order
 
 
 class _Phase:
-    def __init__(self, board: Board, units: Mapping[str, Unit], checked: bool = False) -> None:
+    def __init__(
+        self, board: Board, units: Mapping[str, Unit], checked: bool = False, abstraction: bool = False
+    ) -> None:
         self.board = board
         self.units = units
+        self.ferry = abstraction
+        self._boarded: dict[int, OrderResult] = {}  # id of each boarding order -> its result (A/F rules)
         # What the kinds' checks of step 1 read (``checked``: the reader has checked each order on its own).
-        self.standing = Standing(board, units, checked)
+        self.standing = Standing(board, self.units, checked, abstraction)
         # The chosen orders by kind, in the order given (step 1 fills them, step 2 reads them).
         self._moves: list[tuple[str, str]] = []  # (province, settled target)
         self._others: list[tuple[str, Order]] = []  # supports and convoys
 
     def run(self, orders_by_power: Mapping[str, Iterable[Order]]) -> MovementOutcome:
+        if self.ferry:  # armies board before the moves (5.6): the phase is played on the units after
+            given = {p: list(o) for p, o in orders_by_power.items()}
+            self.units, self._boarded = ferry.embark(self.board, self.units, given)
+            orders_by_power = given
+            self.standing = Standing(self.board, self.units, self.standing.checked, True)
         results: list[OrderResult] = []  # in the order given; legal orders' slots are filled last
         chosen = self._legal_orders(orders_by_power, results)
         sane = self._validate(chosen)
@@ -172,6 +190,9 @@ class _Phase:
                 cls = type(order)
                 check = checks.get(cls)
                 if check is None:
+                    if id(order) in self._boarded:  # an army boarding a fleet: done before the moves
+                        results.append(self._boarded[id(order)])
+                        continue
                     problem = f"{cls.__name__} orders are not given in a movement phase"
                 else:
                     loc = order.unit  # type: ignore[union-attr]
@@ -192,7 +213,7 @@ class _Phase:
                         elif cls is Move and not order.via_convoy:  # type: ignore[union-attr]
                             dest = order.dest  # type: ignore[union-attr]
                             if unit.type is UnitType.FLEET:
-                                if dest in fleet_moves(unit.location):
+                                if dest in fleet_moves(unit.location) and not unit.aboard:
                                     problem = None
                             elif "/" not in dest and dest in army_moves(prov):
                                 problem = None
@@ -250,6 +271,8 @@ class _Phase:
             {},
             [-1] * n,
         )
+        if self.ferry:
+            ferry.add_landings(out, self._others, self.units)
         carried = self._route_moves(out)
         kind, dest, route, opponent = out.kind, out.dest, out.route, out.opponent
         for prov, _ in self._moves:
@@ -310,6 +333,8 @@ class _Phase:
         kind, dest, dest_loc = out.kind, out.dest, out.dest_loc
         for prov, order in self._others:
             i = index[prov]
+            if type(order) is Disembark:
+                continue  # a row of its own (``ferry.add_landings``)
             if type(order) is Convoy:
                 if prov in carried:
                     kind[i] = CONVOY
@@ -322,6 +347,9 @@ class _Phase:
                 continue
             target = order.target  # type: ignore[union-attr]
             j = index[target if "/" not in target else _province(target)]
+            if out.landing and provs[j] in out.landing and isinstance(order, SupportMove):
+                landing = out.landing[provs[j]]  # the army an A/F lands, if it lands where supported
+                j = landing if dest[landing] == _province(order.dest) else j
             goes: str | None = None  # where the supported move goes; None for a hold support
             if isinstance(order, SupportMove):
                 goes = order.dest
@@ -354,16 +382,25 @@ class _Phase:
         moved_in = {dest[i]: i for i in range(len(provs)) if kind[i] == MOVE and success[i]}
         new_units: dict[str, Unit] = {}
         dislodged_by: dict[int, int] = {}
-        for i, prov in enumerate(provs):
+        for i, prov in enumerate(provs[: len(units)] if sane.landing else provs):
             unit = units[prov]
             if kind[i] == MOVE and success[i]:
                 loc = sane.dest_loc[i]
-                new_units[dest[i]] = _unit(unit.power, unit.type, loc)  # type: ignore[index]
+                moved = (
+                    _unit(unit.power, unit.type, loc)
+                    if not unit.aboard
+                    else Unit(unit.power, unit.type, loc, True)
+                )
+                new_units[dest[i]] = moved  # type: ignore[index]
             elif prov in moved_in:
                 dislodged_by[i] = moved_in[prov]
             else:
                 new_units[prov] = unit
+        if self.ferry:
+            sane.ferried = ferry.ferried(new_units, sane, decisions, dislodged_by, len(units))
         if not dislodged_by:
+            if sane.landing:
+                ferry.landed(new_units, {}, sane.landing, success, dest, sane.powers)
             return new_units, dislodged_by, {}
 
         contested = contested_provinces(table.movers_to, new_units, decisions, table.opponent)
@@ -374,8 +411,12 @@ class _Phase:
             # The attacker's origin is closed unless the attacker came by sea (DATC 4.A.5, 2023 rules).
             closed = provs[m] if sane.route[m] is None else None
             moves = self.board.fleet_moves(unit.location) if unit.type is UnitType.FLEET else None
+            if unit.aboard and moves is not None:
+                moves = ferry.at_sea_only(self.board, moves)
             options = retreat_options(self.board, unit.location, moves, new_units, contested, closed)
             dislodged[provs[i]] = Dislodged(unit, provs[m], options)
+        if sane.landing:
+            ferry.landed(new_units, dislodged, sane.landing, success, dest, sane.powers)
         return new_units, dislodged_by, dislodged
 
     # step 5: results ------------------------------------------------------------------------------
@@ -395,6 +436,8 @@ class _Phase:
             i = index[prov]
             hit = i in dislodged_by
             reason = ""
+            if sane.landing and type(order) is Disembark:
+                i = sane.landing[prov]  # the landing army's row; ``hit``: its A/F was dislodged
             kind = kinds[i]
             if i in void:
                 outcome, reason = void[i]
@@ -403,6 +446,8 @@ class _Phase:
                     outcome = Outcome.SUCCESS
                 elif path[i]:
                     outcome = Outcome.BOUNCE
+                    if i in sane.ferried:
+                        reason = ferry.STAYS_ABOARD.format(sea=sane.ferried[i])
                 else:
                     outcome, reason = Outcome.NO_CONVOY, DISRUPTED
             elif kind == SUPPORT:
@@ -432,3 +477,7 @@ class _Sanitised:
     void: dict[int, tuple[Outcome, str]]  # unit -> the outcome and reason of its non-matching order
     movers_to: dict[str, list[int]]  # province -> the moves into it
     opponent: list[int]  # a move's head-to-head opponent, or -1
+    # Abstraction (5.6): the A/F's sea -> the row of the army it lands (rows after the units'); a Fast
+    # Ferry's row -> the sea of the fleet its army stayed aboard, having not landed.
+    landing: dict[str, int] = field(default_factory=dict)
+    ferried: dict[int, str] = field(default_factory=dict)

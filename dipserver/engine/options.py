@@ -22,6 +22,7 @@ from dipserver.engine.kinds.disband import DISBAND
 from dipserver.engine.kinds.offering import Offering
 from dipserver.engine.kinds.registry import kind_of, kinds, offered
 from dipserver.engine.kinds.waive import WAIVE
+from dipserver.engine.modules.abstraction import ferry_orders
 from dipserver.engine.modules.blizzard import SnowStorm
 from dipserver.engine.modules.orders import InPlay, module_options
 from dipserver.engine.modules.phase import Checker
@@ -107,6 +108,13 @@ def legal_options(
     found = _legal_options(board, position, power.upper(), build_rule)
     if modules is None or not modules.modules.any:
         return found
+    if modules.modules.abstraction and position.phase.type is PhaseType.MOVEMENT:
+        ferried = {
+            loc: _options(position, ferry_orders(board, position, unit, [o.order for o in options]))  # type: ignore[misc]
+            for loc, options in found.units.items()
+            if (unit := position.units.get(province_of(loc))) is not None
+        }
+        found = replace(found, units=ferried)
     checker = Checker(board, position, modules.modules, modules.state)
     units = {
         loc: tuple(o for o in options if checker.problem(found.power, o.order) is None)  # type: ignore[arg-type]

@@ -102,11 +102,29 @@ class StayFleet:
     unit: str
 
 
+@dataclass(frozen=True, slots=True)
+class Embark:
+    """Movement, Abstraction (5.6): ``A YOR boards F NTH``: the army goes aboard its own power's fleet at
+    sea beside it before the moves are made, forming an A/F that takes the fleet's order."""
+
+    unit: str  # the army
+    fleet: str  # the fleet's province
+
+
+@dataclass(frozen=True, slots=True)
+class Disembark:
+    """Movement, Abstraction (5.6): ``A/F NTH lands YOR``: the army aboard moves to a land province beside
+    the sea, during the moves; the fleet holds."""
+
+    unit: str  # the A/F's sea
+    dest: str  # the land province
+
+
 # The variant-specific orders (``conversions.py`` checks and applies them); kept out of the unions below
 # so the standard phases see only the orders they know.
 ConversionOrder = ConvertToArmy | ConvertToFleet | StayFleet
 
-MovementOrder = Hold | Move | SupportHold | SupportMove | Convoy
+MovementOrder = Hold | Move | SupportHold | SupportMove | Convoy | Embark | Disembark
 RetreatOrder = Retreat | Disband
 AdjustmentOrder = Build | Disband | Waive
 Order = MovementOrder | RetreatOrder | AdjustmentOrder

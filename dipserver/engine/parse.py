@@ -35,6 +35,7 @@ from dipserver.engine.board import Board
 from dipserver.engine.kinds import conversion as _conversion  # noqa: F401  (registers its kinds)
 from dipserver.engine.kinds import module_notation as _module_notation  # noqa: F401  (registers its reader)
 from dipserver.engine.kinds import standard as _standard  # noqa: F401  (registers its kinds)
+from dipserver.engine.kinds.abstraction import AS_FLEET, by_sea
 from dipserver.engine.kinds.reading import BuildRule as BuildRule
 from dipserver.engine.kinds.reading import Intent, Loc, Reading
 from dipserver.engine.kinds.reading import adjustment_due as adjustment_due
@@ -290,7 +291,9 @@ def parse_order(
     (``readings.py``) when its unit is as written; every other text is read in full."""
     if position.phase.type is PhaseType.MOVEMENT:
         order = movement_order(text, board, position.units, power)
-        if order is not None:
+        if order is not None and not (
+            modules is not None and modules.modules.abstraction and by_sea(board, order)
+        ):
             return order
     return parse_in_full(text, board, position, power, build_rule, modules)
 
@@ -309,6 +312,8 @@ def parse_in_full(
         raise OrderError(f"{power} is not a power in this game")
     reading = Reading(board, position, power, build_rule or build_rule_for(board.variant), modules)
     text = _without_power_prefix(board.variant, text, power)
+    if "/" in text and AS_FLEET.search(text):
+        text = AS_FLEET.sub("F ", text)  # an A/F is ordered, and supported, as its fleet (Abstraction, 5.6)
     try:
         intent = _read(_lex(board.variant, text), text.strip())
     except OrderError:

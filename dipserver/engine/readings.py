@@ -50,6 +50,8 @@ def movement_order(text: str, board: Board, units: Mapping[str, Unit], power: st
     unit = units.get(prov)
     if unit is None or unit.power != power or unit.type is not unit_type or unit.location != loc:
         return None
+    if unit.aboard:
+        return None  # an A/F's orders are read in full: it stays at sea and never convoys (5.6)
     if carried is not None:
         army = units.get(carried)
         if army is not None and army.type is not UnitType.ARMY:

@@ -75,7 +75,7 @@ def resolve_retreats(
             disbanded.append(unit)
         else:
             results[slot] = OrderResult(power, order, Outcome.SUCCESS)
-            new_units[province_of(target)] = Unit(unit.power, unit.type, target)
+            new_units[province_of(target)] = Unit(unit.power, unit.type, target, unit.aboard)  # an A/F too
 
     final = [r for r in results if r is not None]
     for prov, d in dislodged.items():

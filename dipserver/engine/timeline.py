@@ -80,6 +80,7 @@ _SETTING_VALUES = {
     "stranded_fleets": ("convert", "stay"),
     "sunk_armies": ("fleet", "drown"),
     "new_sc_home": ("none", "territory"),
+    "convoys": ("rulebook", "abstraction"),
 }
 
 

@@ -36,7 +36,7 @@ from dipserver.engine.adjustments import has_adjustments
 from dipserver.engine.board import Board, MapState, board_for
 from dipserver.engine.builds import build_problem, free_centres
 from dipserver.engine.conversions import conversion_text
-from dipserver.engine.modules import Modules, ModuleState, split_options
+from dipserver.engine.modules import Modules, ModuleState, modules_for, split_options
 from dipserver.engine.modules import phase as module_phase
 from dipserver.engine.modules.orders import InPlay, split_orders
 from dipserver.engine.modules.phase import Opened
@@ -230,8 +230,8 @@ def play_phase(
     (``Turn.opened.state`` of the previous phase, or ``open_modules`` for the first). ``end_year`` is
     the game's last year (``None``: the variant's default, ``Variant.default_end_year``).
     """
-    modules, options = split_options(options)
-    options = load_timeline(variant).game_options(options)
+    modules = modules_for(variant, options)
+    options = load_timeline(variant).game_options(split_options(options)[1])
     board = board_for(variant, map_state)
     state = module_state or ModuleState()
     read_with = modules if modules.any else None

@@ -92,10 +92,18 @@ class Unit:
     power: str
     type: UnitType
     location: str  # province, or province/coast for a fleet on a multi-coast province
+    # Abstraction A/F (variant-rulings 5.6): a fleet at sea with an army of its power aboard. It moves,
+    # supports and is supported as the fleet; the army may land again (``Disembark``).
+    aboard: bool = False
 
     @property
     def province(self) -> str:
         return province_of(self.location)
 
+    @property
+    def letters(self) -> str:
+        """``A``, ``F``, or ``A/F`` for a fleet with an army aboard."""
+        return "A/F" if self.aboard else self.type.value
+
     def __str__(self) -> str:
-        return f"{self.type.value} {self.location}"
+        return f"{self.letters} {self.location}"

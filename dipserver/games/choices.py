@@ -29,6 +29,12 @@ _MODULES = (
         "Units must trace supply to an own centre or depot within 3 steps, or cannot support and are "
         "removed after two failed checks.",
     ),
+    (
+        "abstraction",
+        "Abstraction A/F rules",
+        "Armies board their own fleets to sail as A/Fs and land beside the sea; a convoy crosses one sea "
+        "with one fleet (Fast Ferry).",
+    ),
 )
 
 _MODE_EXPLANATION = "Exact: the map changes on the rules' dates; random: in a year drawn within each window."
@@ -71,6 +77,8 @@ def variant_choices(slug: str) -> tuple[Choice, ...]:
         choices.append(Choice(name, label, FLAG, spec.default, spec.description))
     defaults = source.default_options
     for name, label, explanation in _MODULES:
+        if name == "abstraction" and timeline.settings.convoys == "abstraction":
+            continue  # the variant plays them already; its own switch (Deluge's standard_convoys) undoes it
         choices.append(Choice(name, label, FLAG, bool(defaults.get(name)), explanation, MODULE))
     return tuple(choices)
 

@@ -14,6 +14,7 @@ variant's timeline (a map that changed is stored as it stood):
         "homes": {"LON": "ENGLAND", ...}                                     # home centre -> power
       },
       "units": [{"power": "ENGLAND", "type": "F", "location": "NTH"}, ...],  # sorted by location
+      # (an A/F, a fleet with an army aboard under the Abstraction rules, has "aboard": true)
       "owners": {"LON": "ENGLAND", ...},                                     # centre -> owner
       "dislodged": [{"power": "FRANCE", "type": "A", "location": "BUR",
                      "attacker_from": "MUN", "retreats": ["GAS", "PAR"]}, ...],  # and, for a Sahara
@@ -138,9 +139,12 @@ def centre_counts(snapshot: Mapping[str, Any]) -> dict[str, int]:
     return counts
 
 
-def _unit_json(unit: Unit) -> dict[str, str]:
-    return {"power": unit.power, "type": unit.type.value, "location": unit.location}
+def _unit_json(unit: Unit) -> dict[str, Any]:
+    data: dict[str, Any] = {"power": unit.power, "type": unit.type.value, "location": unit.location}
+    if unit.aboard:  # an A/F: a fleet with an army of its power aboard (Abstraction, Deluge)
+        data["aboard"] = True
+    return data
 
 
 def _unit_of(data: Mapping[str, Any]) -> Unit:
-    return Unit(data["power"], UnitType(data["type"]), data["location"])
+    return Unit(data["power"], UnitType(data["type"]), data["location"], bool(data.get("aboard")))

@@ -25,6 +25,7 @@ from dipserver.engine import (
     load_timeline,
     load_variant,
     load_variant_from_sources,
+    modules_for,
     split_options,
     variant_slugs,
     variant_source,
@@ -145,8 +146,9 @@ def game_timeline(game: Game) -> tuple[Variant, Timeline]:
 
 
 def game_modules(game: Game) -> Modules:
-    """The rule modules the game plays with (checked when it was created)."""
-    return split_options(game.options)[0]
+    """The rule modules the game plays with (checked when it was created), with the Abstraction A/F rules
+    where its variant plays them unless an option says otherwise (Deluge)."""
+    return modules_for(game_variant(game), game.options)
 
 
 def options_checked(timeline: Timeline, options: dict[str, Any] | None) -> dict[str, Any]:

@@ -80,8 +80,11 @@ class Picture:
                 f'<path class="unit" fill="{fill}" d="M{n(x - r - 3)} {n(y - 5)}H{n(x + r + 3)}'
                 f'L{n(x + r - 1)} {n(y + 6)}H{n(x - r + 1)}Z"/>'
             )
+            if unit.aboard:  # an A/F (Abstraction): the army rides on deck, a disc above the hull
+                body += f'<circle class="unit unit-aboard" cx="{n(x)}" cy="{n(y - 9)}" r="5" fill="{fill}"/>'
+                extra_class += " unit-af"
         letter = f'<text class="unit-letter" fill="{ink(fill)}" x="{n(x)}" y="{n(y + 0.5)}">'
-        letter += f"{unit.type.value}</text>"
+        letter += f"{unit.letters}</text>"
         title = f"<title>{escape(self.unit_words(unit))}</title>"  # what a pointer resting on it shows
         return f'<g class="unit-group{extra_class}" data-location="{unit.location}">{title}{body}{letter}</g>'
 
@@ -92,6 +95,8 @@ class Picture:
         spec = self.variant.provinces.get(province)
         where = (spec.name if spec else province) + (f" ({coast})" if coast else "")
         kind = "Army" if unit.type is UnitType.ARMY else "Fleet"
+        if unit.aboard:
+            kind = "Fleet with an army aboard (A/F)"
         return f"{kind}, {power.name if power else unit.power.title()}, in {where}"
 
     def unit_at(self, location: str) -> Unit | None:

@@ -470,6 +470,8 @@ const PROMPTS = {
   via: "Click where the convoy lands it.",
   support: "Click the unit it supports.",
   convoy: "Click the army it convoys.",
+  board: "Click the sea of the fleet it boards.",
+  land: "Click where the army lands.",
 };
 
 function showChooser(prompt) {

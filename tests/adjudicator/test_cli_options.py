@@ -128,3 +128,87 @@ def test_a_batch_dealing_many_boards_keeps_only_the_latest_in_its_tables() -> No
         assert "error" not in answer, answer
     generated = [v for v in reader._DEFAULT_BOARDS if v.slug == icelords.SLUG]
     assert len(generated) <= reader._MAX_HELD and len(reader._HELD) == reader._MAX_HELD
+
+
+# --- timeline and map take every option too ----------------------------------------------------------
+
+
+def cli(*argv: str) -> tuple[int, str]:
+    import io
+
+    from dipserver.adjudicator.cli import main
+
+    out = io.StringIO()
+    status = main(list(argv), io.BytesIO(b""), out)
+    return status, out.getvalue()
+
+
+def test_timeline_and_map_take_the_variant_and_module_options() -> None:
+    # Deluge's standard_convoys switch and the rule modules, as adjudicate's "options" take them.
+    status, text = cli(
+        "timeline", "deluge", "--option", "standard_convoys=true", "--option", "abstraction=true"
+    )
+    assert status == 0 and text.startswith("1901 after the Winter adjustments:")
+    status, text = cli("map", "deluge", "--at", "S1902M", "--option", "supply_lines=true")
+    assert status == 0 and json.loads(text)["provinces"]["LON"]["terrain"] == "sea"
+    blizzards = 'blizzards={"count": "1d6"}'
+    status, text = cli("map", "standard", "--at", "S1901M", "--seed", "secret", "--option", blizzards)
+    assert status == 0 and json.loads(text)["phase"] == "S1901M"
+
+
+def test_timeline_and_map_refuse_a_bad_module_option_with_the_servers_reason() -> None:
+    status, text = cli("map", "deluge", "--at", "S1902M", "--option", "supply_lines=7")
+    assert status == 1 and "supply_lines" in json.loads(text)["error"]
+    status, text = cli("timeline", "standard", "--option", 'blizzards={"count": "1d6"}')
+    assert status == 1 and "--seed" in text
+    status, text = cli("timeline", "deluge", "--option", "abstraction=yes")
+    assert status == 1 and "NAME=<JSON value>" in text
+
+
+def test_an_af_round_trips_through_next_as_a_unit_of_its_own() -> None:
+    # Deluge plays the Abstraction A/F rules: the army boards before the moves and sails with its fleet;
+    # ``next`` lists the A/F as "A/F NWG", and played again it lands its army.
+    centers = {"ENGLAND": ["EDI", "LON", "LVP"], "FRANCE": ["BRE", "MAR", "PAR"]}
+    units = {"ENGLAND": ["A YOR", "F NTH"], "FRANCE": ["A BRE"]}
+    orders = {"ENGLAND": ["A YOR boards F NTH", "F NTH - NWG"]}
+    answer = adjudicate(
+        {"variant": "deluge", "phase": "S1901M", "units": units, "centers": centers, "orders": orders}
+    )
+    assert answer["results"]["ENGLAND"] == {"A YOR boards F NTH": "success", "F NTH - NWG": "success"}
+    following = answer["next"]
+    assert following["units"]["ENGLAND"] == ["A/F NWG"]
+    landed = adjudicate({**following, "orders": {"ENGLAND": ["A/F NWG lands NWY"]}})
+    assert landed["results"]["ENGLAND"] == {"A/F NWG lands NWY": "success"}
+    assert landed["next"]["units"]["ENGLAND"] == ["A NWY", "F NWG"]
+
+
+def test_an_af_given_ashore_is_refused() -> None:
+    centers = {"ENGLAND": ["EDI", "LON", "LVP"]}
+    answer = adjudicate(
+        {"variant": "deluge", "phase": "S1901M", "units": {"ENGLAND": ["A/F YOR"]}, "centers": centers}
+    )
+    assert "always at sea" in answer["error"]
+
+
+def test_a_dislodged_af_waits_in_next_and_retreats_with_its_army_to_sea() -> None:
+    centers = {"ENGLAND": ["EDI", "LON", "LVP"], "GERMANY": ["BER", "KIE", "MUN"]}
+    units = {"ENGLAND": ["A/F NTH"], "GERMANY": ["F HEL", "F DEN"]}
+    orders = {"GERMANY": ["F HEL - NTH", "F DEN S F HEL - NTH"]}
+    answer = adjudicate(
+        {"variant": "deluge", "phase": "S1901M", "units": units, "centers": centers, "orders": orders}
+    )
+    following = answer["next"]
+    assert following["dislodged"]["ENGLAND"] == [{"unit": "A/F NTH", "retreats": ["ENG", "NWG", "SKA"]}]
+    retreated = adjudicate({**following, "orders": {"ENGLAND": ["A/F NTH - NWG"]}})
+    assert retreated["next"]["units"]["ENGLAND"] == ["A/F NWG"]
+
+
+def test_the_abstraction_module_plays_on_a_variant_without_it() -> None:
+    # Standard map, the module switched on: Fast Ferry refuses a convoy across two seas.
+    units = {"ENGLAND": ["A LON", "F NTH", "F SKA"]}
+    orders = {"ENGLAND": ["A LON - SWE", "F NTH C A LON - SWE", "F SKA C A LON - SWE"]}
+    data = {"variant": "standard", "phase": "S1901M", "units": units, "centers": {"ENGLAND": ["LON"]}}
+    with_module = adjudicate({**data, "orders": orders, "options": {"abstraction": True}})
+    assert with_module["results"]["ENGLAND"]["A LON - SWE"] == "invalid"
+    assert "Fast Ferry" in with_module["reasons"]["ENGLAND"]["A LON - SWE"]
+    assert adjudicate({**data, "orders": orders})["results"]["ENGLAND"]["A LON - SWE"] == "success"

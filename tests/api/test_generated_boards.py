@@ -54,7 +54,13 @@ def test_the_ice_lords_variant_shows_its_options_and_a_sample_board(db):
     assert answer.status_code == 200, answer.content[:300]
     shown = answer.json()
     options = {o["name"]: o["default"] for o in shown["options"]}
-    assert options == {"powers": 6, "seed": None, "blizzards": True, "supply_lines": False}
+    assert options == {
+        "powers": 6,
+        "seed": None,
+        "blizzards": True,
+        "supply_lines": False,
+        "abstraction": False,
+    }
     assert shown["geometry"]["provinces"] and shown["geometry_problem"] is None
 
 
@@ -64,8 +70,9 @@ def test_the_variant_api_offers_random_mode_only_where_the_timeline_has_chances(
         for slug in ("standard", "sahara", "deluge", "wall_of_ice")
     }
     assert names == {
-        "standard": ["blizzards", "supply_lines"],
-        "sahara": ["errata", "blizzards", "supply_lines"],
-        "deluge": ["swap_sil_swi", "drowning_armies", "blizzards", "supply_lines"],
-        "wall_of_ice": ["mode", "blizzards", "supply_lines"],
+        "standard": ["blizzards", "supply_lines", "abstraction"],
+        "sahara": ["errata", "blizzards", "supply_lines", "abstraction"],
+        # Deluge plays the Abstraction A/F rules (rule 7); standard_convoys is the way back.
+        "deluge": ["swap_sil_swi", "standard_convoys", "drowning_armies", "blizzards", "supply_lines"],
+        "wall_of_ice": ["mode", "blizzards", "supply_lines", "abstraction"],
     }

@@ -27,7 +27,8 @@ def test_the_create_form_shows_the_chosen_variants_options_and_creates_the_game_
 
     page.select_option("#id_variant", "standard")
     expect(row("blizzards")).to_be_visible()
-    for name in ("errata", "mode", "swap_sil_swi", "powers"):
+    expect(row("abstraction")).to_be_visible()  # the A/F rules as a module any variant may play
+    for name in ("errata", "mode", "swap_sil_swi", "standard_convoys", "powers"):
         expect(row(name)).to_be_hidden()
 
     page.select_option("#id_variant", "wall_of_ice")
@@ -41,6 +42,10 @@ def test_the_create_form_shows_the_chosen_variants_options_and_creates_the_game_
 
     page.select_option("#id_variant", "deluge")
     expect(page.locator("#id_blizzards")).not_to_be_checked()
+    # Deluge plays the Abstraction A/F rules (rule 7): no module to tick, a switch back to standard convoys.
+    expect(row("abstraction")).to_be_hidden()
+    expect(page.locator("#id_standard_convoys")).not_to_be_checked()
+    page.check("#id_standard_convoys")
     page.check("#id_drowning_armies")
     page.check("#id_supply_lines")
     page.fill("#id_name", "Flood")
@@ -49,4 +54,5 @@ def test_the_create_form_shows_the_chosen_variants_options_and_creates_the_game_
     with lock:
         options = Game.objects.get(name="Flood").options
     assert options["drowning_armies"] is True and options["swap_sil_swi"] is False
+    assert options["standard_convoys"] is True and "abstraction" not in options
     assert "supply_lines" in options and "blizzards" not in options and options["mode"] == "exact"

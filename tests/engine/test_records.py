@@ -48,6 +48,7 @@ def test_the_kinds_of_records_are_those_the_order_kinds_give():
         *("retreat", "disband", "build", "waive"),
         *("convert_to_army", "convert_to_fleet", "stay_fleet"),
         *("establish_depot", "place_blizzard", "remove_blizzard"),
+        *("embark", "disembark"),
     }
 
 

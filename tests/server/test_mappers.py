@@ -48,3 +48,17 @@ def test_dislodged_units_keep_their_retreat_options_and_attacker():
     assert back.dislodged["BUR"] == Dislodged(unit, "MUN", ("GAS", "PAR"))
     assert dict(back.last_occupants) == {"HOL": "GERMANY"}
     assert back.phase == Phase.parse("F1902R")
+
+
+def test_an_af_keeps_its_army_aboard_through_json():
+    # Abstraction (Deluge's rule 7): a fleet with an army aboard is stored as such, also while dislodged.
+    variant = load_variant("deluge")
+    af = Unit("ENGLAND", UnitType.FLEET, "NTH", aboard=True)
+    hit = Unit("FRANCE", UnitType.FLEET, "ENG", aboard=True)
+    position = Position(
+        Phase.parse("S1902R"), {"NTH": af}, {"EDI": "ENGLAND"}, {"ENG": Dislodged(hit, "WAL", ("MAO",))}
+    )
+    snapshot = json.loads(json.dumps(snapshot_from(variant.map_state, position)))
+    assert snapshot["units"] == [{"power": "ENGLAND", "type": "F", "location": "NTH", "aboard": True}]
+    back = position_of(snapshot)
+    assert back.units["NTH"] == af and back.dislodged["ENG"].unit == hit

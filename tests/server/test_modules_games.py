@@ -211,3 +211,30 @@ def test_the_stored_blizzard_announcement_lists_the_snow_storm_placed(users):
     event = blizzard_event(movement)
     effect = "no_change" if target in event["drawn"] else "placed"
     assert event["storms"] == [{"power": unit["power"], "province": target, "place": True, "effect": effect}]
+
+
+# --- the Abstraction A/F rules: Deluge's default (rule 7) -------------------------------------------------
+
+
+def test_a_deluge_af_is_stored_in_the_phase_snapshot_and_lands_its_army_later(users):
+    game = started_game(users, variant="deluge")
+    england = seat(game, "ENGLAND").user
+    assert orders_submit(game_id=game.id, user=england, text="A LVP - YOR\nF EDI - NTH", now=SOON).ok
+    [autumn] = play(game, 1)
+    before = autumn.deadline - dt.timedelta(minutes=1)
+    text = "A YOR boards F NTH\nA/F NTH - NWG"
+    submitted = orders_submit(game_id=game.id, user=england, text=text, phase="F1901M", now=before)
+    assert submitted.accepted == ["A YOR boards F NTH", "F NTH - NWG"], submitted.rejected  # NTH: a fleet yet
+    phase_process(phase_id=autumn.id, now=autumn.deadline + dt.timedelta(minutes=1))
+    game.refresh_from_db()
+    units = game.current_phase.snapshot["units"]
+    assert {"power": "ENGLAND", "type": "F", "location": "NWG", "aboard": True} in units
+    assert not any(u["location"] == "YOR" for u in units)
+
+
+def test_a_deluge_game_with_standard_convoys_refuses_boarding_at_entry(users):
+    game = started_game(users, variant="deluge", options={"standard_convoys": True})
+    england = seat(game, "ENGLAND").user
+    submitted = orders_submit(game_id=game.id, user=england, text="A LVP boards F NAO", now=SOON)
+    [refused] = submitted.rejected
+    assert "standard convoys" in refused.reason, refused.reason

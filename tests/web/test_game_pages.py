@@ -218,12 +218,15 @@ def test_the_create_form_offers_each_option_for_the_variants_it_matters_to(clien
         "mode": {"wall_of_ice"},
         "errata": {"sahara"},
         "swap_sil_swi": {"deluge"},
+        "standard_convoys": {"deluge"},  # Deluge plays the Abstraction A/F rules; this is the way back
         "drowning_armies": {"deluge"},
         "blizzards": EVERY,
         "supply_lines": EVERY,
+        "abstraction": EVERY - {"deluge"},  # the A/F rules as a module, for the variants without them
     }
     assert rows["blizzards"][1] == {slug: slug == "ice_lords" for slug in sorted(EVERY)}
     assert rows["errata"][1] == {"sahara": True}
+    assert rows["standard_convoys"][1] == {"deluge": False}
 
 
 def test_each_option_on_the_create_form_has_a_one_line_explanation(client, players):

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from dipserver.engine.kinds.abstraction import NO_CONVOY, ferry_on, one_sea
 from dipserver.engine.kinds.recording import Described, held_at, place, via, via_place
 from dipserver.engine.kinds.registry import Drawing, Kind, register
 from dipserver.engine.kinds.words import unit_at, unit_phrase
@@ -53,6 +54,8 @@ class ConvoyKind(Kind):
             raise OrderError("A convoy carries an army from one land province to another")
         if intent.target.province == intent.dest.province:
             raise OrderError("A convoyed army must go somewhere other than where it stands")
+        if ferry_on(reading):
+            self.read_ferry(reading, unit, intent.target.province, intent.dest.province)
         return Convoy(unit.location, intent.target.province, intent.dest.province)
 
     def legal(self, standing: Standing, here: str, unit: Unit, order: Convoy) -> tuple[str | None, str]:
@@ -62,6 +65,10 @@ class ConvoyKind(Kind):
         target, dest = order.target, order.dest  # provinces (the order's kind names no coasts)
         if "/" in target or "/" in dest:
             target, dest = province_of(target), province_of(dest)
+        if standing.ferry:
+            why = fast_ferry_problem(standing, here, unit, target, dest)
+            if why is not None:
+                return why, ""
         army = standing.units.get(target)
         if army is None:
             return f"There is no unit in {standing.name(target)} to convoy", ""
@@ -72,6 +79,16 @@ class ConvoyKind(Kind):
             return None, ""
         where = f"from {standing.name(target)} to {standing.name(dest)}"
         return f"{standing.unit_name(here)} is on no sea route {where}", ""
+
+    def read_ferry(self, reading: Reading, unit: Unit, target: str, dest: str) -> None:
+        """Abstraction (5.6): an A/F never convoys; a convoy crosses one sea (Fast Ferry)."""
+        board = reading.board
+        if unit.aboard:
+            raise OrderError(f"The A/F in {board.location_name(unit.location)} {NO_CONVOY}")
+        if unit.province not in one_sea(board, target, dest, frozenset({unit.province})):
+            raise OrderError(
+                _one_sea_only(board.location_name(unit.location), reading.name(target), reading.name(dest))
+            )
 
     def offer(self, offering: Offering, unit: Unit) -> list[Convoy]:
         """Convoys this fleet is needed for: it lies on a minimal route of seas where fleets stand now."""
@@ -97,6 +114,20 @@ class ConvoyKind(Kind):
     def drawing(self, record: Mapping[str, Any]) -> Drawing:
         start, end, target = place(record, "from"), via_place(record, "to"), via_place(record, "from")
         return Drawing("line", start, end, via=target, label="convoy")
+
+
+def fast_ferry_problem(standing: Standing, here: str, unit: Unit, target: str, dest: str) -> str | None:
+    """Abstraction (5.6): why this fleet cannot carry the army, or ``None``."""
+    if unit.aboard:
+        return f"{standing.unit_name(here)} {NO_CONVOY}"
+    if here in one_sea(standing.board, target, dest, frozenset({here})):
+        return None
+    return _one_sea_only(standing.name(here), standing.name(target), standing.name(dest))
+
+
+def _one_sea_only(sea: str, target: str, dest: str) -> str:
+    why = "a convoy crosses one sea with one fleet"
+    return f"Fast Ferry: {why}, and {sea} does not touch both {target} and {dest}"
 
 
 CONVOY = register(ConvoyKind())

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from dipserver.engine.convoys import sea_route
+from dipserver.engine.kinds.abstraction import STAYS_AT_SEA, ferry_on, ferry_seas, one_sea
 from dipserver.engine.kinds.recording import Described, held_at, needs_convoy, place, via
 from dipserver.engine.kinds.registry import Drawing, Kind, register
 from dipserver.engine.kinds.words import unit_at
@@ -43,6 +44,11 @@ class MoveKind(Kind):
         if unit.type is UnitType.FLEET:
             if intent.via:
                 raise OrderError("Only armies travel by convoy")
+            if unit.aboard and reading.board.is_land(intent.dest.province):
+                where, dest = unit.province, intent.dest.province
+                raise OrderError(
+                    f"The A/F in {reading.name(where)} {STAYS_AT_SEA.format(sea=where, dest=dest)}"
+                )
             return Move(unit.location, fleet_destination(reading, unit, intent.dest))
         reading.enterable(unit, intent.dest)
         board, name = reading.board, reading.name
@@ -51,7 +57,13 @@ class MoveKind(Kind):
             raise OrderError(f"An army in {name(unit.location)} cannot reach {name(dest)}")
         if not intent.via and dest in board.army_moves(unit.province):
             return Move(unit.location, dest)
-        # Not adjacent, or a convoy asked for: legal if some chain of seas could carry it (fleets permitting).
+        # Not adjacent, or a convoy asked for: legal if some chain of seas could carry it (fleets permitting);
+        # with the Abstraction rules one sea (Fast Ferry, 5.6).
+        if ferry_on(reading) and not board.water_neighbours(unit.province) & board.water_neighbours(dest):
+            raise OrderError(
+                f"An army in {name(unit.location)} cannot reach {name(dest)}: a Fast Ferry crosses one sea"
+                " with one fleet, and no sea touches both"
+            )
         if dest in board.convoy_destinations(unit.province):
             return Move(unit.location, dest, intent.via)
         why = (
@@ -66,6 +78,9 @@ class MoveKind(Kind):
         if unit.type is UnitType.FLEET:
             if order.via_convoy:
                 return f"{standing.unit_name(here)} cannot be convoyed: only armies are convoyed", ""
+            if unit.aboard and board.is_land(dest.partition("/")[0]):
+                stays = STAYS_AT_SEA.format(sea=here, dest=dest.partition("/")[0])
+                return f"{standing.unit_name(here)} {stays}", ""
             if dest in board.fleet_moves(unit.location):
                 return None, dest
             return _fleet_move_coast(standing, here, unit, dest)
@@ -77,6 +92,10 @@ class MoveKind(Kind):
         # Legal if fleets stand where they could carry it; whether they do is known only from their orders.
         # Such a move never turns into a hold (DATC 6.D.8).
         if board.is_coastal(dest_prov) and sea_route(board, here, dest_prov, standing.fleet_seas()):
+            if standing.ferry and not one_sea(board, here, dest_prov, ferry_seas(standing.units, board)):
+                why = "a Fast Ferry crosses one sea with one fleet, and no fleet free to convoy is in a sea"
+                there = standing.name(dest_prov)
+                return f"{standing.unit_name(here)} cannot reach {there}: {why} touching both", ""
             standing.by_sea.add(here)
             return None, dest_prov
         if not board.terrain(dest_prov).passable:

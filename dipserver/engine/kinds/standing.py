@@ -15,12 +15,15 @@ from dipserver.engine.types import Unit, UnitType
 
 
 class Standing:
-    __slots__ = ("_fleet_seas", "_needed", "board", "by_sea", "checked", "units")
+    __slots__ = ("_fleet_seas", "_needed", "board", "by_sea", "checked", "ferry", "units")
 
-    def __init__(self, board: Board, units: Mapping[str, Unit], checked: bool = False) -> None:
+    def __init__(
+        self, board: Board, units: Mapping[str, Unit], checked: bool = False, ferry: bool = False
+    ) -> None:
         self.board = board
         self.units = units
         self.checked = checked  # the reader has checked each order on its own (resolve_movement)
+        self.ferry = ferry  # the Abstraction A/F rules are on (Fast Ferry, A/Fs: kinds/abstraction.py)
         self.by_sea: set[str] = set()  # armies whose legal move can only go by convoy
         self._fleet_seas: frozenset[str] | None = None
         self._needed: dict[tuple[str, str], set[str]] = {}
@@ -30,6 +33,8 @@ class Standing:
 
     def unit_name(self, prov: str) -> str:
         unit = self.units[prov]
+        if unit.aboard:
+            return f"The A/F in {self.name(unit.location)}"
         return unit_name(self.board, ("A " if unit.type is UnitType.ARMY else "F ") + unit.location)
 
     def fleet_seas(self) -> frozenset[str]:

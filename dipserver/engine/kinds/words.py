@@ -30,4 +30,4 @@ def unit_at(position: Position, loc: str) -> str:
         unit = entry.unit if entry else None
     else:
         unit = position.units.get(province_of(loc))
-    return f"{unit.type.value} {unit.location}" if unit else province_of(loc)
+    return f"{unit.letters} {unit.location}" if unit else province_of(loc)  # "A/F NTH": an A/F

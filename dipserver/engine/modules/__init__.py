@@ -1,4 +1,5 @@
-"""Rule modules a game can switch on with any variant: blizzards and supply lines (variant-rulings §8).
+"""Rule modules a game can switch on with any variant: blizzards and supply lines (variant-rulings §8), and
+the Abstraction A/F rules (§5.6: Deluge's by default, its timeline's ``convoys`` setting).
 
 ``Modules`` is the game's choice (read from its options); ``ModuleState`` is what the modules remember from
 phase to phase (announced blizzards, pending Snow Storms, depots, supply marks). ``phase.open_phase`` and
@@ -8,19 +9,24 @@ phase to phase (announced blizzards, pending Snow Storms, depots, supply marks).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from dipserver.engine.modules.blizzard import BlizzardOptions, SnowStorm
 from dipserver.engine.modules.supply import SupplyOptions, SupplyState
+from dipserver.engine.timeline import load_timeline
+from dipserver.engine.variant import Variant
 
-MODULE_KEYS = ("blizzards", "supply_lines")
+MODULE_KEYS = ("blizzards", "supply_lines", "abstraction")
 
 
 @dataclass(frozen=True, slots=True)
 class Modules:
     blizzards: BlizzardOptions | None = None
     supply: SupplyOptions | None = None
+    abstraction: bool = (
+        False  # the Abstraction A/F rules: armies board fleets, Fast Ferry (kinds/abstraction)
+    )
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any]) -> Modules:
@@ -28,20 +34,25 @@ class Modules:
         (the variant's own options) are ignored. ``false`` or a missing key leaves a module off."""
         blizzards = options.get("blizzards", False)
         supply = options.get("supply_lines", False)
+        abstraction = options.get("abstraction", False)
+        if not isinstance(abstraction, bool):
+            raise ValueError(f"abstraction is true or false, not {abstraction!r}")
         return cls(
             None if blizzards is False else BlizzardOptions.from_data(blizzards),
             None if supply is False else SupplyOptions.from_data(supply),
+            abstraction,
         )
 
     def to_options(self) -> dict[str, Any]:
         return {
             "blizzards": self.blizzards.to_data() if self.blizzards else False,
             "supply_lines": self.supply.to_data() if self.supply else False,
+            "abstraction": self.abstraction,
         }
 
     @property
     def any(self) -> bool:
-        return self.blizzards is not None or self.supply is not None
+        return self.blizzards is not None or self.supply is not None or self.abstraction
 
 
 def split_options(options: Mapping[str, Any] | None) -> tuple[Modules, dict[str, Any]]:
@@ -50,6 +61,18 @@ def split_options(options: Mapping[str, Any] | None) -> tuple[Modules, dict[str,
     options = dict(options or {})
     chosen = Modules.from_options(options)
     return chosen, {k: v for k, v in options.items() if k not in MODULE_KEYS}
+
+
+def modules_for(variant: Variant, options: Mapping[str, Any] | None) -> Modules:
+    """The rule modules a game of ``variant`` plays: those its options switch on, and the Abstraction A/F
+    rules where the variant plays them by default (its timeline's ``convoys`` setting, which an option
+    such as Deluge's ``standard_convoys`` turns back to the rulebook's convoys). ``options`` are checked
+    already (``TimelineError`` otherwise)."""
+    chosen, rest = split_options(options)
+    timeline = load_timeline(variant)
+    if not chosen.abstraction and timeline.settings_for(timeline.game_options(rest)).convoys == "abstraction":
+        chosen = replace(chosen, abstraction=True)
+    return chosen
 
 
 @dataclass(frozen=True, slots=True)

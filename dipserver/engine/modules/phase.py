@@ -119,12 +119,15 @@ def play(
     if modules.supply is not None and phase.type is PhaseType.MOVEMENT:
         report = supply.trace(judged, position, state.supply, modules.supply)
     problems = _problems(board, judged, state, report)
+    ferry = modules.abstraction
     if not problems:
-        result = adjudicate(board, position, orders_by_power, build_rule=build_rule)
+        result = adjudicate(board, position, orders_by_power, build_rule=build_rule, abstraction=ferry)
     else:
         screened = screen(orders_by_power, *problems)
         order_board = judged if judged is not board else None
-        result = adjudicate(board, position, screened.kept, build_rule=build_rule, order_board=order_board)
+        result = adjudicate(
+            board, position, screened.kept, build_rule=build_rule, order_board=order_board, abstraction=ferry
+        )
         result = replace(result, results=screened.merge(result.results))
 
     refused: list[tuple[EstablishDepot | SnowStorm, str]] = []

@@ -128,6 +128,10 @@ function shapes(svg, pen, option, moves) {
     case "move":
     case "retreat":
       return arrow(pen, at(option.unit), anchorOf(svg, option.dest), option.kind);
+    case "embark": // the A/F rules: an army boarding its fleet, an A/F landing its army
+      return arrow(pen, at(option.unit), unitPoint(svg, option.fleet), option.kind);
+    case "disembark":
+      return arrow(pen, at(option.unit), anchorOf(svg, option.dest), option.kind);
     case "hold":
       return [ring(pen, at(option.unit), "hold", 13)];
     case "support_hold": {

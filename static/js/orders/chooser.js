@@ -5,8 +5,15 @@
 
 import { el } from "./dom.js";
 
-export const MODE_LABELS = { move: "Move", via: "Move by convoy", support: "Support", convoy: "Convoy" };
-export const MODE_KEYS = { m: "move", v: "via", s: "support", c: "convoy" };
+export const MODE_LABELS = {
+  move: "Move",
+  via: "Move by convoy",
+  support: "Support",
+  convoy: "Convoy",
+  board: "Board a fleet", // the Abstraction A/F rules (Deluge)
+  land: "Land the army",
+};
+export const MODE_KEYS = { m: "move", v: "via", s: "support", c: "convoy", b: "board", l: "land" };
 const KEY_OF = Object.fromEntries(Object.entries(MODE_KEYS).map(([key, mode]) => [mode, key.toUpperCase()]));
 
 function optionButton(option, onChoose) {

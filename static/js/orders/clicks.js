@@ -2,7 +2,8 @@
 // (GET .../options lists every legal order per unit), never from rules of our own.
 //
 // A selection is {unit, mode, target}: mode "move" (also retreats), "via" (a move by convoy),
-// "support" or "convoy"; target is the province of the unit being supported or convoyed once the
+// "support", "convoy", or the Abstraction A/F rules' "board" (an army boards a fleet) and "land" (an A/F
+// lands its army); target is the province of the unit being supported or convoyed once the
 // player clicked it. interpret() answers one of:
 //   {type: "order", option}                     the click makes exactly this order
 //   {type: "ask", question, choices}            it could mean several things: choices [{label, option} |
@@ -28,6 +29,8 @@ export function modesOf(unitOptions) {
   if (unitOptions.some((o) => o.kind === "move" && o.via_convoy)) modes.push("via");
   if (kinds.has("support_hold") || kinds.has("support_move")) modes.push("support");
   if (kinds.has("convoy")) modes.push("convoy");
+  if (kinds.has("embark")) modes.push("board");
+  if (kinds.has("disembark")) modes.push("land");
   return modes;
 }
 
@@ -42,6 +45,10 @@ export function optionsInMode(unitOptions, mode) {
       return unitOptions.filter((o) => SUPPORTS.has(o.kind));
     case "convoy":
       return unitOptions.filter((o) => o.kind === "convoy");
+    case "board":
+      return unitOptions.filter((o) => o.kind === "embark");
+    case "land":
+      return unitOptions.filter((o) => o.kind === "disembark");
     default:
       return unitOptions;
   }
@@ -123,5 +130,20 @@ export function interpret(options, selection, location, occupant) {
     if (stay && selection.mode !== "support" && selection.mode !== "convoy") return { type: "order", option: stay };
   }
   if (selection.mode === "support" || selection.mode === "convoy") return interpretHelp(options, selection, location, occupant);
+  if (selection.mode === "board" || selection.mode === "land") return interpretFerry(options, selection, location);
   return interpretMove(options, selection, location, occupant);
+}
+
+// The A/F rules: the army boards the fleet in the clicked sea, or the A/F lands its army where clicked.
+function interpretFerry(options, selection, location) {
+  const province = provinceOf(location);
+  const name = unitName(options, selection.unit);
+  const boarding = selection.mode === "board";
+  const kind = boarding ? "embark" : "disembark";
+  const found = (options.units[selection.unit] || []).find(
+    (o) => o.kind === kind && provinceOf(boarding ? o.fleet : o.dest) === province,
+  );
+  if (found) return { type: "order", option: found };
+  const why = boarding ? `cannot board a fleet in ${province}` : `cannot land its army in ${province}`;
+  return { type: "explain", message: `${name} ${why}: no legal order does that.` };
 }

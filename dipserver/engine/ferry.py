@@ -1,0 +1,142 @@
+"""The Abstraction A/F rules in a movement phase (variant-rulings 5.6, Agar's revision), for ``movement.py``.
+
+- Embarkation comes before the moves and cannot fail (``embark``): each army ordered aboard its own
+  power's fleet at sea beside it leaves its province, and the fleet becomes an A/F (``Unit.aboard``) that
+  takes the fleet's order. A second army for the same fleet is refused: an A/F cannot be boarded.
+- Disembarkation is part of the moves: the landing army is a row of its own in the adjudication, moving
+  from the A/F's sea (``add_landings``); the fleet holds in the sea meanwhile. Where it
+  lands, the A/F is a plain fleet again (``landed``); where it does not, the army stays aboard.
+- A Fast Ferry (a convoy by one fleet in one sea) that cannot land: an army of the fleet's own power stays
+  aboard it, an A/F; another power's army stays where it was, as in the rulebook (``ferried``).
+
+The checks of each order on its own are the kinds' (``kinds/abstraction.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Protocol
+
+from dipserver.engine.kinds.abstraction import embark_problem
+from dipserver.engine.orders import Disembark, Embark, Order, OrderResult, Outcome
+from dipserver.engine.position import Dislodged
+from dipserver.engine.resolver import MOVE
+from dipserver.engine.types import Unit, UnitType, province_of
+
+if TYPE_CHECKING:
+    from dipserver.engine.board import Board
+    from dipserver.engine.resolver import ConvoyRoute, Decisions
+
+STAYS_ABOARD = "It could not land, so it stays aboard the fleet in {sea}: an A/F (Fast Ferry)"
+
+
+def embark(
+    board: Board, units: Mapping[str, Unit], orders_by_power: Mapping[str, Sequence[Order]]
+) -> tuple[dict[str, Unit], dict[int, OrderResult]]:
+    """The units once the ordered armies are aboard, and each boarding order's result (by its id)."""
+    after = dict(units)
+    results: dict[int, OrderResult] = {}
+    for power, orders in orders_by_power.items():
+        others = {province_of(o.unit) for o in orders if not isinstance(o, Embark)}  # type: ignore[union-attr]
+        for order in orders:
+            if not isinstance(order, Embark):
+                continue
+            army = province_of(order.unit)
+            why = embark_problem(board, after, power, order)
+            if why is None and army in others:
+                why = f"The army in {board.location_name(army)} was given another order, so it does not board"
+            if why is not None:
+                results[id(order)] = OrderResult(power, order, Outcome.INVALID, why)
+                continue
+            fleet = province_of(order.fleet)
+            del after[army]
+            after[fleet] = replace(after[fleet], aboard=True)
+            results[id(order)] = OrderResult(power, order, Outcome.SUCCESS)
+    return after, results
+
+
+def landed(
+    new_units: dict[str, Unit],
+    dislodged: dict[str, Dislodged],
+    landings: Mapping[str, int],
+    success: Sequence[bool],
+    dest: Sequence[str | None],
+    powers: Sequence[str],
+) -> None:
+    """Where each landing army ended: ashore (the A/F a plain fleet again, dislodged or not) or aboard."""
+    for sea, row in landings.items():
+        if not success[row]:
+            continue  # still aboard, wherever the fleet is now (held, or dislodged with it)
+        into = dest[row]
+        assert into is not None
+        new_units[into] = Unit(powers[row], UnitType.ARMY, into)
+        fleet = new_units.get(sea)
+        if fleet is not None and fleet.aboard:
+            new_units[sea] = replace(fleet, aboard=False)
+        elif sea in dislodged:
+            d = dislodged[sea]
+            dislodged[sea] = replace(d, unit=replace(d.unit, aboard=False))
+
+
+def ferried(
+    new_units: dict[str, Unit], rows: Rows, decisions: Decisions, dislodged_by: Mapping[int, int], n: int
+) -> dict[int, str]:
+    """Fast Ferries that could not land (their convoy held, the move failed, the army was not dislodged):
+    an army of its fleet's power stays aboard it. Returns each such move's row -> the fleet's sea."""
+    provs, route, path, success = rows.provs, rows.route, decisions.path, decisions.success
+    aboard: dict[int, str] = {}
+    for i in range(n):
+        r = route[i]
+        if r is None or not path[i] or success[i] or i in dislodged_by:
+            continue
+        army = new_units.get(provs[i])
+        fleets = [f for f in r.start if f in r.finish and success[f]]
+        fleet = new_units.get(provs[fleets[0]]) if fleets else None
+        if army is None or fleet is None or fleet.power != army.power or fleet.aboard:
+            continue
+        del new_units[provs[i]]
+        new_units[fleet.province] = replace(fleet, aboard=True)
+        aboard[i] = fleet.province
+    return aboard
+
+
+def add_landings(rows: Rows, others: Sequence[tuple[str, Order]], units: Mapping[str, Unit]) -> None:
+    """A/Fs landing their armies: each landing army is a row of its own after the units', a move from the
+    A/F's sea that occupies nothing there (the fleet is the sea's occupant, and holds). Like a convoyed
+    army it meets no one on the border; like any unit there it cannot cut a support into its own sea."""
+    for prov, order in others:
+        if type(order) is not Disembark:
+            continue
+        i = len(rows.provs)
+        into = province_of(order.dest)
+        rows.landing[prov] = i
+        rows.provs.append(prov)
+        rows.powers.append(units[prov].power)
+        rows.kind.append(MOVE)
+        rows.dest.append(into)
+        rows.dest_loc.append(into)
+        rows.route.append(None)
+        rows.supports.append([])
+        rows.opponent.append(-1)
+        rows.movers_to.setdefault(into, []).append(i)
+
+
+class Rows(Protocol):
+    """The movement phase's rows of sanitised orders (``movement._Sanitised``), as far as read here."""
+
+    provs: list[str]
+    powers: list[str]
+    kind: list[int]
+    dest: list[str | None]
+    dest_loc: list[str]
+    route: list[ConvoyRoute | None]
+    supports: list[list[int]]
+    opponent: list[int]
+    movers_to: dict[str, list[int]]
+    landing: dict[str, int]
+
+
+def at_sea_only(board: Board, moves: Iterable[str]) -> frozenset[str]:
+    """An A/F retreats as a fleet, but only to sea: it never takes its army ashore by retreating."""
+    return frozenset(m for m in moves if board.is_water(province_of(m)))

@@ -1,0 +1,186 @@
+"""The Abstraction A/F orders (variant-rulings 5.6, Agar's revision): boarding and landing, and the limits
+the module puts on convoys, fleets with an army aboard and their moves.
+
+- ``A YOR boards F NTH`` (also ``embarks``, ``boards NTH``): the army goes aboard its own power's fleet at
+  sea beside it before the moves are made, so it cannot fail; the two form an A/F, which takes the fleet's
+  order. A fleet with an army aboard takes no second one.
+- ``A/F NTH lands YOR`` (also ``disembarks``, ``A/F NTH disembarks to YOR``): during the moves the army
+  aboard moves to a land province beside the A/F's sea; the fleet holds there meanwhile.
+- ``A/F NTH - ENG`` and any other order with ``A/F`` read as the fleet's order (``parse.py``): the A/F
+  moves, supports and is supported as a fleet. It stays at sea (it lands its army instead) and cannot convoy.
+- Fast Ferry: a convoy crosses one sea space with one fleet.
+
+The reader knows the module is on from the game's modules (``Reading.modules``, ``modules.orders.InPlay``);
+the adjudicator from ``Standing.ferry``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from dipserver.engine.kinds.recording import Described, held_at, place, via
+from dipserver.engine.kinds.registry import Drawing, Kind, register
+from dipserver.engine.orders import Convoy, Disembark, Embark, Move, OrderError
+from dipserver.engine.types import PhaseType, Unit, UnitType, province_of
+
+if TYPE_CHECKING:
+    from dipserver.engine.board import Board
+    from dipserver.engine.kinds.reading import Reading
+    from dipserver.engine.kinds.standing import Standing
+    from dipserver.engine.position import Position
+
+OFF = "This game plays with standard convoys: armies do not board fleets (the Abstraction A/F rules are off)"
+NO_CONVOY = "cannot convoy: an A/F (a fleet with an army aboard) never convoys"
+STAYS_AT_SEA = "stays at sea: an A/F lands its army instead (A/F {sea} lands {dest})"
+
+_PLACE = r"([A-Z][A-Z .'-]*?)"
+_EMBARK = re.compile(
+    rf"^(?:A|ARMY)?\s*{_PLACE}\s+(?:BOARDS?|EMBARKS?)(?:\s+(?:ON|ONTO|IN))?\s+(?:(?:F|FLEET)\s+)?{_PLACE}$"
+)
+_LAND = re.compile(
+    rf"^(?:A/F|AF|A|F)\s+{_PLACE}\s+(?:LANDS?|DISEMBARKS?)(?:\s+(?:TO|IN|INTO|AT|ON))?\s+(?:-\s*)?{_PLACE}$"
+)
+# ``A/F NTH - ENG``: the parser reads an A/F's own orders as the fleet's (``parse.py``).
+AS_FLEET = re.compile(r"(?<![A-Z])A/F\s+", re.IGNORECASE)
+
+
+def ferry_on(reading: Reading) -> bool:
+    """Whether the game plays the Abstraction A/F rules (its modules say so)."""
+    return bool(getattr(getattr(reading.modules, "modules", None), "abstraction", False))
+
+
+def embark_problem(board: Board, units: Mapping[str, Unit], power: str, order: Embark) -> str | None:
+    """Why ``power``'s army may not board the fleet it names, on the units as they stand before the moves."""
+    army, fleet = units.get(province_of(order.unit)), units.get(province_of(order.fleet))
+    where, sea = board.location_name(order.unit), board.location_name(order.fleet)
+    if army is None or army.power != power or army.type is not UnitType.ARMY:
+        return f"There is no army of yours in {where}"
+    if fleet is None or fleet.power != power or fleet.type is not UnitType.FLEET:
+        return f"There is no fleet of yours in {sea}: an army boards only its own power's fleet"
+    if not board.is_water(fleet.province):
+        return f"The fleet in {sea} is not at sea: an army boards a fleet at sea"
+    if fleet.aboard:
+        return f"The fleet in {sea} has an army aboard already: an A/F cannot be boarded"
+    if fleet.province not in board.water_neighbours(army.province):
+        return f"The army in {where} is not beside {sea}"
+    return None
+
+
+def landing_problem(board: Board, unit: Unit, dest: str) -> str | None:
+    """Why the army aboard ``unit`` cannot land in ``dest``."""
+    sea, there = board.location_name(unit.location), board.location_name(dest)
+    if not unit.aboard:
+        return f"The fleet in {sea} has no army aboard to land"
+    if not board.is_land(dest) or not board.terrain(dest).passable:
+        return f"{there} is not land: an army lands only on land"
+    if dest not in {province_of(loc) for loc in board.fleet_moves(unit.location)}:
+        return f"{there} is not beside {sea}: the army lands only beside the A/F's sea"
+    return None
+
+
+def one_sea(board: Board, army: str, dest: str, seas: frozenset[str]) -> frozenset[str]:
+    """Fast Ferry: the seas of ``seas`` that touch both ``army`` and ``dest`` (a convoy's one sea)."""
+    return board.water_neighbours(army) & board.water_neighbours(dest) & seas
+
+
+def ferry_seas(units: Mapping[str, Unit], board: Board) -> frozenset[str]:
+    """The seas where a fleet that may convoy stands: no A/F among them."""
+    return frozenset(
+        p for p, u in units.items() if u.type is UnitType.FLEET and not u.aboard and board.is_water(p)
+    )
+
+
+def by_sea(board: Board, order: object) -> bool:
+    """A convoy, or a move that goes by convoy: what the A/F rules read in full (Fast Ferry's one sea)."""
+    if isinstance(order, Convoy):
+        return True
+    if not isinstance(order, Move):
+        return False
+    return order.via_convoy or (board.is_land(order.unit) and order.dest not in board.army_moves(order.unit))
+
+
+class EmbarkKind(Kind):
+    name = "embark"
+    order_class = Embark
+    rank = 15  # after the rule modules' depots and storms, before the conversions
+
+    def read_text(self, reading: Reading, text: str) -> Embark | None:
+        m = _EMBARK.match(" ".join(text.upper().split()))
+        if m is None:
+            return None
+        if not ferry_on(reading):
+            raise OrderError(OFF)
+        if reading.phase is not PhaseType.MOVEMENT:
+            raise OrderError("An army boards a fleet with the movement orders of a Spring or Autumn")
+        board = reading.board
+        army, fleet = (board.variant.lookup(g) for g in m.groups())
+        for named, prov in zip(m.groups(), (army, fleet), strict=True):
+            if prov is None:
+                raise OrderError(f"'{named.title()}' is not a province of {board.variant.name}")
+        assert army is not None and fleet is not None
+        order = Embark(army, fleet)
+        why = embark_problem(board, reading.position.units, reading.power, order)
+        if why is not None:
+            raise OrderError(why)
+        return order
+
+    def text(self, order: Embark, position: Position) -> str:
+        return f"A {order.unit} boards F {order.fleet}"
+
+    def record(self, order: Embark, position: Position, board: Board | None) -> Described:
+        fleet = via(position, order.fleet, None)
+        return "embark", held_at(position, order.unit), order.unit, order.fleet, fleet
+
+    def drawing(self, record: Mapping[str, Any]) -> Drawing:
+        return Drawing("arrow", place(record, "from"), place(record, "to"), label="embark")
+
+
+class DisembarkKind(Kind):
+    name = "disembark"
+    order_class = Disembark
+    rank = 16
+
+    def read_text(self, reading: Reading, text: str) -> Disembark | None:
+        upper = " ".join(text.upper().split())
+        m = _LAND.match(upper)
+        if m is None:
+            return None
+        if not ferry_on(reading):
+            raise OrderError(OFF)
+        if reading.phase is not PhaseType.MOVEMENT:
+            raise OrderError("An army lands with the movement orders of a Spring or Autumn")
+        board = reading.board
+        sea, dest = (board.variant.lookup(g) for g in m.groups())
+        for named, prov in zip(m.groups(), (sea, dest), strict=True):
+            if prov is None:
+                raise OrderError(f"'{named.title()}' is not a province of {board.variant.name}")
+        assert sea is not None and dest is not None
+        unit = reading.position.units.get(sea)
+        if unit is None or unit.power != reading.power or unit.type is not UnitType.FLEET:
+            raise OrderError(f"There is no A/F of yours in {board.location_name(sea)}")
+        why = landing_problem(board, unit, dest)
+        if why is not None:
+            raise OrderError(why)
+        return Disembark(unit.location, dest)
+
+    def legal(self, standing: Standing, here: str, unit: Unit, order: Disembark) -> tuple[str | None, str]:
+        if not standing.ferry:
+            return OFF, ""
+        dest = province_of(order.dest)
+        why = landing_problem(standing.board, unit, dest)
+        return (why, "") if why is not None else (None, dest)
+
+    def text(self, order: Disembark, position: Position) -> str:
+        return f"A/F {order.unit} lands {order.dest}"
+
+    def record(self, order: Disembark, position: Position, board: Board | None) -> Described:
+        return "disembark", held_at(position, order.unit), order.unit, order.dest, None
+
+    def drawing(self, record: Mapping[str, Any]) -> Drawing:
+        return Drawing("arrow", place(record, "from"), place(record, "to"), label="disembark")
+
+
+EMBARK = register(EmbarkKind())
+DISEMBARK = register(DisembarkKind())
