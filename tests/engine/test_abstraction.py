@@ -350,3 +350,43 @@ def test_ABS_25_the_canonical_notation_is_held_to_the_af_rules_at_entry(deluge: 
     assert "Fast Ferry" in errors[2] and "Fast Ferry" in errors[3]
     plain = read_orders(texts[2:], board, start, "ENGLAND")
     assert all(line.error is None for line in plain)  # standard convoys: both are orders
+
+
+# --- an A/F on another variant's closing seas (the abstraction option) -------------------------------
+
+ON = {"abstraction": True}
+
+
+def _map_before(variant: Variant, year: int, before: Hook) -> MapState:
+    state = variant.map_state
+    for when, hook, step in walk(variant, {}):
+        if (when, hook) == (year, before):
+            return state
+        state = step.map_state
+    raise AssertionError(f"no {before} in {year}")
+
+
+def test_ABS_26_an_af_on_a_sea_that_freezes_is_removed_with_its_army() -> None:
+    wall = load_variant("wall_of_ice")
+    start = Position(Phase.parse("F1903M"), {"BAR": unit("RUSSIA A/F BAR")}, {})
+    turn = play(wall, start, {}, ON, _map_before(wall, 1903, Hook.AFTER_FALL_RETREATS))
+    assert "BAR" not in turn.position.units
+    removed = [e for e in turn.events if e["kind"] == "unit_removed"]
+    assert removed == [
+        {"kind": "unit_removed", "power": "RUSSIA", "unit": "A/F BAR", "reason": "BAR became impassable"}
+    ]
+
+
+def test_ABS_27_an_af_on_a_sea_that_dries_but_touches_water_stays_an_af() -> None:
+    sahara = load_variant("sahara")
+    start = Position(Phase.parse("F1902M"), {"ION": unit("ITALY A/F ION")}, {})
+    turn = play(sahara, start, {}, ON, _map_before(sahara, 1902, Hook.AFTER_FALL_RETREATS))
+    assert turn.position.units["ION"] == unit("ITALY A/F ION")
+
+
+def test_ABS_28_a_stranded_af_becomes_one_army() -> None:
+    # The Aegean dries in the Spring of 1903 and touches no water: there is room for one army there.
+    sahara = load_variant("sahara")
+    start = Position(Phase.parse("S1903M"), {"AEG": unit("TURKEY A/F AEG")}, {})
+    turn = play(sahara, start, {}, ON, _map_before(sahara, 1903, Hook.AFTER_SPRING_RETREATS))
+    assert turn.position.units["AEG"] == unit("TURKEY A AEG")
