@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
+from django.db import connection
 from django.utils import timezone
 
 from dipserver.accounts.models import User
@@ -12,25 +15,42 @@ from dipserver.notices.models import Notification
 def notifications_store(notices: list[Notice]) -> int:
     """Each notice to a player becomes an unread notification, unless stored before (its key); returns
     how many are new."""
-    rows = [
-        Notification(
-            user_id=n.user_id,
-            game_id=n.game_id,
-            key=n.key,
-            kind=n.kind,
-            title=n.title,
-            text=n.text,
-            url=n.url,
-        )
-        for n in notices
-        if n.user_id is not None
-    ]
+    rows = [n for n in notices if n.user_id is not None]
     if not rows:
         return 0
-    known = set(Notification.objects.filter(key__in=[r.key for r in rows]).values_list("key", flat=True))
-    fresh = [r for r in rows if r.key not in known]
-    Notification.objects.bulk_create(fresh, ignore_conflicts=True)  # a concurrent run may store some too
-    return len(fresh)
+    now = timezone.now()
+    stored = 0
+    for start in range(0, len(rows), _BATCH):
+        stored += _inserted(rows[start : start + _BATCH], now)
+    return stored
+
+
+# Rows per INSERT: eight parameters each, well inside SQLite's limit on a statement's parameters.
+_BATCH = 500
+
+
+def _inserted(notices: list[Notice], now: dt.datetime) -> int:
+    """One statement that skips the keys stored before (by another run of the event, or a concurrent one)
+    and counts the rows it wrote: no read before the write, and no transaction of its own around it (the
+    ORM's ``bulk_create`` opens one, and cannot count what ``ignore_conflicts`` kept)."""
+    quote = connection.ops.quote_name
+    table = quote(Notification._meta.db_table)
+    columns = ("user_id", "game_id", "key", "kind", "title", "text", "url", "created_at")
+    values = ", ".join(["(" + ", ".join(["%s"] * len(columns)) + ")"] * len(notices))
+    field = Notification._meta.get_field("created_at")
+    when = field.get_db_prep_value(now, connection)
+    params = [
+        value
+        for n in notices
+        for value in (n.user_id, n.game_id, n.key, n.kind, n.title, n.text, n.url, when)
+    ]
+    sql = (
+        f"INSERT INTO {table} ({', '.join(map(quote, columns))}) VALUES {values}"
+        f" ON CONFLICT ({quote('key')}) DO NOTHING RETURNING {quote('id')}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return len(cursor.fetchall())
 
 
 def notification_read(*, user: User, notification_id: int) -> bool:
