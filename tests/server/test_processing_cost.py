@@ -19,6 +19,7 @@ from dipserver.engine import options as engine_options
 from dipserver.games.models import Phase
 from dipserver.games.services.orders import orders_submit
 from dipserver.games.services.phases import Processed, phase_process
+from dipserver.notices.models import Notification
 from tests.server.conftest import started_game
 from tests.server.test_processing import ALL_ORDERS, LATE, SOON
 
@@ -82,3 +83,24 @@ def test_processing_never_lists_legal_options(quiet_players):
     assert spy.call_count == 0
     played = set(Phase.objects.filter(game=game).values_list("name", flat=True))
     assert {"S1901M", "F1901M", "W1901A"} <= played
+
+
+# The same phase with its announcement run as the worker runs it: the phase and its game (the next phase
+# joined), the seats with their players, the inbox's one INSERT, whether any webhook exists. The mail
+# reads nothing more when nobody has an address.
+ANNOUNCED_PHASE_QUERIES = STANDARD_PHASE_QUERIES + 4
+
+
+def test_a_standard_phase_and_its_announcement_take_a_fixed_number_of_queries(
+    quiet_players, django_capture_on_commit_callbacks
+):
+    game = _fully_ordered(quiet_players)
+    with (
+        CaptureQueriesContext(connection) as queries,
+        django_capture_on_commit_callbacks(execute=True) as callbacks,
+    ):
+        assert phase_process(phase_id=game.current_phase_id, now=LATE) is Processed.DONE
+    assert len(callbacks) == 1
+    assert len(queries) == ANNOUNCED_PHASE_QUERIES, [q["sql"][:80] for q in queries]
+    # Every player heard it in the inbox, though nobody was mailed.
+    assert Notification.objects.filter(game=game, kind="phase_processed").count() == 7
