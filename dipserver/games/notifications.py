@@ -78,6 +78,8 @@ def _send(mails: list[Outgoing]) -> int:
 def _wanting(seats: Iterable[Power], kind: str) -> list[Power]:
     """The seats whose player has a confirmed address and wants mails of ``kind``."""
     seats = [s for s in seats if s.user is not None and s.user.email]
+    if not seats:  # nobody to mail: no preferences to read (building even an empty query costs)
+        return []
     wants = preferences_of(s.user_id for s in seats if s.user_id is not None)
     return [s for s in seats if s.user_id is not None and preference_wants(wants[s.user_id], kind)]
 
