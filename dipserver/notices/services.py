@@ -2,55 +2,26 @@
 
 from __future__ import annotations
 
-import datetime as dt
-
-from django.db import connection
 from django.utils import timezone
 
 from dipserver.accounts.models import User
+from dipserver.games.inserts import rows_inserted_once
 from dipserver.notices.events import Notice, press_key
 from dipserver.notices.models import Notification
 
 
 def notifications_store(notices: list[Notice]) -> int:
-    """Each notice to a player becomes an unread notification, unless stored before (its key); returns
-    how many are new."""
-    rows = [n for n in notices if n.user_id is not None]
+    """Each notice to a player becomes an unread notification, unless stored before (its key: by an
+    earlier run of the event or a concurrent one); returns how many are new. One statement."""
+    columns = ("user_id", "game_id", "key", "kind", "title", "text", "url")
+    rows = [
+        (n.user_id, n.game_id, n.key, n.kind, n.title, n.text, n.url)
+        for n in notices
+        if n.user_id is not None
+    ]
     if not rows:
         return 0
-    now = timezone.now()
-    stored = 0
-    for start in range(0, len(rows), _BATCH):
-        stored += _inserted(rows[start : start + _BATCH], now)
-    return stored
-
-
-# Rows per INSERT: eight parameters each, well inside SQLite's limit on a statement's parameters.
-_BATCH = 500
-
-
-def _inserted(notices: list[Notice], now: dt.datetime) -> int:
-    """One statement that skips the keys stored before (by another run of the event, or a concurrent one)
-    and counts the rows it wrote: no read before the write, and no transaction of its own around it (the
-    ORM's ``bulk_create`` opens one, and cannot count what ``ignore_conflicts`` kept)."""
-    quote = connection.ops.quote_name
-    table = quote(Notification._meta.db_table)
-    columns = ("user_id", "game_id", "key", "kind", "title", "text", "url", "created_at")
-    values = ", ".join(["(" + ", ".join(["%s"] * len(columns)) + ")"] * len(notices))
-    field = Notification._meta.get_field("created_at")
-    when = field.get_db_prep_value(now, connection)
-    params = [
-        value
-        for n in notices
-        for value in (n.user_id, n.game_id, n.key, n.kind, n.title, n.text, n.url, when)
-    ]
-    sql = (
-        f"INSERT INTO {table} ({', '.join(map(quote, columns))}) VALUES {values}"
-        f" ON CONFLICT ({quote('key')}) DO NOTHING RETURNING {quote('id')}"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return len(cursor.fetchall())
+    return len(rows_inserted_once(Notification, columns, rows, unique=("key",), returning=("id",)))
 
 
 def notification_read(*, user: User, notification_id: int) -> bool:
