@@ -24,6 +24,7 @@ from dipserver.accounts.selectors import preference_wants, preferences_of, user_
 from dipserver.games.jobs import job_later
 from dipserver.games.models import Game, Message, Phase, Power
 from dipserver.games.phase_names import game_phase_title
+from dipserver.games.phase_news import phase_news
 from dipserver.games.pictures import PHASE_PICTURE
 from dipserver.games.press_channels import seen_by
 from dipserver.games.turn import powers_to_act
@@ -77,6 +78,8 @@ def _send(mails: list[Outgoing]) -> int:
 def _wanting(seats: Iterable[Power], kind: str) -> list[Power]:
     """The seats whose player has a confirmed address and wants mails of ``kind``."""
     seats = [s for s in seats if s.user is not None and s.user.email]
+    if not seats:  # nobody to mail: no preferences to read (building even an empty query costs)
+        return []
     wants = preferences_of(s.user_id for s in seats if s.user_id is not None)
     return [s for s in seats if s.user_id is not None and preference_wants(wants[s.user_id], kind)]
 
@@ -107,9 +110,9 @@ def _stamp(moment: dt.datetime | None) -> str:
 
 def phase_results_send(*, phase_id: int) -> int:
     """Tell every player what happened in the phase, the map changes that followed, and what is due next."""
-    phase = Phase.objects.select_related("game").defer("snapshot").get(id=phase_id)
-    game = phase.game
-    seats = _wanting(Power.objects.filter(game=game).select_related("user"), Mail.Kind.PHASE_PROCESSED)
+    news = phase_news(phase_id)  # read once for the mail and the channels beside it
+    phase, game, following = news.phase, news.game, news.following
+    seats = _wanting(news.seats, Mail.Kind.PHASE_PROCESSED)
     if not seats:
         return 0
     lines = [
@@ -117,7 +120,6 @@ def phase_results_send(*, phase_id: int) -> int:
         for r in phase.results
     ]
     lines += [f"Map change: {event}" for event in phase.events]
-    following = Phase.objects.filter(game=game, index__gt=phase.index).order_by("-index").first()
     acting: set[str] = set()
     if game.status == "finished":
         lines.append(f"The game is over: {game.get_result_display()} {', '.join(game.winners)}".rstrip())

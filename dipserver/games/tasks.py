@@ -8,6 +8,7 @@ from django.db import InterfaceError, OperationalError
 
 from dipserver.games import notifications
 from dipserver.games.jobs import job_register
+from dipserver.games.phase_news import reads_shared
 from dipserver.games.services.phases import phase_process as phase_process_service
 from dipserver.games.services.phases import phase_reminders_sweep
 from dipserver.games.services.phases import phases_due_sweep as sweep_service
@@ -50,8 +51,9 @@ def notification_send(name: str, ids: dict[str, int]) -> int:
     """Put the mails of one event in the outbox (``notifications.<name>(**ids)``); safe to run twice."""
     if name not in notifications.SENDERS:
         raise ValueError(f"No notification called {name!r}")
-    queued = int(getattr(notifications, name)(**ids))
-    notifications.announced.send(sender=name, ids=ids)
+    with reads_shared():  # the mail and the channels beside it tell the same facts: read once
+        queued = int(getattr(notifications, name)(**ids))
+        notifications.announced.send(sender=name, ids=ids)
     return queued
 
 

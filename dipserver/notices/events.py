@@ -20,6 +20,7 @@ from django.urls import reverse
 from dipserver.accounts.models import User
 from dipserver.accounts.selectors import user_zone
 from dipserver.games.models import Game, Message, Phase, Power
+from dipserver.games.phase_news import phase_news, shared_read
 from dipserver.games.press_channels import seen_by, seen_publicly
 from dipserver.mail.models import Mail
 from dipserver.mail.unsubscribe import site_url
@@ -88,9 +89,8 @@ def phase_processed(*, phase_id: int) -> list[Notice]:
     from dipserver.games.services.common import game_phase_title
     from dipserver.games.turn import powers_to_act
 
-    phase = Phase.objects.select_related("game").defer("snapshot").get(id=phase_id)
-    game = phase.game
-    following = Phase.objects.filter(game=game, index__gt=phase.index).order_by("-index").first()
+    news = phase_news(phase_id)  # read once for the mail and every channel beside it
+    phase, game, following = news.phase, news.game, news.following
     lines = [f"Map change: {event}" for event in phase.events]
     facts: dict[str, Any] = {"phase": phase.name, "results": phase.results, "map_changes": phase.events}
     acting: set[str] = set()
@@ -104,7 +104,7 @@ def phase_processed(*, phase_id: int) -> list[Notice]:
     event = f"phase:{phase.id}:{_stamp(phase.processed_at)}"
     summary = f"{len(phase.results)} orders adjudicated."
     out = [_notice(Kind.PHASE_PROCESSED, event, game, None, title, "\n".join([summary, *lines]), **facts)]
-    for seat in _readers(game):
+    for seat in _readers(game, news.seats):
         due = []
         if following is not None and game.status != Game.Status.FINISHED:
             todo = "Your orders are due" if seat.name in acting else "Nothing to order for you; it ends"
@@ -236,4 +236,7 @@ EVENTS: dict[str, Callable[..., list[Notice]]] = {
 def notices_of(name: str, ids: dict[str, Any]) -> list[Notice]:
     """The notices of one announced event; none for an event this module does not know."""
     build = EVENTS.get(name)
-    return build(**ids) if build is not None else []
+    if build is None:
+        return []
+    # The inbox and webhooks hear the same event in one task: its notices are built once for both.
+    return shared_read(("notices", name, repr(sorted(ids.items()))), lambda: build(**ids))

@@ -5,32 +5,23 @@ from __future__ import annotations
 from django.utils import timezone
 
 from dipserver.accounts.models import User
+from dipserver.games.inserts import rows_inserted_once
 from dipserver.notices.events import Notice, press_key
 from dipserver.notices.models import Notification
 
 
 def notifications_store(notices: list[Notice]) -> int:
-    """Each notice to a player becomes an unread notification, unless stored before (its key); returns
-    how many are new."""
+    """Each notice to a player becomes an unread notification, unless stored before (its key: by an
+    earlier run of the event or a concurrent one); returns how many are new. One statement."""
+    columns = ("user_id", "game_id", "key", "kind", "title", "text", "url")
     rows = [
-        Notification(
-            user_id=n.user_id,
-            game_id=n.game_id,
-            key=n.key,
-            kind=n.kind,
-            title=n.title,
-            text=n.text,
-            url=n.url,
-        )
+        (n.user_id, n.game_id, n.key, n.kind, n.title, n.text, n.url)
         for n in notices
         if n.user_id is not None
     ]
     if not rows:
         return 0
-    known = set(Notification.objects.filter(key__in=[r.key for r in rows]).values_list("key", flat=True))
-    fresh = [r for r in rows if r.key not in known]
-    Notification.objects.bulk_create(fresh, ignore_conflicts=True)  # a concurrent run may store some too
-    return len(fresh)
+    return len(rows_inserted_once(Notification, columns, rows, unique=("key",), returning=("id",)))
 
 
 def notification_read(*, user: User, notification_id: int) -> bool:

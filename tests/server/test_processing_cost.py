@@ -19,14 +19,16 @@ from dipserver.engine import options as engine_options
 from dipserver.games.models import Phase
 from dipserver.games.services.orders import orders_submit
 from dipserver.games.services.phases import Processed, phase_process
+from dipserver.notices.models import Notification
 from tests.server.conftest import started_game
 from tests.server.test_processing import ALL_ORDERS, LATE, SOON
 
 # A standard phase with every unit ordered, nobody missing, nobody ready: BEGIN, the game locked (found
-# from the phase id in the same statement), the phase locked and read, the seats locked (with whether
-# anyone has an address), the orders read, the phase marked processed with its results, the next phase
-# inserted, the game's current phase set, COMMIT.
-STANDARD_PHASE_QUERIES = 9
+# from the phase id in the same statement), the phase locked and read, the seats locked with their orders
+# (PostgreSQL: one statement, each seat's orders an array; SQLite, which locks no rows: the seats, then the
+# orders), the phase marked processed with its results, the next phase inserted, the game's current phase
+# set, COMMIT.
+STANDARD_PHASE_QUERIES = {"postgresql": 8, "sqlite": 9}
 
 
 @pytest.fixture
@@ -51,7 +53,7 @@ def test_a_standard_phase_takes_a_fixed_number_of_queries_and_mails_nobody_witho
         CaptureQueriesContext(connection) as queries,
     ):
         assert phase_process(phase_id=game.current_phase_id, now=LATE) is Processed.DONE
-    assert len(queries) == STANDARD_PHASE_QUERIES, [q["sql"][:80] for q in queries]
+    assert len(queries) == STANDARD_PHASE_QUERIES[connection.vendor], [q["sql"][:80] for q in queries]
     assert len(callbacks) == 1  # the results task: the inboxes hear them, though nobody is mailed
     assert mail.outbox == []
 
@@ -82,3 +84,24 @@ def test_processing_never_lists_legal_options(quiet_players):
     assert spy.call_count == 0
     played = set(Phase.objects.filter(game=game).values_list("name", flat=True))
     assert {"S1901M", "F1901M", "W1901A"} <= played
+
+
+# The same phase with its announcement run as the worker runs it: the phase and its game (the next phase
+# joined), the seats with their players, the inbox's one INSERT, whether any webhook exists. The mail
+# reads nothing more when nobody has an address.
+ANNOUNCED_PHASE_QUERIES = {vendor: count + 4 for vendor, count in STANDARD_PHASE_QUERIES.items()}
+
+
+def test_a_standard_phase_and_its_announcement_take_a_fixed_number_of_queries(
+    quiet_players, django_capture_on_commit_callbacks
+):
+    game = _fully_ordered(quiet_players)
+    with (
+        CaptureQueriesContext(connection) as queries,
+        django_capture_on_commit_callbacks(execute=True) as callbacks,
+    ):
+        assert phase_process(phase_id=game.current_phase_id, now=LATE) is Processed.DONE
+    assert len(callbacks) == 1
+    assert len(queries) == ANNOUNCED_PHASE_QUERIES[connection.vendor], [q["sql"][:80] for q in queries]
+    # Every player heard it in the inbox, though nobody was mailed.
+    assert Notification.objects.filter(game=game, kind="phase_processed").count() == 7

@@ -13,8 +13,9 @@ from __future__ import annotations
 import datetime as dt
 import enum
 
-from django.db import transaction
-from django.db.models import F, Q
+from django.contrib.postgres.expressions import ArraySubquery
+from django.db import connection, transaction
+from django.db.models import F, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from dipserver.games import notifications
@@ -61,8 +62,7 @@ def phase_process(*, phase_id: int, now: dt.datetime | None = None, force: bool 
         phase = Phase.objects.select_for_update(no_key=True).filter(id=phase_id).order_by().first()
         if phase is None or not _due(phase, now, force):
             return Processed.NOT_DUE
-        powers: list[Power] = list(seats_for_update(game))
-        texts = _order_texts(phase)
+        powers, texts = _seats_and_texts(game, phase)
         acting = powers_to_act(phase.snapshot)
         if not force and _grace_applies(game, phase, powers, acting, texts):
             phase.grace_used, phase.deadline = True, now + dt.timedelta(minutes=game.grace_minutes)
@@ -199,6 +199,22 @@ def _order_texts(phase: Phase) -> dict[str, list[str]]:
     ):
         texts.setdefault(power_name, []).append(text)
     return texts
+
+
+def _seats_and_texts(game: Game, phase: Phase) -> tuple[list[Power], dict[str, list[str]]]:
+    """The seats, locked (last in the lock order), and each power's order texts as ``_order_texts`` reads
+    them; on PostgreSQL in the one statement that locks the seats, each seat's orders as an array."""
+    seats = seats_for_update(game)
+    if connection.vendor != "postgresql":
+        return list(seats), _order_texts(phase)
+    mine = Order.objects.filter(phase=phase, power=OuterRef("pk")).order_by("id")
+    rows = list(
+        seats.annotate(texts=ArraySubquery(mine.values("text")), first=Subquery(mine.values("id")[:1]))
+    )
+    # The powers in the order their first orders came, as _order_texts gives them.
+    ordered = sorted((p for p in rows if p.first is not None), key=lambda p: p.first)
+    powers: list[Power] = list(rows)
+    return powers, {p.name: list(p.texts) for p in ordered}
 
 
 def _grace_applies(

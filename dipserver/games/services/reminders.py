@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from dipserver.accounts.selectors import preferences_of
 from dipserver.games import notifications
+from dipserver.games.inserts import rows_inserted_once
 from dipserver.games.models import Game, Order, Phase, Power, Reminder
 from dipserver.games.turn import powers_to_act
 
@@ -93,11 +94,10 @@ def _announced(phase: Phase, seats: list[tuple[int, int]], now: dt.datetime) -> 
     wrote one first announces it instead); the inbox and webhooks store their news in the same
     transaction."""
     with transaction.atomic():
-        power_ids = [
-            power_id
-            for power_id, user_id in seats
-            if Reminder.objects.get_or_create(phase=phase, user_id=user_id, deadline=phase.deadline)[1]
-        ]
+        rows = [(phase.id, user_id, phase.deadline) for _, user_id in seats]
+        unique = ("phase_id", "user_id", "deadline")
+        written = {u for (u,) in rows_inserted_once(Reminder, unique, rows, unique, returning=("user_id",))}
+        power_ids = [power_id for power_id, user_id in seats if user_id in written]
         if not power_ids:
             return False
         ids = {"phase_id": phase.id, "power_ids": power_ids, "now": now}
