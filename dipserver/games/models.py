@@ -187,13 +187,26 @@ class Phase(models.Model):
     queued_at = models.DateTimeField(
         null=True, blank=True, help_text="When processing was last queued (the sweep queues a phase once)."
     )
+    announce_due = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="Processed, its results not yet told: when the sweep queues their announcement again "
+        "(null once told).",
+    )
 
     class Meta:
         ordering = ["game", "index"]
         constraints = [
             models.UniqueConstraint(fields=["game", "index"], name="games_phase_unique_index"),
         ]
-        indexes = [models.Index(fields=["status", "deadline"], name="games_phase_due")]
+        indexes = [
+            models.Index(fields=["status", "deadline"], name="games_phase_due"),
+            models.Index(
+                fields=["announce_due"],
+                name="games_phase_untold",
+                condition=models.Q(announce_due__isnull=False),
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name

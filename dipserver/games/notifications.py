@@ -62,6 +62,11 @@ def notifications_muted() -> Iterator[None]:
         _muted.reset(token)
 
 
+def notifications_on() -> bool:
+    """Whether what happens now is announced (not inside ``notifications_muted``)."""
+    return not _muted.get()
+
+
 def notification_later(name: str, **ids: int) -> None:
     """Run the sender ``name`` with ``ids`` in a worker once the current transaction commits."""
     if name not in SENDERS:

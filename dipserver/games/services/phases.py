@@ -6,6 +6,11 @@ takes, so it waits for the submissions in flight) and checks that the phase is o
 are then saved by an ``UPDATE ... WHERE status = 'open'`` that also marks it processed. A second worker (or
 a duplicate message) waits on the game lock and then finds the phase processed. A worker killed mid-way
 rolls everything back, the phase is still open and due, and the next sweep queues it again.
+
+The results are told (mail, inbox, webhooks) by a task queued on commit. The same UPDATE that saves them
+sets the phase's ``announce_due``, ``REQUEUE_AFTER`` ahead, and the task clears it once every channel has
+its rows; a message lost between the commit and the broker (a crash, Redis down) is queued again by
+``announcements_due_sweep``. Every channel stores by key, so telling twice tells nobody twice.
 """
 
 from __future__ import annotations
@@ -121,6 +126,30 @@ def phases_due_sweep(*, now: dt.datetime | None = None, limit: int = 5000) -> li
     return due
 
 
+def announcements_due_sweep(*, now: dt.datetime | None = None, limit: int = 1000) -> list[int]:
+    """Queue again the results announcement of every phase processed ``REQUEUE_AFTER`` ago and still not
+    told (its task message was lost), each due again ``REQUEUE_AFTER`` later; one short query on the
+    partial index of untold phases when there is none (beat runs it with ``phases_due_sweep``)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        untold = list(
+            Phase.objects.select_for_update(skip_locked=True)
+            .filter(announce_due__lte=now)
+            .order_by()
+            .values_list("id", flat=True)[:limit]
+        )
+        if untold:
+            Phase.objects.filter(id__in=untold).update(announce_due=now + REQUEUE_AFTER)
+        for phase_id in untold:
+            notifications.notification_later("phase_results_send", phase_id=phase_id)
+    return untold
+
+
+def phase_told(*, phase_id: int) -> None:
+    """The results of the phase are told on every channel: the sweep queues them no more."""
+    Phase.objects.filter(id=phase_id, announce_due__isnull=False).update(announce_due=None)
+
+
 @transaction.atomic
 def phase_deadline_extend(*, game_id: int, deadline: dt.datetime, now: dt.datetime | None = None) -> Phase:
     """Move the open phase's deadline; a time without a zone or one already past is refused."""
@@ -171,6 +200,7 @@ def phase_revert(*, game_id: int, index: int, now: dt.datetime | None = None) ->
         False,
         False,
     )
+    target.announce_due = None  # open again: nothing of it to tell
     target.orders, target.results, target.events, target.skipped = {}, [], [], []
     target.deadline = deadline_after(
         now, game.phase_minutes[target.name[-1]], game.deadline_time, game.deadline_zone
@@ -235,13 +265,15 @@ def _due(phase: Phase, now: dt.datetime, force: bool) -> bool:
 def _record(phase: Phase, turn: Turn, now: dt.datetime) -> bool:
     """Mark the phase processed and save its outcome, in one statement; False if it was not open."""
     phase.status, phase.processed_at = Phase.Status.PROCESSED, now
+    # Cleared by the results task once they are told; muted (the demo's history): nothing to tell.
+    phase.announce_due = now + REQUEUE_AFTER if notifications.notifications_on() else None
     phase.orders, phase.results, phase.events, phase.skipped = (
         turn.orders,
         turn.results,
         turn.events,
         turn.skipped,
     )
-    fields = ("status", "processed_at", "orders", "results", "events", "skipped")
+    fields = ("status", "processed_at", "announce_due", "orders", "results", "events", "skipped")
     written = Phase.objects.filter(id=phase.id, status=Phase.Status.OPEN).update(
         **{name: getattr(phase, name) for name in fields}
     )

@@ -1,0 +1,70 @@
+"""The results of a phase reach every channel even when their task is lost between the commit and the
+broker: the processed phase stays untold (``announce_due``) until the task has run, and the sweep queues
+it again once that time has passed. Telling twice tells nobody twice."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from dipserver.games.models import Phase
+from dipserver.games.services.phases import REQUEUE_AFTER, Processed, announcements_due_sweep, phase_process
+from dipserver.notices.models import Notification
+from tests.server.test_processing import LATE
+from tests.server.test_processing_cost import _fully_ordered
+
+
+@pytest.fixture
+def processed(db, django_capture_on_commit_callbacks):
+    """A processed standard phase whose results task never reached the broker (its callbacks kept)."""
+    players = [get_user_model().objects.create(username=f"told{i}") for i in range(7)]
+    game = _fully_ordered(players)
+    phase_id = game.current_phase_id
+    with django_capture_on_commit_callbacks() as lost:
+        assert phase_process(phase_id=phase_id, now=LATE) is Processed.DONE
+    return game, phase_id, players, lost
+
+
+def _told(game) -> list[int]:
+    return sorted(Notification.objects.filter(game=game).values_list("user_id", flat=True))
+
+
+def test_a_lost_results_task_is_queued_again_once_its_time_has_passed(
+    processed, django_capture_on_commit_callbacks
+):
+    game, phase_id, players, _lost = processed
+    assert announcements_due_sweep(now=LATE + REQUEUE_AFTER - dt.timedelta(seconds=1)) == []
+    with django_capture_on_commit_callbacks(execute=True):
+        assert announcements_due_sweep(now=LATE + REQUEUE_AFTER) == [phase_id]
+    assert _told(game) == sorted(p.id for p in players)
+    assert Phase.objects.get(id=phase_id).announce_due is None
+    assert announcements_due_sweep(now=LATE + 10 * REQUEUE_AFTER) == []
+
+
+def test_a_results_task_that_ran_leaves_nothing_to_the_sweep(processed):
+    game, phase_id, players, lost = processed
+    for callback in lost:
+        callback()
+    assert Phase.objects.get(id=phase_id).announce_due is None
+    assert announcements_due_sweep(now=LATE + 10 * REQUEUE_AFTER) == []
+    assert _told(game) == sorted(p.id for p in players)
+
+
+def test_a_task_queued_again_while_the_first_is_still_coming_tells_each_player_once(
+    processed, django_capture_on_commit_callbacks
+):
+    game, phase_id, players, lost = processed
+    with django_capture_on_commit_callbacks() as again:
+        assert announcements_due_sweep(now=LATE + REQUEUE_AFTER) == [phase_id]
+    for callback in [*lost, *again]:  # the first message was only slow: both arrive
+        callback()
+    assert _told(game) == sorted(p.id for p in players)
+
+
+def test_an_untold_phase_queued_again_waits_its_time_before_the_next_try(processed):
+    _game, phase_id, _players, _lost = processed
+    assert announcements_due_sweep(now=LATE + REQUEUE_AFTER) == [phase_id]  # and lost again
+    assert announcements_due_sweep(now=LATE + 2 * REQUEUE_AFTER - dt.timedelta(seconds=1)) == []
+    assert announcements_due_sweep(now=LATE + 2 * REQUEUE_AFTER) == [phase_id]
