@@ -10,7 +10,6 @@ Those are left to the guessing pass (``cycles.py``), which runs the same functio
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import compress
 
 from dipserver.engine.resolver.resolution import Resolution
 from dipserver.engine.resolver.strengths import (
@@ -20,7 +19,7 @@ from dipserver.engine.resolver.strengths import (
     path,
     prevent_strength,
 )
-from dipserver.engine.resolver.table import CONVOY, HOLD, MOVE, SUPPORT
+from dipserver.engine.resolver.table import HOLD
 
 
 def move(r: Resolution, i: int) -> bool | None:
@@ -122,27 +121,23 @@ def settle_one(r: Resolution, i: int) -> bool | None:
 
 
 def settle(r: Resolution) -> int:
-    """The easy pass: decide every decision that needs no guess — the moves, then the supports and
-    convoys no move read — and return how many are left open (then ``r.look`` must be the guessing
-    pass's before the rest is decided).
+    """The easy pass: decide, in unit order, every decision that needs no guess, and return how many are
+    left open (then ``r.look`` must be the guessing pass's before the rest is decided).
 
     Which decisions this settles does not hang on the order: one given up on lies on a cycle of
     decisions that read each other, and none of them can be settled without a guess.
     """
-    done, busy, kind = r.done, r.busy, r.kind
-    units = range(len(kind))
-    for decide, of_kind in _BY_KIND:
-        for i in compress(units, map(of_kind, kind)):
-            if done[i] is None and not busy[i]:
-                busy[i] = 1
-                v = decide(r, i)
-                if v is not None:
-                    done[i] = v
-    return done.count(None)
-
-
-_BY_KIND: tuple[tuple[Decide, Callable[[int], bool]], ...] = (
-    (move, MOVE.__eq__),
-    (support, SUPPORT.__eq__),
-    (carries, CONVOY.__eq__),
-)
+    done, busy, kind, decide = r.done, r.busy, r.kind, DECIDE
+    left = 0  # counted here: ``done.count(None)`` compares every True and False with None, dearer
+    for i, v in enumerate(done):  # the list as it is now: ``settle_one`` settles others on the way
+        if v is None:
+            if busy[i]:
+                left += 1
+                continue
+            busy[i] = 1
+            v = decide[kind[i]](r, i)
+            if v is None:
+                left += 1
+            else:
+                done[i] = v
+    return left
