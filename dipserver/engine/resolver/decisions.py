@@ -28,17 +28,18 @@ def move(r: Resolution, i: int) -> bool | None:
     target = r.dest[i]
     j = r.occupant.get(target, -1)  # type: ignore[arg-type]
     rivals = r.movers_to[target]  # type: ignore[index]
-    if j < 0 and len(rivals) == 1 and not r.supports[i] and r.route[i] is None:
+    if j < 0 and len(rivals) == 1 and r.route[i] is None and not r.supports[i]:
         return True  # alone into an empty province, by land: strength 1 against nothing, reading nothing
     attack = attack_strength(r, i, j)
     if not attack:
         return None if attack is None else False
-    opp = r.opponent[i]
-    resist = defend_strength(r, opp) if opp >= 0 else hold_strength(r, j) if j >= 0 else 0
-    if resist is None:
-        return None
-    if attack <= resist:
-        return False
+    if j >= 0:  # a head-to-head opponent (always the unit there) defends, else the unit there holds
+        opp = r.opponent[i]
+        resist = defend_strength(r, opp) if opp >= 0 else hold_strength(r, j)
+        if resist is None:
+            return None
+        if attack <= resist:
+            return False
     if len(rivals) > 1:
         for k in rivals:
             if k != i:
