@@ -69,9 +69,10 @@ def capture(wanted: int, seed: int, years: int) -> list[tuple[Any, ...]]:
     """Play the benchmark's positions and keep each table ``movement.py`` resolves, as plain tuples."""
     from bench_positions import play_games
 
-    from dipserver.adjudicator.jsonio import read_orders, read_request
+    from dipserver.adjudicator.jsonio import read_request
     from dipserver.engine import movement
     from dipserver.engine.adjudicate import adjudicate
+    from dipserver.engine.ordersheet import read_sheet
 
     rows: list[tuple[Any, ...]] = []
     real = movement.resolve
@@ -86,7 +87,8 @@ def capture(wanted: int, seed: int, years: int) -> list[tuple[Any, ...]]:
     try:
         for data in requests:
             request = read_request(data)
-            adjudicate(request.board, request.position, read_orders(request).orders, checked=True)
+            orders = read_sheet(request.board, request.position, request.orders).orders
+            adjudicate(request.board, request.position, orders, checked=True)
     finally:
         movement.resolve = real  # type: ignore[assignment]
     return rows

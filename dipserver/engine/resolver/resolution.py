@@ -1,0 +1,71 @@
+"""The state of one resolution: the table's rows at hand and each decision's value so far.
+
+Every decision and strength (``decisions.py``, ``strengths.py``) reads the decisions it depends on the
+same way: ``done[x]`` when it is settled, else ``look(r, x)``. ``look`` is what makes the pass: in the
+*easy* pass it decides ``x`` without guessing and answers ``None`` (undecided) when that needs a guess; in
+the guessing pass (``cycles.py``) it answers a guess or a decision that may depend on one, never ``None``.
+So the three-valued rules are written once, and the two passes differ in nothing but ``look``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from operator import itemgetter
+
+from dipserver.engine.resolver.table import ConvoyRoute, OrderTable
+
+# A decision's start, by kind (HOLD, MOVE, SUPPORT, CONVOY): a HOLD decides nothing (False), the rest open.
+_OPEN = (False, None, None, None)
+_NONE: frozenset[int] = frozenset()
+
+Look = Callable[["Resolution", int], "bool | None"]
+
+
+class Resolution:
+    """One table being resolved: its rows, the decisions (``done``) and the pass's ``look``.
+
+    ``done[i]`` is the decision of unit ``i``'s order — MOVE: it arrives; SUPPORT: it is given; CONVOY:
+    the fleet is not dislodged, so it carries — ``None`` while open. ``busy`` marks the decisions the easy
+    pass has begun (and, when they needed a guess, given up on). ``result``, ``guessing``, ``dep`` and
+    ``paradox`` are the guessing pass's (DATC §5.F).
+    """
+
+    result: list[bool]
+    guessing: list[bool]
+    dep: list[int]
+
+    __slots__ = (
+        "busy",
+        "dep",
+        "dest",
+        "done",
+        "guessing",
+        "kind",
+        "look",
+        "movers_to",
+        "occupant",
+        "opponent",
+        "paradox",
+        "power",
+        "province",
+        "result",
+        "route",
+        "supports",
+    )
+
+    def __init__(self, table: OrderTable, look: Look) -> None:
+        self.province: Sequence[str] = table.province
+        self.power = table.power
+        kind = self.kind = table.kind
+        self.dest = table.dest
+        self.route: list[ConvoyRoute | None] = table.route
+        self.supports = table.supports
+        self.occupant: Mapping[str, int] = table.occupant
+        self.movers_to: Mapping[str, list[int]] = table.movers_to
+        self.opponent = table.opponent
+        n = len(kind)
+        # One itemgetter picks each unit's start by its kind: cheaper than a Python loop over the units.
+        self.done: list[bool | None] = list(itemgetter(*kind)(_OPEN)) if n > 1 else [_OPEN[k] for k in kind]
+        self.busy = bytearray(n)
+        self.look = look
+        self.paradox: set[int] | frozenset[int] = _NONE  # the guessing pass sets its own (and the rest)
