@@ -43,6 +43,13 @@ from dipserver.engine.kinds import convoy, hold, move, support  # noqa: F401
 from dipserver.engine.kinds.registry import MOVEMENT_CHECKS
 from dipserver.engine.kinds.standing import Standing
 from dipserver.engine.orders import (
+    BOUNCE,
+    CUT,
+    DISLODGED,
+    INVALID,
+    NO_CONVOY,
+    SUCCESS,
+    VOID,
     Convoy,
     Hold,
     Move,
@@ -62,7 +69,7 @@ from dipserver.engine.resolver import (
     OrderTable,
     resolve,
 )
-from dipserver.engine.types import Unit, UnitType, coast_of
+from dipserver.engine.types import ARMY, FLEET, Unit, UnitType, coast_of
 
 if TYPE_CHECKING:
     from dipserver.engine.board import Board
@@ -98,7 +105,7 @@ def resolve_movement(
 def _unit(power: str, unit_type: UnitType, loc: str) -> Unit:
     """A ``Unit`` value, memoised: units are immutable and a phase moves a dozen of them. One table per
     type, keyed by two strings: a key with the enum in it would hash through ``Enum.__hash__``."""
-    cache = _ARMIES if unit_type is UnitType.ARMY else _FLEETS
+    cache = _ARMIES if unit_type is ARMY else _FLEETS
     key = (power, loc)
     unit = cache.get(key)
     if unit is None:
@@ -191,7 +198,7 @@ class _Phase:
                             problem, dest = None, ""
                         elif cls is Move and not order.via_convoy:  # type: ignore[union-attr]
                             dest = order.dest  # type: ignore[union-attr]
-                            if unit.type is UnitType.FLEET:
+                            if unit.type is FLEET:
                                 if dest in fleet_moves(unit.location):
                                     problem = None
                             elif "/" not in dest and dest in army_moves(prov):
@@ -212,12 +219,12 @@ class _Phase:
                             results.append(None)  # type: ignore[arg-type]  # filled in by _report
                             continue
                 assert problem is not None  # (a legal order went on above)
-                results.append(OrderResult(power, order, Outcome.INVALID, problem))
+                results.append(OrderResult(power, order, INVALID, problem))
         for prov, later in extra.items():
             first = chosen[prov]
             if all(g[2] == first[2] for g in later):
                 for slot, power, order, _ in later:
-                    results[slot] = OrderResult(power, order, Outcome.VOID, "Repeated order")
+                    results[slot] = OrderResult(power, order, VOID, "Repeated order")
             else:
                 # Different legal orders for one unit: it holds, and may receive hold support (DATC 4.D.3).
                 del chosen[prov]
@@ -225,7 +232,7 @@ class _Phase:
                 self._others = [o for o in self._others if o[0] != prov]
                 why = f"{self.standing.unit_name(prov)} was given different orders, so it holds"
                 for slot, power, order, _ in [first, *later]:
-                    results[slot] = OrderResult(power, order, Outcome.INVALID, why)
+                    results[slot] = OrderResult(power, order, INVALID, why)
         return chosen
 
     # step 2: validity ---------------------------------------------------------------------------
@@ -291,7 +298,7 @@ class _Phase:
                 if not fleets:
                     continue
                 unit = units[prov]
-                if unit.type is UnitType.FLEET or all(units[f].power != unit.power for f in fleets):
+                if unit.type is FLEET or all(units[f].power != unit.power for f in fleets):
                     continue
             r = route[i] = convoy_route(board, prov, into, fleets or [], index)
             if r.links:
@@ -299,7 +306,7 @@ class _Phase:
             else:
                 # Still a move (it cannot receive hold support), but one that cannot arrive (DATC 6.D.8).
                 out.void[i] = (
-                    Outcome.NO_CONVOY,
+                    NO_CONVOY,
                     f"No fleets were ordered to convoy it to {self.standing.name(into)}",
                 )
         return carried
@@ -316,7 +323,7 @@ class _Phase:
                 else:
                     them = self.standing.unit_name(_province(order.target))
                     out.void[i] = (
-                        Outcome.VOID,
+                        VOID,
                         f"{them} was not convoyed to {self.standing.name(order.dest)}",
                     )
                 continue
@@ -341,7 +348,7 @@ class _Phase:
             else:
                 them = self.standing.unit_name(provs[j])
                 what = "hold" if goes is None else f"move to {self.standing.name(order.dest)}"  # type: ignore[union-attr]
-                out.void[i] = (Outcome.VOID, f"{them} did not {what}")
+                out.void[i] = (VOID, f"{them} did not {what}")
 
     # step 3 is resolver.resolve; step 4: where everyone ends up ------------------------------------
 
@@ -373,7 +380,7 @@ class _Phase:
             unit = units[provs[i]]
             # The attacker's origin is closed unless the attacker came by sea (DATC 4.A.5, 2023 rules).
             closed = provs[m] if sane.route[m] is None else None
-            moves = self.board.fleet_moves(unit.location) if unit.type is UnitType.FLEET else None
+            moves = self.board.fleet_moves(unit.location) if unit.type is FLEET else None
             options = retreat_options(self.board, unit.location, moves, new_units, contested, closed)
             dislodged[provs[i]] = Dislodged(unit, provs[m], options)
         return new_units, dislodged_by, dislodged
@@ -400,20 +407,20 @@ class _Phase:
                 outcome, reason = void[i]
             elif kind == MOVE:
                 if success[i]:
-                    outcome = Outcome.SUCCESS
+                    outcome = SUCCESS
                 elif path[i]:
-                    outcome = Outcome.BOUNCE
+                    outcome = BOUNCE
                 else:
-                    outcome, reason = Outcome.NO_CONVOY, DISRUPTED
+                    outcome, reason = NO_CONVOY, DISRUPTED
             elif kind == SUPPORT:
-                outcome = Outcome.SUCCESS if success[i] else Outcome.CUT
+                outcome = SUCCESS if success[i] else CUT
             elif kind == HOLD:
-                outcome = Outcome.DISLODGED if hit else Outcome.SUCCESS
+                outcome = DISLODGED if hit else SUCCESS
             elif i in paradox:
-                outcome = Outcome.VOID
+                outcome = VOID
                 reason = PARADOX
             else:
-                outcome = Outcome.SUCCESS if success[i] else Outcome.DISLODGED
+                outcome = SUCCESS if success[i] else DISLODGED
             results[slot] = OrderResult(power, order, outcome, reason, hit)
 
 

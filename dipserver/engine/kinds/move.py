@@ -13,7 +13,7 @@ from dipserver.engine.convoys import sea_route
 from dipserver.engine.kinds.registry import Drawing, Kind, register
 from dipserver.engine.kinds.words import unit_at
 from dipserver.engine.orders import Move, OrderError
-from dipserver.engine.types import PhaseType, Unit, UnitType, coast_of
+from dipserver.engine.types import FLEET, PhaseType, Unit, coast_of
 
 if TYPE_CHECKING:
     from dipserver.engine.board import Board
@@ -38,7 +38,7 @@ class MoveKind(Kind):
     def read(self, reading: Reading, intent: Intent) -> Move:
         unit = reading.ordered_unit(intent)
         assert intent.dest is not None
-        if unit.type is UnitType.FLEET:
+        if unit.type is FLEET:
             if intent.via:
                 raise OrderError("Only armies travel by convoy")
             return Move(unit.location, fleet_destination(reading, unit, intent.dest))
@@ -61,7 +61,7 @@ class MoveKind(Kind):
 
     def legal(self, standing: Standing, here: str, unit: Unit, order: Move) -> tuple[str | None, str]:
         board, dest = standing.board, order.dest
-        if unit.type is UnitType.FLEET:
+        if unit.type is FLEET:
             if order.via_convoy:
                 return f"{standing.unit_name(here)} cannot be convoyed: only armies are convoyed", ""
             if dest in board.fleet_moves(unit.location):
