@@ -78,6 +78,10 @@ class Board:
         self._fleet_provinces: dict[str, frozenset[str]] = {}
         self._reach_coasts: dict[tuple[str, str], tuple[str, ...]] = {}
         self._derive_fleet_moves(variant, land)
+        # The move tables themselves, for the movement phase's loop over the orders (read there as one
+        # lookup, not a method call per order); read-only, like the methods that read them.
+        self.army_table: Mapping[str, frozenset[str]] = self._army
+        self.fleet_table: Mapping[str, frozenset[str]] = self._fleet
         self._convoy_reach: dict[str, frozenset[str]] = {}
         self._coastal = frozenset(p for p, waters in self._land_waters.items() if waters & sea)
 

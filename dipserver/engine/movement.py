@@ -115,6 +115,7 @@ def _unit(power: str, unit_type: UnitType, loc: str) -> Unit:
     return unit
 
 
+_NOWHERE: frozenset[str] = frozenset()
 _ARMIES: dict[tuple[str, str], Unit] = {}
 _FLEETS: dict[tuple[str, str], Unit] = {}
 
@@ -169,8 +170,7 @@ class _Phase:
         """The one legal order of each ordered unit (by province); every other order is reported."""
         units, checks, standing = self.units, MOVEMENT_CHECKS, self.standing
         checked = standing.checked
-        # Bound methods in locals only (never kept on the phase, which would make it a cycle).
-        fleet_moves, army_moves = self.board.fleet_moves, self.board.army_moves
+        fleet_table, army_table = self.board.fleet_table, self.board.army_table
         chosen: dict[str, _Given] = {}
         extra: dict[str, list[_Given]] = {}
         moves, others = self._moves, self._others
@@ -199,9 +199,9 @@ class _Phase:
                         elif cls is Move and not order.via_convoy:  # type: ignore[union-attr]
                             dest = order.dest  # type: ignore[union-attr]
                             if unit.type is FLEET:
-                                if dest in fleet_moves(unit.location):
+                                if dest in fleet_table.get(unit.location, _NOWHERE):
                                     problem = None
-                            elif "/" not in dest and dest in army_moves(prov):
+                            elif "/" not in dest and dest in army_table.get(prov, _NOWHERE):
                                 problem = None
                         if problem is not None:
                             problem, dest = check(standing, prov, unit, order)
@@ -241,13 +241,12 @@ class _Phase:
         """Match the legal orders against each other; what does not match holds (and is reported why)."""
         units = self.units
         provs = list(units)
-        index = {p: i for i, p in enumerate(provs)}
         n = len(provs)
-        powers = [u.power for u in units.values()]
+        index = {p: i for i, p in enumerate(provs)}
         out = _Sanitised(
             provs,
             index,
-            powers,
+            [u.power for u in units.values()],
             [HOLD] * n,
             [None] * n,
             [""] * n,
@@ -358,11 +357,14 @@ class _Phase:
         """The units after the moves, who dislodged whom (unit -> attacker), and the dislodged units."""
         units, provs, kind, dest = self.units, sane.provs, sane.kind, sane.dest
         success = decisions.success
-        moved_in = {dest[i]: i for i in range(len(provs)) if kind[i] == MOVE and success[i]}
+        moved_in: dict[str, int] = {}  # province -> the move that arrived there
+        for movers in table.movers_to.values():
+            for m in movers:
+                if success[m]:
+                    moved_in[dest[m]] = m  # type: ignore[index]
         new_units: dict[str, Unit] = {}
         dislodged_by: dict[int, int] = {}
-        for i, prov in enumerate(provs):
-            unit = units[prov]
+        for i, (prov, unit) in enumerate(units.items()):
             if kind[i] == MOVE and success[i]:
                 loc = sane.dest_loc[i]
                 new_units[dest[i]] = _unit(unit.power, unit.type, loc)  # type: ignore[index]
