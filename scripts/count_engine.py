@@ -46,7 +46,7 @@ for _ in range(int(sys.argv[2])):
 """
 
 # The command line with the express lane (while there is one) declining every request: the general path.
-_GENERAL_CLI = """
+GENERAL_CLI = """
 import runpy, sys
 try:
     import dipserver.adjudicator.express as lane
@@ -93,7 +93,7 @@ def count(requests: list[dict[str, Any]], *, general: bool = False) -> dict[str,
         one, batch = Path(tmp) / "one.jsonl", Path(tmp) / "batch.jsonl"
         one.write_text(json.dumps(requests[0]) + "\n")
         batch.write_text("".join(json.dumps(r) + "\n" for r in requests))
-        command = [sys.executable, *(("-c", _GENERAL_CLI) if general else ("-m", "dipserver.adjudicator"))]
+        command = [sys.executable, *(("-c", GENERAL_CLI) if general else ("-m", "dipserver.adjudicator"))]
         command.append("adjudicate")
         path = "general" if general else "lane"
         in_process = [sys.executable, "-c", _IN_PROCESS, str(batch)]
