@@ -15,7 +15,7 @@ Everything is plain data, so a command line or a task can serialise a ``PhaseRes
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING
 
 from dipserver.engine.adjustments import has_adjustments, resolve_adjustments
@@ -24,10 +24,24 @@ from dipserver.engine.movement import resolve_movement
 from dipserver.engine.orders import Disband, Order, OrderResult, Outcome
 from dipserver.engine.position import Dislodged, Position
 from dipserver.engine.retreats import resolve_retreats
-from dipserver.engine.types import HOME, Phase, PhaseType, Season, Unit
+from dipserver.engine.types import (
+    ADJUSTMENTS,
+    FALL,
+    HOME,
+    MOVEMENT,
+    RETREATS,
+    SPRING,
+    WINTER,
+    Phase,
+    PhaseType,
+    Season,
+    Unit,
+)
 
 if TYPE_CHECKING:
     from dipserver.engine.board import Board
+
+_SUCCESS = Outcome.SUCCESS  # a module name: 3.11 reads an enum's members slowly (types.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,13 +85,13 @@ def adjudicate(
     rule = build_rule or board.variant.build_rule or HOME
     phase = position.phase
     judged = order_board or board
-    if phase.type is PhaseType.MOVEMENT:
+    if phase.type is MOVEMENT:
         return _after_movement(board, judged, position, orders_by_power, rule, checked, abstraction)
-    if phase.type is PhaseType.RETREATS:
+    if phase.type is RETREATS:
         retreats = resolve_retreats(judged, position.units, position.dislodged, orders_by_power)
         return _advance(board, position, retreats.results, retreats.units, rule, [])
     adjustments = resolve_adjustments(board, position.units, position.owners, orders_by_power, rule)
-    nxt = Phase(phase.year + 1, Season.SPRING, PhaseType.MOVEMENT)
+    nxt = _phase(phase.year + 1, SPRING, MOVEMENT)
     return PhaseResult(phase, adjustments.results, replace(position, phase=nxt, units=adjustments.units))
 
 
@@ -101,12 +115,12 @@ def _after_movement(
             waiting[prov] = d
         else:
             why = NOWHERE_TO_RETREAT
-            results.append(OrderResult(d.unit.power, Disband(d.unit.location), Outcome.SUCCESS, why))
+            results.append(OrderResult(d.unit.power, Disband(d.unit.location), _SUCCESS, why))
     if waiting:
-        retreat = Phase(phase.year, phase.season, PhaseType.RETREATS)
+        retreat = _phase(phase.year, phase.season, RETREATS)
         nxt = replace(position, phase=retreat, units=outcome.units, dislodged=waiting)
         return PhaseResult(phase, tuple(results), nxt)
-    skipped = [Phase(phase.year, phase.season, PhaseType.RETREATS)]
+    skipped = [_phase(phase.year, phase.season, RETREATS)]
     return _advance(board, position, results, outcome.units, rule, skipped)
 
 
@@ -120,28 +134,49 @@ def _advance(
 ) -> PhaseResult:
     """From the end of a season's movement (and retreats) to the next phase with decisions to make."""
     phase, results = position.phase, tuple(results)
-    if phase.season is Season.SPRING:
-        nxt = Phase(phase.year, Season.FALL, PhaseType.MOVEMENT)
-        return PhaseResult(phase, results, _moved_on(position, nxt, units), tuple(skipped))
     owners = dict(position.owners)
+    if phase.season is SPRING:
+        nxt = _phase(phase.year, FALL, MOVEMENT)
+        return PhaseResult(phase, results, _moved_on(position, nxt, units, owners), tuple(skipped))
+    centres = board.supply_centres
     for prov, unit in units.items():
-        if prov in board.supply_centres:
+        if prov in centres:
             owners[prov] = unit.power
-    winter = Phase(phase.year, Season.WINTER, PhaseType.ADJUSTMENTS)
+    winter = _phase(phase.year, WINTER, ADJUSTMENTS)
     if not has_adjustments(board, units, owners, rule):
         skipped.append(winter)
-        winter = Phase(phase.year + 1, Season.SPRING, PhaseType.MOVEMENT)
+        winter = _phase(phase.year + 1, SPRING, MOVEMENT)
     return PhaseResult(phase, results, _moved_on(position, winter, units, owners), tuple(skipped))
 
 
-def _moved_on(
-    position: Position, phase: Phase, units: dict[str, Unit], owners: Mapping[str, str] | None = None
-) -> Position:
-    """The next position; fields this module does not know about (variant bookkeeping) carry over."""
-    return replace(
-        position,
-        phase=phase,
-        units=units,
-        owners=dict(position.owners if owners is None else owners),
-        dislodged={},
-    )
+def _phase(year: int, season: Season, kind: PhaseType) -> Phase:
+    """``Phase(year, season, kind)``, one value per phase of the year: a frozen dataclass costs more to
+    make than the lookup, and every phase adjudicated makes two or three."""
+    year_phases = _YEARS.get(year)
+    if year_phases is None:
+        year_phases = {(s, k): Phase(year, s, k) for s, k in _YEAR}
+        if len(_YEARS) < 4096:  # years of real games are few; the cap only guards odd input
+            _YEARS[year] = year_phases
+    found = year_phases.get((season, kind))
+    return Phase(year, season, kind) if found is None else found
+
+
+_YEAR = ((SPRING, MOVEMENT), (SPRING, RETREATS), (FALL, MOVEMENT), (FALL, RETREATS), (WINTER, ADJUSTMENTS))
+_YEARS: dict[int, dict[tuple[Season, PhaseType], Phase]] = {}
+
+
+def _moved_on(position: Position, phase: Phase, units: dict[str, Unit], owners: dict[str, str]) -> Position:
+    """The next position (``owners`` a new dict); fields this module does not know about (variant
+    bookkeeping) carry over."""
+    if _PLAIN_POSITION:  # every field named here: half the cost of ``replace``, once a phase
+        return Position(phase, units, owners, {}, position.last_occupants)
+    return replace(position, phase=phase, units=units, owners=owners, dislodged={})
+
+
+_PLAIN_POSITION = tuple(f.name for f in fields(Position)) == (
+    "phase",
+    "units",
+    "owners",
+    "dislodged",
+    "last_occupants",
+)

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from dipserver.engine.mapstate import FrozenMap as FrozenMap
 from dipserver.engine.mapstate import MapState as MapState
-from dipserver.engine.types import Terrain, UnitType, coast_of, province_of
+from dipserver.engine.types import ABSENT, ARMY, LAND, SEA, Terrain, UnitType, coast_of, province_of
 
 if TYPE_CHECKING:
     from dipserver.engine.definition import Variant
@@ -46,10 +46,10 @@ class Board:
         # Derivation runs after every map change (issue 4 wants it well under 2 ms): plain sets and
         # dicts built once here, so the loops below never go through the query methods.
         terrain = dict(self._terrain.items())
-        self._sea = frozenset(p for p, t in terrain.items() if t is Terrain.SEA)
-        land = frozenset(p for p, t in terrain.items() if t is Terrain.LAND)
+        self._sea = frozenset(p for p, t in terrain.items() if t is SEA)
+        land = frozenset(p for p, t in terrain.items() if t is LAND)
         passable = self._sea | land
-        self.provinces: frozenset[str] = frozenset(p for p, t in terrain.items() if t is not Terrain.ABSENT)
+        self.provinces: frozenset[str] = frozenset(p for p, t in terrain.items() if t is not ABSENT)
         self._coasts: dict[str, tuple[str, ...]] = {
             p: tuple(sorted(named)) for p, named in map_state.coasts.items() if p in self.provinces
         }
@@ -68,12 +68,20 @@ class Board:
         self.message_names: dict[str, str] = {}
         # readings.py's readings of order texts on this board (text -> reading), filled as texts come.
         self.readings: dict[str, tuple[Any, ...]] = {}
+        # convoys.py's searches, by (origin, destination, the seas fleets stand in): positions repeat the
+        # same few fleets, and each search is a graph walk. Filled as they are first asked.
+        self.sea_routes: dict[tuple[str, str, frozenset[str]], frozenset[str]] = {}
+        self.needed_fleets: dict[tuple[str, str, frozenset[str]], frozenset[str]] = {}
         shore = self._shore
         self._land_waters = {p: frozenset(n for n in borders.get(p, _EMPTY) if n in shore) for p in land}
         self._fleet: dict[str, frozenset[str]] = {}
         self._fleet_provinces: dict[str, frozenset[str]] = {}
         self._reach_coasts: dict[tuple[str, str], tuple[str, ...]] = {}
         self._derive_fleet_moves(variant, land)
+        # The move tables themselves, for the movement phase's loop over the orders (read there as one
+        # lookup, not a method call per order); read-only, like the methods that read them.
+        self.army_table: Mapping[str, frozenset[str]] = self._army
+        self.fleet_table: Mapping[str, frozenset[str]] = self._fleet
         self._convoy_reach: dict[str, frozenset[str]] = {}
         self._coastal = frozenset(p for p, waters in self._land_waters.items() if waters & sea)
 
@@ -85,7 +93,7 @@ class Board:
         return shore_provinces(variant, self._terrain, variant.impassable_seas == "shore")
 
     def _passable(self, prov: str) -> bool:
-        return self._terrain.get(prov, Terrain.ABSENT).passable
+        return self._terrain.get(prov, ABSENT).passable
 
     def _waters_of(self, prov: str) -> frozenset[str]:
         """Shore provinces touching a land province (any of its coasts)."""
@@ -145,7 +153,7 @@ class Board:
     # --- queries: all O(1) lookups ----------------------------------------------------------------
 
     def terrain(self, prov: str) -> Terrain:
-        return self._terrain.get(province_of(prov), Terrain.ABSENT)
+        return self._terrain.get(province_of(prov), ABSENT)
 
     def is_water(self, prov: str) -> bool:
         return province_of(prov) in self._sea
@@ -156,7 +164,7 @@ class Board:
         return self._sea
 
     def is_land(self, prov: str) -> bool:
-        return self._terrain.get(province_of(prov)) is Terrain.LAND
+        return self._terrain.get(province_of(prov)) is LAND
 
     def is_coastal(self, prov: str) -> bool:
         """Land touching at least one open (passable) sea: where fleets may be built (ruling E13/E25)."""
@@ -194,18 +202,18 @@ class Board:
 
     def can_occupy(self, unit_type: UnitType, loc: str) -> bool:
         """Whether a unit of this type may stand at this exact location on this map."""
-        if unit_type is UnitType.ARMY:
+        if unit_type is ARMY:
             return coast_of(loc) is None and self.is_land(loc)
         return loc in self._fleet
 
     def can_move(self, unit_type: UnitType, src_loc: str, dst_loc: str) -> bool:
-        if unit_type is UnitType.ARMY:
+        if unit_type is ARMY:
             return dst_loc in self._army.get(src_loc, _EMPTY)
         return dst_loc in self._fleet.get(src_loc, _EMPTY)
 
     def can_reach_province(self, unit_type: UnitType, src_loc: str, dst_prov: str) -> bool:
         """Whether the unit could move into some part of ``dst_prov`` (the test for supports)."""
-        if unit_type is UnitType.ARMY:
+        if unit_type is ARMY:
             return dst_prov in self._army.get(src_loc, _EMPTY)
         return dst_prov in self._fleet_provinces.get(src_loc, _EMPTY)
 
@@ -257,6 +265,8 @@ class Board:
         state["_convoy_reach"] = {}
         state["message_names"] = {}
         state["readings"] = {}
+        state["sea_routes"] = {}
+        state["needed_fleets"] = {}
         return state
 
     @functools.cached_property

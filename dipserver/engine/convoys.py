@@ -52,15 +52,27 @@ def unit_name(board: Board, text: str) -> str:
     return name
 
 
-def sea_route(board: Board, origin: str, dest: str, seas: Iterable[str]) -> set[str]:
-    """The seas of ``seas`` that lie on some chain from ``origin`` to ``dest`` (both land provinces)."""
-    near = board.water_table
-    usable = set(seas)
-    forward = _spread(near, near.get(origin, _NONE) & usable, usable)
-    if not forward:
-        return set()
-    backward = _spread(near, near.get(dest, _NONE) & forward, forward)
-    return forward & backward
+_MEMO_CAP = 65_536  # searches kept per board; the cap only guards a long-running process's memory
+
+
+def sea_route(board: Board, origin: str, dest: str, seas: Iterable[str]) -> frozenset[str]:
+    """The seas of ``seas`` that lie on some chain from ``origin`` to ``dest`` (both land provinces);
+    remembered on the board, since positions repeat the same fleets."""
+    usable = seas if isinstance(seas, frozenset) else frozenset(seas)
+    key = (origin, dest, usable)
+    memo = board.sea_routes
+    found = memo.get(key)
+    if found is None:
+        near = board.water_table
+        forward = _spread(near, near.get(origin, _NONE) & usable, usable)
+        if forward:
+            backward = _spread(near, near.get(dest, _NONE) & forward, forward)
+            found = frozenset(forward & backward)
+        else:
+            found = _NONE
+        if len(memo) < _MEMO_CAP:
+            memo[key] = found
+    return found
 
 
 def necessary_fleets(board: Board, origin: str, dest: str, seas: Iterable[str]) -> set[str]:
@@ -70,21 +82,29 @@ def necessary_fleets(board: Board, origin: str, dest: str, seas: Iterable[str]) 
     neighbours in the chain, only the first touches the origin and only the last the destination. A fleet on
     no such chain is not needed by any convoy, and its convoy order is illegal (DATC 6.G.19).
     """
-    near = board.water_table
-    usable = sea_route(board, origin, dest, seas)
-    at_origin = near.get(origin, _NONE)
-    at_dest = near.get(dest, _NONE)
-    needed: set[str] = set()
-    for first in at_origin & usable:
-        _extend_chain(near, [], first, usable, at_origin, at_dest, needed)
-    return needed
+    usable = seas if isinstance(seas, frozenset) else frozenset(seas)
+    key = (origin, dest, usable)
+    memo = board.needed_fleets
+    found = memo.get(key)
+    if found is None:
+        near = board.water_table
+        route = sea_route(board, origin, dest, usable)
+        at_origin = near.get(origin, _NONE)
+        at_dest = near.get(dest, _NONE)
+        needed: set[str] = set()
+        for first in at_origin & route:
+            _extend_chain(near, [], first, route, at_origin, at_dest, needed)
+        found = frozenset(needed)
+        if len(memo) < _MEMO_CAP:
+            memo[key] = found
+    return set(found)
 
 
 def _extend_chain(
     near: Mapping[str, frozenset[str]],
     chain: list[str],
     sea: str,
-    usable: set[str],
+    usable: frozenset[str],
     at_origin: frozenset[str],
     at_dest: frozenset[str],
     needed: set[str],
@@ -103,7 +123,9 @@ def _extend_chain(
     chain.pop()
 
 
-def _spread(near: Mapping[str, frozenset[str]], start: Iterable[str], usable: set[str]) -> set[str]:
+def _spread(
+    near: Mapping[str, frozenset[str]], start: Iterable[str], usable: frozenset[str] | set[str]
+) -> set[str]:
     seen = set(start)
     stack = list(seen)
     while stack:

@@ -47,6 +47,13 @@ from dipserver.engine.kinds import convoy, hold, move, support  # noqa: F401
 from dipserver.engine.kinds.registry import MOVEMENT_CHECKS
 from dipserver.engine.kinds.standing import Standing
 from dipserver.engine.orders import (
+    BOUNCE,
+    CUT,
+    DISLODGED,
+    INVALID,
+    NO_CONVOY,
+    SUCCESS,
+    VOID,
     Convoy,
     Disembark,
     Hold,
@@ -67,7 +74,7 @@ from dipserver.engine.resolver import (
     OrderTable,
     resolve,
 )
-from dipserver.engine.types import Unit, UnitType, coast_of
+from dipserver.engine.types import ARMY, FLEET, Unit, UnitType, coast_of
 
 if TYPE_CHECKING:
     from dipserver.engine.board import Board
@@ -107,7 +114,7 @@ def resolve_movement(
 def _unit(power: str, unit_type: UnitType, loc: str) -> Unit:
     """A ``Unit`` value, memoised: units are immutable and a phase moves a dozen of them. One table per
     type, keyed by two strings: a key with the enum in it would hash through ``Enum.__hash__``."""
-    cache = _ARMIES if unit_type is UnitType.ARMY else _FLEETS
+    cache = _ARMIES if unit_type is ARMY else _FLEETS
     key = (power, loc)
     unit = cache.get(key)
     if unit is None:
@@ -117,6 +124,7 @@ def _unit(power: str, unit_type: UnitType, loc: str) -> Unit:
     return unit
 
 
+_NOWHERE: frozenset[str] = frozenset()
 _ARMIES: dict[tuple[str, str], Unit] = {}
 _FLEETS: dict[tuple[str, str], Unit] = {}
 
@@ -180,8 +188,7 @@ class _Phase:
         """The one legal order of each ordered unit (by province); every other order is reported."""
         units, checks, standing = self.units, MOVEMENT_CHECKS, self.standing
         checked = standing.checked
-        # Bound methods in locals only (never kept on the phase, which would make it a cycle).
-        fleet_moves, army_moves = self.board.fleet_moves, self.board.army_moves
+        fleet_table, army_table = self.board.fleet_table, self.board.army_table
         chosen: dict[str, _Given] = {}
         extra: dict[str, list[_Given]] = {}
         moves, others = self._moves, self._others
@@ -212,10 +219,10 @@ class _Phase:
                             problem, dest = None, ""
                         elif cls is Move and not order.via_convoy:  # type: ignore[union-attr]
                             dest = order.dest  # type: ignore[union-attr]
-                            if unit.type is UnitType.FLEET:
-                                if dest in fleet_moves(unit.location) and not unit.aboard:
+                            if unit.type is FLEET:
+                                if dest in fleet_table.get(unit.location, _NOWHERE) and not unit.aboard:
                                     problem = None
-                            elif "/" not in dest and dest in army_moves(prov):
+                            elif "/" not in dest and dest in army_table.get(prov, _NOWHERE):
                                 problem = None
                         if problem is not None:
                             problem, dest = check(standing, prov, unit, order)
@@ -233,12 +240,12 @@ class _Phase:
                             results.append(None)  # type: ignore[arg-type]  # filled in by _report
                             continue
                 assert problem is not None  # (a legal order went on above)
-                results.append(OrderResult(power, order, Outcome.INVALID, problem))
+                results.append(OrderResult(power, order, INVALID, problem))
         for prov, later in extra.items():
             first = chosen[prov]
             if all(g[2] == first[2] for g in later):
                 for slot, power, order, _ in later:
-                    results[slot] = OrderResult(power, order, Outcome.VOID, "Repeated order")
+                    results[slot] = OrderResult(power, order, VOID, "Repeated order")
             else:
                 # Different legal orders for one unit: it holds, and may receive hold support (DATC 4.D.3).
                 del chosen[prov]
@@ -246,7 +253,7 @@ class _Phase:
                 self._others = [o for o in self._others if o[0] != prov]
                 why = f"{self.standing.unit_name(prov)} was given different orders, so it holds"
                 for slot, power, order, _ in [first, *later]:
-                    results[slot] = OrderResult(power, order, Outcome.INVALID, why)
+                    results[slot] = OrderResult(power, order, INVALID, why)
         return chosen
 
     # step 2: validity ---------------------------------------------------------------------------
@@ -255,13 +262,12 @@ class _Phase:
         """Match the legal orders against each other; what does not match holds (and is reported why)."""
         units = self.units
         provs = list(units)
-        index = {p: i for i, p in enumerate(provs)}
         n = len(provs)
-        powers = [u.power for u in units.values()]
+        index = {p: i for i, p in enumerate(provs)}
         out = _Sanitised(
             provs,
             index,
-            powers,
+            [u.power for u in units.values()],
             [HOLD] * n,
             [None] * n,
             [""] * n,
@@ -314,7 +320,7 @@ class _Phase:
                 if not fleets:
                     continue
                 unit = units[prov]
-                if unit.type is UnitType.FLEET or all(units[f].power != unit.power for f in fleets):
+                if unit.type is FLEET or all(units[f].power != unit.power for f in fleets):
                     continue
             r = route[i] = convoy_route(board, prov, into, fleets or [], index)
             if r.links:
@@ -322,7 +328,7 @@ class _Phase:
             else:
                 # Still a move (it cannot receive hold support), but one that cannot arrive (DATC 6.D.8).
                 out.void[i] = (
-                    Outcome.NO_CONVOY,
+                    NO_CONVOY,
                     f"No fleets were ordered to convoy it to {self.standing.name(into)}",
                 )
         return carried
@@ -341,7 +347,7 @@ class _Phase:
                 else:
                     them = self.standing.unit_name(_province(order.target))
                     out.void[i] = (
-                        Outcome.VOID,
+                        VOID,
                         f"{them} was not convoyed to {self.standing.name(order.dest)}",
                     )
                 continue
@@ -369,7 +375,7 @@ class _Phase:
             else:
                 them = self.standing.unit_name(provs[j])
                 what = "hold" if goes is None else f"move to {self.standing.name(order.dest)}"  # type: ignore[union-attr]
-                out.void[i] = (Outcome.VOID, f"{them} did not {what}")
+                out.void[i] = (VOID, f"{them} did not {what}")
 
     # step 3 is resolver.resolve; step 4: where everyone ends up ------------------------------------
 
@@ -379,7 +385,11 @@ class _Phase:
         """The units after the moves, who dislodged whom (unit -> attacker), and the dislodged units."""
         units, provs, kind, dest = self.units, sane.provs, sane.kind, sane.dest
         success = decisions.success
-        moved_in = {dest[i]: i for i in range(len(provs)) if kind[i] == MOVE and success[i]}
+        moved_in: dict[str, int] = {}  # province -> the move that arrived there
+        for movers in table.movers_to.values():
+            for m in movers:
+                if success[m]:
+                    moved_in[dest[m]] = m  # type: ignore[index]
         new_units: dict[str, Unit] = {}
         dislodged_by: dict[int, int] = {}
         for i, prov in enumerate(provs[: len(units)] if sane.landing else provs):
@@ -410,7 +420,7 @@ class _Phase:
             unit = units[provs[i]]
             # The attacker's origin is closed unless the attacker came by sea (DATC 4.A.5, 2023 rules).
             closed = provs[m] if sane.route[m] is None else None
-            moves = self.board.fleet_moves(unit.location) if unit.type is UnitType.FLEET else None
+            moves = self.board.fleet_moves(unit.location) if unit.type is FLEET else None
             if unit.aboard and moves is not None:
                 moves = ferry.at_sea_only(self.board, moves)
             options = retreat_options(self.board, unit.location, moves, new_units, contested, closed)
@@ -443,22 +453,22 @@ class _Phase:
                 outcome, reason = void[i]
             elif kind == MOVE:
                 if success[i]:
-                    outcome = Outcome.SUCCESS
+                    outcome = SUCCESS
                 elif path[i]:
-                    outcome = Outcome.BOUNCE
+                    outcome = BOUNCE
                     if i in sane.ferried:
                         reason = ferry.STAYS_ABOARD.format(sea=sane.ferried[i])
                 else:
-                    outcome, reason = Outcome.NO_CONVOY, DISRUPTED
+                    outcome, reason = NO_CONVOY, DISRUPTED
             elif kind == SUPPORT:
-                outcome = Outcome.SUCCESS if success[i] else Outcome.CUT
+                outcome = SUCCESS if success[i] else CUT
             elif kind == HOLD:
-                outcome = Outcome.DISLODGED if hit else Outcome.SUCCESS
+                outcome = DISLODGED if hit else SUCCESS
             elif i in paradox:
-                outcome = Outcome.VOID
+                outcome = VOID
                 reason = PARADOX
             else:
-                outcome = Outcome.SUCCESS if success[i] else Outcome.DISLODGED
+                outcome = SUCCESS if success[i] else DISLODGED
             results[slot] = OrderResult(power, order, outcome, reason, hit)
 
 

@@ -142,6 +142,11 @@ class Outcome(StrEnum):
     INVALID = "invalid"  # illegal or impossible; ignored, the unit holds
 
 
+# The outcomes as module names, for the phases' loops (``types.py`` says why).
+SUCCESS, BOUNCE, CUT, DISLODGED = Outcome.SUCCESS, Outcome.BOUNCE, Outcome.CUT, Outcome.DISLODGED
+VOID, NO_CONVOY, INVALID = Outcome.VOID, Outcome.NO_CONVOY, Outcome.INVALID
+
+
 @dataclass(slots=True)
 class OrderResult:
     """One order's fate. Not frozen: dozens are built per phase on the adjudicator's hot path, where a

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from dipserver.engine.parse import OrderError, parse_order
 from dipserver.engine.readings import movement_order
-from dipserver.engine.types import PhaseType
+from dipserver.engine.types import MOVEMENT
 
 if TYPE_CHECKING:
     from dipserver.engine.board import Board
@@ -39,7 +39,7 @@ def read_sheet(board: Board, position: Position, texts_by_power: Mapping[str, Se
     """Every text read for ``position``'s phase, each power's in the order given (texts as given are kept;
     the parser reads them without the white space around them)."""
     units = position.units
-    movement = position.phase.type is PhaseType.MOVEMENT
+    movement = position.phase.type is MOVEMENT
     sheet = OrderSheet({}, [], [])
     given = sheet.texts
     for power, texts in texts_by_power.items():

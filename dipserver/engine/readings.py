@@ -19,7 +19,7 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from dipserver.engine.types import Terrain, Unit, UnitType, province_of
+from dipserver.engine.types import ABSENT, ARMY, FLEET, Unit, UnitType, province_of
 
 if TYPE_CHECKING:
     from dipserver.engine.board import Board
@@ -30,7 +30,7 @@ PROV = r"([A-Z0-9]{2,4})"  # a convoy names provinces: armies have no coasts
 _CANONICAL_RE = re.compile(
     rf"^([AF]) {LOC} (?:(H)|- {LOC}( VIA)?|S [AF] {LOC}(?: - {LOC})?|C A {PROV} - {PROV})$"
 )
-TYPES = {"A": UnitType.ARMY, "F": UnitType.FLEET}
+TYPES = {"A": ARMY, "F": FLEET}
 
 Reading = tuple["Order | None", UnitType | None, str, str, str | None]
 # The same before the order is made: the name of its class in orders.py and its arguments, such as
@@ -54,7 +54,7 @@ def movement_order(text: str, board: Board, units: Mapping[str, Unit], power: st
         return None  # an A/F's orders are read in full: it stays at sea and never convoys (5.6)
     if carried is not None:
         army = units.get(carried)
-        if army is not None and army.type is not UnitType.ARMY:
+        if army is not None and army.type is not ARMY:
             return None
     return order
 
@@ -89,7 +89,7 @@ def read_plain(text: str, board: Board) -> Plain:
     if target is not None:
         return _support(board, unit_type, loc, target, support_to), unit_type, loc, prov, None
     if (
-        unit_type is UnitType.FLEET
+        unit_type is FLEET
         and board.is_water(prov)
         and board.is_land(carried)
         and board.is_land(carry_to)
@@ -100,7 +100,7 @@ def read_plain(text: str, board: Board) -> Plain:
 
 
 def _move(board: Board, unit_type: UnitType, loc: str, dest: str, via: bool) -> tuple[Any, ...] | None:
-    if unit_type is UnitType.FLEET:
+    if unit_type is FLEET:
         return ("Move", loc, dest, False) if not via and dest in board.fleet_moves(loc) else None
     if not via and dest in board.army_moves(loc):
         return ("Move", loc, dest, False)
@@ -127,4 +127,4 @@ def _support(
 def _named_place(board: Board, loc: str) -> bool:
     """On the board, and any coast named is one of its coasts."""
     prov, _, coast = loc.partition("/")
-    return board.terrain(prov) is not Terrain.ABSENT and (not coast or coast in board.coasts(prov))
+    return board.terrain(prov) is not ABSENT and (not coast or coast in board.coasts(prov))

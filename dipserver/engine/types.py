@@ -24,7 +24,7 @@ class Terrain(StrEnum):
 
     @property
     def passable(self) -> bool:
-        return self in (Terrain.LAND, Terrain.SEA)
+        return self is LAND or self is SEA
 
 
 class UnitType(StrEnum):
@@ -42,6 +42,15 @@ class PhaseType(StrEnum):
     MOVEMENT = "M"
     RETREATS = "R"
     ADJUSTMENTS = "A"
+
+
+# The members as module names, for hot paths: in Python 3.11 ``UnitType.FLEET`` goes through the slow
+# lookup ``EnumType.__getattr__`` forces on every class attribute (about a thousand instructions), a
+# module name through one dict. The same holds for ``.value``: a member is its value's string already.
+LAND, SEA, IMPASSABLE, ABSENT = Terrain.LAND, Terrain.SEA, Terrain.IMPASSABLE, Terrain.ABSENT
+ARMY, FLEET = UnitType.ARMY, UnitType.FLEET
+SPRING, FALL, WINTER = Season.SPRING, Season.FALL, Season.WINTER
+MOVEMENT, RETREATS, ADJUSTMENTS = PhaseType.MOVEMENT, PhaseType.RETREATS, PhaseType.ADJUSTMENTS
 
 
 _PHASE_RE = re.compile(r"^([SFW])(\d{4})([MRA])$")
@@ -62,16 +71,16 @@ class Phase:
             raise ValueError(f"{text!r} is not a phase name like S1901M, F1905R or W1907A")
         season, year, kind = m.groups()
         phase = cls(int(year), Season(season), PhaseType(kind))
-        if (phase.season is Season.WINTER) != (phase.type is PhaseType.ADJUSTMENTS):
+        if (phase.season is WINTER) != (phase.type is ADJUSTMENTS):
             raise ValueError(f"{text!r}: adjustments happen in Winter and only in Winter")
         return phase
 
     def __str__(self) -> str:
-        return f"{self.season.value}{self.year}{self.type.value}"
+        return self.season + str(self.year) + self.type  # StrEnum members: plain strings added
 
     def sort_key(self) -> tuple[int, int]:
         order = {"SM": 0, "SR": 1, "FM": 2, "FR": 3, "WA": 4}
-        return (self.year, order[self.season.value + self.type.value])
+        return (self.year, order[self.season + self.type])
 
 
 def province_of(location: str) -> str:
@@ -106,4 +115,4 @@ class Unit:
         return "A/F" if self.aboard else self.type.value
 
     def __str__(self) -> str:
-        return f"{self.letters} {self.location}"
+        return ("A/F" if self.aboard else self.type) + " " + self.location

@@ -10,14 +10,14 @@ from dipserver.engine.board import Board
 from dipserver.engine.convoys import necessary_fleets
 from dipserver.engine.orders import Move
 from dipserver.engine.position import Position
-from dipserver.engine.types import Unit, UnitType
+from dipserver.engine.types import FLEET, Unit
 
 
 class Offering:
     def __init__(self, board: Board, position: Position, power: str) -> None:
         self.board, self.position, self.power = board, position, power
         self.fleet_seas = frozenset(
-            p for p, u in position.units.items() if u.type is UnitType.FLEET and board.is_water(p)
+            p for p, u in position.units.items() if u.type is FLEET and board.is_water(p)
         )
         self._moves: dict[str, list[Move]] = {}
         self._necessary: dict[tuple[str, str], set[str]] = {}
@@ -30,7 +30,7 @@ class Offering:
     def moves_with(self, unit: Unit, fleet_seas: frozenset[str]) -> list[Move]:
         """``unit``'s moves, by convoy too where the fleets in ``fleet_seas`` could carry it."""
         board = self.board
-        if unit.type is UnitType.FLEET:
+        if unit.type is FLEET:
             return [Move(unit.location, d) for d in sorted(board.fleet_moves(unit.location))]
         moves = [Move(unit.province, d) for d in sorted(board.army_moves(unit.province))]
         start = board.water_neighbours(unit.province) & fleet_seas

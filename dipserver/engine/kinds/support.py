@@ -15,7 +15,7 @@ from dipserver.engine.kinds.recording import Described, held_at, place, via, via
 from dipserver.engine.kinds.registry import Drawing, Kind, register
 from dipserver.engine.kinds.words import unit_at, unit_phrase
 from dipserver.engine.orders import Move, OrderError, SupportHold, SupportMove
-from dipserver.engine.types import PhaseType, Unit, UnitType, coast_of, province_of
+from dipserver.engine.types import ARMY, FLEET, PhaseType, Unit, coast_of, province_of
 
 if TYPE_CHECKING:
     from dipserver.engine.board import Board
@@ -121,7 +121,7 @@ class SupportMoveKind(Kind):
             )
         # The supported move must be possible while this support is given (DATC 6.D.31): a fleet giving it
         # cannot also carry the army. (Inline, not a helper: every support of a phase comes here.)
-        if supported.type is UnitType.FLEET:
+        if supported.type is FLEET:
             if dest in board.fleet_moves(supported.location):
                 return None, ""
             coast = coast_of(dest)
@@ -163,7 +163,7 @@ class SupportMoveKind(Kind):
 def _supportable_moves(offering: Offering, supporter: Unit, other: Unit) -> list[Move]:
     """The moves of ``other`` that ``supporter`` could back: a fleet cannot both support a convoyed move
     and be one of the fleets carrying it, so routes through the supporter's own sea don't count (6.D.31)."""
-    if supporter.province in offering.fleet_seas and other.type is UnitType.ARMY:
+    if supporter.province in offering.fleet_seas and other.type is ARMY:
         return offering.moves_with(other, offering.fleet_seas - {supporter.province})
     return offering.moves(other)
 
