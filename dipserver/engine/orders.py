@@ -12,6 +12,9 @@ from enum import StrEnum
 
 from dipserver.engine.types import UnitType
 
+# Each dataclass has a docstring: without one ``dataclass`` writes it from ``inspect.signature``, about
+# 0.2 million instructions a class at every start-up.
+
 
 class OrderError(ValueError):
     """An order that cannot be understood or is impossible; ``reason`` is meant for the player."""
@@ -23,11 +26,15 @@ class OrderError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Hold:
+    """The unit stays where it is."""
+
     unit: str
 
 
 @dataclass(frozen=True, slots=True)
 class Move:
+    """The unit moves to ``dest`` (an army perhaps by convoy)."""
+
     unit: str
     dest: str  # location; a coast when the fleet must name one
     via_convoy: bool = False
@@ -35,12 +42,16 @@ class Move:
 
 @dataclass(frozen=True, slots=True)
 class SupportHold:
+    """The unit supports the unit in ``target`` where it stands."""
+
     unit: str
     target: str  # province of the supported unit
 
 
 @dataclass(frozen=True, slots=True)
 class SupportMove:
+    """The unit supports the move from ``target`` to ``dest``."""
+
     unit: str
     target: str  # province the supported unit moves from
     dest: str  # province (or location, when a coast was named) it moves to
@@ -48,6 +59,8 @@ class SupportMove:
 
 @dataclass(frozen=True, slots=True)
 class Convoy:
+    """The fleet carries the army in ``target`` to ``dest``."""
+
     unit: str  # the convoying fleet
     target: str  # province of the convoyed army
     dest: str  # province the army is carried to
@@ -55,17 +68,23 @@ class Convoy:
 
 @dataclass(frozen=True, slots=True)
 class Retreat:
+    """A dislodged unit retreats to ``dest``."""
+
     unit: str
     dest: str
 
 
 @dataclass(frozen=True, slots=True)
 class Disband:
+    """The unit leaves the board."""
+
     unit: str
 
 
 @dataclass(frozen=True, slots=True)
 class Build:
+    """A new unit of ``power`` at ``location``."""
+
     power: str
     unit_type: UnitType
     location: str
@@ -73,6 +92,8 @@ class Build:
 
 @dataclass(frozen=True, slots=True)
 class Waive:
+    """``power`` gives up one build."""
+
     power: str
 
 

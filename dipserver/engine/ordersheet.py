@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from dipserver.engine.parse import OrderError, parse_order
 from dipserver.engine.readings import movement_order
 from dipserver.engine.types import MOVEMENT
 
@@ -49,6 +48,10 @@ def read_sheet(board: Board, position: Position, texts_by_power: Mapping[str, Se
             # parse_order's own front, called here directly: most texts of a batch are read so.
             order = movement_order(text, board, units, power) if movement else None
             if order is None:
+                # The full parser, imported only now: a batch of canonical texts never needs it (nor
+                # the order kinds' readers it loads, millions of instructions at start-up).
+                from dipserver.engine.parse import OrderError, parse_order
+
                 try:
                     order = parse_order(text, board, position, power)
                 except OrderError as exc:
