@@ -10,7 +10,9 @@ Each figure is printed beside its target (issue 19).
 1. *Resolve path* (no database): ``games.turn.turn_play`` from the stored snapshot of a standard game at
    S1903M, every unit ordered, to the next phase's snapshot, timed per phase. Target: median 3 ms.
 2. *One phase*: ``phase_process`` in this process for games whose seven powers ordered all 22 units —
-   load, parse, adjudicate, save the next phase — timed per phase. Target: median 10 ms.
+   load, parse, adjudicate, save the next phase — timed per phase. Target: median 10 ms. As in production,
+   the results announcement it queues on commit goes to the broker for a worker (the test settings would
+   run it inline); a second line times the same with the announcement run inline, to show its cost.
 3. *Storm* (PostgreSQL and Redis only): ``--games`` games due at the same moment, each with a full set of
    orders; ``--workers`` Celery worker processes (solo pool) on a private Redis queue; one sweep queues them
    all; timed until the last phase is processed. Target: 100 games per second on a 2-core machine.
@@ -26,6 +28,7 @@ counts beside the times, which load disturbs much less.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
 import os
 import statistics
@@ -33,6 +36,7 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -192,21 +196,60 @@ def one_phase(count: int) -> None:
     games = [template_game() for _ in range(count)]
     later = dt.datetime.now(dt.UTC) + dt.timedelta(days=2)
     phase_process(phase_id=games[0].current_phase_id, now=later)  # warm the variant and board caches
-    with CaptureQueriesContext(connection) as queries:
+    with CaptureQueriesContext(connection) as queries, _announcements_queued():
         assert phase_process(phase_id=games[1].current_phase_id, now=later) is Processed.DONE
+    half = 2 + (len(games) - 2) // 2
+    with _announcements_queued() as told:
+        timings, cpu = _timed(games[2:half], later)
+    median, p90 = statistics.median(timings), sorted(timings)[int(len(timings) * 0.9)]
+    print(
+        f"phase_process end to end (load, adjudicate 22 orders, save; the results announcement {told}) "
+        f"on {_database_url()}: median {median:.1f} ms, p90 {p90:.1f} ms "
+        f"over {len(timings)} phases ({_verdict(median, 10)}); this process's CPU median "
+        f"{statistics.median(cpu):.1f} ms, {len(queries)} queries; {load_average()}"
+    )
+    timings, cpu = _timed(games[half:], later)
+    print(
+        f"  the same with the announcement run inline after the commit (eager: the mail, inbox and webhook "
+        f"rows a worker writes): median {statistics.median(timings):.1f} ms, CPU "
+        f"{statistics.median(cpu):.1f} ms over {len(timings)} phases"
+    )
+
+
+def _timed(games: list, later: dt.datetime) -> tuple[list[float], list[float]]:
+    from dipserver.games.services.phases import Processed, phase_process
+
     timings, cpu = [], []
-    for game in games[2:]:
+    for game in games:
         start, start_cpu = time.perf_counter(), time.process_time()
         assert phase_process(phase_id=game.current_phase_id, now=later) is Processed.DONE
         timings.append((time.perf_counter() - start) * 1000)
         cpu.append((time.process_time() - start_cpu) * 1000)
-    median = statistics.median(timings)
-    print(
-        f"phase_process end to end (load, adjudicate 22 orders, save) on {_database_url()}: "
-        f"median {median:.1f} ms, p90 {sorted(timings)[int(len(timings) * 0.9)]:.1f} ms "
-        f"over {len(timings)} phases ({_verdict(median, 10)}); this process's CPU median "
-        f"{statistics.median(cpu):.1f} ms, {len(queries)} queries; {load_average()}"
-    )
+    return timings, cpu
+
+
+@contextlib.contextmanager
+def _announcements_queued() -> Iterator[str]:
+    """The results announcement sent to the broker on commit, as in production, where a worker tells it;
+    the test settings would run it inline (eager). Its messages go to a queue of their own, emptied after."""
+    from django.conf import settings
+
+    from dipserver.config import celery_app
+
+    broker = settings.CELERY_BROKER_URL.split("://")[0]
+    if broker == "memory":
+        yield "run inline: no broker to queue it to"
+        return
+    queue = f"dipserver-bench-told-{uuid.uuid4().hex[:8]}"
+    conf = celery_app.conf
+    eager, default = conf.task_always_eager, conf.task_default_queue
+    conf.task_always_eager, conf.task_default_queue = False, queue
+    try:
+        yield f"queued to {broker} for a worker"
+    finally:
+        conf.task_always_eager, conf.task_default_queue = eager, default
+        with celery_app.connection_for_write() as conn:
+            conn.default_channel.queue_purge(queue)
 
 
 def clone_due(template, count: int) -> list[int]:
