@@ -101,26 +101,36 @@ def by_sea(board: Board, order: object) -> bool:
     return order.via_convoy or (board.is_land(order.unit) and order.dest not in board.army_moves(order.unit))
 
 
+def _read_pair(reading: Reading, pattern: re.Pattern[str], text: str, doing: str) -> tuple[str, str] | None:
+    """The two provinces a boarding or landing order names, or ``None`` when ``text`` is not one; refused
+    with the reason when the rules are off, out of a movement phase, or a name is not a province."""
+    m = pattern.match(" ".join(text.upper().split()))
+    if m is None:
+        return None
+    if not ferry_on(reading):
+        raise OrderError(OFF)
+    if reading.phase is not PhaseType.MOVEMENT:
+        raise OrderError(f"{doing} with the movement orders of a Spring or Autumn")
+    variant = reading.board.variant
+    first, second = (variant.lookup(g) for g in m.groups())
+    for named, prov in zip(m.groups(), (first, second), strict=True):
+        if prov is None:
+            raise OrderError(f"'{named.title()}' is not a province of {variant.name}")
+    assert first is not None and second is not None
+    return first, second
+
+
 class EmbarkKind(Kind):
     name = "embark"
     order_class = Embark
     rank = 15  # after the rule modules' depots and storms, before the conversions
 
     def read_text(self, reading: Reading, text: str) -> Embark | None:
-        m = _EMBARK.match(" ".join(text.upper().split()))
-        if m is None:
+        provinces = _read_pair(reading, _EMBARK, text, "An army boards a fleet")
+        if provinces is None:
             return None
-        if not ferry_on(reading):
-            raise OrderError(OFF)
-        if reading.phase is not PhaseType.MOVEMENT:
-            raise OrderError("An army boards a fleet with the movement orders of a Spring or Autumn")
         board = reading.board
-        army, fleet = (board.variant.lookup(g) for g in m.groups())
-        for named, prov in zip(m.groups(), (army, fleet), strict=True):
-            if prov is None:
-                raise OrderError(f"'{named.title()}' is not a province of {board.variant.name}")
-        assert army is not None and fleet is not None
-        order = Embark(army, fleet)
+        order = Embark(*provinces)
         why = embark_problem(board, reading.position.units, reading.power, order)
         if why is not None:
             raise OrderError(why)
@@ -143,20 +153,10 @@ class DisembarkKind(Kind):
     rank = 16
 
     def read_text(self, reading: Reading, text: str) -> Disembark | None:
-        upper = " ".join(text.upper().split())
-        m = _LAND.match(upper)
-        if m is None:
+        provinces = _read_pair(reading, _LAND, text, "An army lands")
+        if provinces is None:
             return None
-        if not ferry_on(reading):
-            raise OrderError(OFF)
-        if reading.phase is not PhaseType.MOVEMENT:
-            raise OrderError("An army lands with the movement orders of a Spring or Autumn")
-        board = reading.board
-        sea, dest = (board.variant.lookup(g) for g in m.groups())
-        for named, prov in zip(m.groups(), (sea, dest), strict=True):
-            if prov is None:
-                raise OrderError(f"'{named.title()}' is not a province of {board.variant.name}")
-        assert sea is not None and dest is not None
+        board, (sea, dest) = reading.board, provinces
         unit = reading.position.units.get(sea)
         if unit is None or unit.power != reading.power or unit.type is not UnitType.FLEET:
             raise OrderError(f"There is no A/F of yours in {board.location_name(sea)}")
