@@ -5,7 +5,8 @@
 every phase of every variant whose map changes, in every mode and every set of the variant's options: the
 map changes only at the timeline's hooks, so every phase's map is the start map or one left by a hook, and
 each is checked at the first phase that plays on it. (Standard and Ice Lords maps never change: their requests
-take no "map".)
+take no "map", but Ice Lords' printed map still loads back.) The rule modules never change the map: a game
+played with them by ``next`` alone is checked against the same timeline maps.
 """
 
 from __future__ import annotations
