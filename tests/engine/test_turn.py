@@ -184,6 +184,37 @@ def test_sahara_the_flag_waits_through_the_retreat_phase(sahara: Variant) -> Non
     assert retreats.stay_flags == frozenset()
 
 
+def test_sahara_a_typed_order_beside_a_stays_fleet_of_the_same_unit_gets_its_own_result(
+    sahara: Variant,
+) -> None:
+    # Unlike Deluge's conversion, "stays fleet" is given beside the fleet's order (rules page): each line
+    # is adjudicated and shown on its own, whichever comes first, and a bounce stays a bounce.
+    state = map_before(sahara, 1903, Hook.AFTER_SPRING_RETREATS)
+    start = position("S1903M", "TURKEY F EAS", "TURKEY A CON", owners={"TURKEY": ["CON", "SMY", "ANK"]})
+    for orders in (["F EAS H", "F EAS stays fleet"], ["F EAS stays fleet", "F EAS H"]):
+        turn = play_phase(sahara, state, start, {"TURKEY": orders})
+        assert sorted((r["text"], r["outcome"]) for r in turn.results) == [
+            ("F EAS H", "success"),
+            ("F EAS stays fleet", "success"),
+        ]
+        answer = adjudicate_request(
+            {
+                "variant": "sahara",
+                "phase": "S1901M",
+                "units": {"TURKEY": ["F EAS"]},
+                "centers": {},
+                "orders": {"TURKEY": orders},
+            }
+        )
+        assert answer["results"] == {"TURKEY": {"F EAS H": "success", "F EAS stays fleet": "success"}}
+    bounced = play_phase(
+        sahara, state, start, {"TURKEY": ["F EAS stays fleet", "F EAS - SMY", "A CON - SMY"]}
+    )
+    assert result(bounced, "F EAS - SMY")["outcome"] == "bounce"
+    assert result(bounced, "F EAS stays fleet")["outcome"] == "success"
+    assert "EAS" not in bounced.position.units  # stranded where it bounced, and kept its instruction
+
+
 def test_sahara_conversion_orders_of_other_variants_are_refused(sahara: Variant) -> None:
     start = position("S1901M", "TURKEY A CON", owners={"TURKEY": ["CON"]})
     turn = play_phase(sahara, sahara.map_state, start, {"TURKEY": ["A CON becomes fleet"]})
@@ -192,6 +223,23 @@ def test_sahara_conversion_orders_of_other_variants_are_refused(sahara: Variant)
         refused["outcome"] == "invalid"
         and "Sahara has no order to turn an army into a fleet" in refused["reason"]
     )
+
+
+def test_sahara_rule4_builds_in_any_vacant_owned_centre_but_no_fleet_where_no_water_is_left(
+    sahara: Variant,
+) -> None:
+    # By the Winter 1903 adjustments the Black Sea and the Aegean have dried: Constantinople is still
+    # a centre but touches no water. Sevastopol and Bulgaria are owned, not home, and take builds.
+    state = map_before(sahara, 1903, Hook.AFTER_WINTER_ADJUSTMENTS)
+    start = position("W1903A", "TURKEY A ANK", owners={"TURKEY": ["CON", "SMY", "ANK", "SEV", "BUL"]})
+    orders = ["A SEV B", "A BUL B", "F CON B", "A ANK B"]
+    turn = play_phase(sahara, state, start, {"TURKEY": orders})
+    assert [result(turn, o)["outcome"] for o in orders] == ["success", "success", "invalid", "invalid"]
+    assert "Constantinople: it does not touch open sea" in result(turn, "F CON B")["reason"]
+    assert "only in vacant centres" in result(turn, "A ANK B")["reason"]
+    assert turn.position.units["SEV"] == Unit("TURKEY", UnitType.ARMY, "SEV")
+    assert turn.position.units["BUL"] == Unit("TURKEY", UnitType.ARMY, "BUL")
+    assert "CON" not in turn.position.units
 
 
 def test_sahara_the_power_in_iceland_after_winter_1911_wins(sahara: Variant) -> None:

@@ -90,6 +90,24 @@ def test_the_blizzards_are_announced_when_the_movement_phase_opens(board: Board,
     assert 1 <= len(opened.state.blizzards) <= 6
 
 
+def test_blizzards_never_fall_in_a_winter_and_leave_the_adjustments_alone(board: Board) -> None:
+    """Rulings 8.1.6: with a count that would snow in every province, a Winter opens with no blizzard and
+    no announcement, and its builds are played exactly as without the module."""
+    modules = Modules(blizzards=BlizzardOptions(count=Dice.parse("500")))
+    owners = {"FRANCE": ["PAR", "BRE", "MAR", "SPA"], "RUSSIA": ["WAR", "MOS", "SEV", "STP"]}
+    pos = position({"RUSSIA": ["A WAR"]}, phase="W1901A", owners=owners)
+    opened = open_phase(board, pos, modules, ModuleState(), "secret")
+    assert opened.state.blizzards == frozenset() and list(opened.events) == []
+    builds = {"FRANCE": ["A PAR B", "F BRE B"], "RUSSIA": ["A MOS B"]}
+    played = run(board, pos, builds, modules, opened.state)
+    plain = run(board, pos, builds, Modules())
+    assert outcomes(played) == [("Build", Outcome.SUCCESS)] * 3
+    assert played.result == plain.result
+    assert where(played) == {"WAR": "RUSSIA A", "PAR": "FRANCE A", "BRE": "FRANCE F", "MOS": "RUSSIA A"}
+    spring = open_phase(board, played.result.position, modules, played.state, "secret")
+    assert spring.state.blizzards == frozenset(board.provinces)  # the draw resumes with the next Spring
+
+
 # --- orders in and around a blizzard ------------------------------------------------------------------
 
 

@@ -25,7 +25,9 @@ from dipserver.engine.modules import Modules, ModuleState, split_options
 from dipserver.engine.modules.phase import open_phase, play
 from dipserver.engine.orders import Outcome
 from dipserver.engine.parse import parse_order
-from dipserver.engine.types import Terrain
+from dipserver.engine.position import Position
+from dipserver.engine.turn import play_phase
+from dipserver.engine.types import Phase, Terrain
 from dipserver.render.geometry import path_data
 
 SECRETS = [f"game-{n}" for n in range(40)]
@@ -80,6 +82,27 @@ def test_powers_start_with_one_army_in_a_village_which_is_their_home(powers: int
     for home, unit in variant.start.units.items():
         assert home in villages and variant.map_state.homes[home] == unit.power
         assert variant.start.owners[home] == unit.power
+
+
+def test_recruiting_builds_in_any_vacant_owned_village_not_only_the_home() -> None:
+    """RECRUIT: units are raised wherever the power holds a village; an occupied or foreign one refuses."""
+    board_map = generate("secret", 2)
+    variant = board_map.variant
+    (home, hero), *_ = variant.start.units.items()
+    villages = sorted(p for p, kind in board_map.tiles.items() if kind == "village")
+    first, second, foreign = [v for v in villages if v not in variant.map_state.homes][:3]
+    owners = {**variant.start.owners, first: hero.power, second: hero.power}
+    start = Position(Phase.parse("W1901A"), {home: hero}, owners)
+    orders = [f"A {first} B", f"A {second} B", f"A {home} B", f"A {foreign} B"]
+    turn = play_phase(variant, variant.map_state, start, {hero.power: orders})
+    outcomes = {r["text"]: (r["outcome"], r["reason"]) for r in turn.results}
+    assert outcomes == {
+        orders[0]: ("success", ""),
+        orders[1]: ("success", ""),
+        orders[2]: ("invalid", f"Village {home} is occupied; units are built only in vacant centres"),
+        orders[3]: ("invalid", f"Village {foreign} is not owned by {hero.power}"),
+    }
+    assert sorted(turn.position.units) == sorted([home, first, second])
 
 
 @pytest.mark.parametrize("secret", SECRETS)

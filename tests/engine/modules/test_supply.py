@@ -52,6 +52,21 @@ def test_a_path_is_at_most_n_steps_long(board: Board) -> None:
     assert not lines(board, pos, SupplyOptions(range=1))["MUN"].supplied
 
 
+def test_8_1_each_power_traces_with_its_own_range(board: Board) -> None:
+    """Seed 8.1 (Prussia 5, the Coalition 4): French A MUN and German A GAS are both two steps from their
+    only centre; the power whose own range reaches two is in supply, the other is not."""
+    pos = position(
+        {"FRANCE": ["A MUN"], "GERMANY": ["A GAS"]}, owners={"FRANCE": ["MAR"], "GERMANY": ["POR"]}
+    )
+    french_long = SupplyOptions.from_data({"range": 1, "range_by_power": {"france": 2}})
+    traced = lines(board, pos, french_long)
+    assert traced["MUN"].supplied and traced["MUN"].path == ("MUN", "BUR", "MAR")
+    assert not traced["GAS"].supplied
+    german_long = lines(board, pos, SupplyOptions(range=1, range_by_power={"GERMANY": 2}))
+    assert not german_long["MUN"].supplied
+    assert german_long["GAS"].supplied and german_long["GAS"].path == ("GAS", "SPA", "POR")
+
+
 def test_another_powers_unit_blocks_the_path(board: Board) -> None:
     pos = position({"FRANCE": ["A MUN"], "GERMANY": ["A BUR"]})
     assert not lines(board, pos, SupplyOptions(range=2))["MUN"].supplied

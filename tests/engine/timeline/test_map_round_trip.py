@@ -5,7 +5,8 @@
 every phase of every variant whose map changes, in every mode and every set of the variant's options: the
 map changes only at the timeline's hooks, so every phase's map is the start map or one left by a hook, and
 each is checked at the first phase that plays on it. (Standard and Ice Lords maps never change: their requests
-take no "map".)
+take no "map", but Ice Lords' printed map still loads back.) The rule modules never change the map: a game
+played with them by ``next`` alone is checked against the same timeline maps.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import pytest
 from dipserver.adjudicator.jsonio import adjudicate_request
 from dipserver.adjudicator.turnio import map_state as request_map
 from dipserver.engine.chronicle import map_at
+from dipserver.engine.icelords import generate
 from dipserver.engine.timeline import hooks_between, load_timeline, walk
 from dipserver.engine.types import Phase, PhaseType, Season
 from dipserver.engine.variant import Variant, load_variant
@@ -96,3 +98,50 @@ def test_saharas_map_of_winter_1905_is_accepted_in_a_request() -> None:
     )
     assert "error" not in answer, answer
     assert answer["phase"] == "W1905A"
+
+
+MODULES = {"blizzards": {"count": "1d6"}, "supply_lines": True}
+
+
+@pytest.mark.parametrize("slug", CHANGING)
+def test_with_the_rule_modules_every_next_carries_the_map_of_its_phase(slug: str) -> None:
+    """The rule modules never change the map: a game with blizzards and supply lines (and, on Deluge, an
+    A/F at sea under its Abstraction rules) played by ``next`` alone carries each phase's timeline map."""
+    variant = load_variant(slug)
+    start = variant.start
+    units: dict[str, list[str]] = {power: [] for power in variant.powers}
+    for unit in start.units.values():
+        units[unit.power].append(f"{unit.type.value} {unit.location}")
+    if slug == "deluge":  # London's fleet and Liverpool's army put to sea together: as many units
+        units["ENGLAND"] = [u for u in units["ENGLAND"] if u not in ("F LON", "A LVP")] + ["A/F NTH"]
+    centers: dict[str, list[str]] = {}
+    for centre, owner in start.owners.items():
+        centers.setdefault(owner, []).append(centre)
+    options = {"mode": "exact", **MODULES}
+    expected = maps_by_phase(variant, {"mode": "exact"}, None)
+    request: dict[str, Any] = {
+        "variant": slug,
+        "phase": str(start.phase),
+        "units": units,
+        "centers": centers,
+        "options": {**options, "seed": "round-trip-modules"},
+    }
+    checked, afloat = 0, 0
+    while Phase.parse(request["phase"]) in expected:
+        answer = adjudicate_request(request)
+        assert "error" not in answer, (request["phase"], answer)
+        request = answer["next"]
+        phase = Phase.parse(request["phase"])
+        if phase in expected:
+            assert request_map(variant, request["map"]) == expected[phase], f"{slug} {phase}"
+            checked += 1
+        afloat += "A/F NTH" in request["units"].get("ENGLAND", [])
+    assert checked >= 10
+    if slug == "deluge":  # the A/F is carried by ``next`` as a unit of its own, phase after phase
+        assert afloat >= 5
+
+
+def test_a_generated_ice_lords_boards_map_loads_back_in_every_phase() -> None:
+    variant = generate("round-trip", 4).variant
+    for phase in phases(1901, 1903):
+        assert request_map(variant, map_at(variant, phase, {})) == variant.map_state, str(phase)

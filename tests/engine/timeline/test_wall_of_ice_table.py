@@ -14,9 +14,10 @@ from functools import cache
 import pytest
 
 from dipserver.engine import randomness
+from dipserver.engine.board import board_for
 from dipserver.engine.timeline import Hook
-from dipserver.engine.types import Terrain
-from dipserver.engine.variant import Variant
+from dipserver.engine.types import Terrain, UnitType
+from dipserver.engine.variant import Variant, load_variant
 
 from .conftest import Steps, before, steps_of
 from .seed_tables import WALL_OF_ICE, code
@@ -137,3 +138,21 @@ def test_every_random_game_ends_with_the_same_final_map(wall_of_ice: Variant, n:
     final = steps[max(steps, key=lambda k: (k[0], list(Hook).index(k[1])))].map_state
     assert final.supply_centres == {"TUN", "NAF"}
     assert {p for p, t in final.terrain.items() if t is Terrain.SEA} == {"ION", "TYS", "WES"}
+
+
+def test_rule1_the_game_opens_on_the_standard_board(wall_of_ice: Variant) -> None:
+    """Seed rule 1: the opening units, centres, home centres and every move are standard's; the timeline
+    alone changes the map afterwards."""
+    standard = load_variant("standard")
+    assert wall_of_ice.start == standard.start
+    assert wall_of_ice.map_state == standard.map_state
+    assert (wall_of_ice.borders, wall_of_ice.coast_waters) == (standard.borders, standard.coast_waters)
+    assert wall_of_ice.fleet_exceptions == standard.fleet_exceptions
+    ours, theirs = board_for(wall_of_ice, wall_of_ice.map_state), board_for(standard, standard.map_state)
+    locations = [
+        *standard.provinces,
+        *(f"{p}/{c}" for p, coasts in standard.coast_waters.items() for c in coasts),
+    ]
+    for kind in UnitType:
+        moves = {(a, b) for a in locations for b in locations if theirs.can_move(kind, a, b)}
+        assert moves and moves == {(a, b) for a in locations for b in locations if ours.can_move(kind, a, b)}
