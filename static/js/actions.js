@@ -140,12 +140,17 @@ function start() {
     if ($("game").dataset.state === shownState) return;
     shownState = $("game").dataset.state;
     showPaused();
-    if ($("actions-panel")) guarded(refresh);
   }).observe($("game"), { attributes: true, attributeFilter: ["data-state"] });
   showPaused();
   if ($("actions-panel")) {
     wire();
-    guarded(refresh).then(() => { $("actions-panel").dataset.loaded = "true"; });
+    // game.js loads the game once the map and orders are in (and on every poll that finds it changed):
+    // asking for it here as well would compete with those first requests for the server's workers.
+    document.addEventListener("dip:game", (event) => {
+      game = event.detail;
+      render();
+      $("actions-panel").dataset.loaded = "true";
+    });
   }
   if ($("watch-press-log")) {
     guarded(loadPublicPress).then(() => { $("watch-press-log").dataset.loaded = "true"; });

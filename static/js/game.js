@@ -71,6 +71,8 @@ async function loadGame() {
   const previous = state.game;
   state.game = body;
   state.etag = etag;
+  // The page's other panels (actions.js) read the same answer instead of asking the server again.
+  document.dispatchEvent(new CustomEvent("dip:game", { detail: body }));
   renderHead();
   renderPowers();
   if (state.report) renderReport(state.report); // civil disorder is known from the game
