@@ -11,8 +11,9 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from dipserver.engine.kinds.abstraction import NO_CONVOY, ferry_on, one_sea
-from dipserver.engine.kinds.recording import Described, held_at, place, via, via_place
+from dipserver.engine.kinds.recording import Described, held_at, via
 from dipserver.engine.kinds.registry import Drawing, Kind, register
+from dipserver.engine.kinds.support import helping_line
 from dipserver.engine.kinds.words import unit_at, unit_phrase
 from dipserver.engine.orders import Convoy, OrderError
 from dipserver.engine.types import ARMY, FLEET, PhaseType, Unit, province_of
@@ -112,8 +113,7 @@ class ConvoyKind(Kind):
         return "convoy", held_at(position, order.unit), order.unit, None, carried
 
     def drawing(self, record: Mapping[str, Any]) -> Drawing:
-        start, end, target = place(record, "from"), via_place(record, "to"), via_place(record, "from")
-        return Drawing("line", start, end, via=target, label="convoy")
+        return helping_line(record, "convoy")
 
 
 def fast_ferry_problem(standing: Standing, here: str, unit: Unit, target: str, dest: str) -> str | None:

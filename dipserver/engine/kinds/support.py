@@ -156,8 +156,13 @@ class SupportMoveKind(Kind):
         return "support_move", held_at(position, order.unit), order.unit, None, supported
 
     def drawing(self, record: Mapping[str, Any]) -> Drawing:
-        start, end, target = place(record, "from"), via_place(record, "to"), via_place(record, "from")
-        return Drawing("line", start, end, via=target, label="support")
+        return helping_line(record, "support")
+
+
+def helping_line(record: Mapping[str, Any], label: str) -> Drawing:
+    """A support to move or a convoy: a line from the ordered unit to the move it helps (``via``)."""
+    start, end, target = place(record, "from"), via_place(record, "to"), via_place(record, "from")
+    return Drawing("line", start, end, via=target, label=label)
 
 
 def _supportable_moves(offering: Offering, supporter: Unit, other: Unit) -> list[Move]:
