@@ -20,8 +20,6 @@
    aim of <= 150 us a position is reached. Our modules are
    compiled to bytecode first, as an installation has them (``./dip`` runs compileall); the median of
    ``--batch-runs`` whole runs (default 3) is kept.
-   With ``--general`` the batch (and ``--callgrind``) takes the general path: the express lane, while there
-   is one, declines every request; what the figures would be without the lane.
 5. With ``--callgrind [N]``, counts the instructions of one request, one ``--jsonl`` line, a batch of the
    first N positions and an answer in process (``scripts/count_engine.py``): figures the machine's load
    leaves alone, printed beside the times, which on a shared machine swing by a third.
@@ -49,7 +47,6 @@ from pathlib import Path
 from typing import Any
 
 from bench_positions import play_games
-from count_engine import GENERAL_CLI
 
 ROOT = Path(__file__).resolve().parents[1]
 # Issue 20's targets, as ratios to the reference's median Game.process time per movement phase: the jsonl
@@ -107,7 +104,7 @@ def main() -> int:
         sys.path.insert(0, str(ROOT / "scripts"))
         from count_engine import count, report
 
-        for line in report(count(requests[: args.callgrind], general=args.general)):
+        for line in report(count(requests[: args.callgrind])):
             print(line)
     print("load average at the end: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     print(f"memory: a loaded variant ({args.variant}, with its start board) holds {memory / 1e6:.2f} MB")
@@ -182,17 +179,13 @@ def report_batch(
     """The jsonl batch with ``workers``: the median of ``--batch-runs`` whole runs, beside the targets."""
     # The median of a few whole runs: one run on a shared machine swings by +-20 %, and the reference's
     # figure is a median too (of its repeats, then of the positions).
-    runs = [
-        time_batch(requests, workers, keep if n == 0 else None, general=args.general)
-        for n in range(args.batch_runs)
-    ]
+    runs = [time_batch(requests, workers, keep if n == 0 else None) for n in range(args.batch_runs)]
     batch = {k: statistics.median(run[k] for run in runs) for k in ("wall_s", "cpu_s")}
     errors = max(run["errors"] for run in runs)
     wall, cpu = (batch[k] / len(requests) * 1e6 for k in ("wall_s", "cpu_s"))
     each = ", ".join(f"{run['wall_s']:.2f}" for run in runs)
-    path = "general path" if args.general else "express lane where it takes the request"
     print(
-        f"jsonl batch ({workers} worker(s), {path}): {len(requests)} positions through one process in "
+        f"jsonl batch ({workers} worker(s)): {len(requests)} positions through one process in "
         f"{batch['wall_s']:.2f} s wall, {batch['cpu_s']:.2f} s CPU (start-up and JSON included; "
         f"median of {len(runs)} runs, wall {each} s): {wall:.0f} us wall, {cpu:.0f} us CPU per position; "
         f"{errors} error lines"
@@ -256,11 +249,6 @@ def _arguments() -> argparse.Namespace:
         metavar="N",
         help="also count instructions (callgrind, scripts/count_engine.py) on the first N positions (1000)",
     )
-    parser.add_argument(
-        "--general",
-        action="store_true",
-        help="the batch (and --callgrind) by the general path: the express lane declines every request",
-    )
     parser.add_argument("--reference-worker", action="store_true", help=argparse.SUPPRESS)
     return parser.parse_args()
 
@@ -322,18 +310,16 @@ def _units_after(position: Any) -> list[list[str]]:
     return sorted(rows)
 
 
-def time_batch(
-    requests: list[dict[str, Any]], workers: int = 1, keep: str | None = None, *, general: bool = False
-) -> dict[str, Any]:
+def time_batch(requests: list[dict[str, Any]], workers: int = 1, keep: str | None = None) -> dict[str, Any]:
     """One ``adjudicate --jsonl [--workers N]`` process over every request: wall time from launch to exit,
-    CPU of the process and its workers. ``keep`` names a file to copy the answers to; ``general``: the
-    express lane declines every request."""
+    CPU of the process and its workers. ``keep`` names a file to copy the answers to."""
     with tempfile.TemporaryDirectory() as tmp:
         source, target = Path(tmp) / "requests.jsonl", Path(tmp) / "answers.jsonl"
         source.write_text("".join(json.dumps(r) + "\n" for r in requests))
         command = [
             sys.executable,
-            *(("-c", GENERAL_CLI) if general else ("-m", "dipserver.adjudicator")),
+            "-m",
+            "dipserver.adjudicator",
             "adjudicate",
             "--jsonl",
             "--workers",

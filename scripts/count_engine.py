@@ -1,7 +1,7 @@
 """Instructions the command line and the engine execute, counted by callgrind: figures a busy machine
 leaves alone, where times swing by a third.
 
-    python scripts/count_engine.py [--positions 1000] [--seed 1] [--general]
+    python scripts/count_engine.py [--positions 1000] [--seed 1]
 
 The positions are the first of those ``scripts/bench_engine.py`` plays (seed 1, 12 years). Each figure is
 the whole process's instruction count (``valgrind --tool=callgrind``, ``PYTHONHASHSEED=0``):
@@ -12,10 +12,10 @@ the whole process's instruction count (``valgrind --tool=callgrind``, ``PYTHONHA
 - in process: every position's decoded request answered by ``adjudicate_request`` once and then once more;
   the second pass's share per position is the warm cost of one answer, JSON apart.
 
-With ``--general`` every request takes the general path (``adjudicate_request(data, express=False)``, and
-the command line with the express lane declining every request): the figures that say whether the lane
-still earns its place. ``bench_engine.py --callgrind`` prints these beside its times. Needs valgrind
-(Debian's package).
+- by stage, in process: the warm cost of each step of an answer (reading the request, reading its order
+  texts, adjudicating, writing the answer), each counted as the difference of two runs that stop after it.
+
+``bench_engine.py --callgrind`` prints these beside its times. Needs valgrind (Debian's package).
 """
 
 from __future__ import annotations
@@ -34,42 +34,44 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 _COLLECTED = re.compile(rb"Collected : (\d+)")
 
-# Run in the counted interpreter: every request answered ``passes`` times, in order.
+# Run in the counted interpreter: every request answered ``passes`` times, in order, up to ``stage``
+# (0: nothing, then the steps of ``jsonio.adjudicate_request`` in turn; 4 is the whole answer).
 _IN_PROCESS = """
 import json, sys
-from dipserver.adjudicator.jsonio import adjudicate_request
+from dipserver.adjudicator.answers import answer
+from dipserver.adjudicator.jsonio import read_request
+from dipserver.engine.adjudicate import adjudicate
+from dipserver.engine.ordersheet import read_sheet
 requests = [json.loads(line) for line in open(sys.argv[1], "rb")]
-express = sys.argv[3] == "lane"
+stage = int(sys.argv[3])
 for _ in range(int(sys.argv[2])):
     for data in requests:
-        adjudicate_request(data, express=express)
+        if stage < 1:
+            continue
+        request = read_request(data)
+        if stage < 2:
+            continue
+        read = read_sheet(request.board, request.position, request.orders)
+        if stage < 3:
+            continue
+        result = adjudicate(request.board, request.position, read.orders, checked=True)
+        if stage < 4:
+            continue
+        answer(request.variant, request.board, request.position, read, result)
 """
-
-# The command line with the express lane (while there is one) declining every request: the general path.
-GENERAL_CLI = """
-import runpy, sys
-try:
-    import dipserver.adjudicator.express as lane
-    lane.answer = lambda data: None
-except ImportError:
-    pass
-sys.argv = ["dipserver.adjudicator", *sys.argv[1:]]
-runpy.run_module("dipserver.adjudicator", run_name="__main__")
-"""
+STAGES = ("read_request", "read_sheet", "adjudicate", "answer")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--positions", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument(
-        "--general", action="store_true", help="every request by the general path (no express lane)"
-    )
+    parser.add_argument("--stages", action="store_true", help="also count each step of an answer")
     args = parser.parse_args()
     if shutil.which("valgrind") is None:
         print("callgrind: skipped (valgrind is not installed: apt-get install valgrind)")
         return 1
-    counts = count(positions(args.positions, args.seed), general=args.general)
+    counts = count(positions(args.positions, args.seed), stages=args.stages)
     for line in report(counts):
         print(line)
     return 0
@@ -83,9 +85,9 @@ def positions(wanted: int, seed: int) -> list[dict[str, Any]]:
     return play_games("standard", wanted, 12, seed)
 
 
-def count(requests: list[dict[str, Any]], *, general: bool = False) -> dict[str, Any]:
+def count(requests: list[dict[str, Any]], *, stages: bool = False) -> dict[str, Any]:
     """The instruction counts of each run (see the module's docstring), and the number of positions;
-    ``general``: every request by the general path."""
+    ``stages``: the in-process runs that stop after each step of an answer too."""
     # Compiled first, as an installation has it (and bench_engine.py does): with PYTHONDONTWRITEBYTECODE
     # set, a module edited since would be compiled again in every run, tens of millions of instructions.
     subprocess.run([sys.executable, "-m", "compileall", "-qq", "dipserver"], cwd=ROOT, check=False)
@@ -93,28 +95,27 @@ def count(requests: list[dict[str, Any]], *, general: bool = False) -> dict[str,
         one, batch = Path(tmp) / "one.jsonl", Path(tmp) / "batch.jsonl"
         one.write_text(json.dumps(requests[0]) + "\n")
         batch.write_text("".join(json.dumps(r) + "\n" for r in requests))
-        command = [sys.executable, *(("-c", GENERAL_CLI) if general else ("-m", "dipserver.adjudicator"))]
-        command.append("adjudicate")
-        path = "general" if general else "lane"
+        command = [sys.executable, "-m", "dipserver.adjudicator", "adjudicate"]
         in_process = [sys.executable, "-c", _IN_PROCESS, str(batch)]
-        found = {
+        found: dict[str, Any] = {
             "one request": _instructions(command, one),
             "one jsonl line": _instructions([*command, "--jsonl"], one),
             "jsonl batch": _instructions([*command, "--jsonl"], batch),
-            "in process, once": _instructions([*in_process, "1", path], None),
-            "in process, twice": _instructions([*in_process, "2", path], None),
         }
+        # The warm cost of the answer up to each step: a second pass over the positions, less the first.
+        for stage in range(1, len(STAGES) + 1) if stages else (len(STAGES),):
+            once = _instructions([*in_process, "1", str(stage)], None)
+            twice = _instructions([*in_process, "2", str(stage)], None)
+            found[f"warm to {STAGES[stage - 1]}"] = twice - once
     found["positions"] = len(requests)
-    found["path"] = "general path" if general else "express lane where it takes the request"
     return found
 
 
 def report(counts: dict[str, Any]) -> list[str]:
     n = counts["positions"]
     per_line = (counts["jsonl batch"] - counts["one jsonl line"]) / (n - 1)
-    warm = (counts["in process, twice"] - counts["in process, once"]) / n
-    return [
-        f"callgrind ({counts['path']}):",
+    warm = counts[f"warm to {STAGES[-1]}"] / n
+    lines = [
         f"callgrind: one request, whole process: {counts['one request'] / 1e6:.1f} M instructions",
         f"callgrind: one --jsonl line, whole process: {counts['one jsonl line'] / 1e6:.1f} M instructions",
         f"callgrind: --jsonl batch of {n} positions, whole process: {counts['jsonl batch'] / 1e6:.1f} M "
@@ -123,6 +124,15 @@ def report(counts: dict[str, Any]) -> list[str]:
         f"callgrind: in process, one answer (adjudicate_request, JSON apart): {warm / 1e3:.0f} k "
         "instructions",
     ]
+    if f"warm to {STAGES[0]}" in counts:  # every step was counted (--stages)
+        before = 0
+        for stage in STAGES:
+            reached = counts[f"warm to {stage}"]
+            lines.append(
+                f"callgrind: in process, step {stage}: {(reached - before) / n / 1e3:.0f} k instructions"
+            )
+            before = reached
+    return lines
 
 
 def _instructions(command: list[str], stdin: Path | None) -> int:

@@ -110,7 +110,7 @@ def answer_text(text: str | bytes) -> dict[str, Any]:
     return _answer_data(data)
 
 
-def _answer_data(data: Any, express: bool = True) -> dict[str, Any]:
+def _answer_data(data: Any) -> dict[str, Any]:
     """The answer to one decoded request, as ``answer_text`` gives it."""
     global _engine
     if _engine is None:
@@ -119,7 +119,7 @@ def _answer_data(data: Any, express: bool = True) -> dict[str, Any]:
         _engine = adjudicate_request, RequestError
     adjudicate, request_error = _engine
     try:
-        return adjudicate(data, express=express)
+        return adjudicate(data)
     except request_error as exc:
         return {"error": str(exc)}
     except RecursionError:
@@ -130,16 +130,14 @@ def _answer_data(data: Any, express: bool = True) -> dict[str, Any]:
 
 def line_answerer() -> Callable[[bytes], bytes]:
     """The batch's ``line -> answer line`` (newline included): ``_encode(answer_text(line)) + b"\n"``, with
-    orjson's decoding and encoding and the express lane called directly for the lines they take. A batch
-    spends a few microseconds a line on the layers in between (two wrappers, an import statement, a copy
-    of each answer to add its newline); every other line goes the layered way, which says what is wrong."""
+    orjson's decoding and encoding called directly. A batch would spend a few microseconds a line on the
+    layers in between (two wrappers, a copy of each answer to add its newline); a line orjson cannot read
+    goes the layered way, which says what is wrong."""
     encode = _use_codec()
     try:
         import orjson
     except ImportError:
         return lambda line: encode(answer_text(line)) + b"\n"
-    from dipserver.adjudicator.express import answer as lane
-
     loads, dumps, decode_error, newline = (
         orjson.loads,
         orjson.dumps,
@@ -152,12 +150,7 @@ def line_answerer() -> Callable[[bytes], bytes]:
             data = loads(line)
         except decode_error:  # not JSON to orjson: the stdlib decides, and gives the message
             return encode(answer_text(line)) + b"\n"
-        try:
-            answer = lane(data)
-        except Exception:  # never for a request (it declines those); should it, the general path answers
-            answer = None
-        if answer is None:  # not the lane's request: the general path answers it (the lane left it as it was)
-            answer = _answer_data(data, express=False)
+        answer = _answer_data(data)
         try:
             return dumps(answer, option=newline)
         except TypeError:  # orjson.JSONEncodeError: a lone surrogate, an int beyond 64 bits

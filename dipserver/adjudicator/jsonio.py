@@ -25,18 +25,8 @@ from dipserver.adjudicator.request import Request, RequestError, _generated_defa
 __all__ = ["Request", "RequestError", "adjudicate_request", "position_data", "read_request"]
 
 
-def adjudicate_request(data: Any, *, express: bool = True) -> dict[str, Any]:
-    """One decoded request in, its decoded answer out (``RequestError`` for a bad request).
-
-    The common request (a movement phase of a map that never changes, canonical orders) is answered by
-    ``express.py``, which gives the same answer without building engine values; ``express=False`` takes
-    the general path for every request (the tests compare the two)."""
-    if express:
-        from dipserver.adjudicator.express import answer as express_answer  # imports this module
-
-        answered = express_answer(data)
-        if answered is not None:
-            return answered
+def adjudicate_request(data: Any) -> dict[str, Any]:
+    """One decoded request in, its decoded answer out (``RequestError`` for a bad request)."""
     request = read_request(data)
     if request.changing is not None:
         from dipserver.adjudicator.turnio import MapRequestError, play
@@ -54,7 +44,7 @@ def adjudicate_request(data: Any, *, express: bool = True) -> dict[str, Any]:
             )
         except MapRequestError as exc:
             raise RequestError(str(exc)) from exc
-    # The general path's rules (adjustments, retreats, the movement phase): the express lane needs none.
+    # The rules of a map that never changes (movement, retreats, adjustments), imported on first use.
     from dipserver.engine.adjudicate import adjudicate
     from dipserver.engine.ordersheet import read_sheet
 

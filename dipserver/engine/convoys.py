@@ -1,5 +1,5 @@
-"""Convoy routes and retreat options: the movement rules the command line's express lane shares with
-``movement.py``, kept apart so the lane's start-up does not import the whole movement phase.
+"""Convoy routes and retreat options: the searches of the movement phase over the board's seas, apart from
+the phase itself (``movement.py``) so that the order checks and the options can use them alone.
 
 The searches read the board's table of open seas, and message names are kept in the board's own cache;
 ``movement.py`` re-exports everything here.
@@ -25,7 +25,7 @@ def water_neighbours(board: Board, prov: str) -> frozenset[str]:
     return board.water_neighbours(prov)
 
 
-# Reasons both adjudicating paths give (movement.py, adjudicate.py and the express lane), in one place.
+# Reasons the movement phase gives (movement.py and adjudicate.py), in one place.
 DISRUPTED = "The convoy was disrupted"
 PARADOX = "Convoy paradox: by the Szykman rule this fleet does not convoy"
 NOWHERE_TO_RETREAT = "Dislodged with nowhere to retreat to"

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 # The Abstraction A/F rules' steps in the phase (boarding before the moves, landing armies' rows).
 from dipserver.engine import ferry
 
-# The convoy searches and retreat rules the express lane shares, kept in their own light module;
+# The convoy searches and retreat rules, kept in their own light module;
 # re-exported here, where the rest of the engine and the tests look for them.
 from dipserver.engine.convoys import (
     DISRUPTED,

@@ -34,7 +34,7 @@ TYPES = {"A": ARMY, "F": FLEET}
 
 Reading = tuple["Order | None", UnitType | None, str, str, str | None]
 # The same before the order is made: the name of its class in orders.py and its arguments, such as
-# ("Move", "PAR", "BUR", False). The express lane reads texts so, and never imports orders.py.
+# ("Move", "PAR", "BUR", False): ``read`` makes the order from it.
 Plain = tuple[tuple[Any, ...] | None, UnitType | None, str, str, str | None]
 _NOT_SIMPLE: Plain = (None, None, "", "", None)
 MAX_READINGS = 200_000  # canonical texts on a map are finite; the cap only guards against odd input

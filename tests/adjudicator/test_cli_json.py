@@ -111,7 +111,7 @@ def stdlib_batch(lines: list[bytes]) -> bytes:
 
 
 def ordinary() -> list[bytes]:
-    """Movement requests, canonical (the express lane's) and not (the general path's)."""
+    """Movement requests, canonical texts and others that only the full parser reads."""
     lines = [opening().encode()]
     answer = cli.answer_text(lines[0])
     lines.append(json.dumps({**answer["next"], "orders": {}}).encode())
