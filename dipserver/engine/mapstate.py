@@ -26,6 +26,23 @@ class FrozenMap(Mapping[str, Any]):
     def __getitem__(self, key: str) -> Any:
         return self._data[key]
 
+    # The dict's own lookups and views: ``Mapping``'s Python versions go through ``__getitem__`` and catch
+    # KeyError for a missing key, a few thousand instructions where the board asks a terrain it lacks.
+    def get(self, key: str, default: Any = None) -> Any:
+        return self._data.get(key, default)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._data
+
+    def keys(self) -> Any:
+        return self._data.keys()
+
+    def items(self) -> Any:
+        return self._data.items()
+
+    def values(self) -> Any:
+        return self._data.values()
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._data)
 
