@@ -31,6 +31,7 @@ from dipserver.games.errors import GameError
 from dipserver.games.models import Game, Order, Phase, Power
 from dipserver.games.services.announcements import REQUEUE_AFTER as REQUEUE_AFTER
 from dipserver.games.services.announcements import announcements_due_sweep as announcements_due_sweep
+from dipserver.games.services.announcements import told_later
 from dipserver.games.services.common import (
     game_locked,
     game_of_phase_locked,
@@ -80,7 +81,7 @@ def phase_process(*, phase_id: int, now: dt.datetime | None = None, force: bool 
         _missed_orders(game, powers, acting, texts, turn)
         _advance(game, phase, turn, now, powers)
         # Queued even when nobody has an address: every player's inbox, and webhooks, hear the results.
-        notifications.notification_later("phase_results_send", phase_id=phase_id)
+        told_later("phase_results_send", {"phase_id": phase_id})
     return Processed.DONE
 
 
