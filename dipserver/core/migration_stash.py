@@ -78,13 +78,13 @@ def rows_create(
     present: dict[str, type[models.Model]],
 ) -> None:
     """Create the dumped rows again, with their keys and times as they were; a row whose foreign key
-    ``present`` (attname -> model) no longer finds its row is left out (it went while rolled back)."""
+    ``present`` (attname -> model) no longer finds its row is left out (it went while rolled back); a
+    null one points at nothing and stays."""
     wanted = [_parsed(model, r) for r in rows]
     for attname, target in present.items():
-        there = set(
-            target._default_manager.filter(pk__in=[r[attname] for r in wanted]).values_list("pk", flat=True)
-        )
-        wanted = [r for r in wanted if r[attname] in there]
+        pks = [r[attname] for r in wanted if r[attname] is not None]
+        there = set(target._default_manager.filter(pk__in=pks).values_list("pk", flat=True))
+        wanted = [r for r in wanted if r[attname] is None or r[attname] in there]
     pk = model._meta.pk.attname
     taken = set(model._default_manager.filter(pk__in=[r[pk] for r in wanted]).values_list("pk", flat=True))
     wanted = [r for r in wanted if r[pk] not in taken]

@@ -5,7 +5,9 @@ task (``dipserver.games.notification_send``) runs the ``<name>`` function below,
 for a mail. Each function takes ids, reloads what it needs and puts one mail per recipient in the outbox
 (``dipserver.mail.outbox``). A player gets a mail only with a confirmed address and that kind of mail
 switched on (``dipserver.accounts.selectors.preference_wants``). Every mail's key names the event and the
-recipient, so a function that runs twice (a retried or redelivered task) mails nobody twice.
+recipient, so a function that runs twice (a retried or redelivered task) mails nobody twice. Phase
+results, a game's start and end and press are also recorded as untold until their task has run, so one
+lost on its way to the broker is queued again (``services.announcements``).
 """
 
 from __future__ import annotations

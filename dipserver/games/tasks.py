@@ -9,15 +9,16 @@ from django.db import InterfaceError, OperationalError
 from dipserver.games import notifications
 from dipserver.games.jobs import job_register
 from dipserver.games.phase_news import reads_shared
-from dipserver.games.services.phases import announcements_due_sweep, phase_reminders_sweep, phase_told
+from dipserver.games.services.announcements import announcement_told, announcements_due_sweep
 from dipserver.games.services.phases import phase_process as phase_process_service
+from dipserver.games.services.phases import phase_reminders_sweep
 from dipserver.games.services.phases import phases_due_sweep as sweep_service
 
 
 @shared_task(name="dipserver.games.phases_due_sweep", trail=False)  # type: ignore[untyped-decorator]  # Celery ships no type hints
 def phases_due_sweep() -> int:
     """Periodic (beat, every second): queue every phase whose deadline has passed and is not queued yet,
-    and the results announcements whose message was lost."""
+    and the announcements whose message was lost."""
     announcements_due_sweep()
     return len(sweep_service())
 
@@ -56,8 +57,7 @@ def notification_send(name: str, ids: dict[str, int]) -> int:
     with reads_shared():  # the mail and the channels beside it tell the same facts: read once
         queued = int(getattr(notifications, name)(**ids))
         notifications.announced.send(sender=name, ids=ids)
-    if name == "phase_results_send":  # every channel has its rows: not to be queued again by the sweep
-        phase_told(phase_id=ids["phase_id"])
+    announcement_told(name=name, ids=ids)  # every channel has its rows: not to be queued again by the sweep
     return queued
 
 

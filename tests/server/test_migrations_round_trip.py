@@ -5,6 +5,7 @@ removes the app."""
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 import pytest
@@ -173,3 +174,28 @@ def test_rolled_back_press_reads_under_the_old_channel_names_and_comes_back(late
         new_marks = apps.get_model("games", "PressMark").objects
         assert new_marks.get(power_id=seats["FRANCE"].id, channel="ENGLAND,GERMANY").last_read == later
         assert new_marks.get(power_id=hidden["FRANCE"].id, channel="anonymous").last_read == sent[1]
+
+
+UNTOLD = [("games", "0011_announcements")]
+TOLD_ONLY_BY_PHASE = [("games", "0010_phase_announce_due")]
+
+
+def test_rolled_back_untold_events_come_back_but_for_those_of_a_game_deleted_meanwhile(latest_after):
+    apps = migrated(UNTOLD)
+    kept_id, seats = press_game(apps, "full")
+    gone_id, _ = press_game(apps, "public")
+    message = apps.get_model("games", "Message").objects.create(
+        game_id=kept_id, phase_name="S1901M", sender=seats["ENGLAND"], body="?"
+    )
+    untold = apps.get_model("games", "Announcement").objects
+    due = dt.datetime(2026, 3, 1, 12, 5, tzinfo=dt.UTC)
+    untold.create(game_id=kept_id, sender="game_started_send", due=due)  # of the game: no message
+    untold.create(game_id=kept_id, message=message, sender="press_send", due=due)
+    untold.create(game_id=gone_id, sender="game_ended_send", due=due)
+    before = list(untold.order_by("id").values_list())
+
+    older = migrated(TOLD_ONLY_BY_PHASE)
+    older.get_model("games", "Game").objects.filter(id=gone_id).delete()
+
+    after = list(migrated(UNTOLD).get_model("games", "Announcement").objects.order_by("id").values_list())
+    assert after == before[:2]

@@ -10,6 +10,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from dipserver.games.models import Phase
+from dipserver.games.services.announcements import announcement_told
 from dipserver.games.services.phases import REQUEUE_AFTER, Processed, announcements_due_sweep, phase_process
 from dipserver.notices.models import Notification
 from tests.server.test_processing import LATE
@@ -21,10 +22,16 @@ def processed(db, django_capture_on_commit_callbacks):
     """A processed standard phase whose results task never reached the broker (its callbacks kept)."""
     players = [get_user_model().objects.create(username=f"told{i}") for i in range(7)]
     game = _fully_ordered(players)
+    announcement_told(name="game_started_send", ids={"game_id": game.id})  # its start was told: not news here
     phase_id = game.current_phase_id
     with django_capture_on_commit_callbacks() as lost:
         assert phase_process(phase_id=phase_id, now=LATE) is Processed.DONE
     return game, phase_id, players, lost
+
+
+def _results(phase_id: int):
+    """The sweep's record of the phase's results queued again."""
+    return ("phase_results_send", {"phase_id": phase_id})
 
 
 def _told(game) -> list[int]:
@@ -37,7 +44,7 @@ def test_a_lost_results_task_is_queued_again_once_its_time_has_passed(
     game, phase_id, players, _lost = processed
     assert announcements_due_sweep(now=LATE + REQUEUE_AFTER - dt.timedelta(seconds=1)) == []
     with django_capture_on_commit_callbacks(execute=True):
-        assert announcements_due_sweep(now=LATE + REQUEUE_AFTER) == [phase_id]
+        assert announcements_due_sweep(now=LATE + REQUEUE_AFTER) == [_results(phase_id)]
     assert _told(game) == sorted(p.id for p in players)
     assert Phase.objects.get(id=phase_id).announce_due is None
     assert announcements_due_sweep(now=LATE + 10 * REQUEUE_AFTER) == []
@@ -57,7 +64,7 @@ def test_a_task_queued_again_while_the_first_is_still_coming_tells_each_player_o
 ):
     game, phase_id, players, lost = processed
     with django_capture_on_commit_callbacks() as again:
-        assert announcements_due_sweep(now=LATE + REQUEUE_AFTER) == [phase_id]
+        assert announcements_due_sweep(now=LATE + REQUEUE_AFTER) == [_results(phase_id)]
     for callback in [*lost, *again]:  # the first message was only slow: both arrive
         callback()
     assert _told(game) == sorted(p.id for p in players)
@@ -65,6 +72,6 @@ def test_a_task_queued_again_while_the_first_is_still_coming_tells_each_player_o
 
 def test_an_untold_phase_queued_again_waits_its_time_before_the_next_try(processed):
     _game, phase_id, _players, _lost = processed
-    assert announcements_due_sweep(now=LATE + REQUEUE_AFTER) == [phase_id]  # and lost again
+    assert announcements_due_sweep(now=LATE + REQUEUE_AFTER) == [_results(phase_id)]  # and lost again
     assert announcements_due_sweep(now=LATE + 2 * REQUEUE_AFTER - dt.timedelta(seconds=1)) == []
-    assert announcements_due_sweep(now=LATE + 2 * REQUEUE_AFTER) == [phase_id]
+    assert announcements_due_sweep(now=LATE + 2 * REQUEUE_AFTER) == [_results(phase_id)]

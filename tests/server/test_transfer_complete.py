@@ -12,7 +12,17 @@ import pytest
 from django.apps import apps
 from django.db import models
 
-from dipserver.games.models import Game, Message, Order, Phase, Power, PressMark, Reminder, VariantArchive
+from dipserver.games.models import (
+    Announcement,
+    Game,
+    Message,
+    Order,
+    Phase,
+    Power,
+    PressMark,
+    Reminder,
+    VariantArchive,
+)
 from dipserver.games.services.games import game_concede, game_create, game_draw_vote, game_join, game_pause
 from dipserver.games.services.orders import orders_submit, power_ready_set
 from dipserver.games.services.phases import phase_process, phase_reminders_sweep
@@ -30,8 +40,8 @@ def holds(game: Game, name: str) -> str:
 
 def built(users: list[Any], variant: str) -> Game:
     """A game with a processed phase and an open one, orders, readiness, a draw vote, a concession,
-    public and private press with an idempotency key, read marks, deadline reminders, two masters and a
-    pause."""
+    public and private press with an idempotency key, read marks, deadline reminders, two masters, a
+    pause, and its start and press not yet told (their tasks never ran)."""
     game = game_create(
         name="Everything", variant=variant, created_by=users[0], masters=[users[5], users[6]],
         deadline_time=dt.time(18, 30), deadline_zone="Europe/Paris", grace_minutes=30, vacation_days=3,
@@ -75,6 +85,7 @@ def rows_of(game: Game) -> dict[type[models.Model], Any]:
         Message: Message.objects.filter(game=game).order_by("id"),
         PressMark: PressMark.objects.filter(power__game=game).order_by("power__name", "channel"),
         Reminder: Reminder.objects.filter(phase__game=game).order_by("phase__index", "user__username"),
+        Announcement: Announcement.objects.filter(game=game).order_by("id"),
     }
 
 
@@ -95,6 +106,8 @@ def natural(obj: models.Model, field: models.Field[Any, Any], game: Game) -> Any
     value = field.value_from_object(obj)
     if isinstance(field, models.ForeignKey):
         target = getattr(obj, field.name)
+        if field.related_model is Message and target is not None:  # its place in the game's press
+            return Message.objects.filter(game=game, id__lte=target.id).count()
         key = {Power: "name", Phase: "index"}.get(field.related_model, "username")
         return None if target is None else getattr(target, key)
     if isinstance(field, models.ManyToManyField):

@@ -12,11 +12,11 @@ from django.utils import timezone
 
 from dipserver import engine
 from dipserver.engine import Variant, commitment, draw, load_timeline, open_modules
-from dipserver.games import notifications
 from dipserver.games.deadlines import deadline_after, phase_minutes_checked, zone_checked
 from dipserver.games.errors import GameError
 from dipserver.games.mappers import modules_json, snapshot_from
 from dipserver.games.models import Game, Phase, Power
+from dipserver.games.services.announcements import announcement_later
 from dipserver.games.services.common import (
     game_locked,
     phase_locked,
@@ -183,7 +183,7 @@ def game_start(*, game: Game, seats: list[Power], now: dt.datetime) -> Phase:
     game.started_at = now
     game.current_phase = phase
     game.save(update_fields=["status", "started_at", "current_phase"])
-    notifications.notification_later("game_started_send", game_id=game.id)
+    announcement_later("game_started_send", game_id=game.id, now=now)
     return phase
 
 
@@ -290,7 +290,7 @@ def game_finish(*, game: Game, result: str, winners: list[str], now: dt.datetime
     game.winners = winners
     game.finished_at = now or timezone.now()
     game.save(update_fields=["status", "result", "winners", "finished_at"])
-    notifications.notification_later("game_ended_send", game_id=game.id)
+    announcement_later("game_ended_send", game_id=game.id, now=game.finished_at)
     if game.current_phase_id:
         Phase.objects.filter(id=game.current_phase_id, status=Phase.Status.OPEN).update(deadline=None)
 

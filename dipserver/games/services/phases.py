@@ -10,7 +10,9 @@ rolls everything back, the phase is still open and due, and the next sweep queue
 The results are told (mail, inbox, webhooks) by a task queued on commit. The same UPDATE that saves them
 sets the phase's ``announce_due``, ``REQUEUE_AFTER`` ahead, and the task clears it once every channel has
 its rows; a message lost between the commit and the broker (a crash, Redis down) is queued again by
-``announcements_due_sweep``. Every channel stores by key, so telling twice tells nobody twice.
+``announcements_due_sweep``. A game that ends with the phase, like one that starts or press that is sent,
+is told the same way through an ``Announcement`` row written with it (``services.announcements``). Every
+channel stores by key, so telling twice tells nobody twice.
 """
 
 from __future__ import annotations
@@ -27,6 +29,9 @@ from dipserver.games import notifications
 from dipserver.games.deadlines import deadline_after
 from dipserver.games.errors import GameError
 from dipserver.games.models import Game, Order, Phase, Power
+from dipserver.games.services.announcements import REQUEUE_AFTER as REQUEUE_AFTER
+from dipserver.games.services.announcements import announcements_due_sweep as announcements_due_sweep
+from dipserver.games.services.announcements import told_later
 from dipserver.games.services.common import (
     game_locked,
     game_of_phase_locked,
@@ -40,10 +45,6 @@ from dipserver.games.services.powers import away_deadline
 from dipserver.games.services.reminders import phase_reminders_sweep as phase_reminders_sweep
 from dipserver.games.turn import Turn, powers_in_play_at, powers_to_act, turn_play
 from dipserver.games.variants import game_variant
-
-# A phase queued this long ago and still due is queued again: its message was lost (Redis restarted
-# without its data). Redelivery after a worker crash is the broker's business (acks_late).
-REQUEUE_AFTER = dt.timedelta(minutes=5)
 
 
 class Processed(enum.StrEnum):
@@ -80,7 +81,7 @@ def phase_process(*, phase_id: int, now: dt.datetime | None = None, force: bool 
         _missed_orders(game, powers, acting, texts, turn)
         _advance(game, phase, turn, now, powers)
         # Queued even when nobody has an address: every player's inbox, and webhooks, hear the results.
-        notifications.notification_later("phase_results_send", phase_id=phase_id)
+        told_later("phase_results_send", {"phase_id": phase_id})
     return Processed.DONE
 
 
@@ -124,30 +125,6 @@ def phases_due_sweep(*, now: dt.datetime | None = None, limit: int = 5000) -> li
         )
         phases_enqueue(due, now)
     return due
-
-
-def announcements_due_sweep(*, now: dt.datetime | None = None, limit: int = 1000) -> list[int]:
-    """Queue again the results announcement of every phase processed ``REQUEUE_AFTER`` ago and still not
-    told (its task message was lost), each due again ``REQUEUE_AFTER`` later; one short query on the
-    partial index of untold phases when there is none (beat runs it with ``phases_due_sweep``)."""
-    now = now or timezone.now()
-    with transaction.atomic():
-        untold = list(
-            Phase.objects.select_for_update(skip_locked=True)
-            .filter(announce_due__lte=now)
-            .order_by()
-            .values_list("id", flat=True)[:limit]
-        )
-        if untold:
-            Phase.objects.filter(id__in=untold).update(announce_due=now + REQUEUE_AFTER)
-        for phase_id in untold:
-            notifications.notification_later("phase_results_send", phase_id=phase_id)
-    return untold
-
-
-def phase_told(*, phase_id: int) -> None:
-    """The results of the phase are told on every channel: the sweep queues them no more."""
-    Phase.objects.filter(id=phase_id, announce_due__isnull=False).update(announce_due=None)
 
 
 @transaction.atomic

@@ -5,6 +5,7 @@ Channels and what each power sees of a message are defined in ``dipserver.games.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -16,6 +17,7 @@ from dipserver.games.errors import GameError
 from dipserver.games.models import Game, Message, Power, PressMark
 from dipserver.games.press_channels import ANONYMOUS
 from dipserver.games.selectors import channel_existing, press_seen
+from dipserver.games.services.announcements import announcement_later
 from dipserver.games.services.common import game_locked, powers_locked, seat_of
 
 IDEMPOTENCY_KEY_MAX = 255
@@ -27,14 +29,22 @@ class Posted:
     replayed: bool  # the idempotency key had been used for this very message: nothing new was posted
 
 
-def message_send(*, game_id: int, user: Any, body: str, recipients: Sequence[str] = ()) -> Message:
+def message_send(
+    *, game_id: int, user: Any, body: str, recipients: Sequence[str] = (), now: dt.datetime | None = None
+) -> Message:
     """Send press; no recipients means public press to every power. Emails go out after commit."""
-    return press_post(game_id=game_id, user=user, body=body, recipients=recipients).message
+    return press_post(game_id=game_id, user=user, body=body, recipients=recipients, now=now).message
 
 
 @transaction.atomic
 def press_post(
-    *, game_id: int, user: Any, body: str, recipients: Sequence[str] = (), idempotency_key: str = ""
+    *,
+    game_id: int,
+    user: Any,
+    body: str,
+    recipients: Sequence[str] = (),
+    idempotency_key: str = "",
+    now: dt.datetime | None = None,
 ) -> Posted:
     """Send press, once per ``idempotency_key`` (scoped to the sending power): a retry with the key of a
     message already posted gets that message back, even after the game has moved on; the same key with
@@ -62,7 +72,7 @@ def press_post(
         if earlier is None:
             raise
         return Posted(_same_request(earlier, text, wanted), replayed=True)
-    notifications.notification_later("press_send", message_id=message.id)
+    announcement_later("press_send", game_id=game.id, message_id=message.id, now=now)
     return Posted(message, replayed=False)
 
 

@@ -3,12 +3,14 @@
 Format ``dipserver-game/2``: ``game`` (every field: settings, result, the secret — exports are for game
 masters — and every time), ``powers`` (seats with readiness, draw votes, concessions), ``phases`` (every
 snapshot, the orders as adjudicated, results, map-change events and times), ``order_rows`` (every order
-given, with when), ``messages`` (press with its anonymity, idempotency key and time sent) and
-``press_marks`` (how far each power has read each channel) and ``reminders`` (the deadline reminders
-announced, so an imported game reminds nobody twice). Rows carry every value field of their model
-(``transfer_rows``), so a field added to a model travels without a change here. Users are named by
-username and re-attached on import when that user exists; the game's masters too. ``open_orders``, the
-orders given so far in the open phase, is for reading. Format ``dipserver-game/1`` still imports.
+given, with when), ``messages`` (press with its anonymity, idempotency key and time sent),
+``press_marks`` (how far each power has read each channel), ``reminders`` (the deadline reminders
+announced, so an imported game reminds nobody twice) and ``announcements`` (its events not yet told on
+every channel: the importing server's sweep tells them, as it does a phase's untold results). Rows carry
+every value field of their model (``transfer_rows``), so a field added to a model travels without a
+change here. Users are named by username and re-attached on import when that user exists; the game's
+masters too. ``open_orders``, the orders given so far in the open phase, is for reading. Format
+``dipserver-game/1`` still imports.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from django.db import transaction
 
 from dipserver.games.errors import GameError
 from dipserver.games.models import (
+    Announcement,
     Game,
     Message,
     Order,
@@ -82,6 +85,11 @@ def game_export(*, game_id: int) -> dict[str, Any]:
             {**row_out(r), "phase": r.phase.index, "user": r.user.username}
             for r in Reminder.objects.filter(phase__game=game).select_related("phase", "user").order_by("id")
         ],
+        # ``message``: the exported id of the press it tells, which the import maps to the new one.
+        "announcements": [
+            {**row_out(a), "message": a.message_id}
+            for a in Announcement.objects.filter(game=game).order_by("id")
+        ],
     }
 
 
@@ -126,6 +134,7 @@ def game_import(*, data: dict[str, Any], masters: Iterable[Any] = ()) -> Game:
         ],
         reminders,
     )
+    _announcements_import(game, data.get("announcements", []), new_ids)
     current = spec.get("current_phase", max(by_index, default=None))
     game.current_phase = by_index.get(current) if current is not None else None
     # An update, not save(): save() bumps the game's version, which arrived as exported like every field.
@@ -172,6 +181,15 @@ def _messages_import(
         rows,
     )
     return {m["id"]: new.pk for m, new in zip(rows, created, strict=True) if "id" in m}
+
+
+def _announcements_import(game: Game, rows: list[dict[str, Any]], new_ids: dict[int, int]) -> None:
+    """The untold events, each press one telling the new message (one that did not come is nobody's)."""
+    rows = [a for a in rows if a["message"] is None or a["message"] in new_ids]
+    untold = [
+        Announcement(game=game, message_id=new_ids.get(a["message"]), **row_in(Announcement, a)) for a in rows
+    ]
+    bulk_create_as_given(Announcement, untold, rows)
 
 
 def _marks_import(rows: list[dict[str, Any]], by_name: dict[str, Power], new_ids: dict[int, int]) -> None:

@@ -1,0 +1,141 @@
+"""Announcements that reach every channel even when their task is lost between the commit and the broker.
+
+An event's service calls ``announcement_later`` inside its transaction: an ``Announcement`` row written in
+that transaction says the event is still to be told, ``REQUEUE_AFTER`` ahead, and the task is queued on
+commit (``told_later``). The task deletes the row once every channel (mail outbox, inbox, webhooks) has
+its rows; ``announcements_due_sweep`` queues again what is still there when its time has passed, each due
+again ``REQUEUE_AFTER`` later. A processed phase's results are told the same way with
+``Phase.announce_due`` in place of a row (set by the UPDATE that saves them). With the broker unreachable
+at the commit, the event is due at once instead and what was asked for is answered as usual. Every
+channel stores by key, so telling twice tells nobody twice.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import logging
+from typing import Any
+
+from django.db import transaction
+from django.db.models import QuerySet, Value
+from django.utils import timezone
+from kombu.exceptions import OperationalError as BrokerUnreachable
+
+from dipserver.games import notifications
+from dipserver.games.jobs import job_send
+from dipserver.games.models import Announcement, Phase
+
+# A job still not done this long after it was queued (an announcement untold, a phase due and unprocessed)
+# is queued again: its message was lost (Redis restarted without its data, the process died between the
+# commit and the publish). Redelivery after a worker crash is the broker's business (acks_late).
+REQUEUE_AFTER = dt.timedelta(minutes=5)
+
+PHASE_RESULTS = "phase_results_send"
+# The senders whose events keep an ``Announcement`` row until told -> the row's column their one argument
+# names (deadline reminders keep their own record, ``Reminder``, and are not told late).
+DURABLE = {"game_started_send": "game_id", "game_ended_send": "game_id", "press_send": "message_id"}
+
+# (sender, its arguments): one announcement queued again by the sweep.
+Queued = tuple[str, dict[str, Any]]
+
+logger = logging.getLogger(__name__)
+
+
+def announcement_later(
+    name: str, *, game_id: int, message_id: int | None = None, now: dt.datetime | None = None
+) -> None:
+    """Run the sender ``name`` for the game (or its press ``message_id``) once the current transaction
+    commits, and record in it that the event is untold (the row goes with the game and the message)."""
+    ids = _ids(name, game_id, message_id)
+    if not notifications.notifications_on():
+        return
+    due = (now or timezone.now()) + REQUEUE_AFTER
+    Announcement.objects.create(game_id=game_id, message_id=message_id, sender=name, due=due)
+    told_later(name, ids)
+
+
+def told_later(name: str, ids: dict[str, Any]) -> None:
+    """Queue the task that tells a recorded event once the current transaction commits (a rollback sends
+    nothing; inside ``notifications_muted``, nothing either)."""
+    if name not in notifications.SENDERS:
+        raise ValueError(f"No notification called {name!r}")
+    if notifications.notifications_on():
+        transaction.on_commit(functools.partial(_told_send, name, ids))
+
+
+def _told_send(name: str, ids: dict[str, Any]) -> None:
+    """Send the task; with the broker unreachable the event stays untold and is due at once, so what was
+    asked for (press, a game's start or end) stands and is answered, and the first sweep once the broker
+    is back queues it."""
+    try:
+        job_send("notification_send", name, ids)
+    except BrokerUnreachable as exc:
+        logger.warning("broker unreachable, %s %s is left to the sweep: %s", name, ids, exc)
+        _untold(name, ids).update(**{"announce_due" if name == PHASE_RESULTS else "due": timezone.now()})
+
+
+def _untold(name: str, ids: dict[str, Any]) -> QuerySet[Phase] | QuerySet[Announcement]:
+    """The record that says the event is untold: its phase (results), or its announcement rows (every row
+    of the event: a game that ended, was reverted and ended again has two)."""
+    if name == PHASE_RESULTS:
+        return Phase.objects.filter(id=ids["phase_id"], announce_due__isnull=False)
+    arg = DURABLE[name]
+    return Announcement.objects.filter(sender=name, **{arg: ids[arg]})
+
+
+def _ids(name: str, game_id: int, message_id: int | None) -> dict[str, int]:
+    """The sender's arguments, from the row's columns."""
+    arg = DURABLE.get(name)
+    value = message_id if arg == "message_id" else game_id
+    if arg is None or value is None:
+        raise ValueError(f"No announcement of {name!r} is recorded for game {game_id}, message {message_id}")
+    return {arg: value}
+
+
+def announcement_told(*, name: str, ids: dict[str, Any]) -> None:
+    """Every channel has the event's rows: the sweep queues it no more (nothing to do for a sender that
+    keeps no record, such as deadline reminders)."""
+    if name == PHASE_RESULTS:
+        _untold(name, ids).update(announce_due=None)
+    elif name in DURABLE:
+        _untold(name, ids).delete()
+
+
+def _any_due(now: dt.datetime) -> bool:
+    """One short query on the two small indexes (untold phases, announcement rows) whether any is due."""
+    phases = Phase.objects.filter(announce_due__lte=now).order_by().values_list(Value(1))
+    rows = Announcement.objects.filter(due__lte=now).order_by().values_list(Value(1))
+    return bool(phases.union(rows, all=True)[:1])
+
+
+def announcements_due_sweep(*, now: dt.datetime | None = None, limit: int = 1000) -> list[Queued]:
+    """Queue again every announcement whose time has passed and that is still not told (its task message
+    was lost), each due again ``REQUEUE_AFTER`` later; rows being handled are skipped. Beat runs this every
+    second with ``phases_due_sweep``: one short query when nothing is due."""
+    now = now or timezone.now()
+    if not _any_due(now):
+        return []
+    again = now + REQUEUE_AFTER
+    with transaction.atomic():
+        phases = list(
+            Phase.objects.select_for_update(skip_locked=True)
+            .filter(announce_due__lte=now)
+            .order_by()
+            .values_list("id", flat=True)[:limit]
+        )
+        if phases:
+            Phase.objects.filter(id__in=phases).update(announce_due=again)
+        rows = list(
+            Announcement.objects.select_for_update(skip_locked=True)
+            .filter(due__lte=now)
+            .order_by("due")
+            .values_list("id", "sender", "game_id", "message_id")[:limit]
+        )
+        if rows:
+            Announcement.objects.filter(id__in=[row[0] for row in rows]).update(due=again)
+        queued = [(PHASE_RESULTS, {"phase_id": p}) for p in phases]
+        queued += [(sender, _ids(sender, game_id, message)) for _, sender, game_id, message in rows]
+        for name, ids in queued:
+            told_later(name, ids)
+    return queued
