@@ -112,7 +112,7 @@ class Unit:
     @property
     def letters(self) -> str:
         """``A``, ``F``, or ``A/F`` for a fleet with an army aboard."""
-        return "A/F" if self.aboard else self.type.value
+        return "A/F" if self.aboard else self.type  # the member is its string (``.value`` is a slow property)
 
     def __str__(self) -> str:
         return ("A/F" if self.aboard else self.type) + " " + self.location
