@@ -42,15 +42,27 @@ def for_adjudication(
 ) -> dict[str, list[Order]]:
     """The orders the standard adjudicator sees, as each order's kind says (``Kind.for_adjudication``): a
     converting army holds; flags and Winter conversions are not its business."""
+    return handed_on(orders_by_power)[0]
+
+
+def handed_on(
+    orders_by_power: Mapping[str, Iterable[Order | ConversionOrder]],
+) -> tuple[dict[str, list[Order]], frozenset[int]]:
+    """``for_adjudication``'s orders, and the ids of those among them that only stand in for an order
+    (``Kind.stand_in``): the phase reports the results of all the others."""
     plain: dict[str, list[Order]] = {}
+    stand_ins: set[int] = set()
     known = kinds()
     for power, orders in orders_by_power.items():
         for order in orders:
             kind = known.get(type(order))
             seen: Order | None = order if kind is None else kind.for_adjudication(order)  # type: ignore[assignment]
-            if seen is not None:
-                plain.setdefault(power, []).append(seen)
-    return plain
+            if seen is None:
+                continue
+            plain.setdefault(power, []).append(seen)
+            if kind is not None and kind.stand_in:
+                stand_ins.add(id(seen))
+    return plain, frozenset(stand_ins)
 
 
 def fleet_conversions(

@@ -248,7 +248,7 @@ def play_phase(
                 orders.setdefault(power, []).append(line.order)
                 texts[id(line.order)] = line.text
 
-    plain = conversions.for_adjudication(orders)
+    plain, stand_ins = conversions.handed_on(orders)
     played = None
     if modules.any:
         # Depots and Snow Storms go beside the unit orders, as ``play``'s ``extra``.
@@ -263,7 +263,7 @@ def play_phase(
     else:
         result = adjudicate(board, position, plain)
     given = [o for os in plain.values() for o in os]
-    results, holding = _order_results(result, given, texts, position, board)
+    results, holding = _order_results(result, given, texts, stand_ins, position, board)
     done = position.phase
     new_position, flags, converted = _conversions_applied(
         position, result, orders, texts, frozenset(stay_flags)
@@ -285,15 +285,21 @@ def play_phase(
 
 
 def _order_results(
-    result: PhaseResult, given: Sequence[Order], texts: Mapping[int, str], position: Position, board: Board
+    result: PhaseResult,
+    given: Sequence[Order],
+    texts: Mapping[int, str],
+    stand_ins: frozenset[int],
+    position: Position,
+    board: Board,
 ) -> tuple[list[dict[str, Any]], set[str]]:
-    """One result per order given, in the order given, then the ones the adjudicator made up itself; and
-    the provinces of converting armies dislodged while they held."""
+    """One result per order given, in the order given, but for the stand-ins (ids in ``stand_ins``), then
+    the ones the adjudicator made up itself; and the provinces of converting armies dislodged while they
+    held. An order given with no typed text (one a kind handed on) is written as the adjudicator made it."""
     results: list[dict[str, Any]] = []
     holding: set[str] = set()
     for i, r in enumerate(result.results):
         own = i < len(given) and r.order is given[i]
-        if own and id(r.order) not in texts:
+        if own and id(r.order) in stand_ins:
             # The hold a converting army makes while it becomes a fleet: its result is the conversion's
             # (E15), never a line of its own that a typed order of the same text could be mistaken for.
             if r.dislodged and (unit := order_unit(r.order)) is not None:

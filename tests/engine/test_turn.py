@@ -312,6 +312,13 @@ def test_deluge_a_typed_order_beside_a_conversion_of_the_same_unit_gets_its_own_
         assert answer["results"] == {"FRANCE": {"A POR becomes fleet": "success", "A POR H": "invalid"}}
 
 
+def test_deluge_the_hold_a_converting_army_makes_is_no_result_of_its_own(deluge: Variant) -> None:
+    # The hold stands in for the conversion (``Kind.stand_in``): the conversion's result is the one shown.
+    start = position("S1901M", "FRANCE A POR", owners={"FRANCE": ["POR"]})
+    turn = play_phase(deluge, deluge.map_state, start, {"FRANCE": ["A POR becomes fleet"]})
+    assert [(r["text"], r["outcome"]) for r in turn.results] == [("A POR becomes fleet", "success")]
+
+
 def test_deluge_a_converting_army_dislodged_shows_it_on_the_conversion(deluge: Variant) -> None:
     start = position("S1901M", "FRANCE A POR", "ENGLAND A SPA", "ENGLAND F MAO", owners={"FRANCE": ["POR"]})
     orders = {"FRANCE": ["A POR becomes fleet"], "ENGLAND": ["A SPA - POR", "F MAO S A SPA - POR"]}

@@ -235,6 +235,7 @@ class ConvertToFleetKind(_ConversionKind):
     order_class = ConvertToFleet
     position = 2
     mark = "A→F"
+    stand_in = True  # the hold it hands on is the conversion's: its result is the conversion's (E15)
 
     def record(self, order: ConversionOrder, position: Position, board: Board | None) -> Described:
         assert isinstance(order, ConvertToFleet)

@@ -94,6 +94,9 @@ class Kind:
     position: int = 0  # its place among a unit's options of its group
     beside: bool = False  # given beside the unit's own order (module orders): names no unit to order once
     records: tuple[str, ...] = ()
+    # The order ``for_adjudication`` hands on only stands in for this one (a converting army's hold): its
+    # result is this order's own, never a line of its own. Any other order handed on has its result shown.
+    stand_in: bool = False
 
     def read(self, reading: Reading, intent: Intent) -> Any:
         """The order ``intent`` asks for, checked, or ``OrderError`` with the reason."""
@@ -126,7 +129,8 @@ class Kind:
 
     def for_adjudication(self, order: Any) -> Any | None:
         """The order the phase pipeline hands on to the adjudication for this one (``conversions.
-        for_adjudication``): itself, another (a converting army holds) or ``None`` (applied apart)."""
+        for_adjudication``): itself, another (a converting army holds: see ``stand_in``) or ``None``
+        (applied apart)."""
         return order
 
     def unit_key(self, order: Any) -> str | None:

@@ -12,6 +12,7 @@ from dipserver.engine.conversions import (
     check_conversion,
     fleet_conversions,
     for_adjudication,
+    handed_on,
     parse_conversion,
     stay_flags,
 )
@@ -155,6 +156,14 @@ def test_e15_deluge_conversion_fails_when_another_power_moves_in_even_if_it_boun
     after, results = fleet_conversions(units, units, orders)  # the French move bounced
     assert after["KIE"] == army
     assert results[0][2:] == (False, "FRANCE ordered a move into KIE")
+
+
+def test_e15_the_converting_army_s_hold_is_named_a_stand_in_and_no_other_order_is() -> None:
+    orders = {"GERMANY": [ConvertToFleet("KIE")], "FRANCE": [Move("HOL", "KIE")]}
+    plain, stand_ins = handed_on(orders)
+    [hold], [move] = plain["GERMANY"], plain["FRANCE"]
+    assert hold == Hold("KIE") and stand_ins == {id(hold)}
+    assert id(move) not in stand_ins
 
 
 def test_e15_deluge_conversion_succeeds_when_only_its_own_power_moves_in() -> None:
