@@ -23,10 +23,11 @@ from dipserver.api.etag import matches, not_modified, phase_tag, tagged
 from dipserver.api.pagination import Pagination
 from dipserver.api.payloads import DislodgedSerializer, UnitSerializer, phase_status
 from dipserver.api.permissions import game_or_404, viewer_of
-from dipserver.api.pictures import MAX_WIDTH, MIN_WIDTH, WIDTHS_TEXT, picture, picture_key, png_width
+from dipserver.api.pictures import MAX_WIDTH, MIN_WIDTH, WIDTHS_TEXT, png_width
 from dipserver.api.results import ResultSerializer
 from dipserver.api.throttling import PictureThrottle
 from dipserver.core.content_security import styles_allowed
+from dipserver.core.picture_cache import picture, picture_key
 from dipserver.games.models import Order, Phase
 from dipserver.games.pictures import phase_picture_args
 from dipserver.render import GeometryError, render_png, render_svg

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from dipserver.core.picture_cache import picture, picture_key
 from dipserver.engine import Variant
 from dipserver.games.changes import next_changes
 from dipserver.games.mappers import map_state_of, position_of
@@ -18,6 +19,8 @@ from dipserver.render import render_png
 
 # What a mail's picture reference names for a phase (``dipserver.mail.pictures``).
 PHASE_PICTURE = "phase"
+# No orders before a phase is processed and everyone's after: every viewer sees the same picture.
+_VISIBILITY = "public"
 
 
 def phase_picture_args(game: Game, phase: Phase, variant: Variant | None = None) -> dict[str, Any]:
@@ -50,10 +53,23 @@ def drawn_modules(snapshot: dict[str, Any]) -> dict[str, Any] | None:
 
 def phase_png(phase_id: int, width: int) -> tuple[bytes, str]:
     """The phase drawn as a PNG ``width`` pixels wide, and words that say what it shows (its ``alt``).
-    Raises whatever drawing raises (``GameError``, ``GeometryError``, a missing phase ...)."""
+    Drawn once per phase state and width, shared by every mail of the phase and every retry of one
+    (``dipserver.core.picture_cache``). Raises whatever drawing raises (``GameError``,
+    ``GeometryError``, a missing phase ...), and then nothing is kept."""
     phase = Phase.objects.select_related("game").get(id=phase_id)
-    title = game_phase_title(phase.game, phase.name)
-    alt = f"The map of {phase.game.name}, {title}" + (
-        ", with every order and its outcome" if phase.status == Phase.Status.PROCESSED else ""
+    game, processed = phase.game, phase.status == Phase.Status.PROCESSED
+    title = game_phase_title(game, phase.name)
+    alt = f"The map of {game.name}, {title}" + (", with every order and its outcome" if processed else "")
+    key = picture_key(game.id, phase.index, _VISIBILITY, f"image/png;{width}", phase_state(phase))
+    png = picture(
+        key, lambda: render_png(**phase_picture_args(game, phase), width=width), processed=processed
     )
-    return render_png(**phase_picture_args(phase.game, phase), width=width), alt
+    return png, alt
+
+
+def phase_state(phase: Phase) -> str:
+    """What the phase's picture depends on: the phase row (a phase reverted and processed again, or one
+    whose index a reverted game fills anew, is another picture) and the game's version, which every save
+    of the game bumps (its status decides, for one, whether a random timeline's changes may be drawn)."""
+    processed_at = phase.processed_at.isoformat() if phase.processed_at else "-"
+    return f"{phase.id}:{phase.status}:{processed_at}:{phase.game.version}"

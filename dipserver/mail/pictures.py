@@ -1,5 +1,7 @@
 """Pictures drawn into a mail when it is sent, never stored with it: the outbox row names what to draw
-(``"phase:12"``), and the app that knows how registers a drawer for that kind (games: ``phase``).
+(``"phase:12"``), and the app that knows how registers a drawer for that kind (games: ``phase``). The
+drawer keeps what it draws (games: once per phase state and width, in the shared cache), so the mails of
+one phase and the retries of one mail draw it once.
 
 Drawing is best effort: whatever goes wrong (nothing registered, a map that cannot be drawn, a phase
 gone) is logged and the mail goes without its picture, at once.

@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from django.core.cache import cache
 
-from dipserver.api import pictures
+from dipserver.core import picture_cache as pictures
 
 CALLERS = 8
 

@@ -17,7 +17,7 @@ from dipserver.games import notifications
 from dipserver.games.models import Game, Phase
 from dipserver.games.services.games import game_concede
 from dipserver.games.services.orders import orders_submit
-from dipserver.games.services.phases import Processed, phase_process, phase_reminders_sweep
+from dipserver.games.services.phases import Processed, phase_process, phase_reminders_sweep, phase_revert
 from dipserver.games.services.press import message_send
 from dipserver.mail.delivery import Delivery, mail_deliver
 from dipserver.mail.models import Mail
@@ -311,3 +311,89 @@ def test_a_map_that_cannot_be_drawn_sends_the_results_at_once_without_the_pictur
     row = Mail.objects.get(kind=Mail.Kind.PHASE_PROCESSED, user=england)
     assert row.sent_at is not None and row.attempts == 1 and row.last_error == ""
     assert "could not be drawn" in caplog.text and "the drawing broke" in caplog.text
+
+
+@pytest.fixture
+def drawings(monkeypatch) -> list[int]:
+    """Every drawing of a phase's PNG, by width (the real drawing still runs)."""
+    from dipserver.games import pictures
+
+    drawn: list[int] = []
+    real = pictures.render_png
+
+    def counted(*args, **kwargs):
+        drawn.append(kwargs["width"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(pictures, "render_png", counted)
+    return drawn
+
+
+def pictured(mails) -> list[bool]:
+    return [bool(html_and_picture(mail)[1]) for mail in mails]
+
+
+def test_a_phases_results_mailed_to_every_player_draw_its_picture_once(
+    smtp, game, drawings, django_capture_on_commit_callbacks
+):
+    smtp.received.clear()
+
+    process(game, django_capture_on_commit_callbacks)
+
+    assert len(smtp.received) == 7 and pictured(smtp.received) == [True] * 7
+    assert drawings == [600]
+
+
+def test_a_mail_sent_again_after_failing_does_not_draw_its_picture_again(
+    smtp_settings, players, drawings, celery_conf, django_capture_on_commit_callbacks
+):
+    celery_conf(task_eager_propagates=False)  # eager retries at once, as a worker's after each back-off
+    for player in players[1:]:  # one results mail only
+        NotificationPreferences.objects.create(user=player, phase_processed=False)
+    with django_capture_on_commit_callbacks(execute=True):
+        game = started_game(players)  # no server listens yet
+    process(game, django_capture_on_commit_callbacks)
+    results = Mail.objects.get(kind=Mail.Kind.PHASE_PROCESSED)
+    assert results.sent_at is None and results.attempts == 1 + mail_send.max_retries
+
+    smtp_settings.start()
+    mails_due_queue(now=dt.datetime.now(dt.UTC) + dt.timedelta(hours=2))
+
+    (mail,) = [m for m in smtp_settings.received if "processed" in m["Subject"]]
+    assert pictured([mail]) == [True]
+    assert drawings == [600]
+
+
+def test_a_phase_reverted_and_processed_again_draws_its_picture_anew(
+    smtp, game, drawings, django_capture_on_commit_callbacks
+):
+    process(game, django_capture_on_commit_callbacks)
+    phase_revert(game_id=game.id, index=0, now=LATE)
+    smtp.received.clear()
+
+    process(game, django_capture_on_commit_callbacks, now=LATE + dt.timedelta(days=3))
+
+    assert len(smtp.received) == 7 and pictured(smtp.received) == [True] * 7
+    assert drawings == [600, 600]
+
+
+def test_a_drawing_that_fails_is_not_kept_and_the_next_mail_draws_again(
+    smtp, game, drawings, django_capture_on_commit_callbacks, monkeypatch
+):
+    from dipserver.games import pictures
+
+    counted = pictures.render_png
+
+    def broken_once(*args, **kwargs):
+        if not drawings:
+            drawings.append(0)
+            raise RuntimeError("the drawing broke")
+        return counted(*args, **kwargs)
+
+    monkeypatch.setattr(pictures, "render_png", broken_once)
+    smtp.received.clear()
+
+    process(game, django_capture_on_commit_callbacks)
+
+    assert pictured(smtp.received) == [False] + [True] * 6
+    assert drawings == [0, 600]
