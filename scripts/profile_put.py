@@ -119,11 +119,12 @@ def _players(app: Any) -> list[tuple[int, str, str, list[list[str]]]]:
 
 
 def _steady_clock() -> Any:
-    """A clock for the write throttle and the tokens' last use that advances 0.25 s a PUT (call the
-    function returned once a PUT), whatever this run's speed (callgrind is 50 times slower): with 14
-    players each user's throttle history holds ~17 requests and ~6 % of PUTs write a token's last use,
-    as in bench_api (100 PUTs/s by 56 players)."""
+    """A clock that advances 0.25 s a PUT (call the function returned once a PUT), whatever this run's
+    speed (callgrind is 50 times slower), for the write throttle, remembered tokens (30 s) and tokens'
+    last use (1 min): each user's throttle history holds ~17 requests and ~6 % of PUTs write a token's
+    last use, as in bench_api (100 PUTs/s by 56 players), and callgrind counts repeat to the instruction."""
     import datetime as dt
+    import types
 
     from dipserver.accounts import tokens
     from dipserver.api import authentication
@@ -139,6 +140,7 @@ def _steady_clock() -> Any:
 
     WriteThrottle.timer = staticmethod(now)  # type: ignore[method-assign]
     authentication.token_touch = touch  # type: ignore[assignment]
+    authentication.time = types.SimpleNamespace(monotonic=now)  # type: ignore[assignment]
     return lambda: ticks.__setitem__(0, ticks[0] + 1)
 
 
