@@ -7,7 +7,10 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from django.test import Client
+from django.conf import settings
+from django.test import Client, override_settings
+
+from dipserver.core.content_security import PolicyMiddleware
 
 from .conftest import ROOT
 
@@ -59,6 +62,31 @@ def test_every_page_allows_styles_from_this_site_only(path: str) -> None:
 def test_only_the_api_documentation_allows_inline_styles(path: str) -> None:
     policy = _policy(Client().get(path)["Content-Security-Policy"])
     assert policy["style-src"] == ["'self'", "'unsafe-inline'"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", PAGES)
+def test_every_page_carries_the_policy_django_csp_builds(path: str) -> None:
+    # The policy is built once (PolicyMiddleware); each page's headers are django-csp's own.
+    with override_settings(
+        MIDDLEWARE=[
+            m.replace(f"{PolicyMiddleware.__module__}.PolicyMiddleware", "csp.middleware.CSPMiddleware")
+            for m in settings.MIDDLEWARE
+        ]
+    ):
+        expected = Client().get(path)
+    answer = Client().get(path)
+    for header in ("Content-Security-Policy", "Content-Security-Policy-Report-Only"):
+        assert answer.get(header) == expected.get(header)
+
+
+@pytest.mark.django_db
+def test_a_changed_policy_setting_is_read_again() -> None:
+    Client().get("/")
+    report_only = {"DIRECTIVES": {"default-src": ["'self'"], "report-uri": "/csp-report/"}}
+    with override_settings(CONTENT_SECURITY_POLICY_REPORT_ONLY=report_only):
+        assert "report-uri /csp-report/" in Client().get("/")["Content-Security-Policy-Report-Only"]
+    assert "Content-Security-Policy-Report-Only" not in Client().get("/")
 
 
 @pytest.mark.django_db

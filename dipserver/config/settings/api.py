@@ -17,6 +17,7 @@ REST_FRAMEWORK = {
     # JSON only, as the schema says: a form or multipart body answers 415 (the browsable API then offers
     # its raw JSON form, and the site's own pages send JSON). Size- and depth-limited: a clear 400 or 413.
     "DEFAULT_PARSER_CLASSES": ["dipserver.api.parsers.JSONParser"],
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "dipserver.api.negotiation.RememberingContentNegotiation",
     "EXCEPTION_HANDLER": "dipserver.api.errors.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }

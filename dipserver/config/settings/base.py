@@ -57,7 +57,7 @@ MIDDLEWARE = [
     "dipserver.api.middleware.SignInLimitMiddleware",  # the sign-in forms share the API's login limits
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "csp.middleware.CSPMiddleware",
+    "dipserver.core.content_security.PolicyMiddleware",  # django-csp's, the policy built once
 ]
 
 # Security headers on every answer: SecurityMiddleware (nosniff, Referrer-Policy, Cross-Origin-Opener-
