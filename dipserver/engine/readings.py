@@ -19,7 +19,7 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from dipserver.engine.types import ABSENT, ARMY, FLEET, Unit, UnitType, province_of
+from dipserver.engine.types import ARMY, FLEET, Unit, UnitType
 
 if TYPE_CHECKING:
     from dipserver.engine.board import Board
@@ -64,13 +64,25 @@ def read(text: str, board: Board) -> Reading:
     plain, unit_type, loc, prov, carried = read_plain(text, board)
     order = None
     if plain is not None:
-        from dipserver.engine import orders  # once a text is read: a batch's lane needs no orders at all
-
-        order = getattr(orders, plain[0])(*plain[1:])  # e.g. Hold(loc)
+        order = (_CLASSES or _order_classes())[plain[0]](*plain[1:])  # e.g. Hold(loc)
     reading: Reading = (order, unit_type, loc, prov, carried)
     if len(board.readings) < MAX_READINGS:
         board.readings[text] = reading
     return reading
+
+
+# The order classes by name, imported once a text is read: a batch's lane needs no orders.py at all.
+_CLASSES: dict[str, Any] = {}
+
+
+def _order_classes() -> dict[str, Any]:
+    from dipserver.engine import orders
+
+    _CLASSES.update((name, getattr(orders, name)) for name in _KINDS)
+    return _CLASSES
+
+
+_KINDS = ("Hold", "Move", "SupportHold", "SupportMove", "Convoy")
 
 
 def read_plain(text: str, board: Board) -> Plain:
@@ -79,15 +91,20 @@ def read_plain(text: str, board: Board) -> Plain:
     if m is None:
         return _NOT_SIMPLE
     kind, loc, hold, move_to, via, target, support_to, carried, carry_to = m.groups()
-    unit_type, prov = TYPES[kind], province_of(loc)
-    if not board.can_occupy(unit_type, loc):
+    # Where a unit may stand (``Board.can_occupy``'s sets), every such place a named one.
+    if kind == "A":
+        unit_type, standing = ARMY, board.army_locations
+    else:
+        unit_type, standing = FLEET, board.fleet_positions
+    if loc not in standing:
         return _NOT_SIMPLE
+    prov = board.place_provinces[loc]
     if hold:
         return ("Hold", loc), unit_type, loc, prov, None
     if move_to is not None:
         return _move(board, unit_type, loc, move_to, bool(via)), unit_type, loc, prov, None
     if target is not None:
-        return _support(board, unit_type, loc, target, support_to), unit_type, loc, prov, None
+        return _support(board, unit_type, loc, prov, target, support_to), unit_type, loc, prov, None
     if (
         unit_type is FLEET
         and board.is_water(prov)
@@ -109,22 +126,18 @@ def _move(board: Board, unit_type: UnitType, loc: str, dest: str, via: bool) -> 
 
 
 def _support(
-    board: Board, unit_type: UnitType, loc: str, target: str, dest: str | None
+    board: Board, unit_type: UnitType, loc: str, prov: str, target: str, dest: str | None
 ) -> tuple[Any, ...] | None:
-    target_prov = province_of(target)
-    if target_prov == province_of(loc) or not _named_place(board, target):
+    # Both places must be on the board, any coast named one of the province's.
+    places = board.place_provinces
+    target_prov = places.get(target)
+    if target_prov is None or target_prov == prov:
         return None
     if dest is None:
         reach = board.can_reach_province(unit_type, loc, target_prov)
         return ("SupportHold", loc, target_prov) if reach else None
-    dest_prov = province_of(dest)
-    if dest_prov == target_prov or not _named_place(board, dest):
+    dest_prov = places.get(dest)
+    if dest_prov is None or dest_prov == target_prov:
         return None
     reach = board.can_reach_province(unit_type, loc, dest_prov)
     return ("SupportMove", loc, target_prov, dest) if reach else None
-
-
-def _named_place(board: Board, loc: str) -> bool:
-    """On the board, and any coast named is one of its coasts."""
-    prov, _, coast = loc.partition("/")
-    return board.terrain(prov) is not ABSENT and (not coast or coast in board.coasts(prov))
