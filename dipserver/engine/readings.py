@@ -15,10 +15,10 @@ parser would return (``tests/adjudicator/test_cli_orders.py`` holds it to that).
 
 from __future__ import annotations
 
-import dataclasses
 import re
-from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from dipserver.engine.types import ARMY, FLEET, Unit, UnitType
 
@@ -66,55 +66,16 @@ def read(text: str, board: Board) -> Reading:
     return reading
 
 
-# The orders' makers by class name, filled once a text is read: a batch's lane needs no orders.py at all.
-_MAKE: dict[str, Callable[..., Any]] = {}
+# orders.py, imported once a text is read: a batch's lane needs no orders at all.
+_ORDERS: ModuleType | None = None
 
 
-def _makers() -> dict[str, Callable[..., Any]]:
+def _orders() -> ModuleType:
+    global _ORDERS
     from dipserver.engine import orders
 
-    for name in ("Hold", "Move", "SupportHold", "SupportMove", "Convoy"):
-        _MAKE[name] = _maker(getattr(orders, name))
-    return _MAKE
-
-
-def _maker(cls: type) -> Callable[..., Any]:
-    """``cls(...)`` (every field given) for a frozen, slotted order, at half the cost: the slots set as its
-    ``__init__`` sets them, without looking ``object.__setattr__`` up once per field. The same object, so
-    equal and hashed alike; a class with a ``__post_init__`` is made by itself."""
-    if hasattr(cls, "__post_init__"):
-        return cls
-    new = object.__new__
-    sets = [getattr(cls, field.name).__set__ for field in dataclasses.fields(cls)]
-    if len(sets) == 1:
-        (set_a,) = sets
-
-        def make_1(a: Any) -> Any:
-            made: Any = new(cls)
-            set_a(made, a)
-            return made
-
-        return make_1
-    if len(sets) == 2:
-        set_a, set_b = sets
-
-        def make_2(a: Any, b: Any) -> Any:
-            made: Any = new(cls)
-            set_a(made, a)
-            set_b(made, b)
-            return made
-
-        return make_2
-    set_a, set_b, set_c = sets
-
-    def make_3(a: Any, b: Any, c: Any) -> Any:
-        made: Any = new(cls)
-        set_a(made, a)
-        set_b(made, b)
-        set_c(made, c)
-        return made
-
-    return make_3
+    _ORDERS = orders
+    return orders
 
 
 def _reading(text: str, board: Board) -> Reading:
@@ -148,7 +109,7 @@ def _reading(text: str, board: Board) -> Reading:
             return _NOT_SIMPLE
         return order, unit_type, loc, prov, None
     if word == "H" and n == 3:
-        return (_MAKE or _makers())["Hold"](loc), unit_type, loc, prov, None
+        return (_ORDERS or _orders()).Hold(loc), unit_type, loc, prov, None
     if word == "C" and n == 7 and words[3] == "A" and words[5] == "-":
         return _convoy(board, unit_type, loc, prov, words[4], words[6])
     return _NOT_SIMPLE
@@ -160,7 +121,7 @@ def _move(board: Board, unit_type: UnitType, loc: str, dest: str, via: bool) -> 
     else:
         # Not adjacent, or a convoy asked for: legal if some chain of seas leads there.
         ok = (not via and dest in board.army_moves(loc)) or dest in board.convoy_destinations(loc)
-    return (_MAKE or _makers())["Move"](loc, dest, via) if ok else None
+    return (_ORDERS or _orders()).Move(loc, dest, via) if ok else None
 
 
 def _support_hold(board: Board, unit_type: UnitType, loc: str, prov: str, target: str) -> Order | None:
@@ -169,7 +130,7 @@ def _support_hold(board: Board, unit_type: UnitType, loc: str, prov: str, target
         return None
     if not board.can_reach_province(unit_type, loc, target_prov):
         return None
-    order: Order = (_MAKE or _makers())["SupportHold"](loc, target_prov)
+    order: Order = (_ORDERS or _orders()).SupportHold(loc, target_prov)
     return order
 
 
@@ -182,7 +143,7 @@ def _support_move(
         return None
     if not board.can_reach_province(unit_type, loc, dest_prov):
         return None
-    order: Order = (_MAKE or _makers())["SupportMove"](loc, target_prov, dest)
+    order: Order = (_ORDERS or _orders()).SupportMove(loc, target_prov, dest)
     return order
 
 
@@ -196,5 +157,5 @@ def _convoy(board: Board, unit_type: UnitType, loc: str, prov: str, army: str, d
         and board.is_land(dest)
         and army != dest
     ):
-        return (_MAKE or _makers())["Convoy"](loc, army, dest), unit_type, loc, prov, army
+        return (_ORDERS or _orders()).Convoy(loc, army, dest), unit_type, loc, prov, army
     return _NOT_SIMPLE

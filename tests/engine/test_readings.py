@@ -10,14 +10,13 @@ or it would save nothing.
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Iterator
 
 import pytest
 
 from dipserver.engine.board import Board, board_for
-from dipserver.engine.orders import Convoy, Hold, Move, OrderError, SupportHold, SupportMove
+from dipserver.engine.orders import Move, OrderError
 from dipserver.engine.parse import parse_in_full
 from dipserver.engine.position import Position
 from dipserver.engine.readings import _NAME_RE, movement_order, read
@@ -176,20 +175,3 @@ def test_a_text_may_end_in_one_newline() -> None:
     board = next(b for b in BOARDS if b.variant.slug == "standard")
     assert read("A PAR - BUR\n", board) == read("A PAR - BUR", board)
     assert read("A PAR - BUR\n\n", board)[0] is None
-
-
-def test_the_orders_a_reading_makes_are_the_ones_their_classes_make() -> None:
-    board = next(b for b in BOARDS if b.variant.slug == "standard")
-    for text, made in (
-        ("A PAR H", Hold("PAR")),
-        ("A PAR - BUR", Move("PAR", "BUR")),
-        ("A LON - NWY VIA", Move("LON", "NWY", True)),
-        ("A MUN S A BUR", SupportHold("MUN", "BUR")),
-        ("F MAO S F MAR - SPA/SC", SupportMove("MAO", "MAR", "SPA/SC")),
-        ("F NTH C A LON - NWY", Convoy("NTH", "LON", "NWY")),
-    ):
-        order = read(text, board)[0]
-        assert type(order) is type(made) and order == made and hash(order) == hash(made), text
-        assert repr(order) == repr(made)
-        with pytest.raises(dataclasses.FrozenInstanceError):
-            order.unit = "BUR"  # type: ignore[union-attr, misc]
