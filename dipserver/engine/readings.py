@@ -66,7 +66,7 @@ def read(text: str, board: Board) -> Reading:
     return reading
 
 
-# orders.py, imported once a text is read: a batch's lane needs no orders at all.
+# orders.py, imported when the first text is read, not when this module is (start-up stays short).
 _ORDERS: ModuleType | None = None
 
 
