@@ -271,14 +271,23 @@ class Board:
 
     @functools.cached_property
     def army_locations(self) -> frozenset[str]:
+        """Where an army may stand (``can_occupy``): the passable land provinces, never a coast."""
         return frozenset(self._army)
 
     @functools.cached_property
     def fleet_positions(self) -> frozenset[str]:
+        """Where a fleet may stand: each sea and coastal location (a named coast, where there are some)."""
         return frozenset(self._fleet)
 
+    @functools.cached_property
+    def place_provinces(self) -> Mapping[str, str]:
+        """Every place an order may name on this map, ``p`` and each ``p/coast``, to its province: what
+        ``readings.py`` looks a support's places up in, once each."""
+        return {loc: p for p in self.provinces for loc in (p, *(f"{p}/{c}" for c in self.coasts(p)))}
 
-_LAZY = frozenset({"army_locations", "fleet_positions"})  # Board's cached properties
+
+# Board's cached properties: derived on first use, left out of a pickled board.
+_LAZY = frozenset(k for k, v in vars(Board).items() if isinstance(v, functools.cached_property))
 
 COAST_NAMES = {"NC": "north coast", "SC": "south coast", "EC": "east coast", "WC": "west coast"}
 

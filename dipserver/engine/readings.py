@@ -17,26 +17,24 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from types import ModuleType
+from typing import TYPE_CHECKING
 
-from dipserver.engine.types import ABSENT, ARMY, FLEET, Unit, UnitType, province_of
+from dipserver.engine.types import ARMY, FLEET, Unit, UnitType
 
 if TYPE_CHECKING:
     from dipserver.engine.board import Board
     from dipserver.engine.orders import Order
 
-LOC = r"([A-Z0-9]{2,4}(?:/[NSEW]C)?)"
-PROV = r"([A-Z0-9]{2,4})"  # a convoy names provinces: armies have no coasts
-_CANONICAL_RE = re.compile(
-    rf"^([AF]) {LOC} (?:(H)|- {LOC}( VIA)?|S [AF] {LOC}(?: - {LOC})?|C A {PROV} - {PROV})$"
-)
-TYPES = {"A": ARMY, "F": FLEET}
+# The notation, word by word: ``A MUN H``, ``A MUN - BUR`` (``VIA``), ``A MUN S A PAR`` (``- BUR``),
+# ``F NTH C A LON - NWY``. A name the board knows is read by looking it up (every board name has this
+# shape: variantfiles.py checks codes and coasts); only a name it does not know is matched against the
+# shape, to tell an impossible order (read as such) from a text in another notation.
+_NAME_RE = re.compile(r"[A-Z0-9]{2,4}(?:/[NSEW]C)?\Z")
+_UNIT_KINDS = ("A", "F")
 
 Reading = tuple["Order | None", UnitType | None, str, str, str | None]
-# The same before the order is made: the name of its class in orders.py and its arguments, such as
-# ("Move", "PAR", "BUR", False): ``read`` makes the order from it.
-Plain = tuple[tuple[Any, ...] | None, UnitType | None, str, str, str | None]
-_NOT_SIMPLE: Plain = (None, None, "", "", None)
+_NOT_SIMPLE: Reading = (None, None, "", "", None)
 MAX_READINGS = 200_000  # canonical texts on a map are finite; the cap only guards against odd input
 
 
@@ -61,70 +59,103 @@ def movement_order(text: str, board: Board, units: Mapping[str, Unit], power: st
 
 def read(text: str, board: Board) -> Reading:
     """The text's reading on ``board``, kept there for the next time."""
-    plain, unit_type, loc, prov, carried = read_plain(text, board)
-    order = None
-    if plain is not None:
-        from dipserver.engine import orders  # once a text is read: a batch's lane needs no orders at all
-
-        order = getattr(orders, plain[0])(*plain[1:])  # e.g. Hold(loc)
-    reading: Reading = (order, unit_type, loc, prov, carried)
+    # One newline may end a text, as ``$`` allowed when a pattern read them.
+    reading = _reading(text[:-1] if text[-1:] == "\n" else text, board)
     if len(board.readings) < MAX_READINGS:
         board.readings[text] = reading
     return reading
 
 
-def read_plain(text: str, board: Board) -> Plain:
-    """Every check of a canonical text that does not depend on the position, the order not made yet."""
-    m = _CANONICAL_RE.match(text)
-    if m is None:
+# orders.py, imported when the first text is read, not when this module is (start-up stays short).
+_ORDERS: ModuleType | None = None
+
+
+def _orders() -> ModuleType:
+    global _ORDERS
+    from dipserver.engine import orders
+
+    _ORDERS = orders
+    return orders
+
+
+def _reading(text: str, board: Board) -> Reading:
+    words = text.split(" ")
+    n = len(words)
+    kind = words[0]
+    if kind == "A":
+        unit_type, standing = ARMY, board.army_locations  # where ``Board.can_occupy`` lets it stand
+    elif kind == "F":
+        unit_type, standing = FLEET, board.fleet_positions
+    else:
         return _NOT_SIMPLE
-    kind, loc, hold, move_to, via, target, support_to, carried, carry_to = m.groups()
-    unit_type, prov = TYPES[kind], province_of(loc)
-    if not board.can_occupy(unit_type, loc):
+    if n < 3 or words[1] not in standing:
         return _NOT_SIMPLE
-    if hold:
-        return ("Hold", loc), unit_type, loc, prov, None
-    if move_to is not None:
-        return _move(board, unit_type, loc, move_to, bool(via)), unit_type, loc, prov, None
-    if target is not None:
-        return _support(board, unit_type, loc, target, support_to), unit_type, loc, prov, None
-    if (
-        unit_type is FLEET
-        and board.is_water(prov)
-        and board.is_land(carried)
-        and board.is_land(carry_to)
-        and carried != carry_to
-    ):
-        return ("Convoy", loc, carried, carry_to), unit_type, loc, prov, carried
+    loc = words[1]
+    prov = board.place_provinces[loc]
+    word = words[2]
+    if word == "S" and (n == 5 or n == 7) and words[3] in _UNIT_KINDS:
+        if n == 5:
+            order = _support_hold(board, unit_type, loc, prov, words[4])
+        elif words[5] == "-":
+            order = _support_move(board, unit_type, loc, prov, words[4], words[6])
+        else:
+            return _NOT_SIMPLE
+        if order is None and not all(_NAME_RE.match(w) for w in words[4:n:2]):
+            return _NOT_SIMPLE
+        return order, unit_type, loc, prov, None
+    if word == "-" and (n == 4 or (n == 5 and words[4] == "VIA")):
+        order = _move(board, unit_type, loc, words[3], n == 5)
+        if order is None and not _NAME_RE.match(words[3]):
+            return _NOT_SIMPLE
+        return order, unit_type, loc, prov, None
+    if word == "H" and n == 3:
+        return (_ORDERS or _orders()).Hold(loc), unit_type, loc, prov, None
+    if word == "C" and n == 7 and words[3] == "A" and words[5] == "-":
+        return _convoy(board, unit_type, loc, prov, words[4], words[6])
     return _NOT_SIMPLE
 
 
-def _move(board: Board, unit_type: UnitType, loc: str, dest: str, via: bool) -> tuple[Any, ...] | None:
+def _move(board: Board, unit_type: UnitType, loc: str, dest: str, via: bool) -> Order | None:
     if unit_type is FLEET:
-        return ("Move", loc, dest, False) if not via and dest in board.fleet_moves(loc) else None
-    if not via and dest in board.army_moves(loc):
-        return ("Move", loc, dest, False)
-    # Not adjacent, or a convoy asked for: legal if some chain of seas leads there.
-    return ("Move", loc, dest, via) if dest in board.convoy_destinations(loc) else None
+        ok = not via and dest in board.fleet_moves(loc)
+    else:
+        # Not adjacent, or a convoy asked for: legal if some chain of seas leads there.
+        ok = (not via and dest in board.army_moves(loc)) or dest in board.convoy_destinations(loc)
+    return (_ORDERS or _orders()).Move(loc, dest, via) if ok else None
 
 
-def _support(
-    board: Board, unit_type: UnitType, loc: str, target: str, dest: str | None
-) -> tuple[Any, ...] | None:
-    target_prov = province_of(target)
-    if target_prov == province_of(loc) or not _named_place(board, target):
+def _support_hold(board: Board, unit_type: UnitType, loc: str, prov: str, target: str) -> Order | None:
+    target_prov = board.place_provinces.get(target)  # on the board, any coast named one of its own
+    if target_prov is None or target_prov == prov:
         return None
-    if dest is None:
-        reach = board.can_reach_province(unit_type, loc, target_prov)
-        return ("SupportHold", loc, target_prov) if reach else None
-    dest_prov = province_of(dest)
-    if dest_prov == target_prov or not _named_place(board, dest):
+    if not board.can_reach_province(unit_type, loc, target_prov):
         return None
-    reach = board.can_reach_province(unit_type, loc, dest_prov)
-    return ("SupportMove", loc, target_prov, dest) if reach else None
+    order: Order = (_ORDERS or _orders()).SupportHold(loc, target_prov)
+    return order
 
 
-def _named_place(board: Board, loc: str) -> bool:
-    """On the board, and any coast named is one of its coasts."""
-    prov, _, coast = loc.partition("/")
-    return board.terrain(prov) is not ABSENT and (not coast or coast in board.coasts(prov))
+def _support_move(
+    board: Board, unit_type: UnitType, loc: str, prov: str, target: str, dest: str
+) -> Order | None:
+    places = board.place_provinces
+    target_prov, dest_prov = places.get(target), places.get(dest)
+    if target_prov is None or dest_prov is None or target_prov == prov or dest_prov == target_prov:
+        return None
+    if not board.can_reach_province(unit_type, loc, dest_prov):
+        return None
+    order: Order = (_ORDERS or _orders()).SupportMove(loc, target_prov, dest)
+    return order
+
+
+def _convoy(board: Board, unit_type: UnitType, loc: str, prov: str, army: str, dest: str) -> Reading:
+    if (
+        unit_type is FLEET
+        and board.is_water(prov)
+        and "/" not in army  # a convoy names provinces: armies stand on no coast
+        and "/" not in dest
+        and board.is_land(army)
+        and board.is_land(dest)
+        and army != dest
+    ):
+        return (_ORDERS or _orders()).Convoy(loc, army, dest), unit_type, loc, prov, army
+    return _NOT_SIMPLE

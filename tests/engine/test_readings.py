@@ -19,8 +19,8 @@ from dipserver.engine.board import Board, board_for
 from dipserver.engine.orders import Move, OrderError
 from dipserver.engine.parse import parse_in_full
 from dipserver.engine.position import Position
-from dipserver.engine.readings import movement_order, read
-from dipserver.engine.types import Phase, Unit, UnitType, province_of
+from dipserver.engine.readings import _NAME_RE, movement_order, read
+from dipserver.engine.types import ARMY, FLEET, Phase, Unit, UnitType, province_of
 from dipserver.engine.variant import VARIANTS_DIR, VariantError, load_variant
 
 
@@ -155,3 +155,23 @@ def test_moves_by_sea_are_read_as_moves_with_the_convoy_asked_for_as_written() -
     board = next(b for b in BOARDS if b.variant.slug == "standard")
     for text, via in (("A LON - NWY", False), ("A LON - NWY VIA", True), ("A LON - BEL VIA", True)):
         assert read(text, board)[0] == Move("LON", text.split(" ")[3], via), text
+
+
+@pytest.mark.parametrize("board", BOARDS, ids=[b.variant.slug for b in BOARDS])
+def test_the_places_a_reading_looks_up_are_the_boards_own(board: Board) -> None:
+    """A reading looks names up in the board's tables: for any name written as the notation writes a place
+    they answer as ``can_occupy`` and the board's provinces and coasts do, and every name in them is so
+    written."""
+    places = _places(board)
+    assert sorted(board.place_provinces) == places
+    assert all(board.place_provinces[loc] == province_of(loc) for loc in places)
+    for loc in [*places, *(name for name in NOT_NAMES if _NAME_RE.match(name))]:
+        assert (loc in board.army_locations) == board.can_occupy(ARMY, loc), loc
+        assert (loc in board.fleet_positions) == board.can_occupy(FLEET, loc), loc
+    assert all(_NAME_RE.match(loc) for loc in places)
+
+
+def test_a_text_may_end_in_one_newline() -> None:
+    board = next(b for b in BOARDS if b.variant.slug == "standard")
+    assert read("A PAR - BUR\n", board) == read("A PAR - BUR", board)
+    assert read("A PAR - BUR\n\n", board)[0] is None
