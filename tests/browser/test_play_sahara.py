@@ -60,6 +60,10 @@ def wait_ready(page: Page) -> None:
     expect(page.locator("body[data-ready=true]")).to_have_count(1, timeout=TIMEOUT)
 
 
+UNIT_LOCATIONS = "groups => groups.map(g => g.dataset.location)"
+OPTION_TEXTS = "options => options.map(o => o.dataset.text)"
+
+
 def click_on_province(page: Page, code: str) -> None:
     """Click where the map writes the province's name: inside the province, as a player would."""
     label = page.locator("#map #labels text").filter(has_text=re.compile(f"^{code}$"))
@@ -100,7 +104,11 @@ def test_play_a_sahara_game_in_the_browser(browser, live_server, shoot):
     # Order by clicking: one of my units, then the province it moves to.
     unit = page.locator("#unit-picker .unit-chip[data-unit]").first.get_attribute("data-unit")
     page.locator(f'#map .unit-group[data-location="{unit}"]').click()
-    move = page.locator("#unit-options .option", has_text=re.compile(r" - ")).first.get_attribute("data-text")
+    # A move into a province no unit stands in: a click on a unit asks what is meant (the seat, and with it
+    # the power and its units, is drawn from the game's random secret).
+    occupied = {loc.split("/")[0] for loc in page.locator("#map .unit-group").evaluate_all(UNIT_LOCATIONS)}
+    texts = page.locator("#unit-options .option", has_text=re.compile(r" - ")).evaluate_all(OPTION_TEXTS)
+    move = next(text for text in texts if text.split(" - ")[1].split("/")[0] not in occupied)
     dest = move.split(" - ")[1].split("/")[0]
     expect(page.locator(f'#map #provinces [id="{dest}"]')).to_have_class(re.compile(r"\btarget\b"))
     click_on_province(page, dest)
