@@ -15,9 +15,16 @@ WORKDIR /app
 # PYTHONPATH) rather than site-packages, because settings find templates/ and static/ beside it.
 COPY pyproject.toml README.md ./
 COPY dipserver/__init__.py dipserver/__init__.py
-RUN pip install . && pip uninstall -y dipserver
+RUN pip install ".[native]" && pip uninstall -y dipserver
 
 COPY . .
+# The engine's hot modules compiled with mypyc (dipserver/native.py); the C compiler is there for the build
+# only. A failed build would leave the engine running from its sources: here it fails the image instead.
+RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev \
+    && python -c 'import sys; from dipserver import native; sys.exit(native.main([]))' \
+    && python -c 'import sys; from dipserver import native; sys.exit(not native.up_to_date())' \
+    && rm -rf var/native-build \
+    && apt-get purge -y --auto-remove gcc libc6-dev && rm -rf /var/lib/apt/lists/*
 # Bytecode for the code in /app: PYTHONDONTWRITEBYTECODE keeps Python from writing it at run time, so
 # without this step every process (each engine command, each worker) compiles every module it imports.
 RUN python -m compileall -q dipserver \

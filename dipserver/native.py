@@ -1,0 +1,134 @@
+"""The engine's hot modules compiled to C with mypyc: the same source, run faster (one path, no copy).
+
+``native.main`` (``./dip`` runs it) compiles :data:`MODULES` in place, beside their
+sources, and writes a stamp (``dipserver/native.stamp``: each source's size and modification time). A
+compiled module is used only while its source is the one it was compiled from: at start-up,
+``dipserver/__init__.py`` calls :func:`guard`, and if any module's source changed since (an edit, a
+checkout) every one is imported from its source instead, as is every one with ``DIPSERVER_NATIVE=0``.
+Without a compiler or with a failed build nothing changes but the speed: the sources are the program.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+# Plain ``os.path`` here: this runs at every start-up (``dipserver/__init__.py``), and pathlib and
+# importlib.util cost a one-request command milliseconds it does not otherwise pay.
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+STAMP = os.path.join(ROOT, "dipserver", "native.stamp")  # "<module> <size> <mtime_ns>" lines, the Python
+GROUP = "dipserver_native"  # the shared library of the compiled modules: ROOT/dipserver_native__mypyc*.so
+
+# What a batch and a phase spend their time in: reading requests and order texts, the movement phase,
+# the resolver, the answer. Modules whose classes other code introspects or pickles (orders, types,
+# board, position) stay plain Python.
+MODULES = (
+    "dipserver.engine.resolver",
+    "dipserver.engine.resolver.cycles",
+    "dipserver.engine.resolver.decisions",
+    "dipserver.engine.resolver.resolution",
+    "dipserver.engine.resolver.strengths",
+    "dipserver.engine.resolver.table",
+    "dipserver.engine.movement",
+    "dipserver.engine.convoys",
+    "dipserver.engine.readings",
+    "dipserver.engine.ordersheet",
+    "dipserver.engine.adjudicate",
+    "dipserver.engine.adjustments",
+    "dipserver.engine.retreats",
+    "dipserver.engine.kinds.hold",
+    "dipserver.engine.kinds.move",
+    "dipserver.engine.kinds.support",
+    "dipserver.engine.kinds.convoy",
+    "dipserver.engine.kinds.standing",
+    "dipserver.adjudicator.answers",
+    "dipserver.adjudicator.request",
+)
+
+
+def source_of(name: str) -> str:
+    """The source file of a module of :data:`MODULES` (a package's ``__init__.py``)."""
+    path = os.path.join(ROOT, *name.split("."))
+    return os.path.join(path, "__init__.py") if os.path.isdir(path) else path + ".py"
+
+
+def _signature(name: str) -> str:
+    found = os.stat(source_of(name))
+    return f"{name} {found.st_size} {found.st_mtime_ns}"
+
+
+def _stamp_lines() -> list[str] | None:
+    try:
+        with open(STAMP, encoding="utf-8") as stamp:
+            return stamp.read().splitlines()
+    except OSError:
+        return None
+
+
+def stale_modules(environ: Any = None) -> set[str]:
+    """The modules of :data:`MODULES` to import from their sources: all of them with
+    ``DIPSERVER_NATIVE=0``, without a stamp, or when any source changed since the build; else none."""
+    if (os.environ if environ is None else environ).get("DIPSERVER_NATIVE") == "0":
+        return set(MODULES)
+    lines = _stamp_lines()
+    if lines is None:
+        return set(MODULES)
+    built = set(lines)
+    # All or none: compiled modules of one build call into each other's C (a class compiled in one is
+    # taken as that class by the others), so one changed source sends every module to its source.
+    if all(_signature(name) in built for name in MODULES):
+        return set()
+    return set(MODULES)
+
+
+def guard() -> None:
+    """Import every stale compiled module from its source (see the module's docstring); a checkout never
+    built pays one ``stat``."""
+    if not os.path.exists(STAMP) and not any(
+        entry.startswith(GROUP + "__mypyc") for entry in os.listdir(ROOT)
+    ):
+        return  # never built here: every module is its source already
+    stale = stale_modules()
+    if stale:
+        from dipserver._from_source import FromSource
+
+        sys.meta_path.insert(0, FromSource(stale, source_of))
+
+
+def build() -> int:
+    """Compile :data:`MODULES` in place (mypyc, then the C compiler) and write the stamp; 0 when done."""
+    from mypyc.build import mypycify
+    from setuptools import setup
+
+    if os.path.exists(STAMP):
+        os.remove(STAMP)  # a build that fails half-way leaves every module to its source
+    temp = os.path.join("var", "native-build")
+    os.chdir(ROOT)
+    paths = [os.path.relpath(source_of(name), ROOT) for name in MODULES]
+    extensions = mypycify(paths, opt_level="3", group_name=GROUP, target_dir=os.path.join(temp, "c"))
+    setup(
+        name="dipserver-native",
+        ext_modules=extensions,
+        script_args=["-q", "build_ext", "--inplace", "--build-temp", os.path.join(temp, "o")],
+    )
+    lines = [_signature(name) for name in MODULES] + [_PYTHON]
+    with open(STAMP, "w", encoding="utf-8") as stamp:
+        stamp.write("\n".join(lines) + "\n")
+    return 0
+
+
+_PYTHON = "python " + sys.version.replace("\n", " ")
+
+
+def up_to_date() -> bool:
+    """Whether the compiled modules match their sources and this interpreter (nothing to build)."""
+    lines = _stamp_lines()
+    return lines is not None and _PYTHON in lines and not stale_modules({})
+
+
+def main(argv: list[str]) -> int:
+    """``native.main(["--if-needed"])``: build unless up to date (``./dip``); with no argument, build."""
+    if "--if-needed" in argv and up_to_date():
+        return 0
+    return build()
