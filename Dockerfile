@@ -21,7 +21,7 @@ COPY . .
 # The engine's hot modules compiled with mypyc (dipserver/native.py); the C compiler is there for the build
 # only. A failed build would leave the engine running from its sources: here it fails the image instead.
 RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev \
-    && python -c 'import sys; from dipserver import native; sys.exit(native.main([]))' \
+    && python -c 'import sys; from dipserver import native; sys.exit(native.build())' \
     && python -c 'import sys; from dipserver import native; sys.exit(not native.up_to_date())' \
     && rm -rf var/native-build \
     && apt-get purge -y --auto-remove gcc libc6-dev && rm -rf /var/lib/apt/lists/*

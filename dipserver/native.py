@@ -1,6 +1,6 @@
 """The engine's hot modules compiled to C with mypyc: the same source, run faster (one path, no copy).
 
-``native.main`` (``./dip`` runs it) compiles :data:`MODULES` in place, beside their
+``native.build`` (``./dip`` runs it) compiles :data:`MODULES` in place, beside their
 sources, and writes a stamp (``dipserver/native.stamp``: each source's size and modification time). A
 compiled module is used only while its source is the one it was compiled from: at start-up,
 ``dipserver/__init__.py`` calls :func:`guard`, and if any module's source changed since (an edit, a
@@ -19,6 +19,7 @@ from typing import Any
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 STAMP = os.path.join(ROOT, "dipserver", "native.stamp")  # "<module> <size> <mtime_ns>" lines, the Python
 GROUP = "dipserver_native"  # the shared library of the compiled modules: ROOT/dipserver_native__mypyc*.so
+_PYTHON = "python " + sys.version.replace("\n", " ")  # the stamp's last line: the interpreter built for
 
 # What a batch and a phase spend their time in: reading requests and order texts, the movement phase,
 # the resolver, the answer. Modules whose classes other code introspects or pickles (orders, types,
@@ -118,17 +119,7 @@ def build() -> int:
     return 0
 
 
-_PYTHON = "python " + sys.version.replace("\n", " ")
-
-
 def up_to_date() -> bool:
     """Whether the compiled modules match their sources and this interpreter (nothing to build)."""
     lines = _stamp_lines()
     return lines is not None and _PYTHON in lines and not stale_modules({})
-
-
-def main(argv: list[str]) -> int:
-    """``native.main(["--if-needed"])``: build unless up to date (``./dip``); with no argument, build."""
-    if "--if-needed" in argv and up_to_date():
-        return 0
-    return build()

@@ -72,10 +72,11 @@ _ORDERS: ModuleType | None = None
 
 def _orders() -> ModuleType:
     global _ORDERS
-    from dipserver.engine import orders
+    if _ORDERS is None:
+        from dipserver.engine import orders
 
-    _ORDERS = orders
-    return orders
+        _ORDERS = orders
+    return _ORDERS
 
 
 def _reading(text: str, board: Board) -> Reading:
@@ -109,7 +110,7 @@ def _reading(text: str, board: Board) -> Reading:
             return _NOT_SIMPLE
         return order, unit_type, loc, prov, None
     if word == "H" and n == 3:
-        return (_ORDERS or _orders()).Hold(loc), unit_type, loc, prov, None
+        return _orders().Hold(loc), unit_type, loc, prov, None
     if word == "C" and n == 7 and words[3] == "A" and words[5] == "-":
         return _convoy(board, unit_type, loc, prov, words[4], words[6])
     return _NOT_SIMPLE
@@ -121,7 +122,7 @@ def _move(board: Board, unit_type: UnitType, loc: str, dest: str, via: bool) -> 
     else:
         # Not adjacent, or a convoy asked for: legal if some chain of seas leads there.
         ok = (not via and dest in board.army_moves(loc)) or dest in board.convoy_destinations(loc)
-    return (_ORDERS or _orders()).Move(loc, dest, via) if ok else None
+    return _orders().Move(loc, dest, via) if ok else None
 
 
 def _support_hold(board: Board, unit_type: UnitType, loc: str, prov: str, target: str) -> Order | None:
@@ -130,7 +131,7 @@ def _support_hold(board: Board, unit_type: UnitType, loc: str, prov: str, target
         return None
     if not board.can_reach_province(unit_type, loc, target_prov):
         return None
-    order: Order = (_ORDERS or _orders()).SupportHold(loc, target_prov)
+    order: Order = _orders().SupportHold(loc, target_prov)
     return order
 
 
@@ -143,7 +144,7 @@ def _support_move(
         return None
     if not board.can_reach_province(unit_type, loc, dest_prov):
         return None
-    order: Order = (_ORDERS or _orders()).SupportMove(loc, target_prov, dest)
+    order: Order = _orders().SupportMove(loc, target_prov, dest)
     return order
 
 
@@ -157,5 +158,5 @@ def _convoy(board: Board, unit_type: UnitType, loc: str, prov: str, army: str, d
         and board.is_land(dest)
         and army != dest
     ):
-        return (_ORDERS or _orders()).Convoy(loc, army, dest), unit_type, loc, prov, army
+        return _orders().Convoy(loc, army, dest), unit_type, loc, prov, army
     return _NOT_SIMPLE
