@@ -55,7 +55,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "dipserver.accounts.middleware.TimeZoneMiddleware",  # the player's own time zone (notify)
     "dipserver.api.middleware.SignInLimitMiddleware",  # the sign-in forms share the API's login limits
-    "django.contrib.messages.middleware.MessageMiddleware",
+    "dipserver.core.messages.MessageMiddleware",  # Django's, the storage made on first use
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "dipserver.core.content_security.PolicyMiddleware",  # django-csp's, the policy built once
 ]
