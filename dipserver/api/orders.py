@@ -186,7 +186,7 @@ class OrdersApi(APIView):
                 user=request.user,
                 text="\n".join(texts),
                 phase=named,
-                expected=request.headers.get("If-Match"),
+                expected=request.META.get("HTTP_IF_MATCH"),  # request.headers would build them all
             )
         except GameError as exc:
             game = _player_or_refused(request, game_id)
