@@ -20,7 +20,13 @@ from dipserver.api.errors import not_found
 
 app_name = "api"
 
+# Django tries the patterns in order: the busiest addresses (a bot's poll, orders, options, ready) come
+# first. No two patterns match one address (but the last), so the order changes no match.
 urlpatterns = [
+    path("games/<int:game_id>/orders", orders.OrdersApi.as_view(), name="orders"),
+    path("games/<int:game_id>", games.GameDetailApi.as_view(), name="game"),
+    path("games/<int:game_id>/options", orders.OptionsApi.as_view(), name="options"),
+    path("games/<int:game_id>/ready", orders.ReadyApi.as_view(), name="ready"),
     path("accounts/register", accounts.AccountRegisterApi.as_view(), name="register"),
     path("accounts/token", accounts.TokenObtainApi.as_view(), name="token"),
     path("accounts/token/rotate", tokens.TokenRotateApi.as_view(), name="token-rotate"),
@@ -48,7 +54,6 @@ urlpatterns = [
     path("variants", variants.VariantListApi.as_view(), name="variants"),
     path("variants/<slug:slug>", variants.VariantDetailApi.as_view(), name="variant"),
     path("games", games.GamesApi.as_view(), name="games"),
-    path("games/<int:game_id>", games.GameDetailApi.as_view(), name="game"),
     path("games/<int:game_id>/join", games.GameJoinApi.as_view(), name="join"),
     path("games/<int:game_id>/leave", games.GameLeaveApi.as_view(), name="leave"),
     path("games/<int:game_id>/draw-vote", games.DrawVoteApi.as_view(), name="draw-vote"),
@@ -61,9 +66,6 @@ urlpatterns = [
     path("games/<int:game_id>/phases/<int:index>", phases.PhaseDetailApi.as_view(), name="phase"),
     path("games/<int:game_id>/phases/<int:index>/map.svg", phases.PhaseMapSvgApi.as_view(), name="map-svg"),
     path("games/<int:game_id>/phases/<int:index>/map.png", phases.PhaseMapPngApi.as_view(), name="map-png"),
-    path("games/<int:game_id>/orders", orders.OrdersApi.as_view(), name="orders"),
-    path("games/<int:game_id>/options", orders.OptionsApi.as_view(), name="options"),
-    path("games/<int:game_id>/ready", orders.ReadyApi.as_view(), name="ready"),
     path("games/<int:game_id>/channels", press.ChannelListApi.as_view(), name="channels"),
     path("games/<int:game_id>/messages", press.MessagesApi.as_view(), name="messages"),
     path("games/<int:game_id>/press/public", press.PublicPressApi.as_view(), name="press-public"),

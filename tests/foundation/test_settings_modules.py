@@ -49,7 +49,7 @@ def test_database_and_broker_urls_come_from_the_environment(manage: Run) -> None
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == [
-        "django.db.backends.postgresql",
+        "dipserver.core.postgresql",  # Django's PostgreSQL backend, its health check cheaper
         "db.internal",
         "dipserver",
         "redis://cache:6379/2",

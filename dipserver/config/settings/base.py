@@ -55,7 +55,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "dipserver.accounts.middleware.TimeZoneMiddleware",  # the player's own time zone (notify)
     "dipserver.api.middleware.SignInLimitMiddleware",  # the sign-in forms share the API's login limits
-    "django.contrib.messages.middleware.MessageMiddleware",
+    "dipserver.core.messages.MessageMiddleware",  # Django's, the storage made on first use
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "dipserver.core.content_security.PolicyMiddleware",  # django-csp's, the policy built once
 ]
@@ -112,6 +112,9 @@ if not _database_url:
     VAR_DIR.mkdir(parents=True, exist_ok=True)
     _database_url = f"sqlite:///{VAR_DIR / 'db.sqlite3'}"
 DATABASES = {"default": database_from_url(_database_url)}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's, with the health check before a kept connection's reuse asked of the socket first.
+    DATABASES["default"]["ENGINE"] = "dipserver.core.postgresql"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Throttle counts and rendered map pictures. Local memory is this process only: production defaults to

@@ -224,7 +224,8 @@ def _game_and_phase_shared(game_id: int) -> tuple[Game, Phase]:
             cursor.execute(sql, [game_id])
             row = cursor.fetchone()
         if row is not None:
-            values = [_from_db(f, v) for f, v in zip(_GAME_COLUMNS, row, strict=False)]
+            pairs = zip(_converters(), row, strict=False)  # the phase's columns follow the game's
+            values = [v if v is None or c is None else c(v, None, connection) for c, v in pairs]
             seen = Game.from_db(connection.alias, _GAME_COLUMNS, values)
             name, status, deadline = row[len(_GAME_COLUMNS) :]
             phase = Phase(
@@ -243,10 +244,10 @@ def _game_and_phase_shared(game_id: int) -> tuple[Game, Phase]:
     return game, found
 
 
-def _from_db(name: str, value: Any) -> Any:
-    field = Game._meta.get_field(name)
-    convert = getattr(field, "from_db_value", None)
-    return convert(value, None, connection) if convert is not None and value is not None else value
+@functools.cache
+def _converters() -> tuple[Any, ...]:
+    """Each of ``_GAME_COLUMNS``' ``from_db_value`` (the JSON fields'), or None, found once."""
+    return tuple(getattr(Game._meta.get_field(name), "from_db_value", None) for name in _GAME_COLUMNS)
 
 
 def _orders_replace(phase: Phase, seat: Power, texts: list[str]) -> None:

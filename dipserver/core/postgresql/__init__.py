@@ -1,0 +1,1 @@
+"""The PostgreSQL backend the settings name for a ``postgres://`` DATABASE_URL (see ``base``)."""
