@@ -197,7 +197,8 @@ def _queries(put: Any, *, show: bool) -> None:
 
 def _instructions(put: Any, count: int) -> None:
     """``count`` PUTs inside libc's ``qsort`` (its comparator runs them), for callgrind to count alone:
-    run under ``valgrind --tool=callgrind --instr-atstart=no --collect-atstart=no --toggle-collect=qsort``.
+    run under ``valgrind --tool=callgrind --instr-atstart=no --collect-atstart=no --toggle-collect=qsort_r``
+    (this glibc's ``qsort`` jumps straight to ``qsort_r``, so toggling on ``qsort`` counts nothing).
     Instrumentation is switched on asynchronously (callgrind_control), so a few PUTs run first."""
     import ctypes
     import subprocess
