@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from dipserver.engine.mapstate import FrozenMap as FrozenMap
 from dipserver.engine.mapstate import MapState as MapState
 from dipserver.engine.types import ABSENT, ARMY, LAND, SEA, Terrain, UnitType, coast_of, province_of
+from dipserver.native import mypyc_attr
 
 if TYPE_CHECKING:
     from dipserver.engine.definition import Variant
@@ -34,10 +35,19 @@ if TYPE_CHECKING:
 _EMPTY: frozenset[str] = frozenset()
 
 
+# Serializable: compiled, a board is then unpickled (the variant cache) as a Python object is, without
+# calling ``__init__``, and ``__getstate__``/``__setstate__`` below say what it keeps. With that alone
+# mypyc's class would skip ``__init__`` when Python code calls ``Board(...)`` too (mypyc 1.19); a class
+# open to interpreted subclasses runs it there (none is written: the blizzard overlay is a plain board).
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class Board:
-    """Variant geometry plus one ``MapState``, every adjacency precomputed. Build via ``board_for``."""
+    """Variant geometry plus one ``MapState``, every adjacency precomputed. Build via ``board_for``.
 
-    def __init__(self, variant: Variant, map_state: MapState) -> None:
+    ``shores`` are provinces closed on this map that draw a coastline all the same, besides those the
+    variant's ``impassable_seas`` rule names: a sea under a blizzard (``modules/blizzard.py``).
+    """
+
+    def __init__(self, variant: Variant, map_state: MapState, shores: frozenset[str] = _EMPTY) -> None:
         self.variant = variant
         self.map_state = map_state
         self.supply_centres: frozenset[str] = map_state.supply_centres
@@ -53,7 +63,7 @@ class Board:
         self._coasts: dict[str, tuple[str, ...]] = {
             p: tuple(sorted(named)) for p, named in map_state.coasts.items() if p in self.provinces
         }
-        self._shore = self._shore_provinces(variant)
+        self._shore = self._shore_provinces(variant) | shores
         borders = variant.borders
         self._army = {p: frozenset(n for n in borders.get(p, _EMPTY) if n in land) for p in land}
         self._neighbours = {
@@ -84,6 +94,15 @@ class Board:
         self.fleet_table: Mapping[str, frozenset[str]] = self._fleet
         self._convoy_reach: dict[str, frozenset[str]] = {}
         self._coastal = frozenset(p for p, waters in self._land_waters.items() if waters & sea)
+        # Where an army may stand (``can_occupy``): the passable land provinces, never a coast; where a
+        # fleet may: each sea and coastal location (a named coast, where there are some).
+        self.army_locations: frozenset[str] = frozenset(self._army)
+        self.fleet_positions: frozenset[str] = frozenset(self._fleet)
+        # Every place an order may name on this map, ``p`` and each ``p/coast``, to its province: what
+        # ``readings.py`` looks a support's places up in, once each.
+        self.place_provinces: Mapping[str, str] = {
+            loc: p for p in self.provinces for loc in (p, *(f"{p}/{c}" for c in self.coasts(p)))
+        }
 
     # --- derivation -------------------------------------------------------------------------------
 
@@ -259,35 +278,47 @@ class Board:
         name = self.province_name(loc)
         return f"{name} ({COAST_NAMES.get(coast, coast)})" if coast else name
 
+    # Pickled (the variant cache) as what ``__init__`` derives, by name (a compiled board has no
+    # ``__dict__``); the caches filled on demand start empty. The same pickle compiled and not.
     def __getstate__(self) -> dict[str, Any]:
-        """What ``__init__`` derives; the caches filled on demand start empty (the variant cache)."""
-        state = {k: v for k, v in self.__dict__.items() if k not in _LAZY}
-        state["_convoy_reach"] = {}
-        state["message_names"] = {}
-        state["readings"] = {}
-        state["sea_routes"] = {}
-        state["needed_fleets"] = {}
-        return state
+        return {name: getattr(self, name) for name in _DERIVED}
 
-    @functools.cached_property
-    def army_locations(self) -> frozenset[str]:
-        """Where an army may stand (``can_occupy``): the passable land provinces, never a coast."""
-        return frozenset(self._army)
-
-    @functools.cached_property
-    def fleet_positions(self) -> frozenset[str]:
-        """Where a fleet may stand: each sea and coastal location (a named coast, where there are some)."""
-        return frozenset(self._fleet)
-
-    @functools.cached_property
-    def place_provinces(self) -> Mapping[str, str]:
-        """Every place an order may name on this map, ``p`` and each ``p/coast``, to its province: what
-        ``readings.py`` looks a support's places up in, once each."""
-        return {loc: p for p in self.provinces for loc in (p, *(f"{p}/{c}" for c in self.coasts(p)))}
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name in _DERIVED:
+            setattr(self, name, state[name])
+        self.message_names = {}
+        self.readings = {}
+        self.sea_routes = {}
+        self.needed_fleets = {}
+        self._convoy_reach = {}
 
 
-# Board's cached properties: derived on first use, left out of a pickled board.
-_LAZY = frozenset(k for k, v in vars(Board).items() if isinstance(v, functools.cached_property))
+# What ``__init__`` derives besides the caches ``__setstate__`` empties (the variant cache's test holds a
+# board read back to every attribute of a derived one).
+_DERIVED = (
+    "variant",
+    "map_state",
+    "supply_centres",
+    "homes",
+    "_terrain",
+    "_sea",
+    "provinces",
+    "_coasts",
+    "_shore",
+    "_army",
+    "_neighbours",
+    "water_table",
+    "_land_waters",
+    "_fleet",
+    "_fleet_provinces",
+    "_reach_coasts",
+    "army_table",
+    "fleet_table",
+    "_coastal",
+    "army_locations",
+    "fleet_positions",
+    "place_provinces",
+)
 
 COAST_NAMES = {"NC": "north coast", "SC": "south coast", "EC": "east coast", "WC": "west coast"}
 

@@ -10,7 +10,7 @@ orders (support of an empty province, a move waiting for a fleet that is not the
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from dipserver.engine.board import Board
@@ -50,9 +50,9 @@ class Option:
     def to_data(self) -> dict[str, Any]:
         """JSON-ready: the text, the kind, and the order's fields."""
         data: dict[str, Any] = {"text": self.text, "kind": self.kind}
-        for name in self.order.__slots__:
-            value = getattr(self.order, name)
-            data[name] = value.value if isinstance(value, UnitType) else value
+        for each in fields(self.order):  # not ``__slots__``: a compiled order's class has none
+            value = getattr(self.order, each.name)
+            data[each.name] = value.value if isinstance(value, UnitType) else value
         return data
 
 

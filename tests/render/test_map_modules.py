@@ -14,8 +14,9 @@ from dipserver.engine.modules.blizzard import BlizzardOptions
 from dipserver.engine.modules.dice import Dice
 from dipserver.engine.modules.phase import open_phase, play
 from dipserver.engine.modules.supply import Depot, SupplyOptions, SupplyState
-from dipserver.engine.orders import ConvertToArmy, ConvertToFleet, Hold, OrderResult, Outcome, StayFleet
+from dipserver.engine.orders import ConvertToArmy, ConvertToFleet, Hold, Outcome, StayFleet
 from dipserver.engine.position import Position
+from dipserver.engine.records import order_record
 from dipserver.engine.types import Phase, Unit, UnitType
 from dipserver.engine.variant import load_variant
 from dipserver.render import GeometryError, geometry_json, load_geometry, render_png, render_svg
@@ -171,7 +172,8 @@ def test_a_conversion_is_marked_at_its_unit_with_what_it_becomes(order, words: s
 
 
 def test_a_failed_conversion_is_shown_failed() -> None:
-    result = OrderResult("FRANCE", ConvertToFleet("BRE"), Outcome.BOUNCE)  # type: ignore[arg-type]
+    # A conversion's result is a record, as the turn makes it (``turn._converted``: void when it failed).
+    result = order_record("FRANCE", ConvertToFleet("BRE"), STANDARD.start, outcome=Outcome.VOID)
     svg = svg_of(STANDARD.start, results=[result])
     marks = [g for g in elements(svg, "orders", "g") if "conversion-mark" in classes(g)]
     assert "failed" in classes(marks[0])

@@ -4,7 +4,7 @@ never its order text."""
 from __future__ import annotations
 
 from dipserver.engine.orders import ConvertToFleet, Hold, Move, OrderResult, Outcome, SupportMove
-from dipserver.engine.records import result_record, unread_record
+from dipserver.engine.records import order_record, result_record, unread_record
 from dipserver.engine.variant import load_variant
 from dipserver.render import render_svg
 from tests.render.snapshots import layer
@@ -17,15 +17,19 @@ def start_svg(results: list) -> str:
 
 
 def test_records_are_drawn_as_the_results_they_record():
+    # A conversion's result is a record from the first (``turn.py``: no ``OrderResult`` holds one; compiled,
+    # the class refuses it), drawn among the adjudicator's results.
+    conversion = order_record("FRANCE", ConvertToFleet("BRE"), STANDARD.start, outcome=Outcome.SUCCESS)
     results = [
         OrderResult("FRANCE", Move("PAR", "BUR"), Outcome.BOUNCE, "bounced with Munich"),
         OrderResult("GERMANY", Move("MUN", "BUR"), Outcome.BOUNCE, "bounced with Paris"),
         OrderResult("FRANCE", SupportMove("MAR", "PAR", "BUR"), Outcome.CUT, "cut"),
         OrderResult("AUSTRIA", Hold("VIE"), Outcome.DISLODGED, dislodged=True),
-        OrderResult("FRANCE", ConvertToFleet("BRE"), Outcome.SUCCESS),  # type: ignore[arg-type]
+        conversion,
     ]
-    records = [result_record(r, STANDARD.start) for r in results]
+    records = [result_record(r, STANDARD.start) if isinstance(r, OrderResult) else r for r in results]
     assert start_svg(records) == start_svg(results)
+    assert "conversion-mark" in start_svg(results)
 
 
 def test_a_record_s_text_is_not_what_is_drawn():

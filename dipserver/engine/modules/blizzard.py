@@ -150,26 +150,17 @@ def blizzards_for(
     return apply_storms(draw(board, phase, secret, options), storms, board)
 
 
-class BlizzardBoard(Board):
-    """``board`` with its blizzards closed for the season; the adjudicator judges orders on it."""
-
-    def __init__(self, board: Board, blizzards: frozenset[str]) -> None:
-        self.blizzards = blizzards
-        self.open_board = board
-        state = board.map_state
-        terrain = {p: Terrain.IMPASSABLE if p in blizzards else t for p, t in state.terrain.items()}
-        super().__init__(board.variant, MapState(terrain, state.coasts, state.supply_centres, state.homes))
-
-    def _shore_provinces(self, variant: Any) -> frozenset[str]:
-        # A sea under a blizzard keeps its coastline (only ships are stopped), like an iceberg (E4/E21).
-        snowed_seas = frozenset(p for p in self.blizzards if self.open_board.is_water(p))
-        return Board._shore_provinces(self, variant) | snowed_seas
-
-
 @functools.lru_cache(maxsize=64)
 def overlay(board: Board, blizzards: frozenset[str]) -> Board:
-    """The board orders are judged on while ``blizzards`` last; ``board`` itself when there are none."""
-    return BlizzardBoard(board, blizzards) if blizzards else board
+    """The board orders are judged on while ``blizzards`` last (closed for the season); ``board`` itself
+    when there are none. A sea under a blizzard keeps its coastline (only ships are stopped), like an
+    iceberg (E4/E21)."""
+    if not blizzards:
+        return board
+    state = board.map_state
+    terrain = {p: Terrain.IMPASSABLE if p in blizzards else t for p, t in state.terrain.items()}
+    closed = MapState(terrain, state.coasts, state.supply_centres, state.homes)
+    return Board(board.variant, closed, shores=blizzards & board.seas)
 
 
 def order_problem(board: Board, blizzards: frozenset[str], order: Order) -> str | None:
