@@ -34,6 +34,7 @@ from kombu.exceptions import OperationalError as BrokerUnreachable
 from dipserver.games import notifications
 from dipserver.games.jobs import job_send
 from dipserver.games.models import Announcement, Phase
+from dipserver.games.statements import row_update
 
 # A job still not done this long after it was queued (an announcement untold, a phase due and unprocessed)
 # is queued again: its message was lost (Redis restarted without its data, the process died between the
@@ -129,8 +130,8 @@ def announcements_pending(name: str, ids: dict[str, Any]) -> list[int] | None:
 def announcement_told(*, name: str, ids: dict[str, Any], rows: list[int] | None = None) -> None:
     """Every channel has the event's rows: the sweep queues it no more. ``rows``: the ones
     ``announcements_pending`` read before telling, the only ones deleted (default: every row of the event)."""
-    if name == PHASE_RESULTS:
-        _untold(name, ids).update(announce_due=None)
+    if name == PHASE_RESULTS:  # (every phase's announcement writes this: SQL built once)
+        row_update(Phase, ids["phase_id"], {"announce_due": None})
     elif rows is not None:
         if rows:
             Announcement.objects.filter(id__in=rows).delete()
