@@ -10,8 +10,9 @@ instances as the queryset would (the same converters, ``select_related`` rows an
 
 ``Compiled`` knows querysets of model instances without ``prefetch_related`` or ``extra``, whose integer
 arguments each land among the parameters as given (one that does not is refused when compiling).
-``row_update`` writes named columns of one row by its id and conditions, with each field's own
-preparation of its value, from SQL built once per set of columns.
+``row_update`` writes named columns of one row by its id and conditions, and ``row_insert`` a new
+model instance, with each field's own preparation of its value, from SQL built once per set of columns
+(neither sends ``pre_save``/``post_save``: no receiver listens for the models they write).
 """
 
 from __future__ import annotations
@@ -134,3 +135,30 @@ def _update_sql(
         sets.append(f"{column} = ({column} + 1)")
     tests = [f"{quote(meta.pk.column)} = %s", *(f"{quote(meta.get_field(n).column)} = %s" for n in where)]
     return f"UPDATE {quote(meta.db_table)} SET {', '.join(sets)} WHERE {' AND '.join(tests)}"
+
+
+_inserts: dict[tuple[Any, ...], str] = {}
+
+
+def row_insert(obj: M, *, alias: str = "default") -> M:
+    """``INSERT`` the new instance ``obj`` (every concrete column but its automatic id, each value
+    prepared by its field as ``save()`` would) and give it the id the database chose."""
+    connection = connections[alias]
+    meta = obj._meta
+    fields = [f for f in meta.concrete_fields if f is not meta.auto_field]
+    returning = connection.features.can_return_columns_from_insert
+    key = (connection.vendor, connection.settings_dict["NAME"], type(obj), returning)
+    sql = _inserts.get(key)
+    if sql is None:
+        quote = connection.ops.quote_name
+        columns = ", ".join(quote(f.column) for f in fields)
+        sql = f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES ({', '.join(['%s'] * len(fields))})"
+        if returning:
+            sql += f" RETURNING {quote(meta.pk.column)}"
+        _inserts[key] = sql
+    params = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        obj.pk = cursor.fetchone()[0] if returning else cursor.lastrowid
+    obj._state.adding, obj._state.db = False, alias
+    return obj

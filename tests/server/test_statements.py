@@ -11,7 +11,7 @@ from django.db.models import Count, QuerySet
 from django.test.utils import CaptureQueriesContext
 
 from dipserver.games.models import Game, Phase, Power
-from dipserver.games.statements import Compiled, row_update
+from dipserver.games.statements import Compiled, row_insert, row_update
 
 
 def _seats(game_id: int) -> QuerySet[Power]:
@@ -61,3 +61,13 @@ def test_row_update_writes_prepared_values_where_the_conditions_hold_and_bumps(g
     version = Game.objects.get(id=game.id).version
     assert row_update(Game, game.id, {"current_phase": None}, bump="version") == 1
     assert Game.objects.values_list("current_phase", "version").get(id=game.id) == (None, version + 1)
+
+
+def test_row_insert_writes_what_create_would(game):
+    values = {"game": game, "name": "F1901M", "variant_version": "v", "snapshot": {"a": [1]}}
+    made = row_insert(Phase(index=5, **values))
+    assert made.pk is not None and not made._state.adding
+    created = Phase.objects.create(index=6, **values)
+    columns = [f.attname for f in Phase._meta.concrete_fields if f.attname not in ("id", "index")]
+    rows = {p.index: [getattr(p, c) for c in columns] for p in Phase.objects.filter(index__in=(5, 6))}
+    assert rows[5] == rows[6] == [getattr(created, c) for c in columns]

@@ -44,7 +44,7 @@ from dipserver.games.services.games import game_finish
 from dipserver.games.services.orders import phase_enqueue, phases_enqueue
 from dipserver.games.services.powers import away_deadline
 from dipserver.games.services.reminders import phase_reminders_sweep as phase_reminders_sweep
-from dipserver.games.statements import Compiled, row_update
+from dipserver.games.statements import Compiled, row_insert, row_update
 from dipserver.games.turn import Turn, powers_in_play_at, powers_to_act, turn_play
 from dipserver.games.variants import game_variant
 
@@ -310,7 +310,7 @@ def _next_deadline(game: Game, turn: Turn, now: dt.datetime, powers: list[Power]
 
 
 def _advance(game: Game, phase: Phase, turn: Turn, now: dt.datetime, powers: list[Power]) -> None:
-    nxt = Phase.objects.create(
+    nxt = Phase(
         game=game,
         index=phase.index + 1,
         name=turn.next_snapshot["phase"],
@@ -319,6 +319,7 @@ def _advance(game: Game, phase: Phase, turn: Turn, now: dt.datetime, powers: lis
         status=Phase.Status.PROCESSED if turn.over else Phase.Status.OPEN,
         deadline=None if turn.over else _next_deadline(game, turn, now, powers),
     )
+    row_insert(nxt)  # as Phase.objects.create, from SQL built once
     game.current_phase = nxt
     # As game.save(update_fields=["current_phase"]) writes it, version bumped, from SQL built once.
     row_update(Game, game.id, {"current_phase": nxt.id}, bump="version")
