@@ -22,7 +22,8 @@ Each figure is printed beside its target (issue 19).
    3 ms of server CPU per PUT (the gunicorn processes' CPU time over the stage divided by its requests).
 
 Times on a shared machine are noisy: each line carries the load average, and the CPU times and query
-counts beside the times, which load disturbs much less.
+counts beside the times, which load disturbs much less. For exact figures, ``scripts/profile_phase.py
+--callgrind N`` counts the instructions of one ``phase_process`` (or of its results announcement).
 """
 
 from __future__ import annotations

@@ -127,11 +127,20 @@ def announcements_pending(name: str, ids: dict[str, Any]) -> list[int] | None:
     return list(_untold(name, ids).values_list("id", flat=True))
 
 
-def announcement_told(*, name: str, ids: dict[str, Any], rows: list[int] | None = None) -> None:
+def announcement_told(
+    *,
+    name: str,
+    ids: dict[str, Any],
+    rows: list[int] | None = None,
+    processed_at: dt.datetime | None = None,
+) -> None:
     """Every channel has the event's rows: the sweep queues it no more. ``rows``: the ones
-    ``announcements_pending`` read before telling, the only ones deleted (default: every row of the event)."""
+    ``announcements_pending`` read before telling, the only ones deleted (default: every row of the event).
+    ``processed_at``: the results told were of the phase processed then (one reverted and processed again
+    meanwhile keeps its new results untold)."""
     if name == PHASE_RESULTS:  # (every phase's announcement writes this: SQL built once)
-        row_update(Phase, ids["phase_id"], {"announce_due": None})
+        told = {"processed_at": processed_at} if processed_at is not None else None
+        row_update(Phase, ids["phase_id"], {"announce_due": None}, where=told)
     elif rows is not None:
         if rows:
             Announcement.objects.filter(id__in=rows).delete()
