@@ -16,6 +16,7 @@ import datetime as dt
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from typing import Any
 
 from django.dispatch import Signal
 from django.urls import reverse
@@ -24,7 +25,7 @@ from django.utils import timezone
 from dipserver.accounts.models import User
 from dipserver.accounts.selectors import preference_wants, preferences_of, user_zone
 from dipserver.games.jobs import job_later
-from dipserver.games.models import Game, Message, Phase, Power
+from dipserver.games.models import Game, Message, Phase, Power, Reminder
 from dipserver.games.phase_names import game_phase_title
 from dipserver.games.phase_news import phase_news
 from dipserver.games.pictures import PHASE_PICTURE
@@ -75,6 +76,28 @@ def notification_later(name: str, **ids: int) -> None:
         raise ValueError(f"No notification called {name!r}")
     if not _muted.get():
         job_later("notification_send", name, ids)
+
+
+def told_ids(name: str, ids: dict[str, Any]) -> dict[str, Any] | None:
+    """What the sender and the channels beside it are called with: ``ids`` as queued, but for deadline
+    reminders queued again from their ``Announcement`` row (``{"game_id": ...}``, the sweep that wrote them
+    died before their mails were queued) the game's open phase and every seat whose player was reminded
+    of its deadline (each channel stores by key: those told before hear nothing twice). None: nothing to
+    tell (the phase is no longer open)."""
+    if name != "deadline_reminder_send" or "game_id" not in ids:
+        return ids
+    phase = (
+        Phase.objects.filter(id=Game.objects.filter(id=ids["game_id"]).values("current_phase_id")[:1])
+        .filter(status=Phase.Status.OPEN, deadline__isnull=False)
+        .values_list("id", "deadline")
+        .first()
+    )
+    if phase is None or phase[1] is None:
+        return None
+    reminded = Reminder.objects.filter(phase_id=phase[0], deadline=phase[1]).values("user_id")
+    seats = Power.objects.filter(game_id=ids["game_id"], user_id__in=reminded).order_by("id")
+    power_ids = list(seats.values_list("id", flat=True))
+    return {"phase_id": phase[0], "power_ids": power_ids} if power_ids else None
 
 
 def _send(mails: list[Outgoing]) -> int:

@@ -8,8 +8,12 @@ from django.db import InterfaceError, OperationalError
 
 from dipserver.games import notifications
 from dipserver.games.jobs import job_register
-from dipserver.games.phase_news import reads_shared
-from dipserver.games.services.announcements import announcement_told, announcements_due_sweep
+from dipserver.games.phase_news import phase_news, reads_shared
+from dipserver.games.services.announcements import (
+    announcement_told,
+    announcements_due_sweep,
+    announcements_pending,
+)
 from dipserver.games.services.phases import phase_process as phase_process_service
 from dipserver.games.services.phases import phase_reminders_sweep
 from dipserver.games.services.phases import phases_due_sweep as sweep_service
@@ -54,10 +58,17 @@ def notification_send(name: str, ids: dict[str, int]) -> int:
     """Put the mails of one event in the outbox (``notifications.<name>(**ids)``); safe to run twice."""
     if name not in notifications.SENDERS:
         raise ValueError(f"No notification called {name!r}")
-    with reads_shared():  # the mail and the channels beside it tell the same facts: read once
-        queued = int(getattr(notifications, name)(**ids))
-        notifications.announced.send(sender=name, ids=ids)
-    announcement_told(name=name, ids=ids)  # every channel has its rows: not to be queued again by the sweep
+    pending = announcements_pending(name, ids)  # before telling: a row written meanwhile is another event's
+    told = notifications.told_ids(name, ids)
+    queued, processed_at = 0, None
+    if told is not None:
+        with reads_shared():  # the mail and the channels beside it tell the same facts: read once
+            queued = int(getattr(notifications, name)(**told))
+            notifications.announced.send(sender=name, ids=told)
+            if name == "phase_results_send":  # the results told: of the phase as processed then
+                processed_at = phase_news(ids["phase_id"]).phase.processed_at
+    # Every channel has its rows: not to be queued again by the sweep.
+    announcement_told(name=name, ids=ids, rows=pending, processed_at=processed_at)
     return queued
 
 

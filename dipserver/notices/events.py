@@ -69,7 +69,15 @@ def _readers(game: Game, seats: Iterable[Power] | None = None) -> list[Power]:
 
 
 def _notice(
-    kind: str, event: str, game: Game, user: User | None, title: str, text: str, **facts: Any
+    kind: str,
+    event: str,
+    game: Game,
+    user: User | None,
+    title: str,
+    text: str,
+    *,
+    link: str | None = None,  # the game's page, when the caller made it once for all its notices
+    **facts: Any,
 ) -> Notice:
     reader = str(user.id) if user is not None else "game"
     return Notice(
@@ -80,7 +88,7 @@ def _notice(
         user.id if user else None,
         title,
         text,
-        _link(game),
+        link if link is not None else _link(game),
         facts,
     )
 
@@ -103,7 +111,9 @@ def phase_processed(*, phase_id: int) -> list[Notice]:
     title = f"[{game.name}] {game_phase_title(game, phase.name)} processed"
     event = f"phase:{phase.id}:{_stamp(phase.processed_at)}"
     summary = f"{len(phase.results)} orders adjudicated."
-    out = [_notice(Kind.PHASE_PROCESSED, event, game, None, title, "\n".join([summary, *lines]), **facts)]
+    link = _link(game)  # one URL for every reader's notice
+    text = "\n".join([summary, *lines])
+    out = [_notice(Kind.PHASE_PROCESSED, event, game, None, title, text, link=link, **facts)]
     for seat in _readers(game, news.seats):
         due = []
         if following is not None and game.status != Game.Status.FINISHED:
@@ -118,6 +128,7 @@ def phase_processed(*, phase_id: int) -> list[Notice]:
                 seat.user,
                 title,
                 text,
+                link=link,
                 **facts,
                 to_order=seat.name in acting,
             )
@@ -143,7 +154,11 @@ def press_received(*, message_id: int) -> list[Notice]:
         sender = (seen.sender or "anonymous").title()
         to = "everyone" if not seen.recipients else ", ".join(n.title() for n in seen.recipients)
         title = f"[{game.name}] {'Public press' if not seen.recipients else 'Press'} from {sender}"
-        facts = {"sender": seen.sender, "recipients": seen.recipients, "channel": seen.channel}
+        facts: dict[str, Any] = {
+            "sender": seen.sender,
+            "recipients": seen.recipients,
+            "channel": seen.channel,
+        }
         text = f"To: {to}\n\n{message.body}"
         out.append(_notice(Kind.PRESS, f"message:{message.id}", game, user, title, text, **facts))
     return out

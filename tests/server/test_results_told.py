@@ -75,3 +75,16 @@ def test_an_untold_phase_queued_again_waits_its_time_before_the_next_try(process
     assert announcements_due_sweep(now=LATE + REQUEUE_AFTER) == [_results(phase_id)]  # and lost again
     assert announcements_due_sweep(now=LATE + 2 * REQUEUE_AFTER - dt.timedelta(seconds=1)) == []
     assert announcements_due_sweep(now=LATE + 2 * REQUEUE_AFTER) == [_results(phase_id)]
+
+
+def test_results_told_of_an_earlier_processing_leave_the_new_results_untold(processed):
+    """Processed, reverted and processed again while the first results were being told: the first task
+    clears nothing of the second processing, whose own task (or the sweep) tells it."""
+    _game, phase_id, _players, _lost = processed
+    first = Phase.objects.get(id=phase_id)
+    later = first.processed_at + dt.timedelta(minutes=1)
+    Phase.objects.filter(id=phase_id).update(processed_at=later)  # as processing it again leaves it
+    announcement_told(name="phase_results_send", ids={"phase_id": phase_id}, processed_at=first.processed_at)
+    assert Phase.objects.get(id=phase_id).announce_due == first.announce_due
+    announcement_told(name="phase_results_send", ids={"phase_id": phase_id}, processed_at=later)
+    assert Phase.objects.get(id=phase_id).announce_due is None

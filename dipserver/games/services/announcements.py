@@ -8,6 +8,15 @@ again ``REQUEUE_AFTER`` later. A processed phase's results are told the same way
 ``Phase.announce_due`` in place of a row (set by the UPDATE that saves them). With the broker unreachable
 at the commit, the event is due at once instead and what was asked for is answered as usual. Every
 channel stores by key, so telling twice tells nobody twice.
+
+Deadline reminders are told by the reminder sweep itself (``services.reminders``), which keeps a row
+(``announcement_kept``) from its transaction until the mails are in the outbox; a sweep that died between
+the two leaves the row, and the task queued for it tells the reminders of the game's open phase again
+(``notifications.told_ids``).
+
+A task deletes only the rows it saw before telling (``announcements_pending``): a row written meanwhile (a
+game that ended, was reverted and ended again while the first end was being told) is another event, and
+stays until its own task has told it.
 """
 
 from __future__ import annotations
@@ -25,6 +34,7 @@ from kombu.exceptions import OperationalError as BrokerUnreachable
 from dipserver.games import notifications
 from dipserver.games.jobs import job_send
 from dipserver.games.models import Announcement, Phase
+from dipserver.games.statements import row_update
 
 # A job still not done this long after it was queued (an announcement untold, a phase due and unprocessed)
 # is queued again: its message was lost (Redis restarted without its data, the process died between the
@@ -32,9 +42,15 @@ from dipserver.games.models import Announcement, Phase
 REQUEUE_AFTER = dt.timedelta(minutes=5)
 
 PHASE_RESULTS = "phase_results_send"
+REMINDERS = "deadline_reminder_send"
 # The senders whose events keep an ``Announcement`` row until told -> the row's column their one argument
-# names (deadline reminders keep their own record, ``Reminder``, and are not told late).
-DURABLE = {"game_started_send": "game_id", "game_ended_send": "game_id", "press_send": "message_id"}
+# names (a reminder's row names its game: told again, the reminders of its open phase are).
+DURABLE = {
+    "game_started_send": "game_id",
+    "game_ended_send": "game_id",
+    "press_send": "message_id",
+    REMINDERS: "game_id",
+}
 
 # (sender, its arguments): one announcement queued again by the sweep.
 Queued = tuple[str, dict[str, Any]]
@@ -48,11 +64,20 @@ def announcement_later(
     """Run the sender ``name`` for the game (or its press ``message_id``) once the current transaction
     commits, and record in it that the event is untold (the row goes with the game and the message)."""
     ids = _ids(name, game_id, message_id)
+    if announcement_kept(name, game_id=game_id, message_id=message_id, now=now) is not None:
+        told_later(name, ids)
+
+
+def announcement_kept(
+    name: str, *, game_id: int, message_id: int | None = None, now: dt.datetime | None = None
+) -> int | None:
+    """Record in the current transaction that the event is untold, due to be queued again by the sweep
+    ``REQUEUE_AFTER`` from ``now``; the row's id (None inside ``notifications_muted``: nothing to tell)."""
+    _ids(name, game_id, message_id)
     if not notifications.notifications_on():
-        return
+        return None
     due = (now or timezone.now()) + REQUEUE_AFTER
-    Announcement.objects.create(game_id=game_id, message_id=message_id, sender=name, due=due)
-    told_later(name, ids)
+    return Announcement.objects.create(game_id=game_id, message_id=message_id, sender=name, due=due).id
 
 
 def told_later(name: str, ids: dict[str, Any]) -> None:
@@ -93,12 +118,33 @@ def _ids(name: str, game_id: int, message_id: int | None) -> dict[str, int]:
     return {arg: value}
 
 
-def announcement_told(*, name: str, ids: dict[str, Any]) -> None:
-    """Every channel has the event's rows: the sweep queues it no more (nothing to do for a sender that
-    keeps no record, such as deadline reminders)."""
-    if name == PHASE_RESULTS:
-        _untold(name, ids).update(announce_due=None)
-    elif name in DURABLE:
+def announcements_pending(name: str, ids: dict[str, Any]) -> list[int] | None:
+    """The rows that say the event is untold, read before it is told (None: the sender keeps no rows, or
+    its arguments name none, as the reminder sweep's own do)."""
+    arg = DURABLE.get(name)
+    if arg is None or arg not in ids:
+        return None
+    return list(_untold(name, ids).values_list("id", flat=True))
+
+
+def announcement_told(
+    *,
+    name: str,
+    ids: dict[str, Any],
+    rows: list[int] | None = None,
+    processed_at: dt.datetime | None = None,
+) -> None:
+    """Every channel has the event's rows: the sweep queues it no more. ``rows``: the ones
+    ``announcements_pending`` read before telling, the only ones deleted (default: every row of the event).
+    ``processed_at``: the results told were of the phase processed then (one reverted and processed again
+    meanwhile keeps its new results untold)."""
+    if name == PHASE_RESULTS:  # (every phase's announcement writes this: SQL built once)
+        told = {"processed_at": processed_at} if processed_at is not None else None
+        row_update(Phase, ids["phase_id"], {"announce_due": None}, where=told)
+    elif rows is not None:
+        if rows:
+            Announcement.objects.filter(id__in=rows).delete()
+    elif DURABLE.get(name) in ids:
         _untold(name, ids).delete()
 
 

@@ -15,6 +15,7 @@ from dipserver.games.models import Game, Phase, Power
 from dipserver.games.phase_names import game_phase_title as game_phase_title
 from dipserver.games.phase_names import phase_label as phase_label
 from dipserver.games.phase_names import phase_title as phase_title
+from dipserver.games.statements import Compiled
 
 
 def game_locked(game_id: int) -> Game:
@@ -25,12 +26,20 @@ def game_locked(game_id: int) -> Game:
     return game
 
 
-def game_of_phase_locked(phase_id: int) -> Game | None:
-    """The Game row of phase ``phase_id``, locked as ``game_locked`` locks it, found and locked in one
-    statement (the phase itself is not locked: it comes second)."""
+def _game_of_phase(phase_id: int) -> QuerySet[Game]:
     # No ordering in the subquery: Phase's default ordering would join the game table to sort one row.
     game_id = Phase.objects.filter(id=phase_id).order_by().values("game_id")[:1]
-    return Game.objects.select_for_update().filter(id=Subquery(game_id)).order_by().first()
+    return Game.objects.select_for_update().filter(id=Subquery(game_id)).order_by("pk")[:1]
+
+
+_GAME_OF_PHASE = Compiled(_game_of_phase, "phase_id")
+
+
+def game_of_phase_locked(phase_id: int) -> Game | None:
+    """The Game row of phase ``phase_id``, locked as ``game_locked`` locks it, found and locked in one
+    statement (the phase itself is not locked: it comes second). Compiled once: every phase runs it."""
+    found = _GAME_OF_PHASE(phase_id=phase_id)
+    return found[0] if found else None
 
 
 def phase_locked(game: Game) -> Phase:

@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import datetime as dt
 import enum
+from typing import Any
 
 from django.contrib.postgres.expressions import ArraySubquery
 from django.db import connection, transaction
-from django.db.models import F, OuterRef, Q, Subquery
+from django.db.models import F, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from dipserver.games import notifications
@@ -43,6 +44,7 @@ from dipserver.games.services.games import game_finish
 from dipserver.games.services.orders import phase_enqueue, phases_enqueue
 from dipserver.games.services.powers import away_deadline
 from dipserver.games.services.reminders import phase_reminders_sweep as phase_reminders_sweep
+from dipserver.games.statements import Compiled, row_insert, row_update
 from dipserver.games.turn import Turn, powers_in_play_at, powers_to_act, turn_play
 from dipserver.games.variants import game_variant
 
@@ -65,7 +67,7 @@ def phase_process(*, phase_id: int, now: dt.datetime | None = None, force: bool 
             return Processed.MISSING
         if game.status != Game.Status.ACTIVE:
             return Processed.NOT_IN_PLAY
-        phase = Phase.objects.select_for_update(no_key=True).filter(id=phase_id).order_by().first()
+        phase = next(iter(_PHASE_LOCKED(phase_id=phase_id)), None)
         if phase is None or not _due(phase, now, force):
             return Processed.NOT_DUE
         powers, texts = _seats_and_texts(game, phase)
@@ -208,16 +210,28 @@ def _order_texts(phase: Phase) -> dict[str, list[str]]:
     return texts
 
 
+def _phase_for_update(phase_id: int) -> QuerySet[Phase]:
+    # FOR NO KEY UPDATE, the lock an UPDATE takes: it waits for the submissions in flight.
+    return Phase.objects.select_for_update(no_key=True).filter(id=phase_id).order_by()[:1]
+
+
+def _seats_with_texts(game_id: int, phase_id: int) -> QuerySet[Power]:
+    mine = Order.objects.filter(phase_id=phase_id, power=OuterRef("pk")).order_by("id")
+    seats = Power.objects.select_for_update().filter(game_id=game_id).order_by("id")  # as seats_for_update
+    return seats.annotate(texts=ArraySubquery(mine.values("text")), first=Subquery(mine.values("id")[:1]))
+
+
+# Built once: compiling these took more instructions than adjudicating the phase (scripts/profile_phase.py).
+_PHASE_LOCKED = Compiled(_phase_for_update, "phase_id")
+_SEATS_WITH_TEXTS = Compiled(_seats_with_texts, "game_id", "phase_id")
+
+
 def _seats_and_texts(game: Game, phase: Phase) -> tuple[list[Power], dict[str, list[str]]]:
     """The seats, locked (last in the lock order), and each power's order texts as ``_order_texts`` reads
     them; on PostgreSQL in the one statement that locks the seats, each seat's orders as an array."""
-    seats = seats_for_update(game)
     if connection.vendor != "postgresql":
-        return list(seats), _order_texts(phase)
-    mine = Order.objects.filter(phase=phase, power=OuterRef("pk")).order_by("id")
-    rows = list(
-        seats.annotate(texts=ArraySubquery(mine.values("text")), first=Subquery(mine.values("id")[:1]))
-    )
+        return list(seats_for_update(game)), _order_texts(phase)
+    rows: list[Any] = _SEATS_WITH_TEXTS(game_id=game.id, phase_id=phase.id)  # annotated: texts, first
     # The powers in the order their first orders came, as _order_texts gives them.
     ordered = sorted((p for p in rows if p.first is not None), key=lambda p: p.first)
     powers: list[Power] = list(rows)
@@ -251,10 +265,8 @@ def _record(phase: Phase, turn: Turn, now: dt.datetime) -> bool:
         turn.skipped,
     )
     fields = ("status", "processed_at", "announce_due", "orders", "results", "events", "skipped")
-    written = Phase.objects.filter(id=phase.id, status=Phase.Status.OPEN).update(
-        **{name: getattr(phase, name) for name in fields}
-    )
-    return bool(written)
+    values = {name: getattr(phase, name) for name in fields}
+    return bool(row_update(Phase, phase.id, values, where={"status": Phase.Status.OPEN}))
 
 
 def _missed_orders(
@@ -298,7 +310,7 @@ def _next_deadline(game: Game, turn: Turn, now: dt.datetime, powers: list[Power]
 
 
 def _advance(game: Game, phase: Phase, turn: Turn, now: dt.datetime, powers: list[Power]) -> None:
-    nxt = Phase.objects.create(
+    nxt = Phase(
         game=game,
         index=phase.index + 1,
         name=turn.next_snapshot["phase"],
@@ -307,8 +319,11 @@ def _advance(game: Game, phase: Phase, turn: Turn, now: dt.datetime, powers: lis
         status=Phase.Status.PROCESSED if turn.over else Phase.Status.OPEN,
         deadline=None if turn.over else _next_deadline(game, turn, now, powers),
     )
+    row_insert(nxt)  # as Phase.objects.create, from SQL built once
     game.current_phase = nxt
-    game.save(update_fields=["current_phase"])
+    # As game.save(update_fields=["current_phase"]) writes it, version bumped, from SQL built once.
+    row_update(Game, game.id, {"current_phase": nxt.id}, bump="version")
+    game.__dict__.pop("version", None)  # deferred, as Game.save leaves it: read again only if asked for
     if turn.over:
         result = {"win": Game.Result.SOLO, "draw": Game.Result.DRAW}.get(turn.result, Game.Result.NO_WINNER)
         game_finish(game=game, result=result, winners=list(turn.winners), now=now)

@@ -10,6 +10,11 @@ announced once (``notifications.announced``) and each channel decides how it arr
 webhooks for everyone, mail only to a confirmed address with reminder mails on). Whether a reminder was
 announced is a ``Reminder`` row (phase, player, deadline), written in the same transaction as the
 announcement, so each player hears once; a deadline that moves gets reminders again.
+
+The mails are queued after that transaction commits; an ``Announcement`` row written in it says they are
+still to come until they are in the outbox, so a sweep that dies in between (or whose mails fail to be
+queued) leaves the reminders to ``announcements_due_sweep``, which has them told again
+(``services.announcements``).
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from dipserver.accounts.selectors import preferences_of
 from dipserver.games import notifications
 from dipserver.games.inserts import rows_inserted_once
 from dipserver.games.models import Game, Order, Phase, Power, Reminder
+from dipserver.games.services.announcements import REMINDERS, announcement_kept, announcement_told
 from dipserver.games.turn import powers_to_act
 
 # The most hours ahead a player may ask to be reminded (the account page offers up to this).
@@ -101,9 +107,11 @@ def _announced(phase: Phase, seats: list[tuple[int, int]], now: dt.datetime) -> 
         if not power_ids:
             return False
         ids = {"phase_id": phase.id, "power_ids": power_ids, "now": now}
-        notifications.announced.send(sender="deadline_reminder_send", ids=ids)
+        notifications.announced.send(sender=REMINDERS, ids=ids)
+        untold = announcement_kept(REMINDERS, game_id=phase.game_id, now=now)
     # Mail (confirmed addresses only) after the commit: its task must find the outbox row it is sent.
     notifications.deadline_reminder_send(phase_id=phase.id, power_ids=power_ids, now=now)
+    announcement_told(name=REMINDERS, ids={"game_id": phase.game_id}, rows=[untold] if untold else [])
     return True
 
 
