@@ -32,11 +32,13 @@ from dipserver.engine.convoys import (
     DISRUPTED,
     PARADOX,
     _province,
+    as_dict,
     contested_provinces,
     convoy_route,
     necessary_fleets,  # noqa: F401  (re-exported)
     retreat_options,
     sea_route,  # noqa: F401  (re-exported)
+    unit_moved,
     water_neighbours,  # noqa: F401  (re-exported)
 )
 
@@ -73,7 +75,7 @@ from dipserver.engine.resolver import (
     OrderTable,
     resolve,
 )
-from dipserver.engine.types import ARMY, FLEET, Unit, UnitType, coast_of
+from dipserver.engine.types import FLEET, Unit, coast_of
 
 if TYPE_CHECKING:
     from dipserver.engine.board import Board
@@ -118,24 +120,7 @@ def resolve_movement(
 # --- the phase ----------------------------------------------------------------------------------------
 
 
-def _unit(power: str, unit_type: UnitType, loc: str) -> Unit:
-    """A ``Unit`` value, memoised: units are immutable and a phase moves a dozen of them. One table per
-    type and power, keyed by the location: no key to build, and none with the enum in it."""
-    by_power = _ARMIES if unit_type is ARMY else _FLEETS
-    cache = by_power.get(power)
-    if cache is None:
-        cache = by_power[power] = {}
-    unit = cache.get(loc)
-    if unit is None:
-        unit = Unit(power, unit_type, loc)
-        if len(cache) < 1024:
-            cache[loc] = unit
-    return unit
-
-
 _NOWHERE: Final[frozenset[str]] = frozenset()
-_ARMIES: Final[dict[str, dict[str, Unit]]] = {}
-_FLEETS: Final[dict[str, dict[str, Unit]]] = {}
 
 
 def _same_coast(board: Board, supported: str, moved: str) -> bool:
@@ -145,11 +130,6 @@ def _same_coast(board: Board, supported: str, moved: str) -> bool:
         return True
     named = coast_of(supported)
     return named not in board.coasts(_province(supported)) or coast_of(moved) in (named, None)
-
-
-def _as_dict(table: Mapping[str, frozenset[str]]) -> dict[str, frozenset[str]]:
-    """A board's move table as the dict it is (compiled, its ``get`` is then a C call), or copied."""
-    return table if isinstance(table, dict) else dict(table)
 
 
 _Given = tuple[int, str, Order, str]  # (slot in the results, power, legal order, a move's settled target)
@@ -203,8 +183,9 @@ class _Phase:
         """The one legal order of each ordered unit (by province); every other order is reported."""
         units, checks, standing = self.units, MOVEMENT_CHECKS, self.standing
         checked = standing.checked
-        fleet_table, army_table = _as_dict(self.board.fleet_table), _as_dict(self.board.army_table)
-        fleet = FLEET
+        fleet_table, army_table = as_dict(self.board.fleet_table), as_dict(self.board.army_table)
+        # Module names as locals: compiled, a name imported from another module is a dict lookup each time.
+        fleet, hold_order, move_order = FLEET, Hold, Move
         chosen: dict[str, _Given] = {}
         extra: dict[str, list[_Given]] = {}
         moves, others = self._moves, self._others
@@ -231,9 +212,9 @@ class _Phase:
                         # Holds and plain moves to a neighbour are most orders: decided here, without a
                         # call to their check (which would say the same).
                         problem = ""
-                        if cls is Hold:
+                        if cls is hold_order:
                             problem, dest = None, ""
-                        elif cls is Move and not order.via_convoy:  # type: ignore[union-attr]
+                        elif cls is move_order and not order.via_convoy:  # type: ignore[union-attr]
                             dest = order.dest  # type: ignore[union-attr]
                             if unit.type is fleet:
                                 if dest in fleet_table.get(unit.location, _NOWHERE) and not unit.aboard:
@@ -249,14 +230,21 @@ class _Phase:
                             else:
                                 chosen[prov] = given
                                 # Sorted for step 2 as they come, saving it a pass over the orders.
-                                if cls is Move:
+                                if cls is move_order:
                                     moves.append((prov, dest))
-                                elif cls is not Hold:
+                                elif cls is not hold_order:
                                     others.append((prov, order))
                             results.append(None)  # type: ignore[arg-type]  # filled in by _report
                             continue
                 assert problem is not None  # (a legal order went on above)
                 results.append(OrderResult(power, order, INVALID, problem))
+        self._repeated(chosen, extra, results)
+        return chosen
+
+    def _repeated(
+        self, chosen: dict[str, _Given], extra: dict[str, list[_Given]], results: list[OrderResult]
+    ) -> None:
+        """The units given two legal orders: a repeat is void; given different ones, the unit holds."""
         for prov, later in extra.items():
             first = chosen[prov]
             if all(g[2] == first[2] for g in later):
@@ -270,7 +258,6 @@ class _Phase:
                 why = f"{self.standing.unit_name(prov)} was given different orders, so it holds"
                 for slot, power, order, _ in [first, *later]:
                     results[slot] = OrderResult(power, order, INVALID, why)
-        return chosen
 
     # step 2: validity ---------------------------------------------------------------------------
 
@@ -400,7 +387,7 @@ class _Phase:
             if kind[i] == MOVE and success[i]:
                 loc = sane.dest_loc[i]
                 moved = (
-                    _unit(unit.power, unit.type, loc)
+                    unit_moved(unit.power, unit.type, loc)
                     if not unit.aboard
                     else Unit(unit.power, unit.type, loc, True)
                 )
@@ -446,33 +433,35 @@ class _Phase:
         kinds, index, void = sane.kind, sane.index, sane.void
         success, path, paradox = decisions.success, decisions.path, decisions.paradox
         hits, voids, landing = bool(dislodged_by), bool(void), sane.landing
+        # Module names as locals: compiled, a name imported from another module is a dict lookup each time.
+        succeeded, bounce, cut, dislodged, disembark = SUCCESS, BOUNCE, CUT, DISLODGED, Disembark
         for prov, (slot, power, order, _) in chosen.items():
             i = index[prov]
             hit = hits and i in dislodged_by
             reason = ""
-            if landing and type(order) is Disembark:
+            if landing and type(order) is disembark:
                 i = landing[prov]  # the landing army's row; ``hit``: its A/F was dislodged
             kind = kinds[i]
             if voids and i in void:
                 outcome, reason = void[i]
             elif kind == MOVE:
                 if success[i]:
-                    outcome = SUCCESS
+                    outcome = succeeded
                 elif path[i]:
-                    outcome = BOUNCE
+                    outcome = bounce
                     if i in sane.ferried:
                         reason = ferry.STAYS_ABOARD.format(sea=sane.ferried[i])
                 else:
                     outcome, reason = NO_CONVOY, DISRUPTED
             elif kind == SUPPORT:
-                outcome = SUCCESS if success[i] else CUT
+                outcome = succeeded if success[i] else cut
             elif kind == HOLD:
-                outcome = DISLODGED if hit else SUCCESS
+                outcome = dislodged if hit else succeeded
             elif i in paradox:
                 outcome = VOID
                 reason = PARADOX
             else:
-                outcome = SUCCESS if success[i] else DISLODGED
+                outcome = succeeded if success[i] else dislodged
             results[slot] = OrderResult(power, order, outcome, reason, hit)
 
 

@@ -13,8 +13,6 @@ the guessing pass: tests hold the two in agreement with it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from dipserver.engine.resolver.cycles import decide_cycles
 from dipserver.engine.resolver.decisions import settle, settle_one
 from dipserver.engine.resolver.resolution import Resolution
@@ -34,7 +32,8 @@ class Decisions:
 
     __slots__ = ("paradox", "path", "success")
 
-    def __init__(self, success: Sequence[bool], path: Sequence[bool], paradox: frozenset[int]) -> None:
+    def __init__(self, success: list[bool], path: list[bool], paradox: frozenset[int]) -> None:
+        # Lists, not any sequence: compiled, a list is indexed in C, a Sequence through a method call.
         self.success = success  # per unit: MOVE arrived / SUPPORT given / CONVOY carried; False for HOLD
         self.path = path  # per unit: a MOVE had its way open (by land, or an unbroken convoy)
         self.paradox = paradox  # convoys failed by the Szykman rule
