@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
+from dipserver.engine.types import ARMY
+
 if TYPE_CHECKING:
     from dipserver.engine.adjudicate import PhaseResult
     from dipserver.engine.board import Board
@@ -18,6 +20,8 @@ _MAX_BOARDS = 64  # the boards whose home tables are kept: one per variant, and 
 
 _OUTCOMES: dict[Any, str] = {}  # Outcome -> its value, a dict lookup quicker than the enum's property
 _INVALID: Final = "invalid"  # Outcome.INVALID's value, for the texts the reader refused
+_ARMY_TEXTS: Final[dict[str, str]] = {}  # location -> "A <location>"
+_FLEET_TEXTS: Final[dict[str, str]] = {}  # location -> "F <location>"
 
 
 def answer(
@@ -71,8 +75,20 @@ def position_data(variant: Variant, position: Position, board: Board) -> dict[st
     """A position in the request's shape (without orders): every power listed, lists sorted."""
     powers = _powers(variant)
     units: dict[str, list[str]] = {power: [] for power in powers}
+    armies, fleets, army = _ARMY_TEXTS, _FLEET_TEXTS, ARMY
     for unit in position.units.values():
-        units[unit.power].append(f"{unit.letters} {unit.location}")  # "A/F NTH": an army aboard (5.6)
+        loc = unit.location
+        if unit.aboard:
+            text = "A/F " + loc  # an army aboard (5.6)
+        else:  # ``str(unit)``, kept by location: one lookup, not a property call and a new string a unit
+            texts = armies if unit.type is army else fleets
+            found = texts.get(loc)
+            if found is None:
+                found = ("A " if texts is armies else "F ") + loc
+                if len(texts) < 4096:  # a map's locations are few; the cap only guards odd input
+                    texts[loc] = found
+            text = found
+        units[unit.power].append(text)
     centres: dict[str, list[str]] = {power: [] for power in powers}
     for prov, owner in position.owners.items():
         centres[owner].append(prov)
