@@ -292,15 +292,12 @@ def _strings(value: Any, where: str) -> list[str]:
 
 
 def _is_strings(value: Any) -> bool:
-    """A list of strings. Checked in C, as this runs for every list of every request: ``str.join`` refuses
-    anything but strings, and is quicker than collecting the items' types."""
+    """A list of strings. A typed loop, as this runs for every list of every request: compiled, it costs
+    less than the interpreter's trick of ``str.join`` (which builds a string to throw away)."""
     if type(value) is not list:
         return False
-    try:
-        "".join(value)
-    except TypeError:
-        return False
-    return True
+    listed: list[Any] = value
+    return all(isinstance(item, str) for item in listed)  # compiled to a loop, no generator made
 
 
 def _unit(board: Board, text: str, power: str, where: str) -> Unit:
