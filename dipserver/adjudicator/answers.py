@@ -4,11 +4,14 @@ JSON data, in the request's own shape.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
+
+from dipserver.engine.types import ARMY
 
 if TYPE_CHECKING:
     from dipserver.engine.adjudicate import PhaseResult
     from dipserver.engine.board import Board
+    from dipserver.engine.orders import Order
     from dipserver.engine.ordersheet import OrderSheet
     from dipserver.engine.position import Position
     from dipserver.engine.variant import Variant
@@ -16,32 +19,34 @@ if TYPE_CHECKING:
 _MAX_BOARDS = 64  # the boards whose home tables are kept: one per variant, and per home set a request gives
 
 _OUTCOMES: dict[Any, str] = {}  # Outcome -> its value, a dict lookup quicker than the enum's property
+_INVALID: Final = "invalid"  # Outcome.INVALID's value, for the texts the reader refused
+_ARMY_TEXTS: Final[dict[str, str]] = {}  # location -> "A <location>"
+_FLEET_TEXTS: Final[dict[str, str]] = {}  # location -> "F <location>"
 
 
 def answer(
     variant: Variant, board: Board, position: Position, read: OrderSheet, result: PhaseResult
 ) -> dict[str, Any]:
     """The answer's JSON data: outcomes and reasons by power and order text, skipped phases, next position."""
-    from dipserver.engine.orders import Outcome
+    outcomes = _OUTCOMES
+    if not outcomes:
+        from dipserver.engine.orders import Outcome  # on the first answer only: an import costs each time
 
-    if not _OUTCOMES:
-        _OUTCOMES.update((outcome, outcome.value) for outcome in Outcome)
+        outcomes.update((outcome, outcome.value) for outcome in Outcome)
     results: dict[str, dict[str, str]] = {}
     reasons: dict[str, dict[str, str]] = {}
     for power, raw, reason in read.rejected:
-        results.setdefault(power, {})[raw] = _OUTCOMES[Outcome.INVALID]
+        results.setdefault(power, {})[raw] = _INVALID
         reasons.setdefault(power, {})[raw] = reason
     # The adjudicator reports one result per order given, in the order given, then the orders it made up
     # itself (a disband for want of a retreat, civil disorder): those are written in short notation.
-    rows = result.results
-    given_orders = [order for orders in read.orders.values() for order in orders]
-    texts = [
-        text if row.order is order else _written(row.order, position)
-        for text, order, row in zip(read.texts, given_orders, rows, strict=False)  # rows go on: made up
-    ]
-    texts += [_written(row.order, position) for row in rows[len(texts) :]]
-    outcomes = _OUTCOMES
-    for text, row in zip(texts, rows, strict=True):
+    given_orders: list[Order] = []
+    for orders in read.orders.values():
+        given_orders.extend(orders)
+    texts = read.texts
+    n = min(len(texts), len(given_orders))
+    for k, row in enumerate(result.results):
+        text = texts[k] if k < n and row.order is given_orders[k] else _written(row.order, position)
         power = row.power
         given = results.get(power)
         if given is None:
@@ -70,20 +75,23 @@ def position_data(variant: Variant, position: Position, board: Board) -> dict[st
     """A position in the request's shape (without orders): every power listed, lists sorted."""
     powers = _powers(variant)
     units: dict[str, list[str]] = {power: [] for power in powers}
+    armies, fleets, army = _ARMY_TEXTS, _FLEET_TEXTS, ARMY
     for unit in position.units.values():
-        units[unit.power].append(f"{unit.letters} {unit.location}")  # "A/F NTH": an army aboard (5.6)
+        loc = unit.location
+        if unit.aboard:
+            text = "A/F " + loc  # an army aboard (5.6)
+        else:  # ``str(unit)``, kept by location: one lookup, not a property call and a new string a unit
+            texts = armies if unit.type is army else fleets
+            found = texts.get(loc)
+            if found is None:
+                found = ("A " if texts is armies else "F ") + loc
+                if len(texts) < 4096:  # a map's locations are few; the cap only guards odd input
+                    texts[loc] = found
+            text = found
+        units[unit.power].append(text)
     centres: dict[str, list[str]] = {power: [] for power in powers}
     for prov, owner in position.owners.items():
         centres[owner].append(prov)
-    dislodged: dict[str, list[dict[str, Any]]] = {}
-    for d in sorted(position.dislodged.values(), key=lambda d: d.unit.location):
-        entry: dict[str, Any] = {
-            "unit": f"{d.unit.letters} {d.unit.location}",
-            "retreats": sorted(d.retreats),
-        }
-        if d.stays_fleet:  # Sahara: told to stay a fleet with the movement orders (E16)
-            entry["stays_fleet"] = True
-        dislodged.setdefault(d.unit.power, []).append(entry)
     for listed in units.values():
         listed.sort()
     for listed in centres.values():
@@ -94,8 +102,21 @@ def position_data(variant: Variant, position: Position, board: Board) -> dict[st
         "units": units,
         "centers": centres,
         "homes": _homes_data(variant, board),
-        "dislodged": dislodged,
+        "dislodged": _dislodged_data(position) if position.dislodged else {},
     }
+
+
+def _dislodged_data(position: Position) -> dict[str, list[dict[str, Any]]]:
+    dislodged: dict[str, list[dict[str, Any]]] = {}
+    for d in sorted(position.dislodged.values(), key=lambda d: d.unit.location):
+        entry: dict[str, Any] = {
+            "unit": f"{d.unit.letters} {d.unit.location}",
+            "retreats": sorted(d.retreats),
+        }
+        if d.stays_fleet:  # Sahara: told to stay a fleet with the movement orders (E16)
+            entry["stays_fleet"] = True
+        dislodged.setdefault(d.unit.power, []).append(entry)
+    return dislodged
 
 
 _POWERS: dict[Variant, tuple[str, ...]] = {}

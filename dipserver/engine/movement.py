@@ -21,8 +21,7 @@ to the army's origin (4.A.5).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final, final
 
 # The Abstraction A/F rules' steps in the phase (boarding before the moves, landing armies' rows).
 from dipserver.engine import ferry
@@ -33,11 +32,13 @@ from dipserver.engine.convoys import (
     DISRUPTED,
     PARADOX,
     _province,
+    as_dict,
     contested_provinces,
     convoy_route,
     necessary_fleets,  # noqa: F401  (re-exported)
     retreat_options,
     sea_route,  # noqa: F401  (re-exported)
+    unit_moved,
     water_neighbours,  # noqa: F401  (re-exported)
 )
 
@@ -74,17 +75,25 @@ from dipserver.engine.resolver import (
     OrderTable,
     resolve,
 )
-from dipserver.engine.types import ARMY, FLEET, Unit, UnitType, coast_of
+from dipserver.engine.types import FLEET, Unit, coast_of
 
 if TYPE_CHECKING:
     from dipserver.engine.board import Board
 
 
-@dataclass(frozen=True, slots=True)
+@final
 class MovementOutcome:
-    results: tuple[OrderResult, ...]  # one per order given, in the order given
-    units: dict[str, Unit]  # the units still on the board, keyed by province
-    dislodged: dict[str, Dislodged]  # every dislodged unit with its retreat options (possibly none)
+    """What a movement phase leaves (a plain class: compiled, a dataclass's ``__init__`` stays Python)."""
+
+    __slots__ = ("dislodged", "results", "units")
+
+    def __init__(
+        self,
+        results: tuple[OrderResult, ...],  # one per order given, in the order given
+        units: dict[str, Unit],  # the units still on the board, keyed by province
+        dislodged: dict[str, Dislodged],  # every dislodged unit with its retreat options (possibly none)
+    ) -> None:
+        self.results, self.units, self.dislodged = results, units, dislodged
 
 
 def resolve_movement(
@@ -111,22 +120,7 @@ def resolve_movement(
 # --- the phase ----------------------------------------------------------------------------------------
 
 
-def _unit(power: str, unit_type: UnitType, loc: str) -> Unit:
-    """A ``Unit`` value, memoised: units are immutable and a phase moves a dozen of them. One table per
-    type, keyed by two strings: a key with the enum in it would hash through ``Enum.__hash__``."""
-    cache = _ARMIES if unit_type is ARMY else _FLEETS
-    key = (power, loc)
-    unit = cache.get(key)
-    if unit is None:
-        unit = Unit(power, unit_type, loc)
-        if len(cache) < 8192:
-            cache[key] = unit
-    return unit
-
-
-_NOWHERE: frozenset[str] = frozenset()
-_ARMIES: dict[tuple[str, str], Unit] = {}
-_FLEETS: dict[tuple[str, str], Unit] = {}
+_NOWHERE: Final[frozenset[str]] = frozenset()
 
 
 def _same_coast(board: Board, supported: str, moved: str) -> bool:
@@ -146,7 +140,8 @@ class _Phase:
         self, board: Board, units: Mapping[str, Unit], checked: bool = False, abstraction: bool = False
     ) -> None:
         self.board = board
-        self.units = units
+        # A dict, whatever mapping came: compiled, a dict's lookups are C calls, a Mapping's method calls.
+        self.units: dict[str, Unit] = units if isinstance(units, dict) else dict(units)
         self.ferry = abstraction
         self._boarded: dict[int, OrderResult] = {}  # id of each boarding order -> its result (A/F rules)
         # What the kinds' checks of step 1 read (``checked``: the reader has checked each order on its own).
@@ -188,7 +183,9 @@ class _Phase:
         """The one legal order of each ordered unit (by province); every other order is reported."""
         units, checks, standing = self.units, MOVEMENT_CHECKS, self.standing
         checked = standing.checked
-        fleet_table, army_table = self.board.fleet_table, self.board.army_table
+        fleet_table, army_table = as_dict(self.board.fleet_table), as_dict(self.board.army_table)
+        # Module names as locals: compiled, a name imported from another module is a dict lookup each time.
+        fleet, hold_order, move_order = FLEET, Hold, Move
         chosen: dict[str, _Given] = {}
         extra: dict[str, list[_Given]] = {}
         moves, others = self._moves, self._others
@@ -215,11 +212,11 @@ class _Phase:
                         # Holds and plain moves to a neighbour are most orders: decided here, without a
                         # call to their check (which would say the same).
                         problem = ""
-                        if cls is Hold:
+                        if cls is hold_order:
                             problem, dest = None, ""
-                        elif cls is Move and not order.via_convoy:  # type: ignore[union-attr]
+                        elif cls is move_order and not order.via_convoy:  # type: ignore[union-attr]
                             dest = order.dest  # type: ignore[union-attr]
-                            if unit.type is FLEET:
+                            if unit.type is fleet:
                                 if dest in fleet_table.get(unit.location, _NOWHERE) and not unit.aboard:
                                     problem = None
                             elif "/" not in dest and dest in army_table.get(prov, _NOWHERE):
@@ -233,14 +230,21 @@ class _Phase:
                             else:
                                 chosen[prov] = given
                                 # Sorted for step 2 as they come, saving it a pass over the orders.
-                                if cls is Move:
+                                if cls is move_order:
                                     moves.append((prov, dest))
-                                elif cls is not Hold:
+                                elif cls is not hold_order:
                                     others.append((prov, order))
                             results.append(None)  # type: ignore[arg-type]  # filled in by _report
                             continue
                 assert problem is not None  # (a legal order went on above)
                 results.append(OrderResult(power, order, INVALID, problem))
+        self._repeated(chosen, extra, results)
+        return chosen
+
+    def _repeated(
+        self, chosen: dict[str, _Given], extra: dict[str, list[_Given]], results: list[OrderResult]
+    ) -> None:
+        """The units given two legal orders: a repeat is void; given different ones, the unit holds."""
         for prov, later in extra.items():
             first = chosen[prov]
             if all(g[2] == first[2] for g in later):
@@ -254,7 +258,6 @@ class _Phase:
                 why = f"{self.standing.unit_name(prov)} was given different orders, so it holds"
                 for slot, power, order, _ in [first, *later]:
                     results[slot] = OrderResult(power, order, INVALID, why)
-        return chosen
 
     # step 2: validity ---------------------------------------------------------------------------
 
@@ -262,21 +265,8 @@ class _Phase:
         """Match the legal orders against each other; what does not match holds (and is reported why)."""
         units = self.units
         provs = list(units)
-        n = len(provs)
         index = {p: i for i, p in enumerate(provs)}
-        out = _Sanitised(
-            provs,
-            index,
-            [u.power for u in units.values()],
-            [HOLD] * n,
-            [None] * n,
-            [""] * n,
-            [None] * n,
-            [[] for _ in range(n)],
-            {},
-            {},
-            [-1] * n,
-        )
+        out = _Sanitised(provs, index, [u.power for u in units.values()])
         if self.ferry:
             ferry.add_landings(out, self._others, self.units)
         carried = self._route_moves(out)
@@ -397,7 +387,7 @@ class _Phase:
             if kind[i] == MOVE and success[i]:
                 loc = sane.dest_loc[i]
                 moved = (
-                    _unit(unit.power, unit.type, loc)
+                    unit_moved(unit.power, unit.type, loc)
                     if not unit.aboard
                     else Unit(unit.power, unit.type, loc, True)
                 )
@@ -442,52 +432,58 @@ class _Phase:
         """Fill in the result of every order that was resolved (its slot in ``results``)."""
         kinds, index, void = sane.kind, sane.index, sane.void
         success, path, paradox = decisions.success, decisions.path, decisions.paradox
+        hits, voids, landing = bool(dislodged_by), bool(void), sane.landing
+        # Module names as locals: compiled, a name imported from another module is a dict lookup each time.
+        succeeded, bounce, cut, dislodged, disembark = SUCCESS, BOUNCE, CUT, DISLODGED, Disembark
         for prov, (slot, power, order, _) in chosen.items():
             i = index[prov]
-            hit = i in dislodged_by
+            hit = hits and i in dislodged_by
             reason = ""
-            if sane.landing and type(order) is Disembark:
-                i = sane.landing[prov]  # the landing army's row; ``hit``: its A/F was dislodged
+            if landing and type(order) is disembark:
+                i = landing[prov]  # the landing army's row; ``hit``: its A/F was dislodged
             kind = kinds[i]
-            if i in void:
+            if voids and i in void:
                 outcome, reason = void[i]
             elif kind == MOVE:
                 if success[i]:
-                    outcome = SUCCESS
+                    outcome = succeeded
                 elif path[i]:
-                    outcome = BOUNCE
+                    outcome = bounce
                     if i in sane.ferried:
                         reason = ferry.STAYS_ABOARD.format(sea=sane.ferried[i])
                 else:
                     outcome, reason = NO_CONVOY, DISRUPTED
             elif kind == SUPPORT:
-                outcome = SUCCESS if success[i] else CUT
+                outcome = succeeded if success[i] else cut
             elif kind == HOLD:
-                outcome = DISLODGED if hit else SUCCESS
+                outcome = dislodged if hit else succeeded
             elif i in paradox:
                 outcome = VOID
                 reason = PARADOX
             else:
-                outcome = SUCCESS if success[i] else DISLODGED
+                outcome = succeeded if success[i] else dislodged
             results[slot] = OrderResult(power, order, outcome, reason, hit)
 
 
-@dataclass(slots=True)
+@final
 class _Sanitised:
-    """The orders after step 2, one row per unit (``provs[i]`` is unit ``i``'s province)."""
+    """The orders after step 2, one row per unit (``provs[i]`` is unit ``i``'s province). A plain class:
+    compiled, a dataclass's ``__init__`` stays Python (and a compiled class needs no ``__slots__``)."""
 
-    provs: list[str]
-    index: dict[str, int]  # province -> unit number
-    powers: list[str]
-    kind: list[int]
-    dest: list[str | None]
-    dest_loc: list[str]  # a move's destination location (with its coast)
-    route: list[ConvoyRoute | None]
-    supports: list[list[int]]
-    void: dict[int, tuple[Outcome, str]]  # unit -> the outcome and reason of its non-matching order
-    movers_to: dict[str, list[int]]  # province -> the moves into it
-    opponent: list[int]  # a move's head-to-head opponent, or -1
-    # Abstraction (5.6): the A/F's sea -> the row of the army it lands (rows after the units'); a Fast
-    # Ferry's row -> the sea of the fleet its army stayed aboard, having not landed.
-    landing: dict[str, int] = field(default_factory=dict)
-    ferried: dict[int, str] = field(default_factory=dict)
+    def __init__(self, provs: list[str], index: dict[str, int], powers: list[str]) -> None:
+        n = len(provs)
+        self.provs = provs
+        self.index = index  # province -> unit number
+        self.powers = powers
+        self.kind: list[int] = [HOLD] * n
+        self.dest: list[str | None] = [None] * n
+        self.dest_loc: list[str] = [""] * n  # a move's destination location (with its coast)
+        self.route: list[ConvoyRoute | None] = [None] * n
+        self.supports: list[list[int]] = [[] for _ in range(n)]
+        self.void: dict[int, tuple[Outcome, str]] = {}  # unit -> the outcome and reason of its void order
+        self.movers_to: dict[str, list[int]] = {}  # province -> the moves into it
+        self.opponent: list[int] = [-1] * n  # a move's head-to-head opponent, or -1
+        # Abstraction (5.6): the A/F's sea -> the row of the army it lands (rows after the units'); a Fast
+        # Ferry's row -> the sea of the fleet its army stayed aboard, having not landed.
+        self.landing: dict[str, int] = {}
+        self.ferried: dict[int, str] = {}

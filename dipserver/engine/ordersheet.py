@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from dipserver.engine.readings import movement_order
+from dipserver.engine.readings import sheet_order
 from dipserver.engine.types import MOVEMENT
 
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ class OrderSheet:
 def read_sheet(board: Board, position: Position, texts_by_power: Mapping[str, Sequence[str]]) -> OrderSheet:
     """Every text read for ``position``'s phase, each power's in the order given (texts as given are kept;
     the parser reads them without the white space around them)."""
-    units = position.units
+    units = position.units if isinstance(position.units, dict) else dict(position.units)
     movement = position.phase.type is MOVEMENT
     sheet = OrderSheet({}, [], [])
     given = sheet.texts
@@ -46,7 +46,7 @@ def read_sheet(board: Board, position: Position, texts_by_power: Mapping[str, Se
         for raw in texts:
             text = raw.strip()
             # parse_order's own front, called here directly: most texts of a batch are read so.
-            order = movement_order(text, board, units, power) if movement else None
+            order = sheet_order(text, board, units, power) if movement else None
             if order is None:
                 # The full parser, imported only now: a batch of canonical texts never needs it (nor
                 # the order kinds' readers it loads, millions of instructions at start-up).

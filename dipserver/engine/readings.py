@@ -40,6 +40,12 @@ MAX_READINGS = 200_000  # canonical texts on a map are finite; the cap only guar
 
 def movement_order(text: str, board: Board, units: Mapping[str, Unit], power: str) -> Order | None:
     """The order a canonical text gives ``power``'s unit in a movement phase, or None (the parser's)."""
+    return sheet_order(text, board, units if isinstance(units, dict) else dict(units), power)
+
+
+def sheet_order(text: str, board: Board, units: dict[str, Unit], power: str) -> Order | None:
+    """``movement_order`` for units in a dict (``ordersheet.read_sheet``'s, once per phase): compiled, a
+    dict's lookups are C calls, a Mapping's method calls."""
     reading = board.readings.get(text) or read(text, board)
     order: Order | None = reading[0]
     if order is None:

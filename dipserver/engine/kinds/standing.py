@@ -21,7 +21,8 @@ class Standing:
         self, board: Board, units: Mapping[str, Unit], checked: bool = False, ferry: bool = False
     ) -> None:
         self.board = board
-        self.units = units
+        # A dict (the phase's own, or a copy): compiled, a dict's lookups are C calls, a Mapping's methods.
+        self.units: dict[str, Unit] = units if isinstance(units, dict) else dict(units)
         self.checked = checked  # the reader has checked each order on its own (resolve_movement)
         self.ferry = ferry  # the Abstraction A/F rules are on (Fast Ferry, A/Fs: kinds/abstraction.py)
         self.by_sea: set[str] = set()  # armies whose legal move can only go by convoy

@@ -13,9 +13,6 @@ the guessing pass: tests hold the two in agreement with it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from operator import itemgetter
-
 from dipserver.engine.resolver.cycles import decide_cycles
 from dipserver.engine.resolver.decisions import settle, settle_one
 from dipserver.engine.resolver.resolution import Resolution
@@ -25,7 +22,6 @@ from dipserver.engine.resolver.table import CONVOY, HOLD, MOVE, SUPPORT, ConvoyR
 __all__ = ["CONVOY", "HOLD", "MOVE", "SUPPORT", "ConvoyRoute", "Decisions", "OrderTable", "resolve"]
 
 _NO_PARADOX: frozenset[int] = frozenset()
-_IS_MOVE = (False, True, False, False)
 
 
 class Decisions:
@@ -36,7 +32,8 @@ class Decisions:
 
     __slots__ = ("paradox", "path", "success")
 
-    def __init__(self, success: Sequence[bool], path: Sequence[bool], paradox: frozenset[int]) -> None:
+    def __init__(self, success: list[bool], path: list[bool], paradox: frozenset[int]) -> None:
+        # Lists, not any sequence: compiled, a list is indexed in C, a Sequence through a method call.
         self.success = success  # per unit: MOVE arrived / SUPPORT given / CONVOY carried; False for HOLD
         self.path = path  # per unit: a MOVE had its way open (by land, or an unbroken convoy)
         self.paradox = paradox  # convoys failed by the Szykman rule
@@ -48,7 +45,7 @@ def resolve(table: OrderTable, easy: bool = True) -> Decisions:
     if not easy or settle(r):
         decide_cycles(r)
     kind, route = table.kind, table.route
-    way: list[bool] = list(itemgetter(*kind)(_IS_MOVE)) if len(kind) > 1 else [_IS_MOVE[k] for k in kind]
+    way: list[bool] = [k == MOVE for k in kind]
     if any(route):  # some move goes by sea (a route is always true)
         for i, rt in enumerate(route):
             if rt is not None and way[i]:

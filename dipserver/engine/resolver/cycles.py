@@ -9,7 +9,7 @@ those the rules alone would meet.
 
 from __future__ import annotations
 
-from dipserver.engine.resolver.decisions import DECIDE
+from dipserver.engine.resolver.decisions import decide
 from dipserver.engine.resolver.resolution import Resolution
 from dipserver.engine.resolver.table import CONVOY, MOVE
 
@@ -39,7 +39,6 @@ def guess(r: Resolution, i: int) -> bool:
     old = len(dep)
     result[i] = False
     guessing[i] = True
-    decide = DECIDE[r.kind[i]]
     first = decide(r, i)
     if len(dep) == old:
         # Nothing depended on a guess: final (unless the backup rule settled it meanwhile).

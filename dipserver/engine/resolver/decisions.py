@@ -9,8 +9,6 @@ Those are left to the guessing pass (``cycles.py``), which runs the same functio
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from dipserver.engine.resolver.resolution import Resolution
 from dipserver.engine.resolver.strengths import (
     attack_strength,
@@ -19,7 +17,7 @@ from dipserver.engine.resolver.strengths import (
     path,
     prevent_strength,
 )
-from dipserver.engine.resolver.table import HOLD
+from dipserver.engine.resolver.table import CONVOY, MOVE, SUPPORT
 
 
 def move(r: Resolution, i: int) -> bool | None:
@@ -100,13 +98,18 @@ def carries(r: Resolution, i: int) -> bool | None:
     return None if v is None else not v
 
 
-def _holds(r: Resolution, i: int) -> bool | None:
-    return False  # a HOLD decides nothing: never asked, ``done`` starts it False
-
-
-Decide = Callable[[Resolution, int], "bool | None"]
-DECIDE: tuple[Decide, Decide, Decide, Decide] = (_holds, move, support, carries)  # by kind
-assert DECIDE[HOLD] is _holds
+def decide(r: Resolution, i: int) -> bool | None:
+    """The decision of unit ``i``'s order, by its kind: a HOLD decides nothing (``done`` starts it False,
+    and it is never asked). Called directly, not through a table of functions: compiled, a direct call
+    is a C call, a looked-up function a Python one."""
+    k = r.kind[i]
+    if k == MOVE:
+        return move(r, i)
+    if k == SUPPORT:
+        return support(r, i)
+    if k == CONVOY:
+        return carries(r, i)
+    return False
 
 
 def settle_one(r: Resolution, i: int) -> bool | None:
@@ -114,8 +117,8 @@ def settle_one(r: Resolution, i: int) -> bool | None:
     busy = r.busy
     if busy[i]:
         return None  # being decided further up (a cycle), or given up on before
-    busy[i] = 1
-    v = DECIDE[r.kind[i]](r, i)
+    busy[i] = True
+    v = decide(r, i)
     if v is not None:
         r.done[i] = v
     return v
@@ -128,15 +131,15 @@ def settle(r: Resolution) -> int:
     Which decisions this settles does not hang on the order: one given up on lies on a cycle of
     decisions that read each other, and none of them can be settled without a guess.
     """
-    done, busy, kind, decide = r.done, r.busy, r.kind, DECIDE
+    done, busy = r.done, r.busy
     left = 0  # counted here: ``done.count(None)`` compares every True and False with None, dearer
     for i, v in enumerate(done):  # the list as it is now: ``settle_one`` settles others on the way
         if v is None:
             if busy[i]:
                 left += 1
                 continue
-            busy[i] = 1
-            v = decide[kind[i]](r, i)
+            busy[i] = True
+            v = decide(r, i)
             if v is None:
                 left += 1
             else:

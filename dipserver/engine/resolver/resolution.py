@@ -9,13 +9,10 @@ So the three-valued rules are written once, and the two passes differ in nothing
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from operator import itemgetter
+from collections.abc import Callable
 
-from dipserver.engine.resolver.table import ConvoyRoute, OrderTable
+from dipserver.engine.resolver.table import HOLD, ConvoyRoute, OrderTable
 
-# A decision's start, by kind (HOLD, MOVE, SUPPORT, CONVOY): a HOLD decides nothing (False), the rest open.
-_OPEN = (False, None, None, None)
 _NONE: frozenset[int] = frozenset()
 
 Look = Callable[["Resolution", int], "bool | None"]
@@ -54,18 +51,19 @@ class Resolution:
     )
 
     def __init__(self, table: OrderTable, look: Look) -> None:
-        self.province: Sequence[str] = table.province
+        # Lists and dicts as such: compiled, their lookups are C, a Sequence's or Mapping's method calls.
+        province = table.province
+        self.province: list[str] = province if isinstance(province, list) else list(province)
         self.power = table.power
         kind = self.kind = table.kind
         self.dest = table.dest
         self.route: list[ConvoyRoute | None] = table.route
         self.supports = table.supports
-        self.occupant: Mapping[str, int] = table.occupant
-        self.movers_to: Mapping[str, list[int]] = table.movers_to
+        self.occupant: dict[str, int] = table.occupant
+        self.movers_to: dict[str, list[int]] = table.movers_to
         self.opponent = table.opponent
-        n = len(kind)
-        # One itemgetter picks each unit's start by its kind: cheaper than a Python loop over the units.
-        self.done: list[bool | None] = list(itemgetter(*kind)(_OPEN)) if n > 1 else [_OPEN[k] for k in kind]
-        self.busy = bytearray(n)
+        # A decision's start: a HOLD decides nothing (False), the rest are open.
+        self.done: list[bool | None] = [False if k == HOLD else None for k in kind]
+        self.busy = [False] * len(kind)
         self.look = look
         self.paradox: set[int] | frozenset[int] = _NONE  # the guessing pass sets its own (and the rest)

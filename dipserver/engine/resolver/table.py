@@ -4,8 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
-HOLD, MOVE, SUPPORT, CONVOY = 0, 1, 2, 3
+# The kinds of a sanitised order. ``Final``: compiled, each is the constant itself, not a global looked up.
+HOLD: Final = 0
+MOVE: Final = 1
+SUPPORT: Final = 2
+CONVOY: Final = 3
 
 
 @dataclass(frozen=True, slots=True)
