@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Final
 
 from dipserver.engine.types import UnitType
 
@@ -164,8 +165,13 @@ class Outcome(StrEnum):
 
 
 # The outcomes as module names, for the phases' loops (``types.py`` says why).
-SUCCESS, BOUNCE, CUT, DISLODGED = Outcome.SUCCESS, Outcome.BOUNCE, Outcome.CUT, Outcome.DISLODGED
-VOID, NO_CONVOY, INVALID = Outcome.VOID, Outcome.NO_CONVOY, Outcome.INVALID
+SUCCESS: Final = Outcome.SUCCESS
+BOUNCE: Final = Outcome.BOUNCE
+CUT: Final = Outcome.CUT
+DISLODGED: Final = Outcome.DISLODGED
+VOID: Final = Outcome.VOID
+NO_CONVOY: Final = Outcome.NO_CONVOY
+INVALID: Final = Outcome.INVALID
 
 
 @dataclass(slots=True)

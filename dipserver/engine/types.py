@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, Final
 
 # The variant's build rules (``Variant.build_rule``), named here so a module can test one without
 # importing the adjustment phase (``adjustments.py``, which applies them).
@@ -47,11 +47,20 @@ class PhaseType(StrEnum):
 
 # The members as module names, for hot paths: in Python 3.11 ``UnitType.FLEET`` goes through the slow
 # lookup ``EnumType.__getattr__`` forces on every class attribute (about a thousand instructions), a
-# module name through one dict. The same holds for ``.value``: a member is its value's string already.
-LAND, SEA, IMPASSABLE, ABSENT = Terrain.LAND, Terrain.SEA, Terrain.IMPASSABLE, Terrain.ABSENT
-ARMY, FLEET = UnitType.ARMY, UnitType.FLEET
-SPRING, FALL, WINTER = Season.SPRING, Season.FALL, Season.WINTER
-MOVEMENT, RETREATS, ADJUSTMENTS = PhaseType.MOVEMENT, PhaseType.RETREATS, PhaseType.ADJUSTMENTS
+# module name through one dict; compiled, a Final name is read as a C variable, not looked up at all.
+# The same holds for ``.value``: a member is its value's string already.
+LAND: Final = Terrain.LAND
+SEA: Final = Terrain.SEA
+IMPASSABLE: Final = Terrain.IMPASSABLE
+ABSENT: Final = Terrain.ABSENT
+ARMY: Final = UnitType.ARMY
+FLEET: Final = UnitType.FLEET
+SPRING: Final = Season.SPRING
+FALL: Final = Season.FALL
+WINTER: Final = Season.WINTER
+MOVEMENT: Final = PhaseType.MOVEMENT
+RETREATS: Final = PhaseType.RETREATS
+ADJUSTMENTS: Final = PhaseType.ADJUSTMENTS
 
 
 _PHASE_RE = re.compile(r"^([SFW])(\d{4})([MRA])$")
