@@ -90,8 +90,9 @@ class Board:
         self._derive_fleet_moves(variant, land)
         # The move tables themselves, for the movement phase's loop over the orders (read there as one
         # lookup, not a method call per order); read-only, like the methods that read them.
-        self.army_table: Mapping[str, frozenset[str]] = self._army
-        self.fleet_table: Mapping[str, frozenset[str]] = self._fleet
+        # Typed as the dicts they are (compiled, a dict's ``get`` is a C call); never written after this.
+        self.army_table: dict[str, frozenset[str]] = self._army
+        self.fleet_table: dict[str, frozenset[str]] = self._fleet
         self._convoy_reach: dict[str, frozenset[str]] = {}
         self._coastal = frozenset(p for p, waters in self._land_waters.items() if waters & sea)
         # Where an army may stand (``can_occupy``): the passable land provinces, never a coast; where a

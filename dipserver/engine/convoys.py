@@ -8,10 +8,10 @@ The searches read the board's table of open seas, and message names are kept in 
 from __future__ import annotations
 
 from collections.abc import Container, Iterable, Mapping
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 from dipserver.engine.resolver import ConvoyRoute
-from dipserver.engine.types import ARMY, Unit, UnitType, province_of
+from dipserver.engine.types import province_of
 
 if TYPE_CHECKING:
     from dipserver.engine.board import Board
@@ -147,30 +147,6 @@ def _province(loc: str) -> str:
         if len(_PROVINCES) < 4096:  # locations come from a finite map; the cap only guards odd input
             _PROVINCES[loc] = prov
     return prov
-
-
-def unit_moved(power: str, unit_type: UnitType, loc: str) -> Unit:
-    """A ``Unit`` value, memoised: units are immutable and a phase moves a dozen of them. One table per
-    type and power, keyed by the location: no key to build, and none with the enum in it."""
-    by_power = _ARMIES if unit_type is ARMY else _FLEETS
-    cache = by_power.get(power)
-    if cache is None:
-        cache = by_power[power] = {}
-    unit = cache.get(loc)
-    if unit is None:
-        unit = Unit(power, unit_type, loc)
-        if len(cache) < 1024:
-            cache[loc] = unit
-    return unit
-
-
-_ARMIES: Final[dict[str, dict[str, Unit]]] = {}
-_FLEETS: Final[dict[str, dict[str, Unit]]] = {}
-
-
-def as_dict(table: Mapping[str, frozenset[str]]) -> dict[str, frozenset[str]]:
-    """A board's move table as the dict it is (compiled, its ``get`` is then a C call), or copied."""
-    return table if isinstance(table, dict) else dict(table)
 
 
 def convoy_route(

@@ -32,13 +32,11 @@ from dipserver.engine.convoys import (
     DISRUPTED,
     PARADOX,
     _province,
-    as_dict,
     contested_provinces,
     convoy_route,
     necessary_fleets,  # noqa: F401  (re-exported)
     retreat_options,
     sea_route,  # noqa: F401  (re-exported)
-    unit_moved,
     water_neighbours,  # noqa: F401  (re-exported)
 )
 
@@ -75,7 +73,7 @@ from dipserver.engine.resolver import (
     OrderTable,
     resolve,
 )
-from dipserver.engine.types import FLEET, Unit, coast_of
+from dipserver.engine.types import FLEET, Unit, coast_of, unit_moved
 
 if TYPE_CHECKING:
     from dipserver.engine.board import Board
@@ -183,7 +181,7 @@ class _Phase:
         """The one legal order of each ordered unit (by province); every other order is reported."""
         units, checks, standing = self.units, MOVEMENT_CHECKS, self.standing
         checked = standing.checked
-        fleet_table, army_table = as_dict(self.board.fleet_table), as_dict(self.board.army_table)
+        fleet_table, army_table = self.board.fleet_table, self.board.army_table
         # Module names as locals: compiled, a name imported from another module is a dict lookup each time.
         fleet, hold_order, move_order = FLEET, Hold, Move
         chosen: dict[str, _Given] = {}

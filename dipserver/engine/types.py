@@ -134,3 +134,22 @@ class Unit:
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (Unit, (self.power, self.type, self.location, self.aboard))  # as ``Phase``'s
+
+
+def unit_moved(power: str, unit_type: UnitType, loc: str) -> Unit:
+    """A ``Unit`` value, memoised: units are immutable and a phase moves a dozen of them. One table per
+    type and power, keyed by the location: no key to build, and none with the enum in it."""
+    by_power = _ARMIES if unit_type is ARMY else _FLEETS
+    cache = by_power.get(power)
+    if cache is None:
+        cache = by_power[power] = {}
+    unit = cache.get(loc)
+    if unit is None:
+        unit = Unit(power, unit_type, loc)
+        if len(cache) < 1024:
+            cache[loc] = unit
+    return unit
+
+
+_ARMIES: Final[dict[str, dict[str, Unit]]] = {}
+_FLEETS: Final[dict[str, dict[str, Unit]]] = {}

@@ -10,6 +10,7 @@ from dipserver.games import notifications
 from dipserver.games.jobs import job_register
 from dipserver.games.phase_news import phase_news, reads_shared
 from dipserver.games.services.announcements import (
+    PHASE_RESULTS,
     announcement_told,
     announcements_due_sweep,
     announcements_pending,
@@ -65,7 +66,7 @@ def notification_send(name: str, ids: dict[str, int]) -> int:
         with reads_shared():  # the mail and the channels beside it tell the same facts: read once
             queued = int(getattr(notifications, name)(**told))
             notifications.announced.send(sender=name, ids=told)
-            if name == "phase_results_send":  # the results told: of the phase as processed then
+            if name == PHASE_RESULTS:  # the results told: of the phase as processed then
                 processed_at = phase_news(ids["phase_id"]).phase.processed_at
     # Every channel has its rows: not to be queued again by the sweep.
     announcement_told(name=name, ids=ids, rows=pending, processed_at=processed_at)
