@@ -101,7 +101,23 @@ def test_play_a_sahara_game_in_the_browser(browser, live_server, shoot):
     expect(page.locator("#changes-list li.next .when")).to_have_text("in 4 seasons")
     shoot(page, "03-game-start")
 
-    # Order by clicking: one of my units, then the province it moves to.
+    move = order_a_move_by_clicking(page)
+    shoot(page, "04-ordered-by-click")
+    refuse_a_typed_order(page)
+    ready_moves_the_game_on(page, game, others, lock)
+    with lock:
+        assert Phase.objects.get(game=game, index=0).orders[me.name] == [move]
+    process_now_moves_the_game_on(page)
+    play_to_the_map_change(page, game, lock)
+    shoot(page, "05-eas-is-land")
+    step_through_history(page, game, move, lock, shoot)
+    talk(page, game, others[0], lock)
+    shoot(page, "07-press")
+    context.close()
+
+
+def order_a_move_by_clicking(page: Page) -> str:
+    """Click one of my units, then the province it moves to; the order it gave."""
     unit = page.locator("#unit-picker .unit-chip[data-unit]").first.get_attribute("data-unit")
     page.locator(f'#map .unit-group[data-location="{unit}"]').click()
     # A move into a province no unit stands in: a click on a unit asks what is meant (the seat, and with it
@@ -114,9 +130,11 @@ def test_play_a_sahara_game_in_the_browser(browser, live_server, shoot):
     click_on_province(page, dest)
     expect(page.locator("#order-list li.valid")).to_contain_text(move)
     expect(page.locator("#order-list li.valid")).to_contain_text("accepted")
-    shoot(page, "04-ordered-by-click")
+    return move
 
-    # A typed order that is wrong is explained, and the valid one stays stored.
+
+def refuse_a_typed_order(page: Page) -> None:
+    """A typed order that is wrong is explained, and the valid one stays stored."""
     page.fill("#typed-orders", "A XYZ - ABC")
     page.click("text=Add typed orders")
     expect(page.locator("#order-list li.invalid")).to_contain_text("✖")
@@ -126,7 +144,9 @@ def test_play_a_sahara_game_in_the_browser(browser, live_server, shoot):
     page.locator("#order-list li.invalid .remove").click()
     expect(page.locator("#order-list li.invalid")).to_have_count(0)
 
-    # Everyone else is ready; my ready toggle processes the phase and the page moves on by itself.
+
+def ready_moves_the_game_on(page: Page, game: Game, others: list, lock) -> None:
+    """Everyone else is ready; my ready toggle processes the phase and the page moves on by itself."""
     with lock:
         for user in others:
             power_ready_set(game_id=game.id, user=user)
@@ -135,24 +155,28 @@ def test_play_a_sahara_game_in_the_browser(browser, live_server, shoot):
     expect(page.locator("#ready-warning")).to_contain_text("no order")
     page.click("#ready-anyway")
     expect(page.locator("#phase-title")).not_to_have_text("Spring 1901 movement", timeout=TIMEOUT)
-    with lock:
-        assert Phase.objects.get(game=game, index=0).orders[me.name] == [move]
 
-    # I am also the game master: "Process now" moves the game on from the page.
+
+def process_now_moves_the_game_on(page: Page) -> None:
+    """I am also the game master: "Process now" moves the game on from the page."""
     title = page.locator("#phase-title").inner_text()
     page.click("#process-now")
     expect(page.locator("#phase-title")).not_to_have_text(title, timeout=TIMEOUT)
 
-    # On to the map change after Autumn 1902: the processing service, called directly.
+
+def play_to_the_map_change(page: Page, game: Game, lock) -> None:
+    """On to the map change after Autumn 1902 (the processing service, called directly): EAS is land."""
     while (phase := current(game, lock)).name[1:5] <= "1902" and not phase.name.startswith("W1902"):
         with lock:
             phase_process(phase_id=phase.id, force=True)
     eas = page.locator('#map #provinces [id="EAS"]')
     expect(eas).not_to_have_class(re.compile(r"\bsea\b"), timeout=TIMEOUT)
     expect(page.locator("#changes-list li.next")).to_contain_text("AEG dries into land")
-    shoot(page, "05-eas-is-land")
 
-    # History: back to the first phase (the sea, and my order in the report), and forward again.
+
+def step_through_history(page: Page, game: Game, move: str, lock, shoot) -> None:
+    """Back to the first phase (the sea, and my order in the report), and forward again."""
+    eas = page.locator('#map #provinces [id="EAS"]')
     page.locator("#history").fill("0")
     expect(page.locator("#history-label")).to_have_text("Spring 1901 movement")
     expect(eas).to_have_class(re.compile(r"\bsea\b"))
@@ -167,15 +191,15 @@ def test_play_a_sahara_game_in_the_browser(browser, live_server, shoot):
     page.click("#hist-live")
     expect(eas).not_to_have_class(re.compile(r"\bsea\b"))
 
-    # Press: I send to everyone; a rival answers and the page shows it without a reload.
+
+def talk(page: Page, game: Game, rival, lock) -> None:
+    """Press: I send to everyone; a rival answers and the page shows it without a reload."""
     page.fill("#press-body", "Who wants the new land?")
     page.click("#press-form button")
     expect(page.locator("#press-log li.mine")).to_contain_text("Who wants the new land?")
     with lock:
-        message_send(game_id=game.id, user=others[0], body="Not I: it is all desert soon.")
+        message_send(game_id=game.id, user=rival, body="Not I: it is all desert soon.")
     expect(page.locator("#press-log")).to_contain_text("Not I: it is all desert soon.", timeout=TIMEOUT)
-    shoot(page, "07-press")
-    context.close()
 
 
 def test_phone_layout_and_keyboard_orders(browser, live_server, shoot):
