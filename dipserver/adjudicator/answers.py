@@ -66,9 +66,19 @@ def answer(
 
 
 def _written(order: Any, position: Position) -> str:
-    from dipserver.engine.parse import format_order
+    """``parse.format_order``: the order's kind writes it. The orders the adjudicator makes up are disbands,
+    whose kind is loaded alone: the whole parser (the kinds, the grammar, the conversions) costs a batch
+    19 million instructions to load, to write a few dozen disbands."""
+    from dipserver.engine.kinds import disband as _disband  # noqa: F401  (registers the disband kind)
+    from dipserver.engine.kinds.registry import kinds
 
-    return format_order(order, position)
+    kind = kinds().get(type(order))
+    if kind is None:  # another kind, not loaded yet: the parser loads them all
+        from dipserver.engine.parse import format_order
+
+        return format_order(order, position)
+    text: str = kind.text(order, position)
+    return text
 
 
 def position_data(variant: Variant, position: Position, board: Board) -> dict[str, Any]:

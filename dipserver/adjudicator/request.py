@@ -14,7 +14,17 @@ from typing import Any, TypeVar, final
 from dipserver.adjudicator.answers import _MAX_BOARDS, _POWER_SETS, _POWERS, _homes_data, _power_set
 from dipserver.engine.board import Board, board_for
 from dipserver.engine.position import Dislodged, Position
-from dipserver.engine.types import Phase, PhaseType, Terrain, Unit, UnitType, province_of
+from dipserver.engine.types import (
+    ARMY,
+    FLEET,
+    Phase,
+    PhaseType,
+    Terrain,
+    Unit,
+    UnitType,
+    province_of,
+    unit_moved,
+)
 from dipserver.engine.variant import VARIANTS_DIR, Variant, VariantError, load_variant
 
 REQUEST_KEYS = frozenset({"variant", "phase", "units", "centers", "homes", "dislodged", "orders"})
@@ -60,6 +70,7 @@ def played(data: Mapping[str, Any], map_changes: bool) -> bool:
 # --- reading a request ------------------------------------------------------------------------------
 
 _UNIT_RE = re.compile(r"^(A/F|[AF]) ([A-Z0-9]{2,4}(?:/[NSEW]C)?)$")  # A/F: a fleet with an army aboard
+_UNIT_TYPES: dict[str, UnitType] = {"A": ARMY, "F": FLEET}
 
 
 def read_request(data: Any) -> Request:
@@ -304,8 +315,11 @@ def _unit(board: Board, text: str, power: str, where: str) -> Unit:
     m = _UNIT_RE.match(text)
     if m is None:
         raise RequestError(f'{where}: {text!r} is not a unit like "A PAR" or "F STP/SC"')
-    letters = m.group(1)
-    unit = Unit(power, UnitType(letters[-1]), m.group(2), letters == "A/F")
+    letters, loc = m.group(1, 2)
+    aboard = letters == "A/F"
+    unit_type = _UNIT_TYPES[letters[-1]]  # a dict, not the enum's call: that runs Python code each time
+    # Memoised (``unit_moved``): the same value, and a batch meets a unit's text at every position first.
+    unit = Unit(power, unit_type, loc, True) if aboard else unit_moved(power, unit_type, loc)
     if unit.province not in board.provinces:
         raise RequestError(f"{where}: {text!r}: {unit.province} is not a province on this map")
     if not board.can_occupy(unit.type, unit.location):
@@ -365,12 +379,12 @@ def _known_units(
         if known is None or type(texts) is not list:
             return {}
         listed: list[Any] = texts
-        try:
-            for text in listed:
-                prov, unit = known[text]
-                units[prov] = unit
-        except (KeyError, TypeError):  # a text not met yet, or not a string
-            return {}
+        for text in listed:
+            # A text not met yet, or not a string: read one by one (no exception: a batch misses often).
+            found = known.get(text) if type(text) is str else None
+            if found is None:
+                return {}
+            units[found[0]] = found[1]
         count += len(listed)
     return units if len(units) == count else {}
 
