@@ -98,7 +98,7 @@ def _reading(text: str, board: Board) -> Reading:
     if n < 3 or words[1] not in standing:
         return _NOT_SIMPLE
     loc = words[1]
-    prov = _places(board)[loc]
+    prov = board.place_provinces[loc]
     word = words[2]
     if word == "S" and (n == 5 or n == 7) and words[3] in _UNIT_KINDS:
         if n == 5:
@@ -131,15 +131,8 @@ def _move(board: Board, unit_type: UnitType, loc: str, dest: str, via: bool) -> 
     return _orders().Move(loc, dest, via) if ok else None
 
 
-def _places(board: Board) -> dict[str, str]:
-    """The board's ``place_provinces``, a dict: compiled, a dict's ``get`` is a C call, a Mapping's a method
-    call by name (a fifth of reading a new support)."""
-    places = board.place_provinces
-    return places if isinstance(places, dict) else dict(places)
-
-
 def _support_hold(board: Board, unit_type: UnitType, loc: str, prov: str, target: str) -> Order | None:
-    target_prov = _places(board).get(target)  # on the board, any coast named one of its own
+    target_prov = board.place_provinces.get(target)  # on the board, any coast named one of its own
     if target_prov is None or target_prov == prov:
         return None
     if not board.can_reach_province(unit_type, loc, target_prov):
@@ -151,7 +144,7 @@ def _support_hold(board: Board, unit_type: UnitType, loc: str, prov: str, target
 def _support_move(
     board: Board, unit_type: UnitType, loc: str, prov: str, target: str, dest: str
 ) -> Order | None:
-    places = _places(board)
+    places = board.place_provinces
     target_prov, dest_prov = places.get(target), places.get(dest)
     if target_prov is None or dest_prov is None or target_prov == prov or dest_prov == target_prov:
         return None
