@@ -18,7 +18,7 @@ import pytest
 
 from dipserver.adjudicator import batch as batches
 from dipserver.adjudicator import cli, codec
-from tests.adjudicator.test_cli import python, request
+from tests.adjudicator.command_line import python, request
 
 BIG = "123456789012345678901234567890"  # beyond 64 bits: orjson reads it as a float, the stdlib as an int
 

@@ -140,7 +140,7 @@ def test_a_long_line_through_two_workers_gets_its_answer() -> None:
 
 
 def test_a_long_variant_name_is_an_unknown_variant_not_an_internal_error() -> None:
-    from tests.adjudicator.test_cli import adjudicate, request
+    from tests.adjudicator.command_line import adjudicate, request
 
     answer = adjudicate(request(variant="x" * 100_000))
     assert answer["error"].startswith("unknown or broken variant 'xxx")

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from dipserver.adjudicator import cli
-from tests.adjudicator.test_cli import ROOT, request
+from tests.adjudicator.command_line import ROOT, request
 
 NOT_A_LIST = "a request is a JSON object, not a list"
 

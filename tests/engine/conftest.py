@@ -1,4 +1,5 @@
-"""Shared engine fixtures: the standard variant, its opening board, and a way to write broken variants."""
+"""Shared engine fixtures: the standard variant, its opening board, a way to write broken variants, and the
+three variants whose map changes (for the test_turn_*.py modules; the timeline tests have their own)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,21 @@ def standard() -> Variant:
 def board(standard: Variant) -> Board:
     """The standard map as it is at the start (the standard map never changes)."""
     return board_for(standard, standard.map_state)
+
+
+@pytest.fixture(scope="module")
+def wall_of_ice() -> Variant:
+    return load_variant("wall_of_ice")
+
+
+@pytest.fixture(scope="module")
+def sahara() -> Variant:
+    return load_variant("sahara")
+
+
+@pytest.fixture(scope="module")
+def deluge() -> Variant:
+    return load_variant("deluge")
 
 
 @pytest.fixture
