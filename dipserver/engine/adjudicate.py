@@ -51,6 +51,19 @@ class PhaseResult:
     position: Position  # the start of the next phase to be played
     skipped: tuple[Phase, ...] = ()  # phases passed over because nobody had anything to decide
 
+    def __init__(
+        self,
+        phase: Phase,
+        results: tuple[OrderResult, ...],
+        position: Position,
+        skipped: tuple[Phase, ...] = (),
+    ) -> None:
+        # Compiled, this is C; the ``__init__`` ``dataclass`` writes stays Python (``orders.py`` says more).
+        object.__setattr__(self, "phase", phase)
+        object.__setattr__(self, "results", results)
+        object.__setattr__(self, "position", position)
+        object.__setattr__(self, "skipped", skipped)
+
     @property
     def next_phase(self) -> Phase:
         return self.position.phase
