@@ -106,7 +106,8 @@ class Phase:
 
 def province_of(location: str) -> str:
     """``"STP/NC"`` -> ``"STP"``; ``"LON"`` -> ``"LON"``."""
-    return location.split("/", 1)[0]
+    cut = location.find("/")  # compiled, no list made (``split``'s): the engine asks this everywhere
+    return location if cut < 0 else location[:cut]
 
 
 def coast_of(location: str) -> str | None:
