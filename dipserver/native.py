@@ -56,6 +56,9 @@ MODULES = (
     "dipserver.engine.kinds.support",
     "dipserver.engine.kinds.convoy",
     "dipserver.engine.kinds.standing",
+    "dipserver.engine.kinds.offering",  # the legal options: each unit's moves, read by every support offered
+    "dipserver.engine.kinds.words",  # the notation of every option offered (``unit_at``)
+    "dipserver.engine.options",
     "dipserver.adjudicator.answers",
     "dipserver.adjudicator.request",
     "dipserver.engine.types",

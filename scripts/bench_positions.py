@@ -41,12 +41,13 @@ def random_orders(
     Movement: six units in ten move, one holds, the rest support or convoy an order another unit was given
     when one fits (else any support), so that the resolver meets real contests, not only void supports.
     """
-    from dipserver.engine.options import legal_options
+    from dipserver.engine.options import phase_options
     from dipserver.engine.orders import Build, Convoy, Move, SupportHold, SupportMove
     from dipserver.engine.types import province_of
 
     powers = sorted({u.power for u in position.units.values()} | set(position.owners.values()))
-    choices = {p: legal_options(board, position, p) for p in powers}
+    every = phase_options(board, position)
+    choices = {p: every[p] for p in powers}
     picked: dict[str, Any] = {}  # unit (or build site) -> (power, option)
     kind = position.phase.type.value
     if kind == "M":

@@ -25,7 +25,7 @@ _MODULES = {
     "modules.orders": "InPlay",
     "modules.phase": "Opened",
     "modules.supply": "SupplyReport",
-    "options": "OPTION_KINDS Option PowerOptions legal_options",
+    "options": "OPTION_KINDS Option PowerOptions legal_options phase_options",
     "orders": "Build ConversionOrder ConvertToArmy ConvertToFleet Convoy Disband Hold Move Order OrderError"
     " OrderResult Outcome Retreat StayFleet SupportHold SupportMove Waive",
     "parse": "ParsedLine format_order parse_order parse_orders",

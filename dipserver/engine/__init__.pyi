@@ -26,6 +26,7 @@ from dipserver.engine.options import OPTION_KINDS as OPTION_KINDS
 from dipserver.engine.options import Option as Option
 from dipserver.engine.options import PowerOptions as PowerOptions
 from dipserver.engine.options import legal_options as legal_options
+from dipserver.engine.options import phase_options as phase_options
 from dipserver.engine.orders import Build as Build
 from dipserver.engine.orders import ConversionOrder as ConversionOrder
 from dipserver.engine.orders import ConvertToArmy as ConvertToArmy
@@ -187,6 +188,7 @@ __all__ = [
     "parse_conversion",
     "parse_order",
     "parse_orders",
+    "phase_options",
     "play_phase",
     "powers_in_play",
     "province_of",

@@ -33,8 +33,6 @@ from dipserver.engine.types import (
     SPRING,
     WINTER,
     Phase,
-    PhaseType,
-    Season,
     Unit,
 )
 
@@ -50,6 +48,19 @@ class PhaseResult:
     results: tuple[OrderResult, ...]  # one per order given, then automatic disbands (with their reason)
     position: Position  # the start of the next phase to be played
     skipped: tuple[Phase, ...] = ()  # phases passed over because nobody had anything to decide
+
+    def __init__(
+        self,
+        phase: Phase,
+        results: tuple[OrderResult, ...],
+        position: Position,
+        skipped: tuple[Phase, ...] = (),
+    ) -> None:
+        # Compiled, this is C; the ``__init__`` ``dataclass`` writes stays Python (``orders.py`` says more).
+        object.__setattr__(self, "phase", phase)
+        object.__setattr__(self, "results", results)
+        object.__setattr__(self, "position", position)
+        object.__setattr__(self, "skipped", skipped)
 
     @property
     def next_phase(self) -> Phase:
@@ -91,7 +102,7 @@ def adjudicate(
         retreats = resolve_retreats(judged, position.units, position.dislodged, orders_by_power)
         return _advance(board, position, retreats.results, retreats.units, rule, [])
     adjustments = resolve_adjustments(board, position.units, position.owners, orders_by_power, rule)
-    nxt = _phase(phase.year + 1, SPRING, MOVEMENT)
+    nxt = Phase(phase.year + 1, SPRING, MOVEMENT)
     return PhaseResult(phase, adjustments.results, replace(position, phase=nxt, units=adjustments.units))
 
 
@@ -117,10 +128,10 @@ def _after_movement(
             why = NOWHERE_TO_RETREAT
             results.append(OrderResult(d.unit.power, Disband(d.unit.location), _SUCCESS, why))
     if waiting:
-        retreat = _phase(phase.year, phase.season, RETREATS)
+        retreat = Phase(phase.year, phase.season, RETREATS)
         nxt = replace(position, phase=retreat, units=outcome.units, dislodged=waiting)
         return PhaseResult(phase, tuple(results), nxt)
-    skipped = [_phase(phase.year, phase.season, RETREATS)]
+    skipped = [Phase(phase.year, phase.season, RETREATS)]
     return _advance(board, position, results, outcome.units, rule, skipped)
 
 
@@ -136,33 +147,17 @@ def _advance(
     phase, results = position.phase, tuple(results)
     owners = dict(position.owners)
     if phase.season is SPRING:
-        nxt = _phase(phase.year, FALL, MOVEMENT)
+        nxt = Phase(phase.year, FALL, MOVEMENT)
         return PhaseResult(phase, results, _moved_on(position, nxt, units, owners), tuple(skipped))
     centres = board.supply_centres
     for prov, unit in units.items():
         if prov in centres:
             owners[prov] = unit.power
-    winter = _phase(phase.year, WINTER, ADJUSTMENTS)
+    winter = Phase(phase.year, WINTER, ADJUSTMENTS)
     if not has_adjustments(board, units, owners, rule):
         skipped.append(winter)
-        winter = _phase(phase.year + 1, SPRING, MOVEMENT)
+        winter = Phase(phase.year + 1, SPRING, MOVEMENT)
     return PhaseResult(phase, results, _moved_on(position, winter, units, owners), tuple(skipped))
-
-
-def _phase(year: int, season: Season, kind: PhaseType) -> Phase:
-    """``Phase(year, season, kind)``, one value per phase of the year: a frozen dataclass costs more to
-    make than the lookup, and every phase adjudicated makes two or three."""
-    year_phases = _YEARS.get(year)
-    if year_phases is None:
-        year_phases = {(s, k): Phase(year, s, k) for s, k in _YEAR}
-        if len(_YEARS) < 4096:  # years of real games are few; the cap only guards odd input
-            _YEARS[year] = year_phases
-    found = year_phases.get((season, kind))
-    return Phase(year, season, kind) if found is None else found
-
-
-_YEAR = ((SPRING, MOVEMENT), (SPRING, RETREATS), (FALL, MOVEMENT), (FALL, RETREATS), (WINTER, ADJUSTMENTS))
-_YEARS: dict[int, dict[tuple[Season, PhaseType], Phase]] = {}
 
 
 def _moved_on(position: Position, phase: Phase, units: dict[str, Unit], owners: dict[str, str]) -> Position:

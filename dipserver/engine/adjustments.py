@@ -12,7 +12,6 @@ removes the army aboard first, leaving the fleet.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Container, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -33,7 +32,9 @@ class AdjustmentOutcome:
 
 def adjustment_counts(units: Mapping[str, Unit], owners: Mapping[str, str]) -> dict[str, int]:
     """Per power: centres owned minus units (positive: may build; negative: must remove)."""
-    counts: dict[str, int] = dict(Counter(owners.values()))  # Counter counts in C: after every Fall
+    counts: dict[str, int] = {}  # compiled, a loop of dict lookups beats Counter (a Python-level call)
+    for owner in owners.values():
+        counts[owner] = counts.get(owner, 0) + 1
     for unit in units.values():
         counts[unit.power] = counts.get(unit.power, 0) - (2 if unit.aboard else 1)
     return counts
@@ -71,14 +72,10 @@ def has_adjustments(
 ) -> bool:
     """Whether any power has a build it could make or a unit it must remove: else the phase is skipped.
 
-    Run after every Fall, so it counts power by power (list.count counts in C) rather than through
-    ``adjustment_counts``, and stops at the first power that must remove a unit; then every power with a
+    Run after every Fall: it stops at the first power that must remove a unit; then every power with a
     centre to spare is looked for in one pass over the centres (``build_sites``' own search)."""
-    held, fielded = list(owners.values()), [unit.power for unit in units.values()]
-    fielded += [unit.power for unit in units.values() if unit.aboard]  # an A/F is two units
     builders = set()
-    for power in set(held).union(fielded):
-        delta = held.count(power) - fielded.count(power)
+    for power, delta in adjustment_counts(units, owners).items():
         if delta < 0:
             return True
         if delta > 0:

@@ -234,9 +234,11 @@ class Board:
 
     def can_reach_province(self, unit_type: UnitType, src_loc: str, dst_prov: str) -> bool:
         """Whether the unit could move into some part of ``dst_prov`` (the test for supports)."""
-        if unit_type is ARMY:
-            return dst_prov in self._army.get(src_loc, _EMPTY)
-        return dst_prov in self._fleet_provinces.get(src_loc, _EMPTY)
+        return dst_prov in self.reach_provinces(unit_type, src_loc)
+
+    def reach_provinces(self, unit_type: UnitType, src_loc: str) -> frozenset[str]:
+        """The provinces a unit at ``src_loc`` could move into some part of: where it may support."""
+        return (self._army if unit_type is ARMY else self._fleet_provinces).get(src_loc, _EMPTY)
 
     def fleet_reachable_coasts(self, src_loc: str, dst_prov: str) -> tuple[str, ...]:
         """Locations of ``dst_prov`` a fleet at ``src_loc`` can reach, sorted; used to infer a coast."""

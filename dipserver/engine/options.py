@@ -38,10 +38,20 @@ from dipserver.engine.types import PhaseType, Unit, UnitType, province_of
 OPTION_KINDS: tuple[str, ...] = tuple(kind.name for kind in kinds().values())
 
 
+# What an option may offer: an order, a conversion, or a rule module's order. Named once, since compiled
+# code checks each value against its declared type.
+Offered = Order | ConversionOrder | EstablishDepot | SnowStorm
+
+
 @dataclass(frozen=True, slots=True)
 class Option:
     text: str  # canonical order text, e.g. "A MUN S A PAR - BUR"
-    order: Order | ConversionOrder | EstablishDepot | SnowStorm
+    order: Offered
+
+    def __init__(self, text: str, order: Offered) -> None:
+        # Compiled, this is C: a phase offers some five hundred (``orders.py`` says why it is written).
+        object.__setattr__(self, "text", text)
+        object.__setattr__(self, "order", order)
 
     @property
     def kind(self) -> str:
@@ -105,7 +115,23 @@ def legal_options(
     With ``modules`` (the game's rule modules and their state) the unit orders the modules forbid
     (``order_problem``: a snowed-in unit only holds, an unsupplied one gives no support) are left out,
     and the module orders open now are listed in ``module_orders``."""
-    found = _legal_options(board, position, power.upper(), build_rule)
+    return _power_options(Offering(board, position, power.upper()), build_rule, modules)
+
+
+def phase_options(
+    board: Board, position: Position, build_rule: BuildRule | None = None, modules: InPlay | None = None
+) -> dict[str, PowerOptions]:
+    """``legal_options`` of every power of the variant, by power: what each unit may do is worked out once
+    for them all (a support's options read the moves of every other unit on the board)."""
+    shared = Offering(board, position, "")
+    return {
+        power: _power_options(shared.for_power(power), build_rule, modules) for power in board.variant.powers
+    }
+
+
+def _power_options(offering: Offering, build_rule: BuildRule | None, modules: InPlay | None) -> PowerOptions:
+    board, position = offering.board, offering.position
+    found = _legal_options(offering, build_rule)
     if modules is None or not modules.modules.any:
         return found
     if modules.modules.abstraction and position.phase.type is PhaseType.MOVEMENT:
@@ -124,10 +150,9 @@ def legal_options(
     return replace(found, units=units, module_orders=extra)
 
 
-def _legal_options(
-    board: Board, position: Position, power: str, build_rule: BuildRule | None
-) -> PowerOptions:
-    phase, offering = position.phase.type, Offering(board, position, power)
+def _legal_options(offering: Offering, build_rule: BuildRule | None) -> PowerOptions:
+    board, position, power = offering.board, offering.position, offering.power
+    phase = position.phase.type
     if phase is PhaseType.MOVEMENT:
         units = {
             u.location: _unit_options(offering, u) for u in sorted(position.units_of(power), key=_by_location)
@@ -165,7 +190,7 @@ def _by_location(unit: Unit) -> str:
     return unit.location
 
 
-def _options(position: Position, orders: Sequence[Order]) -> tuple[Option, ...]:
+def _options(position: Position, orders: Sequence[Offered]) -> tuple[Option, ...]:
     return tuple(Option(kind_of(order).text(order, position), order) for order in orders)
 
 

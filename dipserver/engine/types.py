@@ -74,6 +74,12 @@ class Phase:
     season: Season
     type: PhaseType
 
+    def __init__(self, year: int, season: Season, type: PhaseType) -> None:
+        # Compiled, this is C; the ``__init__`` ``dataclass`` writes stays Python (``orders.py`` says more).
+        object.__setattr__(self, "year", year)
+        object.__setattr__(self, "season", season)
+        object.__setattr__(self, "type", type)
+
     @classmethod
     def parse(cls, text: str) -> Phase:
         m = _PHASE_RE.match(text.strip().upper())
@@ -100,7 +106,8 @@ class Phase:
 
 def province_of(location: str) -> str:
     """``"STP/NC"`` -> ``"STP"``; ``"LON"`` -> ``"LON"``."""
-    return location.split("/", 1)[0]
+    cut = location.find("/")  # compiled, no list made (``split``'s): the engine asks this everywhere
+    return location if cut < 0 else location[:cut]
 
 
 def coast_of(location: str) -> str | None:
@@ -119,6 +126,12 @@ class Unit:
     # Abstraction A/F (variant-rulings 5.6): a fleet at sea with an army of its power aboard. It moves,
     # supports and is supported as the fleet; the army may land again (``Disembark``).
     aboard: bool = False
+
+    def __init__(self, power: str, type: UnitType, location: str, aboard: bool = False) -> None:
+        object.__setattr__(self, "power", power)  # as Phase's
+        object.__setattr__(self, "type", type)
+        object.__setattr__(self, "location", location)
+        object.__setattr__(self, "aboard", aboard)
 
     @property
     def province(self) -> str:

@@ -90,12 +90,21 @@ def parse_conversion(text: str, board: Board, position: Position, power: str) ->
 
 
 def variant_orders(variant: Variant) -> frozenset[str]:
-    """The conversion orders ``variant`` enables (its timeline's ``[orders]``)."""
-    # Imported here, not above: the reader loads this module in every process, and the timeline's reading
-    # (tomllib, the fix-ups) is needed only once a conversion order is met.
-    from dipserver.engine.timeline import load_timeline
+    """The conversion orders ``variant`` enables (its timeline's ``[orders]``), kept per variant: the
+    options ask for each unit of every power."""
+    found = _VARIANT_ORDERS.get(variant)
+    if found is None:
+        # Imported here, not above: the reader loads this module in every process, and the timeline's
+        # reading (tomllib, the fix-ups) is needed only once a conversion order is met.
+        from dipserver.engine.timeline import load_timeline
 
-    return load_timeline(variant).orders
+        if len(_VARIANT_ORDERS) >= 64:  # a server's variants are few; generated boards make more
+            _VARIANT_ORDERS.clear()
+        found = _VARIANT_ORDERS[variant] = load_timeline(variant).orders
+    return found
+
+
+_VARIANT_ORDERS: dict[Variant, frozenset[str]] = {}  # by identity: a Variant compares as itself
 
 
 def check_conversion(board: Board, position: Position, power: str, order: ConversionOrder) -> ConversionOrder:

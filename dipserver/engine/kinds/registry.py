@@ -148,6 +148,7 @@ _BY_CLASS: dict[type, Kind] = {}
 _BY_NAME: dict[str, Kind] = {}
 _GRAMMAR: dict[tuple[PhaseType, str], Kind] = {}
 _BY_RECORD: dict[str, Kind] = {}  # a record's kind -> the kind that gives such records
+_OFFERED: dict[tuple[PhaseType, str], list[Kind]] = {}  # ``offered``'s answers, emptied by (un)register
 _TEXT_READERS: list[TextReader] = []
 # The adjudicator's checks by order class: read by movement's loop as one dict lookup per order.
 MOVEMENT_CHECKS: dict[type, Legal] = {}
@@ -161,6 +162,7 @@ def register(kind: K) -> K:
     if taken := [r for r in kind.records if r in _BY_RECORD]:
         raise ValueError(f"records of kind {taken[0]!r} are given by {_BY_RECORD[taken[0]].name!r} already")
     _BY_CLASS[kind.order_class] = kind
+    _OFFERED.clear()
     _BY_NAME[kind.name] = kind
     _BY_RECORD.update(dict.fromkeys(kind.records, kind))
     for key in kind.reads:
@@ -192,6 +194,7 @@ def register_reader(reader: TextReader) -> None:
 def unregister(kind: Kind) -> None:
     """Take ``kind`` out again (a test's toy kind)."""
     del _BY_CLASS[kind.order_class], _BY_NAME[kind.name]
+    _OFFERED.clear()
     for record in kind.records:
         del _BY_RECORD[record]
     for key in kind.reads:
@@ -233,9 +236,13 @@ def text_readers() -> tuple[TextReader, ...]:
 
 
 def offered(phase: PhaseType, group: str = "units") -> list[Kind]:
-    """The kinds of ``group`` whose options a unit has in a ``phase`` phase, in the order they are offered."""
-    found = [k for k in _BY_CLASS.values() if phase in k.offered_in and k.group == group]
-    return sorted(found, key=lambda k: k.position)
+    """The kinds of ``group`` whose options a unit has in a ``phase`` phase, in the order they are offered.
+    Kept until a kind is registered or removed: the options ask for them unit by unit."""
+    found = _OFFERED.get((phase, group))
+    if found is None:
+        found = [k for k in _BY_CLASS.values() if phase in k.offered_in and k.group == group]
+        found = _OFFERED[(phase, group)] = sorted(found, key=lambda k: k.position)
+    return list(found)
 
 
 def kinds() -> Mapping[type, Kind]:

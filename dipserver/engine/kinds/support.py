@@ -14,8 +14,8 @@ from dipserver.engine.convoys import sea_route
 from dipserver.engine.kinds.recording import Described, held_at, place, via, via_place
 from dipserver.engine.kinds.registry import Drawing, Kind, register
 from dipserver.engine.kinds.words import unit_at, unit_phrase
-from dipserver.engine.orders import Move, OrderError, SupportHold, SupportMove
-from dipserver.engine.types import ARMY, FLEET, PhaseType, Unit, coast_of, province_of
+from dipserver.engine.orders import OrderError, SupportHold, SupportMove
+from dipserver.engine.types import ARMY, FLEET, PhaseType, Unit, coast_of
 
 if TYPE_CHECKING:
     from dipserver.engine.board import Board
@@ -76,12 +76,8 @@ class SupportHoldKind(Kind):
         return None, ""
 
     def offer(self, offering: Offering, unit: Unit) -> list[SupportHold]:
-        board = offering.board
-        return [
-            SupportHold(unit.location, o.province)
-            for o in offering.others(unit)
-            if reaches(board, unit, o.province)
-        ]
+        reach = offering.board.reach_provinces(unit.type, unit.location)  # where it ``reaches``, as one set
+        return [SupportHold(unit.location, o.province) for o in offering.others(unit) if o.province in reach]
 
     def text(self, order: SupportHold, position: Position) -> str:
         return f"{unit_at(position, order.unit)} S {unit_at(position, order.target)}"
@@ -136,16 +132,17 @@ class SupportMoveKind(Kind):
         return f"{standing.unit_name(target)} cannot reach {standing.name(into)}", ""
 
     def offer(self, offering: Offering, unit: Unit) -> list[SupportMove]:
+        # Where the supporter ``reaches`` and the other unit's moves lead: two sets met, for each other unit.
+        here = unit.province
+        reach = offering.board.reach_provinces(unit.type, unit.location) - {here}
+        # A fleet cannot both support a convoyed move and be one of the fleets carrying it, so an army's
+        # routes through the supporter's own sea don't count (DATC 6.D.31).
+        at_sea = here in offering.fleet_seas
         found = []
         for other in offering.others(unit):
-            dests = sorted(
-                {province_of(m.dest) for m in _supportable_moves(offering, unit, other)} - {unit.province}
-            )
-            found += [
-                SupportMove(unit.location, other.province, d)
-                for d in dests
-                if reaches(offering.board, unit, d)
-            ]
+            provinces = offering.move_provinces(other, here if at_sea and other.type is ARMY else "")
+            if not reach.isdisjoint(provinces):  # most units are out of reach: no set made for them
+                found += [SupportMove(unit.location, other.province, d) for d in sorted(reach & provinces)]
         return found
 
     def text(self, order: SupportMove, position: Position) -> str:
@@ -163,14 +160,6 @@ def helping_line(record: Mapping[str, Any], label: str) -> Drawing:
     """A support to move or a convoy: a line from the ordered unit to the move it helps (``via``)."""
     start, end, target = place(record, "from"), via_place(record, "to"), via_place(record, "from")
     return Drawing("line", start, end, via=target, label=label)
-
-
-def _supportable_moves(offering: Offering, supporter: Unit, other: Unit) -> list[Move]:
-    """The moves of ``other`` that ``supporter`` could back: a fleet cannot both support a convoyed move
-    and be one of the fleets carrying it, so routes through the supporter's own sea don't count (6.D.31)."""
-    if supporter.province in offering.fleet_seas and other.type is ARMY:
-        return offering.moves_with(other, offering.fleet_seas - {supporter.province})
-    return offering.moves(other)
 
 
 SUPPORT_HOLD = register(SupportHoldKind())

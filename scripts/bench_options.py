@@ -1,0 +1,117 @@
+"""How long the legal options of every power take in a standard movement phase (issue 20: at most 1 ms).
+
+    python scripts/bench_options.py [--positions 1000] [--seed 1] [--callgrind]
+
+The positions are the movement phases ``scripts/bench_engine.py`` plays (seeded random games, 12 years
+each). For each, ``phase_options`` lists every power's options at once, and, beside it, ``legal_options``
+is asked power by power, as a client asks the API for its own power's (CPU time, ``time.process_time``;
+the median and the 90th percentile over the positions, after a warm-up). With ``--callgrind`` the
+instructions of one ``phase_options`` are counted too (``valgrind --tool=callgrind``: the difference of a
+run over the first 100 positions three times and one run over them once), a figure load leaves alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+TARGET_MS = 1.0  # issue 20: the options of all powers in a standard movement phase
+
+# Run under callgrind: ``phase_options`` over the positions of a file, ``passes`` times.
+_COUNTED = """
+import json, sys
+from dipserver.adjudicator.request import read_request
+from dipserver.engine.options import phase_options
+requests = [read_request(json.loads(line)) for line in open(sys.argv[1])]
+for _ in range(int(sys.argv[2])):
+    for request in requests:
+        phase_options(request.board, request.position)
+"""
+_COLLECTED = re.compile(r"Collected : (\d+)")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--positions", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--callgrind", action="store_true", help="also count one phase's instructions")
+    args = parser.parse_args()
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from bench_positions import play_games
+
+    print(f"load average at the start: {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
+    positions = play_games("standard", args.positions, 12, args.seed)
+    every, each = timed(positions)
+    print(f"positions: {len(positions)} standard movement phases (seed {args.seed})")
+    print(f"phase_options, every power at once: median {_ms(every)} ms, p90 {_ms(every, 0.9)} ms CPU a phase")
+    print(f"legal_options, power by power: median {_ms(each)} ms, p90 {_ms(each, 0.9)} ms CPU a phase")
+    verdict = "meets the target" if statistics.median(every) * 1e3 <= TARGET_MS else "MISSES THE TARGET"
+    print(f"target: every power's options <= {TARGET_MS:g} ms a phase: {verdict}")
+    if args.callgrind:
+        print(counted(positions[:100]))
+    print(f"load average at the end: {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
+    return 0
+
+
+def timed(positions: list[dict[str, Any]]) -> tuple[list[float], list[float]]:
+    """CPU seconds per position: every power at once, and power by power."""
+    from dipserver.adjudicator.request import read_request
+    from dipserver.engine.options import legal_options, phase_options
+
+    requests = [read_request(data) for data in positions]
+    for request in requests[:50]:  # warm-up: the boards' tables, the kinds' first calls
+        phase_options(request.board, request.position)
+    every, each = [], []
+    for request in requests:
+        board, position = request.board, request.position
+        started = time.process_time()
+        phase_options(board, position)
+        every.append(time.process_time() - started)
+        started = time.process_time()
+        for power in request.variant.powers:
+            legal_options(board, position, power)
+        each.append(time.process_time() - started)
+    return every, each
+
+
+def counted(positions: list[dict[str, Any]]) -> str:
+    if shutil.which("valgrind") is None:
+        return "callgrind: skipped (valgrind is not installed: apt-get install valgrind)"
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "positions.jsonl"
+        path.write_text("".join(json.dumps(p) + "\n" for p in positions))
+        once, thrice = (_instructions(path, passes) for passes in (1, 3))
+    per_phase = (thrice - once) / (2 * len(positions))
+    return f"callgrind: phase_options, {per_phase / 1e6:.2f} M instructions a phase"
+
+
+def _instructions(path: Path, passes: int) -> int:
+    env = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONPATH": str(ROOT)}
+    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
+    command += [sys.executable, "-c", _COUNTED, str(path), str(passes)]
+    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, env=env, check=False)
+    found = _COLLECTED.search(done.stderr)
+    if done.returncode != 0 or found is None:
+        raise SystemExit(f"callgrind failed:\n{done.stderr[-2000:]}")
+    return int(found.group(1))
+
+
+def _ms(values: list[float], quantile: float = 0.5) -> str:
+    ordered = sorted(values)
+    return f"{ordered[min(len(ordered) - 1, int(quantile * len(ordered)))] * 1e3:.2f}"
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
