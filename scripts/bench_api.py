@@ -1,8 +1,8 @@
 """Order submission over HTTP, the fourth part of ``scripts/bench_server.py`` (PostgreSQL only).
 
-gunicorn, run with production's settings (``dipserver/config/gunicorn.py``: sync workers, the access log),
-serves the benchmark's throw-away database on loopback; the players of ``games`` standard games hold API
-tokens. Two open-loop stages (requests leave on a fixed schedule, whatever the answers' speed): ``PUT
+gunicorn, run with production's settings (``dipserver/config/gunicorn.py``: three sync workers, no access
+log), serves the benchmark's throw-away database on loopback; the players of ``games`` standard games hold
+API tokens. Two open-loop stages (requests leave on a fixed schedule, whatever the answers' speed): ``PUT
 /games/<id>/orders`` alone at ``rate`` a second, each a full set of legal orders drawn from the player's
 options; then the same while as many conditional polls (``GET /games/<id>`` with the last ETag) run. Each
 stage prints p50/p99 from sending to the last byte, the answers that were not 200/304, and the CPU time
@@ -67,9 +67,7 @@ def api_bench(database: str, games: int, rate: float, seconds: float) -> None:
     gunicorn = Path(sys.executable).with_name("gunicorn")
     command = [str(gunicorn), "-c", GUNICORN_CONFIG, "dipserver.config.wsgi:application",
                "--bind", f"127.0.0.1:{port}"]  # fmt: skip
-    # Its access log (production writes one, to a pipe) goes to a file beside the settings.
-    access_log = (folder / "access.log").open("wb")
-    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=access_log)
+    server = subprocess.Popen(command, cwd=ROOT, env=env)
     base = f"http://127.0.0.1:{port}/api/v1"
     try:
         wait_for(base)
@@ -83,7 +81,6 @@ def api_bench(database: str, games: int, rate: float, seconds: float) -> None:
     finally:
         server.terminate()
         server.wait(timeout=30)
-        access_log.close()
 
 
 def _players(games: int) -> list[Player]:
