@@ -36,4 +36,5 @@ RUN python -m compileall -q dipserver \
 
 USER dipserver
 EXPOSE 8000
-CMD ["gunicorn", "dipserver.config.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3"]
+# Bind address, workers and logs: dipserver/config/gunicorn.py, which the benchmarks run too.
+CMD ["gunicorn", "-c", "dipserver/config/gunicorn.py", "dipserver.config.wsgi:application"]

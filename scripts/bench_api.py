@@ -1,13 +1,14 @@
 """Order submission over HTTP, the fourth part of ``scripts/bench_server.py`` (PostgreSQL only).
 
-gunicorn (sync workers) serves the benchmark's throw-away database on loopback; the players of ``games``
-standard games hold API tokens. Two open-loop stages (requests leave on a fixed schedule, whatever the
-answers' speed): ``PUT /games/<id>/orders`` alone at ``rate`` a second, each a full set of legal orders
-drawn from the player's options; then the same while as many conditional polls (``GET /games/<id>`` with
-the last ETag) run. Each stage prints p50/p99 from sending to the last byte, the answers that were not
-200/304, and the CPU time the gunicorn processes and the database's backends spent per request (read from
-``/proc`` before and after the stage: CPU time is what load disturbs least). Targets (issue 19): PUT p99
-50 ms while the polls run, server CPU per PUT 3 ms.
+gunicorn, run with production's settings (``dipserver/config/gunicorn.py``: three sync workers, no access
+log), serves the benchmark's throw-away database on loopback; the players of ``games`` standard games hold
+API tokens. Two open-loop stages (requests leave on a fixed schedule, whatever the answers' speed): ``PUT
+/games/<id>/orders`` alone at ``rate`` a second, each a full set of legal orders drawn from the player's
+options; then the same while as many conditional polls (``GET /games/<id>`` with the last ETag) run. Each
+stage prints p50/p99 from sending to the last byte, the answers that were not 200/304, and the CPU time
+the gunicorn processes and the database's backends spent per request (read from ``/proc`` before and
+after the stage: CPU time is what load disturbs least). Targets (issue 19): PUT p99 50 ms while the polls
+run, server CPU per PUT 3 ms.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ DIPSERVER_API_THROTTLES = {"login": "100000/min", "register": "100000/min", "wri
 LOGGING = {"version": 1, "disable_existing_loggers": False, "root": {"level": "WARNING"}}
 '''
 TICK = os.sysconf("SC_CLK_TCK")
+GUNICORN_CONFIG = "dipserver/config/gunicorn.py"  # what the Dockerfile and docker-compose.yml run
 
 
 @dataclass
@@ -63,8 +65,8 @@ def api_bench(database: str, games: int, rate: float, seconds: float) -> None:
     }
     port = free_port()
     gunicorn = Path(sys.executable).with_name("gunicorn")
-    command = [str(gunicorn), "dipserver.config.wsgi:application", "--bind", f"127.0.0.1:{port}",
-               "--workers", "3", "--log-level", "warning"]  # fmt: skip
+    command = [str(gunicorn), "-c", GUNICORN_CONFIG, "dipserver.config.wsgi:application",
+               "--bind", f"127.0.0.1:{port}"]  # fmt: skip
     server = subprocess.Popen(command, cwd=ROOT, env=env)
     base = f"http://127.0.0.1:{port}/api/v1"
     try:

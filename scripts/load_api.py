@@ -94,6 +94,8 @@ def main() -> int:
         server = subprocess.Popen(
             [
                 str(Path(sys.executable).with_name("gunicorn")),
+                "-c",
+                "dipserver/config/gunicorn.py",  # production's settings; these options override some
                 "dipserver.config.wsgi:application",
                 "--bind",
                 f"127.0.0.1:{port}",

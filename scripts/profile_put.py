@@ -4,6 +4,7 @@ only an earlier run's rows: the script migrates it and adds games).
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/putcpu .venv/bin/python scripts/profile_put.py
     ... scripts/profile_put.py --profile 30        # also cProfile's top functions by cumulative time
+    ... scripts/profile_put.py --gunicorn settings # each PUT through gunicorn's sync worker, as deployed
 
 Prints process CPU time per PUT (``time.process_time``: load disturbs it far less than wall time) over
 ``--requests`` requests after a warm-up, and the queries one PUT makes. The settings are bench_api's:
@@ -15,12 +16,14 @@ the health check before each request stays).
 from __future__ import annotations
 
 import argparse
+import functools
 import io
 import json
 import os
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +44,12 @@ def main() -> int:
         "count the instructions of this many PUTs only",
     )
     parser.add_argument("--extra", default="", help="settings lines added (what a setting costs)")
+    parser.add_argument(
+        "--gunicorn",
+        choices=("settings", "access-log"),
+        help="hand each PUT to gunicorn's sync worker over a socket pair, with dipserver/config/gunicorn.py "
+        "(access-log: and gunicorn's access log written, to a file)",
+    )
     args = parser.parse_args()
     _settings(args.extra)
     import django
@@ -54,12 +63,13 @@ def main() -> int:
     players = _players(app)
     tick = _steady_clock()
     rng = random.Random(19)
+    send = _through_gunicorn(app, args.gunicorn) if args.gunicorn else functools.partial(_call, app)
 
     def put() -> None:
         tick()
         game_id, token, phase, options = players[rng.randrange(len(players))]
         body = {"phase": phase, "orders": [rng.choice(o) for o in options]}
-        status, _ = _call(app, "PUT", f"/api/v1/games/{game_id}/orders", token, body)
+        status = send("PUT", f"/api/v1/games/{game_id}/orders", token, body)[0]
         assert status == 200, status
 
     for _ in range(200):
@@ -181,6 +191,44 @@ def _call(app: Any, method: str, path: str, token: str, body: Any = None) -> tup
     content = b"".join(chunks)
     getattr(chunks, "close", lambda: None)()
     return int(status[0].split()[0]), json.loads(content) if content else None
+
+
+def _through_gunicorn(app: Any, mode: str) -> Callable[..., tuple[int, Any]]:
+    """A request as gunicorn's sync worker handles one (parsed, its environ built, the application called,
+    the answer written) with production's settings, over a socket pair: without accepting and closing a
+    connection, waking the workers or the kernel's side. The answer's body is not read."""
+    import runpy
+    import socket
+
+    from gunicorn.config import Config
+    from gunicorn.glogging import Logger
+    from gunicorn.workers.sync import SyncWorker
+
+    config = Config()
+    for name, value in runpy.run_path(str(ROOT / "dipserver" / "config" / "gunicorn.py")).items():
+        if name in config.settings:
+            config.set(name, value)
+    if mode == "access-log":
+        config.set("accesslog", os.path.join(os.environ["DIPSERVER_VAR_DIR"], "access.log"))
+    worker = SyncWorker(1, os.getpid(), [], None, 30, config, Logger(config))
+    worker.wsgi = app
+    listener = socket.socket()  # only asked for its address
+    listener.bind(("127.0.0.1", 0))
+    sent = ("Accept-Encoding: identity", "Host: 127.0.0.1:8000", "User-Agent: Python-urllib/3.11")
+
+    def send(method: str, path: str, token: str, body: Any) -> tuple[int, None]:
+        raw = json.dumps(body).encode()
+        headers = [*sent, f"Authorization: Token {token}", "Accept: application/json"]
+        headers += ["Content-Type: application/json", f"Content-Length: {len(raw)}", "Connection: close"]
+        request = f"{method} {path} HTTP/1.1\r\n" + "".join(h + "\r\n" for h in headers) + "\r\n"
+        server, client = socket.socketpair()
+        with client:
+            client.sendall(request.encode() + raw)
+            worker.handle(listener, server, ("127.0.0.1", 40000))  # closes its end
+            answer = client.recv(1 << 16)
+        return int(answer.split(b" ", 2)[1]), None
+
+    return send
 
 
 def _queries(put: Any, *, show: bool) -> None:

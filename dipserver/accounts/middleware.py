@@ -16,7 +16,11 @@ class TimeZoneMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         timezone.deactivate()
-        user = getattr(request, "user", None)
-        if getattr(user, "time_zone", ""):
-            timezone.activate(user_zone(user))  # an unknown zone gives UTC, as for everyone else
+        # Only a session with a key can hold a signed-in user: without one (an API client's token, say)
+        # the user is anonymous, so neither the session nor the user is looked up.
+        session = getattr(request, "session", None)
+        if session is not None and session.session_key is not None:
+            user = getattr(request, "user", None)
+            if getattr(user, "time_zone", ""):
+                timezone.activate(user_zone(user))  # an unknown zone gives UTC, as for everyone else
         return self.get_response(request)

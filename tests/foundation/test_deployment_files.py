@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import json
+import runpy
 from typing import Any
 
 import pytest
 import yaml
+from gunicorn.config import Config
 
 from .conftest import ROOT
 
 DJANGO_SERVICES = ("web", "worker", "beat")
+GUNICORN_CONFIG = "dipserver/config/gunicorn.py"
 
 
 @pytest.fixture(scope="module")
@@ -51,7 +55,7 @@ def test_web_checks_services_migrates_then_runs_gunicorn(compose: dict[str, Any]
     steps = [
         "manage.py check_services",
         "manage.py migrate --noinput",
-        "gunicorn dipserver.config.wsgi:application",
+        f"gunicorn -c {GUNICORN_CONFIG} dipserver.config.wsgi:application",
     ]
     positions = [command.find(step) for step in steps]
     assert -1 not in positions and positions == sorted(positions), command
@@ -82,3 +86,24 @@ def test_image_collects_static_files_and_does_not_run_as_root() -> None:
 def test_docker_context_leaves_out_local_state() -> None:
     ignored = (ROOT / ".dockerignore").read_text().split()
     assert {".git", ".venv", "var", ".env"} <= set(ignored)
+
+
+def test_the_image_and_the_benchmarks_run_gunicorn_with_the_one_config_file() -> None:
+    """The Dockerfile's command, docker-compose's (above) and the HTTP benchmarks all start gunicorn with
+    dipserver/config/gunicorn.py, so what the benchmarks measure is what production runs."""
+    command = ["gunicorn", "-c", GUNICORN_CONFIG, "dipserver.config.wsgi:application"]
+    assert f"CMD {json.dumps(command)}" in (ROOT / "Dockerfile").read_text()
+    for script in ("bench_api.py", "load_api.py"):
+        assert GUNICORN_CONFIG in (ROOT / "scripts" / script).read_text(), script
+
+
+def test_the_gunicorn_config_file_sets_only_gunicorn_settings() -> None:
+    imported = {"os", "annotations"}
+    names = {k: v for k, v in runpy.run_path(str(ROOT / GUNICORN_CONFIG)).items() if k[0] != "_"}
+    names = {k: v for k, v in names.items() if k not in imported}
+    config = Config()
+    assert set(names) <= set(config.settings), set(names) - set(config.settings)
+    for name, value in names.items():
+        config.set(name, value)  # gunicorn validates each value
+    assert config.bind == ["0.0.0.0:8000"] and config.worker_class_str == "sync"
+    assert config.accesslog is None  # a tenth of an order PUT's CPU; the proxy in front logs requests

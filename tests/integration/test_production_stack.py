@@ -58,6 +58,8 @@ def production_site(postgres_url: str, redis_url: str, tmp_path: Path) -> Iterat
         sys.executable,
         "-m",
         "gunicorn",
+        "-c",
+        "dipserver/config/gunicorn.py",  # production's settings, but a free port
         "dipserver.config.wsgi:application",
         "--bind",
         f"127.0.0.1:{port}",
