@@ -441,6 +441,6 @@ def parse_orders(
 # --- writing orders back ----------------------------------------------------------------------------
 
 
-def format_order(order: Order, position: Position) -> str:
+def format_order(order: object, position: Position) -> str:
     """The short rulebook notation of an order (``A MUN S A PAR - BUR``), which ``parse_order`` reads back."""
     return kind_of(order).text(order, position)

@@ -36,23 +36,17 @@ from dipserver.engine.adjustments import has_adjustments
 from dipserver.engine.board import Board, MapState, board_for
 from dipserver.engine.builds import build_problem, free_centres
 from dipserver.engine.conversions import conversion_text
+from dipserver.engine.kinds.effects import Effect, Effects, Given, apply_all
+from dipserver.engine.kinds.registry import kind_of
 from dipserver.engine.modules import Modules, ModuleState, modules_for, split_options
 from dipserver.engine.modules import phase as module_phase
 from dipserver.engine.modules.orders import InPlay, split_orders
 from dipserver.engine.modules.phase import Opened
 from dipserver.engine.modules.supply import SupplyReport
-from dipserver.engine.orders import (
-    Build,
-    ConversionOrder,
-    ConvertToFleet,
-    Order,
-    OrderResult,
-    Outcome,
-    StayFleet,
-)
+from dipserver.engine.orders import Build, ConversionOrder, ConvertToFleet, Order, Outcome
 from dipserver.engine.parse import OrderError, format_order, order_unit, parse_order, parse_orders
 from dipserver.engine.position import Position
-from dipserver.engine.records import order_record, result_record, unread_record
+from dipserver.engine.records import order_record, unread_record
 from dipserver.engine.timeline import Hook, Timeline, apply_hook, hooks_between, load_timeline
 from dipserver.engine.types import Phase, PhaseType, Season, province_of
 from dipserver.engine.variant import Variant
@@ -248,7 +242,7 @@ def play_phase(
                 orders.setdefault(power, []).append(line.order)
                 texts[id(line.order)] = line.text
 
-    plain, stand_ins = conversions.handed_on(orders)
+    plain, given_for = hand_on(orders)
     played = None
     if modules.any:
         # Depots and Snow Storms go beside the unit orders, as ``play``'s ``extra``.
@@ -262,21 +256,22 @@ def play_phase(
         result = played.result
     else:
         result = adjudicate(board, position, plain)
-    given = [o for os in plain.values() for o in os]
-    results, holding = _order_results(result, given, texts, stand_ins, position, board)
     done = position.phase
-    new_position, flags, converted = _conversions_applied(
-        position, result, orders, texts, frozenset(stay_flags)
-    )
-    results += [{**c, "dislodged": province_of(c["from"]) in holding} for c in converted]
+    effects = _effects(board, position, orders, given_for, result, map_state, stay_flags)
+    applied = apply_all(effects)
+    reported = {id(g.order) for g, _ in applied}
+    results = _order_results(result, given_for, reported, texts, position, board)
+    results += [_applied(g.power, g.order, e, effects, position, board, texts) for g, e in applied]
     results += unreadable
+    new_position, map_state, flags = effects.position(result.position), effects.map_state, effects.flags
 
     skipped = [str(p) for p in result.skipped]
     map_state, new_position, events = _run_hooks(
-        variant, options, secret, map_state, new_position, done, skipped, flags
+        variant, options, secret, map_state, new_position, done, skipped, frozenset(flags)
     )
+    events = effects.events + events
     outcome = game_outcome(variant, map_state, new_position, done, end_year)
-    pending = flags if new_position.phase.type is PhaseType.RETREATS else frozenset()
+    pending = frozenset(flags) if new_position.phase.type is PhaseType.RETREATS else frozenset()
     turn = Turn(done, stored, results, events, skipped, map_state, new_position, pending, outcome)
     if played is None:
         return turn
@@ -284,67 +279,71 @@ def play_phase(
     return replace(turn, opened=opened, check=played.check, module_data=played.to_data())
 
 
+def hand_on(
+    orders: Mapping[str, Sequence[AnyOrder]],
+) -> tuple[dict[str, list[Order]], dict[int, AnyOrder]]:
+    """The orders the adjudicator resolves, as each order's kind says (``Kind.for_adjudication``: itself,
+    another that stands in for it, or none), and for each order handed on, by its id, the order given."""
+    plain: dict[str, list[Order]] = {}
+    given_for: dict[int, AnyOrder] = {}
+    for power, given in orders.items():
+        for order in given:
+            seen = kind_of(order).for_adjudication(order)
+            if seen is not None:
+                plain.setdefault(power, []).append(seen)
+                given_for[id(seen)] = order
+    return plain, given_for
+
+
+def _effects(
+    board: Board,
+    position: Position,
+    orders: Mapping[str, Sequence[AnyOrder]],
+    given_for: Mapping[int, AnyOrder],
+    result: PhaseResult,
+    map_state: MapState,
+    stay_flags: Iterable[str],
+) -> Effects:
+    """The state the adjudication left, for the kinds to apply their orders to. The Sahara flags of the
+    phase before carry over, but for a movement phase, whose orders flag the fleets afresh."""
+    results = {id(given_for[id(r.order)]): r for r in result.results if id(r.order) in given_for}
+    after = result.position
+    flags = set() if position.phase.type is PhaseType.MOVEMENT else set(stay_flags)
+    units, dislodged, owners = dict(after.units), dict(after.dislodged), dict(after.owners)
+    given = [Given(power, o, kind_of(o)) for power, os in orders.items() for o in os]
+    return Effects(board, position, given, results, units, dislodged, owners, map_state, flags)
+
+
 def _order_results(
     result: PhaseResult,
-    given: Sequence[Order],
+    given_for: Mapping[int, AnyOrder],
+    reported: set[int],
     texts: Mapping[int, str],
-    stand_ins: frozenset[int],
     position: Position,
     board: Board,
-) -> tuple[list[dict[str, Any]], set[str]]:
-    """One result per order given, in the order given, but for the stand-ins (ids in ``stand_ins``), then
-    the ones the adjudicator made up itself; and the provinces of converting armies dislodged while they
-    held. An order given with no typed text (one a kind handed on) is written as the adjudicator made it."""
+) -> list[dict[str, Any]]:
+    """One result per order handed on, in the order given, recorded as the order given (a kind may hand on
+    another in its place), but for those ``reported`` by their kind's own effect; then the orders the
+    adjudicator made up itself (a disband for want of a retreat, civil disorder), in short notation."""
     results: list[dict[str, Any]] = []
-    holding: set[str] = set()
-    for i, r in enumerate(result.results):
-        own = i < len(given) and r.order is given[i]
-        if own and id(r.order) in stand_ins:
-            # The hold a converting army makes while it becomes a fleet: its result is the conversion's
-            # (E15), never a line of its own that a typed order of the same text could be mistaken for.
-            if r.dislodged and (unit := order_unit(r.order)) is not None:
-                holding.add(province_of(unit))
+    for r in result.results:
+        order = given_for.get(id(r.order))
+        if order is not None and id(order) in reported:
             continue
-        results.append(_adjudicated(r, texts.get(id(r.order)) if own else None, position, board))
-    return results, holding
-
-
-def _conversions_applied(
-    position: Position,
-    result: PhaseResult,
-    orders: Mapping[str, Sequence[AnyOrder]],
-    texts: Mapping[int, str],
-    flags: frozenset[str],
-) -> tuple[Position, frozenset[str], list[dict[str, Any]]]:
-    """The variant's conversion orders applied after the phase: the next position, the Sahara stay-a-fleet
-    flags for the hook that follows (E16), and the conversions' results."""
-    new_position, done = result.position, position.phase.type
-    results: list[dict[str, Any]] = []
-    if done is PhaseType.MOVEMENT:
-        broken = {(r.power, r.order) for r in result.results if r.outcome is Outcome.NO_CONVOY}
-        units, to_fleet = conversions.fleet_conversions(
-            position.units, new_position.units, orders, lambda power, move: (power, move) not in broken
+        shown = r.order if order is None else order
+        short = format_order(shown, position)
+        record = order_record(
+            r.power,
+            shown,
+            position,
+            outcome=r.outcome,
+            reason=r.reason,
+            dislodged=r.dislodged,
+            text=short,
+            board=board,
         )
-        dislodged = conversions.flag_dislodged(new_position.dislodged, orders)
-        new_position = replace(new_position, units=units, dislodged=dislodged)
-        flags = conversions.stay_flags(position.units, units, orders)
-        results += [_converted(p, o, ok, why, position, texts) for p, o, ok, why in to_fleet]
-    elif done is PhaseType.RETREATS:
-        arrived = {(r.power, r.order) for r in result.results if r.outcome is Outcome.SUCCESS}
-        flags = conversions.retreat_flags(
-            flags, position.dislodged, orders, lambda power, retreat: (power, retreat) in arrived
-        )
-    elif done is PhaseType.ADJUSTMENTS:
-        units, to_army = conversions.army_conversions(new_position.units, orders)
-        new_position = replace(new_position, units=units)
-        results += [_converted(p, o, ok, why, position, texts) for p, o, ok, why in to_army]
-    results += [
-        _converted(p, o, True, "", position, texts)
-        for p, os in orders.items()
-        for o in os
-        if isinstance(o, StayFleet)
-    ]
-    return new_position, flags, results
+        results.append({**record, "text": texts.get(id(shown), short)})
+    return results
 
 
 def open_modules(
@@ -405,11 +404,6 @@ def _run_hooks(
     return map_state, replace(position, phase=nxt), events
 
 
-def _adjudicated(r: OrderResult, typed: str | None, position: Position, board: Board) -> dict[str, Any]:
-    short = format_order(r.order, position)
-    return {**result_record(r, position, text=short, board=board), "text": typed or short}
-
-
 def _refused(power: str, line: ReadLine, position: Position, board: Board) -> dict[str, Any]:
     """A line that did not read (nothing known of it), or read as an order the phase does not allow."""
     why = line.error or ""
@@ -421,10 +415,28 @@ def _refused(power: str, line: ReadLine, position: Position, board: Board) -> di
     return {**record, "text": line.text}
 
 
-def _converted(
-    power: str, order: ConversionOrder, ok: bool, why: str, position: Position, texts: Mapping[int, str]
+def _applied(
+    power: str,
+    order: AnyOrder,
+    effect: Effect,
+    effects: Effects,
+    position: Position,
+    board: Board,
+    texts: Mapping[int, str],
 ) -> dict[str, Any]:
-    short = conversion_text(order, position)
-    outcome = Outcome.SUCCESS if ok else Outcome.VOID
-    record = order_record(power, order, position, outcome=outcome, reason=why, text=short)
+    """The result of an order whose kind applied it: its outcome and reason as the kind said, dislodged
+    when the order it handed on for it (a converting army's hold) was."""
+    short = format_order(order, position)
+    stood_in = effects.results.get(id(order))
+    dislodged = stood_in is not None and stood_in.dislodged
+    record = order_record(
+        power,
+        order,
+        position,
+        outcome=effect.outcome,
+        reason=effect.reason,
+        dislodged=dislodged,
+        text=short,
+        board=board,
+    )
     return {**record, "text": texts.get(id(order), short)}

@@ -16,7 +16,7 @@ from dipserver.engine.kinds.recording import Described, held_at, needs_convoy, p
 from dipserver.engine.kinds.registry import Drawing, Kind, register
 from dipserver.engine.kinds.words import unit_at
 from dipserver.engine.orders import Move, OrderError
-from dipserver.engine.types import FLEET, PhaseType, Unit, coast_of
+from dipserver.engine.types import FLEET, PhaseType, Unit, coast_of, province_of
 
 if TYPE_CHECKING:
     from dipserver.engine.board import Board
@@ -37,6 +37,12 @@ class MoveKind(Kind):
     reads = ((PhaseType.MOVEMENT, "move"),)
     offered_in = (PhaseType.MOVEMENT,)
     position = 1
+
+    def destination(self, order: Move) -> str | None:
+        return province_of(order.dest)
+
+    def attacks(self, order: Move) -> str | None:
+        return province_of(order.dest)
 
     def read(self, reading: Reading, intent: Intent) -> Move:
         unit = reading.ordered_unit(intent)
