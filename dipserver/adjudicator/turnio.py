@@ -250,8 +250,9 @@ def answer(
     outcome = turn.outcome
     answered: dict[str, Any] = {"phase": str(turn.phase), "results": results, "reasons": reasons}
     answered["skipped"] = turn.skipped
-    if played:
+    if played or turn.events:  # a kind's effect may change even a map that never changes otherwise
         answered["events"] = [{**event, "text": event_text(event)} for event in turn.events]
+    if played:
         answered["outcome"] = (
             None
             if outcome is None
