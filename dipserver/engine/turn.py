@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any
+from typing import Any, cast
 
 from dipserver.engine import conversions
 from dipserver.engine.adjudicate import PhaseResult, adjudicate
@@ -44,7 +44,7 @@ from dipserver.engine.modules import phase as module_phase
 from dipserver.engine.modules.orders import InPlay, split_orders
 from dipserver.engine.modules.phase import Opened
 from dipserver.engine.modules.supply import SupplyReport
-from dipserver.engine.orders import Build, ConversionOrder, ConvertToFleet, Order, Outcome
+from dipserver.engine.orders import Build, ConversionOrder, Order, Outcome
 from dipserver.engine.parse import OrderError, format_order, order_unit, parse_order, parse_orders
 from dipserver.engine.position import Position
 from dipserver.engine.records import Played
@@ -154,7 +154,9 @@ def read_orders(
             continue
         converting.add(prov)
         read[number] = ReadLine(number, text, conversion, None, position=position)
-    to_fleet = {province_of(r.order.unit) for r in read.values() if isinstance(r.order, ConvertToFleet)}
+    # A conversion the adjudicator sees as the unit's own order (an army becoming a fleet holds meanwhile)
+    # is that unit's order this phase: another order for it is refused.
+    to_fleet = {kind_of(r.order).unit_key(r.order) for r in read.values() if _commands_unit(r.order)}
     in_play = InPlay(modules, module_state or ModuleState()) if modules is not None and modules.any else None
     for line in parse_orders(standard, board, position, power, modules=in_play, one_per_unit=one_per_unit):
         if line.order is None:
@@ -188,6 +190,10 @@ def _read_alone(
         return None
 
 
+def _commands_unit(order: AnyOrder | None) -> bool:
+    return order is not None and kind_of(order).for_adjudication(order) is not None
+
+
 def _module_checked(
     board: Board,
     position: Position,
@@ -196,9 +202,12 @@ def _module_checked(
     power: str,
     line: ReadLine,
 ) -> ReadLine:
-    if line.order is None or isinstance(line.order, ConversionOrder) or order_unit(line.order) is None:
-        return line  # conversions, waives and the module orders (already checked by the parser)
-    why = module_phase.order_problem(board, position, modules, state or ModuleState(), power, line.order)
+    if line.order is None or kind_of(line.order).group == "conversions":
+        return line  # conversions are the variant's, not the modules' business
+    order = cast(Order, line.order)
+    if order_unit(order) is None:
+        return line  # waives and the module orders (already checked by the parser)
+    why = module_phase.order_problem(board, position, modules, state or ModuleState(), power, order)
     return line if why is None else ReadLine(line.number, line.text, None, why, line.order)
 
 
