@@ -1,5 +1,6 @@
 """A database that takes no writes for a while: a PostgreSQL hot standby or failover, a database or
-role set to ``default_transaction_read_only``, a SQLite file that cannot be written.
+role set to ``default_transaction_read_only``, a SQLite file that cannot be written (or a connection
+set to ``PRAGMA query_only``).
 
 Reads go on working then; a write fails with an error this module recognises, so the API can answer a
 clear 503 ("read-only, try again"), a background task can try again later, and /healthz can say why.
@@ -18,7 +19,8 @@ SQLITE_READONLY = 8  # SQLite's primary result code; its extended codes keep it 
 def is_read_only(exc: BaseException) -> bool:
     """Whether a database error says that the database takes no writes now."""
     cause = exc.__cause__ if isinstance(exc, DatabaseError) and exc.__cause__ is not None else exc
-    if getattr(cause, "sqlstate", None) == READ_ONLY_SQLSTATE:  # psycopg
+    sqlstate = getattr(cause, "sqlstate", None) or getattr(cause, "pgcode", None)  # psycopg 3 or 2
+    if sqlstate == READ_ONLY_SQLSTATE:
         return True
     code = getattr(cause, "sqlite_errorcode", None)  # sqlite3
     return isinstance(code, int) and code & 0xFF == SQLITE_READONLY
@@ -32,6 +34,9 @@ def database_read_only() -> bool:
             row = cursor.fetchone()
         return row is not None and row[0] == "on"
     if connection.vendor == "sqlite":
+        with connection.cursor() as cursor:
+            cursor.execute("PRAGMA query_only")
+            row = cursor.fetchone()
         name = str(connection.settings_dict["NAME"])
-        return os.path.isfile(name) and not os.access(name, os.W_OK)
+        return bool(row and row[0]) or (os.path.isfile(name) and not os.access(name, os.W_OK))
     return False
