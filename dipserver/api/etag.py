@@ -22,6 +22,7 @@ from django.db.models import (
     Case,
     CharField,
     Exists,
+    F,
     Func,
     OuterRef,
     Q,
@@ -33,6 +34,7 @@ from django.db.models.functions import Cast, Coalesce
 from django.http import HttpResponseBase
 from rest_framework.response import Response
 
+from dipserver.accounts.models import User
 from dipserver.games.models import Game, Order, Phase, Power
 
 _Response = TypeVar("_Response", bound=HttpResponseBase)
@@ -43,15 +45,32 @@ def _tag(*parts: Any) -> str:
 
 
 class _Joined(Aggregate):
-    """Text values joined with commas: GROUP_CONCAT in SQLite, STRING_AGG in PostgreSQL. The order is
-    whatever the database returns; a different order only costs a needless 200, never a stale 304."""
+    """Texts joined with commas in the order of a key, so equal rows always make equal text:
+    ``STRING_AGG(text, ',' ORDER BY key)`` in PostgreSQL (which otherwise joins them in the order it
+    finds them, and an update moves a row), ``GROUP_CONCAT`` likewise in SQLite 3.44 and later. An older
+    SQLite has no ORDER BY there; it reads a game's rows by its index on the game, in id order within it,
+    and never moves a row that is updated."""
 
     function = "GROUP_CONCAT"
-    template = "%(function)s(%(expressions)s, ',')"
+    template = "%(function)s(%(expressions)s)"
+    arg_joiner = ", ',' ORDER BY "  # text, key -> text, ',' ORDER BY key
     output_field = CharField()
+
+    def __init__(self, text: Any, key: Any) -> None:
+        super().__init__(text, key)
 
     def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> Any:
         return super().as_sql(compiler, connection, function="STRING_AGG", **extra)
+
+    def as_sqlite(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+        if connection.Database.sqlite_version_info >= (3, 44):
+            return super().as_sql(compiler, connection, **extra)
+        text, _key, no_filter = self.get_source_expressions()
+        unordered = self.copy()
+        unordered.set_source_expressions([text, no_filter])
+        return super(_Joined, unordered).as_sql(
+            compiler, connection, template="GROUP_CONCAT(%(expressions)s, ',')"
+        )
 
 
 def _text(field: str) -> Any:
@@ -63,36 +82,53 @@ def _joined_text(*parts: Any) -> Func:
     return Func(*parts, template="(%(expressions)s)", arg_joiner=" || ", output_field=CharField())
 
 
+def _masters_sees(user_id: int, game: Any) -> Q:
+    """The viewer masters the game (``game`` is where its id is): one of its masters, or a superuser."""
+    mastered = Exists(Game.masters.through.objects.filter(game_id=game, user_id=user_id))
+    return Q(mastered) | Q(Exists(User.objects.filter(id=user_id, is_superuser=True)))
+
+
 def _seats(user_id: int) -> Subquery:
-    """Every seat of the game as one string. Whether a seat has orders for the current phase is public
-    (game detail's ``has_orders``); how many or which, and when they were last revised, are not. Draw votes
-    and concessions are secret: only the viewer's own are part of it, so another power's vote never
-    changes the viewer's tag."""
-    fields = ("id", "user_id", "name", "status", "ready", "seat_open", "missed_phases")
+    """Every seat of the game as one string, in seat order, with only what the viewer sees of it (the
+    game detail's ``powers``). Whether a seat has orders for the current phase is public (``has_orders``);
+    how many or which, and when they were last revised, are not. Who holds a seat is hidden in an
+    anonymous game in play, except from its masters and from the player. Draw votes and concessions are
+    secret: only the viewer's own are part of it, so another power's vote never changes the viewer's tag."""
+    fields = ("id", "name", "status", "ready", "seat_open", "missed_phases")
     ordered = Exists(
         Order.objects.filter(power_id=OuterRef("id"), phase_id=OuterRef(OuterRef("current_phase_id")))
     )
     has_orders = Case(When(ordered, then=Value("o")), default=Value("-"), output_field=CharField())
+    shown = (
+        Q(user_id=user_id)
+        | ~Q(game__press=Game.Press.ANONYMOUS)
+        | Q(game__status=Game.Status.FINISHED)
+        | _masters_sees(user_id, OuterRef("game_id"))
+    )
+    player = Case(
+        When(shown, then=_joined_text(_text("user_id"), Value(":"), _text("user__username"))),
+        default=Value(""),
+        output_field=CharField(),
+    )
     secret = Case(
         When(Q(user_id=user_id), then=_joined_text(_text("draw_vote"), Value("|"), _text("concede_to"))),
         default=Value(""),
         output_field=CharField(),
     )
-    row = _joined_text(*(part for name in fields for part in (_text(name), Value("|"))), has_orders, secret)
+    parts = (part for name in fields for part in (_text(name), Value("|")))
+    row = _joined_text(*parts, has_orders, Value("|"), player, Value("|"), secret)
     seats = Power.objects.filter(game_id=OuterRef("id")).order_by().values("game_id")
-    return Subquery(seats.annotate(all=_Joined(row)).values("all")[:1])
+    return Subquery(seats.annotate(all=_Joined(row, F("id"))).values("all")[:1])
 
 
 _GAME, _USER = -7_000_001, -7_000_002  # stand-ins for the two parameters in the compiled SQL
 
 
 def _game_state(game_id: int, user_id: int) -> Any:
+    master = Case(When(_masters_sees(user_id, OuterRef("id")), then=Value(True)), default=Value(False))
     return (
         Game.objects.filter(id=game_id)
-        .annotate(
-            mastered=Exists(Game.masters.through.objects.filter(game_id=OuterRef("id"), user_id=user_id)),
-            seats=_seats(user_id),
-        )
+        .annotate(master=master, seats=_seats(user_id))
         .order_by()
         .values_list(
             "version",  # every setting: any save of the game bumps it
@@ -100,7 +136,7 @@ def _game_state(game_id: int, user_id: int) -> Any:
             "current_phase_id",
             "current_phase__status",
             "current_phase__deadline",
-            "mastered",
+            "master",  # a master (or superuser) sees the players and may act
             "seats",
         )[:1]
     )
