@@ -21,6 +21,10 @@ class ServiceStatus:
     def as_dict(self) -> dict[str, object]:
         return asdict(self)
 
+    def without_detail(self) -> dict[str, object]:
+        """What anyone may know: whether the service is up, not where it is or why it failed."""
+        return {"name": self.name, "ok": self.ok}
+
 
 # The remote-control command a worker answers with its own database check (core/worker_control.py).
 DATABASE_CHECK = "dipserver_database_check"
