@@ -45,23 +45,7 @@ from dipserver.engine.kinds import abstraction as _abstraction  # noqa: F401
 from dipserver.engine.kinds import convoy, hold, move, support  # noqa: F401
 from dipserver.engine.kinds.registry import MOVEMENT_CHECKS
 from dipserver.engine.kinds.standing import Standing
-from dipserver.engine.orders import (
-    BOUNCE,
-    CUT,
-    DISLODGED,
-    INVALID,
-    NO_CONVOY,
-    SUCCESS,
-    VOID,
-    Convoy,
-    Disembark,
-    Hold,
-    Move,
-    Order,
-    OrderResult,
-    Outcome,
-    SupportMove,
-)
+from dipserver.engine.orders import Convoy, Disembark, Hold, Move, Order, OrderResult, Outcome, SupportMove
 from dipserver.engine.position import Dislodged
 from dipserver.engine.resolver import (
     CONVOY,
@@ -73,7 +57,7 @@ from dipserver.engine.resolver import (
     OrderTable,
     resolve,
 )
-from dipserver.engine.types import FLEET, Unit, coast_of, unit_moved
+from dipserver.engine.types import Unit, UnitType, coast_of, unit_moved
 
 if TYPE_CHECKING:
     from dipserver.engine.board import Board
@@ -183,7 +167,7 @@ class _Phase:
         checked = standing.checked
         fleet_table, army_table = self.board.fleet_table, self.board.army_table
         # Module names as locals: compiled, a name imported from another module is a dict lookup each time.
-        fleet, hold_order, move_order = FLEET, Hold, Move
+        fleet, hold_order, move_order = UnitType.FLEET, Hold, Move
         chosen: dict[str, _Given] = {}
         extra: dict[str, list[_Given]] = {}
         moves, others = self._moves, self._others
@@ -235,7 +219,7 @@ class _Phase:
                             results.append(None)  # type: ignore[arg-type]  # filled in by _report
                             continue
                 assert problem is not None  # (a legal order went on above)
-                results.append(OrderResult(power, order, INVALID, problem))
+                results.append(OrderResult(power, order, Outcome.INVALID, problem))
         self._repeated(chosen, extra, results)
         return chosen
 
@@ -247,7 +231,7 @@ class _Phase:
             first = chosen[prov]
             if all(g[2] == first[2] for g in later):
                 for slot, power, order, _ in later:
-                    results[slot] = OrderResult(power, order, VOID, "Repeated order")
+                    results[slot] = OrderResult(power, order, Outcome.VOID, "Repeated order")
             else:
                 # Different legal orders for one unit: it holds, and may receive hold support (DATC 4.D.3).
                 del chosen[prov]
@@ -255,7 +239,7 @@ class _Phase:
                 self._others = [o for o in self._others if o[0] != prov]
                 why = f"{self.standing.unit_name(prov)} was given different orders, so it holds"
                 for slot, power, order, _ in [first, *later]:
-                    results[slot] = OrderResult(power, order, INVALID, why)
+                    results[slot] = OrderResult(power, order, Outcome.INVALID, why)
 
     # step 2: validity ---------------------------------------------------------------------------
 
@@ -308,7 +292,7 @@ class _Phase:
                 if not fleets:
                     continue
                 unit = units[prov]
-                if unit.type is FLEET or all(units[f].power != unit.power for f in fleets):
+                if unit.type is UnitType.FLEET or all(units[f].power != unit.power for f in fleets):
                     continue
             r = route[i] = convoy_route(board, prov, into, fleets or [], index)
             if r.links:
@@ -316,7 +300,7 @@ class _Phase:
             else:
                 # Still a move (it cannot receive hold support), but one that cannot arrive (DATC 6.D.8).
                 out.void[i] = (
-                    NO_CONVOY,
+                    Outcome.NO_CONVOY,
                     f"No fleets were ordered to convoy it to {self.standing.name(into)}",
                 )
         return carried
@@ -335,7 +319,7 @@ class _Phase:
                 else:
                     them = self.standing.unit_name(_province(order.target))
                     out.void[i] = (
-                        VOID,
+                        Outcome.VOID,
                         f"{them} was not convoyed to {self.standing.name(order.dest)}",
                     )
                 continue
@@ -363,7 +347,7 @@ class _Phase:
             else:
                 them = self.standing.unit_name(provs[j])
                 what = "hold" if goes is None else f"move to {self.standing.name(order.dest)}"  # type: ignore[union-attr]
-                out.void[i] = (VOID, f"{them} did not {what}")
+                out.void[i] = (Outcome.VOID, f"{them} did not {what}")
 
     # step 3 is resolver.resolve; step 4: where everyone ends up ------------------------------------
 
@@ -408,7 +392,7 @@ class _Phase:
             unit = units[provs[i]]
             # The attacker's origin is closed unless the attacker came by sea (DATC 4.A.5, 2023 rules).
             closed = provs[m] if sane.route[m] is None else None
-            moves = self.board.fleet_moves(unit.location) if unit.type is FLEET else None
+            moves = self.board.fleet_moves(unit.location) if unit.type is UnitType.FLEET else None
             if unit.aboard and moves is not None:
                 moves = ferry.at_sea_only(self.board, moves)
             options = retreat_options(self.board, unit.location, moves, new_units, contested, closed)
@@ -432,7 +416,13 @@ class _Phase:
         success, path, paradox = decisions.success, decisions.path, decisions.paradox
         hits, voids, landing = bool(dislodged_by), bool(void), sane.landing
         # Module names as locals: compiled, a name imported from another module is a dict lookup each time.
-        succeeded, bounce, cut, dislodged, disembark = SUCCESS, BOUNCE, CUT, DISLODGED, Disembark
+        succeeded, bounce, cut, dislodged, disembark = (
+            Outcome.SUCCESS,
+            Outcome.BOUNCE,
+            Outcome.CUT,
+            Outcome.DISLODGED,
+            Disembark,
+        )
         for prov, (slot, power, order, _) in chosen.items():
             i = index[prov]
             hit = hits and i in dislodged_by
@@ -450,13 +440,13 @@ class _Phase:
                     if i in sane.ferried:
                         reason = ferry.STAYS_ABOARD.format(sea=sane.ferried[i])
                 else:
-                    outcome, reason = NO_CONVOY, DISRUPTED
+                    outcome, reason = Outcome.NO_CONVOY, DISRUPTED
             elif kind == SUPPORT:
                 outcome = succeeded if success[i] else cut
             elif kind == HOLD:
                 outcome = dislodged if hit else succeeded
             elif i in paradox:
-                outcome = VOID
+                outcome = Outcome.VOID
                 reason = PARADOX
             else:
                 outcome = succeeded if success[i] else dislodged

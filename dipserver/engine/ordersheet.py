@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from dipserver.engine.readings import sheet_order
-from dipserver.engine.types import MOVEMENT
+from dipserver.engine.types import PhaseType
 
 if TYPE_CHECKING:
     from dipserver.engine.board import Board
@@ -38,7 +38,7 @@ def read_sheet(board: Board, position: Position, texts_by_power: Mapping[str, Se
     """Every text read for ``position``'s phase, each power's in the order given (texts as given are kept;
     the parser reads them without the white space around them)."""
     units = position.units if isinstance(position.units, dict) else dict(position.units)
-    movement = position.phase.type is MOVEMENT
+    movement = position.phase.type is PhaseType.MOVEMENT
     sheet = OrderSheet({}, [], [])
     given = sheet.texts
     for power, texts in texts_by_power.items():
