@@ -21,6 +21,7 @@ to the army's origin (4.A.5).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, final
 
 # The Abstraction A/F rules' steps in the phase (boarding before the moves, landing armies' rows).
@@ -63,19 +64,13 @@ if TYPE_CHECKING:
     from dipserver.engine.board import Board
 
 
-@final
+@dataclass(frozen=True, slots=True)
 class MovementOutcome:
-    """What a movement phase leaves (a plain class: compiled, a dataclass's ``__init__`` stays Python)."""
+    """What a movement phase leaves."""
 
-    __slots__ = ("dislodged", "results", "units")
-
-    def __init__(
-        self,
-        results: tuple[OrderResult, ...],  # one per order given, in the order given
-        units: dict[str, Unit],  # the units still on the board, keyed by province
-        dislodged: dict[str, Dislodged],  # every dislodged unit with its retreat options (possibly none)
-    ) -> None:
-        self.results, self.units, self.dislodged = results, units, dislodged
+    results: tuple[OrderResult, ...]  # one per order given, in the order given
+    units: dict[str, Unit]  # the units still on the board, keyed by province
+    dislodged: dict[str, Dislodged]  # every dislodged unit with its retreat options (possibly none)
 
 
 def resolve_movement(
@@ -166,7 +161,7 @@ class _Phase:
         units, checks, standing = self.units, MOVEMENT_CHECKS, self.standing
         checked = standing.checked
         fleet_table, army_table = self.board.fleet_table, self.board.army_table
-        # Module names as locals: compiled, a name imported from another module is a dict lookup each time.
+        # Read once, not per order (an enum's member is read slowly in Python 3.11).
         fleet, hold_order, move_order = UnitType.FLEET, Hold, Move
         chosen: dict[str, _Given] = {}
         extra: dict[str, list[_Given]] = {}
@@ -415,7 +410,7 @@ class _Phase:
         kinds, index, void = sane.kind, sane.index, sane.void
         success, path, paradox = decisions.success, decisions.path, decisions.paradox
         hits, voids, landing = bool(dislodged_by), bool(void), sane.landing
-        # Module names as locals: compiled, a name imported from another module is a dict lookup each time.
+        # Read once, not per order (an enum's member is read slowly in Python 3.11).
         succeeded, bounce, cut, dislodged, disembark = (
             Outcome.SUCCESS,
             Outcome.BOUNCE,
@@ -455,8 +450,8 @@ class _Phase:
 
 @final
 class _Sanitised:
-    """The orders after step 2, one row per unit (``provs[i]`` is unit ``i``'s province). A plain class:
-    compiled, a dataclass's ``__init__`` stays Python (and a compiled class needs no ``__slots__``)."""
+    """The orders after step 2, one row per unit (``provs[i]`` is unit ``i``'s province), filled in as
+    step 2 goes."""
 
     def __init__(self, provs: list[str], index: dict[str, int], powers: list[str]) -> None:
         n = len(provs)

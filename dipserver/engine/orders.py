@@ -12,12 +12,8 @@ from enum import StrEnum
 
 from dipserver.engine.types import UnitType
 
-# Each dataclass has a docstring: without one ``dataclass`` writes it from ``inspect.signature``, about
-# 0.2 million instructions a class at every start-up. Each writes its own ``__init__``, which ``dataclass``
-# keeps (eq, hash, repr, ``fields`` and ``replace`` still come from it): compiled, that is C and builds a
-# value in about 30 ns; the one ``dataclass`` writes stays Python, and a frozen one's sets each field
-# through ``object.__setattr__`` from Python, about 400 ns. Written here, ``object.__setattr__`` (which
-# passes the frozen class's own ``__setattr__``) compiles to a plain store.
+# Each dataclass has a docstring: without one, ``dataclass`` writes one from the class's signature as the
+# module loads, which every start-up of the command line would pay.
 
 
 class OrderError(ValueError):

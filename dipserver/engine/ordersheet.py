@@ -49,7 +49,7 @@ def read_sheet(board: Board, position: Position, texts_by_power: Mapping[str, Se
             order = sheet_order(text, board, units, power) if movement else None
             if order is None:
                 # The full parser, imported only now: a batch of canonical texts never needs it (nor
-                # the order kinds' readers it loads, millions of instructions at start-up).
+                # the order kinds' readers it loads, a large part of start-up).
                 from dipserver.engine.parse import OrderError, parse_order
 
                 try:

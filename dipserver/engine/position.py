@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from dipserver.engine.types import Phase, Unit
 
@@ -16,6 +17,9 @@ class Dislodged:
     attacker_from: str  # province the dislodging move came from (no retreat there)
     retreats: tuple[str, ...] = ()  # locations it may retreat to, computed on that phase's map
     stays_fleet: bool = False  # Sahara (E16): told to stay a fleet this season; the flag follows its retreat
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Dislodged, (self.unit, self.attacker_from, self.retreats, self.stays_fleet))  # as Phase's
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,3 +39,6 @@ class Position:
 
     def centres_of(self, power: str) -> list[str]:
         return sorted(p for p, owner in self.owners.items() if owner == power)
+
+    def __reduce__(self) -> tuple[Any, ...]:  # as Phase's
+        return (Position, (self.phase, self.units, self.owners, self.dislodged, self.last_occupants))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 # The variant's build rules (``Variant.build_rule``), named here so a module can test one without
 # importing the adjustment phase (``adjustments.py``, which applies them).
@@ -73,6 +74,11 @@ class Phase:
         order = {"SM": 0, "SR": 1, "FM": 2, "FR": 3, "WA": 4}
         return (self.year, order[self.season + self.type])
 
+    # Pickled (the variant cache keeps a start position) as a call of its constructor: compiled, a frozen
+    # dataclass is not unpickled field by field, and the pickle is then the same compiled and not.
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Phase, (self.year, self.season, self.type))
+
 
 def province_of(location: str) -> str:
     """``"STP/NC"`` -> ``"STP"``; ``"LON"`` -> ``"LON"``."""
@@ -108,6 +114,9 @@ class Unit:
 
     def __str__(self) -> str:
         return ("A/F" if self.aboard else self.type) + " " + self.location
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Unit, (self.power, self.type, self.location, self.aboard))  # as ``Phase``'s
 
 
 def unit_moved(power: str, unit_type: UnitType, loc: str) -> Unit:
