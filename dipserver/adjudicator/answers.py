@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
-from dipserver.engine.types import ARMY
+from dipserver.engine.types import UnitType
 
 if TYPE_CHECKING:
     from dipserver.engine.board import Board
@@ -23,7 +23,7 @@ def position_data(variant: Variant, position: Position, board: Board) -> dict[st
     """A position in the request's shape (without orders): every power listed, lists sorted."""
     powers = _powers(variant)
     units: dict[str, list[str]] = {power: [] for power in powers}
-    armies, fleets, army = _ARMY_TEXTS, _FLEET_TEXTS, ARMY
+    armies, fleets, army = _ARMY_TEXTS, _FLEET_TEXTS, UnitType.ARMY
     for unit in position.units.values():
         loc = unit.location
         if unit.aboard:

@@ -14,17 +14,7 @@ from typing import Any, TypeVar, final
 from dipserver.adjudicator.answers import _MAX_BOARDS, _POWER_SETS, _POWERS, _homes_data, _power_set
 from dipserver.engine.board import Board, board_for
 from dipserver.engine.position import Dislodged, Position
-from dipserver.engine.types import (
-    ARMY,
-    FLEET,
-    Phase,
-    PhaseType,
-    Terrain,
-    Unit,
-    UnitType,
-    province_of,
-    unit_moved,
-)
+from dipserver.engine.types import Phase, PhaseType, Terrain, Unit, UnitType, province_of, unit_moved
 from dipserver.engine.variant import VARIANTS_DIR, Variant, VariantError, load_variant
 
 REQUEST_KEYS = frozenset({"variant", "phase", "units", "centers", "homes", "dislodged", "orders"})
@@ -70,7 +60,7 @@ def played(data: Mapping[str, Any], map_changes: bool) -> bool:
 # --- reading a request ------------------------------------------------------------------------------
 
 _UNIT_RE = re.compile(r"^(A/F|[AF]) ([A-Z0-9]{2,4}(?:/[NSEW]C)?)$")  # A/F: a fleet with an army aboard
-_UNIT_TYPES: dict[str, UnitType] = {"A": ARMY, "F": FLEET}
+_UNIT_TYPES: dict[str, UnitType] = {"A": UnitType.ARMY, "F": UnitType.FLEET}
 
 
 def read_request(data: Any) -> Request:

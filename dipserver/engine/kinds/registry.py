@@ -14,6 +14,7 @@ kind up by importing its module at call time; the registry's tables are filled o
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from dipserver.engine.kinds.recording import Described, held_at
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
 Legal = Callable[["Standing", str, "Unit", Any], tuple["str | None", str]]
 
 
+@dataclass(frozen=True, slots=True)
 class Drawing:
     """How the map draws a result record, in locations (``render/orders.py`` turns them into points).
 
@@ -44,35 +46,14 @@ class Drawing:
     ``line`` and ``hold_line`` are a unit's help to another: drawn first, crossed at ``start`` if they
     failed."""
 
-    # A plain class, not a dataclass: this module is loaded by every process that adjudicates, and making a
-    # dataclass costs about as much as loading a small module.
-    __slots__ = ("dislodged", "end", "label", "shape", "start", "unit", "via", "words")
-
-    def __init__(
-        self,
-        shape: str,
-        start: str = "",
-        end: str = "",
-        via: str = "",
-        label: str = "",
-        dislodged: bool = False,
-        unit: Unit | None = None,
-        words: str = "",
-    ) -> None:
-        self.shape, self.start, self.end, self.via, self.label = shape, start, end, via, label
-        self.dislodged, self.unit, self.words = dislodged, unit, words
-
-    def _fields(self) -> tuple[object, ...]:
-        return (self.shape, self.start, self.end, self.via, self.label, self.dislodged, self.unit, self.words)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Drawing) and self._fields() == other._fields()
-
-    def __hash__(self) -> int:
-        return hash(self._fields())
-
-    def __repr__(self) -> str:
-        return f"Drawing{self._fields()!r}"
+    shape: str
+    start: str = ""
+    end: str = ""
+    via: str = ""
+    label: str = ""
+    dislodged: bool = False
+    unit: Unit | None = None
+    words: str = ""
 
 
 NOTHING = Drawing("none")
