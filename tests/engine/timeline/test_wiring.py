@@ -45,3 +45,19 @@ def test_sahara_a_fleet_told_to_stay_is_disbanded_where_it_ends_up_stranded(saha
         ("stay_fleet", "success"),
     ]
     assert "SYR" not in turn.position.units  # the flag went with it to Syria, which the Autumn stranded
+
+
+def test_deluge_an_enemy_army_landing_from_an_a_f_stops_the_conversion(deluge: Variant) -> None:
+    # Rule 1: an army becomes a fleet only if not attacked; a landing is an attack, as a move is.
+    map_state = steps_of(deluge)[(1901, Hook.AFTER_WINTER_ADJUSTMENTS)].map_state
+    units = {
+        "KIE": Unit("GERMANY", UnitType.ARMY, "KIE"),
+        "HEL": Unit("ENGLAND", UnitType.FLEET, "HEL", aboard=True),
+        "BER": Unit("GERMANY", UnitType.ARMY, "BER"),
+    }
+    position = replace(position_with(deluge), units=units, phase=Phase.parse("S1902M"))
+    orders = {"GERMANY": ["A KIE becomes fleet", "A BER S A KIE"], "ENGLAND": ["A/F HEL lands KIE"]}
+    turn = play_phase(deluge, map_state, position, orders)
+    [conversion] = [r for r in turn.results if r["kind"] == "convert_to_fleet"]
+    assert (conversion["outcome"], conversion["reason"]) == ("void", "ENGLAND ordered a move into KIE")
+    assert turn.position.units["KIE"] == Unit("GERMANY", UnitType.ARMY, "KIE")
