@@ -307,7 +307,7 @@ def play_phase(
         variant, options, secret, map_state, new_position, done, skipped, frozenset(flags)
     )
     events = effects.events + events
-    outcome = game_outcome(variant, map_state, new_position, done, end_year)
+    outcome = game_outcome(variant, map_state, new_position, done, end_year, options)
     pending = frozenset(flags) if new_position.phase.type is PhaseType.RETREATS else frozenset()
     turn = Turn(done, read_lines, tuple(results), events, skipped, map_state, new_position, pending, outcome)
     turn = replace(turn, played_from=position, board=board)

@@ -10,7 +10,8 @@ Condition types (``variants/<slug>/timeline.toml``; the centre majority comes fr
 - ``sole_survivor`` — the one power still in play wins: at once without ``phase`` (Ice Lords); with one
   (Deluge, "the survivor after W1908"), at that phase, or earlier only once the timeline has no change
   left that could still drown it; several survivors at ``phase`` draw; if nobody is left, nobody wins;
-- ``no_winner_after`` — the game ends without a winner after ``phase`` (a house limit).
+- ``no_winner_after`` — the game ends without a winner after ``phase`` (a house limit, usually switched
+  on by a game option: ``only_with``).
 
 The variant's own conditions (``Variant.victory``: a generated board has no timeline file) are judged
 before its timeline's. A game's last year (its own, else ``Variant.default_end_year``) ends it with no
@@ -59,11 +60,23 @@ class VictoryError(ValueError):
 
 
 def game_outcome(
-    variant: Variant, map_state: MapState, position: Position, done: Phase, end_year: int | None = None
+    variant: Variant,
+    map_state: MapState,
+    position: Position,
+    done: Phase,
+    end_year: int | None = None,
+    options: Mapping[str, Any] | None = None,
 ) -> Outcome | None:
     """``judge`` with the variant's own conditions: call it after every phase (and its hooks).
-    ``end_year`` is the game's last year; ``None`` takes the variant's default (which may be none)."""
-    conditions = variant.victory + load_timeline(variant).victory
+    ``end_year`` is the game's last year; ``None`` takes the variant's default (which may be none).
+    ``options`` are the game's timeline options: a condition with ``only_with = "<option>"`` counts only
+    in a game that switched that option on (a house rule, such as Wall of Ice's 1915 limit)."""
+    chosen = options or {}
+    conditions = tuple(
+        c
+        for c in variant.victory + load_timeline(variant).victory
+        if "only_with" not in c or chosen.get(c["only_with"])
+    )
     last = variant.default_end_year if end_year is None else end_year
     outcome = judge(variant, conditions, map_state, position, done)
     if outcome is None and last is not None and position.phase.year > last:

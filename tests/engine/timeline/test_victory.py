@@ -68,12 +68,24 @@ def test_e17_e18_wall_of_ice_nobody_owning_either_is_no_winner(
     assert outcome is not None and outcome.result is Result.NO_WINNER
 
 
-def test_e17_e18_wall_of_ice_ends_without_winner_after_the_house_limit(
+def test_e17_e18_wall_of_ice_ends_without_winner_after_the_house_limit_when_the_game_takes_it(
     wall_of_ice: Variant, woi_end: MapState
 ) -> None:
     pos = position_with(wall_of_ice, "ITALY A TUN", owners={"TUN": "ITALY"})
-    outcome = game_outcome(wall_of_ice, woi_end, at(pos, "S1916M"), W("F1915M"))
+    limit = {"house_limit_1915": True}
+    outcome = game_outcome(wall_of_ice, woi_end, at(pos, "S1916M"), W("F1915M"), options=limit)
     assert outcome is not None and outcome.result is Result.NO_WINNER
+
+
+def test_e18_wall_of_ice_plays_on_past_1915_until_tunis_and_north_africa_decide_it(
+    wall_of_ice: Variant, woi_end: MapState
+) -> None:
+    # The seed allows only a win or a two-way draw: the 1915 limit is a house rule, off by default.
+    pos = position_with(wall_of_ice, "ITALY A TUN", owners={"TUN": "ITALY"})
+    assert game_outcome(wall_of_ice, woi_end, at(pos, "S1916M"), W("F1915M")) is None
+    won = position_with(wall_of_ice, "ITALY A TUN", owners={"TUN": "ITALY", "NAF": "ITALY"})
+    outcome = game_outcome(wall_of_ice, woi_end, at(won, "S1917M"), W("W1916A"))
+    assert outcome is not None and (outcome.result, outcome.powers) == (Result.WIN, ("ITALY",))
 
 
 def test_e17_e18_wall_of_ice_has_no_centre_majority_win(wall_of_ice: Variant) -> None:
