@@ -18,6 +18,8 @@ from __future__ import annotations
 import ipaddress
 import socket
 from collections.abc import Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -26,6 +28,11 @@ from django.conf import settings
 from dipserver.webhooks.errors import WebhookError
 
 IpAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+# Names are resolved in these threads, so a caller can stop waiting for a slow resolver at its deadline
+# (the lookup itself ends when the system resolver gives up, in a thread nobody waits for).
+_RESOLVER = ThreadPoolExecutor(max_workers=8, thread_name_prefix="webhook-resolver")
+# How long making a hook waits for its name to resolve.
+RESOLVE_SECONDS = 5.0
 
 # Ranges refused although ``is_global`` may call them global (it differs between Python releases).
 _REFUSED = tuple(
@@ -115,10 +122,25 @@ def addresses_of(found: Iterable[tuple[object, ...]]) -> list[IpAddress]:
     return [ipaddress.ip_address(str(info[4][0]).split("%", 1)[0]) for info in found]  # type: ignore[index]
 
 
-def address_checked(target: Target) -> IpAddress:
-    """Resolve the target's host (blocking) and check it: used when a hook is made."""
+def resolving(target: Target) -> Future[list[IpAddress]]:
+    """The target's host being resolved, in a resolver thread; a ``bad_url`` refusal if it does not."""
+
+    def resolve() -> list[IpAddress]:
+        try:
+            found = socket.getaddrinfo(target.host, target.port, type=socket.SOCK_STREAM)
+        except (socket.gaierror, UnicodeError) as exc:
+            raise WebhookError(f"The host {target.host!r} does not resolve: {exc}.", code="bad_url") from None
+        return addresses_of(found)
+
+    return _RESOLVER.submit(resolve)
+
+
+def address_checked(target: Target, *, timeout: float = RESOLVE_SECONDS) -> IpAddress:
+    """Resolve the target's host (waiting at most ``timeout`` seconds) and check it: when a hook is made."""
     try:
-        found = socket.getaddrinfo(target.host, target.port, type=socket.SOCK_STREAM)
-    except (socket.gaierror, UnicodeError) as exc:
-        raise WebhookError(f"The host {target.host!r} does not resolve: {exc}.", code="bad_url") from None
-    return addresses_checked(target, addresses_of(found))
+        addresses = resolving(target).result(timeout=timeout)
+    except FutureTimeout:
+        raise WebhookError(
+            f"The host {target.host!r} did not resolve within {timeout:g} s.", code="bad_url"
+        ) from None
+    return addresses_checked(target, addresses)

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
-import socket
 from dataclasses import dataclass
 
 import httpx
 
-from dipserver.webhooks.addresses import Target, addresses_checked, addresses_of, target_of
+from dipserver.webhooks.addresses import Target, addresses_checked, resolving, target_of
+from dipserver.webhooks.errors import WebhookError
 
 USER_AGENT = "dipserver-webhooks/1"
 
@@ -51,12 +51,12 @@ def _is_address(host: str) -> bool:
 
 
 async def _post(target: Target, body: bytes, headers: dict[str, str], deadline: float) -> Answer:
-    loop = asyncio.get_running_loop()
     try:
-        found = await loop.getaddrinfo(target.host, target.port, type=socket.SOCK_STREAM)
-    except (socket.gaierror, UnicodeError) as exc:
-        raise Unreachable(f"the host {target.host!r} does not resolve: {exc}") from None
-    address = addresses_checked(target, addresses_of(found))
+        # Not the loop's default executor: asyncio.run would wait for a slow lookup after the deadline.
+        found = await asyncio.wrap_future(resolving(target))
+    except WebhookError as exc:
+        raise Unreachable(str(exc)) from None  # a name that does not resolve now may later
+    address = addresses_checked(target, found)
     shown = f"[{address}]" if isinstance(address, ipaddress.IPv6Address) else str(address)
     default_port = 443 if target.scheme == "https" else 80
     host = target.host if target.port == default_port else f"{target.host}:{target.port}"

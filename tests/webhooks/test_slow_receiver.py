@@ -5,6 +5,7 @@ try holds no transaction and no lock while it sends)."""
 
 from __future__ import annotations
 
+import socket
 import threading
 import time
 
@@ -13,7 +14,9 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.utils import timezone
 
+from dipserver.webhooks.addresses import address_checked, target_of
 from dipserver.webhooks.deliveries import LEASE_MARGIN, Outcome, delivery_send
+from dipserver.webhooks.errors import WebhookError
 from dipserver.webhooks.models import Delivery, Webhook
 from tests.api.conftest import client_for, start_game, user_of
 
@@ -140,3 +143,36 @@ def test_a_delivery_whose_try_died_is_tried_again_once_its_lease_ran_out(receive
     assert receiver.bodies() == [{"n": 2}]
     delivery.refresh_from_db()
     assert (delivery.status, delivery.attempts, delivery.lease) == ("delivered", 2, "")
+
+
+@pytest.fixture
+def slow_resolver(monkeypatch):
+    """Names take three seconds to resolve (to loopback), as a resolver an attacker's domain stalls."""
+    real = socket.getaddrinfo
+
+    def slow(host, *args, **kwargs):
+        time.sleep(3)
+        return real("127.0.0.1", *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", slow)
+
+
+@pytest.mark.django_db
+def test_the_deadline_covers_a_slow_resolver_too(short_deadline, slow_resolver, receiver, outsider):
+    hook = Webhook.objects.create(owner=outsider, url="http://hooks.example.org:9/x", secret="whsec_r")
+    delivery = Delivery.objects.create(webhook=hook, key="dns", kind="press", payload={})
+
+    started = time.monotonic()
+    tried = delivery_send(delivery_id=delivery.id)
+
+    assert time.monotonic() - started < DEADLINE + 0.5
+    assert tried.outcome == Outcome.RETRY
+    assert "deadline" in Delivery.objects.get(id=delivery.id).last_error
+
+
+def test_making_a_hook_waits_for_a_slow_resolver_only_so_long(slow_resolver):
+    started = time.monotonic()
+    with pytest.raises(WebhookError) as refused:
+        address_checked(target_of("http://hooks.example.org/x"), timeout=0.5)
+    assert refused.value.code == "bad_url" and "did not resolve within" in str(refused.value)
+    assert time.monotonic() - started < 1.0
