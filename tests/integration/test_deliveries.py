@@ -5,6 +5,8 @@ sent, and each try ends at its deadline."""
 
 from __future__ import annotations
 
+import os
+import signal
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -16,24 +18,26 @@ from django.db import connection, transaction
 
 from dipserver.config import celery_app
 from dipserver.games.tasks import phase_process
+from dipserver.webhooks.deliveries import LEASE_MARGIN
 from dipserver.webhooks.models import Delivery, Webhook
 from dipserver.webhooks.tasks import webhook_deliver
 from tests.webhooks import conftest as receivers
-from tests.webhooks.conftest import Trickler
+from tests.webhooks.conftest import Receiver, Trickler
 
 from .conftest import Workers, due_game, processed_once
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 trickling_receiver = receivers.trickler  # the webhook tests' receiver that trickles its answer
+fast_receiver = receivers.receiver  # and the one that answers at once
 
 DEADLINE = 4  # seconds a webhook try may take, in the workers started here
-DELIVERY_TASKS = ("dipserver.webhooks.deliver", "dipserver.mail.send")
 
 
 @pytest.fixture
 def two_pools(postgres_url: str, redis_url: str, tmp_path: Path) -> Iterator[tuple[Workers, Workers]]:
     """A worker for phases and a worker for deliveries, each on a private queue of its own (as compose's
-    worker and deliveries services are); producers here route to them."""
+    worker and deliveries services are). Phases queued here go to the first (the default queue); the
+    tests name the deliveries queue when they queue a delivery."""
     phases, deliveries = (
         Workers(postgres_url, redis_url, tmp_path),
         Workers(postgres_url, redis_url, tmp_path),
@@ -46,13 +50,12 @@ def two_pools(postgres_url: str, redis_url: str, tmp_path: Path) -> Iterator[tup
             "DIPSERVER_WEBHOOK_DEADLINE": str(DEADLINE),
         }
     conf = celery_app.conf
-    saved = (conf.task_always_eager, conf.task_default_queue, conf.task_routes)
+    saved = (conf.task_always_eager, conf.task_default_queue)
     conf.task_always_eager, conf.task_default_queue = False, phases.queue
-    conf.task_routes = {task: {"queue": deliveries.queue} for task in DELIVERY_TASKS}
     try:
         yield phases, deliveries
     finally:
-        conf.task_always_eager, conf.task_default_queue, conf.task_routes = saved
+        conf.task_always_eager, conf.task_default_queue = saved
         phases.stop()
         deliveries.stop()
 
@@ -83,7 +86,7 @@ def test_phases_are_processed_at_once_while_a_slow_receiver_holds_the_deliveries
     deliveries.start()
     slow = slow_deliveries(trickler.url, 3)  # three tries of DEADLINE seconds each, one after another
     for delivery in slow:
-        webhook_deliver.delay(delivery.id)
+        webhook_deliver.apply_async([delivery.id], queue=deliveries.queue)
     assert trickler.got_request.wait(30)
     sending = time.monotonic()
 
@@ -109,3 +112,35 @@ def test_phases_are_processed_at_once_while_a_slow_receiver_holds_the_deliveries
     assert time.monotonic() - sending < DEADLINE + 3
     assert sorted(phases.outcomes()) == ["processed"] * 3
     assert phases.errors() == [] and deliveries.errors() == []
+
+
+def test_a_try_whose_worker_was_killed_is_sent_again_once_its_lease_runs_out_and_not_before(
+    two_pools: tuple[Workers, Workers],
+    trickling_receiver: Trickler,
+    fast_receiver: Receiver,
+    wait_for: Callable[..., object],
+) -> None:
+    _, deliveries = two_pools
+    killed = deliveries.start()
+    (delivery,) = slow_deliveries(trickling_receiver.url, 1)
+    webhook_deliver.apply_async([delivery.id], queue=deliveries.queue)
+    assert trickling_receiver.got_request.wait(30)
+    os.kill(killed.pid, signal.SIGKILL)  # mid-try: nothing recorded, the lease stays
+    killed.wait(10)
+    lease_until = Delivery.objects.get(id=delivery.id).lease_until
+    assert lease_until is not None
+    Webhook.objects.filter(id=delivery.webhook_id).update(url=fast_receiver.url)  # answers at once now
+
+    deliveries.start()
+    webhook_deliver.apply_async([delivery.id], queue=deliveries.queue)  # a redelivered or duplicate message
+    time.sleep(3)
+    assert fast_receiver.received == []  # not sent again while the dead try's lease holds
+    assert Delivery.objects.get(id=delivery.id).attempts == 1
+
+    wait_for(
+        lambda: Delivery.objects.filter(id=delivery.id, status="delivered").exists(),
+        timeout=DEADLINE + LEASE_MARGIN.total_seconds() + 15,
+        what="the delivery to be sent again once the lease ran out",
+    )
+    assert len(fast_receiver.received) == 1 and trickling_receiver.requests == 1
+    assert Delivery.objects.get(id=delivery.id).attempts == 2
