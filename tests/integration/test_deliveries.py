@@ -1,7 +1,8 @@
 """Deliveries never hold anything else, on PostgreSQL, Redis and real Celery worker processes: a webhook
 receiver that trickles its answer a byte a second keeps the deliveries worker busy, yet phases queued
 meanwhile are processed at once by the phases' worker, the delivery's row is locked by nobody while it is
-sent, and each try ends at its deadline."""
+sent, and each try ends at its deadline; a try whose worker died is sent again only once its lease runs
+out; and a mail server that answers late gets its mail once."""
 
 from __future__ import annotations
 
@@ -15,12 +16,17 @@ from pathlib import Path
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
+from django.utils import timezone
 
 from dipserver.config import celery_app
 from dipserver.games.tasks import phase_process
+from dipserver.mail.models import Mail
+from dipserver.mail.tasks import mail_send
 from dipserver.webhooks.deliveries import LEASE_MARGIN
 from dipserver.webhooks.models import Delivery, Webhook
 from dipserver.webhooks.tasks import webhook_deliver
+from tests.mail.conftest import free_port
+from tests.mail.test_exactly_once import LateInbox
 from tests.webhooks import conftest as receivers
 from tests.webhooks.conftest import Receiver, Trickler
 
@@ -144,3 +150,37 @@ def test_a_try_whose_worker_was_killed_is_sent_again_once_its_lease_runs_out_and
     )
     assert len(fast_receiver.received) == 1 and trickling_receiver.requests == 1
     assert Delivery.objects.get(id=delivery.id).attempts == 2
+
+
+def test_a_mail_server_that_answers_after_the_timeout_gets_the_mail_once(
+    postgres_url: str, redis_url: str, tmp_path: Path, wait_for: Callable[..., object]
+) -> None:
+    """A real worker, a real SMTP server on loopback that takes the message and answers 250 only after
+    EMAIL_TIMEOUT: the mail counts as sent (unconfirmed) and the task run again sends no second copy."""
+    inbox = LateInbox(port=free_port())
+    inbox.answers, inbox.delay = [], 2.5
+    inbox.start()
+    deliveries = Workers(postgres_url, redis_url, tmp_path)
+    deliveries.env |= {"EMAIL_URL": f"smtp://127.0.0.1:{inbox.port}", "EMAIL_TIMEOUT": "1"}
+    deliveries.env["CELERY_DELIVERIES_QUEUE"] = deliveries.queue  # its retries come back to it
+    eager, celery_app.conf.task_always_eager = celery_app.conf.task_always_eager, False
+    try:
+        deliveries.start()
+        mail = Mail.objects.create(
+            key=f"late:{uuid.uuid4().hex}", kind=Mail.Kind.GAME_STARTED, to="ann@example.org",
+            subject="Started", body="Go.", next_attempt_at=timezone.now(),
+        )  # fmt: skip
+        mail_send.apply_async([mail.id], queue=deliveries.queue)
+        wait_for(lambda: Mail.objects.filter(id=mail.id, sent_at__isnull=False).exists(), what="the attempt")
+        row = Mail.objects.get(id=mail.id)
+        assert row.unconfirmed and row.attempts == 1
+
+        mail_send.apply_async([mail.id], queue=deliveries.queue)  # as a retry or the sweep would
+        time.sleep(4)  # the server's late answers are in
+        assert len(inbox.received) == 1
+        assert Mail.objects.get(id=mail.id).attempts == 1
+        assert deliveries.errors() == []
+    finally:
+        celery_app.conf.task_always_eager = eager
+        deliveries.stop()
+        inbox.stop()
