@@ -84,20 +84,13 @@ def child_commands(options: ServeOptions, python: str = sys.executable) -> list[
     if not options.reload:
         runserver.append("--noreload")
     celery = [python, "-m", "celery", "-A", "dipserver.config"]
+    worker = [*celery, "worker", "--loglevel=INFO", "--without-gossip"]
     return [
         ("web server", runserver),
-        (
-            "celery worker",  # both queues: the default one and mail's own (settings/celery.py)
-            [
-                *celery,
-                "worker",
-                "--loglevel=INFO",
-                "--concurrency=2",
-                "--without-gossip",
-                "-Q",
-                "celery,mail",
-            ],
-        ),
+        # Phases on the default queue; mail and webhooks on their own queue and pool (settings/celery.py),
+        # so a slow receiver never holds a phase. The deliveries worker has its own node name.
+        ("celery worker", [*worker, "--concurrency=2", "-Q", "celery"]),
+        ("deliveries worker", [*worker, "--concurrency=2", "-Q", "deliveries", "-n", "deliveries@%h"]),
         ("celery beat", [*celery, "beat", "--loglevel=INFO"]),
     ]
 

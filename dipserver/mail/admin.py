@@ -14,8 +14,10 @@ else:
 
 @admin.register(Mail)
 class MailAdmin(_MailAdmin):
-    list_display = ("id", "kind", "to", "subject", "created_at", "sent_at", "attempts", "last_error")
-    list_filter = ("kind", ("sent_at", admin.EmptyFieldListFilter))
+    list_display = (
+        "id", "kind", "to", "subject", "created_at", "sent_at", "unconfirmed", "attempts", "last_error",
+    )  # fmt: skip
+    list_filter = ("kind", ("sent_at", admin.EmptyFieldListFilter), "unconfirmed")
     search_fields = ("key", "to", "subject")
     readonly_fields = (
         "key",
@@ -28,4 +30,7 @@ class MailAdmin(_MailAdmin):
         "picture",
         "created_at",
         "sent_at",
+        "unconfirmed",
+        "stage",
+        "lease_until",
     )

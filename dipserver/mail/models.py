@@ -1,8 +1,9 @@
 """The outbox: one row per logical mail (an event and its recipient), written before anything is sent.
 
 The row's ``key`` is unique, so an event that is announced twice (a retried or redelivered task) finds
-its mail already there and queues nothing; ``sent_at`` is set in the same transaction that holds the row
-lock while sending, so a delivery that runs twice sends once.
+its mail already there and queues nothing. Each attempt is written down before anything is sent
+(``stage``, ``lease_until``), so a delivery that runs twice sends once, and a mail the server may have
+taken is never sent blindly again (``delivery``).
 """
 
 from __future__ import annotations
@@ -39,6 +40,13 @@ class Mail(models.Model):
     attempts = models.PositiveSmallIntegerField(default=0)
     next_attempt_at = models.DateTimeField(help_text="When the sweep may queue it again if still unsent.")
     last_error = models.TextField(blank=True)
+    # The attempt in flight, written before sending: "sending" (the server has not been given the message)
+    # or "data" (it is being given it, and may have it); empty: none. The attempt's claim runs out then.
+    stage = models.CharField(max_length=8, blank=True)
+    lease_until = models.DateTimeField(null=True, blank=True)
+    # Sent without the server's confirmation: it took the message but answered late (or the attempt died
+    # while giving it). Counted as sent and never sent again (a copy is worse than a rare loss).
+    unconfirmed = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["id"]

@@ -3,7 +3,8 @@
 Callers describe each mail with an :class:`Outgoing` whose ``key`` names the logical mail (the event and
 the recipient). The row is written first; a second call with the same key finds it and queues nothing,
 so an event announced twice (a retried or redelivered task) mails once. Delivery is a Celery task
-(``dipserver.mail.send``), never the caller: call this from a task, or after a commit.
+(``dipserver.mail.send``) on the deliveries queue, never the caller, queued once the caller's
+transaction commits: nothing is sent inside a transaction.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
+from email.utils import make_msgid
 
 from django.utils import timezone
 
@@ -18,7 +20,7 @@ from dipserver.mail.delivery import QUEUED_GRACE
 from dipserver.mail.html import SIGNATURE
 from dipserver.mail.models import Mail
 from dipserver.mail.tasks import mail_send
-from dipserver.mail.unsubscribe import list_headers, unsubscribe_url
+from dipserver.mail.unsubscribe import list_headers, site_domain, unsubscribe_url
 
 
 @dataclass(frozen=True)
@@ -41,7 +43,9 @@ def mail_queue(mails: Iterable[Outgoing], *, now: dt.datetime | None = None) -> 
     now = now or timezone.now()
     new: list[int] = []
     for mail in mails:
-        body, headers = mail.body, {"Auto-Submitted": "auto-generated"}
+        # One Message-ID per mail, on the site's domain, the same on every attempt to send it.
+        message_id = make_msgid(domain=site_domain())
+        body, headers = mail.body, {"Message-ID": message_id, "Auto-Submitted": "auto-generated"}
         if mail.kind != Mail.Kind.ACCOUNT and mail.user_id is not None:
             url = unsubscribe_url(mail.user_id, mail.kind)
             headers |= list_headers(url)
@@ -62,6 +66,6 @@ def mail_queue(mails: Iterable[Outgoing], *, now: dt.datetime | None = None) -> 
         )
         if created:
             new.append(row.id)
-    for mail_id in new:
-        mail_send.delay(mail_id)
+    for mail_id in new:  # sent once the rows are committed (at once outside a transaction)
+        mail_send.delay_on_commit(mail_id)
     return new

@@ -14,8 +14,10 @@ from dipserver.mail.delivery import Delivery, backoff, mail_deliver, mails_due_c
     name="dipserver.mail.send", bind=True, trail=False, max_retries=4, ignore_result=True
 )
 def mail_send(self: Any, mail_id: int) -> str:
-    """Deliver one outbox row. On failure try again after 1, 2, 4, 8 minutes; after that the outbox
-    sweep keeps trying. Never raises: a failing mail server must not fail whatever queued the mail."""
+    """Deliver one outbox row, exactly once (``delivery.mail_deliver``). On a failure before the server
+    was given the message, try again after 1, 2, 4, 8 minutes; after that the outbox sweep keeps trying.
+    Never raises: a failing mail server must not fail whatever queued the mail. Runs on the deliveries
+    queue, in its own worker pool."""
     result = mail_deliver(mail_id=mail_id)
     if result == Delivery.FAILED and self.request.retries < self.max_retries:
         raise self.retry(countdown=backoff(self.request.retries + 1).total_seconds())

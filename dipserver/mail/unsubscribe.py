@@ -6,6 +6,7 @@ A token names a user and a kind of mail; ``django.core.signing`` makes it unforg
 from __future__ import annotations
 
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core import signing
@@ -42,6 +43,11 @@ def unsubscribe_url(user_id: int, kind: str) -> str:
 def site_url(path: str) -> str:
     """An absolute address on this site, for links in mails (``SITE_URL``)."""
     return settings.DIPSERVER_SITE_URL.rstrip("/") + path
+
+
+def site_domain() -> str:
+    """The site's host name (``SITE_URL``), for the Message-ID of its mails."""
+    return urlsplit(settings.DIPSERVER_SITE_URL).hostname or "localhost"
 
 
 def list_headers(url: str) -> dict[str, str]:

@@ -1,16 +1,25 @@
-"""Where a webhook may send: http(s) only, and never to this server's own network.
+"""Where a webhook may send: http(s) only, and only to addresses that are globally routable.
 
-Private, loopback, link-local, reserved, multicast and unspecified addresses are refused (the site must
-not become a way into the network it runs in). A host name is resolved when the hook is made and again
-at each delivery, and the delivery connects to the address that was checked (``transport``), so a name
-that later resolves elsewhere (DNS rebinding) is refused too. ``DIPSERVER_WEBHOOKS_ALLOW_LOOPBACK``
-lets loopback through, for the tests and the demo; production leaves it off.
+An allow-list, not a block-list: an address must be global by Python's ``ipaddress`` (``is_global``) and
+must not be one of the classes below that ``is_global`` lets through or that only lead back inside:
+shared address space (100.64.0.0/10, carrier-grade NAT; a cloud's metadata service answers at
+100.100.100.200), multicast, IPv4-mapped and IPv4-compatible IPv6, Teredo, site-local ``fec0::/10``,
+local-use NAT64, documentation ranges; and 6to4 (``2002::/16``) or well-known NAT64 (``64:ff9b::/96``)
+addresses are judged by the IPv4 address they carry (``2002:7f00:1::`` is 127.0.0.1).
+
+A host name is resolved when the hook is made and again at each delivery, every address it resolves to
+must pass, and the delivery connects to the address that was checked (``transport``), so a name that
+later resolves elsewhere (DNS rebinding) is refused too. ``DIPSERVER_WEBHOOKS_ALLOW_LOOPBACK`` lets
+loopback (127.0.0.0/8, ::1) through, for the test suite's receivers only: only the test settings set it.
 """
 
 from __future__ import annotations
 
 import ipaddress
 import socket
+from collections.abc import Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -19,6 +28,29 @@ from django.conf import settings
 from dipserver.webhooks.errors import WebhookError
 
 IpAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+# Names are resolved in these threads, so a caller can stop waiting for a slow resolver at its deadline
+# (the lookup itself ends when the system resolver gives up, in a thread nobody waits for).
+_RESOLVER = ThreadPoolExecutor(max_workers=8, thread_name_prefix="webhook-resolver")
+# How long making a hook waits for its name to resolve.
+RESOLVE_SECONDS = 5.0
+
+# Ranges refused although ``is_global`` may call them global (it differs between Python releases).
+_REFUSED = tuple(
+    ipaddress.ip_network(network)
+    for network in (
+        "100.64.0.0/10",  # shared address space (RFC 6598), 100.100.100.200 among them
+        "192.0.0.0/24",  # IETF protocol assignments
+        "192.88.99.0/24",  # 6to4 relay anycast (deprecated)
+        "::/96",  # IPv4-compatible IPv6 (deprecated)
+        "::ffff:0:0/96",  # IPv4-mapped IPv6
+        "64:ff9b:1::/48",  # local-use NAT64
+        "2001::/32",  # Teredo
+        "2001:db8::/32",  # documentation
+        "3fff::/20",  # documentation
+        "fec0::/10",  # site-local (deprecated)
+    )
+)
+_NAT64 = ipaddress.IPv6Network("64:ff9b::/96")
 
 
 @dataclass(frozen=True)
@@ -46,32 +78,69 @@ def target_of(url: str) -> Target:
     return Target(parts.scheme, parts.hostname, port or (443 if parts.scheme == "https" else 80), path)
 
 
+def _embedded_ipv4(address: ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:
+    """The IPv4 address a 6to4 or NAT64 address leads to."""
+    if address.sixtofour is not None:
+        return address.sixtofour
+    if address in _NAT64:
+        return ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
+    return None
+
+
+def address_global(address: IpAddress) -> bool:
+    """Whether a webhook may reach ``address``: globally routable, and not one of the refused classes."""
+    if any(address in network for network in _REFUSED if network.version == address.version):
+        return False
+    if address.is_multicast or not address.is_global:
+        return False
+    if isinstance(address, ipaddress.IPv6Address) and (embedded := _embedded_ipv4(address)) is not None:
+        return address_global(embedded)
+    return True
+
+
 def address_allowed(address: IpAddress) -> bool:
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        address = address.ipv4_mapped
-    if address.is_loopback:
-        return bool(getattr(settings, "DIPSERVER_WEBHOOKS_ALLOW_LOOPBACK", False))
-    return not (
-        address.is_private
-        or address.is_link_local
-        or address.is_reserved
-        or address.is_multicast
-        or address.is_unspecified
-    )
+    if address.is_loopback and getattr(settings, "DIPSERVER_WEBHOOKS_ALLOW_LOOPBACK", False):
+        return True
+    return address_global(address)
 
 
-def address_checked(target: Target) -> IpAddress:
+def addresses_checked(target: Target, addresses: Iterable[IpAddress]) -> IpAddress:
     """The address to connect to: every address the host resolves to must be allowed (one refused
     address among several would let a rebinding resolver choose it), and the first is used."""
-    try:
-        found = socket.getaddrinfo(target.host, target.port, type=socket.SOCK_STREAM)
-    except (socket.gaierror, UnicodeError) as exc:
-        raise WebhookError(f"The host {target.host!r} does not resolve: {exc}.", code="bad_url") from None
-    addresses = [ipaddress.ip_address(str(info[4][0]).split("%", 1)[0]) for info in found]
-    refused = sorted({str(a) for a in addresses if not address_allowed(a)})
-    if refused or not addresses:
+    found = list(addresses)
+    refused = sorted({str(a) for a in found if not address_allowed(a)})
+    if refused or not found:
         raise WebhookError(
             f"The host {target.host!r} resolves to an address webhooks may not reach ({', '.join(refused)}).",
             code="address_refused",
         )
-    return addresses[0]
+    return found[0]
+
+
+def addresses_of(found: Iterable[tuple[object, ...]]) -> list[IpAddress]:
+    """The addresses in ``getaddrinfo``'s answer (an IPv6 scope such as ``%eth0`` dropped)."""
+    return [ipaddress.ip_address(str(info[4][0]).split("%", 1)[0]) for info in found]  # type: ignore[index]
+
+
+def resolving(target: Target) -> Future[list[IpAddress]]:
+    """The target's host being resolved, in a resolver thread; a ``bad_url`` refusal if it does not."""
+
+    def resolve() -> list[IpAddress]:
+        try:
+            found = socket.getaddrinfo(target.host, target.port, type=socket.SOCK_STREAM)
+        except (socket.gaierror, UnicodeError) as exc:
+            raise WebhookError(f"The host {target.host!r} does not resolve: {exc}.", code="bad_url") from None
+        return addresses_of(found)
+
+    return _RESOLVER.submit(resolve)
+
+
+def address_checked(target: Target, *, timeout: float = RESOLVE_SECONDS) -> IpAddress:
+    """Resolve the target's host (waiting at most ``timeout`` seconds) and check it: when a hook is made."""
+    try:
+        addresses = resolving(target).result(timeout=timeout)
+    except FutureTimeout:
+        raise WebhookError(
+            f"The host {target.host!r} did not resolve within {timeout:g} s.", code="bad_url"
+        ) from None
+    return addresses_checked(target, addresses)

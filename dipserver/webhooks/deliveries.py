@@ -1,28 +1,46 @@
-"""Sending one delivery, at most once: its row stays locked while it is sent (the only lock taken), so
-a second run of the same delivery waits, then finds it delivered."""
+"""Sending one delivery: claimed in a short transaction, sent outside any transaction, recorded in another.
+
+1. **Claim** (one conditional ``UPDATE``, which takes the row's lock on PostgreSQL and the write lock on
+   SQLite for that statement only): a pending delivery that no try holds gets a lease, a token and the
+   time it runs out (the deadline and ``LEASE_MARGIN``); its attempt is counted; committed.
+2. **Send**, holding no lock and no transaction: ``transport.post``, within the total deadline
+   ``DIPSERVER_WEBHOOK_DEADLINE``.
+3. **Record** the outcome under the lease; the lease is given back.
+
+A second run of a delivery that is in flight sends nothing and waits until the lease runs out. A worker
+that dies mid-try records nothing: its lease runs out and the delivery is tried again (its task message
+comes back, ``acks_late``, or the sweep finds it), with the same ``X-Dipserver-Delivery`` so a receiver
+that did get it can drop the repeat. Nothing is lost, and nothing is sent twice while a try is in flight.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
 import enum
 import json
+import logging
+import uuid
 from typing import NamedTuple
 
-import requests
 from celery.utils.time import get_exponential_backoff_interval
+from django.conf import settings
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from dipserver.webhooks.errors import WebhookError
 from dipserver.webhooks.models import Delivery
 from dipserver.webhooks.signature import SIGNATURE_HEADER, TIMESTAMP_HEADER, signature_of
-from dipserver.webhooks.transport import post
+from dipserver.webhooks.transport import Unreachable, post
 
-# A delivery not tried this long after its try was due (stored, or its back-off over) lost its task
-# message; the sweep queues it again.
+logger = logging.getLogger(__name__)
+
+# A delivery not tried this long after its try was due (stored, its back-off over, or its lease run out)
+# lost its task message; the sweep queues it again.
 LOST_AFTER = dt.timedelta(minutes=10)
+# A try's lease: its deadline and this margin (for recording the outcome) before another may claim it.
+LEASE_MARGIN = dt.timedelta(seconds=30)
 TRIES = 8  # about an hour of trying in all
 BACKOFF_SECONDS, BACKOFF_MAX_SECONDS = 30, 3600
 DELIVERY_HEADER = "X-Dipserver-Delivery"  # the same on every try: a receiver may drop a repeat by it
@@ -32,6 +50,7 @@ EVENT_HEADER = "X-Dipserver-Event"
 class Outcome(enum.StrEnum):
     DELIVERED = "delivered"
     ALREADY_DONE = "already delivered or given up"
+    IN_FLIGHT = "being sent by another try"
     RETRY = "failed; to try again"
     GAVE_UP = "given up"
     MISSING = "no such delivery"
@@ -39,7 +58,18 @@ class Outcome(enum.StrEnum):
 
 class Tried(NamedTuple):
     outcome: Outcome
-    wait: float = 0.0  # seconds before the next try (RETRY only)
+    wait: float = 0.0  # seconds before the next try (RETRY), or until the lease runs out (IN_FLIGHT)
+
+
+class Result(NamedTuple):
+    delivered: bool
+    retry: bool
+    response_code: int | None
+    error: str
+
+
+def deadline_seconds() -> float:
+    return float(settings.DIPSERVER_WEBHOOK_DEADLINE)
 
 
 def _transient(status: int) -> bool:
@@ -48,72 +78,95 @@ def _transient(status: int) -> bool:
 
 
 def delivery_send(*, delivery_id: int, now: dt.datetime | None = None) -> Tried:
-    """POST the delivery, signed, unless it is done. A network failure or a busy receiver leaves it
-    pending to be tried again after a back-off (Celery's exponential one, 30 s to an hour, with jitter),
-    its due time on the row; given up on the last of ``TRIES`` (counted on the row, so a try queued again
-    by the sweep does not start over). A refusal (4xx) or an address webhooks may not reach gives up at
-    once. Every try is logged on the row: status, answer code, attempts, error."""
+    """Claim the delivery, POST it signed, record what happened. A network failure, the deadline passing
+    or a busy receiver leaves it pending to be tried again after a back-off (Celery's exponential one,
+    30 s to an hour, with jitter), its due time on the row; given up on the last of ``TRIES`` (counted on
+    the row, so a try queued again by the sweep does not start over). A refusal (4xx) or an address
+    webhooks may not reach gives up at once."""
     now = now or timezone.now()
+    claimed = delivery_claim(delivery_id=delivery_id, now=now)
+    if isinstance(claimed, Tried):
+        return claimed
+    result = _sent(claimed)
+    return delivery_record(delivery=claimed, result=result, now=timezone.now())
+
+
+def delivery_claim(*, delivery_id: int, now: dt.datetime) -> Delivery | Tried:
+    """The delivery with a fresh lease on it, or why it is not to be sent now."""
+    token = uuid.uuid4().hex
+    lease_until = now + dt.timedelta(seconds=deadline_seconds()) + LEASE_MARGIN
     with transaction.atomic():
-        delivery = (
-            Delivery.objects.select_for_update().select_related("webhook").filter(id=delivery_id).first()
-        )
-        if delivery is None:
-            return Tried(Outcome.MISSING)
-        if delivery.status != Delivery.Status.PENDING:
-            return Tried(Outcome.ALREADY_DONE)
-        body = json.dumps(delivery.payload, separators=(",", ":"), ensure_ascii=False).encode()
-        stamp = f"{now.timestamp():.0f}"
-        headers = {
-            SIGNATURE_HEADER: signature_of(delivery.webhook.secret, stamp, body),
-            TIMESTAMP_HEADER: stamp,
-            DELIVERY_HEADER: delivery.key,
-            EVENT_HEADER: delivery.kind,
-            "User-Agent": "dipserver-webhooks/1",
-        }
-        delivery.attempts += 1
-        retry = False
-        try:
-            answer = post(delivery.webhook.url, body, headers)
-        except WebhookError as exc:
-            delivery.last_error, retry = str(exc), exc.code != "address_refused"
-        except requests.RequestException as exc:
-            delivery.last_error, retry = f"{type(exc).__name__}: {exc}"[:2000], True
-        else:
-            delivery.response_code = answer.status
-            if 200 <= answer.status < 300:
-                delivery.status, delivery.delivered_at, delivery.last_error = (
-                    Delivery.Status.DELIVERED,
-                    now,
-                    "",
-                )
-            else:
-                delivery.last_error, retry = (
-                    f"HTTP {answer.status}: {answer.text}"[:2000],
-                    _transient(answer.status),
-                )
-        wait = 0.0
-        if delivery.status == Delivery.Status.PENDING and retry and delivery.attempts < TRIES:
-            wait = get_exponential_backoff_interval(
-                BACKOFF_SECONDS, delivery.attempts - 1, BACKOFF_MAX_SECONDS, full_jitter=True
+        free = Q(lease_until__isnull=True) | Q(lease_until__lte=now)
+        claimed = (
+            Delivery.objects.filter(free, id=delivery_id, status=Delivery.Status.PENDING)
+            # A try that records nothing (its worker died) is due again when its lease runs out.
+            .update(
+                attempts=F("attempts") + 1, lease=token, lease_until=lease_until, next_attempt_at=lease_until
             )
-            delivery.next_attempt_at = now + dt.timedelta(seconds=wait)
-        elif delivery.status == Delivery.Status.PENDING:
-            delivery.status = Delivery.Status.FAILED
-        fields = ["attempts", "status", "response_code", "last_error", "delivered_at", "next_attempt_at"]
-        delivery.save(update_fields=fields)
-    if delivery.status == Delivery.Status.DELIVERED:
-        return Tried(Outcome.DELIVERED)
-    return (
-        Tried(Outcome.RETRY, wait) if delivery.status == Delivery.Status.PENDING else Tried(Outcome.GAVE_UP)
-    )
+        )
+        delivery = Delivery.objects.select_related("webhook").filter(id=delivery_id).first()
+    if delivery is None:
+        return Tried(Outcome.MISSING)
+    if claimed:
+        return delivery
+    if delivery.status != Delivery.Status.PENDING:
+        return Tried(Outcome.ALREADY_DONE)
+    held = (delivery.lease_until - now).total_seconds() if delivery.lease_until else 0.0
+    return Tried(Outcome.IN_FLIGHT, max(held, 0.0))
+
+
+def _sent(delivery: Delivery) -> Result:
+    """One POST, outside any transaction."""
+    body = json.dumps(delivery.payload, separators=(",", ":"), ensure_ascii=False).encode()
+    stamp = f"{timezone.now().timestamp():.0f}"
+    headers = {
+        SIGNATURE_HEADER: signature_of(delivery.webhook.secret, stamp, body),
+        TIMESTAMP_HEADER: stamp,
+        DELIVERY_HEADER: delivery.key,
+        EVENT_HEADER: delivery.kind,
+    }
+    try:
+        answer = post(delivery.webhook.url, body, headers, deadline=deadline_seconds())
+    except WebhookError as exc:  # the address is refused: trying again will not help
+        return Result(False, exc.code != "address_refused", None, str(exc))
+    except Unreachable as exc:
+        return Result(False, True, None, str(exc))
+    if 200 <= answer.status < 300:
+        return Result(True, False, answer.status, "")
+    return Result(False, _transient(answer.status), answer.status, f"HTTP {answer.status}")
+
+
+def delivery_record(*, delivery: Delivery, result: Result, now: dt.datetime) -> Tried:
+    """Write the try's outcome, if the lease is still this try's (one that overran its lease and was
+    claimed again leaves the outcome to the new try, unless it delivered: that is final)."""
+    changes: dict[str, object] = {"lease": "", "lease_until": None, "response_code": result.response_code}
+    tried = Tried(Outcome.GAVE_UP)
+    if result.delivered:
+        changes |= {"status": Delivery.Status.DELIVERED, "delivered_at": now, "last_error": ""}
+        tried = Tried(Outcome.DELIVERED)
+    elif result.retry and delivery.attempts < TRIES:
+        wait = get_exponential_backoff_interval(
+            BACKOFF_SECONDS, delivery.attempts - 1, BACKOFF_MAX_SECONDS, full_jitter=True
+        )
+        changes |= {"last_error": result.error[:2000], "next_attempt_at": now + dt.timedelta(seconds=wait)}
+        tried = Tried(Outcome.RETRY, wait)
+    else:
+        changes |= {"status": Delivery.Status.FAILED, "last_error": result.error[:2000]}
+    rows = Delivery.objects.filter(id=delivery.id, status=Delivery.Status.PENDING)
+    if not result.delivered:
+        rows = rows.filter(lease=delivery.lease)
+    with transaction.atomic():
+        recorded = rows.update(**changes)
+    if not recorded:
+        logger.warning("Delivery %s: the outcome of a try that overran its lease was left out", delivery.id)
+    return tried
 
 
 def deliveries_lost(*, now: dt.datetime | None = None, limit: int = 500) -> list[int]:
     """Pending deliveries whose try was due longer ago than ``LOST_AFTER`` (never tried since they were
-    stored, or a retry's back-off over): their task message was lost. Each claimed is due again from
-    ``now``, so the next sweep leaves it to the task the caller queues; a row being sent (locked) is
-    skipped. One merely waiting in a long queue may be queued twice; the row lock still sends it once."""
+    stored, a retry's back-off over, or a try's lease run out with nothing recorded): their task message
+    was lost. Each claimed is due again from ``now``, so the next sweep leaves it to the task the caller
+    queues. One merely waiting in a long queue may be queued twice; the claim still sends it once."""
     now = now or timezone.now()
     with transaction.atomic():
         lost = list(

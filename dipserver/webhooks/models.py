@@ -1,8 +1,9 @@
 """Webhooks (an address that hears a player's or a game's news as JSON) and the log of each delivery.
 
 A delivery's ``key`` (the event, the reader and the webhook) is unique, so an event announced twice finds
-its delivery already there; its status changes only under the row's lock, so a retried or redelivered
-task that finds it delivered sends nothing.
+its delivery already there. A try claims the delivery first (``lease``, ``lease_until``: in flight, and
+until when), so a second run of it while it is being sent sends nothing, and a crashed worker's claim
+runs out and the delivery is tried again (``deliveries``).
 """
 
 from __future__ import annotations
@@ -56,8 +57,12 @@ class Delivery(models.Model):
     last_error = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     delivered_at = models.DateTimeField(null=True, blank=True)
-    # When the next try is due (a retry's back-off ended, or the sweep queued it again); None: not tried.
+    # When the next try is due (a retry's back-off ended, the sweep queued it again, or the lease of a try
+    # that recorded nothing runs out); None: not tried.
     next_attempt_at = models.DateTimeField(null=True, blank=True)
+    # The try in flight: its token, and when its claim runs out (the deadline and a margin). Empty: none.
+    lease = models.CharField(max_length=32, blank=True)
+    lease_until = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-id"]

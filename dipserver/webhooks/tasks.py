@@ -1,6 +1,7 @@
 """The delivery task: one try, then Celery's exponential back-off (30 s, 1, 2, 4 ... minutes, at most an
 hour, with jitter) until the last try, both kept on the delivery's row (``deliveries``). Never raises, so
-a failing receiver fails nothing else."""
+a failing receiver fails nothing else. Both tasks run on the deliveries queue (settings/celery.py), in a
+worker pool of their own, so a slow receiver never stands in front of a phase."""
 
 from __future__ import annotations
 
@@ -10,15 +11,25 @@ from celery import shared_task
 
 from dipserver.webhooks.deliveries import TRIES, Outcome, deliveries_lost, delivery_send
 
+# A run that finds its delivery in flight (a duplicate message, or the first try's worker died) waits
+# for the lease to run out; such waits come on top of the tries.
+IN_FLIGHT_WAITS = 3
+
 
 @shared_task(  # type: ignore[untyped-decorator]  # Celery ships no type hints
-    name="dipserver.webhooks.deliver", bind=True, trail=False, max_retries=TRIES - 1, ignore_result=True
+    name="dipserver.webhooks.deliver",
+    bind=True,
+    trail=False,
+    max_retries=TRIES - 1 + IN_FLIGHT_WAITS,
+    ignore_result=True,
 )
 def webhook_deliver(self: Any, delivery_id: int) -> str:
     # The tries are counted on the row (at most TRIES), so a try the sweep queued again goes on counting.
     tried = delivery_send(delivery_id=delivery_id)
     if tried.outcome == Outcome.RETRY:
         raise self.retry(countdown=tried.wait)
+    if tried.outcome == Outcome.IN_FLIGHT and not self.request.is_eager:
+        raise self.retry(countdown=tried.wait + 1)  # then it is delivered, or the lease ran out
     return str(tried.outcome)
 
 

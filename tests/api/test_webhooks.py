@@ -61,7 +61,8 @@ def test_someone_elses_webhook_is_not_found(outsider, game):
     assert client_for(outsider).get(f"/api/v1/webhooks/{hook['id']}/deliveries").status_code == 404
 
 
-def test_the_delivery_log_lists_each_delivery_with_its_outcome(outsider, game):
+def test_the_delivery_log_says_delivered_or_failed_but_not_the_receivers_answer(outsider, game):
+    """The status code, error and tries would tell the owner what listens at an address (port scanning)."""
     from dipserver.webhooks.models import Delivery
 
     england = user_of(game, "ENGLAND")
@@ -74,15 +75,19 @@ def test_the_delivery_log_lists_each_delivery_with_its_outcome(outsider, game):
         status="failed",
         attempts=8,
         response_code=503,
-        last_error="HTTP 503: busy",
+        last_error="HTTP 503",
+    )
+    Delivery.objects.create(
+        webhook=hook, key="press:message:1:3:hook:1", kind="press", payload={}, status="delivered"
     )
     log = client_for(england).get(f"/api/v1/webhooks/{hook.id}/deliveries").json()
-    (row,) = log["results"]
-    assert (row["status"], row["attempts"], row["response_code"]) == ("failed", 8, 503)
-    assert row["last_error"] == "HTTP 503: busy"
+    assert [row["status"] for row in log["results"]] == ["delivered", "failed"]
+    for row in log["results"]:
+        assert not {"response_code", "last_error", "attempts"} & set(row)
+        assert "503" not in str(row)
 
 
-def test_a_webhook_without_a_name_and_a_delivery_without_an_error_answer_null(game):
+def test_a_webhook_without_a_name_answers_null_and_an_undelivered_delivery_no_time(game):
     from dipserver.webhooks.models import Delivery
 
     england = user_of(game, "ENGLAND")
@@ -91,4 +96,4 @@ def test_a_webhook_without_a_name_and_a_delivery_without_an_error_answer_null(ga
     assert client_for(england).get("/api/v1/webhooks").json()[0]["name"] is None
     Delivery.objects.create(webhook_id=made["id"], key="press:message:1:2:hook:9", kind="press", payload={})
     (row,) = client_for(england).get(f"/api/v1/webhooks/{made['id']}/deliveries").json()["results"]
-    assert row["last_error"] is None and row["response_code"] is None and row["delivered_at"] is None
+    assert row["status"] == "pending" and row["delivered_at"] is None

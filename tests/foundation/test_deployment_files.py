@@ -12,7 +12,7 @@ from gunicorn.config import Config
 
 from .conftest import ROOT
 
-DJANGO_SERVICES = ("web", "worker", "beat")
+DJANGO_SERVICES = ("web", "worker", "deliveries", "beat")
 GUNICORN_CONFIG = "dipserver/config/gunicorn.py"
 
 
@@ -21,11 +21,11 @@ def compose() -> dict[str, Any]:
     return yaml.safe_load((ROOT / "docker-compose.yml").read_text())
 
 
-def test_runs_the_five_services(compose: dict[str, Any]) -> None:
-    assert set(compose["services"]) == {"postgres", "redis", "web", "worker", "beat"}
+def test_runs_the_six_services(compose: dict[str, Any]) -> None:
+    assert set(compose["services"]) == {"postgres", "redis", "web", "worker", "deliveries", "beat"}
 
 
-@pytest.mark.parametrize("service", ["postgres", "redis", "web", "worker", "beat"])
+@pytest.mark.parametrize("service", ["postgres", "redis", "web", "worker", "deliveries", "beat"])
 def test_every_service_has_a_health_check(compose: dict[str, Any], service: str) -> None:
     check = compose["services"][service]["healthcheck"]
     assert check["test"], service
@@ -69,6 +69,17 @@ def test_worker_and_beat_run_celery_on_the_project_app(compose: dict[str, Any]) 
     assert services["worker"]["command"].startswith("celery -A dipserver.config worker")
     assert services["beat"]["command"].startswith("celery -A dipserver.config beat")
     assert "check_services" in services["beat"]["healthcheck"]["test"]
+
+
+def test_deliveries_have_a_worker_of_their_own(compose: dict[str, Any]) -> None:
+    """Mail and webhooks never take a slot of the worker that processes phases."""
+    services = compose["services"]
+    assert services["worker"]["command"].split("-Q ")[1].split()[0] == "celery"
+    deliveries = services["deliveries"]["command"]
+    assert deliveries.startswith("celery -A dipserver.config worker")
+    assert deliveries.split("-Q ")[1].split()[0] == "deliveries" and "-n deliveries@%h" in deliveries
+    check = " ".join(services["deliveries"]["healthcheck"]["test"])
+    assert "manage.py check_services --worker deliveries@$$HOSTNAME" in check
 
 
 def test_the_worker_health_check_asks_the_worker_itself_about_the_database(compose: dict[str, Any]) -> None:

@@ -56,6 +56,15 @@ class TestProcesses:
         assert commands["celery worker"][:6] == ["py", "-m", "celery", "-A", "dipserver.config", "worker"]
         assert commands["celery beat"][:6] == ["py", "-m", "celery", "-A", "dipserver.config", "beat"]
 
+    def test_deliveries_run_in_a_worker_of_their_own(self) -> None:
+        """Phases on the default queue, mail and webhooks on theirs: a slow receiver never holds a phase."""
+        commands = dict(child_commands(ServeOptions("127.0.0.1", 8001, reload=False), python="py"))
+        phases, deliveries = commands["celery worker"], commands["deliveries worker"]
+        assert phases[phases.index("-Q") + 1] == "celery"
+        assert deliveries[:6] == ["py", "-m", "celery", "-A", "dipserver.config", "worker"]
+        assert deliveries[deliveries.index("-Q") + 1] == "deliveries"
+        assert deliveries[deliveries.index("-n") + 1] == "deliveries@%h"
+
     def test_children_get_the_local_settings_unless_told_otherwise(self) -> None:
         assert child_env({})["DJANGO_SETTINGS_MODULE"] == "dipserver.config.settings.local"
         chosen = {"DJANGO_SETTINGS_MODULE": "dipserver.config.settings.production"}

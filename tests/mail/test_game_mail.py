@@ -17,7 +17,8 @@ from dipserver.games import notifications
 from dipserver.games.models import Game, Phase
 from dipserver.games.services.games import game_concede
 from dipserver.games.services.orders import orders_submit
-from dipserver.games.services.phases import Processed, phase_process, phase_reminders_sweep, phase_revert
+from dipserver.games.services.phases import Processed, phase_process, phase_revert
+from dipserver.games.services.phases import phase_reminders_sweep as reminders_sweep
 from dipserver.games.services.press import message_send
 from dipserver.mail.delivery import Delivery, mail_deliver
 from dipserver.mail.models import Mail
@@ -154,7 +155,13 @@ def test_anonymous_press_mail_never_names_the_sender(smtp, players, django_captu
     assert len(smtp.received) == 1  # private press reaches only its recipient
 
 
-def test_reminders_follow_each_players_hours_and_only_powers_that_still_have_to_order(smtp, game):
+def test_reminders_follow_each_players_hours_and_only_powers_that_still_have_to_order(
+    smtp, game, django_capture_on_commit_callbacks
+):
+    def phase_reminders_sweep(now):  # the mails go once the sweep commits
+        with django_capture_on_commit_callbacks(execute=True):
+            return reminders_sweep(now=now)
+
     deadline = game.current_phase.deadline
     orders_submit(game_id=game.id, user=seat(game, "ENGLAND").user, text="F LON H", now=START)
     NotificationPreferences.objects.create(user=seat(game, "FRANCE").user, reminder_hours=2)

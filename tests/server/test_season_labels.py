@@ -27,7 +27,9 @@ def test_phase_names_use_the_variants_seasons_when_given_its_timeline():
     assert phase_title("S1905M") == "Spring 1905 movement"  # no variant: the usual names
 
 
-def test_a_sahara_game_from_1905_mails_and_refuses_with_its_own_season_names(users, settings):
+def test_a_sahara_game_from_1905_mails_and_refuses_with_its_own_season_names(
+    users, settings, django_capture_on_commit_callbacks
+):
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     for n, user in enumerate(users):
         user.email = f"p{n}@example.org"
@@ -42,7 +44,8 @@ def test_a_sahara_game_from_1905_mails_and_refuses_with_its_own_season_names(use
     assert game_phase_title(game, "S1905M") == "Early Summer 1905 movement"
 
     mail.outbox.clear()
-    phase_results_send(phase_id=game.phases.get(index=game.current_phase.index - 1).id)
+    with django_capture_on_commit_callbacks(execute=True):  # each mail is queued on commit
+        phase_results_send(phase_id=game.phases.get(index=game.current_phase.index - 1).id)
     assert mail.outbox and "Next: Early Summer 1905 movement" in mail.outbox[0].body
 
     with pytest.raises(GameError, match="The Early Summer 1905 deadline has passed"):

@@ -32,7 +32,7 @@ def test_a_refused_webhook_says_why_on_the_page(client, owner):
     assert not Webhook.objects.exists()
 
 
-def test_the_page_shows_each_webhooks_latest_deliveries(client, owner):
+def test_the_page_shows_each_webhooks_latest_deliveries_but_not_the_receivers_answer(client, owner):
     hook = Webhook.objects.create(owner=owner, name="my bot", url="http://127.0.0.1:9/", secret="s")
     Delivery.objects.create(
         webhook=hook,
@@ -45,7 +45,8 @@ def test_the_page_shows_each_webhooks_latest_deliveries(client, owner):
         last_error="HTTP 503: busy",
     )
     page = client.get("/accounts/settings/").content.decode()
-    assert "my bot" in page and "Given up" in page and "503" in page and "HTTP 503: busy" in page
+    assert "my bot" in page and "Given up" in page
+    assert "503" not in page and "busy" not in page  # the answer would make webhooks a port scanner
 
 
 def test_a_webhook_removed_on_the_page_is_gone(client, owner):

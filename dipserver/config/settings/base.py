@@ -157,6 +157,8 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO").upper()},
+    # httpx logs every request's URL at INFO, and a webhook's URL may hold its secret (Discord's token).
+    "loggers": {"httpx": {"level": "WARNING"}, "httpcore": {"level": "WARNING"}},
 }
 
 from dipserver.config.settings.api import *  # noqa: E402, F403 - REST API settings live in their own module

@@ -72,12 +72,19 @@ CELERY_BEAT_SCHEDULE["games-press-digest"] = {
     "task": "dipserver.games.press_digest_sweep",
     "schedule": 3600.0,
 }
-# Mail has its own queue, so a backlog of mails (a slow or failing mail server) never stands in front of
-# phase processing: workers take from both queues in turn (`-Q celery,mail`, as serve and compose do).
-# Webhook deliveries take the same queue: a slow receiver (up to 15 s a try) never delays a phase.
+# Mail and webhook deliveries have their own queue and their own worker pool (`-Q deliveries`: the
+# deliveries worker of serve and compose), so a slow or failing mail server or webhook receiver never
+# stands in front of phase processing, and phases never wait for a delivery's slot. Named by the
+# environment like the default queue, so sites (or test runs) sharing one Redis keep apart.
+CELERY_DELIVERIES_QUEUE = os.environ.get("CELERY_DELIVERIES_QUEUE", "").strip() or "deliveries"
 CELERY_TASK_ROUTES = {
-    "dipserver.mail.send": {"queue": "mail"},
-    "dipserver.webhooks.deliver": {"queue": "mail"},
+    task: {"queue": CELERY_DELIVERIES_QUEUE}
+    for task in (
+        "dipserver.mail.send",
+        "dipserver.mail.outbox_sweep",
+        "dipserver.webhooks.deliver",
+        "dipserver.webhooks.sweep",
+    )
 }
 # webhooks (notify): queue again the deliveries whose first task message was lost (a broker restart).
 CELERY_BEAT_SCHEDULE["webhooks-sweep"] = {"task": "dipserver.webhooks.sweep", "schedule": 300.0}

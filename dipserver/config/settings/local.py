@@ -4,4 +4,3 @@ from dipserver.config.env import flag
 from dipserver.config.settings.base import *  # noqa: F403
 
 DEBUG = flag("DEBUG", default=True)
-DIPSERVER_WEBHOOKS_ALLOW_LOOPBACK = True  # the demo's webhooks may post to a receiver on this machine

@@ -23,6 +23,9 @@ DIPSERVER_SITE_URL = site_url_checked(os.environ.get("SITE_URL", "").strip() or 
 # Confirmation links for a new email address are good for this many days.
 DIPSERVER_EMAIL_CONFIRM_DAYS = 3
 
-# Webhooks never reach private, link-local or reserved addresses; loopback only where this says so (the
-# tests and the local demo, which post to a receiver on the same machine). Production forces it off.
+# Webhooks reach only globally routable addresses; loopback only where this says so: the test settings, whose
+# receivers listen on loopback. Production forces it off.
 DIPSERVER_WEBHOOKS_ALLOW_LOOPBACK = False
+# A webhook delivery's whole try (resolving, connecting, sending, the answer's status line) ends after this
+# many seconds, however slowly the receiver trickles its answer.
+DIPSERVER_WEBHOOK_DEADLINE = integer("DIPSERVER_WEBHOOK_DEADLINE", 15)

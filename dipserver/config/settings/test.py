@@ -8,7 +8,10 @@ from dipserver.config.settings.base import *  # noqa: F403
 DEBUG = False
 SECRET_KEY = "test-secret-key-not-used-anywhere-else"
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # speed over strength in tests
-EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+# Mail stays in memory, unless EMAIL_URL names a server (the integration stage's workers and their SMTP
+# server on loopback).
+if not os.environ.get("EMAIL_URL", "").strip():
+    EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 
 # Unit tests run tasks in-process; the integration stage sets CELERY_BROKER_URL and turns this off.
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "").strip() or "memory://"
