@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from dipserver.engine.distances import distances_from
 from dipserver.engine.orders import Build, Disband, Order, OrderResult, Outcome, Waive
-from dipserver.engine.types import HOME, OWNED, Unit, UnitType, coast_of, province_of
+from dipserver.engine.types import BESIDE, HOME, OWNED, Unit, UnitType, coast_of, province_of
 
 if TYPE_CHECKING:
     from dipserver.engine.board import Board
@@ -43,7 +43,7 @@ def adjustment_counts(units: Mapping[str, Unit], owners: Mapping[str, str]) -> d
 def build_sites(
     board: Board, units: Mapping[str, Unit], owners: Mapping[str, str], power: str, build_rule: str = HOME
 ) -> list[str]:
-    """Vacant centres where ``power`` may build now, by ``build_rule`` (``HOME`` or ``OWNED``)."""
+    """Vacant centres where ``power`` may build now, by ``build_rule`` (``HOME``, ``OWNED`` or ``BESIDE``)."""
     return sorted(_sites(board, units, owners, {power}, build_rule))
 
 
@@ -55,7 +55,8 @@ def _sites(
     build_rule: str,
 ) -> Iterator[str]:
     """The vacant centres where one of ``powers`` may build, in the owners' order."""
-    centres, homes, any_owned = board.supply_centres, board.homes, build_rule == OWNED
+    centres, homes, beside = board.supply_centres, board.homes, build_rule == BESIDE
+    any_owned = beside or build_rule == OWNED
     return (
         prov
         for prov, owner in owners.items()
@@ -64,6 +65,14 @@ def _sites(
         and prov in centres
         and board.terrain(prov).passable
         and (any_owned or homes.get(prov) == owner)
+        and (not beside or _unit_beside(board, units, prov, owner))
+    )
+
+
+def _unit_beside(board: Board, units: Mapping[str, Unit], prov: str, power: str) -> bool:
+    """Whether ``power`` has a unit in a province bordering ``prov`` (Ice Lords: recruiting needs one)."""
+    return any(
+        (unit := units.get(near)) is not None and unit.power == power for near in board.neighbours(prov)
     )
 
 

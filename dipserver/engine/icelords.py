@@ -163,7 +163,7 @@ def build_variant(tiles: Mapping[str, str], homes: Mapping[str, str]) -> Variant
         map_state=map_state,
         start=Position(START, units, dict(homes)),
         victory_centres=len(villages),  # holding every village leaves no enemy anything to build with
-        build_rule="owned",
+        build_rule="beside",  # recruiting needs a unit in or beside the village (seed 001)
         names=FrozenMap(names),
         victory=VICTORY,
         default_end_year=DEFAULT_END_YEAR,

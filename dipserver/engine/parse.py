@@ -47,7 +47,7 @@ from dipserver.engine.orders import Build, Disband, Order
 from dipserver.engine.orders import OrderError as OrderError
 from dipserver.engine.position import Position
 from dipserver.engine.readings import movement_order
-from dipserver.engine.types import HOME, OWNED, PhaseType, UnitType
+from dipserver.engine.types import BESIDE, HOME, OWNED, PhaseType, UnitType
 from dipserver.engine.variant import Variant, normalise_name
 
 if TYPE_CHECKING:
@@ -67,7 +67,12 @@ def owned_centres(board: Board, position: Position, power: str) -> list[str]:
     return build_sites(board, position.units, position.owners, power, OWNED)
 
 
-BUILD_RULES: dict[str, BuildRule] = {HOME: home_centres, OWNED: owned_centres}
+def centres_beside_units(board: Board, position: Position, power: str) -> list[str]:
+    """Recruiting rule (Ice Lords): a vacant centre the power owns with a unit of its own beside it."""
+    return build_sites(board, position.units, position.owners, power, BESIDE)
+
+
+BUILD_RULES: dict[str, BuildRule] = {HOME: home_centres, OWNED: owned_centres, BESIDE: centres_beside_units}
 
 
 def build_rule_for(variant: Variant) -> BuildRule:

@@ -15,6 +15,7 @@ from typing import Any
 # importing the adjustment phase (``adjustments.py``, which applies them).
 HOME = "home"  # build only on owned home centres (the standard rule)
 OWNED = "owned"  # build on any owned centre
+BESIDE = "beside"  # build on an owned centre with a unit of one's own beside it (Ice Lords recruits so)
 
 
 class Terrain(StrEnum):

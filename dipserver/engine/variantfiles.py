@@ -23,7 +23,7 @@ from dipserver.engine.types import Phase, PhaseType, Terrain, Unit, UnitType, co
 # neither of them.
 
 COAST_CODES = frozenset({"NC", "SC", "EC", "WC"})
-BUILD_RULES = frozenset({"home", "owned"})
+BUILD_RULES = frozenset({"home", "owned", "beside"})
 # What an impassable former sea is to the fleets beside it (E21): "shore" (icebergs: ships are blocked but
 # the coastline stays, fleets pass along it) or "closed" (desert: the coast is gone).
 IMPASSABLE_SEAS = frozenset({"shore", "closed"})

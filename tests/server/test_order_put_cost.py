@@ -17,11 +17,11 @@ from dipserver.games.services.games import game_create, game_join
 from tests.server.conftest import seat
 from tests.server.test_processing import ALL_ORDERS
 
-# The token was checked by the request before (each process keeps it a short while), so: in one
-# transaction, the game with its current phase share-locked (PostgreSQL: one statement; SQLite: the game,
-# then the phase), the seat's version bumped and returned, the seat's orders replaced (PostgreSQL: one
+# The token read with its owner (every request: a revoked token or a removed right counts at once), then
+# in one transaction, the game with its current phase share-locked (PostgreSQL: one statement; SQLite: the
+# game, then the phase), the seat's version bumped and returned, the seat's orders replaced (PostgreSQL: one
 # statement; SQLite: delete, then insert); the transaction's start and end count one each.
-PUT_QUERIES = {"postgresql": 5, "sqlite": 7}
+PUT_QUERIES = {"postgresql": 6, "sqlite": 8}
 
 
 @pytest.fixture
@@ -38,7 +38,7 @@ def test_an_order_put_takes_a_fixed_number_of_queries(quiet_players):
     client.credentials(HTTP_AUTHORIZATION=f"Token {token_create(user=france.user, name='bench')[1]}")
     body = {"phase": "S1901M", "orders": ALL_ORDERS["FRANCE"].split("\n")}
     url = f"/api/v1/games/{game.id}/orders"
-    assert client.put(url, body, format="json").status_code == 200  # warms the board and token caches
+    assert client.put(url, body, format="json").status_code == 200  # warms the board's cache
     with CaptureQueriesContext(connection) as queries:
         answer = client.put(url, body, format="json")
     assert answer.status_code == 200, answer.content

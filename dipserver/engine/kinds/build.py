@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from dipserver.engine.kinds.recording import Described, Held
 from dipserver.engine.kinds.registry import NOTHING, Drawing, Kind, register
 from dipserver.engine.orders import Build, OrderError
-from dipserver.engine.types import PhaseType, Unit, UnitType, coast_of, province_of
+from dipserver.engine.types import BESIDE, PhaseType, Unit, UnitType, coast_of, province_of
 
 if TYPE_CHECKING:
     from dipserver.engine.board import Board
@@ -40,6 +40,8 @@ class BuildKind(Kind):
         if loc.province in reading.position.units:
             raise OrderError(f"{name} is occupied; units are built only in vacant centres")
         if loc.province not in reading.build_rule(board, reading.position, power):
+            if board.variant.build_rule == BESIDE:
+                raise OrderError(f"{power_name} may not build in {name}: no unit of its own stands beside it")
             raise OrderError(f"{power_name} may not build in {name}: it is not one of its home centres")
         if intent.unit_type is UnitType.ARMY:
             if loc.coast is not None:

@@ -27,7 +27,7 @@ from dipserver.engine.orders import Outcome
 from dipserver.engine.parse import parse_order
 from dipserver.engine.position import Position
 from dipserver.engine.turn import play_phase
-from dipserver.engine.types import Phase, Terrain
+from dipserver.engine.types import Phase, Terrain, Unit, UnitType
 from dipserver.render.geometry import path_data
 
 SECRETS = [f"game-{n}" for n in range(40)]
@@ -84,25 +84,38 @@ def test_powers_start_with_one_army_in_a_village_which_is_their_home(powers: int
         assert variant.start.owners[home] == unit.power
 
 
-def test_recruiting_builds_in_any_vacant_owned_village_not_only_the_home() -> None:
-    """RECRUIT: units are raised wherever the power holds a village; an occupied or foreign one refuses."""
+NO_UNIT_BESIDE = "no unit of its own stands beside it"
+
+
+def test_recruiting_builds_in_an_owned_village_with_a_unit_of_its_own_beside_it() -> None:
+    """RECRUIT (seed 001): units are raised in a village the power holds, in or beside which it has a unit
+    (the village itself must be vacant to build in); an occupied, unwatched or foreign one refuses."""
     board_map = generate("secret", 2)
     variant = board_map.variant
+    board = board_for(variant, variant.map_state)
     (home, hero), *_ = variant.start.units.items()
     villages = sorted(p for p, kind in board_map.tiles.items() if kind == "village")
-    first, second, foreign = [v for v in villages if v not in variant.map_state.homes][:3]
-    owners = {**variant.start.owners, first: hero.power, second: hero.power}
-    start = Position(Phase.parse("W1901A"), {home: hero}, owners)
-    orders = [f"A {first} B", f"A {second} B", f"A {home} B", f"A {foreign} B"]
+    others = [v for v in villages if v not in variant.map_state.homes]
+    watched = next(v for v in others if any(board.is_land(p) for p in board.neighbours(v)))
+    guard = next(p for p in sorted(board.neighbours(watched)) if board.is_land(p) and p not in villages)
+    unwatched = next(v for v in others if v != watched and guard not in board.neighbours(v))
+    foreign = next(v for v in others if v not in (watched, unwatched))
+    owners = {**variant.start.owners, watched: hero.power, unwatched: hero.power}
+    units = {home: hero, guard: Unit(hero.power, UnitType.ARMY, guard)}
+    start = Position(Phase.parse("W1901A"), units, owners)
+    orders = [f"A {watched} B", f"A {unwatched} B", f"A {home} B", f"A {foreign} B"]
     turn = play_phase(variant, variant.map_state, start, {hero.power: orders})
     outcomes = {r["text"]: (r["outcome"], r["reason"]) for r in turn.results}
     assert outcomes == {
         orders[0]: ("success", ""),
-        orders[1]: ("success", ""),
+        orders[1]: (
+            "invalid",
+            f"{hero.power} may not build in Village {unwatched}: no unit of its own stands beside it",
+        ),
         orders[2]: ("invalid", f"Village {home} is occupied; units are built only in vacant centres"),
         orders[3]: ("invalid", f"Village {foreign} is not owned by {hero.power}"),
     }
-    assert sorted(turn.position.units) == sorted([home, first, second])
+    assert sorted(turn.position.units) == sorted([home, guard, watched])
 
 
 @pytest.mark.parametrize("secret", SECRETS)

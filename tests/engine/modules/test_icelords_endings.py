@@ -1,7 +1,8 @@
 """How an Ice Lords game ends (seed 001, "Destroy all enemy units"; ruling E17 for what is final).
 
-The last power in play wins at once, owning every village wins, and a game nobody wins ends with no winner
-after its last year: the game master's, else the variant's default, so that no game runs forever.
+The last power with units wins at once (a power without one can recruit no more), owning every village
+wins, and a game nobody wins ends with no winner after its last year: the game master's, else the variant's
+default, so that no game runs forever.
 """
 
 from __future__ import annotations
@@ -52,13 +53,15 @@ def test_ice_lords_the_last_power_in_play_wins_at_once(board: Variant) -> None:
     assert turn.outcome == Outcome(Result.WIN, (first,), f"{first} is the only power left in play.")
 
 
-def test_ice_lords_a_power_with_no_unit_but_a_village_to_build_in_is_still_in_play(board: Variant) -> None:
+def test_ice_lords_a_power_with_no_unit_is_out_even_if_it_owns_its_village(board: Variant) -> None:
+    # "Destroy all enemy units": recruiting needs a unit beside the village, so a power without one can
+    # never rebuild (seed 001).
     first, second, _ = sorted(homes(board))
     pos = only(board, {first}, {homes(board)[first]: first, homes(board)[second]: second})
 
     turn = play_phase(board, board.map_state, pos, {})
 
-    assert turn.outcome is None
+    assert turn.outcome == Outcome(Result.WIN, (first,), f"{first} is the only power left in play.")
 
 
 def test_ice_lords_owning_every_village_wins_once_the_year_is_over(board: Variant) -> None:
