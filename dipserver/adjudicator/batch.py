@@ -46,7 +46,8 @@ class _TextWriter:
 collector: bool | None = None
 
 
-def answer_lines(lines: Iterable[bytes], out: Output, flush: bool) -> None:
+def answer_lines(lines: Iterable[bytes], out: Output, flush: bool, command: str = "adjudicate") -> None:
+    """``command``'s answer to each line (``codec.COMMANDS``), written in order to ``out``."""
     write, rest = out.write, iter(lines)
     # The first answer loads the engine and the variant: many objects that live as long as the process and
     # no garbage cycles, so the cyclic collector is off for it, and what it built is then frozen, out of the
@@ -54,7 +55,7 @@ def answer_lines(lines: Iterable[bytes], out: Output, flush: bool) -> None:
     enabled = gc.isenabled() if collector is None else collector
     gc.disable()
     try:
-        answer_line = line_answerer()
+        answer_line = line_answerer(command)
         for line in rest:
             write(answer_line(line))
             if flush:

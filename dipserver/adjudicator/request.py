@@ -86,9 +86,9 @@ def read_request(data: Any) -> Request:
     changing = _CHANGING[variant]
     allowed = (TIMELINE_KEYS if changing else MODULE_KEYS) | ({"board"} if generated is not None else set())
     if unknown and not unknown <= allowed:
-        keys = sorted(REQUEST_KEYS | allowed)
+        keys, refused = sorted(REQUEST_KEYS | allowed), sorted(unknown - allowed)
         extra = "" if changing or unknown - TIMELINE_KEYS else f" ({variant.slug}'s map never changes)"
-        raise RequestError(f"unknown field(s) {sorted(unknown)}{extra}; a request has {keys}")
+        raise RequestError(f"unknown field(s) {refused}{extra}; a request has {keys}")
     phase = _phase(data.get("phase"))
     board = _changing_board(variant, data) if changing else _board(variant, data.get("homes"))
     units = _units(board, _power_table(variant, data, "units", required=True))
