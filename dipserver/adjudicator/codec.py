@@ -104,9 +104,21 @@ TOO_DEEP = "not valid JSON: arrays and objects nested too deeply (a request need
 TOO_DEEP_VALUE = "a value in the request is nested too deeply (a request needs only a few levels)"
 
 
+# The largest request read, in bytes (or characters) of JSON: a position of our largest map with its "map"
+# is under 8 KB, and with an order of the longest for every unit under 40 KB. A larger one is refused
+# before it is decoded.
+MAX_REQUEST = 1 << 20
+
+
+def too_large(text: str | bytes) -> dict[str, Any]:
+    return {"error": f"request too large: {len(text):,} bytes; a request is at most {MAX_REQUEST:,}"}
+
+
 def answer_text(text: str | bytes, command: str = "adjudicate") -> dict[str, Any]:
     """``command``'s answer to one request's JSON text (``COMMANDS``); every failure becomes
     ``{"error": ...}``, never a traceback."""
+    if len(text) > MAX_REQUEST:
+        return too_large(text)
     try:
         data = _loads(text)
     except ValueError as exc:  # JSONDecodeError, and UnicodeDecodeError for bytes that are not UTF-8
@@ -157,6 +169,8 @@ def line_answerer(command: str = "adjudicate") -> Callable[[bytes], bytes]:
     )
 
     def answer_line(line: bytes) -> bytes:
+        if len(line) > MAX_REQUEST:
+            return dumps(too_large(line), option=newline)
         try:
             data = loads(line)
         except decode_error:  # not JSON to orjson: the stdlib decides, and gives the message

@@ -14,6 +14,7 @@ from typing import Any, TypeVar, final
 from dipserver.adjudicator.answers import _MAX_BOARDS, _POWER_SETS, _POWERS, _homes_data, _power_set
 from dipserver.engine.board import Board, board_for
 from dipserver.engine.position import Dislodged, Position
+from dipserver.engine.readings import MAX_ORDER_TEXT, too_long
 from dipserver.engine.types import (
     ARMY,
     FLEET,
@@ -461,6 +462,9 @@ def _dislodged(
             if not isinstance(entry, dict) or not isinstance(entry.get("unit"), str):
                 raise RequestError(f'{where}: each entry is {{"unit": "A RUM", "retreats": ["SER"]}}')
             unit = _unit(board, entry["unit"], power, where)
+            standing = units.get(unit.province)
+            if standing is not None and standing.power == power:
+                raise RequestError(f"{where}: {entry['unit']}: {_dislodged_by_own(board, unit, standing)}")
             retreats = _strings(entry.get("retreats", []), f"{where}: retreats of {entry['unit']}")
             for loc in retreats:
                 problem = _retreat_problem(board, units, unit, loc)
@@ -470,6 +474,14 @@ def _dislodged(
                 raise RequestError(f'"dislodged": two dislodged units in {unit.province}')
             found[unit.province] = Dislodged(unit, "", tuple(retreats), entry.get("stays_fleet") is True)
     return found
+
+
+def _dislodged_by_own(board: Board, unit: Unit, standing: Unit) -> str:
+    """Why a unit cannot be dislodged from where a unit of its own power stands (``validate`` says it too)."""
+    name = board.province_name(unit.province)
+    if standing == unit:
+        return f'it stands in {name} too (in "units"): a dislodged unit has left the board until it retreats'
+    return f"{standing} of the same power stands in {name}: a unit is dislodged only by another power's unit"
 
 
 def _retreat_problem(board: Board, units: Mapping[str, Unit], unit: Unit, loc: str) -> str:
@@ -483,4 +495,9 @@ def _orders(table: dict[str, Any]) -> dict[str, list[str]]:
     for power, texts in table.items():
         if not _is_strings(texts):
             raise RequestError(f'"orders" of {power} must be a list of strings')
+        listed: list[str] = texts
+        for number, text in enumerate(listed, start=1):
+            # Refused with the whole request: an answer gives every text back, and none may be that long.
+            if len(text) > MAX_ORDER_TEXT and (why := too_long(text)) is not None:
+                raise RequestError(f'"orders" of {power}, order {number}: {why}')
     return table
