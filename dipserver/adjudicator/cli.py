@@ -160,7 +160,9 @@ def _request_arguments(parser: argparse.ArgumentParser, verb: str) -> None:
 
 
 def _timeline_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("variant", help="variant slug, e.g. standard or wall_of_ice")
+    parser.add_argument(
+        "variant", help="variant slug, e.g. standard or wall_of_ice, or the path of a variant's folder"
+    )
     parser.add_argument("--mode", choices=("exact", "random"), default="exact", help="timeline mode")
     parser.add_argument("--seed", help="random mode: the game secret every draw is made from")
     parser.add_argument(
@@ -312,10 +314,19 @@ def _map(args: argparse.Namespace, stdin: IO[bytes], stdout: IO[str]) -> int:
     return 0
 
 
-def _load(slug: str) -> Any:
+def _load(name: str) -> Any:
+    """The variant a command names: a slug of ``variants/``, or the path of a variant's folder (one being
+    written, its base variants beside it)."""
+    from dataclasses import replace
+    from pathlib import Path
+
     from dipserver.engine.variant import load_variant
 
-    return load_variant(slug)
+    if "/" not in name and name not in (".", ".."):
+        return load_variant(name)
+    folder = Path(name).resolve()
+    # Its timeline is read from beside it too, as an archived version's is (``load_variant_from_sources``).
+    return replace(load_variant(folder.name, folder.parent), source_root=folder.parent)
 
 
 _ANSWERING = ("adjudicate", "options")  # the commands that answer requests (``codec.COMMANDS``)

@@ -12,6 +12,7 @@ from dataclasses import replace
 from typing import Any, TypeVar, final
 
 from dipserver.adjudicator.answers import _MAX_BOARDS, _POWER_SETS, _POWERS, _homes_data, _power_set
+from dipserver.adjudicator.placement import cannot_stand, dislodged_by_own
 from dipserver.engine.board import Board, board_for
 from dipserver.engine.position import Dislodged, Position
 from dipserver.engine.readings import MAX_ORDER_TEXT, too_long
@@ -20,7 +21,6 @@ from dipserver.engine.types import (
     FLEET,
     Phase,
     PhaseType,
-    Terrain,
     Unit,
     UnitType,
     province_of,
@@ -324,27 +324,10 @@ def _unit(board: Board, text: str, power: str, where: str) -> Unit:
     if unit.province not in board.provinces:
         raise RequestError(f"{where}: {text!r}: {unit.province} is not a province on this map")
     if not board.can_occupy(unit.type, unit.location):
-        raise RequestError(f"{where}: {text!r}: {_cannot_stand(board, unit)}")
+        raise RequestError(f"{where}: {text!r}: {cannot_stand(board, unit)}")
     if unit.aboard and not board.is_water(unit.province):
         raise RequestError(f"{where}: {text!r}: an A/F (a fleet with an army aboard) is always at sea")
     return unit
-
-
-def _cannot_stand(board: Board, unit: Unit) -> str:
-    prov, name = unit.province, board.province_name(unit.province)
-    terrain = board.terrain(prov)
-    if not terrain.passable:
-        return f"{name} is {terrain.value}: no unit can stand there"
-    if unit.type is UnitType.ARMY:
-        if terrain is Terrain.SEA:
-            return f"an army cannot stand in {name}, a sea"
-        return f"an army stands in a province, not on a coast: write {prov}"
-    coasts = board.coasts(prov)
-    if coasts and unit.location == prov:
-        return f"say which coast of {name} the fleet is on: " + " or ".join(f"{prov}/{c}" for c in coasts)
-    if coasts:
-        return f"{name} has no {unit.location.partition('/')[2]} coast"
-    return f"a fleet cannot stand in {name}: it is not on the sea"
 
 
 # power -> text -> (its province, the unit), for texts already found valid on that board
@@ -464,7 +447,7 @@ def _dislodged(
             unit = _unit(board, entry["unit"], power, where)
             standing = units.get(unit.province)
             if standing is not None and standing.power == power:
-                raise RequestError(f"{where}: {entry['unit']}: {_dislodged_by_own(board, unit, standing)}")
+                raise RequestError(f"{where}: {entry['unit']}: {dislodged_by_own(board, unit, standing)}")
             retreats = _strings(entry.get("retreats", []), f"{where}: retreats of {entry['unit']}")
             for loc in retreats:
                 problem = _retreat_problem(board, units, unit, loc)
@@ -474,14 +457,6 @@ def _dislodged(
                 raise RequestError(f'"dislodged": two dislodged units in {unit.province}')
             found[unit.province] = Dislodged(unit, "", tuple(retreats), entry.get("stays_fleet") is True)
     return found
-
-
-def _dislodged_by_own(board: Board, unit: Unit, standing: Unit) -> str:
-    """Why a unit cannot be dislodged from where a unit of its own power stands (``validate`` says it too)."""
-    name = board.province_name(unit.province)
-    if standing == unit:
-        return f'it stands in {name} too (in "units"): a dislodged unit has left the board until it retreats'
-    return f"{standing} of the same power stands in {name}: a unit is dislodged only by another power's unit"
 
 
 def _retreat_problem(board: Board, units: Mapping[str, Unit], unit: Unit, loc: str) -> str:
