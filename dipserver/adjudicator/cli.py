@@ -234,16 +234,20 @@ def _answer_to(args: argparse.Namespace, stdin: IO[bytes], out: Output) -> int:
                 print(f"dipserver: {exc}; no answers follow the last one written", file=sys.stderr)
                 return 1
         elif flush:
-            batch.answer_lines(stdin, out, flush, args.command)
+            batch.answer_lines(batch.bounded(stdin), out, flush, args.command)
         else:
             # A file is read in large pieces too (the stream reads 8 KB at a time), from where it stands.
             with open(stdin.fileno(), "rb", buffering=batch.READ_SIZE, closefd=False) as lines:
                 lines.seek(stdin.tell())
-                batch.answer_lines(lines, out, flush, args.command)
+                batch.answer_lines(batch.bounded(lines), out, flush, args.command)
         return 0
     import json  # (only here: a batch with orjson never needs the stdlib's JSON, a millisecond to import)
 
-    answer = answer_text(stdin.read(), args.command)  # the stdlib's JSON, in and out: see ``codec._loads``
+    from dipserver.adjudicator.codec import MAX_REQUEST
+
+    # The stdlib's JSON, in and out (see ``codec._loads``). A byte more than a request may be is enough
+    # to refuse it: the rest is never read.
+    answer = answer_text(stdin.read(MAX_REQUEST + 1), args.command)
     out.write(json.dumps(answer, indent=2 if args.pretty else None).encode() + b"\n")
     return 1 if "error" in answer else 0
 

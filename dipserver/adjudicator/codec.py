@@ -106,12 +106,13 @@ TOO_DEEP_VALUE = "a value in the request is nested too deeply (a request needs o
 
 # The largest request read, in bytes (or characters) of JSON: a position of our largest map with its "map"
 # is under 8 KB, and with an order of the longest for every unit under 40 KB. A larger one is refused
-# before it is decoded.
+# before it is decoded; the readers never hold more of one than a byte over this (``batch``).
 MAX_REQUEST = 1 << 20
+TOO_LARGE = f"request too large: a request is at most {MAX_REQUEST:,} bytes of JSON"
 
 
 def too_large(text: str | bytes) -> dict[str, Any]:
-    return {"error": f"request too large: {len(text):,} bytes; a request is at most {MAX_REQUEST:,}"}
+    return {"error": TOO_LARGE}
 
 
 def answer_text(text: str | bytes, command: str = "adjudicate") -> dict[str, Any]:

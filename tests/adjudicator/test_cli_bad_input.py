@@ -72,8 +72,41 @@ def test_an_order_text_at_the_limit_is_read_as_any_other() -> None:
 def test_a_request_over_the_size_limit_is_refused_before_it_is_read() -> None:
     big = json.dumps(request(pad="x" * MAX_REQUEST))
     assert answer_text(big) == {
-        "error": f"request too large: {len(big):,} bytes; a request is at most {MAX_REQUEST:,}"
+        "error": f"request too large: a request is at most {MAX_REQUEST:,} bytes of JSON"
     }
     done = run("adjudicate", "--jsonl", stdin=big + "\n" + json.dumps(request()) + "\n")
     first, second = (json.loads(line) for line in done.stdout.splitlines())
     assert first["error"].startswith("request too large") and second["phase"] == "S1901M"
+
+
+def test_a_huge_line_is_never_held_whole(tmp_path) -> None:
+    """The readers keep a byte over the limit of a line, whatever its length: from a file, from a pipe
+    with one process and with two (``--workers``), each answers the line and goes on."""
+    import io
+
+    from dipserver.adjudicator import batch
+
+    huge = b'{"pad": "' + b"x" * (3 * MAX_REQUEST) + b'"}\n'
+    lines = list(batch.bounded(io.BytesIO(huge + b"{}\n")))
+    assert [len(line) for line in lines] == [MAX_REQUEST + 1, 3]
+    path = tmp_path / "requests.jsonl"
+    path.write_bytes(huge + json.dumps(request()).encode() + b"\n")
+    for workers in ("1", "2"):
+        with path.open("rb") as given:
+            done = run_file("adjudicate", "--jsonl", "--workers", workers, stdin=given)
+        first, second = (json.loads(line) for line in done.splitlines())
+        assert first["error"].startswith("request too large") and second["phase"] == "S1901M"
+
+
+def run_file(*args: str, stdin: Any) -> bytes:
+    import os
+    import subprocess
+    import sys
+
+    from tests.adjudicator.command_line import ROOT
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    command = [sys.executable, "-m", "dipserver.adjudicator", *args]
+    return subprocess.run(
+        command, stdin=stdin, capture_output=True, cwd=ROOT, env=env, timeout=60, check=True
+    ).stdout
