@@ -471,8 +471,9 @@ def _orders(table: dict[str, Any]) -> dict[str, list[str]]:
         if not _is_strings(texts):
             raise RequestError(f'"orders" of {power} must be a list of strings')
         listed: list[str] = texts
-        for number, text in enumerate(listed, start=1):
-            # Refused with the whole request: an answer gives every text back, and none may be that long.
-            if len(text) > MAX_ORDER_TEXT and (why := too_long(text)) is not None:
-                raise RequestError(f'"orders" of {power}, order {number}: {why}')
+        if listed and max(map(len, listed)) > MAX_ORDER_TEXT:  # one pass in C for the usual request
+            for number, text in enumerate(listed, start=1):
+                # Refused with the whole request: an answer gives every text back, none may be that long.
+                if (why := too_long(text)) is not None:
+                    raise RequestError(f'"orders" of {power}, order {number}: {why}')
     return table
