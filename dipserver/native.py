@@ -21,7 +21,7 @@ else:
     def mypyc_attr(**_attrs: object) -> Any:
         """mypyc's class settings, for a compiled module to name from here: mypyc reads the decorator in
         the source (as ``mypy_extensions.mypyc_attr``) and never calls it; from the source it does nothing.
-        Importing mypy_extensions itself would cost every one-request process 2 million instructions."""
+        Importing mypy_extensions itself would add to every one-request process's start-up."""
         return lambda cls: cls
 
 
@@ -33,10 +33,9 @@ GROUP = "dipserver_native"  # the shared library of the compiled modules: ROOT/d
 _PYTHON = "python " + sys.version.replace("\n", " ")  # the stamp's last line: the interpreter built for
 
 # What a batch and a phase spend their time in: reading requests and order texts, the movement phase,
-# the resolver, the answer, and the values they pass (orders, types, board, position: with them a batch
-# line takes an eighth fewer instructions). Compiled, a class has no __dict__ or __slots__ and no Python
-# subclass, and a frozen dataclass unpickles only through its constructor (docs/engine.md, "Compiled
-# modules").
+# the resolver, the answer, and the values they pass (orders, types, board, position). Compiled, a class
+# has no __dict__ or __slots__ and no Python subclass, and a frozen dataclass unpickles only through its
+# constructor (docs/engine.md, "Compiled modules").
 MODULES = (
     "dipserver.engine.resolver",
     "dipserver.engine.resolver.cycles",

@@ -12,8 +12,9 @@ the whole process's instruction count (``valgrind --tool=callgrind``, ``PYTHONHA
 - in process: every position's decoded request answered by ``adjudicate_request`` once and then once more;
   the second pass's share per position is the warm cost of one answer, JSON apart.
 
-- by stage, in process: the warm cost of each step of an answer (reading the request, reading its order
-  texts, adjudicating, writing the answer), each counted as the difference of two runs that stop after it.
+- by stage, in process: the warm cost of each step of an answer (reading the request, playing the phase
+  through ``turn.play_phase``, writing the answer), each counted as the difference of two runs that stop
+  after it.
 
 ``bench_engine.py --callgrind`` prints these beside its times. Needs valgrind (Debian's package).
 """
@@ -35,13 +36,12 @@ ROOT = Path(__file__).resolve().parents[1]
 _COLLECTED = re.compile(rb"Collected : (\d+)")
 
 # Run in the counted interpreter: every request answered ``passes`` times, in order, up to ``stage``
-# (0: nothing, then the steps of ``jsonio.adjudicate_request`` in turn; 4 is the whole answer).
+# (0: nothing, then the steps of ``jsonio.adjudicate_request`` in turn; 3 is the whole answer).
 _IN_PROCESS = """
 import json, sys
-from dipserver.adjudicator.answers import answer
 from dipserver.adjudicator.jsonio import read_request
-from dipserver.engine.adjudicate import adjudicate
-from dipserver.engine.ordersheet import read_sheet
+from dipserver.adjudicator.turnio import answer
+from dipserver.engine.turn import play_phase
 requests = [json.loads(line) for line in open(sys.argv[1], "rb")]
 stage = int(sys.argv[3])
 for _ in range(int(sys.argv[2])):
@@ -51,15 +51,12 @@ for _ in range(int(sys.argv[2])):
         request = read_request(data)
         if stage < 2:
             continue
-        read = read_sheet(request.board, request.position, request.orders)
+        turn = play_phase(request.variant, request.board.map_state, request.position, request.orders)
         if stage < 3:
             continue
-        result = adjudicate(request.board, request.position, read.orders, checked=True)
-        if stage < 4:
-            continue
-        answer(request.variant, request.board, request.position, read, result)
+        answer(request.variant, turn, {}, changing=False, played=False, typed=request.orders)
 """
-STAGES = ("read_request", "read_sheet", "adjudicate", "answer")
+STAGES = ("read_request", "play_phase", "answer")
 
 
 def main() -> int:

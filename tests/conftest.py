@@ -45,18 +45,13 @@ def reproducible_game_secrets(request: pytest.FixtureRequest, monkeypatch: pytes
 
 @pytest.fixture(autouse=True)
 def _fresh_caches() -> Iterator[None]:
-    """Every test starts and ends with an empty cache and no tokens in the authenticator's memory: the test
-    database reuses row ids, so a throttle count, a "revoked" mark or a cached token keyed by an id must
-    not reach the next test (the inbox tests met a token "revoked" by a sign-out test before them)."""
+    """Every test starts and ends with an empty cache: the test database reuses row ids, so a throttle
+    count or a cached options list keyed by an id must not reach the next test."""
     from django.core.cache import cache
 
-    from dipserver.api.authentication import CachedTokenAuthentication
-
     cache.clear()
-    CachedTokenAuthentication.forget()
     yield
     cache.clear()
-    CachedTokenAuthentication.forget()
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:

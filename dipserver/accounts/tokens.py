@@ -11,20 +11,18 @@ import datetime as dt
 import hashlib
 import secrets
 
-from django.core.cache import cache
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.db.models import F
 from django.utils import timezone
 
 from dipserver.accounts.models import ApiToken, User
 from dipserver.accounts.selectors import tokens_active
+from dipserver.core.read_only import is_read_only
 
 SECRET_PREFIX = "dip_"
 MAX_ACTIVE_TOKENS = 50
 SIGN_IN_NAME = "sign-in"
 LAST_USE_STEP = dt.timedelta(minutes=1)  # last use is written at most this often per token
-# How long the shared cache says "revoked" for a token: longer than any process remembers a token.
-REVOKED_MARK_SECONDS = 300
 
 
 class TokenError(ValueError):
@@ -76,11 +74,10 @@ def token_of(*, user: User, token_id: int) -> ApiToken:
 
 
 def token_revoke(*, token: ApiToken) -> None:
-    """Revoke a token at once, in every process: the shared cache marks it for those that remember it."""
+    """Revoke a token at once, in every process: authentication reads the token on every request."""
     now = timezone.now()
     ApiToken.objects.filter(pk=token.pk, revoked_at__isnull=True).update(revoked_at=now)
     token.revoked_at = token.revoked_at or now
-    cache.set(_revoked_key(token.pk), True, REVOKED_MARK_SECONDS)
 
 
 def token_rotate(*, token: ApiToken) -> tuple[ApiToken, str]:
@@ -94,19 +91,17 @@ def token_rotate(*, token: ApiToken) -> tuple[ApiToken, str]:
     return new, secret
 
 
-def token_revoked_recently(token_id: int) -> bool:
-    """Whether any process revoked this token in the last ``REVOKED_MARK_SECONDS`` (a cache read)."""
-    return bool(cache.get(_revoked_key(token_id)))
-
-
 def token_touch(*, token: ApiToken, now: dt.datetime | None = None) -> None:
-    """Note the token's use, writing at most once per ``LAST_USE_STEP``."""
+    """Note the token's use, writing at most once per ``LAST_USE_STEP``; not at all while the database
+    takes no writes, so that a read-only database still answers reads."""
     moment = now or timezone.now()
     if token.last_used_at is not None and moment - token.last_used_at < LAST_USE_STEP:
         return
-    ApiToken.objects.filter(pk=token.pk).update(last_used_at=moment)
+    try:
+        with transaction.atomic():  # a savepoint inside a request's transaction: its failure stays here
+            ApiToken.objects.filter(pk=token.pk).update(last_used_at=moment)
+    except DatabaseError as exc:
+        if not is_read_only(exc):
+            raise
+        return
     token.last_used_at = moment
-
-
-def _revoked_key(token_id: int) -> str:
-    return f"dipserver:token-revoked:{token_id}"

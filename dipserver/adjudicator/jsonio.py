@@ -19,36 +19,28 @@ from __future__ import annotations
 
 from typing import Any
 
-from dipserver.adjudicator.answers import answer, position_data
+from dipserver.adjudicator.answers import position_data
 from dipserver.adjudicator.request import Request, RequestError, _generated_defaults, read_request
+from dipserver.adjudicator.turnio import MapRequestError, play
 
 __all__ = ["Request", "RequestError", "adjudicate_request", "position_data", "read_request"]
 
 
 def adjudicate_request(data: Any) -> dict[str, Any]:
-    """One decoded request in, its decoded answer out (``RequestError`` for a bad request)."""
+    """One decoded request in, its decoded answer out (``RequestError`` for a bad request). Every request,
+    whatever its variant, is played by the one phase pipeline (``turn.play_phase``)."""
     request = read_request(data)
-    if request.changing is not None:
-        from dipserver.adjudicator.turnio import MapRequestError, play
-
-        try:
-            return play(
-                request.variant,
-                request.board.map_state,
-                request.position,
-                request.orders,
-                data,
-                changing=request.map_changes,
-                board=request.generated,
-                defaults=_generated_defaults() if request.generated is not None else None,
-            )
-        except MapRequestError as exc:
-            raise RequestError(str(exc)) from exc
-    # The rules of a map that never changes (movement, retreats, adjustments), imported on first use.
-    from dipserver.engine.adjudicate import adjudicate
-    from dipserver.engine.ordersheet import read_sheet
-
-    read = read_sheet(request.board, request.position, request.orders)
-    # Every order was read for this board and position, and so checked on its own (read_sheet).
-    result = adjudicate(request.board, request.position, read.orders, checked=True)
-    return answer(request.variant, request.board, request.position, read, result)
+    try:
+        return play(
+            request.variant,
+            request.board.map_state,
+            request.position,
+            request.orders,
+            request.changing or {},
+            changing=request.map_changes,
+            board=request.generated,
+            defaults=_generated_defaults() if request.generated is not None else None,
+            played=request.changing is not None,
+        )
+    except MapRequestError as exc:
+        raise RequestError(str(exc)) from exc

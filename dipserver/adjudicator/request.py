@@ -16,16 +16,7 @@ from dipserver.adjudicator.placement import cannot_stand, dislodged_by_own
 from dipserver.engine.board import Board, board_for
 from dipserver.engine.position import Dislodged, Position
 from dipserver.engine.readings import MAX_ORDER_TEXT, too_long
-from dipserver.engine.types import (
-    ARMY,
-    FLEET,
-    Phase,
-    PhaseType,
-    Unit,
-    UnitType,
-    province_of,
-    unit_moved,
-)
+from dipserver.engine.types import Phase, PhaseType, Unit, UnitType, province_of, unit_moved
 from dipserver.engine.variant import VARIANTS_DIR, Variant, VariantError, load_variant
 
 REQUEST_KEYS = frozenset({"variant", "phase", "units", "centers", "homes", "dislodged", "orders"})
@@ -71,7 +62,7 @@ def played(data: Mapping[str, Any], map_changes: bool) -> bool:
 # --- reading a request ------------------------------------------------------------------------------
 
 _UNIT_RE = re.compile(r"^(A/F|[AF]) ([A-Z0-9]{2,4}(?:/[NSEW]C)?)$")  # A/F: a fleet with an army aboard
-_UNIT_TYPES: dict[str, UnitType] = {"A": ARMY, "F": FLEET}
+_UNIT_TYPES: dict[str, UnitType] = {"A": UnitType.ARMY, "F": UnitType.FLEET}
 
 
 def read_request(data: Any) -> Request:

@@ -177,11 +177,13 @@ def play(
     changing: bool = True,
     board: Mapping[str, Any] | None = None,
     defaults: Mapping[str, Any] | None = None,
+    played: bool = True,
 ) -> dict[str, Any]:
     """Play the request's phase (orders as typed, conversions and module orders included) and answer it.
     ``changing``: whether the variant's map changes (``next`` then carries the map and the flags);
     ``board``: a generated board's ``"board"``, carried in ``next``; ``defaults``: the options it plays
-    with unless the request's say otherwise."""
+    with unless the request's say otherwise; ``played``: whether the request is one of those this module
+    describes (else a plain request on a map that never changes: its answer has no events or outcome)."""
     options, secret = game_options(variant, data.get("options"), defaults)
     flags = provinces(variant, data.get("stay_flags"), "stay_flags")
     position = replace(position, last_occupants=occupants(variant, data.get("last_occupants")))
@@ -199,26 +201,40 @@ def play(
         stay_flags=flags,
         module_state=opened,
     )
-    answered = answer(variant, turn, dict(data.get("options") or {}), changing=changing)
+    answered = answer(
+        variant, turn, dict(data.get("options") or {}), changing=changing, played=played, typed=orders
+    )
     if board is not None:
         answered["next"]["board"] = dict(board)
     return answered
 
 
-def answer(variant: Variant, turn: Turn, echoed: dict[str, Any], changing: bool = True) -> dict[str, Any]:
+def answer(
+    variant: Variant,
+    turn: Turn,
+    echoed: dict[str, Any],
+    changing: bool = True,
+    played: bool = True,
+    typed: Mapping[str, list[str]] | None = None,
+) -> dict[str, Any]:
     """The answer's JSON data; ``next`` in the request's own shape, the changed map included (unless the
-    map never changes), and with the rule modules on, the module state of the next phase."""
+    map never changes), and with the rule modules on, the module state of the next phase. Each outcome is
+    keyed by its order's text exactly as the request gave it (``typed``), white space and all."""
     from dipserver.engine.chronicle import event_text
 
+    as_given = {power: {t.strip(): t for t in texts} for power, texts in (typed or {}).items()}
     results: dict[str, dict[str, str]] = {}
     reasons: dict[str, dict[str, str]] = {}
-    for r in turn.results:
-        given = results.setdefault(r["power"], {})
-        if r["text"] in given:
+    position = turn.played_from or turn.position
+    for p in turn.played:
+        given = results.setdefault(p.power, {})
+        shown = p.shown(position)
+        text = as_given.get(p.power, {}).get(shown, shown)
+        if text in given:
             continue  # a repeated text: the first gave the unit its order
-        given[r["text"]] = r["outcome"]
-        if r["reason"]:
-            reasons.setdefault(r["power"], {})[r["text"]] = r["reason"]
+        given[text] = p.outcome.value
+        if p.reason:
+            reasons.setdefault(p.power, {})[text] = p.reason
     board = board_for(variant, turn.map_state)
     following = position_data(variant, turn.position, board)
     if changing:
@@ -232,17 +248,17 @@ def answer(variant: Variant, turn: Turn, echoed: dict[str, Any], changing: bool 
     if turn.opened is not None:
         following["module_state"] = turn.opened.state.to_data()
     outcome = turn.outcome
-    answered = {
-        "phase": str(turn.phase),
-        "results": results,
-        "reasons": reasons,
-        "skipped": turn.skipped,
-        "events": [{**event, "text": event_text(event)} for event in turn.events],
-        "outcome": None
-        if outcome is None
-        else {"result": outcome.result.value, "powers": list(outcome.powers), "reason": outcome.reason},
-        "next": following,
-    }
+    answered: dict[str, Any] = {"phase": str(turn.phase), "results": results, "reasons": reasons}
+    answered["skipped"] = turn.skipped
+    if played or turn.events:  # a kind's effect may change even a map that never changes otherwise
+        answered["events"] = [{**event, "text": event_text(event)} for event in turn.events]
+    if played:
+        answered["outcome"] = (
+            None
+            if outcome is None
+            else {"result": outcome.result.value, "powers": list(outcome.powers), "reason": outcome.reason}
+        )
+    answered["next"] = following
     if turn.opened is not None:
         answered["modules"] = {**(turn.module_data or {}), "opened": turn.opened.to_data()}
     return answered

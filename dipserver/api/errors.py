@@ -10,14 +10,16 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
-from django.db import OperationalError
+from django.db import DatabaseError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
 from django.views import defaults
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
 from dipserver.accounts.tokens import TokenError
+from dipserver.core.read_only import is_read_only
 from dipserver.games.errors import GameError
 from dipserver.webhooks.errors import WebhookError
 
@@ -58,6 +60,19 @@ class Busy(exceptions.APIException):
     default_code = "busy"
     default_detail = "The server is busy with other writes; nothing was changed. Send the request again."
     retry_after_seconds = 1
+
+
+class ReadOnly(exceptions.APIException):
+    """The database takes no writes for a while (maintenance, a failover to a standby): reads go on
+    working, a write changed nothing and may be sent again later."""
+
+    status_code = status.HTTP_503_SERVICE_UNAVAILABLE
+    default_code = "read_only"
+    default_detail = (
+        "The site is read-only for a moment (maintenance or a database failover); nothing was changed. "
+        "Try again in a minute."
+    )
+    retry_after_seconds = 30
 
 
 # Every refusal's code -> its status; the one place that decides them. 400 is not among them: it is kept
@@ -124,11 +139,13 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         exc = exceptions.NotFound(str(exc) or "Not found.")
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied(str(exc) or None)
+    elif isinstance(exc, DatabaseError) and is_read_only(exc):
+        exc = ReadOnly()
     elif isinstance(exc, OperationalError) and "database is locked" in str(exc):
         exc = Busy()
     response = drf_exception_handler(exc, context)
-    if isinstance(exc, Busy) and response is not None:
-        response["Retry-After"] = str(Busy.retry_after_seconds)
+    if isinstance(exc, Busy | ReadOnly) and response is not None:
+        response["Retry-After"] = str(exc.retry_after_seconds)
     if response is None or not isinstance(exc, exceptions.APIException):
         return response  # a bug: Django's 500 handling takes over
     response.data = _body(exc)
@@ -211,6 +228,19 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     if not is_api(request):
         return defaults.page_not_found(request, exception)
     return not_found(request)
+
+
+def read_only(request: HttpRequest) -> HttpResponse:
+    """503 with ``Retry-After`` for a write the read-only database refused outside the API's views: the
+    documented body under /api/, a page elsewhere."""
+    if is_api(request):
+        response: HttpResponse = JsonResponse(
+            error_body(ReadOnly.default_code, str(ReadOnly.default_detail)), status=ReadOnly.status_code
+        )
+    else:
+        response = render(request, "read_only.html", status=ReadOnly.status_code)
+    response["Retry-After"] = str(ReadOnly.retry_after_seconds)
+    return response
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

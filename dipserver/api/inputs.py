@@ -90,6 +90,16 @@ class Input(serializers.Serializer[Any]):
         return value
 
 
+def whole_number(raw: str, low: int, high: int | None = None) -> int | None:
+    """A query parameter read as a whole number from ``low`` to ``high``, or None when it is not one.
+    ASCII digits only: ``str.isdigit`` takes ``²`` (which ``int`` then refuses) and ``int`` takes Arabic
+    or Devanagari digits, neither of which a client means as a number here."""
+    if not (raw.isascii() and raw.isdigit()):
+        return None
+    number = int(raw)
+    return number if low <= number and (high is None or number <= high) else None
+
+
 def query_of(request: Request) -> dict[str, str]:
     """The query parameters as a plain mapping (the last value of each), for a filter serializer."""
     return request.query_params.dict()

@@ -13,6 +13,7 @@ from rest_framework.views import APIView
 
 from dipserver.api.games import GameDetailSerializer, game_detail_data
 from dipserver.api.inputs import Input
+from dipserver.api.orders import phase_field
 from dipserver.api.permissions import game_or_404, master_required, viewer_of
 from dipserver.api.throttling import WriteThrottle
 from dipserver.games.deadlines import DEADLINE_EXAMPLE, deadline_parsed
@@ -35,12 +36,19 @@ class _MasterApi(APIView):
 
 
 class GameProcessApi(_MasterApi):
-    """Process the open phase now (queued for a worker; the answer may still show it open)."""
+    """Process the open phase now (queued for a worker; the answer may still show it open). The body
+    names the phase: if the game has moved on to another (every player ready, the deadline passed),
+    the answer is 409 and nothing is processed, so a click meant for one phase never processes the next."""
 
-    @extend_schema(request=None, responses={200: GameDetailSerializer, 409: None})
+    class InputSerializer(Input):
+        phase = phase_field("to process is")
+
+    @extend_schema(request=InputSerializer, responses={200: GameDetailSerializer, 409: None})
     def post(self, request: Request, game_id: int) -> Response:
         self.check(request, game_id)
-        phase_services.phase_process_now(game_id=game_id)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        phase_services.phase_process_now(game_id=game_id, phase_name=data.validated_data["phase"].upper())
         return self.answer(request, game_id)
 
 

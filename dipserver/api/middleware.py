@@ -8,14 +8,16 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from rest_framework.utils.mediatypes import media_type_matches
 
-from dipserver.api.errors import is_api, not_found, not_json, too_large
+from dipserver.api.errors import is_api, not_found, not_json, read_only, too_large
 from dipserver.api.parsers import JSONParser, body_limit
 from dipserver.api.throttling import LoginThrottle, RegisterThrottle
+from dipserver.core.read_only import is_read_only
 
 
 class BodyLimitMiddleware:
@@ -89,3 +91,20 @@ def _too_many(request: HttpRequest, wait: float | None) -> HttpResponse:
     response = render(request, "429.html", {"seconds": seconds}, status=429)
     response["Retry-After"] = str(seconds)
     return response
+
+
+class ReadOnlyDatabaseMiddleware:
+    """A write that a read-only database refused (maintenance, a failover) answers 503 "read-only, try
+    again" with ``Retry-After`` on every page, not a 500; the API's own views say the same through its
+    exception handler. Reads go on working."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if isinstance(exception, DatabaseError) and is_read_only(exception):
+            return read_only(request)
+        return None

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from rest_framework.exceptions import ValidationError
 
+from dipserver.api.inputs import whole_number
+
 PNG_WIDTHS = (400, 800, 1200, 1600, 2400, 3200)
 WIDTHS_TEXT = ", ".join(str(width) for width in PNG_WIDTHS)
 MIN_WIDTH, MAX_WIDTH = 100, 4000  # what ?width= accepts before it is snapped
@@ -19,8 +21,9 @@ def png_width(raw: str | None) -> int | None:
     """The width to draw for ``?width=``: None (the map's own size) or the next size of PNG_WIDTHS."""
     if raw is None:
         return None
-    if not raw.isdigit() or not MIN_WIDTH <= int(raw) <= MAX_WIDTH:
+    asked = whole_number(raw, MIN_WIDTH, MAX_WIDTH)
+    if asked is None:
         raise ValidationError(
             {"width": f"A whole number of pixels from {MIN_WIDTH} to {MAX_WIDTH}; drawn at {WIDTHS_TEXT}."}
         )
-    return next((width for width in PNG_WIDTHS if width >= int(raw)), PNG_WIDTHS[-1])
+    return next((width for width in PNG_WIDTHS if width >= asked), PNG_WIDTHS[-1])

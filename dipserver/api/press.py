@@ -20,7 +20,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from dipserver.api.inputs import Input
+from dipserver.api.inputs import Input, whole_number
 from dipserver.api.pagination import Pagination
 from dipserver.api.permissions import game_or_404, power_required, viewer_of
 from dipserver.api.throttling import WriteThrottle
@@ -44,9 +44,10 @@ def _since(request: Request) -> int | None:
     raw = request.query_params.get("since")
     if raw is None:
         return None
-    if not raw.isdigit():
+    since = whole_number(raw, 0)
+    if since is None:
         raise ValidationError({"since": "The id of the last message you have seen: a whole number."})
-    return int(raw)
+    return since
 
 
 def _idempotency_key(request: Request) -> str:

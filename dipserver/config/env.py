@@ -146,7 +146,12 @@ def cache_from_url(url: str, *, setting: str = "CACHE_URL") -> dict[str, Any]:
         return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": parts.netloc}
     if parts.scheme == "file":
         return {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache", "LOCATION": parts.path}
-    return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+    # Django's Redis cache, but a Redis that is down or slow fails no request (dipserver/core/cache.py).
+    return {
+        "BACKEND": "dipserver.core.cache.OutageTolerantRedisCache",
+        "LOCATION": url,
+        "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+    }
 
 
 def proxy_count(*, behind_proxy: bool, name: str = "TRUSTED_PROXY_COUNT") -> int:

@@ -9,6 +9,7 @@ from django.db import DatabaseError, connection
 from django.utils import timezone
 
 from dipserver.config.env import redact
+from dipserver.core.read_only import database_read_only
 
 
 @dataclass(frozen=True)
@@ -20,20 +21,27 @@ class ServiceStatus:
     def as_dict(self) -> dict[str, object]:
         return asdict(self)
 
+    def without_detail(self) -> dict[str, object]:
+        """What anyone may know: whether the service is up, not where it is or why it failed."""
+        return {"name": self.name, "ok": self.ok}
+
 
 # The remote-control command a worker answers with its own database check (core/worker_control.py).
 DATABASE_CHECK = "dipserver_database_check"
 
 
 def database_status() -> ServiceStatus:
-    """Run a trivial query on the default database."""
+    """Run a trivial query on the default database, and ask whether it takes writes."""
     vendor = connection.vendor
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
             cursor.fetchone()
+        read_only = database_read_only()
     except DatabaseError as exc:
         return ServiceStatus("database", False, f"{vendor}: {_first_line(exc)}")
+    if read_only:
+        return ServiceStatus("database", False, f"{vendor}: read-only, writes are refused")
     return ServiceStatus("database", True, vendor)
 
 

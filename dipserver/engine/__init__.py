@@ -1,75 +1,266 @@
 """The engine's public face: what other packages import, ``from dipserver.engine import X``.
 
-The server, the API, the pages and the renderer use only the names of ``__all__``; an import contract
+The server, the API, the pages and the renderer use only the names below; an import contract
 (``[tool.importlinter]`` in pyproject.toml) forbids them ``dipserver.engine.<module>``. The engine's own
 modules, its command line (``dipserver.adjudicator``) and the tests may still import its modules.
 
-Nothing is imported until it is first asked for (PEP 562): ``_MODULES`` names the module of each name, so
-importing the engine costs the command line's start-up nothing. The types are in ``__init__.pyi`` (a stub
-costs nothing at run time; tests/foundation/test_engine_face.py keeps it and this table the same). No
-face name is a module's name: importing that module would rebind the package attribute to the module.
+Every process that imports one engine module runs this file first, and the command line imports only the
+few modules a request needs: a one-request run starts in well under 60 ms of CPU, where loading every
+module named here (the generated boards' graph library, the timelines, the options) costs several times
+that. So importing the package imports none of them. The imports below are the face as readers, IDEs and
+mypy see it; at run time ``__getattr__``, the one lazy place, runs the import that names an attribute the
+first time it is asked for. A face name is never a module's name: importing that module would rebind the
+package attribute to the module (hence ``adjudicate_phase``). ``__all__`` lists the names, for mypy (a
+renamed import is exported only through it), ``import *`` and ``dir``; tests/foundation/test_engine_face.py
+holds it and the imports to each other and to the modules.
 """
 
-import importlib
+from __future__ import annotations
 
-# Module (under dipserver.engine) -> the names it gives the face; "face=own" where the face renames one.
-_MODULES = {
-    "adjudicate": "PhaseResult adjudicate_phase=adjudicate",
-    "board": "Board board_for",
-    "chronicle": "HOOK_WORDS event_text",
-    "conversions": "check_conversion conversion_text parse_conversion winter_converters",
-    "definition": "Power ProvinceInfo Variant",
-    "icelords": "MapGenerationError",
-    "mapstate": "MapState",
-    "modules": "ModuleState Modules modules_for split_options",
-    "modules.orders": "InPlay",
-    "modules.phase": "Opened",
-    "modules.supply": "SupplyReport",
-    "options": "OPTION_KINDS Option PowerOptions legal_options phase_options",
-    "orders": "Build ConversionOrder ConvertToArmy ConvertToFleet Convoy Disband Hold Move Order OrderError"
-    " OrderResult Outcome Retreat StayFleet SupportHold SupportMove Waive",
-    "parse": "ParsedLine format_order parse_order parse_orders",
-    "position": "Dislodged Position",
-    "randomness": "commitment draw new_secret verify",
-    "records": "PLAIN_RECORD_FIELDS=PLAIN_FIELDS RECORD_FIELDS=FIELDS RECORD_KINDS=KINDS"
-    " Drawing record_drawing=drawing order_record result_record unread_record",
-    "sources": "VariantSource generated_sources variant_slugs variant_source",
-    "timeline": "TERRAIN_OF Change Hook Scheduled Timeline TimelineError apply_hook hooks_between"
-    " load_timeline schedule walk",
-    "turn": "ReadLine Turn open_modules play_phase read_orders",
-    "types": "Phase PhaseType Season Terrain Unit UnitType coast_of province_of",
-    "variant": "VARIANTS_DIR VariantError load_variant load_variant_from_sources variant_sources",
-    "victory": "GameOutcome=Outcome GameResult=Result VictoryError game_outcome judge powers_in_play",
-}
+from typing import TYPE_CHECKING
 
+if TYPE_CHECKING:
+    from dipserver.engine.adjudicate import PhaseResult as PhaseResult
+    from dipserver.engine.adjudicate import adjudicate as adjudicate_phase
+    from dipserver.engine.board import Board as Board
+    from dipserver.engine.board import board_for as board_for
+    from dipserver.engine.chronicle import HOOK_WORDS as HOOK_WORDS
+    from dipserver.engine.chronicle import event_text as event_text
+    from dipserver.engine.conversions import check_conversion as check_conversion
+    from dipserver.engine.conversions import conversion_text as conversion_text
+    from dipserver.engine.conversions import parse_conversion as parse_conversion
+    from dipserver.engine.conversions import winter_converters as winter_converters
+    from dipserver.engine.definition import Power as Power
+    from dipserver.engine.definition import ProvinceInfo as ProvinceInfo
+    from dipserver.engine.definition import Variant as Variant
+    from dipserver.engine.icelords import MapGenerationError as MapGenerationError
+    from dipserver.engine.mapstate import MapState as MapState
+    from dipserver.engine.modules import Modules as Modules
+    from dipserver.engine.modules import ModuleState as ModuleState
+    from dipserver.engine.modules import modules_for as modules_for
+    from dipserver.engine.modules import split_options as split_options
+    from dipserver.engine.modules.orders import InPlay as InPlay
+    from dipserver.engine.modules.phase import Opened as Opened
+    from dipserver.engine.modules.supply import SupplyReport as SupplyReport
+    from dipserver.engine.options import OPTION_KINDS as OPTION_KINDS
+    from dipserver.engine.options import Option as Option
+    from dipserver.engine.options import PowerOptions as PowerOptions
+    from dipserver.engine.options import legal_options as legal_options
+    from dipserver.engine.options import phase_options as phase_options
+    from dipserver.engine.orders import Build as Build
+    from dipserver.engine.orders import ConversionOrder as ConversionOrder
+    from dipserver.engine.orders import ConvertToArmy as ConvertToArmy
+    from dipserver.engine.orders import ConvertToFleet as ConvertToFleet
+    from dipserver.engine.orders import Convoy as Convoy
+    from dipserver.engine.orders import Disband as Disband
+    from dipserver.engine.orders import Hold as Hold
+    from dipserver.engine.orders import Move as Move
+    from dipserver.engine.orders import Order as Order
+    from dipserver.engine.orders import OrderError as OrderError
+    from dipserver.engine.orders import OrderResult as OrderResult
+    from dipserver.engine.orders import Outcome as Outcome
+    from dipserver.engine.orders import Retreat as Retreat
+    from dipserver.engine.orders import StayFleet as StayFleet
+    from dipserver.engine.orders import SupportHold as SupportHold
+    from dipserver.engine.orders import SupportMove as SupportMove
+    from dipserver.engine.orders import Waive as Waive
+    from dipserver.engine.parse import ParsedLine as ParsedLine
+    from dipserver.engine.parse import format_order as format_order
+    from dipserver.engine.parse import parse_order as parse_order
+    from dipserver.engine.parse import parse_orders as parse_orders
+    from dipserver.engine.position import Dislodged as Dislodged
+    from dipserver.engine.position import Position as Position
+    from dipserver.engine.randomness import commitment as commitment
+    from dipserver.engine.randomness import draw as draw
+    from dipserver.engine.randomness import new_secret as new_secret
+    from dipserver.engine.randomness import verify as verify
+    from dipserver.engine.records import FIELDS as RECORD_FIELDS
+    from dipserver.engine.records import KINDS as RECORD_KINDS
+    from dipserver.engine.records import PLAIN_FIELDS as PLAIN_RECORD_FIELDS
+    from dipserver.engine.records import Drawing as Drawing
+    from dipserver.engine.records import drawing as record_drawing
+    from dipserver.engine.records import order_record as order_record
+    from dipserver.engine.records import result_record as result_record
+    from dipserver.engine.records import unread_record as unread_record
+    from dipserver.engine.sources import VariantSource as VariantSource
+    from dipserver.engine.sources import generated_sources as generated_sources
+    from dipserver.engine.sources import variant_slugs as variant_slugs
+    from dipserver.engine.sources import variant_source as variant_source
+    from dipserver.engine.timeline import TERRAIN_OF as TERRAIN_OF
+    from dipserver.engine.timeline import Change as Change
+    from dipserver.engine.timeline import Hook as Hook
+    from dipserver.engine.timeline import Scheduled as Scheduled
+    from dipserver.engine.timeline import Timeline as Timeline
+    from dipserver.engine.timeline import TimelineError as TimelineError
+    from dipserver.engine.timeline import apply_hook as apply_hook
+    from dipserver.engine.timeline import hooks_between as hooks_between
+    from dipserver.engine.timeline import load_timeline as load_timeline
+    from dipserver.engine.timeline import schedule as schedule
+    from dipserver.engine.timeline import walk as walk
+    from dipserver.engine.turn import ReadLine as ReadLine
+    from dipserver.engine.turn import Turn as Turn
+    from dipserver.engine.turn import open_modules as open_modules
+    from dipserver.engine.turn import play_phase as play_phase
+    from dipserver.engine.turn import read_orders as read_orders
+    from dipserver.engine.types import Phase as Phase
+    from dipserver.engine.types import PhaseType as PhaseType
+    from dipserver.engine.types import Season as Season
+    from dipserver.engine.types import Terrain as Terrain
+    from dipserver.engine.types import Unit as Unit
+    from dipserver.engine.types import UnitType as UnitType
+    from dipserver.engine.types import coast_of as coast_of
+    from dipserver.engine.types import province_of as province_of
+    from dipserver.engine.variant import VARIANTS_DIR as VARIANTS_DIR
+    from dipserver.engine.variant import VariantError as VariantError
+    from dipserver.engine.variant import load_variant as load_variant
+    from dipserver.engine.variant import load_variant_from_sources as load_variant_from_sources
+    from dipserver.engine.variant import variant_sources as variant_sources
+    from dipserver.engine.victory import Outcome as GameOutcome
+    from dipserver.engine.victory import Result as GameResult
+    from dipserver.engine.victory import VictoryError as VictoryError
+    from dipserver.engine.victory import game_outcome as game_outcome
+    from dipserver.engine.victory import judge as judge
+    from dipserver.engine.victory import powers_in_play as powers_in_play
 
-def _table() -> dict[str, tuple[str, str]]:
-    """Face name -> (module, its name there); built when first asked for, so importing costs nothing."""
-    global _FACE
-    if _FACE is None:
-        _FACE = {
-            face: (f"{__name__}.{module}", own or face)
-            for module, names in _MODULES.items()
-            for face, _, own in (name.partition("=") for name in names.split())
-        }
-    return _FACE
-
-
-_FACE: dict[str, tuple[str, str]] | None = None
+__all__ = [
+    "HOOK_WORDS",
+    "OPTION_KINDS",
+    "PLAIN_RECORD_FIELDS",
+    "RECORD_FIELDS",
+    "RECORD_KINDS",
+    "TERRAIN_OF",
+    "VARIANTS_DIR",
+    "Board",
+    "Build",
+    "Change",
+    "ConversionOrder",
+    "ConvertToArmy",
+    "ConvertToFleet",
+    "Convoy",
+    "Disband",
+    "Dislodged",
+    "Drawing",
+    "GameOutcome",
+    "GameResult",
+    "Hold",
+    "Hook",
+    "InPlay",
+    "MapGenerationError",
+    "MapState",
+    "ModuleState",
+    "Modules",
+    "Move",
+    "Opened",
+    "Option",
+    "Order",
+    "OrderError",
+    "OrderResult",
+    "Outcome",
+    "ParsedLine",
+    "Phase",
+    "PhaseResult",
+    "PhaseType",
+    "Position",
+    "Power",
+    "PowerOptions",
+    "ProvinceInfo",
+    "ReadLine",
+    "Retreat",
+    "Scheduled",
+    "Season",
+    "StayFleet",
+    "SupplyReport",
+    "SupportHold",
+    "SupportMove",
+    "Terrain",
+    "Timeline",
+    "TimelineError",
+    "Turn",
+    "Unit",
+    "UnitType",
+    "Variant",
+    "VariantError",
+    "VariantSource",
+    "VictoryError",
+    "Waive",
+    "adjudicate_phase",
+    "apply_hook",
+    "board_for",
+    "check_conversion",
+    "coast_of",
+    "commitment",
+    "conversion_text",
+    "draw",
+    "event_text",
+    "format_order",
+    "game_outcome",
+    "generated_sources",
+    "hooks_between",
+    "judge",
+    "legal_options",
+    "load_timeline",
+    "load_variant",
+    "load_variant_from_sources",
+    "modules_for",
+    "new_secret",
+    "open_modules",
+    "order_record",
+    "parse_conversion",
+    "parse_order",
+    "parse_orders",
+    "phase_options",
+    "play_phase",
+    "powers_in_play",
+    "province_of",
+    "read_orders",
+    "record_drawing",
+    "result_record",
+    "schedule",
+    "split_options",
+    "unread_record",
+    "variant_slugs",
+    "variant_source",
+    "variant_sources",
+    "verify",
+    "walk",
+    "winter_converters",
+]
 
 
 def __getattr__(name: str) -> object:
-    if name == "__all__":
-        value: object = sorted(_table())
-    else:
-        try:
-            module, own = _table()[name]
-        except KeyError:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-        value = getattr(importlib.import_module(module), own)
-    globals()[name] = value  # asked once: later look-ups are plain attribute reads
+    """The face name ``name``: its module imported and the object read, once (then a plain attribute)."""
+    try:
+        module, own = _imports()[name]
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    import importlib
+
+    value = getattr(importlib.import_module(module), own)
+    globals()[name] = value
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_table()})
+    return sorted({*globals(), *__all__})
+
+
+def _imports() -> dict[str, tuple[str, str]]:
+    """Face name -> (module, its name there), read from the import statements above (this file's source,
+    parsed once: there is no second list to keep in step)."""
+    global _IMPORTS
+    if _IMPORTS is None:
+        import ast
+
+        with open(__file__, encoding="utf-8") as source:
+            tree = ast.parse(source.read())
+        [block] = [node for node in tree.body if isinstance(node, ast.If)]
+        _IMPORTS = {
+            alias.asname or alias.name: (str(node.module), alias.name)
+            for node in block.body
+            if isinstance(node, ast.ImportFrom)
+            for alias in node.names
+        }
+    return _IMPORTS
+
+
+_IMPORTS: dict[str, tuple[str, str]] | None = None

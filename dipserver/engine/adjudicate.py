@@ -24,22 +24,10 @@ from dipserver.engine.movement import resolve_movement
 from dipserver.engine.orders import Disband, Order, OrderResult, Outcome
 from dipserver.engine.position import Dislodged, Position
 from dipserver.engine.retreats import resolve_retreats
-from dipserver.engine.types import (
-    ADJUSTMENTS,
-    FALL,
-    HOME,
-    MOVEMENT,
-    RETREATS,
-    SPRING,
-    WINTER,
-    Phase,
-    Unit,
-)
+from dipserver.engine.types import HOME, Phase, PhaseType, Season, Unit
 
 if TYPE_CHECKING:
     from dipserver.engine.board import Board
-
-_SUCCESS = Outcome.SUCCESS  # a module name: 3.11 reads an enum's members slowly (types.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,19 +36,6 @@ class PhaseResult:
     results: tuple[OrderResult, ...]  # one per order given, then automatic disbands (with their reason)
     position: Position  # the start of the next phase to be played
     skipped: tuple[Phase, ...] = ()  # phases passed over because nobody had anything to decide
-
-    def __init__(
-        self,
-        phase: Phase,
-        results: tuple[OrderResult, ...],
-        position: Position,
-        skipped: tuple[Phase, ...] = (),
-    ) -> None:
-        # Compiled, this is C; the ``__init__`` ``dataclass`` writes stays Python (``orders.py`` says more).
-        object.__setattr__(self, "phase", phase)
-        object.__setattr__(self, "results", results)
-        object.__setattr__(self, "position", position)
-        object.__setattr__(self, "skipped", skipped)
 
     @property
     def next_phase(self) -> Phase:
@@ -96,13 +71,13 @@ def adjudicate(
     rule = build_rule or board.variant.build_rule or HOME
     phase = position.phase
     judged = order_board or board
-    if phase.type is MOVEMENT:
+    if phase.type is PhaseType.MOVEMENT:
         return _after_movement(board, judged, position, orders_by_power, rule, checked, abstraction)
-    if phase.type is RETREATS:
+    if phase.type is PhaseType.RETREATS:
         retreats = resolve_retreats(judged, position.units, position.dislodged, orders_by_power)
         return _advance(board, position, retreats.results, retreats.units, rule, [])
     adjustments = resolve_adjustments(board, position.units, position.owners, orders_by_power, rule)
-    nxt = Phase(phase.year + 1, SPRING, MOVEMENT)
+    nxt = Phase(phase.year + 1, Season.SPRING, PhaseType.MOVEMENT)
     return PhaseResult(phase, adjustments.results, replace(position, phase=nxt, units=adjustments.units))
 
 
@@ -126,12 +101,12 @@ def _after_movement(
             waiting[prov] = d
         else:
             why = NOWHERE_TO_RETREAT
-            results.append(OrderResult(d.unit.power, Disband(d.unit.location), _SUCCESS, why))
+            results.append(OrderResult(d.unit.power, Disband(d.unit.location), Outcome.SUCCESS, why))
     if waiting:
-        retreat = Phase(phase.year, phase.season, RETREATS)
+        retreat = Phase(phase.year, phase.season, PhaseType.RETREATS)
         nxt = replace(position, phase=retreat, units=outcome.units, dislodged=waiting)
         return PhaseResult(phase, tuple(results), nxt)
-    skipped = [Phase(phase.year, phase.season, RETREATS)]
+    skipped = [Phase(phase.year, phase.season, PhaseType.RETREATS)]
     return _advance(board, position, results, outcome.units, rule, skipped)
 
 
@@ -146,17 +121,17 @@ def _advance(
     """From the end of a season's movement (and retreats) to the next phase with decisions to make."""
     phase, results = position.phase, tuple(results)
     owners = dict(position.owners)
-    if phase.season is SPRING:
-        nxt = Phase(phase.year, FALL, MOVEMENT)
+    if phase.season is Season.SPRING:
+        nxt = Phase(phase.year, Season.FALL, PhaseType.MOVEMENT)
         return PhaseResult(phase, results, _moved_on(position, nxt, units, owners), tuple(skipped))
     centres = board.supply_centres
     for prov, unit in units.items():
         if prov in centres:
             owners[prov] = unit.power
-    winter = Phase(phase.year, WINTER, ADJUSTMENTS)
+    winter = Phase(phase.year, Season.WINTER, PhaseType.ADJUSTMENTS)
     if not has_adjustments(board, units, owners, rule):
         skipped.append(winter)
-        winter = Phase(phase.year + 1, SPRING, MOVEMENT)
+        winter = Phase(phase.year + 1, Season.SPRING, PhaseType.MOVEMENT)
     return PhaseResult(phase, results, _moved_on(position, winter, units, owners), tuple(skipped))
 
 

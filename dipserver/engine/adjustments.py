@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from dipserver.engine.distances import distances_from
-from dipserver.engine.orders import INVALID, SUCCESS, Build, Disband, Order, OrderResult, Waive
-from dipserver.engine.types import ARMY, FLEET, HOME, OWNED, Unit, coast_of, province_of
+from dipserver.engine.orders import Build, Disband, Order, OrderResult, Outcome, Waive
+from dipserver.engine.types import HOME, OWNED, Unit, UnitType, coast_of, province_of
 
 if TYPE_CHECKING:
     from dipserver.engine.board import Board
@@ -102,29 +102,29 @@ def resolve_adjustments(
             for order in orders:
                 problem = _illegal_build(board, power, order, left, sites, new_units)
                 if problem:
-                    results.append(OrderResult(power, order, INVALID, problem))
+                    results.append(OrderResult(power, order, Outcome.INVALID, problem))
                     continue
                 left -= 1
                 if isinstance(order, Build):
                     new_units[province_of(order.location)] = Unit(power, order.unit_type, order.location)
-                results.append(OrderResult(power, order, SUCCESS))
+                results.append(OrderResult(power, order, Outcome.SUCCESS))
         else:
             left = -delta
             for order in orders:
                 problem = _illegal_disband(board, power, order, left, units, new_units)
                 if problem:
-                    results.append(OrderResult(power, order, INVALID, problem))
+                    results.append(OrderResult(power, order, Outcome.INVALID, problem))
                     continue
                 left -= 1
                 _remove(new_units, province_of(order.unit))  # type: ignore[union-attr]
-                results.append(OrderResult(power, order, SUCCESS))
+                results.append(OrderResult(power, order, Outcome.SUCCESS))
             counts[power] = -left
     for power, delta in counts.items():
         if delta < 0:
             for unit in civil_disorder_removals(board, new_units, owners, power, -delta):
                 _remove(new_units, unit.province)
                 why = "Civil disorder: too few units were removed"
-                results.append(OrderResult(power, Disband(unit.location), SUCCESS, why))
+                results.append(OrderResult(power, Disband(unit.location), Outcome.SUCCESS, why))
     return AdjustmentOutcome(tuple(results), new_units)
 
 
@@ -136,7 +136,7 @@ def civil_disorder_removals(
     far = len(board.provinces) + 1  # cut off from every owned centre (or none owned): farthest of all
 
     def removal_order(unit: Unit) -> tuple[int, int, str, str]:
-        fleet_first = 0 if unit.type is FLEET else 1
+        fleet_first = 0 if unit.type is UnitType.FLEET else 1
         return (
             -distance.get(unit.province, far),
             fleet_first,
@@ -177,7 +177,7 @@ def _illegal_build(
         return f"{name} is already occupied"  # by a unit, or by this phase's first build there (4.D.5)
     if prov not in sites:
         return f"{name} is not a vacant supply centre where {power} may build"
-    if order.unit_type is ARMY:
+    if order.unit_type is UnitType.ARMY:
         if not board.is_land(prov):
             return f"An army cannot be built in {name}"
         return ""

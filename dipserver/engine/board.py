@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from dipserver.engine.mapstate import FrozenMap as FrozenMap
 from dipserver.engine.mapstate import MapState as MapState
-from dipserver.engine.types import ABSENT, ARMY, LAND, SEA, Terrain, UnitType, coast_of, province_of
+from dipserver.engine.types import Terrain, UnitType, coast_of, province_of
 from dipserver.native import mypyc_attr
 
 if TYPE_CHECKING:
@@ -56,10 +56,10 @@ class Board:
         # Derivation runs after every map change (issue 4 wants it well under 2 ms): plain sets and
         # dicts built once here, so the loops below never go through the query methods.
         terrain = dict(self._terrain.items())
-        self._sea = frozenset(p for p, t in terrain.items() if t is SEA)
-        land = frozenset(p for p, t in terrain.items() if t is LAND)
+        self._sea = frozenset(p for p, t in terrain.items() if t is Terrain.SEA)
+        land = frozenset(p for p, t in terrain.items() if t is Terrain.LAND)
         passable = self._sea | land
-        self.provinces: frozenset[str] = frozenset(p for p, t in terrain.items() if t is not ABSENT)
+        self.provinces: frozenset[str] = frozenset(p for p, t in terrain.items() if t is not Terrain.ABSENT)
         self._coasts: dict[str, tuple[str, ...]] = {
             p: tuple(sorted(named)) for p, named in map_state.coasts.items() if p in self.provinces
         }
@@ -114,7 +114,7 @@ class Board:
         return shore_provinces(variant, self._terrain, variant.impassable_seas == "shore")
 
     def _passable(self, prov: str) -> bool:
-        return self._terrain.get(prov, ABSENT).passable
+        return self._terrain.get(prov, Terrain.ABSENT).passable
 
     def _waters_of(self, prov: str) -> frozenset[str]:
         """Shore provinces touching a land province (any of its coasts)."""
@@ -174,7 +174,7 @@ class Board:
     # --- queries: all O(1) lookups ----------------------------------------------------------------
 
     def terrain(self, prov: str) -> Terrain:
-        return self._terrain.get(province_of(prov), ABSENT)
+        return self._terrain.get(province_of(prov), Terrain.ABSENT)
 
     def is_water(self, prov: str) -> bool:
         return province_of(prov) in self._sea
@@ -185,7 +185,7 @@ class Board:
         return self._sea
 
     def is_land(self, prov: str) -> bool:
-        return self._terrain.get(province_of(prov)) is LAND
+        return self._terrain.get(province_of(prov)) is Terrain.LAND
 
     def is_coastal(self, prov: str) -> bool:
         """Land touching at least one open (passable) sea: where fleets may be built (ruling E13/E25)."""
@@ -223,12 +223,12 @@ class Board:
 
     def can_occupy(self, unit_type: UnitType, loc: str) -> bool:
         """Whether a unit of this type may stand at this exact location on this map."""
-        if unit_type is ARMY:
+        if unit_type is UnitType.ARMY:
             return coast_of(loc) is None and self.is_land(loc)
         return loc in self._fleet
 
     def can_move(self, unit_type: UnitType, src_loc: str, dst_loc: str) -> bool:
-        if unit_type is ARMY:
+        if unit_type is UnitType.ARMY:
             return dst_loc in self._army.get(src_loc, _EMPTY)
         return dst_loc in self._fleet.get(src_loc, _EMPTY)
 
@@ -238,7 +238,7 @@ class Board:
 
     def reach_provinces(self, unit_type: UnitType, src_loc: str) -> frozenset[str]:
         """The provinces a unit at ``src_loc`` could move into some part of: where it may support."""
-        return (self._army if unit_type is ARMY else self._fleet_provinces).get(src_loc, _EMPTY)
+        return (self._army if unit_type is UnitType.ARMY else self._fleet_provinces).get(src_loc, _EMPTY)
 
     def fleet_reachable_coasts(self, src_loc: str, dst_prov: str) -> tuple[str, ...]:
         """Locations of ``dst_prov`` a fleet at ``src_loc`` can reach, sorted; used to infer a coast."""

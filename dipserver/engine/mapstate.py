@@ -27,7 +27,7 @@ class FrozenMap(Mapping[str, Any]):
         return self._data[key]
 
     # The dict's own lookups and views: ``Mapping``'s Python versions go through ``__getitem__`` and catch
-    # KeyError for a missing key, a few thousand instructions where the board asks a terrain it lacks.
+    # KeyError for a missing key, slow where the board asks a terrain it lacks.
     def get(self, key: str, default: Any = None) -> Any:
         return self._data.get(key, default)
 

@@ -21,6 +21,7 @@ to the army's origin (4.A.5).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, final
 
 # The Abstraction A/F rules' steps in the phase (boarding before the moves, landing armies' rows).
@@ -45,23 +46,7 @@ from dipserver.engine.kinds import abstraction as _abstraction  # noqa: F401
 from dipserver.engine.kinds import convoy, hold, move, support  # noqa: F401
 from dipserver.engine.kinds.registry import MOVEMENT_CHECKS
 from dipserver.engine.kinds.standing import Standing
-from dipserver.engine.orders import (
-    BOUNCE,
-    CUT,
-    DISLODGED,
-    INVALID,
-    NO_CONVOY,
-    SUCCESS,
-    VOID,
-    Convoy,
-    Disembark,
-    Hold,
-    Move,
-    Order,
-    OrderResult,
-    Outcome,
-    SupportMove,
-)
+from dipserver.engine.orders import Convoy, Disembark, Hold, Move, Order, OrderResult, Outcome, SupportMove
 from dipserver.engine.position import Dislodged
 from dipserver.engine.resolver import (
     CONVOY,
@@ -73,25 +58,19 @@ from dipserver.engine.resolver import (
     OrderTable,
     resolve,
 )
-from dipserver.engine.types import FLEET, Unit, coast_of, unit_moved
+from dipserver.engine.types import Unit, UnitType, coast_of, unit_moved
 
 if TYPE_CHECKING:
     from dipserver.engine.board import Board
 
 
-@final
+@dataclass(frozen=True, slots=True)
 class MovementOutcome:
-    """What a movement phase leaves (a plain class: compiled, a dataclass's ``__init__`` stays Python)."""
+    """What a movement phase leaves."""
 
-    __slots__ = ("dislodged", "results", "units")
-
-    def __init__(
-        self,
-        results: tuple[OrderResult, ...],  # one per order given, in the order given
-        units: dict[str, Unit],  # the units still on the board, keyed by province
-        dislodged: dict[str, Dislodged],  # every dislodged unit with its retreat options (possibly none)
-    ) -> None:
-        self.results, self.units, self.dislodged = results, units, dislodged
+    results: tuple[OrderResult, ...]  # one per order given, in the order given
+    units: dict[str, Unit]  # the units still on the board, keyed by province
+    dislodged: dict[str, Dislodged]  # every dislodged unit with its retreat options (possibly none)
 
 
 def resolve_movement(
@@ -155,7 +134,7 @@ class _Phase:
             before = self.standing
             self.units, self._boarded = ferry.embark(self.board, self.units, given)
             orders_by_power = given
-            if any(r.outcome is SUCCESS for r in self._boarded.values()):
+            if any(r.outcome is Outcome.SUCCESS for r in self._boarded.values()):
                 self._before = before
                 self.standing = Standing(self.board, self.units, before.checked, True)
         results: list[OrderResult] = []  # in the order given; legal orders' slots are filled last
@@ -186,8 +165,8 @@ class _Phase:
         units, checks, standing = self.units, MOVEMENT_CHECKS, self.standing
         checked = standing.checked
         fleet_table, army_table = self.board.fleet_table, self.board.army_table
-        # Module names as locals: compiled, a name imported from another module is a dict lookup each time.
-        fleet, hold_order, move_order = FLEET, Hold, Move
+        # Read once, not per order (an enum's member is read slowly in Python 3.11).
+        fleet, hold_order, move_order = UnitType.FLEET, Hold, Move
         chosen: dict[str, _Given] = {}
         extra: dict[str, list[_Given]] = {}
         moves, others = self._moves, self._others
@@ -255,8 +234,9 @@ class _Phase:
             unit = before.units.get(prov)
             fitted = check is not None and unit is not None and unit.power == power
             if fitted and check(before, prov, unit, order)[0] is None:  # type: ignore[misc,arg-type]
-                return OrderResult(power, order, VOID, f"{problem} (an army boarded before the moves)")
-        return OrderResult(power, order, INVALID, problem)
+                why = f"{problem} (an army boarded before the moves)"
+                return OrderResult(power, order, Outcome.VOID, why)
+        return OrderResult(power, order, Outcome.INVALID, problem)
 
     def _repeated(
         self, chosen: dict[str, _Given], extra: dict[str, list[_Given]], results: list[OrderResult]
@@ -266,7 +246,7 @@ class _Phase:
             first = chosen[prov]
             if all(g[2] == first[2] for g in later):
                 for slot, power, order, _ in later:
-                    results[slot] = OrderResult(power, order, VOID, "Repeated order")
+                    results[slot] = OrderResult(power, order, Outcome.VOID, "Repeated order")
             else:
                 # Different legal orders for one unit: it holds, and may receive hold support (DATC 4.D.3).
                 del chosen[prov]
@@ -274,7 +254,7 @@ class _Phase:
                 self._others = [o for o in self._others if o[0] != prov]
                 why = f"{self.standing.unit_name(prov)} was given different orders, so it holds"
                 for slot, power, order, _ in [first, *later]:
-                    results[slot] = OrderResult(power, order, INVALID, why)
+                    results[slot] = OrderResult(power, order, Outcome.INVALID, why)
 
     # step 2: validity ---------------------------------------------------------------------------
 
@@ -327,7 +307,7 @@ class _Phase:
                 if not fleets:
                     continue
                 unit = units[prov]
-                if unit.type is FLEET or all(units[f].power != unit.power for f in fleets):
+                if unit.type is UnitType.FLEET or all(units[f].power != unit.power for f in fleets):
                     continue
             r = route[i] = convoy_route(board, prov, into, fleets or [], index)
             if r.links:
@@ -335,7 +315,7 @@ class _Phase:
             else:
                 # Still a move (it cannot receive hold support), but one that cannot arrive (DATC 6.D.8).
                 out.void[i] = (
-                    NO_CONVOY,
+                    Outcome.NO_CONVOY,
                     f"No fleets were ordered to convoy it to {self.standing.name(into)}",
                 )
         return carried
@@ -354,7 +334,7 @@ class _Phase:
                 else:
                     them = self.standing.unit_name(_province(order.target))
                     out.void[i] = (
-                        VOID,
+                        Outcome.VOID,
                         f"{them} was not convoyed to {self.standing.name(order.dest)}",
                     )
                 continue
@@ -382,7 +362,7 @@ class _Phase:
             else:
                 them = self.standing.unit_name(provs[j])
                 what = "hold" if goes is None else f"move to {self.standing.name(order.dest)}"  # type: ignore[union-attr]
-                out.void[i] = (VOID, f"{them} did not {what}")
+                out.void[i] = (Outcome.VOID, f"{them} did not {what}")
 
     # step 3 is resolver.resolve; step 4: where everyone ends up ------------------------------------
 
@@ -427,7 +407,7 @@ class _Phase:
             unit = units[provs[i]]
             # The attacker's origin is closed unless the attacker came by sea (DATC 4.A.5, 2023 rules).
             closed = provs[m] if sane.route[m] is None else None
-            moves = self.board.fleet_moves(unit.location) if unit.type is FLEET else None
+            moves = self.board.fleet_moves(unit.location) if unit.type is UnitType.FLEET else None
             if unit.aboard and moves is not None:
                 moves = ferry.at_sea_only(self.board, moves)
             options = retreat_options(self.board, unit.location, moves, new_units, contested, closed)
@@ -450,8 +430,14 @@ class _Phase:
         kinds, index, void = sane.kind, sane.index, sane.void
         success, path, paradox = decisions.success, decisions.path, decisions.paradox
         hits, voids, landing = bool(dislodged_by), bool(void), sane.landing
-        # Module names as locals: compiled, a name imported from another module is a dict lookup each time.
-        succeeded, bounce, cut, dislodged, disembark = SUCCESS, BOUNCE, CUT, DISLODGED, Disembark
+        # Read once, not per order (an enum's member is read slowly in Python 3.11).
+        succeeded, bounce, cut, dislodged, disembark = (
+            Outcome.SUCCESS,
+            Outcome.BOUNCE,
+            Outcome.CUT,
+            Outcome.DISLODGED,
+            Disembark,
+        )
         for prov, (slot, power, order, _) in chosen.items():
             i = index[prov]
             hit = hits and i in dislodged_by
@@ -469,13 +455,13 @@ class _Phase:
                     if i in sane.ferried:
                         reason = ferry.STAYS_ABOARD.format(sea=sane.ferried[i])
                 else:
-                    outcome, reason = NO_CONVOY, DISRUPTED
+                    outcome, reason = Outcome.NO_CONVOY, DISRUPTED
             elif kind == SUPPORT:
                 outcome = succeeded if success[i] else cut
             elif kind == HOLD:
                 outcome = dislodged if hit else succeeded
             elif i in paradox:
-                outcome = VOID
+                outcome = Outcome.VOID
                 reason = PARADOX
             else:
                 outcome = succeeded if success[i] else dislodged
@@ -484,8 +470,8 @@ class _Phase:
 
 @final
 class _Sanitised:
-    """The orders after step 2, one row per unit (``provs[i]`` is unit ``i``'s province). A plain class:
-    compiled, a dataclass's ``__init__`` stays Python (and a compiled class needs no ``__slots__``)."""
+    """The orders after step 2, one row per unit (``provs[i]`` is unit ``i``'s province), filled in as
+    step 2 goes."""
 
     def __init__(self, provs: list[str], index: dict[str, int], powers: list[str]) -> None:
         n = len(provs)

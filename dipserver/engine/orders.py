@@ -9,16 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Final
 
 from dipserver.engine.types import UnitType
 
-# Each dataclass has a docstring: without one ``dataclass`` writes it from ``inspect.signature``, about
-# 0.2 million instructions a class at every start-up. Each writes its own ``__init__``, which ``dataclass``
-# keeps (eq, hash, repr, ``fields`` and ``replace`` still come from it): compiled, that is C and builds a
-# value in about 30 ns; the one ``dataclass`` writes stays Python, and a frozen one's sets each field
-# through ``object.__setattr__`` from Python, about 400 ns. Written here, ``object.__setattr__`` (which
-# passes the frozen class's own ``__setattr__``) compiles to a plain store.
+# Each dataclass has a docstring: without one, ``dataclass`` writes one from the class's signature as the
+# module loads, which every start-up of the command line would pay.
 
 
 class OrderError(ValueError):
@@ -35,9 +30,6 @@ class Hold:
 
     unit: str
 
-    def __init__(self, unit: str) -> None:
-        object.__setattr__(self, "unit", unit)
-
 
 @dataclass(frozen=True, slots=True)
 class Move:
@@ -47,11 +39,6 @@ class Move:
     dest: str  # location; a coast when the fleet must name one
     via_convoy: bool = False
 
-    def __init__(self, unit: str, dest: str, via_convoy: bool = False) -> None:
-        object.__setattr__(self, "unit", unit)
-        object.__setattr__(self, "dest", dest)
-        object.__setattr__(self, "via_convoy", via_convoy)
-
 
 @dataclass(frozen=True, slots=True)
 class SupportHold:
@@ -59,10 +46,6 @@ class SupportHold:
 
     unit: str
     target: str  # province of the supported unit
-
-    def __init__(self, unit: str, target: str) -> None:
-        object.__setattr__(self, "unit", unit)
-        object.__setattr__(self, "target", target)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,11 +56,6 @@ class SupportMove:
     target: str  # province the supported unit moves from
     dest: str  # province (or location, when a coast was named) it moves to
 
-    def __init__(self, unit: str, target: str, dest: str) -> None:
-        object.__setattr__(self, "unit", unit)
-        object.__setattr__(self, "target", target)
-        object.__setattr__(self, "dest", dest)
-
 
 @dataclass(frozen=True, slots=True)
 class Convoy:
@@ -87,11 +65,6 @@ class Convoy:
     target: str  # province of the convoyed army
     dest: str  # province the army is carried to
 
-    def __init__(self, unit: str, target: str, dest: str) -> None:
-        object.__setattr__(self, "unit", unit)
-        object.__setattr__(self, "target", target)
-        object.__setattr__(self, "dest", dest)
-
 
 @dataclass(frozen=True, slots=True)
 class Retreat:
@@ -100,19 +73,12 @@ class Retreat:
     unit: str
     dest: str
 
-    def __init__(self, unit: str, dest: str) -> None:
-        object.__setattr__(self, "unit", unit)
-        object.__setattr__(self, "dest", dest)
-
 
 @dataclass(frozen=True, slots=True)
 class Disband:
     """The unit leaves the board."""
 
     unit: str
-
-    def __init__(self, unit: str) -> None:
-        object.__setattr__(self, "unit", unit)
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,11 +89,6 @@ class Build:
     unit_type: UnitType
     location: str
 
-    def __init__(self, power: str, unit_type: UnitType, location: str) -> None:
-        object.__setattr__(self, "power", power)
-        object.__setattr__(self, "unit_type", unit_type)
-        object.__setattr__(self, "location", location)
-
 
 @dataclass(frozen=True, slots=True)
 class Waive:
@@ -135,18 +96,12 @@ class Waive:
 
     power: str
 
-    def __init__(self, power: str) -> None:
-        object.__setattr__(self, "power", power)
-
 
 @dataclass(frozen=True, slots=True)
 class ConvertToArmy:
     """Winter, Wall of Ice (ruling E14): a fleet on a coast becomes an army. Not a build or removal."""
 
     unit: str
-
-    def __init__(self, unit: str) -> None:
-        object.__setattr__(self, "unit", unit)
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,10 +114,6 @@ class ConvertToFleet:
     unit: str
     coast: str | None = None
 
-    def __init__(self, unit: str, coast: str | None = None) -> None:
-        object.__setattr__(self, "unit", unit)
-        object.__setattr__(self, "coast", coast)
-
 
 @dataclass(frozen=True, slots=True)
 class StayFleet:
@@ -170,9 +121,6 @@ class StayFleet:
     if this season's drying strands it."""
 
     unit: str
-
-    def __init__(self, unit: str) -> None:
-        object.__setattr__(self, "unit", unit)
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,10 +131,6 @@ class Embark:
     unit: str  # the army
     fleet: str  # the fleet's province
 
-    def __init__(self, unit: str, fleet: str) -> None:
-        object.__setattr__(self, "unit", unit)
-        object.__setattr__(self, "fleet", fleet)
-
 
 @dataclass(frozen=True, slots=True)
 class Disembark:
@@ -195,10 +139,6 @@ class Disembark:
 
     unit: str  # the A/F's sea
     dest: str  # the land province
-
-    def __init__(self, unit: str, dest: str) -> None:
-        object.__setattr__(self, "unit", unit)
-        object.__setattr__(self, "dest", dest)
 
 
 # The variant-specific orders (``conversions.py`` checks and applies them); kept out of the unions below
@@ -223,16 +163,6 @@ class Outcome(StrEnum):
     INVALID = "invalid"  # illegal or impossible; ignored, the unit holds
 
 
-# The outcomes as module names, for the phases' loops (``types.py`` says why).
-SUCCESS: Final = Outcome.SUCCESS
-BOUNCE: Final = Outcome.BOUNCE
-CUT: Final = Outcome.CUT
-DISLODGED: Final = Outcome.DISLODGED
-VOID: Final = Outcome.VOID
-NO_CONVOY: Final = Outcome.NO_CONVOY
-INVALID: Final = Outcome.INVALID
-
-
 @dataclass(frozen=True, slots=True)
 class OrderResult:
     """One order's fate."""
@@ -242,12 +172,3 @@ class OrderResult:
     outcome: Outcome
     reason: str = ""  # why, in words a player understands; empty on plain success
     dislodged: bool = False  # the ordered unit was dislodged this phase
-
-    def __init__(
-        self, power: str, order: Order, outcome: Outcome, reason: str = "", dislodged: bool = False
-    ) -> None:
-        object.__setattr__(self, "power", power)
-        object.__setattr__(self, "order", order)
-        object.__setattr__(self, "outcome", outcome)
-        object.__setattr__(self, "reason", reason)
-        object.__setattr__(self, "dislodged", dislodged)

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from dipserver.engine.readings import MAX_ORDER_TEXT, sheet_order, too_long
-from dipserver.engine.types import MOVEMENT
+from dipserver.engine.types import PhaseType
 
 if TYPE_CHECKING:
     from dipserver.engine.board import Board
@@ -38,7 +38,7 @@ def read_sheet(board: Board, position: Position, texts_by_power: Mapping[str, Se
     """Every text read for ``position``'s phase, each power's in the order given (texts as given are kept;
     the parser reads them without the white space around them)."""
     units = position.units if isinstance(position.units, dict) else dict(position.units)
-    movement = position.phase.type is MOVEMENT
+    movement = position.phase.type is PhaseType.MOVEMENT
     sheet = OrderSheet({}, [], [])
     given = sheet.texts
     for power, texts in texts_by_power.items():
@@ -52,7 +52,7 @@ def read_sheet(board: Board, position: Position, texts_by_power: Mapping[str, Se
             order = sheet_order(text, board, units, power) if movement else None
             if order is None:
                 # The full parser, imported only now: a batch of canonical texts never needs it (nor
-                # the order kinds' readers it loads, millions of instructions at start-up).
+                # the order kinds' readers it loads, a large part of start-up).
                 from dipserver.engine.parse import OrderError, parse_order
 
                 try:

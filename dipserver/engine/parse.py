@@ -394,9 +394,14 @@ def parse_orders(
     power: str,
     build_rule: BuildRule | None = None,
     modules: InPlay | None = None,
+    one_per_unit: bool = True,
 ) -> list[ParsedLine]:
     """Every non-blank line parsed on its own, then checked as a set: one order per unit, no more
-    builds or disbands than the winter allows, and no more depots or Snow Storms than the modules allow."""
+    builds or disbands than the winter allows, and no more depots or Snow Storms than the modules allow.
+
+    ``one_per_unit=False`` lets a second order for a unit through (it is refused otherwise, so a player
+    entering orders sees it at once): the adjudicator then judges the unit's orders as DATC 4.D.3 says
+    (different orders: the unit holds; the same order twice counts once)."""
     if isinstance(lines, str):
         lines = lines.splitlines()
     results: list[ParsedLine] = []
@@ -422,7 +427,7 @@ def parse_orders(
                 continue
             beside.append(order)
         key = kind.unit_key(order)
-        if key is not None and key in seen:
+        if one_per_unit and key is not None and key in seen:
             why = f"{board.province_name(key)} already has an order on line {seen[key]}"
             results.append(ParsedLine(number, text, None, why))
             continue
@@ -446,6 +451,6 @@ def parse_orders(
 # --- writing orders back ----------------------------------------------------------------------------
 
 
-def format_order(order: Order, position: Position) -> str:
+def format_order(order: object, position: Position) -> str:
     """The short rulebook notation of an order (``A MUN S A PAR - BUR``), which ``parse_order`` reads back."""
     return kind_of(order).text(order, position)

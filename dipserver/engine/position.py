@@ -18,17 +18,8 @@ class Dislodged:
     retreats: tuple[str, ...] = ()  # locations it may retreat to, computed on that phase's map
     stays_fleet: bool = False  # Sahara (E16): told to stay a fleet this season; the flag follows its retreat
 
-    def __init__(
-        self, unit: Unit, attacker_from: str, retreats: tuple[str, ...] = (), stays_fleet: bool = False
-    ) -> None:
-        # Compiled, this is C; the ``__init__`` ``dataclass`` writes stays Python (``orders.py`` says more).
-        object.__setattr__(self, "unit", unit)
-        object.__setattr__(self, "attacker_from", attacker_from)
-        object.__setattr__(self, "retreats", retreats)
-        object.__setattr__(self, "stays_fleet", stays_fleet)
-
     def __reduce__(self) -> tuple[Any, ...]:
-        return (Dislodged, (self.unit, self.attacker_from, self.retreats, self.stays_fleet))  # see Position's
+        return (Dislodged, (self.unit, self.attacker_from, self.retreats, self.stays_fleet))  # as Phase's
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,27 +34,11 @@ class Position:
     # kept by the timeline hooks for Deluge's new-centre ownership chain (ruling E11)
     last_occupants: Mapping[str, str] = field(default_factory=dict)
 
-    def __init__(
-        self,
-        phase: Phase,
-        units: Mapping[str, Unit],
-        owners: Mapping[str, str],
-        dislodged: Mapping[str, Dislodged] | None = None,  # None: none (a new dict, as the field's factory)
-        last_occupants: Mapping[str, str] | None = None,
-    ) -> None:
-        object.__setattr__(self, "phase", phase)  # as Dislodged's
-        object.__setattr__(self, "units", units)
-        object.__setattr__(self, "owners", owners)
-        object.__setattr__(self, "dislodged", {} if dislodged is None else dislodged)
-        object.__setattr__(self, "last_occupants", {} if last_occupants is None else last_occupants)
-
     def units_of(self, power: str) -> list[Unit]:
         return [u for u in self.units.values() if u.power == power]
 
     def centres_of(self, power: str) -> list[str]:
         return sorted(p for p, owner in self.owners.items() if owner == power)
 
-    # Pickled (the variant cache keeps the start position) as a call of its constructor: compiled, a frozen
-    # dataclass cannot be unpickled field by field, and the pickle is then the same compiled and not.
-    def __reduce__(self) -> tuple[Any, ...]:
+    def __reduce__(self) -> tuple[Any, ...]:  # as Phase's
         return (Position, (self.phase, self.units, self.owners, self.dislodged, self.last_occupants))

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from dipserver.engine.types import ARMY, FLEET, Unit, UnitType
+from dipserver.engine.types import Unit, UnitType
 
 if TYPE_CHECKING:
     from dipserver.engine.board import Board
@@ -72,7 +72,7 @@ def sheet_order(text: str, board: Board, units: dict[str, Unit], power: str) -> 
         return None  # an A/F's orders are read in full: it stays at sea and never convoys (5.6)
     if carried is not None:
         army = units.get(carried)
-        if army is not None and army.type is not ARMY:
+        if army is not None and army.type is not UnitType.ARMY:
             return None
     return order
 
@@ -104,9 +104,9 @@ def _reading(text: str, board: Board) -> Reading:
     n = len(words)
     kind = words[0]
     if kind == "A":
-        unit_type, standing = ARMY, board.army_locations  # where ``Board.can_occupy`` lets it stand
+        unit_type, standing = UnitType.ARMY, board.army_locations  # where ``Board.can_occupy`` lets it stand
     elif kind == "F":
-        unit_type, standing = FLEET, board.fleet_positions
+        unit_type, standing = UnitType.FLEET, board.fleet_positions
     else:
         return _NOT_SIMPLE
     if n < 3 or words[1] not in standing:
@@ -137,7 +137,7 @@ def _reading(text: str, board: Board) -> Reading:
 
 
 def _move(board: Board, unit_type: UnitType, loc: str, dest: str, via: bool) -> Order | None:
-    if unit_type is FLEET:
+    if unit_type is UnitType.FLEET:
         ok = not via and dest in board.fleet_moves(loc)
     else:
         # Not adjacent, or a convoy asked for: legal if some chain of seas leads there.
@@ -170,7 +170,7 @@ def _support_move(
 
 def _convoy(board: Board, unit_type: UnitType, loc: str, prov: str, army: str, dest: str) -> Reading:
     if (
-        unit_type is FLEET
+        unit_type is UnitType.FLEET
         and board.is_water(prov)
         and "/" not in army  # a convoy names provinces: armies stand on no coast
         and "/" not in dest

@@ -11,18 +11,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from dipserver.engine.orders import (
-    BOUNCE,
-    INVALID,
-    SUCCESS,
-    VOID,
-    Disband,
-    Order,
-    OrderResult,
-    Retreat,
-)
+from dipserver.engine.orders import Disband, Order, OrderResult, Outcome, Retreat
 from dipserver.engine.position import Dislodged
-from dipserver.engine.types import ARMY, Unit, coast_of, province_of
+from dipserver.engine.types import Unit, UnitType, coast_of, province_of
 
 if TYPE_CHECKING:
     from dipserver.engine.board import Board
@@ -53,15 +44,15 @@ def resolve_retreats(
                 problem = f"{_describe(board, dislodged[prov].unit)} was given different orders"
             elif not problem and prov in chosen:
                 if chosen[prov][2] == order:
-                    results.append(OrderResult(power, order, VOID, "Repeated order"))
+                    results.append(OrderResult(power, order, Outcome.VOID, "Repeated order"))
                     continue
                 # Different orders for one unit: none is followed, so it is disbanded (DATC 4.D.3).
                 problem = f"{_describe(board, dislodged[prov].unit)} was given different orders"
                 slot, p, first, _ = chosen.pop(prov)
                 conflicted.add(prov)
-                results[slot] = OrderResult(p, first, INVALID, problem)
+                results[slot] = OrderResult(p, first, Outcome.INVALID, problem)
             if problem:
-                results.append(OrderResult(power, order, INVALID, problem))
+                results.append(OrderResult(power, order, Outcome.INVALID, problem))
             else:
                 chosen[prov] = (len(results), power, order, target)
                 results.append(None)
@@ -76,14 +67,14 @@ def resolve_retreats(
     for prov, (slot, power, order, target) in chosen.items():
         unit = dislodged[prov].unit
         if not target:
-            results[slot] = OrderResult(power, order, SUCCESS)
+            results[slot] = OrderResult(power, order, Outcome.SUCCESS)
             disbanded.append(unit)
         elif len(arrivals[province_of(target)]) > 1:
             why = f"Several units retreated to {board.province_name(target)}: all are disbanded"
-            results[slot] = OrderResult(power, order, BOUNCE, why)
+            results[slot] = OrderResult(power, order, Outcome.BOUNCE, why)
             disbanded.append(unit)
         else:
-            results[slot] = OrderResult(power, order, SUCCESS)
+            results[slot] = OrderResult(power, order, Outcome.SUCCESS)
             new_units[province_of(target)] = Unit(unit.power, unit.type, target, unit.aboard)  # an A/F too
 
     final = [r for r in results if r is not None]
@@ -91,13 +82,13 @@ def resolve_retreats(
         if prov not in chosen:
             # No valid order: the unit is disbanded; reported as a result so the history shows it.
             why = "No valid retreat was ordered" if d.retreats else "There was nowhere to retreat to"
-            final.append(OrderResult(d.unit.power, Disband(d.unit.location), SUCCESS, why))
+            final.append(OrderResult(d.unit.power, Disband(d.unit.location), Outcome.SUCCESS, why))
             disbanded.append(d.unit)
     return RetreatOutcome(tuple(final), new_units, tuple(disbanded))
 
 
 def _describe(board: Board, unit: Unit) -> str:
-    kind = "army" if unit.type is ARMY else "fleet"
+    kind = "army" if unit.type is UnitType.ARMY else "fleet"
     return f"The dislodged {kind} in {board.location_name(unit.location)}"
 
 

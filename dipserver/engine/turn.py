@@ -27,32 +27,27 @@ values.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from typing import Any, cast
 
 from dipserver.engine import conversions
 from dipserver.engine.adjudicate import PhaseResult, adjudicate
 from dipserver.engine.adjustments import has_adjustments
 from dipserver.engine.board import Board, MapState, board_for
 from dipserver.engine.builds import build_problem, free_centres
-from dipserver.engine.conversions import conversion_text
+from dipserver.engine.kinds.conversion import variant_orders
+from dipserver.engine.kinds.effects import Effect, Effects, Given, apply_all
+from dipserver.engine.kinds.registry import kind_of
 from dipserver.engine.modules import Modules, ModuleState, modules_for, split_options
 from dipserver.engine.modules import phase as module_phase
 from dipserver.engine.modules.orders import InPlay, split_orders
 from dipserver.engine.modules.phase import Opened
 from dipserver.engine.modules.supply import SupplyReport
-from dipserver.engine.orders import (
-    Build,
-    ConversionOrder,
-    ConvertToFleet,
-    Order,
-    OrderResult,
-    Outcome,
-    StayFleet,
-)
+from dipserver.engine.orders import Build, ConversionOrder, Order, Outcome
 from dipserver.engine.parse import OrderError, format_order, order_unit, parse_order, parse_orders
 from dipserver.engine.position import Position
-from dipserver.engine.records import order_record, result_record, unread_record
+from dipserver.engine.records import Played
 from dipserver.engine.timeline import Hook, Timeline, apply_hook, hooks_between, load_timeline
 from dipserver.engine.types import Phase, PhaseType, Season, province_of
 from dipserver.engine.variant import Variant
@@ -69,21 +64,29 @@ class ReadLine:
     number: int  # 1-based line of the submitted text
     text: str  # as typed, stripped
     order: AnyOrder | None
-    stored: str  # normalised notation to store ("" when rejected)
     error: str | None
     refused: AnyOrder | None = None  # what a rejected line read as, when it read but was not allowed
+    position: Position | None = field(default=None, repr=False, compare=False)  # the one it was read in
+
+    @property
+    def stored(self) -> str:
+        """The order's normalised notation, to store ("" when rejected), written when asked for."""
+        if self.order is None or self.position is None:
+            return ""
+        return format_order(self.order, self.position)
 
 
 @dataclass(frozen=True)
 class Turn:
-    """What one phase produced. ``results`` entries are records (``records.py``: ``power``, ``order``
-    (short notation, or the text as typed when it was refused), ``outcome`` (an ``Outcome`` value),
-    ``reason``, ``dislodged``, ``kind``, ``unit``, ``from``, ``to``, ``via``), plus ``text`` (as typed;
-    the short notation for orders the engine made up)."""
+    """What one phase produced. ``played`` says what became of each order and line, as data; ``results``
+    are their records (``records.py``: ``power``, ``order`` (short notation, or the text as typed when it
+    was refused), ``outcome`` (an ``Outcome`` value), ``reason``, ``dislodged``, ``kind``, ``unit``,
+    ``from``, ``to``, ``via``), plus ``text`` (as typed; the short notation for orders the engine made
+    up), made when first asked for."""
 
     phase: Phase  # the phase played
-    orders: dict[str, list[str]]  # each power's lines as read, short notation (as typed when rejected)
-    results: list[dict[str, Any]]
+    lines: dict[str, list[ReadLine]]  # each power's lines as read
+    played: tuple[Played, ...]  # the orders handed on, in the order given; the ones made up; then the rest
     events: list[dict[str, Any]]  # the map changes between this phase and the next (timeline events)
     skipped: list[str]  # phases passed over because nobody had anything to decide
     map_state: MapState  # the map of the next phase
@@ -95,10 +98,23 @@ class Turn:
     opened: Opened | None = None
     check: SupplyReport | None = None
     module_data: dict[str, Any] | None = None  # ``Played.to_data()``: refused, check, state, as JSON
+    # The phase's own position and board, which the records are written on.
+    played_from: Position | None = field(default=None, repr=False, compare=False)
+    board: Board | None = field(default=None, repr=False, compare=False)
 
     @property
     def next_phase(self) -> Phase:
         return self.position.phase
+
+    @cached_property
+    def orders(self) -> dict[str, list[str]]:
+        """Each power's lines as read, in short notation (as typed when refused)."""
+        return {power: [line.stored or line.text for line in read] for power, read in self.lines.items()}
+
+    @cached_property
+    def results(self) -> list[dict[str, Any]]:
+        position = self.played_from or self.position
+        return [p.record(position, self.board) for p in self.played]
 
 
 def read_orders(
@@ -109,22 +125,24 @@ def read_orders(
     *,
     modules: Modules | None = None,
     module_state: ModuleState | None = None,
+    one_per_unit: bool = True,
 ) -> list[ReadLine]:
     """Every non-blank line read and checked: the variant's conversion orders first, then the standard
     notation (one order per unit, builds within the Winter's allowance and the variant's build limit).
     With ``modules`` on, their own orders (``establish depot PAR``, ``place blizzard MUN``) are read too,
     and an order they forbid now (a blizzard, no supply) is refused with their reason, as ``play`` would
-    judge it: for order entry and for play."""
+    judge it: for order entry and for play (``one_per_unit``: as ``parse.parse_orders``)."""
     lines = lines.splitlines() if isinstance(lines, str) else list(lines)
     read: dict[int, ReadLine] = {}
     standard = list(lines)
     converting: set[str] = set()
-    for number, raw in enumerate(lines, start=1):
+    # A variant without conversion orders has none to read first (most lines read at the parser's front).
+    for number, raw in enumerate(lines if variant_orders(board.variant) else (), start=1):
         text = raw.strip()
         try:
             conversion = conversions.parse_conversion(text, board, position, power) if text else None
         except OrderError as err:
-            read[number], standard[number - 1] = ReadLine(number, text, None, "", err.reason), ""
+            read[number], standard[number - 1] = ReadLine(number, text, None, err.reason), ""
             continue
         if conversion is None:
             continue
@@ -132,27 +150,27 @@ def read_orders(
         prov = province_of(conversion.unit)
         if prov in converting:
             why = f"{board.province_name(prov)} already has a conversion order"
-            read[number] = ReadLine(number, text, None, "", why)
+            read[number] = ReadLine(number, text, None, why)
             continue
         converting.add(prov)
-        read[number] = ReadLine(number, text, conversion, conversion_text(conversion, position), None)
-    to_fleet = {province_of(r.order.unit) for r in read.values() if isinstance(r.order, ConvertToFleet)}
+        read[number] = ReadLine(number, text, conversion, None, position=position)
+    # A conversion the adjudicator sees as the unit's own order (an army becoming a fleet holds meanwhile)
+    # is that unit's order this phase: another order for it is refused.
+    to_fleet = {kind_of(r.order).unit_key(r.order) for r in read.values() if _commands_unit(r.order)}
     in_play = InPlay(modules, module_state or ModuleState()) if modules is not None and modules.any else None
-    for line in parse_orders(standard, board, position, power, modules=in_play):
+    for line in parse_orders(standard, board, position, power, modules=in_play, one_per_unit=one_per_unit):
         if line.order is None:
             alone = _read_alone(line.text, board, position, power, in_play)
-            read[line.number] = ReadLine(line.number, line.text, None, "", line.error, alone)
+            read[line.number] = ReadLine(line.number, line.text, None, line.error, alone)
             continue
-        unit = order_unit(line.order)
+        unit = order_unit(line.order) if to_fleet else None
         if unit is not None and unit in to_fleet:
             why = (
                 f"The army in {board.province_name(unit)} is ordered to become a fleet (and holds meanwhile)"
             )
-            read[line.number] = ReadLine(line.number, line.text, None, "", why, line.order)
+            read[line.number] = ReadLine(line.number, line.text, None, why, line.order)
             continue
-        read[line.number] = ReadLine(
-            line.number, line.text, line.order, format_order(line.order, position), None
-        )
+        read[line.number] = ReadLine(line.number, line.text, line.order, None, position=position)
     lines_read = [read[n] for n in sorted(read)]
     if position.phase.type is PhaseType.ADJUSTMENTS:
         lines_read = _limit_builds(load_timeline(board.variant), board, position, power, lines_read)
@@ -172,6 +190,10 @@ def _read_alone(
         return None
 
 
+def _commands_unit(order: AnyOrder | None) -> bool:
+    return order is not None and kind_of(order).for_adjudication(order) is not None
+
+
 def _module_checked(
     board: Board,
     position: Position,
@@ -180,10 +202,13 @@ def _module_checked(
     power: str,
     line: ReadLine,
 ) -> ReadLine:
-    if line.order is None or isinstance(line.order, ConversionOrder) or order_unit(line.order) is None:
-        return line  # conversions, waives and the module orders (already checked by the parser)
-    why = module_phase.order_problem(board, position, modules, state or ModuleState(), power, line.order)
-    return line if why is None else ReadLine(line.number, line.text, None, "", why, line.order)
+    if line.order is None or kind_of(line.order).group == "conversions":
+        return line  # conversions are the variant's, not the modules' business
+    order = cast(Order, line.order)
+    if order_unit(order) is None:
+        return line  # waives and the module orders (already checked by the parser)
+    why = module_phase.order_problem(board, position, modules, state or ModuleState(), power, order)
+    return line if why is None else ReadLine(line.number, line.text, None, why, line.order)
 
 
 def _limit_builds(
@@ -201,7 +226,7 @@ def _limit_builds(
         if isinstance(line.order, Build) and (site := province_of(line.order.location)) not in homes:
             problem = build_problem(timeline, homes, others, [*accepted, site])
             if problem is not None:
-                line = ReadLine(line.number, line.text, None, "", f"Build refused: {problem}", line.order)
+                line = ReadLine(line.number, line.text, None, f"Build refused: {problem}", line.order)
             else:
                 accepted.append(site)
         checked.append(line)
@@ -237,18 +262,24 @@ def play_phase(
     read_with = modules if modules.any else None
     orders: dict[str, list[AnyOrder]] = {}
     texts: dict[int, str] = {}  # id of each order read -> the text typed
-    stored: dict[str, list[str]] = {}
-    unreadable: list[dict[str, Any]] = []
+    read_lines: dict[str, list[ReadLine]] = {}
+    unreadable: list[Played] = []
     for power, lines in order_texts.items():
-        for line in read_orders(lines, board, position, power, modules=read_with, module_state=state):
-            stored.setdefault(power, []).append(line.stored or line.text)
+        # A second order for a unit goes to the adjudicator, which judges it (DATC 4.D.3); order entry
+        # refuses it instead (``read_orders``' default), so a game's stored orders never hold one.
+        read = read_orders(
+            lines, board, position, power, modules=read_with, module_state=state, one_per_unit=False
+        )
+        for line in read:
+            read_lines.setdefault(power, []).append(line)
             if line.order is None:
-                unreadable.append(_refused(power, line, position, board))
+                why = line.error or ""
+                unreadable.append(Played(power, line.refused, line.text, Outcome.INVALID, why, refused=True))
             else:
                 orders.setdefault(power, []).append(line.order)
                 texts[id(line.order)] = line.text
 
-    plain, stand_ins = conversions.handed_on(orders)
+    plain, given_for = hand_on(orders)
     played = None
     if modules.any:
         # Depots and Snow Storms go beside the unit orders, as ``play``'s ``extra``.
@@ -262,89 +293,83 @@ def play_phase(
         result = played.result
     else:
         result = adjudicate(board, position, plain)
-    given = [o for os in plain.values() for o in os]
-    results, holding = _order_results(result, given, texts, stand_ins, position, board)
     done = position.phase
-    new_position, flags, converted = _conversions_applied(
-        position, result, orders, texts, frozenset(stay_flags)
-    )
-    results += [{**c, "dislodged": province_of(c["from"]) in holding} for c in converted]
+    effects = _effects(board, position, orders, given_for, result, map_state, stay_flags)
+    applied = apply_all(effects)
+    reported = {id(g.order) for g, _ in applied}
+    results = _order_results(result, given_for, reported, texts)
+    results += [_applied(g.power, g.order, e, effects, texts) for g, e in applied]
     results += unreadable
+    new_position, map_state, flags = effects.position(result.position), effects.map_state, effects.flags
 
     skipped = [str(p) for p in result.skipped]
     map_state, new_position, events = _run_hooks(
-        variant, options, secret, map_state, new_position, done, skipped, flags
+        variant, options, secret, map_state, new_position, done, skipped, frozenset(flags)
     )
+    events = effects.events + events
     outcome = game_outcome(variant, map_state, new_position, done, end_year)
-    pending = flags if new_position.phase.type is PhaseType.RETREATS else frozenset()
-    turn = Turn(done, stored, results, events, skipped, map_state, new_position, pending, outcome)
+    pending = frozenset(flags) if new_position.phase.type is PhaseType.RETREATS else frozenset()
+    turn = Turn(done, read_lines, tuple(results), events, skipped, map_state, new_position, pending, outcome)
+    turn = replace(turn, played_from=position, board=board)
     if played is None:
         return turn
     opened = open_modules(variant, map_state, new_position, modules, played.state, secret)
     return replace(turn, opened=opened, check=played.check, module_data=played.to_data())
 
 
+def hand_on(
+    orders: Mapping[str, Sequence[AnyOrder]],
+) -> tuple[dict[str, list[Order]], dict[int, AnyOrder]]:
+    """The orders the adjudicator resolves, as each order's kind says (``Kind.for_adjudication``: itself,
+    another that stands in for it, or none), and for each order handed on, by its id, the order given."""
+    plain: dict[str, list[Order]] = {}
+    given_for: dict[int, AnyOrder] = {}
+    for power, given in orders.items():
+        for order in given:
+            seen = kind_of(order).for_adjudication(order)
+            if seen is not None:
+                plain.setdefault(power, []).append(seen)
+                given_for[id(seen)] = order
+    return plain, given_for
+
+
+def _effects(
+    board: Board,
+    position: Position,
+    orders: Mapping[str, Sequence[AnyOrder]],
+    given_for: Mapping[int, AnyOrder],
+    result: PhaseResult,
+    map_state: MapState,
+    stay_flags: Iterable[str],
+) -> Effects:
+    """The state the adjudication left, for the kinds to apply their orders to. The Sahara flags of the
+    phase before carry over, but for a movement phase, whose orders flag the fleets afresh."""
+    results = {id(given_for[id(r.order)]): r for r in result.results if id(r.order) in given_for}
+    after = result.position
+    flags = set() if position.phase.type is PhaseType.MOVEMENT else set(stay_flags)
+    units, dislodged, owners = dict(after.units), dict(after.dislodged), dict(after.owners)
+    given = [Given(power, o, kind_of(o)) for power, os in orders.items() for o in os]
+    return Effects(board, position, given, results, units, dislodged, owners, map_state, flags)
+
+
 def _order_results(
     result: PhaseResult,
-    given: Sequence[Order],
+    given_for: Mapping[int, AnyOrder],
+    reported: set[int],
     texts: Mapping[int, str],
-    stand_ins: frozenset[int],
-    position: Position,
-    board: Board,
-) -> tuple[list[dict[str, Any]], set[str]]:
-    """One result per order given, in the order given, but for the stand-ins (ids in ``stand_ins``), then
-    the ones the adjudicator made up itself; and the provinces of converting armies dislodged while they
-    held. An order given with no typed text (one a kind handed on) is written as the adjudicator made it."""
-    results: list[dict[str, Any]] = []
-    holding: set[str] = set()
-    for i, r in enumerate(result.results):
-        own = i < len(given) and r.order is given[i]
-        if own and id(r.order) in stand_ins:
-            # The hold a converting army makes while it becomes a fleet: its result is the conversion's
-            # (E15), never a line of its own that a typed order of the same text could be mistaken for.
-            if r.dislodged and (unit := order_unit(r.order)) is not None:
-                holding.add(province_of(unit))
+) -> list[Played]:
+    """One result per order handed on, in the order given, as the order given (a kind may hand on another
+    in its place), but for those ``reported`` by their kind's own effect; then the orders the adjudicator
+    made up itself (a disband for want of a retreat, civil disorder)."""
+    played: list[Played] = []
+    for r in result.results:
+        order = given_for.get(id(r.order))
+        if order is not None and id(order) in reported:
             continue
-        results.append(_adjudicated(r, texts.get(id(r.order)) if own else None, position, board))
-    return results, holding
-
-
-def _conversions_applied(
-    position: Position,
-    result: PhaseResult,
-    orders: Mapping[str, Sequence[AnyOrder]],
-    texts: Mapping[int, str],
-    flags: frozenset[str],
-) -> tuple[Position, frozenset[str], list[dict[str, Any]]]:
-    """The variant's conversion orders applied after the phase: the next position, the Sahara stay-a-fleet
-    flags for the hook that follows (E16), and the conversions' results."""
-    new_position, done = result.position, position.phase.type
-    results: list[dict[str, Any]] = []
-    if done is PhaseType.MOVEMENT:
-        broken = {(r.power, r.order) for r in result.results if r.outcome is Outcome.NO_CONVOY}
-        units, to_fleet = conversions.fleet_conversions(
-            position.units, new_position.units, orders, lambda power, move: (power, move) not in broken
-        )
-        dislodged = conversions.flag_dislodged(new_position.dislodged, orders)
-        new_position = replace(new_position, units=units, dislodged=dislodged)
-        flags = conversions.stay_flags(position.units, units, orders)
-        results += [_converted(p, o, ok, why, position, texts) for p, o, ok, why in to_fleet]
-    elif done is PhaseType.RETREATS:
-        arrived = {(r.power, r.order) for r in result.results if r.outcome is Outcome.SUCCESS}
-        flags = conversions.retreat_flags(
-            flags, position.dislodged, orders, lambda power, retreat: (power, retreat) in arrived
-        )
-    elif done is PhaseType.ADJUSTMENTS:
-        units, to_army = conversions.army_conversions(new_position.units, orders)
-        new_position = replace(new_position, units=units)
-        results += [_converted(p, o, ok, why, position, texts) for p, o, ok, why in to_army]
-    results += [
-        _converted(p, o, True, "", position, texts)
-        for p, os in orders.items()
-        for o in os
-        if isinstance(o, StayFleet)
-    ]
-    return new_position, flags, results
+        shown = r.order if order is None else order
+        text = texts.get(id(shown), "")
+        played.append(Played(r.power, shown, text, r.outcome, r.reason, r.dislodged))
+    return played
 
 
 def open_modules(
@@ -405,26 +430,11 @@ def _run_hooks(
     return map_state, replace(position, phase=nxt), events
 
 
-def _adjudicated(r: OrderResult, typed: str | None, position: Position, board: Board) -> dict[str, Any]:
-    short = format_order(r.order, position)
-    return {**result_record(r, position, text=short, board=board), "text": typed or short}
-
-
-def _refused(power: str, line: ReadLine, position: Position, board: Board) -> dict[str, Any]:
-    """A line that did not read (nothing known of it), or read as an order the phase does not allow."""
-    why = line.error or ""
-    if line.refused is None:
-        return {**unread_record(power, line.text, why), "text": line.text}
-    record = order_record(
-        power, line.refused, position, outcome=Outcome.INVALID, reason=why, text=line.text, board=board
-    )
-    return {**record, "text": line.text}
-
-
-def _converted(
-    power: str, order: ConversionOrder, ok: bool, why: str, position: Position, texts: Mapping[int, str]
-) -> dict[str, Any]:
-    short = conversion_text(order, position)
-    outcome = Outcome.SUCCESS if ok else Outcome.VOID
-    record = order_record(power, order, position, outcome=outcome, reason=why, text=short)
-    return {**record, "text": texts.get(id(order), short)}
+def _applied(
+    power: str, order: AnyOrder, effect: Effect, effects: Effects, texts: Mapping[int, str]
+) -> Played:
+    """The result of an order whose kind applied it: its outcome and reason as the kind said, dislodged
+    when the order it handed on for it (a converting army's hold) was."""
+    stood_in = effects.results.get(id(order))
+    dislodged = stood_in is not None and stood_in.dislodged
+    return Played(power, order, texts.get(id(order), ""), effect.outcome, effect.reason, dislodged)

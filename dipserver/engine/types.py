@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Final
+from typing import Any
 
 # The variant's build rules (``Variant.build_rule``), named here so a module can test one without
 # importing the adjustment phase (``adjustments.py``, which applies them).
@@ -25,7 +25,7 @@ class Terrain(StrEnum):
 
     @property
     def passable(self) -> bool:
-        return self is LAND or self is SEA
+        return self is Terrain.LAND or self is Terrain.SEA
 
 
 class UnitType(StrEnum):
@@ -45,24 +45,6 @@ class PhaseType(StrEnum):
     ADJUSTMENTS = "A"
 
 
-# The members as module names, for hot paths: in Python 3.11 ``UnitType.FLEET`` goes through the slow
-# lookup ``EnumType.__getattr__`` forces on every class attribute (about a thousand instructions), a
-# module name through one dict; compiled, a Final name is read as a C variable, not looked up at all.
-# The same holds for ``.value``: a member is its value's string already.
-LAND: Final = Terrain.LAND
-SEA: Final = Terrain.SEA
-IMPASSABLE: Final = Terrain.IMPASSABLE
-ABSENT: Final = Terrain.ABSENT
-ARMY: Final = UnitType.ARMY
-FLEET: Final = UnitType.FLEET
-SPRING: Final = Season.SPRING
-FALL: Final = Season.FALL
-WINTER: Final = Season.WINTER
-MOVEMENT: Final = PhaseType.MOVEMENT
-RETREATS: Final = PhaseType.RETREATS
-ADJUSTMENTS: Final = PhaseType.ADJUSTMENTS
-
-
 _PHASE_RE = re.compile(r"^([SFW])(\d{4})([MRA])$")
 
 
@@ -74,12 +56,6 @@ class Phase:
     season: Season
     type: PhaseType
 
-    def __init__(self, year: int, season: Season, type: PhaseType) -> None:
-        # Compiled, this is C; the ``__init__`` ``dataclass`` writes stays Python (``orders.py`` says more).
-        object.__setattr__(self, "year", year)
-        object.__setattr__(self, "season", season)
-        object.__setattr__(self, "type", type)
-
     @classmethod
     def parse(cls, text: str) -> Phase:
         m = _PHASE_RE.match(text.strip().upper())
@@ -87,7 +63,7 @@ class Phase:
             raise ValueError(f"{text!r} is not a phase name like S1901M, F1905R or W1907A")
         season, year, kind = m.groups()
         phase = cls(int(year), Season(season), PhaseType(kind))
-        if (phase.season is WINTER) != (phase.type is ADJUSTMENTS):
+        if (phase.season is Season.WINTER) != (phase.type is PhaseType.ADJUSTMENTS):
             raise ValueError(f"{text!r}: adjustments happen in Winter and only in Winter")
         return phase
 
@@ -99,7 +75,7 @@ class Phase:
         return (self.year, order[self.season + self.type])
 
     # Pickled (the variant cache keeps a start position) as a call of its constructor: compiled, a frozen
-    # dataclass cannot be unpickled field by field, and the pickle is then the same compiled and not.
+    # dataclass is not unpickled field by field, and the pickle is then the same compiled and not.
     def __reduce__(self) -> tuple[Any, ...]:
         return (Phase, (self.year, self.season, self.type))
 
@@ -127,12 +103,6 @@ class Unit:
     # supports and is supported as the fleet; the army may land again (``Disembark``).
     aboard: bool = False
 
-    def __init__(self, power: str, type: UnitType, location: str, aboard: bool = False) -> None:
-        object.__setattr__(self, "power", power)  # as Phase's
-        object.__setattr__(self, "type", type)
-        object.__setattr__(self, "location", location)
-        object.__setattr__(self, "aboard", aboard)
-
     @property
     def province(self) -> str:
         return province_of(self.location)
@@ -152,7 +122,7 @@ class Unit:
 def unit_moved(power: str, unit_type: UnitType, loc: str) -> Unit:
     """A ``Unit`` value, memoised: units are immutable and a phase moves a dozen of them. One table per
     type and power, keyed by the location: no key to build, and none with the enum in it."""
-    by_power = _ARMIES if unit_type is ARMY else _FLEETS
+    by_power = _ARMIES if unit_type is UnitType.ARMY else _FLEETS
     cache = by_power.get(power)
     if cache is None:
         cache = by_power[power] = {}
@@ -164,5 +134,5 @@ def unit_moved(power: str, unit_type: UnitType, loc: str) -> Unit:
     return unit
 
 
-_ARMIES: Final[dict[str, dict[str, Unit]]] = {}
-_FLEETS: Final[dict[str, dict[str, Unit]]] = {}
+_ARMIES: dict[str, dict[str, Unit]] = {}
+_FLEETS: dict[str, dict[str, Unit]] = {}

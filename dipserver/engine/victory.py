@@ -7,8 +7,9 @@ Condition types (``variants/<slug>/timeline.toml``; the centre majority comes fr
   between their owners when each is owned by a different power (Wall of Ice, E18);
 - ``unit_in_province`` — at ``phase`` (a Winter, e.g. ``"W1911A"``) the power with a unit in
   ``province`` wins, if it also owns it when ``must_own`` (Sahara); otherwise nobody wins;
-- ``sole_survivor`` — the one power still in play wins, at once or at ``phase`` at the latest (if it
-  has one); if nobody is left, nobody wins (Deluge, Ice Lords);
+- ``sole_survivor`` — the one power still in play wins: at once without ``phase`` (Ice Lords); with one
+  (Deluge, "the survivor after W1908"), at that phase, or earlier only once the timeline has no change
+  left that could still drown it; several survivors at ``phase`` draw; if nobody is left, nobody wins;
 - ``no_winner_after`` — the game ends without a winner after ``phase`` (a house limit).
 
 The variant's own conditions (``Variant.victory``: a generated board has no timeline file) are judged
@@ -33,6 +34,8 @@ from typing import Any
 from dipserver.engine.adjustments import build_sites
 from dipserver.engine.board import MapState, board_for
 from dipserver.engine.position import Position
+from dipserver.engine.timeline import _HOOK_POINT as HOOK_POINTS
+from dipserver.engine.timeline import _PHASE_POINT as PHASE_POINTS
 from dipserver.engine.timeline import load_timeline
 from dipserver.engine.types import Phase
 from dipserver.engine.variant import Variant
@@ -84,8 +87,9 @@ def judge(
     if not survivors:
         return Outcome(Result.NO_WINNER, (), "No power is left with a unit or a centre to build on.")
     year_over = position.phase.year > done.year
+    drowning = _changes_to_come(variant, position.phase)
     for condition in conditions:
-        outcome = _judge_one(condition, map_state, position, done, survivors, year_over)
+        outcome = _judge_one(condition, map_state, position, done, survivors, year_over, drowning)
         if outcome is not None:
             return outcome
     if variant.victory_centres > 0 and year_over:
@@ -107,6 +111,18 @@ def powers_in_play(variant: Variant, map_state: MapState, position: Position) ->
     return sorted(playing)
 
 
+def _changes_to_come(variant: Variant, following: Phase) -> bool:
+    """Whether the timeline may still change the map once play goes on at ``following`` (the hooks before
+    it have run): an event dated later, or one whose chance may still fall later. Until then a power alone
+    in play may yet lose everything."""
+    point = (following.year, PHASE_POINTS[following.season.value + following.type.value])
+    for event in load_timeline(variant).events:
+        years = [event.year] if event.year is not None else [year for year, _ in event.chance]
+        if any((year, HOOK_POINTS[event.hook]) > point for year in years):
+            return True
+    return False
+
+
 def _year_of(condition: Mapping[str, Any]) -> int:
     try:
         return Phase.parse(condition["phase"]).year
@@ -121,6 +137,7 @@ def _judge_one(
     done: Phase,
     survivors: list[str],
     year_over: bool,
+    drowning: bool = False,
 ) -> Outcome | None:
     kind = condition.get("type")
     if kind == "province_control":
@@ -134,11 +151,12 @@ def _judge_one(
             return Outcome(Result.WIN, (unit.power,), f"{unit.power} holds {prov} with a unit at the end.")
         return Outcome(Result.NO_WINNER, (), f"Nobody holds {prov} with a unit of its own at the end.")
     if kind == "sole_survivor":
-        if len(survivors) == 1:
+        at_the_end = "phase" in condition and year_over and done.year >= _year_of(condition)
+        if len(survivors) == 1 and (at_the_end or "phase" not in condition or not drowning):
             return Outcome(Result.WIN, (survivors[0],), f"{survivors[0]} is the only power left in play.")
-        if "phase" in condition and year_over and done.year >= _year_of(condition):
+        if at_the_end:
             return Outcome(Result.DRAW, tuple(survivors), "Several powers survived to the end.")
-        return None
+        return None  # before the end a lone survivor the map may still drown is not yet the winner
     if kind == "no_winner_after":
         if year_over and done.year >= _year_of(condition):
             return Outcome(Result.NO_WINNER, (), f"The game reached its last year ({done.year}) undecided.")

@@ -72,11 +72,12 @@ def extend_view(model_admin: _GameAdmin, request: HttpRequest, game_id: int) -> 
 
 
 def process_now(model_admin: _GameAdmin, request: HttpRequest, games: QuerySet[Game]) -> HttpResponse | None:
-    """First a page naming who has not ordered and who is not ready; its "Yes" posts back here."""
+    """First a page naming who has not ordered and who is not ready; its "Yes" posts back here, with the
+    phase each game was in when the page was shown: a game that has moved on since is not processed."""
     if request.POST.get("post") == "yes":
         for game in games:
             try:
-                phase_process_now(game_id=game.id)
+                phase_process_now(game_id=game.id, phase_name=request.POST.get(f"phase_{game.pk}") or None)
             except GameError as exc:
                 model_admin.message_user(request, f"{game.name}: {exc}", messages.ERROR)
             else:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 from django.conf import settings
-from django.db import InterfaceError, OperationalError
+from django.db import InterfaceError, InternalError, OperationalError
 
 from dipserver.games import notifications
 from dipserver.games.jobs import job_register
@@ -38,8 +38,9 @@ def phase_reminders() -> int:
     name="dipserver.games.phase_process",
     trail=False,
     # A dropped database connection rolls the whole phase back, so trying again is safe. (InterfaceError:
-    # the connection was already closed when the task began to use it.)
-    autoretry_for=(OperationalError, InterfaceError),
+    # the connection was already closed when the task began to use it; InternalError: among others, a
+    # database that is read-only for a while, e.g. during a failover.)
+    autoretry_for=(OperationalError, InterfaceError, InternalError),
     retry_backoff=2,
     max_retries=5,
 )

@@ -7,6 +7,7 @@ import { call } from "./api.js";
 import { renderChanges, loadTimeline } from "./game/changes.js";
 import { onMapClick } from "./game/clicking.js";
 import { decorateMap } from "./game/marks.js";
+import { wireProcessNow } from "./game/mastering.js";
 import { chooseOption, loadOrders, renderOrderList, saveOrders, setReady, submitTyped } from "./game/ordersheet.js";
 import { $, API, colours, config, guarded, notice, page, phaseOpen, state } from "./game/page.js";
 import { loadOptions, renderOrdersPanel, setMode } from "./game/picker.js";
@@ -251,12 +252,7 @@ function wire() {
   $("ready-toggle")?.addEventListener("change", (e) => guarded(() => setReady(e)));
   $("press-form")?.addEventListener("submit", (e) => guarded(() => sendPress(e)));
   $("press-channel")?.addEventListener("change", () => guarded(loadPress));
-  $("process-now")?.addEventListener("click", () => guarded(async () => {
-    await call(`${API}/process`, { method: "POST" });
-    notice("The phase is being processed.", "ok");
-    state.etag = null;
-    await loadGame();
-  }));
+  wireProcessNow(guarded);
   document.addEventListener("keydown", onKey);
 }
 

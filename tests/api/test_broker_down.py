@@ -53,7 +53,9 @@ def test_the_last_ready_is_saved_and_answered_with_success_while_the_broker_is_d
 
 
 def test_process_now_answers_success_while_the_broker_is_down(game: Game, broker_down: None) -> None:
-    answer = client_for(game.masters.get()).post(f"/api/v1/games/{game.id}/process", format="json")
+    answer = client_for(game.masters.get()).post(
+        f"/api/v1/games/{game.id}/process", {"phase": game.current_phase.name}, format="json"
+    )
     assert answer.status_code == 200, answer.content
     assert Phase.objects.get(id=game.current_phase_id).deadline <= timezone.now()
 
@@ -63,7 +65,9 @@ def test_a_phase_made_due_while_the_broker_was_down_is_swept_and_processed_after
 ) -> None:
     celery_conf(task_always_eager=False, broker_url=f"redis://127.0.0.1:{_closed_port()}/0")
     celery_app._after_fork()
-    client_for(game.masters.get()).post(f"/api/v1/games/{game.id}/process", format="json")
+    client_for(game.masters.get()).post(
+        f"/api/v1/games/{game.id}/process", {"phase": game.current_phase.name}, format="json"
+    )
     celery_conf(task_always_eager=True)  # the broker is back (tasks run in-process here)
     celery_app._after_fork()
 

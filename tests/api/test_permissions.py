@@ -41,7 +41,7 @@ MATRIX = [
     ("post", "/api/v1/games/{g}/channels", {"channel": "public"}, (401, 403, 200, 403, 403)),
     ("get", "/api/v1/games/{g}/messages", None, (401, 403, 200, 403, 403)),
     ("post", "/api/v1/games/{g}/messages", {"body": "Hello all"}, (401, 403, 201, 403, 403)),
-    ("post", "/api/v1/games/{g}/process", None, (401, 403, 403, 200, 200)),
+    ("post", "/api/v1/games/{g}/process", {"phase": "S1901M"}, (401, 403, 403, 200, 200)),
     ("post", "/api/v1/games/{g}/extend", {"deadline": "2099-01-01T12:00:00Z"}, (401, 403, 403, 200, 200)),
     ("post", "/api/v1/games/{g}/pause", None, (401, 403, 403, 200, 200)),
     ("post", "/api/v1/games/{g}/resume", None, (401, 403, 403, 409, 409)),  # not paused: a conflict

@@ -158,9 +158,10 @@ def ready_moves_the_game_on(page: Page, game: Game, others: list, lock) -> None:
 
 
 def process_now_moves_the_game_on(page: Page) -> None:
-    """I am also the game master: "Process now" moves the game on from the page."""
+    """I am also the game master: "Process now" asks first, then moves the game on from the page."""
     title = page.locator("#phase-title").inner_text()
     page.click("#process-now")
+    page.locator("#process-confirm").get_by_role("button", name="Yes, process now").click()
     expect(page.locator("#phase-title")).not_to_have_text(title, timeout=TIMEOUT)
 
 

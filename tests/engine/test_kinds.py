@@ -22,7 +22,6 @@ import pytest
 
 from dipserver.engine.adjudicate import adjudicate
 from dipserver.engine.board import Board
-from dipserver.engine.conversions import for_adjudication
 from dipserver.engine.kinds.offering import Offering
 from dipserver.engine.kinds.reading import Reading
 from dipserver.engine.kinds.registry import (
@@ -42,7 +41,7 @@ from dipserver.engine.orders import ConversionOrder, Hold, Order, OrderError, Ou
 from dipserver.engine.parse import format_order, parse_order
 from dipserver.engine.position import Position
 from dipserver.engine.records import order_record
-from dipserver.engine.turn import play_phase
+from dipserver.engine.turn import hand_on, play_phase
 from dipserver.engine.types import PhaseType, Unit, UnitType
 from dipserver.engine.variant import Variant
 from dipserver.render import render_svg
@@ -158,17 +157,20 @@ def test_a_registered_kind_is_drawn_from_its_record_as_it_says(dig_in: DigInKind
 def test_a_registered_kind_is_adjudicated_as_the_order_it_hands_on(
     dig_in: DigInKind, standard: Variant, board: Board
 ) -> None:
-    plain = for_adjudication({"FRANCE": [DigIn("PAR")]})
+    plain, _ = hand_on({"FRANCE": [DigIn("PAR")]})
     assert plain == {"FRANCE": [Hold("PAR")]}
     [result] = adjudicate(board, standard.start, plain).results
     assert (result.order, result.outcome) == (Hold("PAR"), Outcome.SUCCESS)
 
 
-def test_the_result_of_the_order_a_kind_hands_on_is_reported(dig_in: DigInKind, standard: Variant) -> None:
-    # The hold DigIn hands on is a new order, not a stand-in (``Kind.stand_in``): it has no typed text,
-    # and its result is still the phase's, written as the adjudicator made it.
+def test_the_order_a_kind_hands_on_is_reported_as_the_order_given(
+    dig_in: DigInKind, standard: Variant
+) -> None:
+    # The hold DigIn hands on decides its outcome; the result keeps the order as given, and its kind.
     turn = play_phase(standard, standard.map_state, standard.start, {"FRANCE": ["A PAR digs in"]})
-    assert [(r["text"], r["outcome"]) for r in turn.results] == [("A PAR H", "success")]
+    assert [(r["text"], r["kind"], r["outcome"]) for r in turn.results] == [
+        ("A PAR digs in", "dig_in", "success")
+    ]
 
 
 def test_an_unregistered_kind_is_no_order(standard: Variant, board: Board) -> None:

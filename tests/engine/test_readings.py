@@ -20,7 +20,7 @@ from dipserver.engine.orders import Move, OrderError
 from dipserver.engine.parse import parse_in_full
 from dipserver.engine.position import Position
 from dipserver.engine.readings import _NAME_RE, movement_order, read
-from dipserver.engine.types import ARMY, FLEET, Phase, Unit, UnitType, province_of
+from dipserver.engine.types import Phase, Unit, UnitType, province_of
 from dipserver.engine.variant import VARIANTS_DIR, VariantError, load_variant
 
 
@@ -166,8 +166,8 @@ def test_the_places_a_reading_looks_up_are_the_boards_own(board: Board) -> None:
     assert sorted(board.place_provinces) == places
     assert all(board.place_provinces[loc] == province_of(loc) for loc in places)
     for loc in [*places, *(name for name in NOT_NAMES if _NAME_RE.match(name))]:
-        assert (loc in board.army_locations) == board.can_occupy(ARMY, loc), loc
-        assert (loc in board.fleet_positions) == board.can_occupy(FLEET, loc), loc
+        assert (loc in board.army_locations) == board.can_occupy(UnitType.ARMY, loc), loc
+        assert (loc in board.fleet_positions) == board.can_occupy(UnitType.FLEET, loc), loc
     assert all(_NAME_RE.match(loc) for loc in places)
 
 

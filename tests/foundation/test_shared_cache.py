@@ -35,7 +35,7 @@ def test_cache_url_names_the_redis_server_every_worker_shares(manage: Run) -> No
     env = {**GOOD_PRODUCTION, "CACHE_URL": "redis://redis:6379/1"}
     result = manage("shell", "--no-imports", "-c", SHOW_CACHE, settings="production", **env)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == ["django.core.cache.backends.redis.RedisCache", "redis://redis:6379/1"]
+    assert result.stdout.split() == ["dipserver.core.cache.OutageTolerantRedisCache", "redis://redis:6379/1"]
 
 
 def test_a_malformed_cache_url_stops_start_up_with_one_line(manage: Run) -> None:

@@ -134,3 +134,24 @@ def test_the_dry_run_shows_the_adjudicated_orders_and_the_resulting_map_as_pictu
     assert '<g id="orders"></g>' in after_svg  # the next phase has no orders yet
     assert 'data-location="PIE"' in after_svg and 'data-location="VEN"' not in after_svg  # Italy moved
     assert Phase.objects.filter(game=mastered).count() == 1  # nothing saved
+
+
+def test_process_now_s_yes_processes_only_the_phase_it_asked_about(
+    client, gm, mastered, django_capture_on_commit_callbacks
+):
+    client.force_login(gm)
+    url = reverse("admin:games_game_changelist")
+    chosen = {"action": "process_now", "_selected_action": [mastered.id]}
+    page = client.post(url, chosen).content.decode()
+    assert f'name="phase_{mastered.id}" value="S1901M"' in page
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(url, {**chosen, "post": "yes", f"phase_{mastered.id}": "S1901M"})
+    mastered.refresh_from_db()
+    assert mastered.current_phase.name == "F1901M"
+
+    # The same page's Yes, sent again once the game has moved on: nothing more is processed.
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = client.post(url, {**chosen, "post": "yes", f"phase_{mastered.id}": "S1901M"}, follow=True)
+    mastered.refresh_from_db()
+    assert mastered.current_phase.name == "F1901M"
+    assert "is in F1901M now, not S1901M: nothing was processed" in answer.content.decode()

@@ -53,7 +53,7 @@ def test_a_game_goes_on_while_the_last_rivals_dislodged_unit_can_retreat(users):
     assert statuses(game)["ITALY"] == Power.Status.ELIMINATED  # nothing at all: out at once
 
 
-def test_the_sole_survivor_wins_only_after_the_last_rivals_winter(users):
+def test_the_last_rival_is_out_only_after_its_winter_and_the_survivor_plays_on(users):
     # England has no unit but owns London: it may build there in Winter 1901, after which London sinks.
     game = started_game(users, variant="deluge")
     set_up(game, "F1901M", "FRANCE A PAR", owners={"FRANCE": ["PAR"], "ENGLAND": ["LON"]})
@@ -64,8 +64,9 @@ def test_the_sole_survivor_wins_only_after_the_last_rivals_winter(users):
     assert statuses(game)["ENGLAND"] == Power.Status.ACTIVE
 
     game = process(game, 2)  # England builds nothing; London sinks after the adjustments
-    assert (game.status, game.result, game.winners) == (Game.Status.FINISHED, Game.Result.SOLO, ["FRANCE"])
     assert statuses(game)["ENGLAND"] == Power.Status.ELIMINATED
+    # France is alone, but the sea rises until 1907: not yet the survivor after W1908 (issue 31).
+    assert (game.status, game.result) == (Game.Status.ACTIVE, Game.Result.NONE)
 
 
 def test_a_power_without_units_is_eliminated_once_it_owns_no_centre_it_could_build_on(users):

@@ -141,11 +141,14 @@ def test_unknown_variant_and_season_are_404(client, db):
     assert client.get("/variants/sahara/seasons/999.svg").status_code == 404
 
 
-def test_only_game_masters_get_the_process_button(client, sahara, master):
+def test_only_game_masters_get_the_process_button_and_its_confirmation(client, sahara, master):
     client.force_login(seat_of(sahara, "ITALY").user)
-    assert 'id="process-now"' not in client.get(f"/games/{sahara.id}/").content.decode()
+    player = client.get(f"/games/{sahara.id}/").content.decode()
+    assert 'id="process-now"' not in player and 'id="process-confirm"' not in player
     client.force_login(master)
-    assert 'id="process-now"' in client.get(f"/games/{sahara.id}/").content.decode()
+    page = client.get(f"/games/{sahara.id}/").content.decode()
+    assert 'id="process-now"' in page
+    assert '<dialog id="process-confirm"' in page  # it asks first, naming who has not ordered
 
 
 def test_an_ice_lords_game_page_names_and_colours_its_generated_powers(client, players):

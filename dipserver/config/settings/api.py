@@ -9,7 +9,7 @@ from __future__ import annotations
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "dipserver.api.schema.ApiSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "dipserver.api.authentication.CachedTokenAuthentication",  # bots and other clients
+        "dipserver.api.authentication.ApiTokenAuthentication",  # bots and other clients
         "rest_framework.authentication.SessionAuthentication",  # the browser
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],

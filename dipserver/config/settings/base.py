@@ -57,6 +57,7 @@ MIDDLEWARE = [
     "dipserver.api.middleware.SignInLimitMiddleware",  # the sign-in forms share the API's login limits
     "dipserver.core.messages.MessageMiddleware",  # Django's, the storage made on first use
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "dipserver.api.middleware.ReadOnlyDatabaseMiddleware",  # 503 "read-only, try again" for a refused write
     "dipserver.core.content_security.PolicyMiddleware",  # django-csp's, the policy built once
 ]
 

@@ -172,6 +172,9 @@ class DisembarkKind(Kind):
         why = landing_problem(standing.board, unit, dest)
         return (why, "") if why is not None else (None, dest)
 
+    def attacks(self, order: Disembark) -> str | None:
+        return province_of(order.dest)  # the army lands as a move does: an attack (Deluge's rule 1)
+
     def text(self, order: Disembark, position: Position) -> str:
         return f"A/F {order.unit} lands {order.dest}"
 

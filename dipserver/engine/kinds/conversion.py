@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from dipserver.engine.board import Board
+from dipserver.engine.kinds.effects import DONE, Effect, Effects
 from dipserver.engine.kinds.offering import Offering
 from dipserver.engine.kinds.reading import Reading
 from dipserver.engine.kinds.recording import Described, dislodged_at, held_at, place
@@ -27,6 +29,7 @@ from dipserver.engine.orders import (
     ConvertToFleet,
     Hold,
     OrderError,
+    Outcome,
     StayFleet,
 )
 from dipserver.engine.position import Position
@@ -227,6 +230,16 @@ class ConvertToArmyKind(_ConversionKind):
     def read_text(self, reading: Reading, text: str) -> ConversionOrder | None:
         return parse_conversion(text, reading.board, reading.position, reading.power)
 
+    def apply(self, effects: Effects, power: str, order: ConvertToArmy) -> Effect:
+        """After the Winter's adjustments the fleet, if still there, becomes an army; a fleet removed this
+        Winter is simply gone (E14)."""
+        prov = province_of(order.unit)
+        unit = effects.units.get(prov)
+        if unit is None or unit.power != power or unit.type is not UnitType.FLEET:
+            return Effect(Outcome.VOID, "the fleet was removed this Winter")
+        effects.units[prov] = Unit(power, UnitType.ARMY, prov)
+        return DONE
+
 
 class StayFleetKind(_ConversionKind):
     name = "stay_fleet"
@@ -238,13 +251,34 @@ class StayFleetKind(_ConversionKind):
         # In a retreat phase the flag is the dislodged fleet's; it stays where it is either way.
         return self.name, dislodged_at(position, order.unit), order.unit, None, None
 
+    def apply(self, effects: Effects, power: str, order: StayFleet) -> Effect:
+        """Flag where the fleet stands once the season's moves or retreats are done, for the timeline's
+        hook that may strand it (E16); a dislodged fleet keeps its flag while it waits to retreat."""
+        prov = province_of(order.unit)
+        if effects.phase is PhaseType.RETREATS:
+            waiting = effects.before.dislodged.get(prov)
+            if waiting is None or waiting.unit.power != power:
+                effects.flags.add(prov)  # a fleet of its own standing there
+            else:
+                effects.flags.update(_arrived(effects, power, prov))
+            return DONE
+        fleet = effects.before.units.get(prov)
+        moved = _arrived(effects, power, prov)
+        if moved and _is_own_fleet(effects.units.get(moved[0]), power, effects.before.units.get(moved[0])):
+            effects.flags.add(moved[0])  # it moved there
+        elif fleet is not None and effects.units.get(prov) == fleet:
+            effects.flags.add(prov)  # it stayed (a dislodged fleet's flag does not follow its retreat)
+        waiting = effects.dislodged.get(prov)
+        if waiting is not None and waiting.unit.power == power:
+            effects.dislodged[prov] = replace(waiting, stays_fleet=True)
+        return DONE
+
 
 class ConvertToFleetKind(_ConversionKind):
     name = "convert_to_fleet"
     order_class = ConvertToFleet
     position = 2
     mark = "A→F"
-    stand_in = True  # the hold it hands on is the conversion's: its result is the conversion's (E15)
 
     def record(self, order: ConversionOrder, position: Position, board: Board | None) -> Described:
         assert isinstance(order, ConvertToFleet)
@@ -259,6 +293,19 @@ class ConvertToFleetKind(_ConversionKind):
     def for_adjudication(self, order: ConversionOrder) -> Hold | None:
         return Hold(order.unit)  # the converting army holds meanwhile (it may be supported to hold)
 
+    def apply(self, effects: Effects, power: str, order: ConvertToFleet) -> Effect:
+        """After the moves the army, if still in place, becomes a fleet, unless a unit of another power
+        attacked its province (E15; an army landing from an A/F attacks as a move does)."""
+        prov = province_of(order.unit)
+        others = sorted(effects.attackers(prov) - {power})
+        if others:
+            return Effect(Outcome.VOID, f"{' and '.join(others)} ordered a move into {prov}")
+        unit = effects.units.get(prov)
+        if unit is None or unit != effects.before.units.get(prov):
+            return Effect(Outcome.VOID, "the army is no longer there")
+        effects.units[prov] = Unit(power, UnitType.FLEET, f"{prov}/{order.coast}" if order.coast else prov)
+        return DONE
+
     def candidates(self, board: Board, unit: Unit) -> list[ConversionOrder]:
         if unit.type is UnitType.FLEET:
             return []
@@ -266,6 +313,18 @@ class ConvertToFleetKind(_ConversionKind):
         return (
             [ConvertToFleet(unit.location, c) for c in coasts] if coasts else [ConvertToFleet(unit.location)]
         )
+
+
+def _arrived(effects: Effects, power: str, prov: str) -> list[str]:
+    """Where ``power``'s unit that began the phase in ``prov`` moved or retreated to (``[]``: nowhere)."""
+    own = effects.own_order(power, prov)
+    dest = effects.destination(own) if own is not None and effects.succeeded(own) else None
+    return [dest] if dest is not None else []
+
+
+def _is_own_fleet(unit: Unit | None, power: str, before: Unit | None) -> bool:
+    """``unit`` is a fleet of ``power``'s that came into its province this phase."""
+    return unit is not None and unit != before and unit == Unit(power, UnitType.FLEET, unit.location)
 
 
 CONVERT_TO_ARMY = register(ConvertToArmyKind())

@@ -16,7 +16,7 @@ from dipserver.engine.kinds.registry import Drawing, Kind, register
 from dipserver.engine.kinds.support import helping_line
 from dipserver.engine.kinds.words import unit_at, unit_phrase
 from dipserver.engine.orders import Convoy, OrderError
-from dipserver.engine.types import ARMY, FLEET, PhaseType, Unit, province_of
+from dipserver.engine.types import PhaseType, Unit, UnitType, province_of
 
 if TYPE_CHECKING:
     from dipserver.engine.board import Board
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 def at_sea(board: Board, unit: Unit) -> bool:
     """Whether ``unit`` may convoy: a fleet in a water province."""
-    return unit.type is FLEET and board.is_water(unit.province)
+    return unit.type is UnitType.FLEET and board.is_water(unit.province)
 
 
 class ConvoyKind(Kind):
@@ -49,7 +49,7 @@ class ConvoyKind(Kind):
         reading.known_place(intent.target)
         reading.known_place(intent.dest)
         carried = reading.position.units.get(intent.target.province)
-        if intent.target_type is FLEET or (carried is not None and carried.type is FLEET):
+        if intent.target_type is UnitType.FLEET or (carried is not None and carried.type is UnitType.FLEET):
             raise OrderError("Only armies can be convoyed")
         if not board.is_land(intent.target.province) or not board.is_land(intent.dest.province):
             raise OrderError("A convoy carries an army from one land province to another")
@@ -61,7 +61,7 @@ class ConvoyKind(Kind):
 
     def legal(self, standing: Standing, here: str, unit: Unit, order: Convoy) -> tuple[str | None, str]:
         board = standing.board
-        if unit.type is not FLEET or not board.is_water(here):  # at_sea, on the hot path
+        if unit.type is not UnitType.FLEET or not board.is_water(here):  # at_sea, on the hot path
             return f"{standing.unit_name(here)} cannot convoy: only fleets at sea convoy", ""
         target, dest = order.target, order.dest  # provinces (the order's kind names no coasts)
         if "/" in target or "/" in dest:
@@ -73,7 +73,7 @@ class ConvoyKind(Kind):
         army = standing.units.get(target)
         if army is None:
             return f"There is no unit in {standing.name(target)} to convoy", ""
-        if army.type is not ARMY:
+        if army.type is not UnitType.ARMY:
             return f"{standing.unit_name(target)} cannot be convoyed: only armies are convoyed", ""
         # A fleet no route needs is not convoying at all (DATC 6.G.19).
         if dest != target and board.is_coastal(dest) and here in standing.necessary(target, dest):
@@ -97,7 +97,7 @@ class ConvoyKind(Kind):
             return []
         reach = offering.board.convoy_landings({unit.province}, offering.fleet_seas)
         units = offering.position.units
-        armies = [u for p, u in sorted(units.items()) if u.type is ARMY and p in reach]
+        armies = [u for p, u in sorted(units.items()) if u.type is UnitType.ARMY and p in reach]
         return [
             Convoy(unit.province, a.province, d)
             for a in armies

@@ -16,7 +16,7 @@ from dipserver.engine.kinds.recording import Described, held_at, needs_convoy, p
 from dipserver.engine.kinds.registry import Drawing, Kind, register
 from dipserver.engine.kinds.words import unit_at
 from dipserver.engine.orders import Move, OrderError
-from dipserver.engine.types import FLEET, PhaseType, Unit, coast_of
+from dipserver.engine.types import PhaseType, Unit, UnitType, coast_of, province_of
 
 if TYPE_CHECKING:
     from dipserver.engine.board import Board
@@ -38,10 +38,16 @@ class MoveKind(Kind):
     offered_in = (PhaseType.MOVEMENT,)
     position = 1
 
+    def destination(self, order: Move) -> str | None:
+        return province_of(order.dest)
+
+    def attacks(self, order: Move) -> str | None:
+        return province_of(order.dest)
+
     def read(self, reading: Reading, intent: Intent) -> Move:
         unit = reading.ordered_unit(intent)
         assert intent.dest is not None
-        if unit.type is FLEET:
+        if unit.type is UnitType.FLEET:
             if intent.via:
                 raise OrderError("Only armies travel by convoy")
             if unit.aboard and reading.board.is_land(intent.dest.province):
@@ -75,7 +81,7 @@ class MoveKind(Kind):
 
     def legal(self, standing: Standing, here: str, unit: Unit, order: Move) -> tuple[str | None, str]:
         board, dest = standing.board, order.dest
-        if unit.type is FLEET:
+        if unit.type is UnitType.FLEET:
             if order.via_convoy:
                 return f"{standing.unit_name(here)} cannot be convoyed: only armies are convoyed", ""
             if unit.aboard and board.is_land(dest.partition("/")[0]):

@@ -12,7 +12,7 @@ from dipserver.engine.board import Board
 from dipserver.engine.convoys import necessary_fleets
 from dipserver.engine.orders import Move
 from dipserver.engine.position import Position
-from dipserver.engine.types import FLEET, Unit, province_of
+from dipserver.engine.types import Unit, UnitType, province_of
 
 
 class _Known:
@@ -20,7 +20,7 @@ class _Known:
 
     def __init__(self, board: Board, position: Position) -> None:
         self.fleet_seas = frozenset(
-            p for p, u in position.units.items() if u.type is FLEET and board.is_water(p)
+            p for p, u in position.units.items() if u.type is UnitType.FLEET and board.is_water(p)
         )
         self.moves: dict[str, list[Move]] = {}
         self.move_provinces: dict[tuple[str, str], frozenset[str]] = {}
@@ -48,7 +48,7 @@ class Offering:
     def moves_with(self, unit: Unit, fleet_seas: frozenset[str]) -> list[Move]:
         """``unit``'s moves, by convoy too where the fleets in ``fleet_seas`` could carry it."""
         board = self.board
-        if unit.type is FLEET:
+        if unit.type is UnitType.FLEET:
             return [Move(unit.location, d) for d in sorted(board.fleet_moves(unit.location))]
         moves = [Move(unit.province, d) for d in sorted(board.army_moves(unit.province))]
         start = board.water_neighbours(unit.province) & fleet_seas

@@ -4,7 +4,8 @@ A kind (``Kind``) is everything the engine knows about one kind of order apart f
 reader turns what a player wrote into the order and checks it (``read``, or ``read_text`` for a notation
 of its own), how the adjudicator checks it against the units (``legal``), what the options offer
 (``offer``), how it is written back (``text``), what its result record says (``record``) and how the map
-draws that record (``drawing``). Each kind lives in a
+draws that record (``drawing``), and what a successful order does to the state the phase leaves behind
+beyond what the adjudicator resolves (``apply``: ``kinds/effects.py``). Each kind lives in a
 module of its own and registers itself when that module is loaded: the standard kinds in this package, the
 conversions in ``kinds/conversion.py``, the rule modules' orders in ``modules/orders.py``. Nothing looks a
 kind up by importing its module at call time; the registry's tables are filled once, at import.
@@ -13,6 +14,7 @@ kind up by importing its module at call time; the registry's tables are filled o
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from dipserver.engine.kinds.recording import Described, held_at
@@ -20,6 +22,7 @@ from dipserver.engine.types import PhaseType, Unit
 
 if TYPE_CHECKING:
     from dipserver.engine.board import Board
+    from dipserver.engine.kinds.effects import Effect, Effects
     from dipserver.engine.kinds.offering import Offering
     from dipserver.engine.kinds.reading import Intent, Reading
     from dipserver.engine.kinds.standing import Standing
@@ -30,6 +33,7 @@ if TYPE_CHECKING:
 Legal = Callable[["Standing", str, "Unit", Any], tuple["str | None", str]]
 
 
+@dataclass(frozen=True, slots=True)
 class Drawing:
     """How the map draws a result record, in locations (``render/orders.py`` turns them into points).
 
@@ -42,35 +46,14 @@ class Drawing:
     ``line`` and ``hold_line`` are a unit's help to another: drawn first, crossed at ``start`` if they
     failed."""
 
-    # A plain class, not a dataclass: this module is loaded by every process that adjudicates, and making a
-    # dataclass costs about as much as loading a small module.
-    __slots__ = ("dislodged", "end", "label", "shape", "start", "unit", "via", "words")
-
-    def __init__(
-        self,
-        shape: str,
-        start: str = "",
-        end: str = "",
-        via: str = "",
-        label: str = "",
-        dislodged: bool = False,
-        unit: Unit | None = None,
-        words: str = "",
-    ) -> None:
-        self.shape, self.start, self.end, self.via, self.label = shape, start, end, via, label
-        self.dislodged, self.unit, self.words = dislodged, unit, words
-
-    def _fields(self) -> tuple[object, ...]:
-        return (self.shape, self.start, self.end, self.via, self.label, self.dislodged, self.unit, self.words)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Drawing) and self._fields() == other._fields()
-
-    def __hash__(self) -> int:
-        return hash(self._fields())
-
-    def __repr__(self) -> str:
-        return f"Drawing{self._fields()!r}"
+    shape: str
+    start: str = ""
+    end: str = ""
+    via: str = ""
+    label: str = ""
+    dislodged: bool = False
+    unit: Unit | None = None
+    words: str = ""
 
 
 NOTHING = Drawing("none")
@@ -94,9 +77,6 @@ class Kind:
     position: int = 0  # its place among a unit's options of its group
     beside: bool = False  # given beside the unit's own order (module orders): names no unit to order once
     records: tuple[str, ...] = ()
-    # The order ``for_adjudication`` hands on only stands in for this one (a converting army's hold): its
-    # result is this order's own, never a line of its own. Any other order handed on has its result shown.
-    stand_in: bool = False
 
     def read(self, reading: Reading, intent: Intent) -> Any:
         """The order ``intent`` asks for, checked, or ``OrderError`` with the reason."""
@@ -128,10 +108,26 @@ class Kind:
         return NOTHING
 
     def for_adjudication(self, order: Any) -> Any | None:
-        """The order the phase pipeline hands on to the adjudication for this one (``conversions.
-        for_adjudication``): itself, another (a converting army holds: see ``stand_in``) or ``None``
-        (applied apart)."""
+        """The order the phase pipeline hands on to the adjudication for this one (``turn.hand_on``):
+        itself, another that stands in for it (a converting army holds) or ``None`` (``apply`` alone
+        gives its effect). The result of the order handed on is recorded as this order's, unless
+        ``apply`` reports one of its own."""
         return order
+
+    def destination(self, order: Any) -> str | None:
+        """The province ``order`` takes its unit to, if it moves it (a move, a retreat)."""
+        return None
+
+    def attacks(self, order: Any) -> str | None:
+        """The province ``order`` attacks, if it is a move into one (a move, an army landing)."""
+        return None
+
+    def apply(self, effects: Effects, power: str, order: Any) -> Effect | None:
+        """Apply ``order`` (``power``'s) to the state the phase leaves behind, once the adjudicator has
+        resolved the orders handed to it (``kinds/effects.py``). Returns how it went for an order whose
+        result is this step's (one not handed on, or handed on only as a stand-in), else ``None``: the
+        adjudicator's result stands, as for every standard order (the adjudicator moved the units)."""
+        return None
 
     def unit_key(self, order: Any) -> str | None:
         """The province of the unit the order commands (one order per unit); ``None`` for none."""

@@ -13,6 +13,7 @@ from dipserver.engine.types import PhaseType, Unit, UnitType, province_of
 
 if TYPE_CHECKING:
     from dipserver.engine.board import Board
+    from dipserver.engine.kinds.effects import Effects
     from dipserver.engine.kinds.offering import Offering
     from dipserver.engine.kinds.reading import Intent, Reading
     from dipserver.engine.position import Position
@@ -31,6 +32,15 @@ class RetreatKind(Kind):
     reads = ((PhaseType.RETREATS, "retreat"), (PhaseType.RETREATS, "move"))
     offered_in = (PhaseType.RETREATS,)
     position = 0
+
+    def destination(self, order: Retreat) -> str | None:
+        return province_of(order.dest)
+
+    def apply(self, effects: Effects, power: str, order: Retreat) -> None:
+        """A fleet told to stay a fleet (Sahara, E16) takes its flag where it retreats, if it gets there."""
+        waiting = effects.before.dislodged.get(province_of(order.unit))
+        if waiting is not None and waiting.stays_fleet and effects.succeeded(order):
+            effects.flags.add(province_of(order.dest))
 
     def read(self, reading: Reading, intent: Intent) -> Retreat:
         unit = dislodged_unit(reading, intent)

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 
 from dipserver.engine.board import Board
 from dipserver.engine.convoys import necessary_fleets, place_name, unit_name
-from dipserver.engine.types import ARMY, FLEET, Unit
+from dipserver.engine.types import Unit, UnitType
 
 
 class Standing:
@@ -36,13 +36,13 @@ class Standing:
         unit = self.units[prov]
         if unit.aboard:
             return f"The A/F in {self.name(unit.location)}"
-        return unit_name(self.board, ("A " if unit.type is ARMY else "F ") + unit.location)
+        return unit_name(self.board, ("A " if unit.type is UnitType.ARMY else "F ") + unit.location)
 
     def fleet_seas(self) -> frozenset[str]:
         """The water provinces where fleets stand now."""
         if self._fleet_seas is None:
             # The units are keyed by province: the fleets' provinces, less the coasts, by set in C.
-            fleet = FLEET
+            fleet = UnitType.FLEET
             self._fleet_seas = self.board.seas.intersection(
                 [p for p, u in self.units.items() if u.type is fleet]
             )

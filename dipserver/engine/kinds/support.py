@@ -15,7 +15,7 @@ from dipserver.engine.kinds.recording import Described, held_at, place, via, via
 from dipserver.engine.kinds.registry import Drawing, Kind, register
 from dipserver.engine.kinds.words import unit_at, unit_phrase
 from dipserver.engine.orders import OrderError, SupportHold, SupportMove
-from dipserver.engine.types import ARMY, FLEET, PhaseType, Unit, coast_of
+from dipserver.engine.types import PhaseType, Unit, UnitType, coast_of
 
 if TYPE_CHECKING:
     from dipserver.engine.board import Board
@@ -117,7 +117,7 @@ class SupportMoveKind(Kind):
             )
         # The supported move must be possible while this support is given (DATC 6.D.31): a fleet giving it
         # cannot also carry the army. (Inline, not a helper: every support of a phase comes here.)
-        if supported.type is FLEET:
+        if supported.type is UnitType.FLEET:
             if dest in board.fleet_moves(supported.location):
                 return None, ""
             coast = coast_of(dest)
@@ -140,7 +140,7 @@ class SupportMoveKind(Kind):
         at_sea = here in offering.fleet_seas
         found = []
         for other in offering.others(unit):
-            provinces = offering.move_provinces(other, here if at_sea and other.type is ARMY else "")
+            provinces = offering.move_provinces(other, here if at_sea and other.type is UnitType.ARMY else "")
             if not reach.isdisjoint(provinces):  # most units are out of reach: no set made for them
                 found += [SupportMove(unit.location, other.province, d) for d in sorted(reach & provinces)]
         return found

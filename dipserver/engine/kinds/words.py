@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from dipserver.engine.types import ARMY, RETREATS, Unit, UnitType, province_of
+from dipserver.engine.types import PhaseType, Unit, UnitType, province_of
 
 if TYPE_CHECKING:
     from dipserver.engine.board import Board
@@ -16,16 +16,16 @@ def unit_phrase(board: Board, unit: Unit, the: str = "The") -> str:
 
 
 def kind_word(unit_type: UnitType) -> str:
-    return "army" if unit_type is ARMY else "fleet"
+    return "army" if unit_type is UnitType.ARMY else "fleet"
 
 
 def a_unit(unit_type: UnitType) -> str:
-    return "an army" if unit_type is ARMY else "a fleet"
+    return "an army" if unit_type is UnitType.ARMY else "a fleet"
 
 
 def unit_at(position: Position, loc: str) -> str:
     """``A PAR`` for the unit at ``loc`` (in a retreat phase the dislodged one), else the province."""
-    if position.phase.type is RETREATS:
+    if position.phase.type is PhaseType.RETREATS:
         entry = position.dislodged.get(province_of(loc))
         unit = entry.unit if entry else None
     else:

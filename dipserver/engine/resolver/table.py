@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
-# The kinds of a sanitised order. ``Final``: compiled, each is the constant itself, not a global looked up.
+# The kinds of a sanitised order (``OrderTable.kind``).
 HOLD: Final = 0
 MOVE: Final = 1
 SUPPORT: Final = 2
@@ -25,14 +25,6 @@ class ConvoyRoute:
     finish: frozenset[int]
     links: Mapping[int, tuple[int, ...]]
 
-    def __init__(
-        self, start: tuple[int, ...], finish: frozenset[int], links: Mapping[int, tuple[int, ...]]
-    ) -> None:
-        # Compiled, this is C; the ``__init__`` ``dataclass`` writes stays Python (``orders.py`` says more).
-        object.__setattr__(self, "start", start)
-        object.__setattr__(self, "finish", finish)
-        object.__setattr__(self, "links", links)
-
 
 @dataclass(slots=True)
 class OrderTable:
@@ -50,25 +42,6 @@ class OrderTable:
     occupant: dict[str, int] = field(default_factory=dict)  # province -> unit number
     movers_to: dict[str, list[int]] = field(default_factory=dict)  # province -> MOVE orders into it
     opponent: list[int] = field(default_factory=list)  # head-to-head opponent of a MOVE, or -1
-
-    def __init__(
-        self,
-        province: Sequence[str],
-        power: list[str],
-        kind: list[int],
-        dest: list[str | None],
-        route: list[ConvoyRoute | None],
-        supports: list[list[int]],
-        occupant: dict[str, int] | None = None,  # None: a new dict each, as the fields' factories
-        movers_to: dict[str, list[int]] | None = None,
-        opponent: list[int] | None = None,
-    ) -> None:
-        # Compiled, this is C: built once a movement phase (``ConvoyRoute``'s says why).
-        self.province, self.power, self.kind, self.dest = province, power, kind, dest
-        self.route, self.supports = route, supports
-        self.occupant = {} if occupant is None else occupant
-        self.movers_to = {} if movers_to is None else movers_to
-        self.opponent = [] if opponent is None else opponent
 
     @classmethod
     def build(

@@ -151,10 +151,20 @@ def phase_deadline_extend(*, game_id: int, deadline: dt.datetime, now: dt.dateti
 
 
 @transaction.atomic
-def phase_process_now(*, game_id: int, now: dt.datetime | None = None) -> Phase:
-    """The game master's "process now": due at once, processed by a worker after commit."""
+def phase_process_now(
+    *, game_id: int, phase_name: str | None = None, now: dt.datetime | None = None
+) -> Phase:
+    """The game master's "process now": due at once, processed by a worker after commit. With
+    ``phase_name`` (the phase the master saw), only that phase: if the game has moved on, nothing is
+    processed and the refusal (``conflict``) says which phase it is in now."""
     game = game_locked(game_id)
     phase = phase_locked(game)
+    if phase_name is not None and phase.name != phase_name:
+        raise GameError(
+            f"{game.name} is in {phase.name} now, not {phase_name}: nothing was processed. "
+            f"Look at {phase.name} first, then ask again.",
+            code="conflict",
+        )
     if phase.status != Phase.Status.OPEN or game.status != Game.Status.ACTIVE:
         raise GameError(f"{game.name} has no open phase in play", code="phase_closed")
     phase.deadline = now or timezone.now()

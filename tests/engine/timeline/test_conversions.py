@@ -7,16 +7,10 @@ from dataclasses import replace
 import pytest
 
 from dipserver.engine.board import Board, board_for
-from dipserver.engine.conversions import (
-    army_conversions,
-    check_conversion,
-    fleet_conversions,
-    for_adjudication,
-    handed_on,
-    parse_conversion,
-    stay_flags,
-)
-from dipserver.engine.orders import ConvertToArmy, ConvertToFleet, Hold, Move, StayFleet
+from dipserver.engine.conversions import check_conversion, parse_conversion
+from dipserver.engine.kinds.effects import Effect, Effects, Given, apply_all
+from dipserver.engine.kinds.registry import kind_of
+from dipserver.engine.orders import ConvertToArmy, ConvertToFleet, Hold, Move, OrderResult, Outcome, StayFleet
 from dipserver.engine.parse import OrderError
 from dipserver.engine.position import Position
 from dipserver.engine.timeline import Hook
@@ -28,6 +22,28 @@ from .conftest import position_with, steps_of
 
 def winter(position: Position) -> Position:
     return replace(position, phase=Phase.parse("W1901A"))
+
+
+def applied(
+    board: Board,
+    phase: str,
+    before: dict[str, Unit],
+    after: dict[str, Unit],
+    orders: dict[str, list[object]],
+    outcomes: dict[int, Outcome] | None = None,
+) -> tuple[Effects, list[Effect]]:
+    """The kinds' effects of ``orders`` applied to the units the adjudicator left (``after``); each order
+    handed on succeeded, unless ``outcomes`` (by the order's id) says otherwise."""
+    given = [Given(power, o, kind_of(o)) for power, os in orders.items() for o in os]
+    handed = {id(g.order): (g, kind_of(g.order).for_adjudication(g.order)) for g in given}
+    results = {
+        key: OrderResult(g.power, seen, (outcomes or {}).get(key, Outcome.SUCCESS))
+        for key, (g, seen) in handed.items()
+        if seen is not None
+    }
+    start = Position(Phase.parse(phase), before, {})
+    effects = Effects(board, start, given, results, dict(after), {}, {}, board.map_state)
+    return effects, [effect for _, effect in apply_all(effects)]
 
 
 @pytest.fixture(scope="module")
@@ -106,13 +122,13 @@ def test_ordinary_orders_are_left_to_the_standard_parser(wall_of_ice: Variant, w
     )
 
 
-def test_e14_winter_conversion_is_free_and_a_removed_fleet_does_not_convert() -> None:
+def test_e14_winter_conversion_is_free_and_a_removed_fleet_does_not_convert(woi_board: Board) -> None:
 
     units = {"BRE": Unit("FRANCE", UnitType.FLEET, "BRE")}  # F MAR was removed in the same Winter
-    orders = {"FRANCE": [ConvertToArmy("BRE"), ConvertToArmy("MAR")]}
-    result, outcomes = army_conversions(units, orders)
-    assert result == {"BRE": Unit("FRANCE", UnitType.ARMY, "BRE")}
-    assert [(o.unit, ok) for _, o, ok, _ in outcomes] == [("BRE", True), ("MAR", False)]
+    orders: dict[str, list[object]] = {"FRANCE": [ConvertToArmy("BRE"), ConvertToArmy("MAR")]}
+    effects, outcomes = applied(woi_board, "W1901A", units, units, orders)
+    assert effects.units == {"BRE": Unit("FRANCE", UnitType.ARMY, "BRE")}
+    assert [e.outcome for e in outcomes] == [Outcome.SUCCESS, Outcome.VOID]
 
 
 # --- Deluge: army to fleet during movement --------------------------------------------------------
@@ -143,7 +159,9 @@ def test_e15_deluge_a_split_coast_must_be_named(deluge: Variant, deluge_1902: Bo
     )
 
 
-def test_e15_deluge_conversion_fails_when_another_power_moves_in_even_if_it_bounces() -> None:
+def test_e15_deluge_conversion_fails_when_another_power_moves_in_even_if_it_bounces(
+    deluge_1902: Board,
+) -> None:
 
     army = Unit("GERMANY", UnitType.ARMY, "KIE")
     units = {
@@ -151,36 +169,34 @@ def test_e15_deluge_conversion_fails_when_another_power_moves_in_even_if_it_boun
         "BER": Unit("GERMANY", UnitType.ARMY, "BER"),
         "HOL": Unit("FRANCE", UnitType.ARMY, "HOL"),
     }
-    orders = {"GERMANY": [ConvertToFleet("KIE")], "FRANCE": [Move("HOL", "KIE")]}
-    assert for_adjudication(orders) == {"GERMANY": [Hold("KIE")], "FRANCE": [Move("HOL", "KIE")]}
-    after, results = fleet_conversions(units, units, orders)  # the French move bounced
-    assert after["KIE"] == army
-    assert results[0][2:] == (False, "FRANCE ordered a move into KIE")
+    move = Move("HOL", "KIE")
+    orders: dict[str, list[object]] = {"GERMANY": [ConvertToFleet("KIE")], "FRANCE": [move]}
+    effects, [outcome] = applied(deluge_1902, "S1902M", units, units, orders, {id(move): Outcome.BOUNCE})
+    assert effects.units["KIE"] == army
+    assert outcome == Effect(Outcome.VOID, "FRANCE ordered a move into KIE")
 
 
-def test_e15_the_converting_army_s_hold_is_named_a_stand_in_and_no_other_order_is() -> None:
-    orders = {"GERMANY": [ConvertToFleet("KIE")], "FRANCE": [Move("HOL", "KIE")]}
-    plain, stand_ins = handed_on(orders)
-    [hold], [move] = plain["GERMANY"], plain["FRANCE"]
-    assert hold == Hold("KIE") and stand_ins == {id(hold)}
-    assert id(move) not in stand_ins
+def test_e15_the_converting_army_holds_meanwhile() -> None:
+    assert kind_of(ConvertToFleet("KIE")).for_adjudication(ConvertToFleet("KIE")) == Hold("KIE")
 
 
-def test_e15_deluge_conversion_succeeds_when_only_its_own_power_moves_in() -> None:
+def test_e15_deluge_conversion_succeeds_when_only_its_own_power_moves_in(deluge_1902: Board) -> None:
 
     units = {"KIE": Unit("GERMANY", UnitType.ARMY, "KIE"), "BER": Unit("GERMANY", UnitType.ARMY, "BER")}
-    orders = {"GERMANY": [ConvertToFleet("KIE"), Move("BER", "KIE")]}
-    after, results = fleet_conversions(units, units, orders)
-    assert after["KIE"] == Unit("GERMANY", UnitType.FLEET, "KIE")
-    assert results[0][2] is True
+    move = Move("BER", "KIE")
+    orders: dict[str, list[object]] = {"GERMANY": [ConvertToFleet("KIE"), move]}
+    effects, [outcome] = applied(deluge_1902, "S1902M", units, units, orders, {id(move): Outcome.BOUNCE})
+    assert effects.units["KIE"] == Unit("GERMANY", UnitType.FLEET, "KIE")
+    assert outcome.outcome is Outcome.SUCCESS
 
 
-def test_e15_a_convoyed_move_with_a_broken_route_does_not_count() -> None:
+def test_e15_a_convoyed_move_with_a_broken_route_does_not_count(deluge_1902: Board) -> None:
 
     units = {"KIE": Unit("GERMANY", UnitType.ARMY, "KIE")}
-    orders = {"GERMANY": [ConvertToFleet("KIE")], "ENGLAND": [Move("YOR", "KIE", via_convoy=True)]}
-    after, _ = fleet_conversions(units, units, orders, move_counts=lambda power, move: not move.via_convoy)
-    assert after["KIE"].type is UnitType.FLEET
+    move = Move("YOR", "KIE", via_convoy=True)
+    orders: dict[str, list[object]] = {"GERMANY": [ConvertToFleet("KIE")], "ENGLAND": [move]}
+    effects, _ = applied(deluge_1902, "S1902M", units, units, orders, {id(move): Outcome.NO_CONVOY})
+    assert effects.units["KIE"].type is UnitType.FLEET
 
 
 # --- Sahara: stay a fleet --------------------------------------------------------------------------
@@ -195,9 +211,13 @@ def test_e16_sahara_stay_fleet_is_parsed_in_movement(sahara: Variant) -> None:
         parse_conversion("A SMY stays fleet", board, pos, "TURKEY")
 
 
-def test_e16_sahara_flags_follow_the_fleet_to_where_it_ends_the_season() -> None:
+def test_e16_sahara_flags_follow_the_fleet_to_where_it_ends_the_season(sahara: Variant) -> None:
 
+    board = board_for(sahara, sahara.map_state)
     before = {"EAS": Unit("TURKEY", UnitType.FLEET, "EAS"), "SMY": Unit("TURKEY", UnitType.FLEET, "SMY")}
     after = {"SYR": Unit("TURKEY", UnitType.FLEET, "SYR"), "SMY": before["SMY"]}
-    orders = {"TURKEY": [Move("EAS", "SYR"), StayFleet("EAS"), Hold("SMY"), StayFleet("SMY")]}
-    assert stay_flags(before, after, orders) == {"SYR", "SMY"}
+    orders: dict[str, list[object]] = {
+        "TURKEY": [Move("EAS", "SYR"), StayFleet("EAS"), Hold("SMY"), StayFleet("SMY")]
+    }
+    effects, _ = applied(board, "F1902M", before, after, orders)
+    assert effects.flags == {"SYR", "SMY"}

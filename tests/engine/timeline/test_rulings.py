@@ -15,7 +15,6 @@ import pytest
 from dipserver.engine.board import board_for
 from dipserver.engine.builds import build_problem
 from dipserver.engine.coasts import canals
-from dipserver.engine.conversions import fleet_conversions
 from dipserver.engine.parse import OrderError, parse_order
 from dipserver.engine.position import Position
 from dipserver.engine.timeline import (
@@ -26,6 +25,7 @@ from dipserver.engine.timeline import (
     hooks_between,
     load_timeline,
 )
+from dipserver.engine.turn import play_phase
 from dipserver.engine.types import Phase, Season, Terrain, Unit, UnitType
 from dipserver.engine.variant import Variant
 
@@ -401,5 +401,6 @@ def test_e25_a_province_beside_frozen_seas_only_is_no_place_to_build_a_fleet(wal
 
 def test_e24_without_orders_a_stranded_fleet_becomes_an_army_and_no_army_converts(sahara: Variant) -> None:
     assert unit_at(fire(sahara, 1903, SPRING, "ITALY F NAP"), "NAP") == "ITALY A NAP"
-    army = {"KIE": Unit("GERMANY", UnitType.ARMY, "KIE")}
-    assert fleet_conversions(army, army, {})[0] == army
+    position = replace(position_with(sahara, "ITALY A NAP"), phase=Phase.parse("S1903M"))
+    turn = play_phase(sahara, before(steps_of(sahara), 1903, SPRING), position, {})
+    assert turn.position.units["NAP"] == Unit("ITALY", UnitType.ARMY, "NAP")

@@ -119,11 +119,11 @@ def test_e17_sahara_otherwise_nobody_wins(
 # --- Deluge --------------------------------------------------------------------------------------
 
 
-def test_e17_deluge_the_only_power_left_in_play_wins_at_once(deluge: Variant) -> None:
-    # The other powers have no unit and no centre left to build on (E17: a centre would keep them in).
+def test_e17_deluge_a_lone_survivor_before_the_end_is_not_yet_the_winner(deluge: Variant) -> None:
+    # The others have no unit and no centre left to build on, but the sea rises on until 1908: Austria
+    # may yet drown, and then nobody wins (seed 004: "the winner is the survivor after W 1908").
     pos = position_with(deluge, "AUSTRIA F ADR", "AUSTRIA A TYR", owners={"VIE": "AUSTRIA"})
-    outcome = game_outcome(deluge, deluge.map_state, at(pos, "F1905M"), W("S1905M"))
-    assert outcome is not None and (outcome.result, outcome.powers) == (Result.WIN, ("AUSTRIA",))
+    assert game_outcome(deluge, deluge.map_state, at(pos, "F1905M"), W("S1905M")) is None
 
 
 def test_e17_deluge_the_survivor_after_winter_1908_wins_and_drowning_everyone_is_no_winner(
@@ -142,3 +142,14 @@ def test_e17_deluge_the_survivor_after_winter_1908_wins_and_drowning_everyone_is
 def test_e17_deluge_two_survivors_before_1908_play_on(deluge: Variant) -> None:
     pos = position_with(deluge, "ITALY A SWI", "FRANCE F MAO")
     assert game_outcome(deluge, deluge.map_state, at(pos, "S1906M"), W("W1905A")) is None
+
+
+def test_e17_deluge_a_lone_survivor_wins_early_once_the_sea_has_no_change_left(deluge: Variant) -> None:
+    # The last change comes before the Winter 1907 adjustments: alone after them, Italy can no longer
+    # drown, so it is the survivor after W1908 already.
+    final = final_map(deluge, 1907)
+    pos = position_with(deluge, "ITALY A SWI", owners={"SWI": "ITALY"})
+    assert game_outcome(deluge, final, at(pos, "W1907A"), W("F1907M")) is None
+    assert game_outcome(deluge, final, at(pos, "S1908M"), W("W1907A")) == Outcome(
+        Result.WIN, ("ITALY",), "ITALY is the only power left in play."
+    )

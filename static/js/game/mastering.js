@@ -1,0 +1,70 @@
+// The game master's "Process now" on the game page. It asks first, as the admin does, naming the powers
+// that have not ordered and those not ready, and the request names the phase the master was asked about:
+// if the game has moved on meanwhile (the last player's ready processed it), the server answers 409 and
+// processes nothing, and the page says so and shows the phase it is in now.
+
+import { call } from "../api.js";
+import { phaseTitle } from "../words.js";
+import { $, API, notice, page, state } from "./page.js";
+
+// Who is still to act in the open phase, from the game's detail: {notOrdered, notReady} (power names in
+// alphabetical order, as the admin lists them).
+export function stillToAct(game) {
+  const acting = game.powers
+    .filter((p) => p.power && p.status === "active" && p.needs_orders)
+    .sort((a, b) => a.power.localeCompare(b.power));
+  return {
+    notOrdered: acting.filter((p) => !p.has_orders).map((p) => p.power),
+    notReady: acting.filter((p) => !p.ready).map((p) => p.power),
+  };
+}
+
+function listWords(powers, none) {
+  return powers.length ? powers.join(", ") : none;
+}
+
+// Fill the confirmation with the phase and who is still to act; returns the phase's name, or null when
+// there is no open phase to process.
+function ask(dialog) {
+  const game = state.game;
+  const phase = game?.current_phase;
+  if (!phase || phase.status !== "open" || game.status !== "active") return null;
+  const { notOrdered, notReady } = stillToAct(game);
+  $("process-phase").textContent = phaseTitle(phase.name);
+  $("process-not-ordered").textContent = listWords(notOrdered, "every power has orders");
+  $("process-not-ready").textContent = listWords(notReady, "every power is ready");
+  dialog.dataset.phase = phase.name;
+  return phase.name;
+}
+
+async function processNow(phaseName) {
+  const { status, body } = await call(`${API}/process`, { method: "POST", json: { phase: phaseName }, accept: [409] });
+  state.etag = null;
+  if (status === 409) {
+    notice(body?.error?.message || "The game has moved on: nothing was processed.", "error");
+  } else {
+    notice(`${phaseTitle(phaseName)} is being processed.`, "ok");
+  }
+  await page.refresh();
+}
+
+export function wireProcessNow(guarded) {
+  const button = $("process-now");
+  const dialog = $("process-confirm");
+  if (!button || !dialog) return;
+  button.addEventListener("click", () =>
+    guarded(async () => {
+      state.etag = null;
+      await page.refresh(); // ask about the phase as it is now, not as the last poll saw it
+      if (ask(dialog) === null) {
+        notice("There is no open phase to process.", "error");
+        return;
+      }
+      dialog.returnValue = "";
+      dialog.showModal();
+    }),
+  );
+  dialog.addEventListener("close", () => {
+    if (dialog.returnValue === "process") guarded(() => processNow(dialog.dataset.phase));
+  });
+}

@@ -1,0 +1,43 @@
+"""The server plays an order kind defined outside the engine (``tests/engine/kinds_outside/``) as the engine
+does: offered among a unit's options, accepted when given, applied when the phase is processed, its result
+served as a record of its own kind, and its effect on the map kept in the game's next phase."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from types import ModuleType
+
+import pytest
+
+from dipserver.engine.kinds.registry import unregister
+from dipserver.games.models import Game, Phase
+from dipserver.games.services.phases import phase_process
+from tests.api.conftest import client_for, user_of
+from tests.engine.test_kind_from_outside import load_scorch
+
+
+@pytest.fixture
+def scorch() -> Iterator[ModuleType]:
+    module = load_scorch()
+    try:
+        yield module
+    finally:
+        unregister(module.KIND)
+
+
+def test_the_server_offers_accepts_and_applies_the_kind(scorch: ModuleType, game: Game) -> None:
+    france = client_for(user_of(game, "FRANCE"))
+    options = france.get(f"/api/v1/games/{game.id}/options").json()
+    assert {"text": "A PAR scorches", "kind": "scorch", "unit": "PAR"} in options["units"]["PAR"]
+    answer = france.put(
+        f"/api/v1/games/{game.id}/orders", {"phase": "S1901M", "orders": ["A PAR scorches"]}, format="json"
+    )
+    assert answer.status_code == 200, answer.content[:300]
+    assert [row["valid"] for row in answer.json()["orders"]] == [True]
+    phase_process(phase_id=game.current_phase_id, force=True)
+
+    served = client_for().get(f"/api/v1/games/{game.id}/phases/0").json()["results"]
+    [burnt] = [r for r in served if r["kind"] == "scorch"]
+    assert (burnt["power"], burnt["order"], burnt["outcome"]) == ("FRANCE", "A PAR scorches", "success")
+    following = Phase.objects.get(game=game, index=1).snapshot
+    assert "PAR" not in following["map"]["supply_centres"] and "PAR" not in following["owners"]
