@@ -12,7 +12,7 @@ import stat
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, TYPE_CHECKING
 
-from dipserver.adjudicator.codec import line_answerer
+from dipserver.adjudicator.codec import MAX_REQUEST, line_answerer
 
 if TYPE_CHECKING:
     from dipserver.adjudicator.workers import Output
@@ -46,7 +46,21 @@ class _TextWriter:
 collector: bool | None = None
 
 
-def answer_lines(lines: Iterable[bytes], out: Output, flush: bool) -> None:
+def bounded(stream: IO[bytes]) -> Iterator[bytes]:
+    """The stream's lines, as iterating it gives them, except that a line longer than a request may be is
+    cut to its first ``MAX_REQUEST + 1`` bytes (its answer says it is too large) and the rest of it read
+    in pieces and dropped: no line is ever held whole, however long."""
+    limit = MAX_REQUEST + 1
+    readline = stream.readline
+    while line := readline(limit):
+        if len(line) == limit and line[-1:] != b"\n":
+            while (rest := readline(READ_SIZE)) and rest[-1:] != b"\n":
+                pass
+        yield line
+
+
+def answer_lines(lines: Iterable[bytes], out: Output, flush: bool, command: str = "adjudicate") -> None:
+    """``command``'s answer to each line (``codec.COMMANDS``), written in order to ``out``."""
     write, rest = out.write, iter(lines)
     # The first answer loads the engine and the variant: many objects that live as long as the process and
     # no garbage cycles, so the cyclic collector is off for it, and what it built is then frozen, out of the
@@ -54,7 +68,7 @@ def answer_lines(lines: Iterable[bytes], out: Output, flush: bool) -> None:
     enabled = gc.isenabled() if collector is None else collector
     gc.disable()
     try:
-        answer_line = line_answerer()
+        answer_line = line_answerer(command)
         for line in rest:
             write(answer_line(line))
             if flush:
@@ -108,15 +122,21 @@ def chunks(stream: IO[bytes], read: Callable[[int, int], bytes] = os.read) -> It
     import select
 
     partial, ready = list[bytes](), list[bytes]()  # the pieces of a line not complete yet; whole lines
+    # The bytes of ``partial``: of a line longer than a request may be, only the first ``limit`` are kept
+    # (its answer says it is too large), so that no line is ever held whole.
+    held, limit = 0, MAX_REQUEST + 1
     while data := read(fd, READ_SIZE):  # blocks only until some input (or its end) comes
         *lines, rest = data.split(b"\n")
         if lines:
             if partial:  # a line that began in earlier pieces ends in this one
-                lines[0] = b"".join((*partial, lines[0]))
+                lines[0] = b"".join((*partial, lines[0][: limit - held]))
                 partial.clear()
+                held = 0
             ready.extend(line + b"\n" for line in lines)
-        if rest:
-            partial.append(rest)  # the start of a line (or the middle of a long one), joined once it ends
+        if rest and held < limit:
+            # The start of a line (or the middle of a long one), joined once it ends.
+            partial.append(rest[: limit - held] if held + len(rest) > limit else rest)
+            held += len(partial[-1])
         while len(ready) >= _CHUNK_LINES:
             yield ready[:_CHUNK_LINES]
             del ready[:_CHUNK_LINES]

@@ -10,6 +10,9 @@ Commands:
   answers are compact JSON in UTF-8 (orjson's: a non-ASCII character is written as itself; where orjson is
   not installed, the stdlib writes it as a ``\\uXXXX`` escape, the same JSON value); a single request's
   answer is the stdlib's, ASCII with escapes.
+- ``options`` reads the same requests and answers each with every power's legal orders for the position,
+  each power's in the shape of the API's ``GET .../options`` (``offers.py``); ``--jsonl``, ``--workers``
+  and ``--pretty`` as for ``adjudicate``.
 - ``check <variant>`` validates a variant's files and its map at the start and after every change of its
   timeline; it prints the problems and exits 1 if there are any. Notes (provinces the timeline cuts off
   on purpose) are printed too but are not problems.
@@ -60,7 +63,7 @@ def main(
     """
     args = _plain_batch(sys.argv[1:] if argv is None else argv) or _parser().parse_args(argv)
     if collector is not None:
-        if args.command == "adjudicate" and args.jsonl and args.workers == 1:
+        if args.command in _ANSWERING and args.jsonl and args.workers == 1:
             batch.collector = collector
         elif collector:
             gc.enable()
@@ -75,17 +78,17 @@ def main(
 
 def _plain_batch(argv: Sequence[str]) -> Any:
     """The arguments of the batch's plain forms, ``adjudicate --jsonl`` and ``adjudicate --jsonl --workers
-    N``, read without argparse: building its parser is a tenth of a one-request run. Anything else (help,
-    other spellings, mistakes) is None, left to argparse and its messages."""
+    N`` (``options`` too), read without argparse: building its parser is a tenth of a one-request run.
+    Anything else (help, other spellings, mistakes) is None, left to argparse and its messages."""
     if len(argv) == 2:
         workers = "1"
     elif len(argv) == 4 and argv[2] == "--workers":
         workers = argv[3]
     else:
         return None
-    if argv[0] != "adjudicate" or argv[1] != "--jsonl" or not (workers.isascii() and workers.isdigit()):
+    if argv[0] not in _ANSWERING or argv[1] != "--jsonl" or not (workers.isascii() and workers.isdigit()):
         return None
-    return SimpleNamespace(command="adjudicate", jsonl=True, pretty=False, workers=int(workers))
+    return SimpleNamespace(command=argv[0], jsonl=True, pretty=False, workers=int(workers))
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -96,26 +99,22 @@ def _parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    adj = commands.add_parser(
+    adjudicate = commands.add_parser(
         "adjudicate",
         help="adjudicate one phase: a JSON request on stdin, the JSON answer on stdout",
         description="Read a request (variant, phase, units, centers, [homes], [dislodged], orders) as JSON "
         "on stdin; write the results and the next position as JSON on stdout.",
     )
-    adj.add_argument(
-        "--jsonl",
-        action="store_true",
-        help="one request per line in, one answer per line out, in order; bad lines get an error line",
+    _request_arguments(adjudicate, "adjudicate")
+    offers = commands.add_parser(
+        "options",
+        help="every power's legal orders for one position: a JSON request on stdin, the answer on stdout",
+        description="Read a request as adjudicate reads it (its orders are not needed, and not read); "
+        'write {"phase", "options": {POWER: ...}}, each power\'s entry in the shape of the API\'s '
+        "GET /api/v1/games/<id>/options: its units' orders, builds, conversions and rule module orders, "
+        "each {text, kind, ...the order's fields}. Send an option's text back unchanged as an order.",
     )
-    adj.add_argument("--pretty", action="store_true", help="indent the JSON (not with --jsonl)")
-    adj.add_argument(
-        "--workers",
-        type=int,
-        default=1,
-        metavar="N",
-        help="with --jsonl: adjudicate in N processes (default 1), answers still in input order; from a "
-        "pipe each chunk of requests already sent is answered and flushed as soon as it is done",
-    )
+    _request_arguments(offers, "answer")
 
     check = commands.add_parser(
         "check",
@@ -142,8 +141,28 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _request_arguments(parser: argparse.ArgumentParser, verb: str) -> None:
+    """The arguments of the commands that answer requests (``adjudicate``, ``options``)."""
+    parser.add_argument(
+        "--jsonl",
+        action="store_true",
+        help="one request per line in, one answer per line out, in order; bad lines get an error line",
+    )
+    parser.add_argument("--pretty", action="store_true", help="indent the JSON (not with --jsonl)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help=f"with --jsonl: {verb} in N processes (default 1), answers still in input order; from a "
+        "pipe each chunk of requests already sent is answered and flushed as soon as it is done",
+    )
+
+
 def _timeline_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("variant", help="variant slug, e.g. standard or wall_of_ice")
+    parser.add_argument(
+        "variant", help="variant slug, e.g. standard or wall_of_ice, or the path of a variant's folder"
+    )
     parser.add_argument("--mode", choices=("exact", "random"), default="exact", help="timeline mode")
     parser.add_argument("--seed", help="random mode: the game secret every draw is made from")
     parser.add_argument(
@@ -185,18 +204,19 @@ def _game_options(args: argparse.Namespace) -> tuple[dict[str, Any], str | None]
     return rest, (args.seed if args.mode == "random" else None)
 
 
-# --- adjudicate ---------------------------------------------------------------------------------------
+# --- adjudicate, options -----------------------------------------------------------------------------------
 
 
-def _adjudicate(args: argparse.Namespace, stdin: IO[bytes], stdout: IO[str]) -> int:
+def _answer(args: argparse.Namespace, stdin: IO[bytes], stdout: IO[str]) -> int:
+    """``adjudicate`` and ``options``: requests in, the command's answers out."""
     out = batch.binary(stdout)
     try:
-        return _adjudicate_to(args, stdin, out)
+        return _answer_to(args, stdin, out)
     finally:
         out.flush()
 
 
-def _adjudicate_to(args: argparse.Namespace, stdin: IO[bytes], out: Output) -> int:
+def _answer_to(args: argparse.Namespace, stdin: IO[bytes], out: Output) -> int:
     if args.workers < 1:
         import json
 
@@ -209,21 +229,25 @@ def _adjudicate_to(args: argparse.Namespace, stdin: IO[bytes], out: Output) -> i
             from dipserver.adjudicator.workers import WorkerError, answer_in_parallel
 
             try:
-                answer_in_parallel(batch.chunks(stdin), out, args.workers, flush, line_answerer())
+                answer_in_parallel(batch.chunks(stdin), out, args.workers, flush, line_answerer(args.command))
             except WorkerError as exc:
                 print(f"dipserver: {exc}; no answers follow the last one written", file=sys.stderr)
                 return 1
         elif flush:
-            batch.answer_lines(stdin, out, flush)
+            batch.answer_lines(batch.bounded(stdin), out, flush, args.command)
         else:
             # A file is read in large pieces too (the stream reads 8 KB at a time), from where it stands.
             with open(stdin.fileno(), "rb", buffering=batch.READ_SIZE, closefd=False) as lines:
                 lines.seek(stdin.tell())
-                batch.answer_lines(lines, out, flush)
+                batch.answer_lines(batch.bounded(lines), out, flush, args.command)
         return 0
     import json  # (only here: a batch with orjson never needs the stdlib's JSON, a millisecond to import)
 
-    answer = answer_text(stdin.read())  # the stdlib's JSON, in and out: see ``codec._loads``
+    from dipserver.adjudicator.codec import MAX_REQUEST
+
+    # The stdlib's JSON, in and out (see ``codec._loads``). A byte more than a request may be is enough
+    # to refuse it: the rest is never read.
+    answer = answer_text(stdin.read(MAX_REQUEST + 1), args.command)
     out.write(json.dumps(answer, indent=2 if args.pretty else None).encode() + b"\n")
     return 1 if "error" in answer else 0
 
@@ -294,14 +318,26 @@ def _map(args: argparse.Namespace, stdin: IO[bytes], stdout: IO[str]) -> int:
     return 0
 
 
-def _load(slug: str) -> Any:
+def _load(name: str) -> Any:
+    """The variant a command names: a slug of ``variants/``, or the path of a variant's folder (one being
+    written, its base variants beside it)."""
+    from dataclasses import replace
+    from pathlib import Path
+
     from dipserver.engine.variant import load_variant
 
-    return load_variant(slug)
+    if "/" not in name and name not in (".", ".."):
+        return load_variant(name)
+    folder = Path(name).resolve()
+    # Its timeline is read from beside it too, as an archived version's is (``load_variant_from_sources``).
+    return replace(load_variant(folder.name, folder.parent), source_root=folder.parent)
 
+
+_ANSWERING = ("adjudicate", "options")  # the commands that answer requests (``codec.COMMANDS``)
 
 _COMMANDS: dict[str, Command] = {
-    "adjudicate": _adjudicate,
+    "adjudicate": _answer,
+    "options": _answer,
     "check": _check,
     "timeline": _timeline,
     "map": _map,

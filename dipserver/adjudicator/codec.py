@@ -83,9 +83,16 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-# ``(adjudicate_request, RequestError)``, imported on the first request: an import statement costs about a
-# microsecond each time it runs, and ``check`` or ``map`` need no adjudication.
-_engine: tuple[Callable[..., dict[str, Any]], type[Exception]] | None = None
+# The commands that answer requests: each one's ``(module, function)``, a decoded request in and its
+# answer out, ``RequestError`` (``request.py``) for a bad request.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "adjudicate": ("dipserver.adjudicator.jsonio", "adjudicate_request"),
+    "options": ("dipserver.adjudicator.offers", "options_request"),
+}
+
+# ``command -> (its answer function, RequestError)``, imported on the command's first request: an import
+# statement costs about a microsecond each time it runs, and ``check`` or ``map`` need no adjudication.
+_engine: dict[str, tuple[Callable[[Any], dict[str, Any]], type[Exception]]] = {}
 
 
 # The answer to JSON nested deeper than the stdlib's decoder can follow (it recurses once per level, and
@@ -97,8 +104,22 @@ TOO_DEEP = "not valid JSON: arrays and objects nested too deeply (a request need
 TOO_DEEP_VALUE = "a value in the request is nested too deeply (a request needs only a few levels)"
 
 
-def answer_text(text: str | bytes) -> dict[str, Any]:
-    """The answer to one request's JSON text; every failure becomes ``{"error": ...}``, never a traceback."""
+# The largest request read, in bytes (or characters) of JSON: a position of our largest map with its "map"
+# is under 8 KB, and with an order of the longest for every unit under 40 KB. A larger one is refused
+# before it is decoded; the readers never hold more of one than a byte over this (``batch``).
+MAX_REQUEST = 1 << 20
+TOO_LARGE = f"request too large: a request is at most {MAX_REQUEST:,} bytes of JSON"
+
+
+def too_large(text: str | bytes) -> dict[str, Any]:
+    return {"error": TOO_LARGE}
+
+
+def answer_text(text: str | bytes, command: str = "adjudicate") -> dict[str, Any]:
+    """``command``'s answer to one request's JSON text (``COMMANDS``); every failure becomes
+    ``{"error": ...}``, never a traceback."""
+    if len(text) > MAX_REQUEST:
+        return too_large(text)
     try:
         data = _loads(text)
     except ValueError as exc:  # JSONDecodeError, and UnicodeDecodeError for bytes that are not UTF-8
@@ -107,17 +128,20 @@ def answer_text(text: str | bytes) -> dict[str, Any]:
         return {"error": f"not valid JSON: {exc}"}
     except RecursionError:
         return {"error": TOO_DEEP}
-    return _answer_data(data)
+    return _answer_data(data, command)
 
 
-def _answer_data(data: Any) -> dict[str, Any]:
-    """The answer to one decoded request, as ``answer_text`` gives it."""
-    global _engine
-    if _engine is None:
-        from dipserver.adjudicator.jsonio import RequestError, adjudicate_request
+def _answer_data(data: Any, command: str = "adjudicate") -> dict[str, Any]:
+    """``command``'s answer to one decoded request, as ``answer_text`` gives it."""
+    found = _engine.get(command)
+    if found is None:
+        import importlib
 
-        _engine = adjudicate_request, RequestError
-    adjudicate, request_error = _engine
+        from dipserver.adjudicator.request import RequestError
+
+        module, function = COMMANDS[command]
+        found = _engine[command] = getattr(importlib.import_module(module), function), RequestError
+    adjudicate, request_error = found
     try:
         return adjudicate(data)
     except request_error as exc:
@@ -128,16 +152,16 @@ def _answer_data(data: Any) -> dict[str, Any]:
         return {"error": f"internal error ({type(exc).__name__}): {exc}"}
 
 
-def line_answerer() -> Callable[[bytes], bytes]:
-    """The batch's ``line -> answer line`` (newline included): ``_encode(answer_text(line)) + b"\n"``, with
-    orjson's decoding and encoding called directly. A batch would spend a few microseconds a line on the
-    layers in between (two wrappers, a copy of each answer to add its newline); a line orjson cannot read
-    goes the layered way, which says what is wrong."""
+def line_answerer(command: str = "adjudicate") -> Callable[[bytes], bytes]:
+    """The batch's ``line -> answer line`` (newline included): ``_encode(answer_text(line, command))
+    + b"\n"``, with orjson's decoding and encoding called directly. A batch would spend a few microseconds
+    a line on the layers in between (two wrappers, a copy of each answer to add its newline); a line orjson
+    cannot read goes the layered way, which says what is wrong."""
     encode = _use_codec()
     try:
         import orjson
     except ImportError:
-        return lambda line: encode(answer_text(line)) + b"\n"
+        return lambda line: encode(answer_text(line, command)) + b"\n"
     loads, dumps, decode_error, newline = (
         orjson.loads,
         orjson.dumps,
@@ -146,11 +170,13 @@ def line_answerer() -> Callable[[bytes], bytes]:
     )
 
     def answer_line(line: bytes) -> bytes:
+        if len(line) > MAX_REQUEST:
+            return dumps(too_large(line), option=newline)
         try:
             data = loads(line)
         except decode_error:  # not JSON to orjson: the stdlib decides, and gives the message
-            return encode(answer_text(line)) + b"\n"
-        answer = _answer_data(data)
+            return encode(answer_text(line, command)) + b"\n"
+        answer = _answer_data(data, command)
         try:
             return dumps(answer, option=newline)
         except TypeError:  # orjson.JSONEncodeError: a lone surrogate, an int beyond 64 bits

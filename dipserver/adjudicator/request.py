@@ -12,9 +12,11 @@ from dataclasses import replace
 from typing import Any, TypeVar, final
 
 from dipserver.adjudicator.answers import _MAX_BOARDS, _POWER_SETS, _POWERS, _homes_data, _power_set
+from dipserver.adjudicator.placement import cannot_stand, dislodged_by_own
 from dipserver.engine.board import Board, board_for
 from dipserver.engine.position import Dislodged, Position
-from dipserver.engine.types import Phase, PhaseType, Terrain, Unit, UnitType, province_of, unit_moved
+from dipserver.engine.readings import MAX_ORDER_TEXT, too_long
+from dipserver.engine.types import Phase, PhaseType, Unit, UnitType, province_of, unit_moved
 from dipserver.engine.variant import VARIANTS_DIR, Variant, VariantError, load_variant
 
 REQUEST_KEYS = frozenset({"variant", "phase", "units", "centers", "homes", "dislodged", "orders"})
@@ -76,9 +78,9 @@ def read_request(data: Any) -> Request:
     changing = _CHANGING[variant]
     allowed = (TIMELINE_KEYS if changing else MODULE_KEYS) | ({"board"} if generated is not None else set())
     if unknown and not unknown <= allowed:
-        keys = sorted(REQUEST_KEYS | allowed)
+        keys, refused = sorted(REQUEST_KEYS | allowed), sorted(unknown - allowed)
         extra = "" if changing or unknown - TIMELINE_KEYS else f" ({variant.slug}'s map never changes)"
-        raise RequestError(f"unknown field(s) {sorted(unknown)}{extra}; a request has {keys}")
+        raise RequestError(f"unknown field(s) {refused}{extra}; a request has {keys}")
     phase = _phase(data.get("phase"))
     board = _changing_board(variant, data) if changing else _board(variant, data.get("homes"))
     units = _units(board, _power_table(variant, data, "units", required=True))
@@ -313,27 +315,10 @@ def _unit(board: Board, text: str, power: str, where: str) -> Unit:
     if unit.province not in board.provinces:
         raise RequestError(f"{where}: {text!r}: {unit.province} is not a province on this map")
     if not board.can_occupy(unit.type, unit.location):
-        raise RequestError(f"{where}: {text!r}: {_cannot_stand(board, unit)}")
+        raise RequestError(f"{where}: {text!r}: {cannot_stand(board, unit)}")
     if unit.aboard and not board.is_water(unit.province):
         raise RequestError(f"{where}: {text!r}: an A/F (a fleet with an army aboard) is always at sea")
     return unit
-
-
-def _cannot_stand(board: Board, unit: Unit) -> str:
-    prov, name = unit.province, board.province_name(unit.province)
-    terrain = board.terrain(prov)
-    if not terrain.passable:
-        return f"{name} is {terrain.value}: no unit can stand there"
-    if unit.type is UnitType.ARMY:
-        if terrain is Terrain.SEA:
-            return f"an army cannot stand in {name}, a sea"
-        return f"an army stands in a province, not on a coast: write {prov}"
-    coasts = board.coasts(prov)
-    if coasts and unit.location == prov:
-        return f"say which coast of {name} the fleet is on: " + " or ".join(f"{prov}/{c}" for c in coasts)
-    if coasts:
-        return f"{name} has no {unit.location.partition('/')[2]} coast"
-    return f"a fleet cannot stand in {name}: it is not on the sea"
 
 
 # power -> text -> (its province, the unit), for texts already found valid on that board
@@ -451,6 +436,9 @@ def _dislodged(
             if not isinstance(entry, dict) or not isinstance(entry.get("unit"), str):
                 raise RequestError(f'{where}: each entry is {{"unit": "A RUM", "retreats": ["SER"]}}')
             unit = _unit(board, entry["unit"], power, where)
+            standing = units.get(unit.province)
+            if standing is not None and standing.power == power:
+                raise RequestError(f"{where}: {entry['unit']}: {dislodged_by_own(board, unit, standing)}")
             retreats = _strings(entry.get("retreats", []), f"{where}: retreats of {entry['unit']}")
             for loc in retreats:
                 problem = _retreat_problem(board, units, unit, loc)
@@ -473,4 +461,10 @@ def _orders(table: dict[str, Any]) -> dict[str, list[str]]:
     for power, texts in table.items():
         if not _is_strings(texts):
             raise RequestError(f'"orders" of {power} must be a list of strings')
+        listed: list[str] = texts
+        if listed and max(map(len, listed)) > MAX_ORDER_TEXT:  # one pass in C for the usual request
+            for number, text in enumerate(listed, start=1):
+                # Refused with the whole request: an answer gives every text back, none may be that long.
+                if (why := too_long(text)) is not None:
+                    raise RequestError(f'"orders" of {power}, order {number}: {why}')
     return table

@@ -121,6 +121,7 @@ class _Phase:
         self.units: dict[str, Unit] = units if isinstance(units, dict) else dict(units)
         self.ferry = abstraction
         self._boarded: dict[int, OrderResult] = {}  # id of each boarding order -> its result (A/F rules)
+        self._before: Standing | None = None  # the units before any army boarded, when one did (A/F rules)
         # What the kinds' checks of step 1 read (``checked``: the reader has checked each order on its own).
         self.standing = Standing(board, self.units, checked, abstraction)
         # The chosen orders by kind, in the order given (step 1 fills them, step 2 reads them).
@@ -130,9 +131,12 @@ class _Phase:
     def run(self, orders_by_power: Mapping[str, Iterable[Order]]) -> MovementOutcome:
         if self.ferry:  # armies board before the moves (5.6): the phase is played on the units after
             given = {p: list(o) for p, o in orders_by_power.items()}
+            before = self.standing
             self.units, self._boarded = ferry.embark(self.board, self.units, given)
             orders_by_power = given
-            self.standing = Standing(self.board, self.units, self.standing.checked, True)
+            if any(r.outcome is Outcome.SUCCESS for r in self._boarded.values()):
+                self._before = before
+                self.standing = Standing(self.board, self.units, before.checked, True)
         results: list[OrderResult] = []  # in the order given; legal orders' slots are filled last
         chosen = self._legal_orders(orders_by_power, results)
         sane = self._validate(chosen)
@@ -214,9 +218,25 @@ class _Phase:
                             results.append(None)  # type: ignore[arg-type]  # filled in by _report
                             continue
                 assert problem is not None  # (a legal order went on above)
-                results.append(OrderResult(power, order, Outcome.INVALID, problem))
+                results.append(self._refused(power, order, problem))
         self._repeated(chosen, extra, results)
         return chosen
+
+    def _refused(self, power: str, order: Order, problem: str) -> OrderResult:
+        """An order the units do not take. Under the A/F rules, one that fitted them as they stood before
+        the armies boarded (a fleet's convoy or move ashore, now an A/F's; a support or convoy of an army
+        now aboard; a move by a convoy whose fleet now carries an army) was given in good faith on the
+        board its power saw: the boarding makes it void, not illegal (the unit holds)."""
+        before = self._before
+        if before is not None:
+            check = MOVEMENT_CHECKS.get(type(order))
+            prov = _province(getattr(order, "unit", ""))
+            unit = before.units.get(prov)
+            fitted = check is not None and unit is not None and unit.power == power
+            if fitted and check(before, prov, unit, order)[0] is None:  # type: ignore[misc,arg-type]
+                why = f"{problem} (an army boarded before the moves)"
+                return OrderResult(power, order, Outcome.VOID, why)
+        return OrderResult(power, order, Outcome.INVALID, problem)
 
     def _repeated(
         self, chosen: dict[str, _Given], extra: dict[str, list[_Given]], results: list[OrderResult]

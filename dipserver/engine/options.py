@@ -115,7 +115,9 @@ def legal_options(
     With ``modules`` (the game's rule modules and their state) the unit orders the modules forbid
     (``order_problem``: a snowed-in unit only holds, an unsupplied one gives no support) are left out,
     and the module orders open now are listed in ``module_orders``."""
-    return _power_options(Offering(board, position, power.upper()), build_rule, modules)
+    checker = _checker(board, position, modules)
+    offering = Offering(_judged(board, checker), position, power.upper())
+    return _power_options(offering, build_rule, modules, checker)
 
 
 def phase_options(
@@ -123,16 +125,33 @@ def phase_options(
 ) -> dict[str, PowerOptions]:
     """``legal_options`` of every power of the variant, by power: what each unit may do is worked out once
     for them all (a support's options read the moves of every other unit on the board)."""
-    shared = Offering(board, position, "")
+    checker = _checker(board, position, modules)
+    shared = Offering(_judged(board, checker), position, "")
     return {
-        power: _power_options(shared.for_power(power), build_rule, modules) for power in board.variant.powers
+        power: _power_options(shared.for_power(power), build_rule, modules, checker)
+        for power in board.variant.powers
     }
 
 
-def _power_options(offering: Offering, build_rule: BuildRule | None, modules: InPlay | None) -> PowerOptions:
+def _checker(board: Board, position: Position, modules: InPlay | None) -> Checker | None:
+    """What the modules in play forbid this phase, worked out once for every power; None without them."""
+    if modules is None or not modules.modules.any:
+        return None
+    return Checker(board, position, modules.modules, modules.state)
+
+
+def _judged(board: Board, checker: Checker | None) -> Board:
+    """The board orders are judged on: under blizzards, their provinces closed for the season, so that no
+    move, convoy route or support is offered through one (the adjudicator plays on the same board)."""
+    return board if checker is None else checker.judged
+
+
+def _power_options(
+    offering: Offering, build_rule: BuildRule | None, modules: InPlay | None, checker: Checker | None
+) -> PowerOptions:
     board, position = offering.board, offering.position
     found = _legal_options(offering, build_rule)
-    if modules is None or not modules.modules.any:
+    if modules is None or checker is None:
         return found
     if modules.modules.abstraction and position.phase.type is PhaseType.MOVEMENT:
         ferried = {
@@ -141,12 +160,11 @@ def _power_options(offering: Offering, build_rule: BuildRule | None, modules: In
             if (unit := position.units.get(province_of(loc))) is not None
         }
         found = replace(found, units=ferried)
-    checker = Checker(board, position, modules.modules, modules.state)
     units = {
         loc: tuple(o for o in options if checker.problem(found.power, o.order) is None)  # type: ignore[arg-type]
         for loc, options in found.units.items()
     }
-    extra = tuple(Option(str(o), o) for o in module_options(board, position, found.power, modules))
+    extra = tuple(Option(str(o), o) for o in module_options(checker.board, position, found.power, modules))
     return replace(found, units=units, module_orders=extra)
 
 

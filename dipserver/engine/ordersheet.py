@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from dipserver.engine.readings import sheet_order
+from dipserver.engine.readings import MAX_ORDER_TEXT, sheet_order, too_long
 from dipserver.engine.types import PhaseType
 
 if TYPE_CHECKING:
@@ -45,6 +45,9 @@ def read_sheet(board: Board, position: Position, texts_by_power: Mapping[str, Se
         orders = sheet.orders[power] = []
         for raw in texts:
             text = raw.strip()
+            if len(text) > MAX_ORDER_TEXT:  # refused unread (``readings.too_long``)
+                sheet.rejected.append((power, raw, too_long(text) or ""))
+                continue
             # parse_order's own front, called here directly: most texts of a batch are read so.
             order = sheet_order(text, board, units, power) if movement else None
             if order is None:

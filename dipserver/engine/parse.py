@@ -46,7 +46,7 @@ from dipserver.engine.kinds.registry import kind_of, reader_for, text_readers
 from dipserver.engine.orders import Build, Disband, Order
 from dipserver.engine.orders import OrderError as OrderError
 from dipserver.engine.position import Position
-from dipserver.engine.readings import movement_order
+from dipserver.engine.readings import MAX_ORDER_TEXT, movement_order, too_long
 from dipserver.engine.types import BESIDE, HOME, OWNED, PhaseType, UnitType
 from dipserver.engine.variant import Variant, normalise_name
 
@@ -293,7 +293,10 @@ def parse_order(
     them; the Diplomacy orders are not screened here (``modules.phase.order_problem`` does that).
 
     A movement order in the notation ``format_order`` writes is read from the board's readings
-    (``readings.py``) when its unit is as written; every other text is read in full."""
+    (``readings.py``) when its unit is as written; every other text is read in full. A text over
+    ``readings.MAX_ORDER_TEXT`` characters is refused unread."""
+    if len(text) > MAX_ORDER_TEXT and (why := too_long(text)) is not None:
+        raise OrderError(why)
     if position.phase.type is PhaseType.MOVEMENT:
         order = movement_order(text, board, position.units, power)
         if order is not None and not (
@@ -312,6 +315,8 @@ def parse_in_full(
     modules: InPlay | None = None,
 ) -> Order:
     """``parse_order`` without the board's readings: every notation, inferred coasts, the reasons."""
+    if len(text) > MAX_ORDER_TEXT and (why := too_long(text)) is not None:
+        raise OrderError(why)
     power = power.upper()
     if power not in board.variant.powers:
         raise OrderError(f"{power} is not a power in this game")

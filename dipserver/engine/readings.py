@@ -36,6 +36,20 @@ _UNIT_KINDS = ("A", "F")
 Reading = tuple["Order | None", UnitType | None, str, str, str | None]
 _NOT_SIMPLE: Reading = (None, None, "", "", None)
 MAX_READINGS = 200_000  # canonical texts on a map are finite; the cap only guards against odd input
+# The longest order text read, white space around it apart: the API's limit too. The longest order in
+# words on our maps (a convoy with every name in full) is under 120 characters; a longer text is refused
+# before it is read or kept (a megabyte of text used to cost seconds of reading and its copy here).
+MAX_ORDER_TEXT = 200
+
+
+def too_long(text: str) -> str | None:
+    """Why ``text`` is refused for its length alone, or None."""
+    if len(text) <= MAX_ORDER_TEXT:
+        return None
+    n = len(text.strip())
+    if n <= MAX_ORDER_TEXT:
+        return None
+    return f"An order is at most {MAX_ORDER_TEXT} characters long; this text has {n:,}"
 
 
 def movement_order(text: str, board: Board, units: Mapping[str, Unit], power: str) -> Order | None:

@@ -16,7 +16,6 @@ import functools
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from enum import StrEnum
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -25,7 +24,14 @@ from dipserver.engine import fixups, randomness
 from dipserver.engine.board import FrozenMap, MapState
 from dipserver.engine.fixups import Settings as Settings  # the pipeline's settings, read from here
 from dipserver.engine.position import Position
-from dipserver.engine.types import Phase, Season, Terrain
+from dipserver.engine.timelinerows import _HOOK_POINT as _HOOK_POINT
+from dipserver.engine.timelinerows import _PHASE_POINT as _PHASE_POINT
+from dipserver.engine.timelinerows import TERRAIN_OF as TERRAIN_OF
+from dipserver.engine.timelinerows import Change as Change
+from dipserver.engine.timelinerows import Event as Event
+from dipserver.engine.timelinerows import Hook as Hook
+from dipserver.engine.timelinerows import never_applies
+from dipserver.engine.types import Phase, Season
 from dipserver.engine.variant import VARIANTS_DIR, Variant
 
 
@@ -33,46 +39,7 @@ class TimelineError(ValueError):
     """A timeline file or a game's timeline options are wrong; the message says where and why."""
 
 
-class Hook(StrEnum):
-    """The moments between phases at which a map may change (ruling E1), in the order they occur."""
-
-    AFTER_SPRING_RETREATS = "after_spring_retreats"
-    AFTER_FALL_RETREATS = "after_fall_retreats"
-    BEFORE_WINTER_ADJUSTMENTS = "before_winter_adjustments"
-    AFTER_WINTER_ADJUSTMENTS = "after_winter_adjustments"
-
-
-class Change(StrEnum):
-    LAND = "land"  # sea, impassable or absent province becomes passable land
-    SEA = "sea"  # land sinks
-    IMPASSABLE = "impassable"  # icebergs, desert: nothing may stand there
-    SC_GAIN = "sc_gain"
-    SC_LOSS = "sc_loss"
-    SC_LOSS_ALL = "sc_loss_all"  # every centre except those listed in `except`
-
-
-TERRAIN_OF = {Change.LAND: Terrain.LAND, Change.SEA: Terrain.SEA, Change.IMPASSABLE: Terrain.IMPASSABLE}
 MODES = ("exact", "random")
-
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    """One row of a timeline file."""
-
-    number: int  # 1-based position among the file's [[events]], for messages
-    change: Change
-    hook: Hook
-    provinces: tuple[str, ...] = ()
-    year: int | None = None  # fixed year, or ...
-    chance: tuple[tuple[int, int], ...] = ()  # ... (year, cumulative per cent) pairs
-    only_with: str | None = None  # option that must be on
-    only_without: str | None = None  # option that must be off
-    keep: tuple[str, ...] = ()  # sc_loss_all: the centres that survive
-
-    def applies(self, options: Mapping[str, Any]) -> bool:
-        if self.only_with is not None and not options[self.only_with]:
-            return False
-        return self.only_without is None or not options[self.only_without]
 
 
 _SETTING_VALUES = {
@@ -187,6 +154,7 @@ class _Reader:
             self.event(i, raw, default_hook, options) for i, raw in enumerate(data.get("events", []), 1)
         )
         self.check_chances(events)
+        self.check_effects(events)
         return Timeline(
             slug=self.variant.slug,
             source=self.where,
@@ -279,6 +247,26 @@ class _Reader:
                 if key in seen:
                     raise self.fail(f"event {event.number}: {key} is already drawn by event {seen[key]}")
                 seen[key] = event.number
+
+    def check_effects(self, events: tuple[Event, ...]) -> None:
+        """Every change can apply in some game: none is dated before the start, none gives a centre to a
+        province that is never land or already always one, takes away one that never is, or turns a
+        province into the terrain it always has. Whatever any event of the file might do first, under any
+        options, counts: an event whose effect depends on the order of others (a row the seed's table
+        repeats, E28) is kept."""
+        start = self.variant.start.phase
+        begins = (start.year, _PHASE_POINT[start.season.value + start.type.value])
+        for event in events:
+            for year in (event.year,) if event.year is not None else tuple(y for y, _ in event.chance):
+                if (year, _HOOK_POINT[event.hook]) < begins:
+                    raise self.fail(
+                        f"event {event.number}: {year} {event.hook.value} comes before the game starts "
+                        f"({start}): it never runs"
+                    )
+            for province in (*event.provinces, *event.keep):
+                why = never_applies(self.variant, events, event, province)
+                if why is not None:
+                    raise self.fail(f"event {event.number}: {event.change.value} {province}: {why}")
 
     def season_labels(self, raw: Any) -> tuple[tuple[int, Mapping[str, str]], ...]:
         labels = []
@@ -399,17 +387,6 @@ class HookResult:
     map_state: MapState
     position: Position
     events: tuple[Mapping[str, Any], ...]  # what changed, as plain data for the answer's "events"
-
-
-# Each phase and hook as a point on a year's clock: a hook runs between two phases iff its point lies
-# between theirs. The two Autumn-to-Winter hooks share a moment; their order is the list order.
-_PHASE_POINT = {"SM": 0, "SR": 10, "FM": 20, "FR": 30, "WA": 40}
-_HOOK_POINT = {
-    Hook.AFTER_SPRING_RETREATS: 15,
-    Hook.AFTER_FALL_RETREATS: 35,
-    Hook.BEFORE_WINTER_ADJUSTMENTS: 36,
-    Hook.AFTER_WINTER_ADJUSTMENTS: 45,
-}
 
 
 def hooks_between(done: Phase, following: Phase) -> tuple[tuple[int, Hook], ...]:

@@ -34,7 +34,7 @@ def validate(
         problems += unreachable_provinces(board)
     problems += misplaced_centres(board)
     if position is not None:
-        problems += misplaced_units(board, position)
+        problems += misplaced_units(board, position) + misplaced_dislodged(board, position)
     return problems
 
 
@@ -115,4 +115,25 @@ def misplaced_units(board: Board, position: Position) -> list[str]:
         elif not board.can_occupy(unit.type, unit.location):
             kind = "an army" if unit.type is UnitType.ARMY else "a fleet"
             problems.append(f"{unit} of {unit.power}: {kind} cannot stand at {unit.location}")
+    return problems
+
+
+def misplaced_dislodged(board: Board, position: Position) -> list[str]:
+    """Dislodged units that cannot be: filed elsewhere, off the ground they stood on, or where a unit of
+    their own power stands (the unit itself, which would then come back twice, or another: a unit is
+    dislodged only by another power's)."""
+    problems = []
+    for prov, dislodged in sorted(position.dislodged.items()):
+        unit = dislodged.unit
+        if unit.province != prov:
+            problems.append(f"dislodged {unit} is filed under {prov}")
+        elif not board.terrain(prov).passable or not board.can_occupy(unit.type, unit.location):
+            problems.append(f"dislodged {unit} of {unit.power} could not have stood at {unit.location}")
+        standing = position.units.get(unit.province)
+        if standing == unit:
+            problems.append(f"{unit} of {unit.power} both stands in {unit.province} and is dislodged from it")
+        elif standing is not None and standing.power == unit.power:
+            problems.append(
+                f"{unit} of {unit.power} is dislodged from {unit.province}, where its own {standing} stands"
+            )
     return problems

@@ -1,0 +1,92 @@
+"""The rows of a timeline file (``timeline.py`` reads them): the hooks they run at, the changes they make,
+and whether a row could ever change anything in a game (``never_applies``, for the reader's checks).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from dipserver.engine.definition import Variant
+from dipserver.engine.types import Terrain
+
+
+class Hook(StrEnum):
+    """The moments between phases at which a map may change (ruling E1), in the order they occur."""
+
+    AFTER_SPRING_RETREATS = "after_spring_retreats"
+    AFTER_FALL_RETREATS = "after_fall_retreats"
+    BEFORE_WINTER_ADJUSTMENTS = "before_winter_adjustments"
+    AFTER_WINTER_ADJUSTMENTS = "after_winter_adjustments"
+
+
+class Change(StrEnum):
+    LAND = "land"  # sea, impassable or absent province becomes passable land
+    SEA = "sea"  # land sinks
+    IMPASSABLE = "impassable"  # icebergs, desert: nothing may stand there
+    SC_GAIN = "sc_gain"
+    SC_LOSS = "sc_loss"
+    SC_LOSS_ALL = "sc_loss_all"  # every centre except those listed in `except`
+
+
+TERRAIN_OF = {Change.LAND: Terrain.LAND, Change.SEA: Terrain.SEA, Change.IMPASSABLE: Terrain.IMPASSABLE}
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One row of a timeline file."""
+
+    number: int  # 1-based position among the file's [[events]], for messages
+    change: Change
+    hook: Hook
+    provinces: tuple[str, ...] = ()
+    year: int | None = None  # fixed year, or ...
+    chance: tuple[tuple[int, int], ...] = ()  # ... (year, cumulative per cent) pairs
+    only_with: str | None = None  # option that must be on
+    only_without: str | None = None  # option that must be off
+    keep: tuple[str, ...] = ()  # sc_loss_all: the centres that survive
+
+    def applies(self, options: Mapping[str, Any]) -> bool:
+        if self.only_with is not None and not options[self.only_with]:
+            return False
+        return self.only_without is None or not options[self.only_without]
+
+
+# Each phase and hook as a point on a year's clock: a hook runs between two phases iff its point lies
+# between theirs. The two Autumn-to-Winter hooks share a moment; their order is the list order.
+_PHASE_POINT = {"SM": 0, "SR": 10, "FM": 20, "FR": 30, "WA": 40}
+_HOOK_POINT = {
+    Hook.AFTER_SPRING_RETREATS: 15,
+    Hook.AFTER_FALL_RETREATS: 35,
+    Hook.BEFORE_WINTER_ADJUSTMENTS: 36,
+    Hook.AFTER_WINTER_ADJUSTMENTS: 45,
+}
+
+
+def never_applies(variant: Variant, events: tuple[Event, ...], event: Event, province: str) -> str | None:
+    """Why ``event`` can never change ``province`` (one of its provinces, or of an sc_loss_all's survivors),
+    whatever the other events do first; None when some game could see it apply."""
+    terrain = variant.map_state.terrain[province]
+    centre = province in variant.map_state.supply_centres
+    others = [e for e in events if e is not event and province in e.provinces]
+    to = TERRAIN_OF.get(event.change)
+    if to is not None:
+        if terrain is to and not any(e.change in TERRAIN_OF for e in others):
+            return f"it is {to.value} from the start and no event changes its terrain"
+        return None
+    can_be_land = terrain is Terrain.LAND or any(e.change is Change.LAND for e in others)
+    can_be_centre = centre or any(e.change is Change.SC_GAIN for e in others)
+    if event.change is Change.SC_GAIN:
+        if not can_be_land:
+            return f"it is {terrain.value} from the start and no event makes it land: a centre stands on land"
+        can_lose = any(e.change in (Change.SC_LOSS, Change.SEA, Change.IMPASSABLE) for e in others) or any(
+            e.change is Change.SC_LOSS_ALL and province not in e.keep for e in events
+        )
+        if centre and not can_lose:
+            return "it is a supply centre from the start and no event takes its centre away"
+        return None
+    if not can_be_centre:  # sc_loss, or a survivor an sc_loss_all names
+        return "it is not a supply centre at the start and no event makes it one"
+    return None
