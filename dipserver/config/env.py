@@ -1,7 +1,9 @@
-"""Settings read from the environment, parsed in one place.
+"""Settings read from the environment, parsed in one place by django-environ.
 
-Every setting a person can get wrong is checked here and reported as a :class:`ConfigError` whose
-message names the variable, so start-up can stop with one readable line instead of a traceback.
+django-environ parses the URLs (database, mail, cache), flags, numbers and lists; what it would accept
+silently or report as a traceback (an unknown scheme, a missing host, ``DEBUG=perhaps``) is checked here
+first and reported as a :class:`ConfigError` whose message names the variable, so start-up can stop with
+one readable line.
 """
 
 from __future__ import annotations
@@ -129,6 +131,10 @@ def site_url_checked(url: str, *, setting: str = "SITE_URL") -> str:
     return url.rstrip("/")
 
 
+# Our cache schemes, and django-environ's names for them (``redis``/``rediss`` are the same in both).
+_CACHE_SCHEMES_OF_ENVIRON = {"locmem": "locmemcache", "file": "filecache"}
+
+
 def cache_from_url(url: str, *, setting: str = "CACHE_URL") -> dict[str, Any]:
     """Turn a cache URL into a Django CACHES entry: ``locmem://`` (this process only), ``file:///path``
     (every process on this host) or ``redis://host:6379/1`` (every process that reaches the server)."""
@@ -142,16 +148,16 @@ def cache_from_url(url: str, *, setting: str = "CACHE_URL") -> dict[str, Any]:
         problem = "no host"
     if problem is not None:
         raise ConfigError(f"{setting} is not a valid cache URL: {redact(url)!r} ({problem})")
-    if parts.scheme == "locmem":
-        return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": parts.netloc}
-    if parts.scheme == "file":
-        return {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache", "LOCATION": parts.path}
-    # Django's Redis cache, but a Redis that is down or slow fails no request (dipserver/core/cache.py).
-    return {
-        "BACKEND": "dipserver.core.cache.OutageTolerantRedisCache",
-        "LOCATION": url,
-        "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
-    }
+    scheme = _CACHE_SCHEMES_OF_ENVIRON.get(parts.scheme, parts.scheme)
+    if scheme.startswith("redis"):
+        # Django's Redis cache, but a Redis that is down or slow fails no request (dipserver/core/cache.py).
+        return {
+            "BACKEND": "dipserver.core.cache.OutageTolerantRedisCache",
+            "LOCATION": url,
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+        }
+    config: dict[str, Any] = environ.Env.cache_url_config(scheme + url[len(parts.scheme) :])
+    return config
 
 
 def proxy_count(*, behind_proxy: bool, name: str = "TRUSTED_PROXY_COUNT") -> int:
@@ -169,9 +175,24 @@ def proxy_count(*, behind_proxy: bool, name: str = "TRUSTED_PROXY_COUNT") -> int
     return count
 
 
+# Values are parsed by ``environ.Env.parse_value`` from the variable as set: ``Env``'s own getters would
+# also read a value that starts with ``$`` as the name of another variable (a secret key may so start).
+_parse = environ.Env.parse_value
+
+# The words a flag may be: django-environ would read any other word as false.
+_YES = ("1", "true", "yes", "on")
+_NO = ("0", "false", "no", "off")
+
+
+def _given(name: str) -> str | None:
+    """The variable's value, or None when it is unset or blank (which means: the default)."""
+    raw = os.environ.get(name)
+    return None if raw is None or raw.strip() == "" else raw
+
+
 def required(name: str) -> str:
     """An environment variable that has no safe default."""
-    value = os.environ.get(name, "").strip()
+    value = (_given(name) or "").strip()
     if not value:
         raise ConfigError(f"{name} must be set in the environment")
     return value
@@ -179,33 +200,30 @@ def required(name: str) -> str:
 
 def flag(name: str, default: bool) -> bool:
     """A boolean variable; anything but a clear yes/no is an error rather than a silent False."""
-    raw = os.environ.get(name)
-    if raw is None or raw.strip() == "":
+    raw = _given(name)
+    if raw is None:
         return default
-    value = raw.strip().lower()
-    if value in ("1", "true", "yes", "on"):
-        return True
-    if value in ("0", "false", "no", "off"):
-        return False
-    raise ConfigError(f"{name} must be true or false, not {raw!r}")
+    if raw.strip().lower() not in _YES + _NO:
+        raise ConfigError(f"{name} must be true or false, not {raw!r}")
+    return bool(_parse(raw.strip(), bool))
 
 
 def integer(name: str, default: int) -> int:
-    raw = os.environ.get(name)
-    if raw is None or raw.strip() == "":
+    raw = _given(name)
+    if raw is None:
         return default
     try:
-        return int(raw)
+        return int(_parse(raw, int))
     except ValueError:
         raise ConfigError(f"{name} must be a whole number, not {raw!r}") from None
 
 
 def listing(name: str, default: list[str]) -> list[str]:
-    """A comma-separated list."""
+    """A comma-separated list (blanks around and between the commas dropped)."""
     raw = os.environ.get(name)
     if raw is None:
         return list(default)
-    return [item.strip() for item in raw.split(",") if item.strip()]
+    return [item for item in _parse(raw, [str.strip]) if item]
 
 
 # Read .env (without overriding the real environment) before anything below looks at a variable.

@@ -8,20 +8,26 @@ Django's would have found nothing to store (a storage neither read nor added to 
 
 from __future__ import annotations
 
-import functools
-
 from django.contrib.messages import middleware
 from django.contrib.messages.storage import default_storage
+from django.contrib.messages.storage.base import BaseStorage
 from django.http import HttpRequest, HttpResponse
-from django.utils.functional import SimpleLazyObject, empty
+from django.utils.functional import SimpleLazyObject
 
 
 class MessageMiddleware(middleware.MessageMiddleware):
     def process_request(self, request: HttpRequest) -> None:
-        request._messages = SimpleLazyObject(functools.partial(default_storage, request))  # type: ignore[attr-defined]
+        made: list[bool] = []  # whether the storage was made, i.e. used
+
+        def storage() -> BaseStorage:
+            made.append(True)
+            return default_storage(request)
+
+        # (``request._messages`` is where Django's own middleware puts the storage for messages.api.)
+        request._messages = SimpleLazyObject(storage)  # type: ignore[attr-defined]
+        request.dipserver_messages_made = made  # type: ignore[attr-defined]
 
     def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
-        storage = getattr(request, "_messages", None)
-        if type(storage) is SimpleLazyObject and storage._wrapped is empty:  # type: ignore[attr-defined]
+        if getattr(request, "dipserver_messages_made", None) == []:
             return response
         return super().process_response(request, response)

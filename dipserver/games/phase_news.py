@@ -15,10 +15,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from django.db.models import QuerySet
-
 from dipserver.games.models import Game, Phase, Power
-from dipserver.games.statements import Compiled
 
 T = TypeVar("T")
 
@@ -61,28 +58,13 @@ def phase_news(phase_id: int) -> PhaseNews:
     return shared_read(("phase_news", phase_id), lambda: _phase_news_read(phase_id))
 
 
-def _phase_with_game(phase_id: int) -> QuerySet[Phase]:
-    return (
-        Phase.objects.select_related("game__current_phase").defer("snapshot").filter(id=phase_id).order_by()
-    )
-
-
-def _seats_with_players(game_id: int) -> QuerySet[Power]:
-    return Power.objects.filter(game_id=game_id).select_related("user")
-
-
-# Built once: every processed phase's announcement reads these (games.statements).
-_PHASE = Compiled(_phase_with_game, "phase_id")
-_SEATS = Compiled(_seats_with_players, "game_id")
-
-
 def _phase_news_read(phase_id: int) -> PhaseNews:
     # The phase that followed is the game's current phase: processing makes each new phase current and
     # a revert deletes the phases after the one it reopens, so no later phase is ever not current.
-    found = _PHASE(phase_id=phase_id)
-    if not found:
-        raise Phase.DoesNotExist(f"There is no phase {phase_id}")
-    phase = found[0]
+    # get(): one row, so no ORDER BY (the first() of a phase would sort by its game's ordering).
+    phase = Phase.objects.select_related("game__current_phase").defer("snapshot").get(id=phase_id)
     current = phase.game.current_phase
     following = current if current is not None and current.index > phase.index else None
-    return PhaseNews(phase, following, _SEATS(game_id=phase.game_id))
+    seats = Power.objects.filter(game_id=phase.game_id).select_related("user").order_by()
+    # In id order, sorted here: building the ORM's ORDER BY costs more CPU than the sort.
+    return PhaseNews(phase, following, sorted(seats, key=lambda seat: seat.id))

@@ -7,6 +7,7 @@ import pytest
 from dipserver.config.env import (
     ConfigError,
     broker_url_checked,
+    cache_from_url,
     database_from_url,
     flag,
     integer,
@@ -109,3 +110,41 @@ class TestScalars:
 def test_redact_hides_only_the_password() -> None:
     assert redact("redis://:pw@cache:6379/0") == "redis://:***@cache:6379/0"
     assert redact("postgres://dip@db/dip") == "postgres://dip@db/dip"
+
+
+class TestAsGiven:
+    """django-environ's getters would read ``$NAME`` as another variable's value; ours take it as set."""
+
+    def test_a_value_starting_with_a_dollar_is_itself(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch.setenv("OTHER", "9")
+        monkeypatch.setenv("SECRET_KEY", "$OTHER")
+        monkeypatch.setenv("ALLOWED_HOSTS", "$OTHER")
+        monkeypatch.setenv("LIMIT", "$OTHER")
+        assert required("SECRET_KEY") == "$OTHER"
+        assert listing("ALLOWED_HOSTS", []) == ["$OTHER"]
+        with pytest.raises(ConfigError, match=r"LIMIT must be a whole number, not '\$OTHER'"):
+            integer("LIMIT", 1)
+
+    def test_a_flag_is_one_of_the_clear_words_only(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        for word in ("ok", "y"):  # django-environ's own words for true: not clear enough here
+            monkeypatch.setenv("SOME_FLAG", word)
+            with pytest.raises(ConfigError, match="SOME_FLAG must be true or false"):
+                flag("SOME_FLAG", default=False)
+
+
+@pytest.mark.parametrize(
+    ("url", "backend", "location"),
+    [
+        ("locmem://", "locmem.LocMemCache", ""),
+        ("file:///var/cache/dipserver", "filebased.FileBasedCache", "/var/cache/dipserver"),
+    ],
+)
+def test_cache_urls_become_djangos_caches(url: str, backend: str, location: str) -> None:
+    config = cache_from_url(url)
+    assert (config["BACKEND"], config["LOCATION"]) == (f"django.core.cache.backends.{backend}", location)
+
+
+@pytest.mark.parametrize("url", ["redis://cache:6379/1", "rediss://:pw@cache:6380/2"])
+def test_redis_cache_urls_become_the_cache_that_survives_a_redis_outage(url: str) -> None:
+    config = cache_from_url(url)
+    assert (config["BACKEND"], config["LOCATION"]) == ("dipserver.core.cache.OutageTolerantRedisCache", url)

@@ -56,6 +56,17 @@ def test_a_paused_game_is_not_processed(game):
     assert phase_process(phase_id=game.current_phase_id, now=LATE) is Processed.NOT_IN_PLAY
 
 
+def test_a_phase_that_does_not_exist_is_missing(game):
+    assert phase_process(phase_id=game.current_phase_id + 1000, now=LATE) is Processed.MISSING
+
+
+def test_an_earlier_phase_of_a_paused_game_is_not_in_play(game):
+    first = game.current_phase_id
+    assert phase_process(phase_id=first, now=LATE) is Processed.DONE
+    game_pause(game_id=game.id, now=LATE)
+    assert phase_process(phase_id=first, now=LATE, force=True) is Processed.NOT_IN_PLAY
+
+
 def test_an_extended_deadline_makes_a_queued_run_a_no_op(game):
     phase_deadline_extend(game_id=game.id, deadline=LATE + dt.timedelta(days=1), now=START)
     assert phase_process(phase_id=game.current_phase_id, now=LATE) is Processed.NOT_DUE

@@ -23,12 +23,10 @@ from dipserver.notices.models import Notification
 from tests.server.conftest import started_game
 from tests.server.test_processing import ALL_ORDERS, LATE, SOON
 
-# A standard phase with every unit ordered, nobody missing, nobody ready: BEGIN, the game locked (found
-# from the phase id in the same statement), the phase locked and read, the seats locked with their orders
-# (PostgreSQL: one statement, each seat's orders an array; SQLite, which locks no rows: the seats, then the
-# orders), the phase marked processed with its results, the next phase inserted, the game's current phase
-# set, COMMIT.
-STANDARD_PHASE_QUERIES = {"postgresql": 8, "sqlite": 9}
+# A standard phase with every unit ordered, nobody missing, nobody ready, on either database: BEGIN, the
+# game and its current phase locked and read in one statement, the seats locked, their orders read, the
+# phase marked processed with its results, the next phase inserted, the game's current phase set, COMMIT.
+STANDARD_PHASE_QUERIES = {"postgresql": 8, "sqlite": 8}
 
 
 @pytest.fixture

@@ -34,7 +34,6 @@ from kombu.exceptions import OperationalError as BrokerUnreachable
 from dipserver.games import notifications
 from dipserver.games.jobs import job_send
 from dipserver.games.models import Announcement, Phase
-from dipserver.games.statements import row_update
 
 # A job still not done this long after it was queued (an announcement untold, a phase due and unprocessed)
 # is queued again: its message was lost (Redis restarted without its data, the process died between the
@@ -138,9 +137,9 @@ def announcement_told(
     ``announcements_pending`` read before telling, the only ones deleted (default: every row of the event).
     ``processed_at``: the results told were of the phase processed then (one reverted and processed again
     meanwhile keeps its new results untold)."""
-    if name == PHASE_RESULTS:  # (every phase's announcement writes this: SQL built once)
-        told = {"processed_at": processed_at} if processed_at is not None else None
-        row_update(Phase, ids["phase_id"], {"announce_due": None}, where=told)
+    if name == PHASE_RESULTS:
+        told = {"processed_at": processed_at} if processed_at is not None else {}
+        Phase.objects.filter(id=ids["phase_id"], **told).update(announce_due=None)
     elif rows is not None:
         if rows:
             Announcement.objects.filter(id__in=rows).delete()

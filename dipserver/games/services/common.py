@@ -8,14 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import QuerySet, Subquery
-
 from dipserver.games.errors import GameError
 from dipserver.games.models import Game, Phase, Power
 from dipserver.games.phase_names import game_phase_title as game_phase_title
 from dipserver.games.phase_names import phase_label as phase_label
 from dipserver.games.phase_names import phase_title as phase_title
-from dipserver.games.statements import Compiled
 
 
 def game_locked(game_id: int) -> Game:
@@ -26,20 +23,19 @@ def game_locked(game_id: int) -> Game:
     return game
 
 
-def _game_of_phase(phase_id: int) -> QuerySet[Game]:
-    # No ordering in the subquery: Phase's default ordering would join the game table to sort one row.
-    game_id = Phase.objects.filter(id=phase_id).order_by().values("game_id")[:1]
-    return Game.objects.select_for_update().filter(id=Subquery(game_id)).order_by("pk")[:1]
-
-
-_GAME_OF_PHASE = Compiled(_game_of_phase, "phase_id")
-
-
-def game_of_phase_locked(phase_id: int) -> Game | None:
-    """The Game row of phase ``phase_id``, locked as ``game_locked`` locks it, found and locked in one
-    statement (the phase itself is not locked: it comes second). Compiled once: every phase runs it."""
-    found = _GAME_OF_PHASE(phase_id=phase_id)
-    return found[0] if found else None
+def game_with_current_phase_locked(phase_id: int) -> Game | None:
+    """The game whose current phase is ``phase_id``, that phase loaded (``game.current_phase``), both rows
+    locked in one statement: ``FOR NO KEY UPDATE OF`` the game, then the phase (PostgreSQL locks them in
+    that order, the lock order). No-key locks, an ``UPDATE``'s: still exclusive against every other
+    writer's lock on the game and against the share lock of a submission in flight. None when the phase
+    is not the current phase of a game (already processed, or no such phase)."""
+    locked = Game.objects.select_related("current_phase").select_for_update(
+        no_key=True, of=("self", "current_phase")
+    )
+    try:
+        return locked.get(current_phase_id=phase_id)  # (get: one row, no ORDER BY to build)
+    except Game.DoesNotExist:
+        return None
 
 
 def phase_locked(game: Game) -> Phase:
@@ -51,12 +47,7 @@ def phase_locked(game: Game) -> Phase:
 
 def powers_locked(game: Game) -> list[Power]:
     """Every seat of the game, locked, in id order (last in the lock order)."""
-    return list(seats_for_update(game))
-
-
-def seats_for_update(game: Game) -> QuerySet[Power]:
-    """The query ``powers_locked`` runs, for a caller that needs a column more (an annotation)."""
-    return Power.objects.select_for_update().filter(game=game).order_by("id")
+    return list(Power.objects.select_for_update().filter(game=game).order_by("id"))
 
 
 def seat_of(powers: list[Power], user: Any) -> Power:

@@ -1,10 +1,11 @@
 """Processing phases exactly once, the deadline sweep, and the game master's phase controls.
 
-Exactly once: ``phase_process`` runs in one durable transaction. It takes the Game row lock (found from
-the phase id in the same statement), then the Phase row's (``FOR NO KEY UPDATE``, the lock an ``UPDATE``
-takes, so it waits for the submissions in flight) and checks that the phase is open and due; the results
-are then saved by an ``UPDATE ... WHERE status = 'open'`` that also marks it processed. A second worker (or
-a duplicate message) waits on the game lock and then finds the phase processed. A worker killed mid-way
+Exactly once: ``phase_process`` runs in one durable transaction. It locks the Game row and then its
+current Phase row, the one it is to process, in one statement (``FOR NO KEY UPDATE``, the lock an
+``UPDATE`` takes, so it waits for the submissions in flight), and checks that the phase is open and due;
+the results are then saved by an ``UPDATE ... WHERE status = 'open'`` that also marks it processed. A
+second worker (or a duplicate message) waits on the game lock and then finds the phase no longer current
+(or, with a revert in between, current and open again but not due). A worker killed mid-way
 rolls everything back, the phase is still open and due, and the next sweep queues it again.
 
 The results are told (mail, inbox, webhooks) by a task queued on commit. The same UPDATE that saves them
@@ -19,11 +20,9 @@ from __future__ import annotations
 
 import datetime as dt
 import enum
-from typing import Any
 
-from django.contrib.postgres.expressions import ArraySubquery
-from django.db import connection, transaction
-from django.db.models import F, OuterRef, Q, QuerySet, Subquery
+from django.db import transaction
+from django.db.models import F, Q
 from django.utils import timezone
 
 from dipserver.games import notifications
@@ -35,16 +34,14 @@ from dipserver.games.services.announcements import announcements_due_sweep as an
 from dipserver.games.services.announcements import told_later
 from dipserver.games.services.common import (
     game_locked,
-    game_of_phase_locked,
+    game_with_current_phase_locked,
     phase_locked,
     powers_locked,
-    seats_for_update,
 )
 from dipserver.games.services.games import game_finish
 from dipserver.games.services.orders import phase_enqueue, phases_enqueue
 from dipserver.games.services.powers import away_deadline
 from dipserver.games.services.reminders import phase_reminders_sweep as phase_reminders_sweep
-from dipserver.games.statements import Compiled, row_insert, row_update
 from dipserver.games.turn import Turn, powers_in_play_at, powers_to_act, turn_play
 from dipserver.games.variants import game_variant
 
@@ -61,13 +58,13 @@ def phase_process(*, phase_id: int, now: dt.datetime | None = None, force: bool 
     """Adjudicate the phase if it is open and due (``force``: due or not), all writes in one transaction."""
     now = now or timezone.now()
     with transaction.atomic(durable=True):
-        # Lock order: the Game row, the Phase row, the Power rows by id.
-        game = game_of_phase_locked(phase_id)
+        # Lock order: the Game row, the Phase row (both in one statement), the Power rows by id.
+        game = game_with_current_phase_locked(phase_id)
         if game is None:
-            return Processed.MISSING
+            return _not_current(phase_id)
         if game.status != Game.Status.ACTIVE:
             return Processed.NOT_IN_PLAY
-        phase = next(iter(_PHASE_LOCKED(phase_id=phase_id)), None)
+        phase = game.current_phase
         if phase is None or not _due(phase, now, force):
             return Processed.NOT_DUE
         powers, texts = _seats_and_texts(game, phase)
@@ -211,41 +208,33 @@ def phase_revert(*, game_id: int, index: int, now: dt.datetime | None = None) ->
 # --- the steps of processing ---------------------------------------------------------------------------
 
 
-def _order_texts(phase: Phase) -> dict[str, list[str]]:
+def _order_texts(phase: Phase, seats: list[Power] | None = None) -> dict[str, list[str]]:
+    """Each power's order texts for the phase, powers in the order of their first orders, each power's
+    in the order written (``seats``: the game's, if already read)."""
+    if seats is None:
+        seats = list(Power.objects.filter(game_id=phase.game_id))
+    names = {seat.id: seat.name for seat in seats}
+    # Sorted here rather than by ORDER BY: building the ORM's ORDER BY costs more CPU than the sort.
+    rows = sorted(Order.objects.filter(phase_id=phase.id).order_by().values_list("id", "power_id", "text"))
     texts: dict[str, list[str]] = {}
-    for power_name, text in (
-        Order.objects.filter(phase=phase).order_by("id").values_list("power__name", "text")
-    ):
-        texts.setdefault(power_name, []).append(text)
+    for _, power_id, text in rows:
+        texts.setdefault(names[power_id], []).append(text)
     return texts
 
 
-def _phase_for_update(phase_id: int) -> QuerySet[Phase]:
-    # FOR NO KEY UPDATE, the lock an UPDATE takes: it waits for the submissions in flight.
-    return Phase.objects.select_for_update(no_key=True).filter(id=phase_id).order_by()[:1]
-
-
-def _seats_with_texts(game_id: int, phase_id: int) -> QuerySet[Power]:
-    mine = Order.objects.filter(phase_id=phase_id, power=OuterRef("pk")).order_by("id")
-    seats = Power.objects.select_for_update().filter(game_id=game_id).order_by("id")  # as seats_for_update
-    return seats.annotate(texts=ArraySubquery(mine.values("text")), first=Subquery(mine.values("id")[:1]))
-
-
-# Built once: compiling these took more instructions than adjudicating the phase (scripts/profile_phase.py).
-_PHASE_LOCKED = Compiled(_phase_for_update, "phase_id")
-_SEATS_WITH_TEXTS = Compiled(_seats_with_texts, "game_id", "phase_id")
+def _not_current(phase_id: int) -> Processed:
+    """Why a phase that is not its game's current phase is not processed (no lock needed: it is not
+    current, so it is not open; a revert that reopens it gives it a deadline ahead)."""
+    status = Phase.objects.filter(id=phase_id).values_list("game__status", flat=True).first()
+    if status is None:
+        return Processed.MISSING
+    return Processed.NOT_IN_PLAY if status != Game.Status.ACTIVE else Processed.NOT_DUE
 
 
 def _seats_and_texts(game: Game, phase: Phase) -> tuple[list[Power], dict[str, list[str]]]:
-    """The seats, locked (last in the lock order), and each power's order texts as ``_order_texts`` reads
-    them; on PostgreSQL in the one statement that locks the seats, each seat's orders as an array."""
-    if connection.vendor != "postgresql":
-        return list(seats_for_update(game)), _order_texts(phase)
-    rows: list[Any] = _SEATS_WITH_TEXTS(game_id=game.id, phase_id=phase.id)  # annotated: texts, first
-    # The powers in the order their first orders came, as _order_texts gives them.
-    ordered = sorted((p for p in rows if p.first is not None), key=lambda p: p.first)
-    powers: list[Power] = list(rows)
-    return powers, {p.name: list(p.texts) for p in ordered}
+    """The seats, locked (last in the lock order), and each power's order texts."""
+    seats = powers_locked(game)
+    return seats, _order_texts(phase, seats)
 
 
 def _grace_applies(
@@ -275,8 +264,8 @@ def _record(phase: Phase, turn: Turn, now: dt.datetime) -> bool:
         turn.skipped,
     )
     fields = ("status", "processed_at", "announce_due", "orders", "results", "events", "skipped")
-    values = {name: getattr(phase, name) for name in fields}
-    return bool(row_update(Phase, phase.id, values, where={"status": Phase.Status.OPEN}))
+    still_open = Phase.objects.filter(id=phase.id, status=Phase.Status.OPEN)
+    return bool(still_open.update(**{name: getattr(phase, name) for name in fields}))
 
 
 def _missed_orders(
@@ -329,11 +318,9 @@ def _advance(game: Game, phase: Phase, turn: Turn, now: dt.datetime, powers: lis
         status=Phase.Status.PROCESSED if turn.over else Phase.Status.OPEN,
         deadline=None if turn.over else _next_deadline(game, turn, now, powers),
     )
-    row_insert(nxt)  # as Phase.objects.create, from SQL built once
+    nxt.save(force_insert=True)
     game.current_phase = nxt
-    # As game.save(update_fields=["current_phase"]) writes it, version bumped, from SQL built once.
-    row_update(Game, game.id, {"current_phase": nxt.id}, bump="version")
-    game.__dict__.pop("version", None)  # deferred, as Game.save leaves it: read again only if asked for
+    game.save(update_fields=["current_phase"])  # and version + 1
     if turn.over:
         result = {"win": Game.Result.SOLO, "draw": Game.Result.DRAW}.get(turn.result, Game.Result.NO_WINNER)
         game_finish(game=game, result=result, winners=list(turn.winners), now=now)
