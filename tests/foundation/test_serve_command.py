@@ -23,6 +23,7 @@ from dipserver.core.serve import (
     parse_args,
     port_free,
     stop_all,
+    supervise,
 )
 
 from .conftest import ROOT, one_line_error
@@ -106,6 +107,64 @@ class TestProcesses:
         stop_all([Child("stubborn", process, term_group=True)], grace=0.5)
         assert process.poll() is not None
         assert _gone_within(grandchild, seconds=5)
+
+
+class TestSupervisor:
+    """Once the site is up, a child that dies is started again after a pause; the others keep running."""
+
+    @staticmethod
+    def _sleeper() -> Child:
+        return Child.start("celery worker", ["sleep", "300"], dict(os.environ), term_group=False)
+
+    def test_a_killed_child_is_started_again_after_a_pause(self, capsys: pytest.CaptureFixture[str]) -> None:
+        child, other = self._sleeper(), self._sleeper()
+        try:
+            first = child.process
+            first.kill()
+            first.wait()
+            now = time.monotonic()
+            supervise([child, other], now=now)
+            assert child.restart_at == pytest.approx(now + 1.0)
+            assert child.process is first  # not yet: the pause first
+            supervise([child, other], now=now + 1.0)
+            assert child.process is not first and child.process.poll() is None
+            assert other.process.poll() is None  # untouched
+            err = capsys.readouterr().err
+            assert "dipserver: the celery worker stopped (exit status -9)" in err
+            assert "starting it again in 1s" in err
+            assert "dipserver: the celery worker started again" in err
+        finally:
+            stop_all([child, other], grace=0.5)
+
+    def test_the_pause_doubles_while_it_keeps_dying_soon_after_starting(self) -> None:
+        child = self._sleeper()
+        pauses = []
+        try:
+            now = time.monotonic()
+            for _ in range(8):
+                child.process.kill()
+                child.process.wait()
+                supervise([child], now=now)
+                assert child.restart_at is not None
+                pauses.append(round(child.restart_at - now))
+                now = child.restart_at
+                supervise([child], now=now)
+                child.started_at = now
+        finally:
+            stop_all([child], grace=0.5)
+        assert pauses == [1, 2, 4, 8, 16, 32, 60, 60]
+
+    def test_a_child_that_ran_a_while_starts_again_after_the_first_pause(self) -> None:
+        child = self._sleeper()
+        try:
+            child.quick_failures = 5
+            child.process.kill()
+            child.process.wait()
+            now = child.started_at + 120
+            supervise([child], now=now)
+            assert child.restart_at == pytest.approx(now + 1.0)
+        finally:
+            stop_all([child], grace=0.5)
 
 
 def _alive(pid: int) -> bool:
@@ -200,6 +259,44 @@ def test_serve_brings_up_the_site_and_ctrl_c_stops_everything(clean_env: dict[st
     assert leftovers == [], f"still running after Ctrl-C: {leftovers}"
 
 
+def test_serve_starts_a_killed_worker_again_and_the_site_stays_up(clean_env: dict[str, str]) -> None:
+    """The worker once died after 40 minutes and took the whole site with it."""
+    port = _free_port()
+    process = _serve(clean_env, "--port", str(port), "--no-reload")
+    children: list[int] = []
+    try:
+        _read_until(process, "Press Ctrl-C", timeout=120)
+        worker = _worker_main_pid(process.pid)
+        os.kill(worker, signal.SIGKILL)
+        restarted = _read_until(process, "celery worker started again", timeout=30, stream="stderr")
+        assert "the celery worker stopped (exit status -9)" in restarted
+        assert process.poll() is None
+        assert _worker_main_pid(process.pid) != worker
+        base = f"http://127.0.0.1:{port}"
+        assert urllib.request.urlopen(f"{base}/healthz", timeout=10).status == 200
+        children = _descendants(process.pid)
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=30)
+    finally:
+        _stop_for_good(process, children)
+    assert process.returncode == 0
+    leftovers = [pid for pid in children if not _gone_within(pid, seconds=5)]
+    assert leftovers == [], f"still running after Ctrl-C: {leftovers}"
+
+
+def _worker_main_pid(serve_pid: int) -> int:
+    """The Celery worker's main process: serve's direct child whose command line says ``worker``."""
+    for pid in _descendants(serve_pid):
+        try:
+            argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+            parent = int(re.sub(r"^.*\) ", "", Path(f"/proc/{pid}/stat").read_text()).split()[1])
+        except (OSError, ValueError):
+            continue
+        if parent == serve_pid and b"worker" in argv:
+            return pid
+    pytest.fail("no Celery worker among serve's children")
+
+
 def _stop_for_good(process: subprocess.Popen[str], children: list[int]) -> None:
     """After a failed assertion, leave nothing running: ask serve to stop, then kill what remains."""
     if process.poll() is None:
@@ -214,14 +311,16 @@ def _stop_for_good(process: subprocess.Popen[str], children: list[int]) -> None:
             os.kill(pid, signal.SIGKILL)
 
 
-def _read_until(process: subprocess.Popen[str], marker: str, timeout: float) -> str:
-    """Read serve's stdout until ``marker``; the output so far is returned (and shown on failure)."""
+def _read_until(process: subprocess.Popen[str], marker: str, timeout: float, stream: str = "stdout") -> str:
+    """Read serve's stdout (or stderr) until ``marker``; the output so far is returned (and shown on
+    failure)."""
     deadline = time.monotonic() + timeout
     seen = []
-    assert process.stdout is not None
-    os.set_blocking(process.stdout.fileno(), False)
+    pipe = process.stdout if stream == "stdout" else process.stderr
+    assert pipe is not None
+    os.set_blocking(pipe.fileno(), False)
     while time.monotonic() < deadline:
-        line = process.stdout.readline()
+        line = pipe.readline()
         if line:
             seen.append(line)
             if marker in line:
