@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 
-from dipserver.config.env import VAR_DIR, broker_url_checked, integer
+from dipserver.config.env import VAR_DIR, broker_url_checked, flag, integer
 
 # With no CELERY_BROKER_URL the broker is kombu's SQLAlchemy transport on a SQLite file under var/: it needs
 # no server, so `./dip serve` works on a fresh machine, and each message is a row written and taken in a
@@ -86,3 +86,10 @@ CELERY_TASK_ROUTES = {
 }
 # webhooks (notify): queue again the deliveries whose first task message was lost (a broker restart).
 CELERY_BEAT_SCHEDULE["webhooks-sweep"] = {"task": "dipserver.webhooks.sweep", "schedule": 300.0}
+# The outage guard (games.services.recovery): a deadline sweep that finds the last one this many minutes
+# ago knows no deadline could be kept meanwhile, and (unless DIPSERVER_OUTAGE_EXTEND=false) moves the
+# deadlines that passed during the outage on by its length. /healthz turns 503 when a phase is overdue by
+# DIPSERVER_OVERDUE_SECONDS.
+DIPSERVER_OUTAGE_MINUTES = integer("DIPSERVER_OUTAGE_MINUTES", 10)
+DIPSERVER_OUTAGE_EXTEND = flag("DIPSERVER_OUTAGE_EXTEND", True)
+DIPSERVER_OVERDUE_SECONDS = integer("DIPSERVER_OVERDUE_SECONDS", 120)
