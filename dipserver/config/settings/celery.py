@@ -93,3 +93,5 @@ CELERY_BEAT_SCHEDULE["webhooks-sweep"] = {"task": "dipserver.webhooks.sweep", "s
 DIPSERVER_OUTAGE_MINUTES = integer("DIPSERVER_OUTAGE_MINUTES", 10)
 DIPSERVER_OUTAGE_EXTEND = flag("DIPSERVER_OUTAGE_EXTEND", True)
 DIPSERVER_OVERDUE_SECONDS = integer("DIPSERVER_OVERDUE_SECONDS", 120)
+# /metrics answers staff, loopback, and a scraper sending `Authorization: Bearer <METRICS_TOKEN>` (if set).
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "").strip()
