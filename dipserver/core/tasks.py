@@ -41,3 +41,11 @@ def task_failure_count(task: str, error: BaseException | str, *, retry: bool = F
                 TaskFailure.objects.create(task=task, last_at=now, last_error=detail, **{field: 1})
     except (DatabaseError, TransactionManagementError) as exc:  # (two first failures at once: one lost)
         logger.warning("cannot count the %s of %s: %s", field, task, exc)
+
+
+@shared_task(name="dipserver.core.embedded_broker_tidy", trail=False)  # type: ignore[untyped-decorator]
+def embedded_broker_tidy() -> int:
+    """Periodic (beat, hourly): delete the embedded broker's messages taken long ago."""
+    from dipserver.core.embedded_broker import embedded_broker_tidied
+
+    return embedded_broker_tidied()

@@ -274,6 +274,10 @@ def test_serve_starts_a_killed_worker_again_and_the_site_stays_up(clean_env: dic
         assert _worker_main_pid(process.pid) != worker
         base = f"http://127.0.0.1:{port}"
         assert urllib.request.urlopen(f"{base}/healthz", timeout=10).status == 200
+        # The new worker takes beat's deadline sweeps from the embedded broker (the sweep records that it
+        # ran at most every 5 s; the old worker has been dead for longer than that).
+        killed = time.monotonic()
+        assert _sweep_recorded_after(base, killed + 6, timeout=60), "no sweep ran after the restart"
         children = _descendants(process.pid)
         process.send_signal(signal.SIGINT)
         process.wait(timeout=30)
@@ -282,6 +286,18 @@ def test_serve_starts_a_killed_worker_again_and_the_site_stays_up(clean_env: dic
     assert process.returncode == 0
     leftovers = [pid for pid in children if not _gone_within(pid, seconds=5)]
     assert leftovers == [], f"still running after Ctrl-C: {leftovers}"
+
+
+def _sweep_recorded_after(base: str, since: float, timeout: float) -> bool:
+    """Whether /metrics shows a deadline sweep that ran after the monotonic time ``since``."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        text = urllib.request.urlopen(f"{base}/metrics", timeout=10).read().decode()
+        found = re.search(r'^dipserver_heartbeat_age_seconds\{name="phases-due-sweep"\} (\S+)$', text, re.M)
+        if found and time.monotonic() - float(found.group(1)) > since:
+            return True
+        time.sleep(1)
+    return False
 
 
 def _worker_main_pid(serve_pid: int) -> int:

@@ -95,3 +95,8 @@ DIPSERVER_OUTAGE_EXTEND = flag("DIPSERVER_OUTAGE_EXTEND", True)
 DIPSERVER_OVERDUE_SECONDS = integer("DIPSERVER_OVERDUE_SECONDS", 120)
 # /metrics answers staff, loopback, and a scraper sending `Authorization: Bearer <METRICS_TOKEN>` (if set).
 METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "").strip()
+# The embedded broker keeps the messages it handed out; delete those taken over an hour ago (no-op on Redis).
+CELERY_BEAT_SCHEDULE["embedded-broker-tidy"] = {
+    "task": "dipserver.core.embedded_broker_tidy",
+    "schedule": 3600.0,
+}
