@@ -14,13 +14,13 @@ from collections.abc import Iterator
 from typing import Any
 
 from django.apps import apps
-from django.conf import settings
 from django.db.models import Count
 from django.utils import timezone
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
+from dipserver.core.embedded_broker import queue_names
 from dipserver.core.health import overdue_after
 
 RECENT = dt.timedelta(minutes=15)
@@ -79,15 +79,6 @@ def _quantile(values: list[float], q: float) -> float:
     if not values:
         return 0.0
     return values[min(len(values) - 1, max(0, math.ceil(q * len(values)) - 1))]
-
-
-def queue_names() -> list[str]:
-    """The task queues: the default one and every queue a route names."""
-    routes: dict[str, dict[str, str]] = getattr(settings, "CELERY_TASK_ROUTES", {}) or {}
-    from dipserver.config.celery import app
-
-    names = [app.conf.task_default_queue, *(route.get("queue", "") for route in routes.values())]
-    return sorted({name for name in names if name})
 
 
 def _queues() -> Iterator[Metric]:

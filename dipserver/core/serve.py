@@ -115,6 +115,20 @@ def child_commands(options: ServeOptions, python: str = sys.executable) -> list[
                 "celery,mail",
             ],
         ),
+        (
+            "picture worker",  # map pictures asked for through the API, one at a time (settings/celery.py)
+            [
+                *celery,
+                "worker",
+                "--loglevel=INFO",
+                "--concurrency=1",
+                "--without-gossip",
+                "-n",
+                "pictures@%h",
+                "-Q",
+                "pictures",
+            ],
+        ),
         ("celery beat", [*celery, "beat", "--loglevel=INFO"]),
     ]
 
@@ -244,8 +258,11 @@ def serve(options: ServeOptions) -> int:
     os.chdir(ROOT)
     # Runtime files (beat's schedule, the embedded broker, SQLite) go here; settings read the same variable.
     Path(os.environ.get("DIPSERVER_VAR_DIR") or ROOT / "var").mkdir(parents=True, exist_ok=True)
+    var = Path(os.environ.get("DIPSERVER_VAR_DIR") or ROOT / "var").resolve()
     env = child_env(os.environ)
     env.setdefault("SITE_URL", options.address)  # links in the demo's mails point at this server
+    # One cache for every process: the picture worker draws maps into it and the web server answers from it.
+    env.setdefault("CACHE_URL", f"file://{var / 'cache'}")
 
     if not port_free(options.host, options.port):
         raise ServeError(

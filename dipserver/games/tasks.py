@@ -11,6 +11,7 @@ from dipserver.core.broker_sentinel import broker_lost_messages
 from dipserver.games import notifications
 from dipserver.games.jobs import job_register
 from dipserver.games.phase_news import phase_news, reads_shared
+from dipserver.games.pictures import phase_png_drawn
 from dipserver.games.services.announcements import (
     PHASE_RESULTS,
     announcement_told,
@@ -95,8 +96,15 @@ def press_digest_sweep() -> int:
     return press_digests_send()
 
 
+@shared_task(name="dipserver.games.picture_draw", trail=False)  # type: ignore[untyped-decorator]
+def picture_draw(game_id: int, index: int, width: int | None, key: str) -> bool:
+    """Draw a phase's PNG into the picture cache (the ``pictures`` queue: a pool of its own, bounded)."""
+    return phase_png_drawn(game_id=game_id, index=index, width=width, key=key)
+
+
 def jobs_register() -> None:
     """Tell the services how their jobs reach a worker (``games.jobs``); the app calls this when ready.
     The names are looked up at each call, so a test may patch a task's ``delay``."""
     job_register("phase_process", lambda phase_id: phase_process.delay(phase_id))
     job_register("notification_send", lambda name, ids: notification_send.delay(name, ids))
+    job_register("picture_draw", lambda *args: picture_draw.delay(*args))

@@ -12,7 +12,7 @@ from gunicorn.config import Config
 
 from .conftest import ROOT
 
-DJANGO_SERVICES = ("web", "worker", "beat")
+DJANGO_SERVICES = ("web", "worker", "pictures", "beat")
 GUNICORN_CONFIG = "dipserver/config/gunicorn.py"
 
 
@@ -21,11 +21,17 @@ def compose() -> dict[str, Any]:
     return yaml.safe_load((ROOT / "docker-compose.yml").read_text())
 
 
-def test_runs_the_five_services(compose: dict[str, Any]) -> None:
-    assert set(compose["services"]) == {"postgres", "redis", "web", "worker", "beat"}
+def test_runs_the_six_services(compose: dict[str, Any]) -> None:
+    assert set(compose["services"]) == {"postgres", "redis", "web", "worker", "pictures", "beat"}
 
 
-@pytest.mark.parametrize("service", ["postgres", "redis", "web", "worker", "beat"])
+def test_map_pictures_are_drawn_by_a_worker_of_their_own_one_at_a_time(compose: dict[str, Any]) -> None:
+    command = compose["services"]["pictures"]["command"]
+    assert command.startswith("celery -A dipserver.config worker")
+    assert "--concurrency=1" in command and "-Q pictures" in command
+
+
+@pytest.mark.parametrize("service", ["postgres", "redis", "web", "worker", "pictures", "beat"])
 def test_every_service_has_a_health_check(compose: dict[str, Any], service: str) -> None:
     check = compose["services"][service]["healthcheck"]
     assert check["test"], service

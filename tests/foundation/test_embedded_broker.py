@@ -46,3 +46,12 @@ def test_a_broker_never_used_has_nothing_to_tidy(tmp_path: Path, settings) -> No
 def test_beat_tidies_hourly() -> None:
     entry = django_settings.CELERY_BEAT_SCHEDULE["embedded-broker-tidy"]
     assert (entry["task"], entry["schedule"]) == ("dipserver.core.embedded_broker_tidy", 3600.0)
+
+
+def test_check_services_creates_the_queues_before_any_process_uses_them(manage, clean_env) -> None:
+    """A web process and a worker starting together once raced to create the same queue."""
+    assert manage("check_services").returncode == 0
+    path = Path(clean_env["DIPSERVER_VAR_DIR"]) / "celery-broker.sqlite3"
+    with sqlite3.connect(path) as db:
+        queues = {name for (name,) in db.execute("SELECT name FROM kombu_queue")}
+    assert {"celery", "mail", "pictures"} <= queues

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -9,6 +10,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -56,6 +58,14 @@ class TestProcesses:
         assert commands["web server"] == ["py", "manage.py", "runserver", "127.0.0.1:8001", "--noreload"]
         assert commands["celery worker"][:6] == ["py", "-m", "celery", "-A", "dipserver.config", "worker"]
         assert commands["celery beat"][:6] == ["py", "-m", "celery", "-A", "dipserver.config", "beat"]
+
+    def test_map_pictures_have_a_worker_of_their_own_one_at_a_time(self) -> None:
+        command = dict(child_commands(ServeOptions("127.0.0.1", 8001, reload=False), python="py"))[
+            "picture worker"
+        ]
+        assert command[5] == "worker" and "--concurrency=1" in command
+        assert command[command.index("-Q") + 1] == "pictures"
+        assert command[command.index("-n") + 1] == "pictures@%h"  # beside the other worker on this host
 
     def test_children_get_the_local_settings_unless_told_otherwise(self) -> None:
         assert child_env({})["DJANGO_SETTINGS_MODULE"] == "dipserver.config.settings.local"
@@ -249,6 +259,7 @@ def test_serve_brings_up_the_site_and_ctrl_c_stops_everything(clean_env: dict[st
         )
         assert urllib.request.urlopen(f"{base}/admin/login/", timeout=10).status == 200
         assert urllib.request.urlopen(f"{base}/healthz", timeout=10).status == 200
+        _png_drawn_by_the_picture_worker(base)
 
         process.send_signal(signal.SIGINT)
         process.wait(timeout=30)
@@ -311,6 +322,28 @@ def _worker_main_pid(serve_pid: int) -> int:
         if parent == serve_pid and b"worker" in argv:
             return pid
     pytest.fail("no Celery worker among serve's children")
+
+
+def _png_drawn_by_the_picture_worker(base: str) -> None:
+    """A demo game's map as PNG: 202 while the picture worker draws it, then the picture (the web server
+    and the worker share the cache serve gives them)."""
+    games = json.loads(urllib.request.urlopen(f"{base}/api/v1/games", timeout=10).read())["results"]
+    for game in games:  # the first demo game that has started (a phase 0 to draw)
+        path = f"{base}/api/v1/games/{game['id']}/phases/0/map.png?width=400"
+        try:
+            first = urllib.request.urlopen(path, timeout=10)
+        except urllib.error.HTTPError as error:
+            assert error.code == 404, error.read()[:3000]
+            continue
+        break
+    else:
+        pytest.fail("no demo game has started")
+    assert first.status == 202 and first.headers["Retry-After"]
+    deadline = time.monotonic() + 60
+    while (answer := urllib.request.urlopen(path, timeout=10)).status == 202:
+        assert time.monotonic() < deadline, "the picture worker never drew the map"
+        time.sleep(0.5)
+    assert answer.status == 200 and answer.read().startswith(b"\x89PNG")
 
 
 def _stop_for_good(process: subprocess.Popen[str], children: list[int]) -> None:

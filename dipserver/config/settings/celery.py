@@ -83,6 +83,9 @@ CELERY_BEAT_SCHEDULE["games-press-digest"] = {
 CELERY_TASK_ROUTES = {
     "dipserver.mail.send": {"queue": "mail"},
     "dipserver.webhooks.deliver": {"queue": "mail"},
+    # Map pictures asked for through the API: drawn by a worker of their own (one process in serve and
+    # compose), so a burst of uncached 3200-pixel maps neither holds a web process nor delays a phase.
+    "dipserver.games.picture_draw": {"queue": "pictures"},
 }
 # webhooks (notify): queue again the deliveries whose first task message was lost (a broker restart).
 CELERY_BEAT_SCHEDULE["webhooks-sweep"] = {"task": "dipserver.webhooks.sweep", "schedule": 300.0}
