@@ -6,11 +6,16 @@ processed, and only the viewer's own (as stored) while it is open.
 
 from __future__ import annotations
 
+import functools
+import logging
+from collections.abc import Callable
 from typing import Any
 
+from django.core.cache import cache
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
+from kombu.exceptions import OperationalError as BrokerUnreachable
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound
 from rest_framework.permissions import AllowAny
@@ -28,9 +33,15 @@ from dipserver.api.results import ResultSerializer
 from dipserver.api.throttling import PictureThrottle
 from dipserver.core.content_security import styles_allowed
 from dipserver.core.picture_cache import picture, picture_key
+from dipserver.games.jobs import job_send
 from dipserver.games.models import Order, Phase
-from dipserver.games.pictures import phase_picture_args
-from dipserver.render import GeometryError, render_png, render_svg
+from dipserver.games.pictures import (
+    QUEUED_SECONDS,
+    phase_picture_args,
+    picture_failed_key,
+    picture_queued_key,
+)
+from dipserver.render import GeometryError, render_svg, svg_to_png
 from dipserver.render.style import stylesheet
 
 
@@ -197,10 +208,22 @@ class _MapApi(APIView):
             except GeometryError as exc:
                 raise NotFound(f"There is no drawing of this map yet: {exc}") from exc
 
-        if tag is None:  # the phase appeared after phase_tag looked: nothing to file the picture under
-            body = draw()
-        else:
-            body = picture(picture_key(game_id, index, _VISIBILITY, kind, tag), draw, processed=processed)
+        key = None if tag is None else picture_key(game_id, index, _VISIBILITY, kind, tag)
+        return self.drawn(game_id, index, width, key, draw, processed, tag)
+
+    def drawn(
+        self,
+        game_id: int,
+        index: int,
+        width: int | None,
+        key: str | None,
+        draw: Callable[[], bytes | str],
+        processed: bool,
+        tag: str | None,
+    ) -> HttpResponse:
+        """The picture, drawn here (an SVG takes milliseconds) and kept under ``key``. ``key`` None: the
+        phase appeared after phase_tag looked, nothing to file the picture under."""
+        body = draw() if key is None else picture(key, draw, processed=processed)
         return self._headers(HttpResponse(body, content_type=self.content_type), tag, processed)
 
     @staticmethod
@@ -236,8 +259,28 @@ class PhaseMapPngApi(_MapApi):
     def width(self, request: Request) -> int | None:
         return png_width(request.query_params.get("width"))
 
-    def render(self, args: dict[str, Any], width: int | None) -> bytes:
-        return render_png(**args, width=width)
+    def drawn(
+        self,
+        game_id: int,
+        index: int,
+        width: int | None,
+        key: str | None,
+        draw: Callable[[], bytes | str],
+        processed: bool,
+        tag: str | None,
+    ) -> HttpResponse:
+        """From the picture cache, or 202 with a placeholder while a picture worker draws it: a PNG takes
+        seconds (a 3200-pixel one 9-13 s), never spent in a web process."""
+        body = None if key is None else cache.get(key)
+        if body is None and key is not None:
+            failed = cache.get(picture_failed_key(key))
+            if failed is not None:
+                raise NotFound(failed)
+            _picture_requested(game_id, index, width, key)
+            body = cache.get(key)  # tasks run in-process (tests) have drawn it already
+        if body is None:
+            return _drawing()
+        return self._headers(HttpResponse(body, content_type=self.content_type), tag, processed)
 
     @extend_schema(
         parameters=[
@@ -248,7 +291,51 @@ class PhaseMapPngApi(_MapApi):
                 description=f"{MIN_WIDTH} to {MAX_WIDTH} pixels, drawn at the next of {WIDTHS_TEXT}",
             )
         ],
-        responses={(200, "image/png"): OpenApiTypes.BINARY, 304: None},
+        responses={
+            (200, "image/png"): OpenApiTypes.BINARY,
+            (202, "image/png"): OpenApiTypes.BINARY,
+            304: None,
+        },
+        description=(
+            "202 with a small placeholder picture (and `Retry-After`) while the map is being drawn: ask "
+            "again after that many seconds."
+        ),
     )
     def get(self, request: Request, game_id: int, index: int) -> HttpResponse:
         return super().get(request, game_id, index)
+
+
+logger = logging.getLogger(__name__)
+RETRY_AFTER_SECONDS = 2
+_PLACEHOLDER_SVG = (
+    '<svg xmlns="http://www.w3.org/2000/svg" width="480" height="96" viewBox="0 0 480 96">'
+    '<rect width="480" height="96" fill="#f4f1ea"/>'
+    '<text x="240" y="54" font-family="sans-serif" font-size="20" text-anchor="middle" fill="#333">'
+    "Drawing this map: try again in a few seconds</text></svg>"
+)
+
+
+@functools.cache
+def _placeholder_png() -> bytes:
+    return svg_to_png(_PLACEHOLDER_SVG)
+
+
+def _drawing() -> HttpResponse:
+    """202: the picture is on its way; a placeholder meanwhile, kept by nobody."""
+    response = HttpResponse(_placeholder_png(), content_type="image/png", status=202)
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _picture_requested(game_id: int, index: int, width: int | None, key: str) -> None:
+    """Queue the drawing once, however many ask meanwhile (a marker in the shared cache until it is done
+    or lapses); with the broker unreachable, the next request tries again."""
+    queued = picture_queued_key(key)
+    if not cache.add(queued, 1, QUEUED_SECONDS):
+        return
+    try:
+        job_send("picture_draw", game_id, index, width, key)
+    except BrokerUnreachable as exc:
+        cache.delete(queued)
+        logger.warning("broker unreachable, picture %s not queued: %s", key, exc)

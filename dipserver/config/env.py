@@ -25,7 +25,7 @@ BASE_DIR = Path(__file__).resolve().parents[2]
 DEV_SECRET_KEY = "django-insecure-dipserver-development-key-do-not-use-in-production"
 
 DATABASE_SCHEMES = ("sqlite", "postgres", "postgresql", "pgsql")
-BROKER_SCHEMES = ("filesystem", "memory", "redis", "rediss", "amqp", "pyamqp")
+BROKER_SCHEMES = ("sqla+sqlite", "filesystem", "memory", "redis", "rediss", "amqp", "pyamqp")
 CACHE_SCHEMES = ("locmem", "file", "redis", "rediss")
 
 

@@ -1,10 +1,18 @@
-"""Reachability of the services the site depends on, for /healthz and `manage.py check_services`."""
+"""Reachability of the services the site depends on, for /healthz and `manage.py check_services`.
+
+/healthz runs a list of checks (``PROCESS_CHECKS``: what this web process reaches; ``SITE_CHECKS``: whether
+the site as a whole keeps its deadlines). Each is a function returning a :class:`ServiceStatus`; a failing
+one that is ``required`` makes the answer 503. A new check is one more function in a list.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
+from django.apps import apps
+from django.conf import settings
 from django.db import DatabaseError, connection
 from django.utils import timezone
 
@@ -17,9 +25,15 @@ class ServiceStatus:
     name: str
     ok: bool
     detail: str
+    # False: reported, but the site is healthy without it (no heartbeat yet on a site just started).
+    required: bool = True
 
     def as_dict(self) -> dict[str, object]:
-        return asdict(self)
+        return {k: v for k, v in asdict(self).items() if k != "required"}
+
+    @property
+    def failing(self) -> bool:
+        return self.required and not self.ok
 
     def without_detail(self) -> dict[str, object]:
         """What anyone may know: whether the service is up, not where it is or why it failed."""
@@ -87,7 +101,8 @@ def worker_status(nodename: str, timeout: float = 5.0) -> ServiceStatus:
 
 
 def heartbeat_status(max_age: timedelta, name: str = "celery") -> ServiceStatus:
-    """Whether beat and a worker have run the heartbeat task within ``max_age``."""
+    """Whether beat and a worker have run the heartbeat task within ``max_age`` (none recorded yet: a site
+    just started, reported but not required)."""
     from dipserver.core.models import WorkerHeartbeat
 
     try:
@@ -95,10 +110,43 @@ def heartbeat_status(max_age: timedelta, name: str = "celery") -> ServiceStatus:
     except DatabaseError as exc:
         return ServiceStatus("worker", False, f"cannot read heartbeat: {_first_line(exc)}")
     if beat is None:
-        return ServiceStatus("worker", False, "no heartbeat recorded yet")
+        return ServiceStatus("worker", False, "no heartbeat recorded yet", required=False)
     age = timezone.now() - beat.beat_at
     detail = f"last heartbeat {int(age.total_seconds())}s ago from {beat.hostname}"
     return ServiceStatus("worker", age <= max_age, detail)
+
+
+def overdue_after() -> timedelta:
+    return timedelta(seconds=getattr(settings, "DIPSERVER_OVERDUE_SECONDS", 120))
+
+
+def phases_overdue_status(now: datetime | None = None) -> ServiceStatus:
+    """Whether every open phase of a game in play was processed in time: one past its deadline by more
+    than ``DIPSERVER_OVERDUE_SECONDS`` means no worker or no beat is keeping the deadlines."""
+    now = now or timezone.now()
+    phase = apps.get_model("games", "Phase")
+    try:
+        overdue = phase.objects.filter(
+            status="open", game__status="active", deadline__lt=now - overdue_after()
+        ).order_by("deadline")
+        count = overdue.count()
+        oldest = overdue.values_list("deadline", flat=True).first() if count else None
+    except DatabaseError as exc:
+        return ServiceStatus("phases", False, f"cannot read phases: {_first_line(exc)}")
+    if oldest is None:
+        return ServiceStatus("phases", True, "no phase overdue")
+    late = int((now - oldest).total_seconds())
+    return ServiceStatus("phases", False, f"{count} phases overdue, the oldest by {late}s")
+
+
+# Beat schedules the heartbeat every minute; allow a few misses before calling the worker stale.
+HEARTBEAT_MAX_AGE = timedelta(minutes=3)
+
+Check = Callable[[], ServiceStatus]
+# What this web process reaches (a process whose connections work answers these with 200).
+PROCESS_CHECKS: list[Check] = [database_status, broker_status]
+# Whether the site keeps its deadlines: beat and a worker alive, no phase overdue.
+SITE_CHECKS: list[Check] = [lambda: heartbeat_status(HEARTBEAT_MAX_AGE), phases_overdue_status]
 
 
 def _first_line(exc: BaseException) -> str:

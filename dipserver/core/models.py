@@ -15,3 +15,17 @@ class WorkerHeartbeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} on {self.hostname} at {self.beat_at:%Y-%m-%d %H:%M:%S}"
+
+
+class TaskFailure(models.Model):
+    """How often a Celery task failed (gave up) or was retried, for /metrics: written by the worker's
+    signal handlers (``dipserver.config.celery``), one row per task name."""
+
+    task = models.CharField(max_length=200, primary_key=True)
+    failures = models.PositiveBigIntegerField(default=0)
+    retries = models.PositiveBigIntegerField(default=0)
+    last_at = models.DateTimeField()
+    last_error = models.TextField(blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.task}: {self.failures} failed, {self.retries} retried"

@@ -17,12 +17,15 @@ import subprocess
 import sys
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 STOP_GRACE_SECONDS = 10.0
 READY_TIMEOUT_SECONDS = 60.0
+RESTART_FIRST_PAUSE = 1.0  # seconds before a dead child is started again; doubled per quick failure
+RESTART_MAX_PAUSE = 60.0
+RESTART_STABLE_AFTER = 60.0  # a child that ran this long before dying starts again after the first pause
 LOCAL = "dipserver.config.settings.local"  # what manage.py would choose
 
 
@@ -45,6 +48,20 @@ class Child:
     # Celery's main process shuts its own pool down cleanly, so it alone gets SIGTERM; runserver's
     # autoreloader does not forward signals to the server it runs, so its whole group does.
     term_group: bool
+    command: list[str] = field(default_factory=list)
+    env: dict[str, str] | None = None
+    started_at: float = field(default_factory=time.monotonic)
+    quick_failures: int = 0  # deaths in a row, each soon after its start: the pause doubles with them
+    restart_at: float | None = None  # dead, to be started again then
+
+    @classmethod
+    def start(cls, label: str, command: list[str], env: dict[str, str], *, term_group: bool) -> Child:
+        process = subprocess.Popen(command, env=env, start_new_session=True)
+        return cls(label, process, term_group, command=command, env=env)
+
+    def restart(self) -> None:
+        self.process = subprocess.Popen(self.command, env=self.env, start_new_session=True)
+        self.started_at, self.restart_at = time.monotonic(), None
 
 
 class ServeError(Exception):
@@ -88,9 +105,11 @@ def child_commands(options: ServeOptions, python: str = sys.executable) -> list[
     return [
         ("web server", runserver),
         # Phases on the default queue; mail and webhooks on their own queue and pool (settings/celery.py),
-        # so a slow receiver never holds a phase. The deliveries worker has its own node name.
+        # so a slow receiver never holds a phase; map pictures asked for through the API, one at a time.
+        # Each extra worker has its own node name.
         ("celery worker", [*worker, "--concurrency=2", "-Q", "celery"]),
         ("deliveries worker", [*worker, "--concurrency=2", "-Q", "deliveries", "-n", "deliveries@%h"]),
+        ("picture worker", [*worker, "--concurrency=1", "-Q", "pictures", "-n", "pictures@%h"]),
         ("celery beat", [*celery, "beat", "--loglevel=INFO"]),
     ]
 
@@ -168,6 +187,32 @@ def _raise_if_exited(children: list[Child]) -> None:
             raise ServeError(f"the {child.label} stopped unexpectedly (exit status {code})")
 
 
+def supervise(children: list[Child], now: float | None = None) -> None:
+    """One round of the supervisor: note each child that died and when to start it again, and start
+    again each one whose pause is over. Its whole process group is killed first (a worker's pool
+    processes outlive a main process killed with SIGKILL)."""
+    now = time.monotonic() if now is None else now
+    for child in children:
+        if child.restart_at is None:
+            code = child.process.poll()
+            if code is None:
+                continue
+            _signal_group(child, signal.SIGKILL)
+            ran = now - child.started_at
+            child.quick_failures = child.quick_failures + 1 if ran < RESTART_STABLE_AFTER else 1
+            pause = min(RESTART_MAX_PAUSE, RESTART_FIRST_PAUSE * 2 ** (child.quick_failures - 1))
+            child.restart_at = now + pause
+            print(
+                f"dipserver: the {child.label} stopped (exit status {code}) after {ran:.0f}s; "
+                f"starting it again in {pause:.0f}s",
+                file=sys.stderr,
+                flush=True,
+            )
+        elif now >= child.restart_at:
+            child.restart()
+            print(f"dipserver: the {child.label} started again", file=sys.stderr, flush=True)
+
+
 class _Stop(Exception):
     pass
 
@@ -194,8 +239,11 @@ def serve(options: ServeOptions) -> int:
     os.chdir(ROOT)
     # Runtime files (beat's schedule, the embedded broker, SQLite) go here; settings read the same variable.
     Path(os.environ.get("DIPSERVER_VAR_DIR") or ROOT / "var").mkdir(parents=True, exist_ok=True)
+    var = Path(os.environ.get("DIPSERVER_VAR_DIR") or ROOT / "var").resolve()
     env = child_env(os.environ)
     env.setdefault("SITE_URL", options.address)  # links in the demo's mails point at this server
+    # One cache for every process: the picture worker draws maps into it and the web server answers from it.
+    env.setdefault("CACHE_URL", f"file://{var / 'cache'}")
 
     if not port_free(options.host, options.port):
         raise ServeError(
@@ -214,12 +262,11 @@ def serve(options: ServeOptions) -> int:
     signal.signal(signal.SIGTERM, _on_signal)
     try:
         for label, command in child_commands(options):
-            process = subprocess.Popen(command, env=env, start_new_session=True)
-            children.append(Child(label, process, term_group=label == "web server"))
+            children.append(Child.start(label, command, env, term_group=label == "web server"))
         wait_until_listening(options.host, options.port, children, READY_TIMEOUT_SECONDS)
         print(banner(options, logins), flush=True)
-        while True:
-            _raise_if_exited(children)
+        while True:  # up: from now on a child that dies is started again, the others keep running
+            supervise(children)
             time.sleep(0.5)
     except _Stop:
         print("\ndipserver: stopping (the Celery worker finishes its current tasks first)…", flush=True)

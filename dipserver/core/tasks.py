@@ -1,12 +1,18 @@
 """Site-operations tasks."""
 
+import logging
 import socket
 
 from celery import shared_task
+from django.db import DatabaseError, transaction
+from django.db.models import F
+from django.db.transaction import TransactionManagementError
 from django.utils import timezone
 
 from dipserver.core import worker_control  # noqa: F401 - registers the health check workers answer
-from dipserver.core.models import WorkerHeartbeat
+from dipserver.core.models import TaskFailure, WorkerHeartbeat
+
+logger = logging.getLogger(__name__)
 
 HEARTBEAT = "celery"
 
@@ -18,3 +24,28 @@ def heartbeat(name: str = HEARTBEAT) -> str:
         name=name, defaults={"beat_at": timezone.now(), "hostname": socket.gethostname()}
     )
     return name
+
+
+def task_failure_count(task: str, error: BaseException | str, *, retry: bool = False) -> None:
+    """Count a task's failure (it gave up) or retry for /metrics. Never raises: a worker whose database is
+    the thing failing must go on with its own error handling, so this one is only logged."""
+    field = "retries" if retry else "failures"
+    detail = str(error).strip().splitlines()[0][:1000] if str(error).strip() else type(error).__name__
+    now = timezone.now()
+    try:
+        with transaction.atomic():
+            counted = TaskFailure.objects.filter(task=task).update(
+                **{field: F(field) + 1}, last_at=now, last_error=detail
+            )
+            if not counted:
+                TaskFailure.objects.create(task=task, last_at=now, last_error=detail, **{field: 1})
+    except (DatabaseError, TransactionManagementError) as exc:  # (two first failures at once: one lost)
+        logger.warning("cannot count the %s of %s: %s", field, task, exc)
+
+
+@shared_task(name="dipserver.core.embedded_broker_tidy", trail=False)  # type: ignore[untyped-decorator]
+def embedded_broker_tidy() -> int:
+    """Periodic (beat, hourly): delete the embedded broker's messages taken long ago."""
+    from dipserver.core.embedded_broker import embedded_broker_tidied
+
+    return embedded_broker_tidied()

@@ -8,14 +8,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.cache import cache
+
 from dipserver.core.picture_cache import picture, picture_key
 from dipserver.engine import Variant
 from dipserver.games.changes import next_changes
+from dipserver.games.errors import GameError
 from dipserver.games.mappers import map_state_of, position_of
 from dipserver.games.models import Game, Phase
 from dipserver.games.phase_names import game_phase_title
 from dipserver.games.variants import game_variant, geometry_of
-from dipserver.render import render_png
+from dipserver.render import GeometryError, render_png
 
 # What a mail's picture reference names for a phase (``dipserver.mail.pictures``).
 PHASE_PICTURE = "phase"
@@ -73,3 +76,39 @@ def phase_state(phase: Phase) -> str:
     of the game bumps (its status decides, for one, whether a random timeline's changes may be drawn)."""
     processed_at = phase.processed_at.isoformat() if phase.processed_at else "-"
     return f"{phase.id}:{phase.status}:{processed_at}:{phase.game.version}"
+
+
+# A PNG asked for through the API is drawn by the picture workers (their own queue, a bounded pool), never
+# in a web process: a 3200-pixel map takes seconds. The web queues it once (this marker, in the shared
+# cache, until the drawing ends or the marker lapses) and answers 202 until the picture is in the cache.
+QUEUED_SECONDS = 60
+# A phase that cannot be drawn (a board with no drawing yet): the web answers 404 with this text.
+FAILED_SECONDS = 3600
+
+
+def picture_queued_key(key: str) -> str:
+    return f"{key}:queued"
+
+
+def picture_failed_key(key: str) -> str:
+    return f"{key}:failed"
+
+
+def phase_png_drawn(*, game_id: int, index: int, width: int | None, key: str) -> bool:
+    """Draw the phase's PNG into the picture cache under ``key`` (the picture worker's side). False when
+    the phase is gone or cannot be drawn (then the reason is kept under ``picture_failed_key``)."""
+    try:
+        phase = Phase.objects.select_related("game").filter(game_id=game_id, index=index).first()
+        if phase is None:
+            return False
+        game, processed = phase.game, phase.status == Phase.Status.PROCESSED
+        try:
+            picture(
+                key, lambda: render_png(**phase_picture_args(game, phase), width=width), processed=processed
+            )
+        except (GameError, GeometryError) as exc:
+            cache.set(picture_failed_key(key), f"There is no drawing of this map yet: {exc}", FAILED_SECONDS)
+            return False
+        return True
+    finally:
+        cache.delete(picture_queued_key(key))

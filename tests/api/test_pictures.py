@@ -1,13 +1,17 @@
 """Map pictures cost seconds to draw: widths snap to a few sizes, each picture is drawn once and kept in
-Django's cache, and anonymous reads are limited."""
+Django's cache, a PNG is drawn by a picture worker (never in a web process: 202 and a placeholder until it
+is there), and anonymous reads are limited."""
 
 from __future__ import annotations
 
 import pytest
+from django.conf import settings as django_settings
 from django.core.cache import cache
 
 from dipserver.api import phases
 from dipserver.api.pictures import PNG_WIDTHS, png_width
+from dipserver.games import pictures
+from dipserver.games.tasks import picture_draw
 from tests.api.conftest import client_for, user_of
 
 pytestmark = pytest.mark.django_db
@@ -16,14 +20,29 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def drawn(monkeypatch):
     """The widths of every PNG actually drawn (each call of the renderer), in order."""
-    real, widths = phases.render_png, []
+    real, widths = pictures.render_png, []
 
     def counted(*args, width=None, **kwargs):
         widths.append(width)
         return real(*args, width=width, **kwargs)
 
-    monkeypatch.setattr(phases, "render_png", counted)
+    monkeypatch.setattr(pictures, "render_png", counted)
     return widths
+
+
+@pytest.fixture
+def queued(monkeypatch, celery_conf):
+    """Tasks go to the broker as in production (nobody runs them here): the picture jobs sent, in order."""
+    celery_conf(task_always_eager=False, broker_url="memory://")
+    sent = []
+    real = phases.job_send
+
+    def spy(name, *args):
+        sent.append((name, *args))
+        return real(name, *args)
+
+    monkeypatch.setattr(phases, "job_send", spy)
+    return sent
 
 
 def _png(game, width: str, client=None):
@@ -78,3 +97,42 @@ def test_players_pictures_are_not_limited(game, settings):
     france = client_for(user_of(game, "FRANCE"))
     path = f"/api/v1/games/{game.id}/phases/0/map.svg"
     assert [france.get(path).status_code for _ in range(3)] == [200, 200, 200]
+
+
+class TestDrawnByAPictureWorker:
+    def test_an_uncached_png_is_queued_and_answered_202_with_a_placeholder(self, game, drawn, queued):
+        answer = _png(game, "800")
+        assert answer.status_code == 202
+        assert answer["Content-Type"] == "image/png" and answer.content.startswith(b"\x89PNG")
+        assert (answer["Retry-After"], answer["Cache-Control"]) == ("2", "no-store")
+        assert drawn == []  # nothing drawn in the web process
+        assert [job[0] for job in queued] == ["picture_draw"]
+
+    def test_polling_meanwhile_queues_it_once(self, game, drawn, queued):
+        codes = [_png(game, "800").status_code for _ in range(3)]
+        assert codes == [202, 202, 202]
+        assert len(queued) == 1
+
+    def test_once_the_worker_has_drawn_it_the_web_answers_from_the_cache(self, game, drawn, queued):
+        _png(game, "800")
+        (_name, *args) = queued[0]
+        assert picture_draw(*args)  # what the picture worker runs
+        answer = _png(game, "800")
+        assert answer.status_code == 200 and answer.content.startswith(b"\x89PNG")
+        assert drawn == [800]
+        assert _png(game, "1600").status_code == 202  # another size: its own drawing
+
+    def test_a_map_that_cannot_be_drawn_is_a_404_not_a_placeholder_forever(self, game, queued, monkeypatch):
+        def broken(*args, **kwargs):
+            raise pictures.GeometryError("no geometry for this board")
+
+        monkeypatch.setattr(pictures, "render_png", broken)
+        _png(game, "800")
+        assert not picture_draw(*queued[0][1:])
+        answer = _png(game, "800")
+        assert answer.status_code == 404
+        assert "no geometry for this board" in answer.content.decode()
+
+    def test_pictures_have_a_queue_of_their_own(self):
+        route = django_settings.CELERY_TASK_ROUTES["dipserver.games.picture_draw"]
+        assert route == {"queue": "pictures"}

@@ -12,7 +12,7 @@ from gunicorn.config import Config
 
 from .conftest import ROOT
 
-DJANGO_SERVICES = ("web", "worker", "deliveries", "beat")
+DJANGO_SERVICES = ("web", "worker", "deliveries", "pictures", "beat")
 GUNICORN_CONFIG = "dipserver/config/gunicorn.py"
 
 
@@ -21,11 +21,18 @@ def compose() -> dict[str, Any]:
     return yaml.safe_load((ROOT / "docker-compose.yml").read_text())
 
 
-def test_runs_the_six_services(compose: dict[str, Any]) -> None:
-    assert set(compose["services"]) == {"postgres", "redis", "web", "worker", "deliveries", "beat"}
+def test_runs_the_seven_services(compose: dict[str, Any]) -> None:
+    django = {"web", "worker", "deliveries", "pictures", "beat"}
+    assert set(compose["services"]) == {"postgres", "redis", *django}
 
 
-@pytest.mark.parametrize("service", ["postgres", "redis", "web", "worker", "deliveries", "beat"])
+def test_map_pictures_are_drawn_by_a_worker_of_their_own_one_at_a_time(compose: dict[str, Any]) -> None:
+    command = compose["services"]["pictures"]["command"]
+    assert command.startswith("celery -A dipserver.config worker")
+    assert "--concurrency=1" in command and "-Q pictures" in command
+
+
+@pytest.mark.parametrize("service", ["postgres", "redis", "web", "worker", "deliveries", "pictures", "beat"])
 def test_every_service_has_a_health_check(compose: dict[str, Any], service: str) -> None:
     check = compose["services"][service]["healthcheck"]
     assert check["test"], service
@@ -61,7 +68,8 @@ def test_web_checks_services_migrates_then_runs_gunicorn(compose: dict[str, Any]
     assert -1 not in positions and positions == sorted(positions), command
     assert web["depends_on"]["postgres"]["condition"] == "service_healthy"
     assert web["depends_on"]["redis"]["condition"] == "service_healthy"
-    assert "/healthz" in " ".join(web["healthcheck"]["test"])
+    # What the container reaches: the worker and beat wait for it, so it cannot ask for their heartbeat.
+    assert "/healthz?scope=process" in " ".join(web["healthcheck"]["test"])
 
 
 def test_worker_and_beat_run_celery_on_the_project_app(compose: dict[str, Any]) -> None:

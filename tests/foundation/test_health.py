@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import timedelta
 from io import StringIO
+from typing import Any
 
 import pytest
 from django.core.management import call_command
@@ -58,13 +59,31 @@ def test_heartbeat_is_idempotent() -> None:
     assert WorkerHeartbeat.objects.count() == 1
 
 
-def test_stale_heartbeat_is_reported_but_does_not_fail_the_check(client: Client) -> None:
+def test_a_stale_heartbeat_fails_the_check(client: Client) -> None:
+    """Beat or every worker is down: no deadline is kept, whatever the web processes reach."""
     WorkerHeartbeat.objects.create(name="celery", beat_at=timezone.now() - timedelta(hours=1), hostname="w1")
     response = client.get("/healthz")
-    assert response.status_code == 200
+    assert response.status_code == 503
     worker = response.json()["worker"]
     assert worker["ok"] is False
     assert worker["detail"] == "last heartbeat 3600s ago from w1"
+
+
+def test_the_process_scope_asks_only_what_this_process_reaches(client: Client) -> None:
+    """docker-compose's check of the web container, which must be healthy before beat and workers start."""
+    WorkerHeartbeat.objects.create(name="celery", beat_at=timezone.now() - timedelta(hours=1), hostname="w1")
+    response = client.get("/healthz?scope=process")
+    assert response.status_code == 200
+    assert set(response.json()) == {"status", "database", "broker"}
+
+
+def test_details_are_for_loopback_and_staff_only(client: Client, django_user_model: Any) -> None:
+    remote = client.get("/healthz", REMOTE_ADDR="203.0.113.5").json()
+    assert remote["broker"] == {"name": "broker", "ok": True}
+    assert remote["database"] == {"name": "database", "ok": True}
+    staff = django_user_model.objects.create(username="ops", is_staff=True)
+    client.force_login(staff)
+    assert "detail" in client.get("/healthz", REMOTE_ADDR="203.0.113.5").json()["broker"]
 
 
 def test_healthz_refuses_writes(client: Client) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -9,6 +10,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -23,6 +25,7 @@ from dipserver.core.serve import (
     parse_args,
     port_free,
     stop_all,
+    supervise,
 )
 
 from .conftest import ROOT, one_line_error
@@ -64,6 +67,14 @@ class TestProcesses:
         assert deliveries[:6] == ["py", "-m", "celery", "-A", "dipserver.config", "worker"]
         assert deliveries[deliveries.index("-Q") + 1] == "deliveries"
         assert deliveries[deliveries.index("-n") + 1] == "deliveries@%h"
+
+    def test_map_pictures_have_a_worker_of_their_own_one_at_a_time(self) -> None:
+        command = dict(child_commands(ServeOptions("127.0.0.1", 8001, reload=False), python="py"))[
+            "picture worker"
+        ]
+        assert command[5] == "worker" and "--concurrency=1" in command
+        assert command[command.index("-Q") + 1] == "pictures"
+        assert command[command.index("-n") + 1] == "pictures@%h"  # beside the other worker on this host
 
     def test_children_get_the_local_settings_unless_told_otherwise(self) -> None:
         assert child_env({})["DJANGO_SETTINGS_MODULE"] == "dipserver.config.settings.local"
@@ -115,6 +126,64 @@ class TestProcesses:
         stop_all([Child("stubborn", process, term_group=True)], grace=0.5)
         assert process.poll() is not None
         assert _gone_within(grandchild, seconds=5)
+
+
+class TestSupervisor:
+    """Once the site is up, a child that dies is started again after a pause; the others keep running."""
+
+    @staticmethod
+    def _sleeper() -> Child:
+        return Child.start("celery worker", ["sleep", "300"], dict(os.environ), term_group=False)
+
+    def test_a_killed_child_is_started_again_after_a_pause(self, capsys: pytest.CaptureFixture[str]) -> None:
+        child, other = self._sleeper(), self._sleeper()
+        try:
+            first = child.process
+            first.kill()
+            first.wait()
+            now = time.monotonic()
+            supervise([child, other], now=now)
+            assert child.restart_at == pytest.approx(now + 1.0)
+            assert child.process is first  # not yet: the pause first
+            supervise([child, other], now=now + 1.0)
+            assert child.process is not first and child.process.poll() is None
+            assert other.process.poll() is None  # untouched
+            err = capsys.readouterr().err
+            assert "dipserver: the celery worker stopped (exit status -9)" in err
+            assert "starting it again in 1s" in err
+            assert "dipserver: the celery worker started again" in err
+        finally:
+            stop_all([child, other], grace=0.5)
+
+    def test_the_pause_doubles_while_it_keeps_dying_soon_after_starting(self) -> None:
+        child = self._sleeper()
+        pauses = []
+        try:
+            now = time.monotonic()
+            for _ in range(8):
+                child.process.kill()
+                child.process.wait()
+                supervise([child], now=now)
+                assert child.restart_at is not None
+                pauses.append(round(child.restart_at - now))
+                now = child.restart_at
+                supervise([child], now=now)
+                child.started_at = now
+        finally:
+            stop_all([child], grace=0.5)
+        assert pauses == [1, 2, 4, 8, 16, 32, 60, 60]
+
+    def test_a_child_that_ran_a_while_starts_again_after_the_first_pause(self) -> None:
+        child = self._sleeper()
+        try:
+            child.quick_failures = 5
+            child.process.kill()
+            child.process.wait()
+            now = child.started_at + 120
+            supervise([child], now=now)
+            assert child.restart_at == pytest.approx(now + 1.0)
+        finally:
+            stop_all([child], grace=0.5)
 
 
 def _alive(pid: int) -> bool:
@@ -199,6 +268,7 @@ def test_serve_brings_up_the_site_and_ctrl_c_stops_everything(clean_env: dict[st
         )
         assert urllib.request.urlopen(f"{base}/admin/login/", timeout=10).status == 200
         assert urllib.request.urlopen(f"{base}/healthz", timeout=10).status == 200
+        _png_drawn_by_the_picture_worker(base)
 
         process.send_signal(signal.SIGINT)
         process.wait(timeout=30)
@@ -207,6 +277,82 @@ def test_serve_brings_up_the_site_and_ctrl_c_stops_everything(clean_env: dict[st
     assert process.returncode == 0
     leftovers = [pid for pid in children if not _gone_within(pid, seconds=5)]
     assert leftovers == [], f"still running after Ctrl-C: {leftovers}"
+
+
+def test_serve_starts_a_killed_worker_again_and_the_site_stays_up(clean_env: dict[str, str]) -> None:
+    """The worker once died after 40 minutes and took the whole site with it."""
+    port = _free_port()
+    process = _serve(clean_env, "--port", str(port), "--no-reload")
+    children: list[int] = []
+    try:
+        _read_until(process, "Press Ctrl-C", timeout=120)
+        worker = _worker_main_pid(process.pid)
+        os.kill(worker, signal.SIGKILL)
+        restarted = _read_until(process, "celery worker started again", timeout=30, stream="stderr")
+        assert "the celery worker stopped (exit status -9)" in restarted
+        assert process.poll() is None
+        assert _worker_main_pid(process.pid) != worker
+        base = f"http://127.0.0.1:{port}"
+        assert urllib.request.urlopen(f"{base}/healthz", timeout=10).status == 200
+        # The new worker takes beat's deadline sweeps from the embedded broker (the sweep records that it
+        # ran at most every 5 s; the old worker has been dead for longer than that).
+        killed = time.monotonic()
+        assert _sweep_recorded_after(base, killed + 6, timeout=60), "no sweep ran after the restart"
+        children = _descendants(process.pid)
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=30)
+    finally:
+        _stop_for_good(process, children)
+    assert process.returncode == 0
+    leftovers = [pid for pid in children if not _gone_within(pid, seconds=5)]
+    assert leftovers == [], f"still running after Ctrl-C: {leftovers}"
+
+
+def _sweep_recorded_after(base: str, since: float, timeout: float) -> bool:
+    """Whether /metrics shows a deadline sweep that ran after the monotonic time ``since``."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        text = urllib.request.urlopen(f"{base}/metrics", timeout=10).read().decode()
+        found = re.search(r'^dipserver_heartbeat_age_seconds\{name="phases-due-sweep"\} (\S+)$', text, re.M)
+        if found and time.monotonic() - float(found.group(1)) > since:
+            return True
+        time.sleep(1)
+    return False
+
+
+def _worker_main_pid(serve_pid: int) -> int:
+    """The Celery worker's main process: serve's direct child whose command line says ``worker``."""
+    for pid in _descendants(serve_pid):
+        try:
+            argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+            parent = int(re.sub(r"^.*\) ", "", Path(f"/proc/{pid}/stat").read_text()).split()[1])
+        except (OSError, ValueError):
+            continue
+        if parent == serve_pid and b"worker" in argv:
+            return pid
+    pytest.fail("no Celery worker among serve's children")
+
+
+def _png_drawn_by_the_picture_worker(base: str) -> None:
+    """A demo game's map as PNG: 202 while the picture worker draws it, then the picture (the web server
+    and the worker share the cache serve gives them)."""
+    games = json.loads(urllib.request.urlopen(f"{base}/api/v1/games", timeout=10).read())["results"]
+    for game in games:  # the first demo game that has started (a phase 0 to draw)
+        path = f"{base}/api/v1/games/{game['id']}/phases/0/map.png?width=400"
+        try:
+            first = urllib.request.urlopen(path, timeout=10)
+        except urllib.error.HTTPError as error:
+            assert error.code == 404, error.read()[:3000]
+            continue
+        break
+    else:
+        pytest.fail("no demo game has started")
+    assert first.status == 202 and first.headers["Retry-After"]
+    deadline = time.monotonic() + 60
+    while (answer := urllib.request.urlopen(path, timeout=10)).status == 202:
+        assert time.monotonic() < deadline, "the picture worker never drew the map"
+        time.sleep(0.5)
+    assert answer.status == 200 and answer.read().startswith(b"\x89PNG")
 
 
 def _stop_for_good(process: subprocess.Popen[str], children: list[int]) -> None:
@@ -223,14 +369,16 @@ def _stop_for_good(process: subprocess.Popen[str], children: list[int]) -> None:
             os.kill(pid, signal.SIGKILL)
 
 
-def _read_until(process: subprocess.Popen[str], marker: str, timeout: float) -> str:
-    """Read serve's stdout until ``marker``; the output so far is returned (and shown on failure)."""
+def _read_until(process: subprocess.Popen[str], marker: str, timeout: float, stream: str = "stdout") -> str:
+    """Read serve's stdout (or stderr) until ``marker``; the output so far is returned (and shown on
+    failure)."""
     deadline = time.monotonic() + timeout
     seen = []
-    assert process.stdout is not None
-    os.set_blocking(process.stdout.fileno(), False)
+    pipe = process.stdout if stream == "stdout" else process.stderr
+    assert pipe is not None
+    os.set_blocking(pipe.fileno(), False)
     while time.monotonic() < deadline:
-        line = process.stdout.readline()
+        line = pipe.readline()
         if line:
             seen.append(line)
             if marker in line:

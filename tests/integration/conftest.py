@@ -213,6 +213,19 @@ class Workers:
         _wait_until_ready(_Named(name, process, log), celery_app)
         return process
 
+    def beat(self) -> subprocess.Popen[bytes]:
+        """A real `celery beat` sending the site's schedule (the deadline sweep every second) to this
+        queue; stopped with the workers."""
+        log = self.folder / "beat.log"
+        command = [
+            sys.executable, "-m", "celery", "-A", "dipserver.config", "beat", "--loglevel=INFO",
+            "--schedule", str(self.folder / "beat-schedule"),
+        ]  # fmt: skip
+        with log.open("wb") as out:
+            process = subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT)
+        self.processes.append(process)
+        return process
+
     def outcomes(self) -> list[str]:
         """What each finished phase_process task returned, across all workers."""
         return [

@@ -7,15 +7,17 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from unittest import mock
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from dipserver.games.models import Announcement, Game
 from dipserver.games.notifications import notifications_muted
-from dipserver.games.services.announcements import REQUEUE_AFTER, announcements_due_sweep
+from dipserver.games.services.announcements import PUBLISH_WINDOW, REQUEUE_AFTER, announcements_due_sweep
 from dipserver.games.services.games import game_create, game_draw_vote, game_join
 from dipserver.games.services.press import message_send
 from dipserver.games.tasks import notification_send
@@ -103,17 +105,28 @@ def _told_once(event: Event) -> tuple[int, int, int]:
     return (event.readers, event.readers, event.readers + 1)
 
 
-def test_a_lost_event_is_queued_again_once_its_time_has_passed_and_told_once(
+def test_a_lost_event_is_queued_again_once_its_publish_window_has_passed_and_told_once(
     event, django_capture_on_commit_callbacks
 ):
-    assert announcements_due_sweep(now=event.at + REQUEUE_AFTER - dt.timedelta(seconds=1)) == []
+    """Its task never reached the broker (the process died after the commit): seconds, not minutes."""
+    assert announcements_due_sweep(now=event.at + PUBLISH_WINDOW - dt.timedelta(seconds=1)) == []
     assert _rows(event) == (0, 0, 0)
     with django_capture_on_commit_callbacks() as again:
-        assert announcements_due_sweep(now=event.at + REQUEUE_AFTER) == [(event.name, event.ids)]
+        assert announcements_due_sweep(now=event.at + PUBLISH_WINDOW) == [(event.name, event.ids)]
     _tell(again)
     assert _rows(event) == _told_once(event)
     assert not Announcement.objects.exists()
     assert announcements_due_sweep(now=event.at + 10 * REQUEUE_AFTER) == []
+
+
+def test_an_event_whose_task_the_broker_has_is_queued_again_only_after_the_requeue_time(event):
+    with mock.patch("dipserver.games.services.announcements.job_send"):  # the broker takes it, nobody runs it
+        _tell(event.lost)
+    published = timezone.now()
+    assert announcements_due_sweep(now=published + REQUEUE_AFTER - dt.timedelta(seconds=2)) == []
+    assert announcements_due_sweep(now=published + REQUEUE_AFTER + dt.timedelta(seconds=2)) == [
+        (event.name, event.ids)
+    ]
 
 
 def test_a_told_event_is_not_queued_again(event):

@@ -7,26 +7,31 @@ from __future__ import annotations
 
 import os
 
-from dipserver.config.env import VAR_DIR, broker_url_checked, integer
+from dipserver.config.env import VAR_DIR, broker_url_checked, flag, integer
 
-# With no CELERY_BROKER_URL the broker is kombu's filesystem transport under var/: it needs no server,
-# so `./dip serve` works on a fresh machine. Production sets a redis:// URL.
-CELERY_BROKER_URL = broker_url_checked(os.environ.get("CELERY_BROKER_URL", "").strip() or "filesystem://")
-CELERY_BROKER_DIR = VAR_DIR / "celery-broker"
-if CELERY_BROKER_URL.startswith("filesystem://"):
-    # One folder for both directions: producers and the worker exchange message files through it.
+# With no CELERY_BROKER_URL the broker is kombu's SQLAlchemy transport on a SQLite file under var/: it needs
+# no server, so `./dip serve` works on a fresh machine, and each message is a row written and taken in a
+# transaction (the filesystem transport once handed the worker a half-written message file, and the worker
+# stopped). Production sets a redis:// URL.
+CELERY_BROKER_FILE = VAR_DIR / "celery-broker.sqlite3"
+EMBEDDED_BROKER_URL = f"sqla+sqlite:///{CELERY_BROKER_FILE}"
+CELERY_BROKER_URL = broker_url_checked(os.environ.get("CELERY_BROKER_URL", "").strip() or EMBEDDED_BROKER_URL)
+CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {}
+if CELERY_BROKER_URL.startswith("sqla+sqlite://"):
+    # Passed to SQLAlchemy's create_engine: the web server, the worker and beat write to one SQLite file,
+    # each waiting up to 30 s for another's write instead of failing with "database is locked".
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"connect_args": {"timeout": 30}}
+    VAR_DIR.mkdir(parents=True, exist_ok=True)
+elif CELERY_BROKER_URL.startswith("filesystem://"):  # chosen explicitly (no longer the default)
+    CELERY_BROKER_DIR = VAR_DIR / "celery-broker"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(CELERY_BROKER_DIR / "queue"),
         "data_folder_out": str(CELERY_BROKER_DIR / "queue"),
         "control_folder": str(CELERY_BROKER_DIR / "control"),
         "store_processed": False,
     }
-    # kombu expects the folders to exist; creating them here keeps every entry point (serve, worker,
-    # beat, manage.py) working on a fresh checkout.
     for _folder in ("queue", "control"):
         (CELERY_BROKER_DIR / _folder).mkdir(parents=True, exist_ok=True)
-else:
-    CELERY_BROKER_TRANSPORT_OPTIONS = {}
 # Tasks record their effects in the database, so no result backend is needed.
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND", "").strip() or None
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
@@ -78,13 +83,32 @@ CELERY_BEAT_SCHEDULE["games-press-digest"] = {
 # environment like the default queue, so sites (or test runs) sharing one Redis keep apart.
 CELERY_DELIVERIES_QUEUE = os.environ.get("CELERY_DELIVERIES_QUEUE", "").strip() or "deliveries"
 CELERY_TASK_ROUTES = {
-    task: {"queue": CELERY_DELIVERIES_QUEUE}
-    for task in (
-        "dipserver.mail.send",
-        "dipserver.mail.outbox_sweep",
-        "dipserver.webhooks.deliver",
-        "dipserver.webhooks.sweep",
-    )
+    **{
+        task: {"queue": CELERY_DELIVERIES_QUEUE}
+        for task in (
+            "dipserver.mail.send",
+            "dipserver.mail.outbox_sweep",
+            "dipserver.webhooks.deliver",
+            "dipserver.webhooks.sweep",
+        )
+    },
+    # Map pictures asked for through the API: drawn by a worker of their own (one process in serve and
+    # compose), so a burst of uncached 3200-pixel maps neither holds a web process nor delays a phase.
+    "dipserver.games.picture_draw": {"queue": "pictures"},
 }
 # webhooks (notify): queue again the deliveries whose first task message was lost (a broker restart).
 CELERY_BEAT_SCHEDULE["webhooks-sweep"] = {"task": "dipserver.webhooks.sweep", "schedule": 300.0}
+# The outage guard (games.services.recovery): a deadline sweep that finds the last one this many minutes
+# ago knows no deadline could be kept meanwhile, and (unless DIPSERVER_OUTAGE_EXTEND=false) moves the
+# deadlines that passed during the outage on by its length. /healthz turns 503 when a phase is overdue by
+# DIPSERVER_OVERDUE_SECONDS.
+DIPSERVER_OUTAGE_MINUTES = integer("DIPSERVER_OUTAGE_MINUTES", 10)
+DIPSERVER_OUTAGE_EXTEND = flag("DIPSERVER_OUTAGE_EXTEND", True)
+DIPSERVER_OVERDUE_SECONDS = integer("DIPSERVER_OVERDUE_SECONDS", 120)
+# /metrics answers staff, loopback, and a scraper sending `Authorization: Bearer <METRICS_TOKEN>` (if set).
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "").strip()
+# The embedded broker keeps the messages it handed out; delete those taken over an hour ago (no-op on Redis).
+CELERY_BEAT_SCHEDULE["embedded-broker-tidy"] = {
+    "task": "dipserver.core.embedded_broker_tidy",
+    "schedule": 3600.0,
+}

@@ -1,4 +1,4 @@
-"""Development on one machine: DEBUG on, SQLite and the filesystem broker unless told otherwise."""
+"""Development on one machine: DEBUG on, SQLite and the embedded broker unless told otherwise."""
 
 from dipserver.config.env import flag
 from dipserver.config.settings.base import *  # noqa: F403

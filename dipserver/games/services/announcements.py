@@ -1,8 +1,10 @@
 """Announcements that reach every channel even when their task is lost between the commit and the broker.
 
 An event's service calls ``announcement_later`` inside its transaction: an ``Announcement`` row written in
-that transaction says the event is still to be told, ``REQUEUE_AFTER`` ahead, and the task is queued on
-commit (``told_later``). The task deletes the row once every channel (mail outbox, inbox, webhooks) has
+that transaction says the event is still to be told, ``PUBLISH_WINDOW`` ahead, and the task is queued on
+commit (``told_later``); once the broker has the task, the row is due ``REQUEUE_AFTER`` ahead instead. A
+process that died between the commit and the publish thus leaves the event due within seconds, not
+minutes. The task deletes the row once every channel (mail outbox, inbox, webhooks) has
 its rows; ``announcements_due_sweep`` queues again what is still there when its time has passed, each due
 again ``REQUEUE_AFTER`` later. A processed phase's results are told the same way with
 ``Phase.announce_due`` in place of a row (set by the UPDATE that saves them). With the broker unreachable
@@ -39,6 +41,9 @@ from dipserver.games.models import Announcement, Phase
 # is queued again: its message was lost (Redis restarted without its data, the process died between the
 # commit and the publish). Redelivery after a worker crash is the broker's business (acks_late).
 REQUEUE_AFTER = dt.timedelta(minutes=5)
+# How long an event recorded as untold may wait for its task to reach the broker (the publish that follows
+# the commit, normally milliseconds): past this, and not yet marked as published, its message never left.
+PUBLISH_WINDOW = dt.timedelta(seconds=10)
 
 PHASE_RESULTS = "phase_results_send"
 REMINDERS = "deadline_reminder_send"
@@ -63,19 +68,25 @@ def announcement_later(
     """Run the sender ``name`` for the game (or its press ``message_id``) once the current transaction
     commits, and record in it that the event is untold (the row goes with the game and the message)."""
     ids = _ids(name, game_id, message_id)
-    if announcement_kept(name, game_id=game_id, message_id=message_id, now=now) is not None:
+    kept = announcement_kept(name, game_id=game_id, message_id=message_id, now=now, due_in=PUBLISH_WINDOW)
+    if kept is not None:
         told_later(name, ids)
 
 
 def announcement_kept(
-    name: str, *, game_id: int, message_id: int | None = None, now: dt.datetime | None = None
+    name: str,
+    *,
+    game_id: int,
+    message_id: int | None = None,
+    now: dt.datetime | None = None,
+    due_in: dt.timedelta = REQUEUE_AFTER,
 ) -> int | None:
     """Record in the current transaction that the event is untold, due to be queued again by the sweep
-    ``REQUEUE_AFTER`` from ``now``; the row's id (None inside ``notifications_muted``: nothing to tell)."""
+    ``due_in`` from ``now``; the row's id (None inside ``notifications_muted``: nothing to tell)."""
     _ids(name, game_id, message_id)
     if not notifications.notifications_on():
         return None
-    due = (now or timezone.now()) + REQUEUE_AFTER
+    due = (now or timezone.now()) + due_in
     return Announcement.objects.create(game_id=game_id, message_id=message_id, sender=name, due=due).id
 
 
@@ -89,14 +100,32 @@ def told_later(name: str, ids: dict[str, Any]) -> None:
 
 
 def _told_send(name: str, ids: dict[str, Any]) -> None:
-    """Send the task; with the broker unreachable the event stays untold and is due at once, so what was
-    asked for (press, a game's start or end) stands and is answered, and the first sweep once the broker
-    is back queues it."""
+    """Send the task, then mark the event as published: due again only ``REQUEUE_AFTER`` later (a task that
+    has already told it left nothing to mark). With the broker unreachable the event stays untold and is
+    due at once, so what was asked for (press, a game's start or end) stands and is answered, and the
+    first sweep once the broker is back queues it."""
+    due = "announce_due" if name == PHASE_RESULTS else "due"
     try:
         job_send("notification_send", name, ids)
     except BrokerUnreachable as exc:
         logger.warning("broker unreachable, %s %s is left to the sweep: %s", name, ids, exc)
-        _untold(name, ids).update(**{"announce_due" if name == PHASE_RESULTS else "due": timezone.now()})
+        _untold(name, ids).update(**{due: timezone.now()})
+        return
+    later = timezone.now() + REQUEUE_AFTER
+    _untold(name, ids).filter(**{f"{due}__lt": later}).update(**{due: later})
+
+
+def phase_results_resumed(phase_id: int, *, now: dt.datetime | None = None) -> bool:
+    """A phase's task found the phase already processed: if its results are still untold and due (the
+    process that processed it died before the broker had their task), queue them now. The claim is the
+    sweep's own (``announce_due`` moved on by the UPDATE that finds it due), so they are queued once."""
+    now = now or timezone.now()
+    claimed = Phase.objects.filter(id=phase_id, announce_due__lte=now).update(
+        announce_due=now + REQUEUE_AFTER
+    )
+    if claimed:
+        told_later(PHASE_RESULTS, {"phase_id": phase_id})
+    return bool(claimed)
 
 
 def _untold(name: str, ids: dict[str, Any]) -> QuerySet[Phase] | QuerySet[Announcement]:

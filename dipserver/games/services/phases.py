@@ -9,8 +9,9 @@ second worker (or a duplicate message) waits on the game lock and then finds the
 rolls everything back, the phase is still open and due, and the next sweep queues it again.
 
 The results are told (mail, inbox, webhooks) by a task queued on commit. The same UPDATE that saves them
-sets the phase's ``announce_due``, ``REQUEUE_AFTER`` ahead, and the task clears it once every channel has
-its rows; a message lost between the commit and the broker (a crash, Redis down) is queued again by
+sets the phase's ``announce_due``, ``PUBLISH_WINDOW`` ahead (``REQUEUE_AFTER`` once the broker has the
+task), and the task clears it once every channel has its rows; a message lost between the commit and the
+broker (a crash, Redis down) is queued again by
 ``announcements_due_sweep``. A game that ends with the phase, like one that starts or press that is sent,
 is told the same way through an ``Announcement`` row written with it (``services.announcements``). Every
 channel stores by key, so telling twice tells nobody twice.
@@ -29,9 +30,9 @@ from dipserver.games import notifications
 from dipserver.games.deadlines import deadline_after
 from dipserver.games.errors import GameError
 from dipserver.games.models import Game, Order, Phase, Power
+from dipserver.games.services.announcements import PUBLISH_WINDOW, told_later
 from dipserver.games.services.announcements import REQUEUE_AFTER as REQUEUE_AFTER
 from dipserver.games.services.announcements import announcements_due_sweep as announcements_due_sweep
-from dipserver.games.services.announcements import told_later
 from dipserver.games.services.common import (
     game_locked,
     game_with_current_phase_locked,
@@ -256,7 +257,8 @@ def _record(phase: Phase, turn: Turn, now: dt.datetime) -> bool:
     """Mark the phase processed and save its outcome, in one statement; False if it was not open."""
     phase.status, phase.processed_at = Phase.Status.PROCESSED, now
     # Cleared by the results task once they are told; muted (the demo's history): nothing to tell.
-    phase.announce_due = now + REQUEUE_AFTER if notifications.notifications_on() else None
+    # Due again within seconds if the process dies before the broker has the task (services.announcements).
+    phase.announce_due = now + PUBLISH_WINDOW if notifications.notifications_on() else None
     phase.orders, phase.results, phase.events, phase.skipped = (
         turn.orders,
         turn.results,

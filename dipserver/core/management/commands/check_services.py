@@ -4,6 +4,7 @@ from datetime import timedelta
 
 from django.core.management.base import BaseCommand, CommandParser
 
+from dipserver.core.embedded_broker import embedded_broker_prepared
 from dipserver.core.health import broker_status, database_status, heartbeat_status, worker_status
 
 SETTING_FOR = {"database": "DATABASE_URL", "broker": "CELERY_BROKER_URL", "worker": "the Celery worker/beat"}
@@ -39,6 +40,8 @@ class Command(BaseCommand):
             statuses.append(heartbeat_status(timedelta(seconds=heartbeat_within)))
         if worker is not None:
             statuses.append(worker_status(worker))
+        if statuses[1].ok:
+            embedded_broker_prepared()  # the embedded broker's tables and queues, before anyone uses them
         failed = [s for s in statuses if not s.ok]
         for status in failed:
             # One line per unreachable service, in the same "dipserver: SETTING ..." form as config errors.
