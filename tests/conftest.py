@@ -5,15 +5,10 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-import os
 from collections.abc import Callable, Iterator
-from pathlib import Path
 
 import pytest
 from hypothesis import settings as hypothesis_settings
-
-# The DATC data is read-only material beside the checkout (``../shared``), here and on CI alike.
-os.environ.setdefault("DATC_DIR", str(Path(__file__).resolve().parents[2] / "shared" / "datc"))
 
 # Property tests draw the same examples on every run and machine (a failure reproduces; a new user's first
 # run is not a lottery), and no example database carries one run's finds into the next.
