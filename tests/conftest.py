@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 from hypothesis import settings as hypothesis_settings
+from pytest_django import DjangoDbBlocker
 
 # Property tests draw the same examples on every run and machine (a failure reproduces; a new user's first
 # run is not a lottery), and no example database carries one run's finds into the next.
@@ -24,18 +25,46 @@ def reproducible_game_secrets(request: pytest.FixtureRequest, monkeypatch: pytes
     the generated Ice Lords board), so this makes each test play the same games on every run. Secrets
     still differ between games and tests. A test of ``new_secret`` itself asks for ``fresh_secrets``.
     """
-    if "fresh_secrets" in request.keywords:
-        return
+    if "fresh_secrets" not in request.keywords:
+        _fix_game_secrets(request.node.nodeid, monkeypatch)
+
+
+def _fix_game_secrets(nodeid: str, monkeypatch: pytest.MonkeyPatch) -> None:
     from dipserver import engine
     from dipserver.engine import randomness
 
     rank = itertools.count()
 
     def secret() -> str:
-        return hashlib.sha256(f"{request.node.nodeid}#{next(rank)}".encode()).hexdigest()
+        return hashlib.sha256(f"{nodeid}#{next(rank)}".encode()).hexdigest()
 
     monkeypatch.setattr(randomness, "new_secret", secret)
     monkeypatch.setattr(engine, "new_secret", secret)  # the server's name for it, the engine's face
+
+
+@pytest.fixture(scope="module")
+def module_db(
+    request: pytest.FixtureRequest, django_db_setup: None, django_db_blocker: DjangoDbBlocker
+) -> Iterator[None]:
+    """A transaction around a whole module, for rows its tests share: a module-scoped fixture that asks for
+    this makes them once (the database open to it, game secrets fixed by the module's id). Each test that
+    asks for ``db`` runs in a savepoint inside it, rolled back after the test, so what one test writes never
+    reaches the next; the shared rows are rolled back when the module is done, as
+    ``django.test.TestCase.setUpTestData`` does for a class. Not for a module with ``transaction=True``
+    tests, which empty the tables."""
+    from django.db import transaction
+
+    with django_db_blocker.unblock():
+        outer = transaction.atomic()
+        outer.__enter__()
+    try:
+        with pytest.MonkeyPatch.context() as monkeypatch, django_db_blocker.unblock():
+            _fix_game_secrets(request.node.nodeid, monkeypatch)
+            yield
+    finally:
+        with django_db_blocker.unblock():
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
 
 
 @pytest.fixture(autouse=True)
