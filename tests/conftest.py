@@ -79,7 +79,8 @@ def _fresh_caches() -> Iterator[None]:
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
-    """Say which database and broker this run used, so CI logs show what was really exercised."""
+    """Say which database and broker this run used and which tests it leaves out, so CI logs show what was
+    really exercised."""
     from django.conf import settings
 
     from dipserver.config.env import redact
@@ -87,10 +88,18 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     database = settings.DATABASES["default"]
     vendor = database["ENGINE"].rsplit(".", 1)[-1]
     where = database.get("HOST") or database.get("NAME")
-    return [
+    lines = [
         f"dipserver database: {vendor} ({where}; tests use a throw-away test database)",
         f"dipserver celery broker: {redact(settings.CELERY_BROKER_URL)}",
     ]
+    # The tests a marker expression leaves out are named, never dropped unsaid.
+    left_out = [mark for mark in ("slow", "integration") if f"not {mark}" in config.option.markexpr]
+    if left_out:
+        lines.append(
+            f"left out by -m {config.option.markexpr!r}: the tests marked {' and '.join(left_out)}"
+            " (.ci/run runs them; `./dip test -m slow` runs the slow ones)"
+        )
+    return lines
 
 
 @pytest.fixture
