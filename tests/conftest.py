@@ -5,15 +5,11 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-import os
 from collections.abc import Callable, Iterator
-from pathlib import Path
 
 import pytest
 from hypothesis import settings as hypothesis_settings
-
-# The DATC data is read-only material beside the checkout (``../shared``), here and on CI alike.
-os.environ.setdefault("DATC_DIR", str(Path(__file__).resolve().parents[2] / "shared" / "datc"))
+from pytest_django import DjangoDbBlocker
 
 # Property tests draw the same examples on every run and machine (a failure reproduces; a new user's first
 # run is not a lottery), and no example database carries one run's finds into the next.
@@ -29,18 +25,46 @@ def reproducible_game_secrets(request: pytest.FixtureRequest, monkeypatch: pytes
     the generated Ice Lords board), so this makes each test play the same games on every run. Secrets
     still differ between games and tests. A test of ``new_secret`` itself asks for ``fresh_secrets``.
     """
-    if "fresh_secrets" in request.keywords:
-        return
+    if "fresh_secrets" not in request.keywords:
+        _fix_game_secrets(request.node.nodeid, monkeypatch)
+
+
+def _fix_game_secrets(nodeid: str, monkeypatch: pytest.MonkeyPatch) -> None:
     from dipserver import engine
     from dipserver.engine import randomness
 
     rank = itertools.count()
 
     def secret() -> str:
-        return hashlib.sha256(f"{request.node.nodeid}#{next(rank)}".encode()).hexdigest()
+        return hashlib.sha256(f"{nodeid}#{next(rank)}".encode()).hexdigest()
 
     monkeypatch.setattr(randomness, "new_secret", secret)
     monkeypatch.setattr(engine, "new_secret", secret)  # the server's name for it, the engine's face
+
+
+@pytest.fixture(scope="module")
+def module_db(
+    request: pytest.FixtureRequest, django_db_setup: None, django_db_blocker: DjangoDbBlocker
+) -> Iterator[None]:
+    """A transaction around a whole module, for rows its tests share: a module-scoped fixture that asks for
+    this makes them once (the database open to it, game secrets fixed by the module's id). Each test that
+    asks for ``db`` runs in a savepoint inside it, rolled back after the test, so what one test writes never
+    reaches the next; the shared rows are rolled back when the module is done, as
+    ``django.test.TestCase.setUpTestData`` does for a class. Not for a module with ``transaction=True``
+    tests, which empty the tables."""
+    from django.db import transaction
+
+    with django_db_blocker.unblock():
+        outer = transaction.atomic()
+        outer.__enter__()
+    try:
+        with pytest.MonkeyPatch.context() as monkeypatch, django_db_blocker.unblock():
+            _fix_game_secrets(request.node.nodeid, monkeypatch)
+            yield
+    finally:
+        with django_db_blocker.unblock():
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
 
 
 @pytest.fixture(autouse=True)
@@ -55,7 +79,8 @@ def _fresh_caches() -> Iterator[None]:
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
-    """Say which database and broker this run used, so CI logs show what was really exercised."""
+    """Say which database and broker this run used and which tests it leaves out, so CI logs show what was
+    really exercised."""
     from django.conf import settings
 
     from dipserver.config.env import redact
@@ -63,10 +88,18 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     database = settings.DATABASES["default"]
     vendor = database["ENGINE"].rsplit(".", 1)[-1]
     where = database.get("HOST") or database.get("NAME")
-    return [
+    lines = [
         f"dipserver database: {vendor} ({where}; tests use a throw-away test database)",
         f"dipserver celery broker: {redact(settings.CELERY_BROKER_URL)}",
     ]
+    # The tests a marker expression leaves out are named, never dropped unsaid.
+    left_out = [mark for mark in ("slow", "integration") if f"not {mark}" in config.option.markexpr]
+    if left_out:
+        lines.append(
+            f"left out by -m {config.option.markexpr!r}: the tests marked {' and '.join(left_out)}"
+            " (.ci/run runs them; `./dip test -m slow` runs the slow ones)"
+        )
+    return lines
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
-DATC_JSON = Path(os.environ["DATC_DIR"]) / "datc_v3_0_cases.json"
+DATC_JSON = ROOT / "tests" / "data" / "datc_v3_0_cases.json"
 
 
 @cache

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
 from dipserver.accounts.tokens import token_create
 from dipserver.games.models import Game, Power
-from dipserver.games.services.games import game_create, game_join
+from tests.factories import AdminFactory, GameFactory, UserFactory
 
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 
@@ -23,32 +22,27 @@ def client_for(user=None) -> APIClient:
 
 @pytest.fixture
 def players(db):
-    users = get_user_model().objects
-    return [users.create_user(username=f"player{i}", password="a long passphrase 1") for i in range(7)]
+    return [UserFactory(username=f"player{i}") for i in range(7)]
 
 
 @pytest.fixture
 def outsider(db):
-    return get_user_model().objects.create_user(username="outsider", password="a long passphrase 1")
+    return UserFactory(username="outsider")
 
 
 @pytest.fixture
 def master(db):
-    return get_user_model().objects.create_user(username="master", password="a long passphrase 1")
+    return UserFactory(username="master")
 
 
 @pytest.fixture
 def admin(db):
-    return get_user_model().objects.create_superuser(username="admin", password="a long passphrase 1")
+    return AdminFactory(username="admin")
 
 
 def start_game(players, master, **settings) -> Game:
-    name, variant = settings.pop("name", "API game"), settings.pop("variant", "standard")
-    game = game_create(name=name, variant=variant, masters=[master], **settings)
-    for user in players:
-        game_join(game_id=game.id, user=user)
-    game.refresh_from_db()
-    return game
+    """A game ``master`` masters and ``players`` joined: with seven, started, powers assigned."""
+    return GameFactory(players=players, masters=[master], **{"name": "API game", **settings})
 
 
 @pytest.fixture

@@ -3,9 +3,12 @@ power, a game master of the game, and an admin. Statuses only; what each may *se
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tests.api.conftest import client_for, start_game, user_of
+from tests.factories import AdminFactory, UserFactory
 
 ROLES = ("anonymous", "outsider", "player", "master", "admin")
 
@@ -48,20 +51,28 @@ MATRIX = [
 ]
 
 
+@pytest.fixture(scope="module")
+def cast(module_db) -> dict[str, Any]:
+    """The game in play and one login per role, made once for the matrix: each case writes, if at all,
+    inside its own transaction, rolled back after it."""
+    master = UserFactory()
+    game = start_game(UserFactory.create_batch(7), master)
+    return {
+        "game": game,
+        "anonymous": None,
+        "outsider": UserFactory(),
+        "player": user_of(game, "FRANCE"),
+        "master": master,
+        "admin": AdminFactory(),
+    }
+
+
 @pytest.mark.parametrize("role", ROLES)
 @pytest.mark.parametrize(
     ("method", "path", "body", "expected"), MATRIX, ids=[f"{m} {p}" for m, p, *_ in MATRIX]
 )
-def test_permission_matrix(role, method, path, body, expected, players, outsider, master, admin):
-    game = start_game(players, master)
-    user = {
-        "anonymous": None,
-        "outsider": outsider,
-        "player": user_of(game, "FRANCE"),
-        "master": master,
-        "admin": admin,
-    }[role]
-    answer = getattr(client_for(user), method)(path.format(g=game.id), body, format="json")
+def test_permission_matrix(role, method, path, body, expected, cast, db):
+    answer = getattr(client_for(cast[role]), method)(path.format(g=cast["game"].id), body, format="json")
     want = expected[ROLES.index(role)]
     assert answer.status_code == want, answer.content[:300]
     if want >= 400:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from dipserver.games.models import Power
 from dipserver.games.services.orders import orders_submit
@@ -33,9 +34,19 @@ def _violations(page: Page) -> list[str]:
 
 
 def _styled(page: Page, where: str) -> bool:
-    """Whether the map's stylesheet took: a sea is drawn in its colour, not SVG's default black."""
-    fill = page.locator(f'{where} #provinces [id="NTH"]').evaluate("n => getComputedStyle(n).fill")
-    return fill not in ("rgb(0, 0, 0)", "none", "")
+    """Whether the map's stylesheet takes (within the tests' timeout: a busy machine applies it a moment
+    after the map is in the page): a sea is drawn in its colour, not SVG's default black."""
+    sea = page.locator(f'{where} #provinces [id="NTH"]')
+    try:
+        sea.wait_for(state="attached", timeout=TIMEOUT)
+        page.wait_for_function(
+            "n => !['rgb(0, 0, 0)', 'none', ''].includes(getComputedStyle(n).fill)",
+            arg=sea.element_handle(),
+            timeout=TIMEOUT,
+        )
+    except PlaywrightTimeout:
+        return False
+    return True
 
 
 def test_a_games_history_and_a_map_opened_on_its_own_break_no_rule_of_the_policy(browser, live_server):

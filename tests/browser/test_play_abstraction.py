@@ -46,6 +46,7 @@ def test_an_army_boards_its_fleet_by_clicking_and_the_af_is_drawn_apart(browser,
     expect(page.locator("#unit-options .option.kind-embark")).to_have_text(["A YOR boards F NTH"])
     click_on_province(page, "NTH")
     expect(page.locator("#order-list li.valid")).to_contain_text("A YOR boards F NTH", timeout=TIMEOUT)
+    expect(page.locator("#notice")).to_have_text("Orders saved.", timeout=TIMEOUT)  # stored before processing
     with lock:
         phase_process(phase_id=game.current_phase_id, force=True)
         game.refresh_from_db()

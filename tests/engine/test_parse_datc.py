@@ -8,7 +8,6 @@ fleets, supports of oneself...), which the adjudicator then treats as holds.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +19,7 @@ from dipserver.engine.parse import OrderError, parse_order, parse_orders
 from dipserver.engine.position import Position
 from dipserver.engine.types import Phase, Unit, UnitType, province_of
 
-DATC_JSON = Path(os.environ["DATC_DIR"]) / "datc_v3_0_cases.json"
+DATC_JSON = Path(__file__).resolve().parents[1] / "data" / "datc_v3_0_cases.json"
 CASES = json.loads(DATC_JSON.read_text())["cases"]
 
 # Orders the DATC declares illegal, by case; the parser must refuse exactly these.

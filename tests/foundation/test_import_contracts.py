@@ -17,6 +17,10 @@ import pytest
 
 from tests.foundation.test_engine_boundary import ROOT
 
+# Each runs lint-imports over a copy of the package: run by .ci/run's second stage (./dip test runs
+# lint-imports itself before pytest).
+pytestmark = pytest.mark.slow
+
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 CONTRACTS = [
     c["name"]

@@ -6,7 +6,12 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from .conftest import ROOT
+
+# Each runs pytest in a process of its own: run by .ci/run's second stage.
+pytestmark = pytest.mark.slow
 
 
 def _pytest(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:

@@ -223,6 +223,7 @@ def _serve(clean_env: dict[str, str], *args: str, **env: str) -> subprocess.Pope
     )
 
 
+@pytest.mark.slow  # each starts serve in a process of its own: run by .ci/run's second stage
 class TestStartUpFailures:
     def test_bad_database_url_stops_serve_with_one_line(self, clean_env: dict[str, str]) -> None:
         process = _serve(clean_env, "--port", str(_free_port()), DATABASE_URL="postgres//x")
@@ -247,6 +248,7 @@ class TestStartUpFailures:
         assert line == f"dipserver: port {port} on 127.0.0.1 is already in use (choose another with --port)"
 
 
+@pytest.mark.slow  # the web server, a worker and beat, really started: run by .ci/run's second stage
 def test_serve_brings_up_the_site_and_ctrl_c_stops_everything(clean_env: dict[str, str]) -> None:
     """The whole promise of `./dip serve`, end to end, on a fresh var/ folder."""
     port = _free_port()

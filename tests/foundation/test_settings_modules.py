@@ -9,6 +9,9 @@ import pytest
 
 from .conftest import ROOT, Run, one_line_error
 
+# Each starts manage.py (or a server) in a process of its own: run by .ci/run's second stage.
+pytestmark = pytest.mark.slow
+
 GOOD_PRODUCTION = {
     "SECRET_KEY": "k3y-" + "x" * 48,
     "ALLOWED_HOSTS": "dip.example.org",

@@ -6,33 +6,26 @@ import datetime as dt
 from collections.abc import Mapping
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from dipserver.engine.position import Position
 from dipserver.engine.types import Phase as EnginePhase
 from dipserver.engine.types import Unit, UnitType
 from dipserver.games.mappers import snapshot_from
 from dipserver.games.models import Game, Power
-from dipserver.games.services.games import game_create, game_join
 from dipserver.games.variants import game_variant
+from tests.factories import GameFactory, UserFactory
 
 START = dt.datetime(2026, 3, 1, 12, 0, tzinfo=dt.UTC)
 
 
 @pytest.fixture
 def users(db):
-    user_model = get_user_model()
-    return [
-        user_model.objects.create(username=f"player{i}", email=f"player{i}@example.org") for i in range(8)
-    ]
+    return [UserFactory(username=f"player{i}", email=f"player{i}@example.org") for i in range(8)]
 
 
 def started_game(users, **options) -> Game:
-    game = game_create(name="Test game", variant=options.pop("variant", "standard"), **options)
-    for user in users[:7]:
-        game_join(game_id=game.id, user=user, now=START)
-    game.refresh_from_db()
-    return game
+    """A game the first seven ``users`` joined at ``START``: started, powers assigned."""
+    return GameFactory(players=users[:7], joined_at=START, **options)
 
 
 @pytest.fixture

@@ -18,6 +18,9 @@ from tests.server.field_values import other_than_default
 
 APPS = ("accounts", "core", "games", "mail", "notices", "webhooks")
 
+# Every migration back and forth: seconds each, run by .ci/run's second stage (on PostgreSQL).
+pytestmark = pytest.mark.slow
+
 
 def steps() -> list[tuple[str, str, str]]:
     """(app, migration, the one before it) for every migration but the first of each app, in order."""

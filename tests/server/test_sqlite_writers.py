@@ -9,7 +9,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
+
+# A Django process of its own, two writers waiting on each other: run by .ci/run's second stage.
+pytestmark = pytest.mark.slow
 
 # Two threads, each a Django connection of its own, as two gunicorn workers are: the first reads, lets
 # the second read too, and writes; both then write in the same transaction they read in.

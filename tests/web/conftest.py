@@ -3,32 +3,24 @@
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from dipserver.games.models import Game, Power
-from dipserver.games.services.games import game_create, game_join
-
-PASSWORD = "a long passphrase 1"
+from tests.factories import GameFactory, UserFactory
 
 
 @pytest.fixture
 def players(db):
-    users = get_user_model().objects
-    return [users.create_user(username=f"player{i}", password=PASSWORD) for i in range(7)]
+    return [UserFactory(username=f"player{i}") for i in range(7)]
 
 
 @pytest.fixture
 def master(db):
-    return get_user_model().objects.create_user(username="master", password=PASSWORD)
+    return UserFactory(username="master")
 
 
 @pytest.fixture
 def sahara(players, master) -> Game:
-    game = game_create(name="Dry times", variant="sahara", masters=[master])
-    for user in players:
-        game_join(game_id=game.id, user=user)
-    game.refresh_from_db()
-    return game
+    return GameFactory(name="Dry times", variant="sahara", players=players, masters=[master])
 
 
 def seat_of(game: Game, power: str) -> Power:

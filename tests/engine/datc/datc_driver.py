@@ -9,7 +9,6 @@ must accept and ignore them. Cases start in Spring 1901 (movement) or Winter 190
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -33,7 +32,7 @@ from dipserver.engine.orders import (
 from dipserver.engine.position import Position
 from dipserver.engine.types import Phase, PhaseType, Unit, UnitType
 
-DATC_JSON = Path(os.environ["DATC_DIR"]) / "datc_v3_0_cases.json"
+DATC_JSON = Path(__file__).resolve().parents[2] / "data" / "datc_v3_0_cases.json"
 
 
 @cache
