@@ -74,5 +74,5 @@ def test_the_variant_api_offers_random_mode_only_where_the_timeline_has_chances(
         "sahara": ["errata", "blizzards", "supply_lines", "abstraction"],
         # Deluge plays the Abstraction A/F rules (rule 7); standard_convoys is the way back.
         "deluge": ["swap_sil_swi", "standard_convoys", "drowning_armies", "blizzards", "supply_lines"],
-        "wall_of_ice": ["mode", "blizzards", "supply_lines", "abstraction"],
+        "wall_of_ice": ["mode", "house_limit_1915", "blizzards", "supply_lines", "abstraction"],  # issue 31
     }

@@ -54,4 +54,4 @@ def test_check_services_creates_the_queues_before_any_process_uses_them(manage, 
     path = Path(clean_env["DIPSERVER_VAR_DIR"]) / "celery-broker.sqlite3"
     with sqlite3.connect(path) as db:
         queues = {name for (name,) in db.execute("SELECT name FROM kombu_queue")}
-    assert {"celery", "mail", "pictures"} <= queues
+    assert {"celery", "deliveries", "pictures"} <= queues

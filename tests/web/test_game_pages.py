@@ -219,6 +219,7 @@ def test_the_create_form_offers_each_option_for_the_variants_it_matters_to(clien
         "powers": {"ice_lords"},
         "seed": {"ice_lords"},
         "mode": {"wall_of_ice"},
+        "house_limit_1915": {"wall_of_ice"},  # a house rule a game may take (issue 31)
         "errata": {"sahara"},
         "swap_sil_swi": {"deluge"},
         "standard_convoys": {"deluge"},  # Deluge plays the Abstraction A/F rules; this is the way back
