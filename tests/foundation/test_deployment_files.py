@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 import yaml
 from gunicorn.config import Config
+from gunicorn.workers.sync import SyncWorker
 
 from .conftest import ROOT
 
@@ -119,7 +120,8 @@ def test_the_gunicorn_config_file_sets_only_gunicorn_settings() -> None:
     assert set(names) <= set(config.settings), set(names) - set(config.settings)
     for name, value in names.items():
         config.set(name, value)  # gunicorn validates each value
-    assert config.bind == ["0.0.0.0:8000"] and config.worker_class_str == "sync"
+    assert config.bind == ["0.0.0.0:8000"] and issubclass(config.worker_class, SyncWorker)
+    assert config.worker_class_str == "dipserver.core.http_worker.JsonErrorWorker"  # JSON refusals
     assert config.accesslog is None  # a tenth of an order PUT's CPU; the proxy in front logs requests
 
 
