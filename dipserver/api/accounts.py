@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, cast
 
 from django.contrib.auth import authenticate, get_user_model, password_validation
+from django.contrib.auth.password_validation import MinimumLengthValidator
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from drf_spectacular.utils import extend_schema
@@ -25,6 +26,13 @@ if TYPE_CHECKING:
     from dipserver.accounts.models import User
 
 
+def password_min_length() -> int:
+    """The fewest characters a password may have, as the site's validators (AUTH_PASSWORD_VALIDATORS) say:
+    the one rule of theirs a schema can state; the others answer 422 ``weak_password``."""
+    validators = password_validation.get_default_password_validators()
+    return max((v.min_length for v in validators if isinstance(v, MinimumLengthValidator)), default=1)
+
+
 class AccountRegisterApi(APIView):
     """Create a login; the answer carries its API token."""
 
@@ -34,7 +42,13 @@ class AccountRegisterApi(APIView):
 
     class InputSerializer(Input):
         username = serializers.RegexField(r"^[\w.@+-]{1,150}$", max_length=150)
-        password = serializers.CharField(max_length=128, write_only=True)
+        password = serializers.CharField(
+            min_length=password_min_length(),
+            max_length=128,
+            write_only=True,
+            help_text="Shorter or longer answers 400. A common password, one of digits only or one too "
+            "like the username answers 422 (weak_password), with the reasons under fields.password.",
+        )
         email = serializers.EmailField(required=False, allow_blank=True, allow_null=True, default=None)
 
     class OutputSerializer(serializers.Serializer[Any]):
@@ -46,7 +60,7 @@ class AccountRegisterApi(APIView):
             help_text="Waiting for its owner to follow the mailed link; null when none was given.",
         )
 
-    @extend_schema(request=InputSerializer, responses={201: OutputSerializer})
+    @extend_schema(request=InputSerializer, responses={201: OutputSerializer, 422: None})  # weak_password
     def post(self, request: Request) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -55,7 +69,10 @@ class AccountRegisterApi(APIView):
         try:
             password_validation.validate_password(data.validated_data["password"], candidate)
         except DjangoValidationError as exc:
-            raise ValidationError({"password": list(exc.messages)}) from None
+            reasons = " ".join(exc.messages)
+            raise Refused(
+                f"This password is too weak: {reasons}", "weak_password", {"password": reasons}
+            ) from None
         candidate.set_password(data.validated_data["password"])
         try:
             with transaction.atomic():

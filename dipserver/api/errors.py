@@ -39,9 +39,12 @@ class Refused(exceptions.APIException):
     status_code: int = status.HTTP_422_UNPROCESSABLE_ENTITY
     default_code = "refused"
 
-    def __init__(self, detail: str | None = None, code: str | None = None) -> None:
+    def __init__(
+        self, detail: str | None = None, code: str | None = None, fields: dict[str, str] | None = None
+    ) -> None:
         super().__init__(detail, code)
         self.status_code = status_of(code or self.default_code)
+        self.fields = fields or {}  # the request fields to blame, as in a 400's body
 
 
 class PayloadTooLarge(exceptions.APIException):
@@ -108,6 +111,7 @@ GAME_ERROR_STATUSES = {
     "unknown_channel": status.HTTP_422_UNPROCESSABLE_ENTITY,  # a press channel the caller does not have
     "not_in_channel": status.HTTP_422_UNPROCESSABLE_ENTITY,  # a message that is not in that channel
     "bad_credentials": status.HTTP_422_UNPROCESSABLE_ENTITY,  # a wrong username or password
+    "weak_password": status.HTTP_422_UNPROCESSABLE_ENTITY,  # common, all digits, or like the username
     "no_token": status.HTTP_422_UNPROCESSABLE_ENTITY,  # a session, not a token, asked for its token
     "bad_kind": status.HTTP_422_UNPROCESSABLE_ENTITY,  # a webhook for news that does not exist
     "bad_url": status.HTTP_422_UNPROCESSABLE_ENTITY,  # a webhook URL that cannot be posted to
@@ -167,7 +171,7 @@ def _body(exc: exceptions.APIException) -> dict[str, Any]:
     code = exc.get_codes()
     if not isinstance(code, str):
         code = exc.default_code
-    return error_body(str(code), _text(detail))
+    return error_body(str(code), _text(detail), exc.fields if isinstance(exc, Refused) else None)
 
 
 def _text(value: Any) -> str:

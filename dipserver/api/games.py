@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Count, Q
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
@@ -41,6 +40,63 @@ def _phase_ref(phase: Any) -> dict[str, Any] | None:
     if phase is None:
         return None
     return {"index": phase.index, "name": phase.name, "status": phase.status, "deadline": phase.deadline}
+
+
+class _SeatSerializer(serializers.Serializer[Any]):
+    seat = serializers.IntegerField()
+    power = serializers.CharField(allow_null=True, help_text="Null until the game starts.")
+    player = serializers.CharField(allow_null=True, help_text="Hidden (null) in anonymous games.")
+    status = power_status()
+    ready = serializers.BooleanField()
+    missed_phases = serializers.IntegerField()
+    seat_open = serializers.BooleanField()
+    centres = serializers.IntegerField()
+    units = serializers.IntegerField()
+    needs_orders = serializers.BooleanField(help_text="It has a decision to make in the open phase.")
+    has_orders = serializers.BooleanField(help_text="It has given orders for the open phase (not which).")
+
+
+class _MeSerializer(serializers.Serializer[Any]):
+    """The viewer's own place in the game; every field is null for a viewer without a seat."""
+
+    seat = serializers.IntegerField(allow_null=True)
+    power = serializers.CharField(allow_null=True, help_text="Null until the game starts.")
+    is_master = serializers.BooleanField()
+    draw_vote = serializers.BooleanField(allow_null=True)
+    concede_to = serializers.CharField(allow_null=True)
+    vacation_days_left = serializers.IntegerField(allow_null=True)
+    away_until = serializers.DateTimeField(allow_null=True)
+
+
+class GameDetailSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    variant = serializers.CharField()
+    variant_version = serializers.CharField()
+    status = game_status()
+    result = serializers.ChoiceField(
+        choices=[r for r in Game.Result.values if r], allow_null=True, help_text="Null until the game ends."
+    )
+    winners = serializers.ListField(child=serializers.CharField())
+    press = press_kind()
+    options = serializers.DictField()
+    phase_minutes = serializers.DictField(child=serializers.IntegerField())
+    deadline_zone = serializers.CharField()
+    grace_minutes = serializers.IntegerField()
+    vacation_days = serializers.IntegerField(help_text="Each player's vacation allowance for the game.")
+    end_year = serializers.IntegerField(allow_null=True)
+    has_password = serializers.BooleanField()
+    commitment = serializers.CharField(help_text="sha256 of the secret, public from the start.")
+    secret = serializers.CharField(allow_null=True, help_text="Revealed when the game ends.")
+    current_phase = _PhaseRefSerializer(allow_null=True)
+    phases = serializers.IntegerField(help_text="How many phases there are so far.")
+    waiting = serializers.ListField(child=serializers.CharField(), help_text="Powers yet to order.")
+    next_map_change = serializers.CharField(allow_null=True, help_text="Null when none is coming.")
+    powers = _SeatSerializer(many=True)
+    me = _MeSerializer()
+    created_at = serializers.DateTimeField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
 
 
 class GamesApi(APIView):
@@ -134,7 +190,7 @@ class GamesApi(APIView):
         ]
         return paginator.get_paginated_response(self.ListOutputSerializer(rows, many=True).data)
 
-    @extend_schema(request=CreateInputSerializer, responses={201: OpenApiTypes.OBJECT, 422: None})
+    @extend_schema(request=CreateInputSerializer, responses={201: GameDetailSerializer, 422: None})
     def post(self, request: Request) -> Response:
         data = self.CreateInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -142,63 +198,6 @@ class GamesApi(APIView):
         given["join_password"] = given.pop("password")
         game = game_services.game_create(created_by=request.user, masters=[request.user], **given)
         return Response(game_detail_data(game.id, viewer_of(request, game)), status=status.HTTP_201_CREATED)
-
-
-class _SeatSerializer(serializers.Serializer[Any]):
-    seat = serializers.IntegerField()
-    power = serializers.CharField(allow_null=True, help_text="Null until the game starts.")
-    player = serializers.CharField(allow_null=True, help_text="Hidden (null) in anonymous games.")
-    status = power_status()
-    ready = serializers.BooleanField()
-    missed_phases = serializers.IntegerField()
-    seat_open = serializers.BooleanField()
-    centres = serializers.IntegerField()
-    units = serializers.IntegerField()
-    needs_orders = serializers.BooleanField(help_text="It has a decision to make in the open phase.")
-    has_orders = serializers.BooleanField(help_text="It has given orders for the open phase (not which).")
-
-
-class _MeSerializer(serializers.Serializer[Any]):
-    """The viewer's own place in the game; every field is null for a viewer without a seat."""
-
-    seat = serializers.IntegerField(allow_null=True)
-    power = serializers.CharField(allow_null=True, help_text="Null until the game starts.")
-    is_master = serializers.BooleanField()
-    draw_vote = serializers.BooleanField(allow_null=True)
-    concede_to = serializers.CharField(allow_null=True)
-    vacation_days_left = serializers.IntegerField(allow_null=True)
-    away_until = serializers.DateTimeField(allow_null=True)
-
-
-class GameDetailSerializer(serializers.Serializer[Any]):
-    id = serializers.IntegerField()
-    name = serializers.CharField()
-    variant = serializers.CharField()
-    variant_version = serializers.CharField()
-    status = game_status()
-    result = serializers.ChoiceField(
-        choices=[r for r in Game.Result.values if r], allow_null=True, help_text="Null until the game ends."
-    )
-    winners = serializers.ListField(child=serializers.CharField())
-    press = press_kind()
-    options = serializers.DictField()
-    phase_minutes = serializers.DictField(child=serializers.IntegerField())
-    deadline_zone = serializers.CharField()
-    grace_minutes = serializers.IntegerField()
-    vacation_days = serializers.IntegerField(help_text="Each player's vacation allowance for the game.")
-    end_year = serializers.IntegerField(allow_null=True)
-    has_password = serializers.BooleanField()
-    commitment = serializers.CharField(help_text="sha256 of the secret, public from the start.")
-    secret = serializers.CharField(allow_null=True, help_text="Revealed when the game ends.")
-    current_phase = _PhaseRefSerializer(allow_null=True)
-    phases = serializers.IntegerField(help_text="How many phases there are so far.")
-    waiting = serializers.ListField(child=serializers.CharField(), help_text="Powers yet to order.")
-    next_map_change = serializers.CharField(allow_null=True, help_text="Null when none is coming.")
-    powers = _SeatSerializer(many=True)
-    me = _MeSerializer()
-    created_at = serializers.DateTimeField()
-    started_at = serializers.DateTimeField(allow_null=True)
-    finished_at = serializers.DateTimeField(allow_null=True)
 
 
 def game_detail_data(game_id: int, viewer: Viewer) -> dict[str, Any]:

@@ -67,6 +67,17 @@ _IF_MATCH = OpenApiParameter(
 )
 
 
+def _new_etag(*codes: int) -> OpenApiParameter:
+    """The ETag header of answers to a write of my orders: the version they have now."""
+    return OpenApiParameter(
+        "ETag",
+        str,
+        OpenApiParameter.HEADER,
+        response=list(codes),
+        description="The new version of my orders (strong): send it as If-Match with the next write.",
+    )
+
+
 class _OrderResultSerializer(serializers.Serializer[Any]):
     text = serializers.CharField(help_text="As sent.")
     valid = serializers.BooleanField()
@@ -162,7 +173,7 @@ class OrdersApi(APIView):
 
     @extend_schema(
         request=ReplaceInputSerializer,
-        parameters=[_IF_MATCH],
+        parameters=[_IF_MATCH, _new_etag(200, 422)],
         responses={200: _OrdersOutputSerializer, 409: None, 412: None, 422: InvalidOrdersSerializer},
         description="Replace all my orders. Valid orders are stored even when others are rejected; the "
         "answer is then 422 (invalid_orders) and lists every order with its result. Either answer carries "
@@ -219,6 +230,7 @@ class OrdersApi(APIView):
                 "in a JSON body instead).",
             ),
             _IF_MATCH,
+            _new_etag(204),
         ],
         request=None,
         responses={204: None, 409: None, 412: None},

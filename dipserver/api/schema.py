@@ -43,6 +43,54 @@ WHITESPACE = r"\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f
 NO_NUL = r"^[^\x00]*$"
 NOT_BLANK = rf"^[^\x00]*[^\x00{WHITESPACE}][^\x00]*$"
 _RETRY_AFTER = {"Retry-After": {"schema": {"type": "integer"}, "description": "Seconds to wait."}}
+# A read that answers 304 is a conditional GET (``dipserver.api.etag``): its answers carry the ETag, and it
+# takes the last one back as If-None-Match. Declared here once for every such read.
+ETAG_HEADER = {
+    "schema": {"type": "string"},
+    "description": 'The version of what was answered (weak, W/"...", except my orders\' strong one); send '
+    "it back as If-None-Match to poll (304 while unchanged).",
+}
+IF_NONE_MATCH = {
+    "in": "header",
+    "name": "If-None-Match",
+    "required": False,
+    "schema": {"type": "string"},
+    "description": "The ETag of the last answer (or several, comma-separated): 304 with no body while it "
+    "still matches. Compared weakly.",
+}
+
+# The main chain a client follows (create -> join -> options -> orders -> ready), as OpenAPI links: an
+# operation's answer names the calls that come next and where their game id is found. Keyed by the
+# answering operation's id and status; each link is (operation id, parameters, description).
+_GAME_IN_BODY = {"game_id": "$response.body#/id"}
+_SAME_GAME = {"game_id": "$request.path.game_id"}
+LINKS: dict[tuple[str, str], dict[str, tuple[str, dict[str, str], str]]] = {
+    ("v1_games_create", "201"): {
+        "JoinGame": ("v1_games_join_create", _GAME_IN_BODY, "Take a seat in the game just made."),
+        "ReadGame": ("v1_games_retrieve", _GAME_IN_BODY, "Poll the game until it starts."),
+    },
+    ("v1_games_retrieve", "200"): {
+        "JoinGame": ("v1_games_join_create", _GAME_IN_BODY, "Take a seat while the game is forming."),
+        "GetOptions": ("v1_games_options_retrieve", _GAME_IN_BODY, "Once it has started: my choices."),
+    },
+    ("v1_games_join_create", "200"): {
+        "GetOptions": ("v1_games_options_retrieve", _GAME_IN_BODY, "Once the game has started: my choices."),
+    },
+    ("v1_games_options_retrieve", "200"): {
+        "ReplaceOrders": (
+            "v1_games_orders_update",
+            _SAME_GAME,
+            "Order from these choices, for the phase this answer names.",
+        ),
+    },
+    ("v1_games_orders_update", "200"): {
+        "MarkReady": ("v1_games_ready_update", _SAME_GAME, "Say I am done with this phase's orders."),
+        "ReadOrders": ("v1_games_orders_retrieve", _SAME_GAME, "The orders as stored."),
+    },
+    ("v1_games_ready_update", "200"): {
+        "ReadGame": ("v1_games_retrieve", _SAME_GAME, "Poll the game for the phase's results."),
+    },
+}
 
 
 class ErrorDetailSerializer(serializers.Serializer[Any]):
@@ -78,6 +126,14 @@ class ApiSchema(AutoSchema):
             return None
         error = self.resolve_serializer(ErrorSerializer(), "response").ref
         responses = operation["responses"]
+        if "304" in responses:
+            _declare_conditional_get(operation)
+        for (operation_id, code), links in LINKS.items():
+            if operation_id == operation["operationId"] and code in responses:
+                responses[code]["links"] = {
+                    name: {"operationId": target, "parameters": parameters, "description": description}
+                    for name, (target, parameters, description) in links.items()
+                }
         for code in sorted(errors_of(self.view, self.method, operation) | set(responses)):
             if code < "400" or "content" in responses.get(code, {}):
                 continue  # a success, or an error body a view describes itself
@@ -85,6 +141,15 @@ class ApiSchema(AutoSchema):
             content = {"application/json": {"schema": error}}
             responses[code] = {**headers, "content": content, "description": ERROR_TEXT.get(code, "")}
         return operation
+
+
+def _declare_conditional_get(operation: dict[str, Any]) -> None:
+    parameters = operation.setdefault("parameters", [])
+    if not any(p["name"] == IF_NONE_MATCH["name"] and p["in"] == "header" for p in parameters):
+        parameters.append(dict(IF_NONE_MATCH))
+    for code in ("200", "304"):
+        if code in operation["responses"]:
+            operation["responses"][code].setdefault("headers", {})["ETag"] = dict(ETAG_HEADER)
 
 
 def _is_plain_text(field: Any) -> bool:

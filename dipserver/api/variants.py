@@ -136,7 +136,7 @@ class VariantDetailApi(APIView):
             allow_null=True, help_text="Why there is no drawing (geometry is null); null when there is one."
         )
 
-    @extend_schema(responses={200: OutputSerializer})
+    @extend_schema(responses={200: OutputSerializer, 304: None})
     def get(self, request: Request, slug: str) -> Response:
         variant = variant_or_404(slug)
         tag = f'W/"variant-{variant.version[:24]}"'

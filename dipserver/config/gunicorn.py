@@ -17,6 +17,9 @@ bind = ["0.0.0.0:8000"]
 workers = int(os.environ.get("WEB_CONCURRENCY", "3"))
 # Each worker touches its heartbeat file twice for every connection it waits for. In a container /tmp is
 # an overlay on disk; /dev/shm is memory, as gunicorn's documentation advises for Docker.
+# The sync worker, answering what gunicorn refuses itself (a request line over limit_request_line, 4094
+# bytes; headers too large or malformed) with the API's JSON error body instead of an HTML page.
+worker_class = "dipserver.core.http_worker.JsonErrorWorker"
 worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
 # No access log: gunicorn builds each line from every request header and environ entry, a tenth of an
 # order PUT's CPU (0.35 of 4.1 million instructions), and the proxy in front of a public site logs the

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 import yaml
 from gunicorn.config import Config
+from gunicorn.workers.sync import SyncWorker
 
 from .conftest import ROOT
 
@@ -21,9 +22,12 @@ def compose() -> dict[str, Any]:
     return yaml.safe_load((ROOT / "docker-compose.yml").read_text())
 
 
-def test_runs_the_seven_services(compose: dict[str, Any]) -> None:
+def test_runs_the_seven_services_and_the_tls_proxy_on_request(compose: dict[str, Any]) -> None:
+    services = compose["services"]
     django = {"web", "worker", "deliveries", "pictures", "beat"}
-    assert set(compose["services"]) == {"postgres", "redis", *django}
+    assert set(services) == {"postgres", "redis", *django, "caddy"}
+    assert [name for name, service in services.items() if "profiles" in service] == ["caddy"]
+    assert services["caddy"]["profiles"] == ["tls"]  # plain `docker compose up` serves plain HTTP
 
 
 def test_map_pictures_are_drawn_by_a_worker_of_their_own_one_at_a_time(compose: dict[str, Any]) -> None:
@@ -32,7 +36,9 @@ def test_map_pictures_are_drawn_by_a_worker_of_their_own_one_at_a_time(compose: 
     assert "--concurrency=1" in command and "-Q pictures" in command
 
 
-@pytest.mark.parametrize("service", ["postgres", "redis", "web", "worker", "deliveries", "pictures", "beat"])
+@pytest.mark.parametrize(
+    "service", ["postgres", "redis", "web", "worker", "deliveries", "pictures", "beat", "caddy"]
+)
 def test_every_service_has_a_health_check(compose: dict[str, Any], service: str) -> None:
     check = compose["services"][service]["healthcheck"]
     assert check["test"], service
@@ -124,5 +130,29 @@ def test_the_gunicorn_config_file_sets_only_gunicorn_settings() -> None:
     assert set(names) <= set(config.settings), set(names) - set(config.settings)
     for name, value in names.items():
         config.set(name, value)  # gunicorn validates each value
-    assert config.bind == ["0.0.0.0:8000"] and config.worker_class_str == "sync"
+    assert config.bind == ["0.0.0.0:8000"] and issubclass(config.worker_class, SyncWorker)
+    assert config.worker_class_str == "dipserver.core.http_worker.JsonErrorWorker"  # JSON refusals
     assert config.accesslog is None  # a tenth of an order PUT's CPU; the proxy in front logs requests
+
+
+def test_the_tls_proxy_serves_https_for_the_domain_and_forwards_to_web(compose: dict[str, Any]) -> None:
+    caddy = compose["services"]["caddy"]
+    assert caddy["image"].startswith("caddy:2")
+    assert {"80:80", "443:443"} <= set(caddy["ports"])
+    assert caddy["environment"]["DOMAIN"].startswith("${DOMAIN:-")
+    assert caddy["depends_on"]["web"]["condition"] == "service_healthy"
+    mounts = {volume.split(":")[1]: volume.split(":")[0] for volume in caddy["volumes"]}
+    assert mounts["/data"] == "caddy-data" and "caddy-data" in compose["volumes"]  # certificates kept
+    caddyfile = (ROOT / mounts["/etc/caddy/Caddyfile"]).read_text()
+    site = [line.strip() for line in caddyfile.splitlines() if line.strip() and line[0] not in "#\t"]
+    assert site[0] == "{$DOMAIN:localhost} {"
+    assert "reverse_proxy web:8000" in caddyfile
+
+
+@pytest.mark.parametrize("setting", ["SECURE_COOKIES", "SECURE_SSL_REDIRECT"])
+def test_behind_tls_the_https_settings_follow_the_one_switch(compose: dict[str, Any], setting: str) -> None:
+    """BEHIND_TLS_PROXY=true alone turns secure cookies and the redirect on (HSTS follows in the
+    settings); each may still be set on its own."""
+    env = compose["services"]["web"]["environment"]
+    assert env["BEHIND_TLS_PROXY"] == "${BEHIND_TLS_PROXY:-false}"
+    assert env[setting] == f"${{{setting}:-${{BEHIND_TLS_PROXY:-false}}}}"
