@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from dipserver.engine.adjustments import build_sites
 from dipserver.engine.board import Board
@@ -376,14 +376,25 @@ def _without_power_prefix(variant: Variant, text: str, power: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class ParsedLine:
+    """One submitted line, read and checked (``turn.ReadLine`` is the same row)."""
+
     number: int  # 1-based line number in the submitted text
-    text: str
-    order: Order | None
-    error: str | None
+    text: str  # as typed, stripped
+    order: Any | None  # the order it gives; None when it was refused
+    error: str | None  # why it was refused
+    refused: Any | None = None  # what a refused line read as, when it read but was not allowed
+    position: Position | None = field(default=None, repr=False, compare=False)  # the one it was read in
 
     @property
     def ok(self) -> bool:
         return self.error is None
+
+    @property
+    def stored(self) -> str:
+        """The order's normalised notation, to store ("" when refused), written when asked for."""
+        if self.order is None or self.position is None:
+            return ""
+        return format_order(self.order, self.position)
 
 
 def order_unit(order: Order) -> str | None:
@@ -449,7 +460,7 @@ def parse_orders(
                 continue
         if key is not None:
             seen[key] = number
-        results.append(ParsedLine(number, text, order, None))
+        results.append(ParsedLine(number, text, order, None, position=position))
     return results
 
 

@@ -45,7 +45,13 @@ from dipserver.engine.modules.orders import InPlay, split_orders
 from dipserver.engine.modules.phase import Opened
 from dipserver.engine.modules.supply import SupplyReport
 from dipserver.engine.orders import Build, ConversionOrder, Order, Outcome
-from dipserver.engine.parse import OrderError, format_order, order_unit, parse_order, parse_orders
+from dipserver.engine.parse import (
+    OrderError,
+    ParsedLine,
+    order_unit,
+    parse_order,
+    parse_orders,
+)
 from dipserver.engine.position import Position
 from dipserver.engine.records import Played
 from dipserver.engine.timeline import Hook, Timeline, apply_hook, hooks_between, load_timeline
@@ -57,23 +63,8 @@ from dipserver.engine.victory import game_outcome
 AnyOrder = Order | ConversionOrder
 
 
-@dataclass(frozen=True, slots=True)
-class ReadLine:
-    """One submitted line, read and checked."""
-
-    number: int  # 1-based line of the submitted text
-    text: str  # as typed, stripped
-    order: AnyOrder | None
-    error: str | None
-    refused: AnyOrder | None = None  # what a rejected line read as, when it read but was not allowed
-    position: Position | None = field(default=None, repr=False, compare=False)  # the one it was read in
-
-    @property
-    def stored(self) -> str:
-        """The order's normalised notation, to store ("" when rejected), written when asked for."""
-        if self.order is None or self.position is None:
-            return ""
-        return format_order(self.order, self.position)
+# One submitted line, read and checked: the parser's row (``parse.ParsedLine``), named for order entry.
+ReadLine = ParsedLine
 
 
 @dataclass(frozen=True)
@@ -170,7 +161,7 @@ def read_orders(
             )
             read[line.number] = ReadLine(line.number, line.text, None, why, line.order)
             continue
-        read[line.number] = ReadLine(line.number, line.text, line.order, None, position=position)
+        read[line.number] = line
     lines_read = [read[n] for n in sorted(read)]
     if position.phase.type is PhaseType.ADJUSTMENTS:
         lines_read = _limit_builds(load_timeline(board.variant), board, position, power, lines_read)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from dipserver.engine.orders import Outcome
 from dipserver.engine.types import PhaseType
@@ -52,9 +52,8 @@ class OrderKind(Protocol):
     def apply(self, effects: Effects, power: str, order: Any) -> Effect | None: ...
 
 
-@dataclass(frozen=True, slots=True)
-class Given:
-    """One order read, with whose it is and its kind."""
+class Given(NamedTuple):
+    """One order read, with whose it is and its kind (a tuple: a phase makes one for every order)."""
 
     power: str
     order: Any
