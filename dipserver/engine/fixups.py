@@ -137,6 +137,18 @@ def strand_fleets(
     return kept, events
 
 
+def land_armies_aboard(terrain: Mapping[str, Terrain], units: Units) -> tuple[Units, Events]:
+    """An A/F (the Abstraction rules) whose sea dried into land, still on the coast: its army lands there
+    and the A/F ends as one army, its own, as a stranded A/F does (ruling 5.6; one unit a province)."""
+    kept, events = dict(units), []
+    for prov, unit in units.items():
+        if unit.aboard and terrain[prov] is Terrain.LAND:
+            kept[prov] = Unit(unit.power, UnitType.ARMY, prov)
+            why = "its sea dried: the army aboard lands"
+            events.append(_unit_event("unit_converted", unit, why, to=kept[prov]))
+    return kept, events
+
+
 def sink_armies(terrain: Mapping[str, Terrain], units: Units, mode: str) -> tuple[Units, Events]:
     """Units on provinces that are now sea: armies become fleets or drown (E7); fleets lose their coast."""
     kept, events = dict(units), []
@@ -271,6 +283,7 @@ def apply_changes(
     units: Units = dict(position.units)
     units, removed = remove_on_impassable(terrain, units)
     units, stranded = strand_fleets(variant, terrain, units, settings.stranded_fleets, stay)
+    units, landed = land_armies_aboard(terrain, units)
     units, sunk = sink_armies(terrain, units, settings.sunk_armies)
     frozen = variant.impassable_seas == "shore"
     changed = [e["province"] for e in events]
@@ -296,7 +309,7 @@ def apply_changes(
     new_position = Position(
         position.phase, FrozenMap(units), FrozenMap(owners), position.dislodged, position.last_occupants
     )
-    everything = [*events, *removed, *stranded, *sunk, *coast_events, *moved, *centre_events]
+    everything = [*events, *removed, *stranded, *landed, *sunk, *coast_events, *moved, *centre_events]
     return new_map, new_position, tuple(everything)
 
 

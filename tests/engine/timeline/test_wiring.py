@@ -9,6 +9,7 @@ from dataclasses import replace
 from dipserver.engine.timeline import Hook
 from dipserver.engine.turn import play_phase
 from dipserver.engine.types import Phase, Unit, UnitType
+from dipserver.engine.validate import validate
 from dipserver.engine.variant import Variant
 
 from .conftest import position_with, steps_of
@@ -61,3 +62,16 @@ def test_deluge_an_enemy_army_landing_from_an_a_f_stops_the_conversion(deluge: V
     [conversion] = [r for r in turn.results if r["kind"] == "convert_to_fleet"]
     assert (conversion["outcome"], conversion["reason"]) == ("void", "ENGLAND ordered a move into KIE")
     assert turn.position.units["KIE"] == Unit("GERMANY", UnitType.ARMY, "KIE")
+
+
+def test_sahara_with_the_a_f_rules_an_a_f_whose_sea_dries_lands_its_army(sahara: Variant) -> None:
+    # The Eastern Mediterranean dries after the Autumn 1902 retreats but stays on the coast: the army
+    # aboard lands and the A/F ends as one army, so the next position is one the game can go on from.
+    fleet = Unit("TURKEY", UnitType.FLEET, "EAS", aboard=True)
+    position = replace(position_with(sahara), units={"EAS": fleet}, phase=Phase.parse("F1902M"))
+    options = {"abstraction": True}
+    turn = play_phase(sahara, sahara.map_state, position, {"TURKEY": ["A/F EAS H"]}, options=options)
+    assert turn.position.units["EAS"] == Unit("TURKEY", UnitType.ARMY, "EAS")
+    [landed] = [e for e in turn.events if e["kind"] == "unit_converted"]
+    assert landed["reason"] == "its sea dried: the army aboard lands"
+    assert not validate(sahara, turn.map_state, turn.position)
