@@ -4,28 +4,17 @@ served as a record of its own kind, and its effect on the map kept in the game's
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from types import ModuleType
-
 import pytest
 
-from dipserver.engine.kinds.registry import unregister
 from dipserver.games.models import Game, Phase
 from dipserver.games.services.phases import phase_process
 from tests.api.conftest import client_for, user_of
-from tests.engine.test_kind_from_outside import load_scorch
+from tests.engine.test_kind_from_outside import scorch  # noqa: F401  (the engine test's fixture)
+
+pytestmark = pytest.mark.usefixtures("scorch")  # the kind registered for each test, then taken out
 
 
-@pytest.fixture
-def scorch() -> Iterator[ModuleType]:
-    module = load_scorch()
-    try:
-        yield module
-    finally:
-        unregister(module.KIND)
-
-
-def test_the_server_offers_accepts_and_applies_the_kind(scorch: ModuleType, game: Game) -> None:
+def test_the_server_offers_accepts_and_applies_the_kind(game: Game) -> None:
     france = client_for(user_of(game, "FRANCE"))
     options = france.get(f"/api/v1/games/{game.id}/options").json()
     assert {"text": "A PAR scorches", "kind": "scorch", "unit": "PAR"} in options["units"]["PAR"]
