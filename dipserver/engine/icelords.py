@@ -77,7 +77,9 @@ POWERS = (
     Power("MUSPELHEIM", "Muspeller", "#6b4a2f"),
 )
 START = Phase(1901, Season.SPRING, PhaseType.MOVEMENT)
-DEFAULT_OPTIONS: Mapping[str, Any] = {"blizzards": {"count": "1d6"}}  # Ice Lords' Blizzard Phase
+# Ice Lords' Blizzard Phase, and its Snow Storm spell (seed 001: 4 of the spell deck's 36 cards, played in
+# a Blizzard Phase to place or remove a blizzard) as one token a power: the deck itself is not played here.
+DEFAULT_OPTIONS: Mapping[str, Any] = {"blizzards": {"count": "1d6", "snow_storm_tokens": 1}}
 # "Destroy all enemy units" (seed 001): the last power in play wins at once (E17: a power with a village it
 # may build on is still in); owning every village wins too (``victory_centres``).
 VICTORY: tuple[Mapping[str, Any], ...] = ({"type": "sole_survivor"},)
