@@ -377,11 +377,13 @@ def test_ABS_26_an_af_on_a_sea_that_freezes_is_removed_with_its_army() -> None:
     ]
 
 
-def test_ABS_27_an_af_on_a_sea_that_dries_but_touches_water_stays_an_af() -> None:
+def test_ABS_27_an_af_on_a_sea_that_dries_but_touches_water_lands_its_army() -> None:
+    # An A/F is always at sea, and a province holds one unit: on a sea that dried but stays on the coast
+    # the army aboard lands and the A/F ends as one army, as a stranded one does (issue 31).
     sahara = load_variant("sahara")
     start = Position(Phase.parse("F1902M"), {"ION": unit("ITALY A/F ION")}, {})
     turn = play(sahara, start, {}, ON, _map_before(sahara, 1902, Hook.AFTER_FALL_RETREATS))
-    assert turn.position.units["ION"] == unit("ITALY A/F ION")
+    assert turn.position.units["ION"] == unit("ITALY A ION")
 
 
 def test_ABS_28_a_stranded_af_becomes_one_army() -> None:
