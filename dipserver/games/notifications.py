@@ -16,21 +16,23 @@ import datetime as dt
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import replace
 from typing import Any
 
 from django.dispatch import Signal
 from django.urls import reverse
-from django.utils import timezone
 
 from dipserver.accounts.models import User
 from dipserver.accounts.selectors import preference_wants, preferences_of, user_zone
 from dipserver.games.jobs import job_later
-from dipserver.games.models import Game, Message, Phase, Power, Reminder
+from dipserver.games.models import Game, Message, Order, Phase, Power, Reminder
 from dipserver.games.phase_names import game_phase_title
 from dipserver.games.phase_news import phase_news
 from dipserver.games.pictures import PHASE_PICTURE
 from dipserver.games.press_channels import seen_by
+from dipserver.games.selectors import orders_short, orders_state
 from dipserver.games.turn import powers_to_act
+from dipserver.mail.delivery import TIME_LEFT
 from dipserver.mail.models import Mail
 from dipserver.mail.outbox import Outgoing, mail_queue
 from dipserver.mail.pictures import picture_ref
@@ -150,6 +152,9 @@ def phase_results_send(*, phase_id: int) -> int:
         for r in phase.results
     ]
     lines += [f"Map change: {event}" for event in phase.events]
+    missed = _missed(phase)
+    if missed:
+        lines.append(f"No orders from: {', '.join(name.title() for name in missed)}.")
     acting: set[str] = set()
     if game.status == "finished":
         lines.append(f"The game is over: {game.get_result_display()} {', '.join(game.winners)}".rstrip())
@@ -170,6 +175,13 @@ def phase_results_send(*, phase_id: int) -> int:
         picture = picture_ref(PHASE_PICTURE, phase.id)  # drawn when the mail is sent: the row stays small
         mails.append(_mail(Mail.Kind.PHASE_PROCESSED, event, seat.user, subject, body, picture))
     return _send(mails)
+
+
+def _missed(phase: Phase) -> list[str]:
+    """The powers that had to order in the phase and sent no order, in order of name."""
+    snapshot = Phase.objects.values_list("snapshot", flat=True).get(id=phase.id)  # news reads none
+    ordered = set(Order.objects.filter(phase_id=phase.id).values_list("power__name", flat=True))
+    return sorted(powers_to_act(snapshot) - ordered)
 
 
 def press_send(*, message_id: int) -> int:
@@ -202,26 +214,37 @@ def _press_mail(message: Message, seat: Power) -> Outgoing:
 
 
 def deadline_reminder_send(*, phase_id: int, power_ids: list[int], now: dt.datetime | None = None) -> int:
-    """Remind the given powers that they have not ordered; the mail says how long is left."""
+    """Remind the given powers whose orders are missing or incomplete ("2 of 3 units have orders"); a
+    power that has ordered every unit since it was chosen hears nothing. The subject's time left is
+    counted when the mail is sent, and a mail that cannot be sent before the deadline is dropped
+    (``dipserver.mail.delivery``: the outbox is where a mail waits). ``now``, when the sweep chose them,
+    is the channels' beside mail (the inbox and webhooks tell it)."""
     phase = Phase.objects.select_related("game").defer("snapshot").get(id=phase_id)
     if phase.status != Phase.Status.OPEN or phase.deadline is None:
         return 0
     seats = _wanting(
         Power.objects.filter(id__in=power_ids).select_related("user"), Mail.Kind.DEADLINE_REMINDER
     )
-    title = game_phase_title(phase.game, phase.name)
-    left = max(round((phase.deadline - (now or timezone.now())).total_seconds() / 3600), 1)
-    subject = f"[{phase.game.name}] {title}: deadline in {left} hour{'s' if left != 1 else ''}, no orders yet"
-    mails = []
-    for seat in seats:
-        assert seat.user is not None
-        body = (
-            f"Your orders as {seat.name.title()} for {title} are due {_when(phase.deadline, seat.user)}.\n"
-            f"Order on the game page: {_game_link(phase.game)}\n"
-        )
-        event = f"phase:{phase.id}:{_stamp(phase.deadline)}"
-        mails.append(_mail(Mail.Kind.DEADLINE_REMINDER, event, seat.user, subject, body))
+    if not seats:
+        return 0
+    short = orders_short(phase.id, [s.id for s in seats])
+    mails = [_reminder_mail(phase, seat, *short[seat.id]) for seat in seats if seat.id in short]
     return _send(mails)
+
+
+def _reminder_mail(phase: Phase, seat: Power, done: int, units: int) -> Outgoing:
+    assert seat.user is not None  # _wanting keeps only seats with a player
+    title = game_phase_title(phase.game, phase.name)
+    state = orders_state(done, units)
+    subject = f"[{phase.game.name}] {title}: deadline in {TIME_LEFT}, {state}"
+    unordered = "" if done == 0 else f"{state.capitalize()}; a unit without an order holds.\n"
+    body = (
+        f"Your orders as {seat.name.title()} for {title} are due {_when(phase.deadline, seat.user)}.\n"
+        f"{unordered}Order on the game page: {_game_link(phase.game)}\n"
+    )
+    event = f"phase:{phase.id}:{_stamp(phase.deadline)}"
+    mail = _mail(Mail.Kind.DEADLINE_REMINDER, event, seat.user, subject, body)
+    return replace(mail, deadline=phase.deadline)
 
 
 def game_started_send(*, game_id: int) -> int:

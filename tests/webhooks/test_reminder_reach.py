@@ -65,7 +65,7 @@ def test_a_second_sweep_reminds_nobody_again(game, receiver, django_capture_on_c
 def test_a_player_who_has_ordered_gets_no_reminder(game, receiver, django_capture_on_commit_callbacks):
     england = seat(game, "ENGLAND").user
     webhook_create(owner=england, url=receiver.url)
-    orders_submit(game_id=game.id, user=england, text="F LON H", now=START)
+    orders_submit(game_id=game.id, user=england, text="F LON H\nF EDI H\nA LVP H", now=START)  # every unit
 
     sweep(game, django_capture_on_commit_callbacks, 2)
 
