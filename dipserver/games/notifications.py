@@ -141,12 +141,45 @@ def _stamp(moment: dt.datetime | None) -> str:
 
 
 def phase_results_send(*, phase_id: int) -> int:
-    """Tell every player what happened in the phase, the map changes that followed, and what is due next."""
+    """Tell every player what happened in the phase, the map changes that followed, and what is due
+    next; and each game master of the game who does not play in it (with the next deadline)."""
     news = phase_news(phase_id)  # read once for the mail and the channels beside it
     phase, game, following = news.phase, news.game, news.following
     seats = _wanting(news.seats, Mail.Kind.PHASE_PROCESSED)
-    if not seats:
+    masters = _masters_wanting(game, {s.user_id for s in news.seats}, Mail.Kind.PHASE_PROCESSED)
+    if not seats and not masters:
         return 0
+    lines = _results_lines(phase)
+    acting: set[str] = set()
+    going_on = following is not None and game.status != "finished"
+    if game.status == "finished":
+        lines.append(f"The game is over: {game.get_result_display()} {', '.join(game.winners)}".rstrip())
+        lines.append(f"The game secret (check the random map changes): {game.secret}")
+    elif following is not None:
+        lines.append(f"Next: {game_phase_title(game, following.name)}")
+        acting = powers_to_act(following.snapshot) if following.status == Phase.Status.OPEN else set()
+    subject = f"[{game.name}] {game_phase_title(game, phase.name)} processed"
+    links = f"\n\nThe game: {_game_link(game)}\nThe map: {_map_link(phase)}\n"
+    event = f"phase:{phase.id}:{_stamp(phase.processed_at)}"
+    picture = picture_ref(PHASE_PICTURE, phase.id)  # drawn when the mail is sent: the row stays small
+    mails = []
+    for seat in seats:
+        assert seat.user is not None
+        due = ""
+        if going_on and following is not None:
+            todo = "Your orders are due" if seat.name in acting else "Nothing to order for you; it ends"
+            due = f"\n{todo} {_when(following.deadline, seat.user)}."
+        body = "\n".join(lines) + due + links
+        mails.append(_mail(Mail.Kind.PHASE_PROCESSED, event, seat.user, subject, body, picture))
+    for master in masters:
+        due = f"\nThe next deadline: {_when(following.deadline, master)}." if going_on and following else ""
+        body = "\n".join(lines) + due + "\nYou receive this as a game master of the game." + links
+        mails.append(_mail(Mail.Kind.PHASE_PROCESSED, event, master, subject, body, picture))
+    return _send(mails)
+
+
+def _results_lines(phase: Phase) -> list[str]:
+    """Each order and its outcome, the map changes, and the powers that sent no orders."""
     lines = [
         f"{r['power']}: {r['order']} — {r['outcome']}" + (f" ({r['reason']})" if r["reason"] else "")
         for r in phase.results
@@ -155,26 +188,17 @@ def phase_results_send(*, phase_id: int) -> int:
     missed = _missed(phase)
     if missed:
         lines.append(f"No orders from: {', '.join(name.title() for name in missed)}.")
-    acting: set[str] = set()
-    if game.status == "finished":
-        lines.append(f"The game is over: {game.get_result_display()} {', '.join(game.winners)}".rstrip())
-        lines.append(f"The game secret (check the random map changes): {game.secret}")
-    elif following is not None:
-        lines.append(f"Next: {game_phase_title(game, following.name)}")
-        acting = powers_to_act(following.snapshot) if following.status == Phase.Status.OPEN else set()
-    subject = f"[{game.name}] {game_phase_title(game, phase.name)} processed"
-    mails = []
-    for seat in seats:
-        assert seat.user is not None
-        due = ""
-        if following is not None and game.status != "finished":
-            todo = "Your orders are due" if seat.name in acting else "Nothing to order for you; it ends"
-            due = f"\n{todo} {_when(following.deadline, seat.user)}."
-        body = "\n".join(lines) + due + f"\n\nThe game: {_game_link(game)}\nThe map: {_map_link(phase)}\n"
-        event = f"phase:{phase.id}:{_stamp(phase.processed_at)}"
-        picture = picture_ref(PHASE_PICTURE, phase.id)  # drawn when the mail is sent: the row stays small
-        mails.append(_mail(Mail.Kind.PHASE_PROCESSED, event, seat.user, subject, body, picture))
-    return _send(mails)
+    return lines
+
+
+def _masters_wanting(game: Game, players: set[int | None], kind: str) -> list[User]:
+    """The game's masters who do not play in it (players hear as players), with a confirmed address and
+    mails of ``kind`` on."""
+    masters = [u for u in game.masters.all() if u.email and u.id not in players]
+    if not masters:
+        return []
+    wants = preferences_of(u.id for u in masters)
+    return [u for u in masters if preference_wants(wants[u.id], kind)]
 
 
 def _missed(phase: Phase) -> list[str]:

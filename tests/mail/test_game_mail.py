@@ -110,6 +110,26 @@ def test_phase_results_name_the_powers_that_sent_no_orders(smtp, game, django_ca
     assert "No orders from: Austria, France, Germany, Italy, Russia." in body  # England, Turkey ordered
 
 
+def test_a_game_master_who_does_not_play_gets_the_results_of_their_game_as_they_chose(
+    smtp, game, django_capture_on_commit_callbacks
+):
+    master = get_user_model().objects.create(username="master", email="master@example.org")
+    quiet = get_user_model().objects.create(username="quiet", email="quiet@example.org")
+    NotificationPreferences.objects.create(user=quiet, phase_processed=False)
+    game.masters.add(master, quiet, seat(game, "ENGLAND").user)  # England's player hears once, as a player
+    smtp.received.clear()
+
+    process(game, django_capture_on_commit_callbacks)
+
+    mail = smtp.one_to("master@example.org")
+    assert mail["Subject"] == "[Test game] Spring 1901 movement processed"
+    body = text_of(mail)
+    assert "No orders from: Austria, England, France" in body
+    assert "You receive this as a game master of the game." in body and "Your orders" not in body
+    assert "quiet@example.org" not in {m["X-Envelope-To"] for m in smtp.received}
+    assert len(smtp.received) == 8  # the seven players and one master
+
+
 def test_phase_results_link_a_small_picture_of_the_map_that_opens_without_login(
     smtp, game, client, django_capture_on_commit_callbacks
 ):
