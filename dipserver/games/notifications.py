@@ -16,21 +16,23 @@ import datetime as dt
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import replace
 from typing import Any
 
 from django.dispatch import Signal
 from django.urls import reverse
-from django.utils import timezone
 
 from dipserver.accounts.models import User
 from dipserver.accounts.selectors import preference_wants, preferences_of, user_zone
 from dipserver.games.jobs import job_later
-from dipserver.games.models import Game, Message, Phase, Power, Reminder
+from dipserver.games.models import Game, Message, Order, Phase, Power, Reminder
 from dipserver.games.phase_names import game_phase_title
 from dipserver.games.phase_news import phase_news
 from dipserver.games.pictures import PHASE_PICTURE
 from dipserver.games.press_channels import seen_by
+from dipserver.games.selectors import orders_short, orders_state
 from dipserver.games.turn import powers_to_act
+from dipserver.mail.delivery import TIME_LEFT
 from dipserver.mail.models import Mail
 from dipserver.mail.outbox import Outgoing, mail_queue
 from dipserver.mail.pictures import picture_ref
@@ -139,18 +141,17 @@ def _stamp(moment: dt.datetime | None) -> str:
 
 
 def phase_results_send(*, phase_id: int) -> int:
-    """Tell every player what happened in the phase, the map changes that followed, and what is due next."""
+    """Tell every player what happened in the phase, the map changes that followed, and what is due
+    next; and each game master of the game who does not play in it (with the next deadline)."""
     news = phase_news(phase_id)  # read once for the mail and the channels beside it
     phase, game, following = news.phase, news.game, news.following
     seats = _wanting(news.seats, Mail.Kind.PHASE_PROCESSED)
-    if not seats:
+    masters = _masters_wanting(game, {s.user_id for s in news.seats}, Mail.Kind.PHASE_PROCESSED)
+    if not seats and not masters:
         return 0
-    lines = [
-        f"{r['power']}: {r['order']} — {r['outcome']}" + (f" ({r['reason']})" if r["reason"] else "")
-        for r in phase.results
-    ]
-    lines += [f"Map change: {event}" for event in phase.events]
+    lines = _results_lines(phase)
     acting: set[str] = set()
+    going_on = following is not None and game.status != "finished"
     if game.status == "finished":
         lines.append(f"The game is over: {game.get_result_display()} {', '.join(game.winners)}".rstrip())
         lines.append(f"The game secret (check the random map changes): {game.secret}")
@@ -158,18 +159,53 @@ def phase_results_send(*, phase_id: int) -> int:
         lines.append(f"Next: {game_phase_title(game, following.name)}")
         acting = powers_to_act(following.snapshot) if following.status == Phase.Status.OPEN else set()
     subject = f"[{game.name}] {game_phase_title(game, phase.name)} processed"
+    links = f"\n\nThe game: {_game_link(game)}\nThe map: {_map_link(phase)}\n"
+    event = f"phase:{phase.id}:{_stamp(phase.processed_at)}"
+    picture = picture_ref(PHASE_PICTURE, phase.id)  # drawn when the mail is sent: the row stays small
     mails = []
     for seat in seats:
         assert seat.user is not None
         due = ""
-        if following is not None and game.status != "finished":
+        if going_on and following is not None:
             todo = "Your orders are due" if seat.name in acting else "Nothing to order for you; it ends"
             due = f"\n{todo} {_when(following.deadline, seat.user)}."
-        body = "\n".join(lines) + due + f"\n\nThe game: {_game_link(game)}\nThe map: {_map_link(phase)}\n"
-        event = f"phase:{phase.id}:{_stamp(phase.processed_at)}"
-        picture = picture_ref(PHASE_PICTURE, phase.id)  # drawn when the mail is sent: the row stays small
+        body = "\n".join(lines) + due + links
         mails.append(_mail(Mail.Kind.PHASE_PROCESSED, event, seat.user, subject, body, picture))
+    for master in masters:
+        due = f"\nThe next deadline: {_when(following.deadline, master)}." if going_on and following else ""
+        body = "\n".join(lines) + due + "\nYou receive this as a game master of the game." + links
+        mails.append(_mail(Mail.Kind.PHASE_PROCESSED, event, master, subject, body, picture))
     return _send(mails)
+
+
+def _results_lines(phase: Phase) -> list[str]:
+    """Each order and its outcome, the map changes, and the powers that sent no orders."""
+    lines = [
+        f"{r['power']}: {r['order']} — {r['outcome']}" + (f" ({r['reason']})" if r["reason"] else "")
+        for r in phase.results
+    ]
+    lines += [f"Map change: {event}" for event in phase.events]
+    missed = _missed(phase)
+    if missed:
+        lines.append(f"No orders from: {', '.join(name.title() for name in missed)}.")
+    return lines
+
+
+def _masters_wanting(game: Game, players: set[int | None], kind: str) -> list[User]:
+    """The game's masters who do not play in it (players hear as players), with a confirmed address and
+    mails of ``kind`` on."""
+    masters = [u for u in game.masters.all() if u.email and u.id not in players]
+    if not masters:
+        return []
+    wants = preferences_of(u.id for u in masters)
+    return [u for u in masters if preference_wants(wants[u.id], kind)]
+
+
+def _missed(phase: Phase) -> list[str]:
+    """The powers that had to order in the phase and sent no order, in order of name."""
+    snapshot = Phase.objects.values_list("snapshot", flat=True).get(id=phase.id)  # news reads none
+    ordered = set(Order.objects.filter(phase_id=phase.id).values_list("power__name", flat=True))
+    return sorted(powers_to_act(snapshot) - ordered)
 
 
 def press_send(*, message_id: int) -> int:
@@ -202,26 +238,37 @@ def _press_mail(message: Message, seat: Power) -> Outgoing:
 
 
 def deadline_reminder_send(*, phase_id: int, power_ids: list[int], now: dt.datetime | None = None) -> int:
-    """Remind the given powers that they have not ordered; the mail says how long is left."""
+    """Remind the given powers whose orders are missing or incomplete ("2 of 3 units have orders"); a
+    power that has ordered every unit since it was chosen hears nothing. The subject's time left is
+    counted when the mail is sent, and a mail that cannot be sent before the deadline is dropped
+    (``dipserver.mail.delivery``: the outbox is where a mail waits). ``now``, when the sweep chose them,
+    is the channels' beside mail (the inbox and webhooks tell it)."""
     phase = Phase.objects.select_related("game").defer("snapshot").get(id=phase_id)
     if phase.status != Phase.Status.OPEN or phase.deadline is None:
         return 0
     seats = _wanting(
         Power.objects.filter(id__in=power_ids).select_related("user"), Mail.Kind.DEADLINE_REMINDER
     )
-    title = game_phase_title(phase.game, phase.name)
-    left = max(round((phase.deadline - (now or timezone.now())).total_seconds() / 3600), 1)
-    subject = f"[{phase.game.name}] {title}: deadline in {left} hour{'s' if left != 1 else ''}, no orders yet"
-    mails = []
-    for seat in seats:
-        assert seat.user is not None
-        body = (
-            f"Your orders as {seat.name.title()} for {title} are due {_when(phase.deadline, seat.user)}.\n"
-            f"Order on the game page: {_game_link(phase.game)}\n"
-        )
-        event = f"phase:{phase.id}:{_stamp(phase.deadline)}"
-        mails.append(_mail(Mail.Kind.DEADLINE_REMINDER, event, seat.user, subject, body))
+    if not seats:
+        return 0
+    short = orders_short(phase.id, [s.id for s in seats])
+    mails = [_reminder_mail(phase, seat, *short[seat.id]) for seat in seats if seat.id in short]
     return _send(mails)
+
+
+def _reminder_mail(phase: Phase, seat: Power, done: int, units: int) -> Outgoing:
+    assert seat.user is not None  # _wanting keeps only seats with a player
+    title = game_phase_title(phase.game, phase.name)
+    state = orders_state(done, units)
+    subject = f"[{phase.game.name}] {title}: deadline in {TIME_LEFT}, {state}"
+    unordered = "" if done == 0 else f"{state.capitalize()}; a unit without an order holds.\n"
+    body = (
+        f"Your orders as {seat.name.title()} for {title} are due {_when(phase.deadline, seat.user)}.\n"
+        f"{unordered}Order on the game page: {_game_link(phase.game)}\n"
+    )
+    event = f"phase:{phase.id}:{_stamp(phase.deadline)}"
+    mail = _mail(Mail.Kind.DEADLINE_REMINDER, event, seat.user, subject, body)
+    return replace(mail, deadline=phase.deadline)
 
 
 def game_started_send(*, game_id: int) -> int:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Count, Prefetch, QuerySet
 
 from dipserver.engine import HOOK_WORDS, TERRAIN_OF, Board, Change, Hook, TimelineError, event_text, schedule
 from dipserver.engine import Phase as EnginePhase
@@ -22,7 +23,7 @@ from dipserver.games.press_channels import (
     seen_by,
     seen_publicly,
 )
-from dipserver.games.turn import powers_to_act
+from dipserver.games.turn import powers_to_act, units_to_order
 from dipserver.games.variants import game_timeline, game_variant, timeline_options
 
 
@@ -273,3 +274,23 @@ def seats_unfinished(*, user: Any) -> QuerySet[Power]:
         .select_related("game")
         .order_by("game_id")
     )
+
+
+def orders_short(phase_id: int, power_ids: Iterable[int]) -> dict[int, tuple[int, int]]:
+    """Of the given powers, those owing the phase more order lines than they have given (none, or for
+    some of their units only): power id -> (lines given, lines owed). Two queries and the snapshot."""
+    owed = units_to_order(Phase.objects.values_list("snapshot", flat=True).get(id=phase_id))
+    names = dict(Power.objects.filter(id__in=list(power_ids)).values_list("id", "name"))
+    given = dict(
+        Order.objects.filter(phase_id=phase_id, power_id__in=list(names))
+        .values("power_id")
+        .annotate(lines=Count("id"))
+        .values_list("power_id", "lines")
+    )
+    short = {p: (given.get(p, 0), owed.get(name, 0)) for p, name in names.items()}
+    return {p: (done, units) for p, (done, units) in short.items() if done < units}
+
+
+def orders_state(done: int, units: int) -> str:
+    """How far a power's orders are, as a reminder says it."""
+    return "no orders yet" if done == 0 else f"{done} of {units} units have orders"

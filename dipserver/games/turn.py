@@ -27,7 +27,15 @@ from dipserver.engine import (
 from dipserver.engine import read_orders as orders_read
 from dipserver.games.mappers import Snapshot, map_state_of, modules_json, position_of, snapshot_from
 
-__all__ = ["ReadLine", "Turn", "orders_read", "powers_in_play_at", "powers_to_act", "turn_play"]
+__all__ = [
+    "ReadLine",
+    "Turn",
+    "orders_read",
+    "powers_in_play_at",
+    "powers_to_act",
+    "turn_play",
+    "units_to_order",
+]
 
 
 @dataclass(frozen=True)
@@ -109,3 +117,16 @@ def powers_to_act(snapshot: Snapshot, variant: Variant | None = None) -> set[str
     for owner in snapshot["owners"].values():
         centres[owner] = centres.get(owner, 0) + 1
     return {p for p in units.keys() | centres.keys() if units.get(p, 0) != centres.get(p, 0)}
+
+
+def units_to_order(snapshot: Snapshot) -> dict[str, int]:
+    """How many order lines each power with a decision to make owes in the snapshot's phase: one per
+    unit in a movement phase, one per dislodged unit in a retreat phase. In an adjustment phase one
+    (a power may build fewer than it could, or waive: any order there is a complete set)."""
+    kind = PhaseType(snapshot["phase"][-1])
+    if kind is PhaseType.ADJUSTMENTS:
+        return dict.fromkeys(powers_to_act(snapshot), 1)
+    counted: dict[str, int] = {}
+    for unit in snapshot["units" if kind is PhaseType.MOVEMENT else "dislodged"]:
+        counted[unit["power"]] = counted.get(unit["power"], 0) + 1
+    return counted

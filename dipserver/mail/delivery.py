@@ -41,12 +41,16 @@ STAGE_SENDING, STAGE_DATA = "sending", "data"
 UNCONFIRMED_NOTE = "Sent, unconfirmed (not sent again)"
 DIED = "the attempt ended while the server was being given the message"
 ACCOUNT_BODY_SENT = "(not kept once sent: it held a one-time link)"
+# In the subject of a mail with a deadline: replaced by the time left to it when the mail is sent.
+TIME_LEFT = "{time left}"
+TOO_LATE = "Dropped: its deadline passed before it could be sent"
 
 
 class Delivery(enum.StrEnum):
     SENT = "sent"
     UNCONFIRMED = "sent; the server did not confirm it in time"
     ALREADY_SENT = "already sent"
+    TOO_LATE = "dropped: its deadline has passed"
     IN_FLIGHT = "being sent by another attempt"
     FAILED = "failed"
     MISSING = "no such mail"
@@ -77,8 +81,11 @@ def mail_deliver(*, mail_id: int, now: dt.datetime | None = None) -> Delivery:
     mail = _claim(mail_id, now)
     if isinstance(mail, Delivery):
         return mail
+    if mail.deadline is not None and now >= mail.deadline:
+        _record(mail, sent=False, error=TOO_LATE)  # left unsent; the outbox sweep passes it over
+        return Delivery.TOO_LATE
     try:
-        _send(message_of(mail, picture), data_begun=lambda: _stage(mail, STAGE_DATA))
+        _send(message_of(mail, picture, now=now), data_begun=lambda: _stage(mail, STAGE_DATA))
     except Unconfirmed as exc:
         cause = exc.__cause__
         _record(mail, sent=True, error=f"{UNCONFIRMED_NOTE}: {type(cause).__name__}: {cause}")
@@ -172,13 +179,15 @@ def _send(message: EmailMessage, *, data_begun: Callable[[], None]) -> None:
             raise smtplib.SMTPDataError(code, answer)
 
 
-def message_of(mail: Mail, picture: Picture | None = None) -> EmailMessage:
+def message_of(mail: Mail, picture: Picture | None = None, *, now: dt.datetime | None = None) -> EmailMessage:
     """The mail as it is sent: its text; and for a mail with a picture an HTML alternative too, with the
     picture inline when it could be drawn (``multipart/alternative``: the text, then
     ``multipart/related``: the HTML and the PNG its ``cid:`` names). A text-only reader sees the text and
     no attachment."""
     headers = {"Message-ID": message_id_of(mail), **mail.headers}
-    message = EmailMessage(mail.subject, mail.body, settings.DEFAULT_FROM_EMAIL, [mail.to], headers=headers)
+    message = EmailMessage(
+        subject_at(mail, now), mail.body, settings.DEFAULT_FROM_EMAIL, [mail.to], headers=headers
+    )
     if not mail.picture:
         return message
     message.mixed_subtype = "alternative"  # the text and the HTML are one content, not attachments
@@ -195,6 +204,27 @@ def message_of(mail: Mail, picture: Picture | None = None) -> EmailMessage:
     return message
 
 
+def subject_at(mail: Mail, now: dt.datetime | None = None) -> str:
+    """The mail's subject as sent ``now``: a mail with a deadline says the time left to it then."""
+    if mail.deadline is None or TIME_LEFT not in mail.subject:
+        return mail.subject
+    head, tail = mail.subject.rsplit(TIME_LEFT, 1)  # the last: a game's name cannot take its place
+    return f"{head}{time_left(mail.deadline - (now or timezone.now()))}{tail}"
+
+
+def time_left(left: dt.timedelta) -> str:
+    """A time left as a player reads it: minutes under an hour, hours and minutes under ten hours (a
+    reminder 9 h 59 min before says so, not 10 hours), whole hours (rounded) from then on."""
+    minutes = max(int(left.total_seconds() // 60), 1)
+    if minutes < 60:
+        return f"{minutes} minute{'s' if minutes != 1 else ''}"
+    hours, rest = divmod(minutes, 60)
+    if hours < 10 and rest:
+        return f"{hours} h {rest} min"
+    hours = round(left.total_seconds() / 3600)
+    return f"{hours} hour{'s' if hours != 1 else ''}"
+
+
 def message_id_of(mail: Mail) -> str:
     """The mail's own Message-ID, the same on every attempt (the outbox stores one; this is for rows
     stored without)."""
@@ -209,6 +239,7 @@ def mails_due_claim(*, now: dt.datetime | None = None, limit: int = 500) -> list
         due = list(
             Mail.objects.select_for_update(skip_locked=True)
             .filter(sent_at__isnull=True, attempts__lt=MAX_ATTEMPTS, next_attempt_at__lte=now)
+            .exclude(deadline__lte=now)  # too late to be worth sending
             .order_by("next_attempt_at")
             .values_list("id", flat=True)[:limit]
         )

@@ -35,6 +35,12 @@ class Mail(models.Model):
         blank=True,
         help_text="What is drawn into the mail when it is sent (e.g. phase:12); the picture is not kept.",
     )
+    deadline = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="The deadline the mail is about (a reminder): never sent after it, and its subject's "
+        "time left is counted when it is sent.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     sent_at = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)

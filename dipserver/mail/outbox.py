@@ -32,6 +32,9 @@ class Outgoing:
     body: str
     user_id: int | None = None
     picture: str = ""  # drawn into the mail when it is sent (``pictures.picture_ref``), not stored
+    # A mail about a deadline (a reminder): dropped if it cannot be sent before it, and ``TIME_LEFT`` in
+    # its subject is the time left to it when it is sent (``delivery.subject_at``).
+    deadline: dt.datetime | None = None
 
 
 def mail_queue(mails: Iterable[Outgoing], *, now: dt.datetime | None = None) -> list[int]:
@@ -61,6 +64,7 @@ def mail_queue(mails: Iterable[Outgoing], *, now: dt.datetime | None = None) -> 
                 "body": body,
                 "headers": headers,
                 "picture": mail.picture,
+                "deadline": mail.deadline,
                 "next_attempt_at": now + QUEUED_GRACE,
             },
         )

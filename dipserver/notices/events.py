@@ -170,6 +170,8 @@ def press_key(message_id: int, user_id: int) -> str:
 
 
 def deadline_soon(*, phase_id: int, power_ids: list[int], now: dt.datetime | None = None) -> list[Notice]:
+    """The seats reminded whose orders are still missing or incomplete: how far they are, and when due."""
+    from dipserver.games.selectors import orders_short, orders_state
     from dipserver.games.services.common import game_phase_title
 
     phase = Phase.objects.select_related("game").defer("snapshot").get(id=phase_id)
@@ -177,8 +179,8 @@ def deadline_soon(*, phase_id: int, power_ids: list[int], now: dt.datetime | Non
         return []
     game = phase.game
     seats = _readers(game, Power.objects.filter(id__in=power_ids, game=game).select_related("user"))
+    short = orders_short(phase.id, [s.id for s in seats]) if seats else {}
     phase_title = game_phase_title(game, phase.name)
-    title = f"[{game.name}] {phase_title}: the deadline is near and you have not ordered"
     event = f"phase:{phase.id}:{_stamp(phase.deadline)}"
     return [
         _notice(
@@ -186,13 +188,14 @@ def deadline_soon(*, phase_id: int, power_ids: list[int], now: dt.datetime | Non
             event,
             game,
             s.user,
-            title,
+            f"[{game.name}] {phase_title}: the deadline is near, {orders_state(*short[s.id])}",
             f"Your orders as {s.name.title()} for {phase_title} are due {_when(phase.deadline, s.user)}.",
             phase=phase.name,
             deadline=_iso(phase.deadline),
             power=s.name,
         )
         for s in seats
+        if s.id in short
     ]
 
 

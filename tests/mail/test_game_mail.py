@@ -28,6 +28,18 @@ from tests.server.conftest import START, seat, started_game
 
 pytestmark = pytest.mark.django_db
 LATE = START + dt.timedelta(days=2)
+ENGLAND_ALL = "F LON H\nF EDI H\nA LVP H"
+FRANCE_ALL = "F BRE H\nA PAR H\nA MAR H"
+
+
+def deliver_one_to(address: str, smtp, *, now: dt.datetime):
+    """Send the one mail queued to ``address`` at ``now``, and what the server received."""
+    smtp.received.clear()
+    assert (
+        mail_deliver(mail_id=Mail.objects.get(to=address, kind=Mail.Kind.DEADLINE_REMINDER).id, now=now)
+        == Delivery.SENT
+    )
+    return smtp.one_to(address)
 
 
 @pytest.fixture
@@ -85,6 +97,37 @@ def test_phase_results_tell_what_happened_and_what_is_due_in_the_players_time_zo
     client.force_login(england)
     assert game_link == f"/games/{game.id}/" and client.get(game_link).status_code == 200
     assert len(smtp.received) == 7
+
+
+def test_phase_results_name_the_powers_that_sent_no_orders(smtp, game, django_capture_on_commit_callbacks):
+    orders_submit(game_id=game.id, user=seat(game, "ENGLAND").user, text="F LON - NTH", now=START)
+    orders_submit(game_id=game.id, user=seat(game, "TURKEY").user, text="F ANK - BLA", now=START)
+    smtp.received.clear()
+
+    process(game, django_capture_on_commit_callbacks)
+
+    body = text_of(smtp.one_to(seat(game, "FRANCE").user.email))
+    assert "No orders from: Austria, France, Germany, Italy, Russia." in body  # England, Turkey ordered
+
+
+def test_a_game_master_who_does_not_play_gets_the_results_of_their_game_as_they_chose(
+    smtp, game, django_capture_on_commit_callbacks
+):
+    master = get_user_model().objects.create(username="master", email="master@example.org")
+    quiet = get_user_model().objects.create(username="quiet", email="quiet@example.org")
+    NotificationPreferences.objects.create(user=quiet, phase_processed=False)
+    game.masters.add(master, quiet, seat(game, "ENGLAND").user)  # England's player hears once, as a player
+    smtp.received.clear()
+
+    process(game, django_capture_on_commit_callbacks)
+
+    mail = smtp.one_to("master@example.org")
+    assert mail["Subject"] == "[Test game] Spring 1901 movement processed"
+    body = text_of(mail)
+    assert "No orders from: Austria, England, France" in body
+    assert "You receive this as a game master of the game." in body and "Your orders" not in body
+    assert "quiet@example.org" not in {m["X-Envelope-To"] for m in smtp.received}
+    assert len(smtp.received) == 8  # the seven players and one master
 
 
 def test_phase_results_link_a_small_picture_of_the_map_that_opens_without_login(
@@ -156,14 +199,15 @@ def test_anonymous_press_mail_never_names_the_sender(smtp, players, django_captu
 
 
 def test_reminders_follow_each_players_hours_and_only_powers_that_still_have_to_order(
-    smtp, game, django_capture_on_commit_callbacks
+    smtp, game, django_capture_on_commit_callbacks, monkeypatch
 ):
-    def phase_reminders_sweep(now):  # the mails go once the sweep commits
+    def phase_reminders_sweep(now):  # the mails go once the sweep commits, at the sweep's time
+        monkeypatch.setattr("django.utils.timezone.now", lambda: now)
         with django_capture_on_commit_callbacks(execute=True):
             return reminders_sweep(now=now)
 
     deadline = game.current_phase.deadline
-    orders_submit(game_id=game.id, user=seat(game, "ENGLAND").user, text="F LON H", now=START)
+    orders_submit(game_id=game.id, user=seat(game, "ENGLAND").user, text=ENGLAND_ALL, now=START)
     NotificationPreferences.objects.create(user=seat(game, "FRANCE").user, reminder_hours=2)
     NotificationPreferences.objects.create(user=seat(game, "ITALY").user, deadline_reminder=False)
     smtp.received.clear()
@@ -181,6 +225,43 @@ def test_reminders_follow_each_players_hours_and_only_powers_that_still_have_to_
     mail = smtp.one_to(seat(game, "FRANCE").user.email)
     assert "Your orders as France for Spring 1901 movement are due" in text_of(mail)
     assert len(smtp.received) == 1
+
+
+def test_a_power_with_some_of_its_units_ordered_is_reminded_how_many(smtp, game):
+    deadline = game.current_phase.deadline
+    orders_submit(game_id=game.id, user=seat(game, "ENGLAND").user, text="F LON H\nA LVP H", now=START)
+    orders_submit(game_id=game.id, user=seat(game, "FRANCE").user, text=FRANCE_ALL, now=START)
+
+    assert reminders_sweep(now=deadline - dt.timedelta(hours=12)) == 1
+
+    mail = deliver_one_to(seat(game, "ENGLAND").user.email, smtp, now=deadline - dt.timedelta(hours=12))
+    assert mail["Subject"].endswith("deadline in 12 hours, 2 of 3 units have orders")
+    assert "2 of 3 units have orders; a unit without an order holds." in text_of(mail)
+    assert not Mail.objects.filter(to=seat(game, "FRANCE").user.email, kind="deadline_reminder").exists()
+
+
+def test_a_reminders_subject_says_the_time_left_when_it_is_sent_not_when_queued(smtp, game):
+    deadline = game.current_phase.deadline
+    assert reminders_sweep(now=deadline - dt.timedelta(hours=12)) == 1  # queued 12 hours before
+
+    mail = deliver_one_to(seat(game, "FRANCE").user.email, smtp, now=deadline - dt.timedelta(minutes=200))
+
+    assert mail["Subject"] == "[Test game] Spring 1901 movement: deadline in 3 h 20 min, no orders yet"
+
+
+def test_a_reminder_delayed_past_its_deadline_is_dropped(smtp, game):
+    deadline = game.current_phase.deadline
+    assert reminders_sweep(now=deadline - dt.timedelta(hours=12)) == 1
+    reminder = Mail.objects.get(
+        to=seat(game, "FRANCE").user.email, kind=Mail.Kind.DEADLINE_REMINDER
+    )  # its sending held up (a slow server)
+    Mail.objects.filter(id=reminder.id).update(next_attempt_at=deadline - dt.timedelta(hours=1))
+    smtp.received.clear()
+
+    assert mail_deliver(mail_id=reminder.id, now=deadline + dt.timedelta(seconds=1)) == Delivery.TOO_LATE
+    assert mails_due_queue(now=deadline + dt.timedelta(hours=1)) == []  # the sweep does not pick it up
+    assert smtp.received == []
+    assert Mail.objects.get(id=reminder.id).sent_at is None
 
 
 def test_the_end_of_a_random_game_reveals_its_secret(smtp, players, django_capture_on_commit_callbacks):

@@ -140,9 +140,12 @@ def test_results_are_mailed_to_players_only_after_commit(game, django_capture_on
     assert "Next: Fall 1901 movement" in mail.outbox[0].body
 
 
-def test_a_reminder_goes_once_to_each_power_without_orders(game, django_capture_on_commit_callbacks):
-    orders_submit(game_id=game.id, user=seat(game, "ENGLAND").user, text="F LON H", now=SOON)
+def test_a_reminder_goes_once_to_each_power_without_orders(
+    game, django_capture_on_commit_callbacks, monkeypatch
+):
+    orders_submit(game_id=game.id, user=seat(game, "ENGLAND").user, text=ALL_ORDERS["ENGLAND"], now=SOON)
     almost = game.current_phase.deadline - dt.timedelta(hours=3)
+    monkeypatch.setattr("django.utils.timezone.now", lambda: almost)  # the mails are sent then
     with django_capture_on_commit_callbacks(execute=True):
         assert phase_reminders_sweep(now=almost, hours=12) == 1
         assert phase_reminders_sweep(now=almost, hours=12) == 0

@@ -65,13 +65,27 @@ def test_a_second_sweep_reminds_nobody_again(game, receiver, django_capture_on_c
 def test_a_player_who_has_ordered_gets_no_reminder(game, receiver, django_capture_on_commit_callbacks):
     england = seat(game, "ENGLAND").user
     webhook_create(owner=england, url=receiver.url)
-    orders_submit(game_id=game.id, user=england, text="F LON H", now=START)
+    orders_submit(game_id=game.id, user=england, text="F LON H\nF EDI H\nA LVP H", now=START)  # every unit
 
     sweep(game, django_capture_on_commit_callbacks, 2)
 
     assert reminders_in_inbox(england) == 0
     assert receiver.received == []
     assert reminders_in_inbox(seat(game, "FRANCE").user) == 1
+
+
+def test_a_player_with_some_units_ordered_finds_how_many_in_the_inbox(
+    game, django_capture_on_commit_callbacks
+):
+    england = seat(game, "ENGLAND").user
+    orders_submit(game_id=game.id, user=england, text="F LON H\nA LVP H", now=START)
+
+    sweep(game, django_capture_on_commit_callbacks, 2)
+
+    (notice,) = Notification.objects.filter(user=england, kind=Mail.Kind.DEADLINE_REMINDER)
+    assert notice.title.endswith("the deadline is near, 2 of 3 units have orders")
+    france = Notification.objects.get(user=seat(game, "FRANCE").user, kind=Mail.Kind.DEADLINE_REMINDER)
+    assert france.title.endswith("the deadline is near, no orders yet")
 
 
 def test_a_player_who_switched_reminder_mails_off_still_finds_the_reminder_in_the_inbox(

@@ -1,10 +1,11 @@
 """Deadline reminders: each player chooses how many hours before a deadline to hear that they have not
 ordered yet (``NotificationPreferences.reminder_hours``; at most half the phase's length), and only powers
-that still have to order hear.
+that still have to order hear: those with no orders, and those with orders for some of their units only.
 
-The sweep (beat, with the due-phase sweep) reads the open phases whose deadline is near, the seats without
-orders there and their players' preferences, a handful of queries however many games there are, and
-loads a phase's snapshot only when somebody in it is due a reminder not yet sent. A player is chosen by
+The sweep (beat, with the due-phase sweep) reads the open phases whose deadline is near, their seats and
+their players' preferences, a handful of queries however many games there are, and loads a phase's
+snapshot (to count each power's units) and its order counts only when somebody in it is due a reminder
+not yet sent. A player is chosen by
 whether they must act and the hours they chose, not by their address or mail switches: the reminder is
 announced once (``notifications.announced``) and each channel decides how it arrives (the inbox and
 webhooks for everyone, mail only to a confirmed address with reminder mails on). Whether a reminder was
@@ -22,15 +23,14 @@ from __future__ import annotations
 import datetime as dt
 
 from django.db import transaction
-from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from dipserver.accounts.selectors import preferences_of
 from dipserver.games import notifications
 from dipserver.games.inserts import rows_inserted_once
-from dipserver.games.models import Game, Order, Phase, Power, Reminder
+from dipserver.games.models import Game, Phase, Power, Reminder
+from dipserver.games.selectors import orders_short
 from dipserver.games.services.announcements import REMINDERS, announcement_kept, announcement_told
-from dipserver.games.turn import powers_to_act
 
 # The most hours ahead a player may ask to be reminded (the account page offers up to this).
 REMINDER_HOURS_MAX = 72
@@ -54,23 +54,16 @@ def phase_reminders_sweep(*, now: dt.datetime | None = None, hours: int = 24) ->
     }
     if not phases:
         return 0
-    late = list(
+    seats = list(
         Power.objects.filter(
             game__current_phase_id__in=list(phases),
             status=Power.Status.ACTIVE,
             user__isnull=False,
-        )
-        .annotate(
-            ordered=Exists(
-                Order.objects.filter(phase_id=OuterRef("game__current_phase_id"), power=OuterRef("pk"))
-            )
-        )
-        .filter(ordered=False)
-        .values_list("id", "name", "user_id", "game__current_phase_id")
+        ).values_list("id", "name", "user_id", "game__current_phase_id")
     )
-    wants = preferences_of({user_id for _, _, user_id, _ in late})
+    wants = preferences_of({user_id for _, _, user_id, _ in seats})
     due: dict[int, list[tuple[int, str, int]]] = {}  # phase -> (power, its name, its player)
-    for power_id, name, user_id, phase_id in late:
+    for power_id, name, user_id, phase_id in seats:
         choice = wants[user_id]
         chosen = choice.reminder_hours if choice.pk is not None else hours
         phase = phases[phase_id]
@@ -82,14 +75,14 @@ def phase_reminders_sweep(*, now: dt.datetime | None = None, hours: int = 24) ->
         due.setdefault(phase_id, []).append((power_id, name, user_id))
     sent = set(Reminder.objects.filter(phase_id__in=list(due)).values_list("phase_id", "user_id", "deadline"))
     queued = 0
-    for phase_id, seats in due.items():
+    for phase_id, due_seats in due.items():
         deadline = phases[phase_id].deadline
         assert deadline is not None  # the phases read have one
-        fresh = [(p, name, u) for p, name, u in seats if (phase_id, u, deadline) not in sent]
+        fresh = [(p, name, u) for p, name, u in due_seats if (phase_id, u, deadline) not in sent]
         if not fresh:
             continue
-        acting = powers_to_act(Phase.objects.values_list("snapshot", flat=True).get(id=phase_id))
-        to_remind = [(power_id, user_id) for power_id, name, user_id in fresh if name in acting]
+        short = orders_short(phase_id, [power_id for power_id, _, _ in fresh])
+        to_remind = [(power_id, user_id) for power_id, _, user_id in fresh if power_id in short]
         if to_remind and _announced(phases[phase_id], to_remind, now):
             queued += 1
     return queued
