@@ -16,6 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from dipserver.accounts.calendar import calendar_address
 from dipserver.accounts.services import email_change_request
 from dipserver.accounts.tokens import SIGN_IN_NAME, token_create
 from dipserver.api.errors import Refused
@@ -137,6 +138,11 @@ class MeApi(APIView):
         time_zone = serializers.CharField()
         is_game_master = serializers.BooleanField()
         is_admin = serializers.BooleanField()
+        calendar_url = serializers.URLField(
+            help_text="My deadlines as an iCalendar feed, for calendar apps: a private signed address that "
+            "needs no sign-in. A new one is made on the account page (/accounts/settings/), and the old "
+            "one then answers 404."
+        )
 
     @extend_schema(responses={200: OutputSerializer})
     def get(self, request: Request) -> Response:
@@ -151,5 +157,6 @@ class MeApi(APIView):
             "time_zone": user.time_zone,
             "is_game_master": user.is_superuser or user.groups.filter(name=GAME_MASTERS_GROUP).exists(),
             "is_admin": user.is_superuser,
+            "calendar_url": calendar_address(user),
         }
         return Response(self.OutputSerializer(out).data)
