@@ -9,6 +9,8 @@ from urllib.parse import urlsplit
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import signing
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 from icalendar import Calendar
 from rest_framework.test import APIClient
 
@@ -17,6 +19,7 @@ from dipserver.games.models import Game, Power
 from dipserver.games.services.games import game_create, game_join, game_pause
 from dipserver.games.services.powers import power_replace
 from tests.server.conftest import started_game
+from tests.server.test_migrations_round_trip import migrated
 
 pytestmark = pytest.mark.django_db
 
@@ -189,3 +192,12 @@ def test_renewing_needs_a_signed_in_post(client, me):
     client.force_login(me)
     assert client.get("/accounts/calendar/renew/").status_code == 405
     assert feed_path(me) == old
+
+
+def test_accounts_made_before_the_feed_each_get_their_own_key(transactional_db):
+    apps = migrated([("accounts", "0003_api_tokens")])
+    user_model = apps.get_model("accounts", "User")
+    ids = [user_model.objects.create(username=f"old{i}", password="!").id for i in range(3)]
+    migrated(MigrationExecutor(connection).loader.graph.leaf_nodes())
+    keys = set(get_user_model().objects.filter(id__in=ids).values_list("calendar_key", flat=True))
+    assert len(keys) == 3 and "" not in keys
