@@ -161,6 +161,7 @@ def test_a_deactivated_account_has_no_feed(client, me, my_game):
 def test_the_account_page_shows_the_address_that_works(client, me, my_game):
     client.force_login(me)
     address = shown_address(client)
+    assert 'action="/accounts/calendar/renew/"' in client.get("/accounts/settings/").content.decode()
     client.logout()
     assert client.get(urlsplit(address).path).status_code == 200
 
@@ -184,6 +185,17 @@ def test_the_api_gives_my_feeds_address(me, my_game):
     address = api.get("/api/v1/accounts/me").json()["calendar_url"]
     assert urlsplit(address).path == feed_path(me)
     assert APIClient().get(urlsplit(address).path).status_code == 200
+
+
+def test_the_api_makes_a_new_address_and_the_old_one_stops(me, my_game):
+    api = APIClient()
+    api.force_authenticate(me)
+    old = urlsplit(api.get("/api/v1/accounts/me").json()["calendar_url"]).path
+    answer = api.post("/api/v1/accounts/calendar/renew")
+    assert answer.status_code == 200
+    new = urlsplit(answer.json()["calendar_url"]).path
+    assert new != old and new == urlsplit(api.get("/api/v1/accounts/me").json()["calendar_url"]).path
+    assert APIClient().get(old).status_code == 404 and APIClient().get(new).status_code == 200
 
 
 def test_renewing_needs_a_signed_in_post(client, me):
