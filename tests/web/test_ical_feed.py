@@ -49,6 +49,11 @@ def events(client, user) -> list:
     return list(Calendar.from_ical(answer.content).walk("VEVENT"))
 
 
+def test_calendar_apps_may_ask_with_head(client, me, my_game):
+    answer = client.head(feed_path(me))
+    assert answer.status_code == 200 and answer["Content-Type"].startswith("text/calendar")
+
+
 def test_the_feed_is_an_icalendar_file_without_signing_in(client, me, my_game):
     answer = client.get(feed_path(me))
     assert answer.status_code == 200
@@ -113,6 +118,13 @@ def test_a_game_i_have_left_is_not_listed(client, me, my_game):
 def test_a_game_not_started_has_no_deadline_to_list(client, me):
     game = game_create(name="Still forming", variant="standard")
     game_join(game_id=game.id, user=me)
+    assert events(client, me) == []
+
+
+def test_a_phase_without_a_deadline_is_not_listed(client, me, my_game):
+    phase = my_game.current_phase
+    phase.deadline = None
+    phase.save(update_fields=["deadline"])
     assert events(client, me) == []
 
 
