@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import secrets
+
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.utils import timezone
+
+
+def new_calendar_key() -> str:
+    """A fresh random key for a user's deadlines feed (part of its signed address)."""
+    return secrets.token_urlsafe(24)
 
 
 class User(AbstractUser):
@@ -22,6 +29,12 @@ class User(AbstractUser):
     )
     time_zone = models.CharField(
         max_length=64, default="UTC", help_text="Deadlines on the site and in mails are shown in it."
+    )
+    calendar_key = models.CharField(
+        max_length=64,
+        default=new_calendar_key,
+        editable=False,
+        help_text="Part of the deadlines feed's signed address; a new one makes the old address invalid.",
     )
 
 

@@ -1,4 +1,5 @@
-"""Writes about accounts: the email address and its confirmation, time zone, notification preferences."""
+"""Writes about accounts: the email address and its confirmation, time zone, notification preferences,
+the key of the deadlines feed."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from dipserver.accounts.confirmation import ConfirmationError, confirmation_read, confirmation_token
-from dipserver.accounts.models import NotificationPreferences, User
+from dipserver.accounts.models import NotificationPreferences, User, new_calendar_key
 from dipserver.accounts.selectors import KIND_FIELDS
 from dipserver.mail.models import Mail
 from dipserver.mail.outbox import Outgoing, mail_queue
@@ -128,3 +129,10 @@ def notifications_on(*, user_id: int, kind: str) -> bool:
     value = NotificationPreferences.Press.EACH if field == "press" else True
     NotificationPreferences.objects.update_or_create(user_id=user_id, defaults={field: value})
     return True
+
+
+def calendar_key_renew(*, user: User) -> str:
+    """A new key for the user's deadlines feed: every address given before answers 404 from now on."""
+    user.calendar_key = new_calendar_key()
+    user.save(update_fields=["calendar_key"])
+    return user.calendar_key

@@ -16,11 +16,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from dipserver.accounts.services import email_change_request
+from dipserver.accounts.calendar import calendar_address
+from dipserver.accounts.services import calendar_key_renew, email_change_request
 from dipserver.accounts.tokens import SIGN_IN_NAME, token_create
 from dipserver.api.errors import Refused
 from dipserver.api.inputs import Input
-from dipserver.api.throttling import LoginThrottle, RegisterThrottle
+from dipserver.api.throttling import LoginThrottle, RegisterThrottle, WriteThrottle
 
 if TYPE_CHECKING:
     from dipserver.accounts.models import User
@@ -137,6 +138,11 @@ class MeApi(APIView):
         time_zone = serializers.CharField()
         is_game_master = serializers.BooleanField()
         is_admin = serializers.BooleanField()
+        calendar_url = serializers.URLField(
+            help_text="My deadlines as an iCalendar feed, for calendar apps: a private signed address that "
+            "needs no sign-in. A new one (POST accounts/calendar/renew, or the account page) makes the old "
+            "one answer 404."
+        )
 
     @extend_schema(responses={200: OutputSerializer})
     def get(self, request: Request) -> Response:
@@ -151,5 +157,22 @@ class MeApi(APIView):
             "time_zone": user.time_zone,
             "is_game_master": user.is_superuser or user.groups.filter(name=GAME_MASTERS_GROUP).exists(),
             "is_admin": user.is_superuser,
+            "calendar_url": calendar_address(user),
         }
         return Response(self.OutputSerializer(out).data)
+
+
+class CalendarRenewApi(APIView):
+    """A new address for my deadlines feed; the old one answers 404 from now on."""
+
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [WriteThrottle]
+
+    class OutputSerializer(serializers.Serializer[Any]):
+        calendar_url = serializers.URLField()
+
+    @extend_schema(request=None, responses={200: OutputSerializer})
+    def post(self, request: Request) -> Response:
+        user = cast("User", request.user)  # IsAuthenticated lets no AnonymousUser this far
+        calendar_key_renew(user=user)
+        return Response(self.OutputSerializer({"calendar_url": calendar_address(user)}).data)

@@ -35,6 +35,7 @@ urlpatterns = [
     path("accounts/tokens/<int:token_id>/rotate", tokens.TokenRotateApi.as_view(), name="token-id-rotate"),
     path("accounts/logout", tokens.LogoutApi.as_view(), name="logout"),
     path("accounts/me", accounts.MeApi.as_view(), name="me"),
+    path("accounts/calendar/renew", accounts.CalendarRenewApi.as_view(), name="calendar-renew"),
     path("accounts/settings", settings.AccountSettingsApi.as_view(), name="account-settings"),
     path("notifications", notifications.NotificationListApi.as_view(), name="notifications"),
     path("notifications/unread", notifications.UnreadApi.as_view(), name="notifications-unread"),

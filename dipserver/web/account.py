@@ -11,6 +11,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
+from dipserver.accounts.calendar import calendar_address
 from dipserver.accounts.confirmation import ConfirmationError
 from dipserver.accounts.selectors import preferences_of
 from dipserver.accounts.services import (
@@ -53,7 +54,13 @@ def account_page(request: HttpRequest) -> HttpResponse:
             messages.error(request, str(exc))
         messages.success(request, "Your settings are saved.")
         return redirect("account")
-    context = {"form": form, "account": user, "webhooks": webhooks_shown(user), **tokens_and_vacation(user)}
+    context = {
+        "form": form,
+        "account": user,
+        "calendar_url": calendar_address(user),
+        "webhooks": webhooks_shown(user),
+        **tokens_and_vacation(user),
+    }
     return render(request, "web/account.html", context)
 
 
