@@ -45,19 +45,3 @@ def _database_connections_checked(sender: Any = None, **kwargs: Any) -> None:
     for connection in connections.all(initialized_only=True):
         connection.close_if_unusable_or_obsolete()
         connection.close_if_health_check_failed()
-
-
-@signals.task_failure.connect  # type: ignore[untyped-decorator]  # Celery ships no type hints
-def _task_failure_counted(sender: Any = None, exception: BaseException | None = None, **kwargs: Any) -> None:
-    """A task gave up: counted for /metrics (``dipserver_task_failures_total``)."""
-    from dipserver.core.tasks import task_failure_count
-
-    task_failure_count(getattr(sender, "name", str(sender)), exception or "failed")
-
-
-@signals.task_retry.connect  # type: ignore[untyped-decorator]  # Celery ships no type hints
-def _task_retry_counted(sender: Any = None, reason: Any = None, **kwargs: Any) -> None:
-    """A task will be tried again (a dropped database connection, say): counted for /metrics."""
-    from dipserver.core.tasks import task_failure_count
-
-    task_failure_count(getattr(sender, "name", str(sender)), str(reason or "retry"), retry=True)

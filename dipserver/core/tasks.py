@@ -2,8 +2,9 @@
 
 import logging
 import socket
+from typing import Any
 
-from celery import shared_task
+from celery import shared_task, signals
 from django.db import DatabaseError, transaction
 from django.db.models import F
 from django.db.transaction import TransactionManagementError
@@ -49,3 +50,16 @@ def embedded_broker_tidy() -> int:
     from dipserver.core.embedded_broker import embedded_broker_tidied
 
     return embedded_broker_tidied()
+
+
+# Counted where the workers load their tasks (this module), so the Celery app imports nothing of ours.
+@signals.task_failure.connect  # type: ignore[untyped-decorator]  # Celery ships no type hints
+def _task_failure_counted(sender: Any = None, exception: BaseException | None = None, **kwargs: Any) -> None:
+    """A task gave up: counted for /metrics (``dipserver_task_failures_total``)."""
+    task_failure_count(getattr(sender, "name", str(sender)), exception or "failed")
+
+
+@signals.task_retry.connect  # type: ignore[untyped-decorator]  # Celery ships no type hints
+def _task_retry_counted(sender: Any = None, reason: Any = None, **kwargs: Any) -> None:
+    """A task will be tried again (a dropped database connection, say): counted for /metrics."""
+    task_failure_count(getattr(sender, "name", str(sender)), str(reason or "retry"), retry=True)
