@@ -6,6 +6,7 @@ import secrets
 from django.db import migrations, models
 
 import dipserver.accounts.models
+from dipserver.core.migration_stash import kept_columns
 
 
 def give_each_account_a_key(apps, schema_editor):
@@ -38,4 +39,6 @@ class Migration(migrations.Migration):
                 max_length=64,
             ),
         ),
+        # Rolled back and applied again, each account keeps the key it had (its feed's address).
+        kept_columns("accounts", "User", ["calendar_key"]),
     ]

@@ -2,6 +2,8 @@
 
 from django.db import migrations, models
 
+from dipserver.core.migration_stash import kept_columns
+
 
 class Migration(migrations.Migration):
 
@@ -15,4 +17,5 @@ class Migration(migrations.Migration):
             name='deadline',
             field=models.DateTimeField(blank=True, help_text="The deadline the mail is about (a reminder): never sent after it, and its subject's time left is counted when it is sent.", null=True),
         ),
+        kept_columns("mail", "Mail", ["deadline"]),
     ]
