@@ -61,7 +61,7 @@ def _codec() -> tuple[Callable[[str | bytes], Any], Callable[[Any], bytes]]:
 
 
 # ``_loads`` reads a request: the stdlib's until a batch sets up its codec. One request does not pay for
-# importing orjson (17 million instructions, 4% of a one-request run) to save 0.2 million on its JSON.
+# importing orjson, which costs more than it saves on one answer (docs/benchmarks.md has the figures).
 _loads: Callable[[str | bytes], Any] = _stdlib_loads
 # ``_encode(answer)`` is the bytes a batch writes for one answer (its newline apart), set by ``_use_codec``.
 # orjson and the stdlib write the same bytes for an ASCII answer; orjson writes others as UTF-8, not \uXXXX.

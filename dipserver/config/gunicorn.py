@@ -22,6 +22,6 @@ workers = int(os.environ.get("WEB_CONCURRENCY", "3"))
 worker_class = "dipserver.core.http_worker.JsonErrorWorker"
 worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
 # No access log: gunicorn builds each line from every request header and environ entry, a tenth of an
-# order PUT's CPU (0.35 of 4.1 million instructions), and the proxy in front of a public site logs the
-# same requests. For one on standard output: GUNICORN_CMD_ARGS="--access-logfile -".
+# order PUT's CPU (docs/benchmarks.md), and the proxy in front of a public site logs the same requests.
+# For one on standard output: GUNICORN_CMD_ARGS="--access-logfile -".
 accesslog = None

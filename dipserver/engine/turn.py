@@ -251,24 +251,7 @@ def play_phase(
     board = board_for(variant, map_state)
     state = module_state or ModuleState()
     read_with = modules if modules.any else None
-    orders: dict[str, list[AnyOrder]] = {}
-    texts: dict[int, str] = {}  # id of each order read -> the text typed
-    read_lines: dict[str, list[ReadLine]] = {}
-    unreadable: list[Played] = []
-    for power, lines in order_texts.items():
-        # A second order for a unit goes to the adjudicator, which judges it (DATC 4.D.3); order entry
-        # refuses it instead (``read_orders``' default), so a game's stored orders never hold one.
-        read = read_orders(
-            lines, board, position, power, modules=read_with, module_state=state, one_per_unit=False
-        )
-        for line in read:
-            read_lines.setdefault(power, []).append(line)
-            if line.order is None:
-                why = line.error or ""
-                unreadable.append(Played(power, line.refused, line.text, Outcome.INVALID, why, refused=True))
-            else:
-                orders.setdefault(power, []).append(line.order)
-                texts[id(line.order)] = line.text
+    orders, texts, read_lines, unreadable = _read_all(order_texts, board, position, read_with, state)
 
     plain, given_for = hand_on(orders)
     played = None
@@ -300,12 +283,53 @@ def play_phase(
     events = effects.events + events
     outcome = game_outcome(variant, map_state, new_position, done, end_year, options)
     pending = frozenset(flags) if new_position.phase.type is PhaseType.RETREATS else frozenset()
-    turn = Turn(done, read_lines, tuple(results), events, skipped, map_state, new_position, pending, outcome)
-    turn = replace(turn, played_from=position, board=board)
+    turn = Turn(
+        done,
+        read_lines,
+        tuple(results),
+        events,
+        skipped,
+        map_state,
+        new_position,
+        pending,
+        outcome,
+        played_from=position,
+        board=board,
+    )
     if played is None:
         return turn
     opened = open_modules(variant, map_state, new_position, modules, played.state, secret)
     return replace(turn, opened=opened, check=played.check, module_data=played.to_data())
+
+
+def _read_all(
+    order_texts: Mapping[str, Sequence[str] | str],
+    board: Board,
+    position: Position,
+    modules: Modules | None,
+    state: ModuleState,
+) -> tuple[dict[str, list[AnyOrder]], dict[int, str], dict[str, list[ReadLine]], list[Played]]:
+    """Every power's texts read: the orders, the text typed for each (by the order's id), each power's
+    lines, and the lines refused, as results. A second order for a unit goes to the adjudicator, which
+    judges it (DATC 4.D.3); order entry refuses it instead (``read_orders``' default), so a game's stored
+    orders never hold one."""
+    orders: dict[str, list[AnyOrder]] = {}
+    texts: dict[int, str] = {}
+    read_lines: dict[str, list[ReadLine]] = {}
+    unreadable: list[Played] = []
+    for power, lines in order_texts.items():
+        read = read_orders(
+            lines, board, position, power, modules=modules, module_state=state, one_per_unit=False
+        )
+        for line in read:
+            read_lines.setdefault(power, []).append(line)
+            if line.order is None:
+                why = line.error or ""
+                unreadable.append(Played(power, line.refused, line.text, Outcome.INVALID, why, refused=True))
+            else:
+                orders.setdefault(power, []).append(line.order)
+                texts[id(line.order)] = line.text
+    return orders, texts, read_lines, unreadable
 
 
 def hand_on(
