@@ -74,7 +74,7 @@ class Effects:
     map_state: MapState  # the map the timeline's hooks start from
     flags: set[str] = field(default_factory=set)  # Sahara: where the fleets told to stay fleets stand
     events: list[dict[str, Any]] = field(default_factory=list)  # changes told to the players
-    _attackers: dict[str, set[str]] | None = None
+    _attackers: dict[str, set[str]] | None = field(default=None, init=False, repr=False)  # worked out once
 
     @property
     def phase(self) -> PhaseType:
