@@ -2,8 +2,9 @@
 lets some builds go outside its home centres.
 
 The limit is the timeline's (``Timeline.non_home_builds``); without it every vacant centre a power owns is
-allowed, as in the standard rules. The order reader (``turn.py``) asks ``build_problem`` about the builds
-ordered, the options offered (``options.py``) ask ``builds_elsewhere`` how many may go elsewhere.
+allowed, as in the standard rules. The Build kind (``kinds/build.py``, its ``check_together``) asks
+``build_problem`` about the builds ordered, the options offered (``options.py``) ask ``builds_elsewhere``
+how many may go elsewhere.
 """
 
 from __future__ import annotations

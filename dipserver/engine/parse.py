@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from dipserver.engine.adjustments import build_sites
@@ -39,7 +39,7 @@ from dipserver.engine.kinds.abstraction import AS_FLEET, by_sea
 from dipserver.engine.kinds.reading import BuildRule as BuildRule
 from dipserver.engine.kinds.reading import Intent, Loc, Reading
 from dipserver.engine.kinds.reading import adjustment_due as adjustment_due
-from dipserver.engine.kinds.registry import kind_of, reader_for, text_readers
+from dipserver.engine.kinds.registry import checking_together, kind_of, reader_for, text_readers
 
 # OrderError lives with the order values, so that the modules that read other kinds of order (conversions,
 # rule modules) can raise it without importing this module, which imports them: no import cycle.
@@ -462,6 +462,27 @@ def parse_orders(
             seen[key] = number
         results.append(ParsedLine(number, text, order, None, position=position))
     return results
+
+
+def checked_together(reading: Reading, lines: list[ParsedLine]) -> list[ParsedLine]:
+    """A power's lines, each read on its own, checked as a set by the kind of each order among them that
+    has such a check (``Kind.check_together``): a line refused there keeps what it read as."""
+    given = [line for line in lines if line.order is not None]
+    orders = [line.order for line in given]
+    classes = {type(order) for order in orders}
+    refused: dict[int, str] = {}
+    for kind in checking_together():
+        if kind.order_class in classes:
+            refused.update(kind.check_together(reading, orders))
+    if not refused:
+        return lines
+    by_line = {given[i].number: why for i, why in refused.items()}
+    return [
+        replace(line, order=None, error=by_line[line.number], refused=line.order)
+        if line.number in by_line
+        else line
+        for line in lines
+    ]
 
 
 # --- writing orders back ----------------------------------------------------------------------------

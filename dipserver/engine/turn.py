@@ -5,8 +5,9 @@ options and secret (and, in a retreat phase, the Sahara stay-a-fleet flags given
 movement orders) and returns everything a caller stores or shows:
 
 1. each power's texts read on the phase's own board, the variant's conversion orders first
-   (``conversions.parse_conversion``); Deluge's limit on builds outside home centres
-   (``builds.build_problem``) is checked here, so an order it refuses is ``invalid`` with the reason;
+   (``conversions.parse_conversion``), then checked as a set by the kinds that have such a check
+   (``Kind.check_together``: Deluge's limit on builds outside home centres), so an order refused there
+   is ``invalid`` with the reason;
 2. the standard orders adjudicated (a converting army holds); units without orders hold, and the
    adjudicator applies the civil-disorder defaults for retreats and adjustments;
 3. the conversions applied: Deluge's armies becoming fleets after movement, Wall of Ice's fleets becoming
@@ -35,26 +36,28 @@ from dipserver.engine import conversions
 from dipserver.engine.adjudicate import PhaseResult, adjudicate
 from dipserver.engine.adjustments import has_adjustments
 from dipserver.engine.board import Board, MapState, board_for
-from dipserver.engine.builds import build_problem, free_centres
 from dipserver.engine.kinds.conversion import variant_orders
 from dipserver.engine.kinds.effects import Effect, Effects, Given, apply_all
+from dipserver.engine.kinds.reading import Reading
 from dipserver.engine.kinds.registry import kind_of
 from dipserver.engine.modules import Modules, ModuleState, modules_for, split_options
 from dipserver.engine.modules import phase as module_phase
 from dipserver.engine.modules.orders import InPlay, split_orders
 from dipserver.engine.modules.phase import Opened
 from dipserver.engine.modules.supply import SupplyReport
-from dipserver.engine.orders import Build, ConversionOrder, Order, Outcome
+from dipserver.engine.orders import ConversionOrder, Order, Outcome
 from dipserver.engine.parse import (
     OrderError,
     ParsedLine,
+    build_rule_for,
+    checked_together,
     order_unit,
     parse_order,
     parse_orders,
 )
 from dipserver.engine.position import Position
 from dipserver.engine.records import Played
-from dipserver.engine.timeline import Hook, Timeline, apply_hook, hooks_between, load_timeline
+from dipserver.engine.timeline import Hook, apply_hook, hooks_between, load_timeline
 from dipserver.engine.types import Phase, PhaseType, Season, province_of
 from dipserver.engine.variant import Variant
 from dipserver.engine.victory import Outcome as GameOutcome
@@ -163,8 +166,7 @@ def read_orders(
             continue
         read[line.number] = line
     lines_read = [read[n] for n in sorted(read)]
-    if position.phase.type is PhaseType.ADJUSTMENTS:
-        lines_read = _limit_builds(load_timeline(board.variant), board, position, power, lines_read)
+    lines_read = checked_together(Reading(board, position, power, build_rule_for(board.variant)), lines_read)
     if modules is not None and modules.any:
         lines_read = [_module_checked(board, position, modules, module_state, power, r) for r in lines_read]
     return lines_read
@@ -200,28 +202,6 @@ def _module_checked(
         return line  # waives and the module orders (already checked by the parser)
     why = module_phase.order_problem(board, position, modules, state or ModuleState(), power, order)
     return line if why is None else ReadLine(line.number, line.text, None, why, line.order)
-
-
-def _limit_builds(
-    timeline: Timeline, board: Board, position: Position, power: str, lines: list[ReadLine]
-) -> list[ReadLine]:
-    """Deluge (E13): builds in home centres always read; one elsewhere only if ``build_problem`` allows it
-    together with every home build given and the other builds accepted before it."""
-    if timeline.non_home_builds is None:
-        return lines
-    homes, others = free_centres(board.homes, position, power)
-    sites = [province_of(line.order.location) for line in lines if isinstance(line.order, Build)]
-    accepted = [s for s in sites if s in homes]
-    checked = []
-    for line in lines:
-        if isinstance(line.order, Build) and (site := province_of(line.order.location)) not in homes:
-            problem = build_problem(timeline, homes, others, [*accepted, site])
-            if problem is not None:
-                line = ReadLine(line.number, line.text, None, f"Build refused: {problem}", line.order)
-            else:
-                accepted.append(site)
-        checked.append(line)
-    return checked
 
 
 def play_phase(

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, get_args
@@ -171,6 +171,26 @@ def test_the_order_a_kind_hands_on_is_reported_as_the_order_given(
     assert [(r["text"], r["kind"], r["outcome"]) for r in turn.results] == [
         ("A PAR digs in", "dig_in", "success")
     ]
+
+
+class RationedDigInKind(DigInKind):
+    """Digging in as above, but one army a phase: a rule on a power's orders as a set."""
+
+    def check_together(self, reading: Reading, orders: Sequence[Any]) -> dict[int, str]:
+        dug = [i for i, order in enumerate(orders) if isinstance(order, DigIn)]
+        return dict.fromkeys(dug[1:], "Only one army digs in each phase")
+
+
+def test_a_kind_checks_a_powers_orders_as_a_set(standard: Variant) -> None:
+    kind = register(RationedDigInKind())
+    try:
+        orders = {"FRANCE": ["A PAR digs in", "A MAR digs in"]}
+        turn = play_phase(standard, standard.map_state, standard.start, orders)
+        results = {r["text"]: (r["outcome"], r["reason"]) for r in turn.results if r["power"] == "FRANCE"}
+    finally:
+        unregister(kind)
+    assert results["A PAR digs in"] == ("success", "")
+    assert results["A MAR digs in"][1] == "Only one army digs in each phase"
 
 
 def test_an_unregistered_kind_is_no_order(standard: Variant, board: Board) -> None:

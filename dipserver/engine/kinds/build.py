@@ -4,12 +4,14 @@ there are several."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from dipserver.engine.builds import build_problem, free_centres
 from dipserver.engine.kinds.recording import Described, Held
 from dipserver.engine.kinds.registry import NOTHING, Drawing, Kind, register
 from dipserver.engine.orders import Build, OrderError
+from dipserver.engine.timeline import load_timeline
 from dipserver.engine.types import BESIDE, PhaseType, Unit, UnitType, coast_of, province_of
 
 if TYPE_CHECKING:
@@ -73,6 +75,28 @@ class BuildKind(Kind):
 
     def text(self, order: Build, position: Position) -> str:
         return f"{order.unit_type.value} {order.location} B"
+
+    def check_together(self, reading: Reading, orders: Sequence[Any]) -> dict[int, str]:
+        """Deluge (E13): builds in home centres always stand; one elsewhere only if ``build_problem`` allows
+        it together with every home build given and the other builds accepted before it."""
+        timeline = load_timeline(reading.board.variant)
+        if timeline.non_home_builds is None:
+            return {}
+        homes, others = free_centres(reading.board.homes, reading.position, reading.power)
+        builds = {
+            i: province_of(order.location) for i, order in enumerate(orders) if isinstance(order, Build)
+        }
+        accepted = [site for site in builds.values() if site in homes]
+        refused = {}
+        for i, site in builds.items():
+            if site in homes:
+                continue
+            problem = build_problem(timeline, homes, others, [*accepted, site])
+            if problem is None:
+                accepted.append(site)
+            else:
+                refused[i] = f"Build refused: {problem}"
+        return refused
 
     def record(self, order: Build, position: Position, board: Board | None) -> Described:
         built = Held(order.power, order.unit_type.value, order.location)

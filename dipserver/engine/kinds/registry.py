@@ -13,7 +13,7 @@ kind up by importing its module at call time; the registry's tables are filled o
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
@@ -137,6 +137,13 @@ class Kind:
         """Why this order is one too many beside the ``earlier`` ones of its kind given on other lines."""
         return None
 
+    def check_together(self, reading: Reading, orders: Sequence[Any]) -> dict[int, str]:
+        """Why some of this kind's ``orders`` are refused when they are checked as a set, by their indexes
+        in ``orders`` (every order the power gave, each read on its own, in the order of its lines): for
+        a rule that needs all of them at once (Deluge's builds outside the home centres). By default
+        there is nothing more to check."""
+        return {}
+
 
 K = TypeVar("K", bound=Kind)
 
@@ -146,6 +153,7 @@ _GRAMMAR: dict[tuple[PhaseType, str], Kind] = {}
 _BY_RECORD: dict[str, Kind] = {}  # a record's kind -> the kind that gives such records
 _OFFERED: dict[tuple[PhaseType, str], list[Kind]] = {}  # ``offered``'s answers, emptied by (un)register
 _TEXT_READERS: list[TextReader] = []
+_TOGETHER: list[Kind] = []  # the kinds with a ``check_together`` of their own, in registration order
 # The adjudicator's checks by order class: read by movement's loop as one dict lookup per order.
 MOVEMENT_CHECKS: dict[type, Legal] = {}
 
@@ -170,6 +178,8 @@ def register(kind: K) -> K:
         _TEXT_READERS.sort(key=lambda k: k.rank or 0)
     if type(kind).legal is not Kind.legal:
         MOVEMENT_CHECKS[kind.order_class] = kind.legal
+    if type(kind).check_together is not Kind.check_together:
+        _TOGETHER.append(kind)
     return kind
 
 
@@ -198,6 +208,8 @@ def unregister(kind: Kind) -> None:
     if kind in _TEXT_READERS:
         _TEXT_READERS.remove(kind)
     MOVEMENT_CHECKS.pop(kind.order_class, None)
+    if kind in _TOGETHER:
+        _TOGETHER.remove(kind)
 
 
 def kind_of(order: object) -> Kind:
@@ -243,3 +255,8 @@ def offered(phase: PhaseType, group: str = "units") -> list[Kind]:
 
 def kinds() -> Mapping[type, Kind]:
     return _BY_CLASS
+
+
+def checking_together() -> tuple[Kind, ...]:
+    """The kinds with a ``check_together`` of their own, in registration order."""
+    return tuple(_TOGETHER)
