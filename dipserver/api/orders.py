@@ -316,8 +316,10 @@ class OptionsApi(APIView):
         builds = OptionSerializer(many=True)
         conversions = OptionSerializer(
             many=True,
-            help_text="Conversion orders open now, given beside the unit's own order: Deluge "
-            '"A POR becomes fleet", Wall of Ice "F BRE becomes army", Sahara "F NAO stays fleet".',
+            help_text="Conversion orders open now. Deluge's \"A POR becomes fleet\" is the army's order "
+            "for the phase (it holds meanwhile, and another order for it is refused); Wall of Ice's "
+            '"F BRE becomes army" is a Winter order; Sahara\'s "F NAO stays fleet" is a flag sent beside '
+            "the fleet's own movement order.",
         )
         module_orders = OptionSerializer(
             many=True,
