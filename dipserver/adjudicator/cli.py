@@ -321,7 +321,6 @@ def _map(args: argparse.Namespace, stdin: IO[bytes], stdout: IO[str]) -> int:
 def _load(name: str) -> Any:
     """The variant a command names: a slug of ``variants/``, or the path of a variant's folder (one being
     written, its base variants beside it)."""
-    from dataclasses import replace
     from pathlib import Path
 
     from dipserver.engine.variant import load_variant
@@ -329,8 +328,7 @@ def _load(name: str) -> Any:
     if "/" not in name and name not in (".", ".."):
         return load_variant(name)
     folder = Path(name).resolve()
-    # Its timeline is read from beside it too, as an archived version's is (``load_variant_from_sources``).
-    return replace(load_variant(folder.name, folder.parent), source_root=folder.parent)
+    return load_variant(folder.name, folder.parent)  # which records its root: its timeline is read there
 
 
 _ANSWERING = ("adjudicate", "options")  # the commands that answer requests (``codec.COMMANDS``)

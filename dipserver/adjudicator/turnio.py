@@ -35,10 +35,11 @@ from typing import Any
 
 from dipserver.adjudicator.answers import position_data
 from dipserver.engine.board import MapState, board_for
+from dipserver.engine.chronicle import map_data
 from dipserver.engine.coasts import recompute_coasts
 from dipserver.engine.modules import ModuleState, modules_for, split_options
 from dipserver.engine.position import Position
-from dipserver.engine.timeline import TimelineError, load_timeline, map_data
+from dipserver.engine.timeline import TimelineError, load_timeline
 from dipserver.engine.turn import Turn, open_modules, play_phase
 from dipserver.engine.types import Terrain
 from dipserver.engine.variant import Variant

@@ -9,7 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from dipserver.engine.timeline import _HOOK_POINT, _PHASE_POINT, Hook, map_data, walk
+from dipserver.engine.board import MapState
+from dipserver.engine.position import Position
+from dipserver.engine.timeline import _HOOK_POINT, _PHASE_POINT, Change, Event, Hook, load_timeline, walk
 from dipserver.engine.types import Phase
 from dipserver.engine.variant import Variant
 
@@ -39,6 +41,8 @@ def event_text(event: Mapping[str, Any]) -> str:
         return f"{event['province']} stops being a supply centre" + (
             f" (was {event['owner']})" * bool(event["owner"])
         )
+    if kind == "condition_met":
+        return f"{event['when']} (event {event['event']})"
     if kind == "centre_gained":
         owner = event["owner"] or "nobody"
         home = f", home of {event['home']}" if event.get("home") else ""
@@ -53,7 +57,39 @@ def describe(variant: Variant, options: Mapping[str, Any], secret: str | None = 
         if step.events:
             lines.append(f"{year} {HOOK_WORDS[hook]}:")
             lines.extend(f"  {event_text(e)}" for e in step.events)
+    timeline = load_timeline(variant)
+    resolved = timeline.game_options(options)
+    lines.extend(conditional_text(e) for e in timeline.events if e.when is not None and e.applies(resolved))
     return lines
+
+
+_CHANGE_WORDS = {
+    Change.LAND: "becomes land",
+    Change.SEA: "becomes sea",
+    Change.IMPASSABLE: "becomes impassable",
+    Change.SC_GAIN: "becomes a supply centre",
+    Change.SC_LOSS: "stops being a supply centre",
+}
+
+
+def conditional_text(event: Event) -> str:
+    """A conditional event in words: ``"From 1903, after the Autumn retreats of any year when GERMANY
+    controls MOS: MOS becomes impassable"``."""
+    assert event.when is not None
+    years = (
+        f"From {event.year} to {event.until}"
+        if event.year and event.until
+        else f"From {event.year}"
+        if event.year
+        else f"Until {event.until}"
+        if event.until
+        else "Any year"
+    )
+    if event.change is Change.SC_LOSS_ALL:
+        change = "every supply centre but " + (", ".join(event.keep) or "none") + " stops being one"
+    else:
+        change = f"{', '.join(event.provinces)} {_CHANGE_WORDS[event.change]}"
+    return f"{years}, {HOOK_WORDS[event.hook]}, when {event.when.text()}: {change}"
 
 
 def map_at(
@@ -71,3 +107,21 @@ def map_at(
             break
         map_state, position = step.map_state, step.position
     return {**map_data(map_state, position), "phase": str(target)}
+
+
+def map_data(state: MapState, position: Position) -> dict[str, Any]:
+    """A map as plain data (the command line's ``map --at``): every province's terrain, coasts, centre,
+    owner and home, with the position's phase."""
+    return {
+        "phase": str(position.phase),
+        "provinces": {
+            code: {
+                "terrain": state.terrain[code].value,
+                "coasts": sorted(state.coasts.get(code, {})),
+                "sc": code in state.supply_centres,
+                "owner": position.owners.get(code),
+                "home": state.homes.get(code),
+            }
+            for code in sorted(state.terrain)
+        },
+    }

@@ -22,6 +22,7 @@ from typing import Any
 
 from dipserver.engine import fixups, randomness
 from dipserver.engine.board import FrozenMap, MapState
+from dipserver.engine.conditions import Condition, ConditionError, read_condition
 from dipserver.engine.fixups import Settings as Settings  # the pipeline's settings, read from here
 from dipserver.engine.position import Position
 from dipserver.engine.timelinerows import _HOOK_POINT as _HOOK_POINT
@@ -30,7 +31,8 @@ from dipserver.engine.timelinerows import TERRAIN_OF as TERRAIN_OF
 from dipserver.engine.timelinerows import Change as Change
 from dipserver.engine.timelinerows import Event as Event
 from dipserver.engine.timelinerows import Hook as Hook
-from dipserver.engine.timelinerows import never_applies
+from dipserver.engine.timelinerows import Scheduled as Scheduled
+from dipserver.engine.timelinerows import conditional, never_applies
 from dipserver.engine.types import Phase, Season
 from dipserver.engine.variant import VARIANTS_DIR, Variant
 
@@ -133,7 +135,9 @@ _TOP_KEYS = frozenset(
     | {"builds", "orders"}
 )
 ORDER_KINDS = ("convert_to_army", "convert_to_fleet", "stay_fleet")
-_EVENT_KEYS = frozenset({"year", "hook", "change", "provinces", "chance", "if", "unless", "except"})
+_EVENT_KEYS = frozenset(
+    {"year", "hook", "change", "provinces", "chance", "if", "unless", "except", "when", "until"}
+)
 
 
 class _Reader:
@@ -217,14 +221,32 @@ class _Reader:
         elif not provinces or keep:
             raise self.fail(f"{at}: {change} needs a non-empty 'provinces' list and no 'except'")
         year, chance = raw.get("year"), self.chance(raw.get("chance"), at)
-        if (year is None) == (not chance):
+        when, until = self.condition(raw, at), raw.get("until")
+        if when is None and (year is None) == (not chance):
             raise self.fail(f"{at}: give either 'year' or 'chance', not both or neither")
-        if year is not None and (not isinstance(year, int) or isinstance(year, bool)):
-            raise self.fail(f"{at}: year must be a number such as 1903")
+        if when is not None and chance:
+            raise self.fail(f"{at}: an event with 'when' fires when its condition holds, not by chance")
+        if when is None and until is not None:
+            raise self.fail(f"{at}: 'until' is the last year of an event with 'when'")
+        for key, value in (("year", year), ("until", until)):
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+                raise self.fail(f"{at}: {key} must be a number such as 1903")
+        if year is not None and until is not None and until < year:
+            raise self.fail(f"{at}: until ({until}) comes before year ({year})")
         for key in ("if", "unless"):
             if key in raw and raw[key] not in options:
                 raise self.fail(f"{at}: '{key}' names {raw[key]!r}, which is not an option of this variant")
-        return Event(number, change, hook, provinces, year, chance, raw.get("if"), raw.get("unless"), keep)
+        return Event(
+            number, change, hook, provinces, year, chance, raw.get("if"), raw.get("unless"), keep, when, until
+        )
+
+    def condition(self, raw: dict[str, Any], at: str) -> Condition | None:
+        if "when" not in raw:
+            return None
+        try:
+            return read_condition(raw["when"], self.variant.provinces, self.variant.powers)
+        except ConditionError as exc:
+            raise self.fail(f"{at}: {exc}") from exc
 
     def chance(self, raw: Any, at: str) -> tuple[tuple[int, int], ...]:
         if raw is None:
@@ -257,6 +279,8 @@ class _Reader:
         start = self.variant.start.phase
         begins = (start.year, _PHASE_POINT[start.season.value + start.type.value])
         for event in events:
+            if event.until is not None and event.until < start.year:
+                raise self.fail(f"event {event.number}: until {event.until} comes before the game starts")
             for year in (event.year,) if event.year is not None else tuple(y for y, _ in event.chance):
                 if (year, _HOOK_POINT[event.hook]) < begins:
                     raise self.fail(
@@ -317,18 +341,6 @@ class _Reader:
 # --- resolving the schedule -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Scheduled:
-    """One change to one province, placed at its year and hook."""
-
-    year: int
-    hook: Hook
-    change: Change
-    province: str | None  # None for sc_loss_all
-    keep: tuple[str, ...] = ()
-    entry: str = ""  # the id its random draw used, empty when it was not drawn
-
-
 Schedule = Mapping[tuple[int, Hook], tuple[Scheduled, ...]]
 
 
@@ -348,8 +360,8 @@ def _schedule_cached(
     opts = dict(options)
     slots: dict[tuple[int, Hook], list[Scheduled]] = {}
     for event in timeline.events:
-        if not event.applies(opts):
-            continue
+        if event.when is not None or not event.applies(opts):
+            continue  # a conditional event fires on the position, not on a date (``conditional``)
         if event.change is Change.SC_LOSS_ALL:
             assert event.year is not None  # the reader guarantees a year for non-chance events
             slots.setdefault((event.year, event.hook), []).append(
@@ -424,10 +436,19 @@ def apply_hook(
     if hook in (Hook.AFTER_SPRING_RETREATS, Hook.AFTER_FALL_RETREATS):
         position = fixups.record_occupants(position)
     changes = schedule(timeline, options, secret).get((year, hook), ())
-    if not changes:
+    due = [event for event in timeline.events if event.when is not None and event.hook is hook]
+    fired = conditional(due, timeline.game_options(options), map_state, position, year) if due else ()
+    if not changes and not fired:
         return HookResult(map_state, position, ())
+    changes = (*changes, *(change for _, due in fired for change in due))
     settings = timeline.settings_for(timeline.game_options(options))
-    return HookResult(*fixups.apply_changes(variant, timeline, settings, map_state, position, changes, flags))
+    new_map, new_position, events = fixups.apply_changes(
+        variant, timeline, settings, map_state, position, changes, flags
+    )
+    met = tuple(
+        {"kind": "condition_met", "event": e.number, "when": e.when.text()} for e, _ in fired if e.when
+    )
+    return HookResult(new_map, new_position, met + events)
 
 
 def walk(
@@ -451,24 +472,3 @@ def walk(
             map_state, pos = result.map_state, result.position
             steps.append((year, hook, result))
     return steps
-
-
-# --- the map as plain data --------------------------------------------------------------------------
-
-
-def map_data(state: MapState, position: Position) -> dict[str, Any]:
-    """A map as plain data (the command line's ``map --at``): every province's terrain, coasts, centre,
-    owner and home, with the position's phase."""
-    return {
-        "phase": str(position.phase),
-        "provinces": {
-            code: {
-                "terrain": state.terrain[code].value,
-                "coasts": sorted(state.coasts.get(code, {})),
-                "sc": code in state.supply_centres,
-                "owner": position.owners.get(code),
-                "home": state.homes.get(code),
-            }
-            for code in sorted(state.terrain)
-        },
-    }

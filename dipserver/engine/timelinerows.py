@@ -1,5 +1,6 @@
 """The rows of a timeline file (``timeline.py`` reads them): the hooks they run at, the changes they make,
-and whether a row could ever change anything in a game (``never_applies``, for the reader's checks).
+whether a row could ever change anything in a game (``never_applies``, for the reader's checks), and
+which conditional rows fire at a hook (``conditional``).
 """
 
 from __future__ import annotations
@@ -9,7 +10,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from dipserver.engine.board import MapState
+from dipserver.engine.conditions import Condition
 from dipserver.engine.definition import Variant
+from dipserver.engine.position import Position
 from dipserver.engine.types import Terrain
 
 
@@ -47,11 +51,25 @@ class Event:
     only_with: str | None = None  # option that must be on
     only_without: str | None = None  # option that must be off
     keep: tuple[str, ...] = ()  # sc_loss_all: the centres that survive
+    when: Condition | None = None  # fires at its hook of each year its condition holds (``year``: from)
+    until: int | None = None  # a conditional event's last year
 
     def applies(self, options: Mapping[str, Any]) -> bool:
         if self.only_with is not None and not options[self.only_with]:
             return False
         return self.only_without is None or not options[self.only_without]
+
+
+@dataclass(frozen=True, slots=True)
+class Scheduled:
+    """One change to one province, placed at its year and hook."""
+
+    year: int
+    hook: Hook
+    change: Change
+    province: str | None  # None for sc_loss_all
+    keep: tuple[str, ...] = ()
+    entry: str = ""  # the id its random draw used, empty when it was not drawn
 
 
 # Each phase and hook as a point on a year's clock: a hook runs between two phases iff its point lies
@@ -90,3 +108,39 @@ def never_applies(variant: Variant, events: tuple[Event, ...], event: Event, pro
     if not can_be_centre:  # sc_loss, or a survivor an sc_loss_all names
         return "it is not a supply centre at the start and no event makes it one"
     return None
+
+
+def conditional(
+    events: list[Event], options: Mapping[str, Any], map_state: MapState, position: Position, year: int
+) -> tuple[tuple[Event, tuple[Scheduled, ...]], ...]:
+    """Which of a hook's conditional ``events`` fire in ``year`` (``options``: the game's, resolved):
+    those within their years whose condition holds on ``position`` and whose changes would change the map
+    (so a condition that still holds fires no second time), each with those changes."""
+    fired = []
+    for event in events:
+        if not event.applies(options) or not (event.year or year) <= year <= (event.until or year):
+            continue
+        if event.when is None or not event.when.holds(position, map_state.supply_centres):
+            continue
+        changes = tuple(c for c in _changes_of(event, year) if _changes_something(c, map_state))
+        if changes:
+            fired.append((event, changes))
+    return tuple(fired)
+
+
+def _changes_of(event: Event, year: int) -> tuple[Scheduled, ...]:
+    if event.change is Change.SC_LOSS_ALL:
+        return (Scheduled(year, event.hook, event.change, None, event.keep),)
+    return tuple(Scheduled(year, event.hook, event.change, province) for province in event.provinces)
+
+
+def _changes_something(change: Scheduled, map_state: MapState) -> bool:
+    centres = map_state.supply_centres
+    if change.change is Change.SC_LOSS_ALL:
+        return bool(centres - set(change.keep))
+    assert change.province is not None
+    if change.change is Change.SC_GAIN:
+        return change.province not in centres
+    if change.change is Change.SC_LOSS:
+        return change.province in centres
+    return map_state.terrain[change.province] is not TERRAIN_OF[change.change]

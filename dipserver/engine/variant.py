@@ -15,6 +15,7 @@ import functools
 import os
 import re
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -50,7 +51,8 @@ def _load_cached(slug: str, root: Path) -> Variant:
     variant = loader.build(slug)
     if kept:
         _write_cache(slug, loader.sources, variant)
-    return variant
+        return variant
+    return replace(variant, source_root=root)  # its timeline is read from beside it too
 
 
 def variant_sources(slug: str, root: Path | None = None) -> dict[str, str]:
@@ -104,9 +106,7 @@ def load_variant_from_sources(slug: str, files: Mapping[str, str]) -> Variant:
             staging.rename(root)  # atomic: another process never sees half the files
         except OSError:
             shutil.rmtree(staging, ignore_errors=True)  # another process wrote the same folder first
-    variant = load_variant(slug, root)
-    object.__setattr__(variant, "source_root", root.resolve())
-    return variant
+    return load_variant(slug, root)
 
 
 # --- the disk cache -----------------------------------------------------------------------------------

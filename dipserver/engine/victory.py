@@ -126,11 +126,14 @@ def powers_in_play(variant: Variant, map_state: MapState, position: Position) ->
 
 def _changes_to_come(variant: Variant, following: Phase) -> bool:
     """Whether the timeline may still change the map once play goes on at ``following`` (the hooks before
-    it have run): an event dated later, or one whose chance may still fall later. Until then a power alone
-    in play may yet lose everything."""
+    it have run): an event dated later, one whose chance may still fall later, or a conditional one whose
+    years are not over. Until then a power alone in play may yet lose everything."""
     point = (following.year, PHASE_POINTS[following.season.value + following.type.value])
     for event in load_timeline(variant).events:
-        years = [event.year] if event.year is not None else [year for year, _ in event.chance]
+        if event.when is not None:  # it may fire in any year up to its last, if it has one
+            years = [event.until] if event.until is not None else [following.year + 1]
+        else:
+            years = [event.year] if event.year is not None else [year for year, _ in event.chance]
         if any((year, HOOK_POINTS[event.hook]) > point for year in years):
             return True
     return False

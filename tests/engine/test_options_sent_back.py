@@ -22,13 +22,14 @@ import pytest
 from dipserver.adjudicator.answers import position_data
 from dipserver.adjudicator.cli import answer_text
 from dipserver.engine.board import MapState, board_for
+from dipserver.engine.chronicle import map_data
 from dipserver.engine.icelords import DEFAULT_OPTIONS, generate
 from dipserver.engine.modules import ModuleState, modules_for
 from dipserver.engine.modules.orders import InPlay
 from dipserver.engine.options import PowerOptions, phase_options
 from dipserver.engine.orders import Build
 from dipserver.engine.position import Position
-from dipserver.engine.timeline import load_timeline, map_data
+from dipserver.engine.timeline import load_timeline
 from dipserver.engine.turn import Turn, open_modules, play_phase
 from dipserver.engine.types import PhaseType, province_of
 from dipserver.engine.variant import Variant, load_variant
