@@ -1,6 +1,8 @@
-"""How long the legal options of every power take in a standard movement phase (issue 20: at most 1 ms).
+"""How long the legal options of every power take in a standard movement phase (issue 20: at most 1 ms),
+beside the ``diplomacy`` package's ``Game.get_all_possible_orders`` on the same positions (issue 30).
 
     python scripts/bench_options.py [--positions 1000] [--seed 1] [--callgrind]
+                                    [--reference-python /tmp/dipref/bin/python]
 
 The positions are the movement phases ``scripts/bench_engine.py`` plays (seeded random games, 12 years
 each). For each, ``phase_options`` lists every power's options at once, and, beside it, ``legal_options``
@@ -8,11 +10,18 @@ is asked power by power, as a client asks the API for its own power's (CPU time,
 the median and the 90th percentile over the positions, after a warm-up). With ``--callgrind`` the
 instructions of one ``phase_options`` are counted too (``valgrind --tool=callgrind``: the difference of a
 run over the first 100 positions three times and one run over them once), a figure load leaves alone.
+
+The reference runs in an interpreter of its own with the ``diplomacy`` package (``--reference-python``, or
+this one if it has the package; it is never a project dependency): for each position the game is set up
+outside the timing, then ``get_all_possible_orders()`` is timed by CPU (the median of three runs, on a new
+game each, as that method keeps nothing between phases). Issue 30 asks for Meta's dipcc, which is 12-14x
+that package's speed on real positions: the ratio is printed beside 12x.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import re
@@ -28,6 +37,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 TARGET_MS = 1.0  # issue 20: the options of all powers in a standard movement phase
+TARGET_RATIO = 12.0  # issue 30: as fast as dipcc, which is 12-14x the reference package
 
 # Run under callgrind: ``phase_options`` over the positions of a file, ``passes`` times.
 _COUNTED = """
@@ -47,7 +57,11 @@ def main() -> int:
     parser.add_argument("--positions", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--callgrind", action="store_true", help="also count one phase's instructions")
+    parser.add_argument("--reference-python", help="an interpreter with the diplomacy package installed")
+    parser.add_argument("--reference-worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.reference_worker:
+        return reference_worker()
     sys.path.insert(0, str(ROOT / "scripts"))
     from bench_positions import play_games
 
@@ -59,6 +73,16 @@ def main() -> int:
     print(f"legal_options, power by power: median {_ms(each)} ms, p90 {_ms(each, 0.9)} ms CPU a phase")
     verdict = "meets the target" if statistics.median(every) * 1e3 <= TARGET_MS else "MISSES THE TARGET"
     print(f"target: every power's options <= {TARGET_MS:g} ms a phase: {verdict}")
+    python = args.reference_python or (sys.executable if importlib.util.find_spec("diplomacy") else None)
+    if python is None:
+        print("reference: skipped (pip install diplomacy in some interpreter, then --reference-python PATH)")
+    else:
+        theirs = time_reference(python, positions)
+        ratio = statistics.median(theirs) / statistics.median(every)
+        median, p90 = _ms(theirs), _ms(theirs, 0.9)
+        print(f"reference get_all_possible_orders: median {median} ms, p90 {p90} ms CPU a phase")
+        met = "meets" if ratio >= TARGET_RATIO else "MISSES"
+        print(f"ratio: {ratio:.1f}x the reference's median; target >= {TARGET_RATIO:g}x (dipcc): {met} it")
     if args.callgrind:
         print(counted(positions[:100]))
     print(f"load average at the end: {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
@@ -106,6 +130,39 @@ def _instructions(path: Path, passes: int) -> int:
     if done.returncode != 0 or found is None:
         raise SystemExit(f"callgrind failed:\n{done.stderr[-2000:]}")
     return int(found.group(1))
+
+
+def time_reference(python: str, positions: list[dict[str, Any]]) -> list[float]:
+    """CPU seconds per position of the reference's ``get_all_possible_orders`` (``reference_worker``)."""
+    lines = "".join(json.dumps(p) + "\n" for p in positions)
+    done = subprocess.run(
+        [python, __file__, "--reference-worker"], input=lines, capture_output=True, text=True, check=False
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"the reference worker failed:\n{done.stderr[-2000:]}")
+    return [float(line) for line in done.stdout.split()]
+
+
+def reference_worker() -> int:
+    """In the reference interpreter: each position's median CPU time of ``get_all_possible_orders``."""
+    from diplomacy import Game
+
+    for line in sys.stdin:
+        request = json.loads(line)
+        times = []
+        for _ in range(3):
+            game = Game(map_name=request["variant"])
+            game.clear_units()
+            game.set_current_phase(request["phase"])
+            for power, centres in request["centers"].items():
+                game.set_centers(power, centres, reset=True)
+            for power, power_units in request["units"].items():
+                game.set_units(power, power_units, reset=True)
+            started = time.process_time()
+            game.get_all_possible_orders()
+            times.append(time.process_time() - started)
+        print(statistics.median(times))
+    return 0
 
 
 def _ms(values: list[float], quantile: float = 0.5) -> str:
