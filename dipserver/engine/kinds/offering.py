@@ -26,6 +26,7 @@ class _Known:
         self.move_provinces: dict[tuple[str, str], frozenset[str]] = {}
         self.necessary: dict[tuple[str, str], set[str]] = {}
         self.units = sorted(position.units.items())  # by province: ``others`` of every unit
+        self.movers: dict[str, list[Unit]] | None = None  # ``movers_into``
 
 
 class Offering:
@@ -67,6 +68,19 @@ class Offering:
             moves = self.moves_with(unit, self.fleet_seas - {without}) if without else self.moves(unit)
             found = known[key] = frozenset(province_of(m.dest) for m in moves)
         return found
+
+    def movers_into(self) -> dict[str, list[Unit]]:
+        """Every unit on the board under each province its moves lead into (by convoy through any of the
+        fleets), by province: a support's options look up the provinces it reaches instead of asking every
+        other unit where it goes."""
+        known = self._known
+        if known.movers is None:
+            movers: dict[str, list[Unit]] = {}
+            for _, unit in known.units:
+                for province in self.move_provinces(unit):
+                    movers.setdefault(province, []).append(unit)
+            known.movers = movers
+        return known.movers
 
     def others(self, unit: Unit) -> list[Unit]:
         """The other units on the board, by province."""

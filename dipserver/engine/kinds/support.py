@@ -77,7 +77,8 @@ class SupportHoldKind(Kind):
 
     def offer(self, offering: Offering, unit: Unit) -> list[SupportHold]:
         reach = offering.board.reach_provinces(unit.type, unit.location)  # where it ``reaches``, as one set
-        return [SupportHold(unit.location, o.province) for o in offering.others(unit) if o.province in reach]
+        units, here = offering.position.units, unit.province
+        return [SupportHold(unit.location, p) for p in sorted(reach) if p in units and p != here]
 
     def text(self, order: SupportHold, position: Position) -> str:
         return f"{unit_at(position, order.unit)} S {unit_at(position, order.target)}"
@@ -138,11 +139,22 @@ class SupportMoveKind(Kind):
         # A fleet cannot both support a convoyed move and be one of the fleets carrying it, so an army's
         # routes through the supporter's own sea don't count (DATC 6.D.31).
         at_sea = here in offering.fleet_seas
+        movers = offering.movers_into()
+        dests: dict[str, list[str]] = {}  # the supported unit's province -> where it may be supported to
+        supported: dict[str, Unit] = {}
+        for province in reach:
+            for other in movers.get(province, ()):
+                if other.province != here:
+                    dests.setdefault(other.province, []).append(province)
+                    supported[other.province] = other
         found = []
-        for other in offering.others(unit):
-            provinces = offering.move_provinces(other, here if at_sea and other.type is UnitType.ARMY else "")
-            if not reach.isdisjoint(provinces):  # most units are out of reach: no set made for them
-                found += [SupportMove(unit.location, other.province, d) for d in sorted(reach & provinces)]
+        for target in sorted(dests):
+            into = dests[target]
+            other = supported[target]
+            if at_sea and other.type is UnitType.ARMY:
+                carried = offering.move_provinces(other, here)
+                into = [p for p in into if p in carried]
+            found += [SupportMove(unit.location, target, d) for d in sorted(into)]
         return found
 
     def text(self, order: SupportMove, position: Position) -> str:
