@@ -22,6 +22,7 @@ from rest_framework.views import APIView
 
 from dipserver.api.boards import timeline_entries, variant_or_404
 from dipserver.api.permissions import game_or_404, viewer_of
+from dipserver.games.changes import conditions_now
 from dipserver.games.coming import coming_for
 from dipserver.games.errors import GameError
 from dipserver.games.models import Game, Phase
@@ -63,6 +64,29 @@ class _MineSerializer(serializers.Serializer[Any]):
     order = _OrderSerializer(allow_null=True, help_text="The order that changes the outcome, if any")
 
 
+class _ConditionSerializer(serializers.Serializer[Any]):
+    kind = serializers.CharField(help_text="controls, centres or occupied")
+    power = serializers.CharField(allow_null=True, help_text="null: any one power (any units)")
+    provinces = serializers.ListField(child=serializers.CharField(), help_text="controls, occupied")
+    centres = serializers.IntegerField(allow_null=True, help_text="centres: how many, at least")
+
+
+class _ConditionalSerializer(serializers.Serializer[Any]):
+    event = serializers.IntegerField(help_text="Its number in the timeline file")
+    hook = serializers.CharField()
+    change = serializers.CharField()
+    provinces = serializers.ListField(child=serializers.CharField(), help_text="sc_loss_all: those kept")
+    from_year = serializers.IntegerField(allow_null=True)
+    until_year = serializers.IntegerField(allow_null=True)
+    condition = _ConditionSerializer()
+    words = serializers.CharField(
+        help_text='"From 1903, after the Autumn retreats, when GERMANY controls WAR: ..."'
+    )
+    holds = serializers.BooleanField(
+        help_text="The condition holds on the board now: the change comes at its next hook within its years."
+    )
+
+
 class GameTimelineApi(APIView):
     """What the map changes when in this game, oldest first, and the blizzards announced for the phase
     open now (games with the blizzards module)."""
@@ -77,6 +101,11 @@ class GameTimelineApi(APIView):
             help_text="Random mode: changes still to come whose years stay secret until the game ends."
         )
         blizzards = _BlizzardsSerializer(allow_null=True)
+        conditions = _ConditionalSerializer(
+            many=True,
+            help_text="Map changes that come when a condition on the game holds, not on a date: each with "
+            "its condition and whether it holds now.",
+        )
         mine = _MineSerializer(
             many=True,
             required=False,
@@ -95,6 +124,7 @@ class GameTimelineApi(APIView):
         )
         try:
             entries, undrawn = timeline_entries(game, phase.name if phase else None)
+            conditions = conditions_now(game, phase)
         except GameError as exc:
             raise NotFound(f"The timeline of this game cannot be read: {exc}") from exc
         out = {
@@ -103,6 +133,7 @@ class GameTimelineApi(APIView):
             "entries": entries,
             "undrawn": undrawn,
             "blizzards": _blizzards(game, phase),
+            "conditions": conditions,
         }
         seat = viewer_of(request, game, mastery=False).seat
         if seat is not None:

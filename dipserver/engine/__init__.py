@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from dipserver.engine.board import Board as Board
     from dipserver.engine.board import board_for as board_for
     from dipserver.engine.chronicle import HOOK_WORDS as HOOK_WORDS
+    from dipserver.engine.chronicle import conditions_data as conditions_data
     from dipserver.engine.chronicle import event_text as event_text
     from dipserver.engine.conversions import check_conversion as check_conversion
     from dipserver.engine.conversions import conversion_text as conversion_text
@@ -189,6 +190,7 @@ __all__ = [
     "check_conversion",
     "coast_of",
     "commitment",
+    "conditions_data",
     "conversion_text",
     "draw",
     "event_text",

@@ -92,6 +92,40 @@ def conditional_text(event: Event) -> str:
     return f"{years}, {HOOK_WORDS[event.hook]}, when {event.when.text()}: {change}"
 
 
+def conditions_data(
+    variant: Variant, options: Mapping[str, Any], map_state: MapState, position: Position
+) -> list[dict[str, Any]]:
+    """Each conditional event a game with ``options`` plays, as plain data: its number, hook, change and
+    provinces (for sc_loss_all, those kept), its years, its condition (kind, power, provinces, centres)
+    in data and in words, and whether the condition holds on ``position`` now."""
+    timeline = load_timeline(variant)
+    resolved = timeline.game_options(options)
+    rows = []
+    for event in timeline.events:
+        if event.when is None or not event.applies(resolved):
+            continue
+        when = event.when
+        rows.append(
+            {
+                "event": event.number,
+                "hook": str(event.hook),
+                "change": str(event.change),
+                "provinces": list(event.keep if event.change is Change.SC_LOSS_ALL else event.provinces),
+                "from_year": event.year,
+                "until_year": event.until,
+                "condition": {
+                    "kind": when.kind,
+                    "power": when.power,
+                    "provinces": list(when.provinces),
+                    "centres": when.count or None,
+                },
+                "words": conditional_text(event),
+                "holds": when.holds(position, map_state.supply_centres),
+            }
+        )
+    return rows
+
+
 def map_at(
     variant: Variant, phase: Phase | str, options: Mapping[str, Any], secret: str | None = None
 ) -> dict[str, Any]:

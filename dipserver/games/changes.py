@@ -6,9 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from dipserver.engine import Phase as EnginePhase
-from dipserver.engine import Scheduled, TimelineError, hooks_between, schedule
+from dipserver.engine import Scheduled, TimelineError, conditions_data, hooks_between, schedule
 from dipserver.games.errors import GameError
-from dipserver.games.models import Game
+from dipserver.games.mappers import map_state_of, position_of
+from dipserver.games.models import Game, Phase
 from dipserver.games.variants import game_timeline, timeline_options
 
 
@@ -49,3 +50,16 @@ def next_changes(game: Game, phase_name: str) -> list[tuple[str, str]]:
         if slots.get(point):
             return []  # the next changes are secret draws: outline nothing rather than skip ahead
     return []
+
+
+def conditions_now(game: Game, phase: Phase | None) -> list[dict[str, Any]]:
+    """The game's conditional map changes (``when`` in its timeline), each saying whether its condition
+    holds on the board of ``phase`` (the open one; the start position before the game starts)."""
+    variant, _ = game_timeline(game)
+    map_state, position = variant.map_state, variant.start
+    if phase is not None:
+        map_state, position = map_state_of(phase.snapshot), position_of(phase.snapshot)
+    try:
+        return conditions_data(variant, timeline_options(game), map_state, position)
+    except TimelineError as exc:
+        raise GameError(str(exc)) from exc
