@@ -6,15 +6,25 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from dipserver.bot import strategy
 from dipserver.bot.client import ApiClient, ApiError
+from dipserver.bot.view import Seen
 
 log = logging.getLogger("dipserver.bot")
 
 
-def choose_orders(options: dict[str, Any], rng: random.Random) -> list[str]:
+def choose_orders(options: dict[str, Any], rng: random.Random, seen: Seen | None = None) -> list[str]:
+    """The orders to give: with ``seen`` (the board, the map's graph and the timeline, ``view.py``) the
+    strategy's (``strategy.py``); without, seeded random legal ones (the opponents of the benchmark)."""
+    if seen is not None:
+        return strategy.choose(seen, options, rng)
+    return random_orders(options, rng)
+
+
+def random_orders(options: Mapping[str, Any], rng: random.Random) -> list[str]:
     """Legal orders for every unit (movement, retreats, disbands due) or the builds due, chosen at random."""
     adjustment = options.get("adjustment", 0)
     if adjustment < 0:
@@ -46,7 +56,7 @@ def choose_orders(options: dict[str, Any], rng: random.Random) -> list[str]:
     return [rng.choice(opts)["text"] for _, opts in sorted(options["units"].items()) if opts]
 
 
-def _province(option: dict[str, Any]) -> str:
+def _province(option: Mapping[str, Any]) -> str:
     return str(option.get("location") or "").split("/")[0]
 
 
