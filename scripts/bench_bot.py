@@ -78,7 +78,7 @@ def bench_variant(slug: str, args: argparse.Namespace) -> bool:
     powers = sorted(table_for(slug, f"{args.seed}/{slug}/0", args.years).variant.powers)
     games = args.games or len(powers)
     tally = {"won": 0, "drawn": 0, "lost": 0}
-    solos = 0
+    solos = invalid = 0
     for game in range(games):
         table = table_for(slug, f"{args.seed}/{slug}/{game}", args.years)
         powers = sorted(table.variant.powers)
@@ -87,11 +87,13 @@ def bench_variant(slug: str, args: argparse.Namespace) -> bool:
         played = play_game(table, bots, seed=f"{args.seed}/{game}")
         tally[standing(played, smart)] += 1
         solos += played.result == "win" and smart in played.winners
+        invalid += played.invalid.get(smart, 0)
     on_time = []
     for pair in range(args.pairs):
         table = table_for(slug, f"{args.seed}/{slug}/pair{pair}", args.years)
         played = play_game(table, dict.fromkeys(table.variant.powers, _smart), seed=f"{args.seed}/p{pair}")
         on_time.append((played.result is not None and played.last_year <= table.end_year, played))
+        invalid += sum(played.invalid.values())
     share = 1 / len(powers)
     print(
         f"{slug}: bot vs random, {games} games: won {tally['won']} (solo {solos}), drawn {tally['drawn']}, "
@@ -99,8 +101,8 @@ def bench_variant(slug: str, args: argparse.Namespace) -> bool:
     )
     ends = ", ".join(f"{p.result} {'+'.join(p.winners) or '-'} in {p.last_year}" for _, p in on_time)
     print(f"{slug}: bot vs bot, {len(on_time)} games ended on time: {all(ok for ok, _ in on_time)} ({ends})")
-    print(f"{slug}: {time.perf_counter() - started:.0f} s")
-    return all(ok for ok, _ in on_time)
+    print(f"{slug}: the bot's orders judged invalid: {invalid}; {time.perf_counter() - started:.0f} s")
+    return all(ok for ok, _ in on_time) and invalid == 0
 
 
 def _smart(seen: Any, options: Any, rng: Any) -> list[str]:

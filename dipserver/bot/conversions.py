@@ -19,7 +19,7 @@ def conversion_orders(
 ) -> list[str]:
     """The conversion orders worth giving. ``holding``: the units that stay put this phase (an army
     becoming a fleet holds meanwhile, so only those may convert in a movement phase)."""
-    chosen = []
+    chosen: list[str] = []
     seen: set[str] = set()
     for option in options.get("conversions", []):
         unit = str(option.get("unit", ""))
@@ -30,6 +30,12 @@ def conversion_orders(
             chosen.append(str(option["text"]))
             seen.add(province)
     return chosen
+
+
+def replaced(option: Mapping[str, Any]) -> bool:
+    """Whether the conversion stands instead of the unit's own order: an army becoming a fleet holds
+    meanwhile, and the order reader refuses a second order for it."""
+    return option.get("kind") == "convert_to_fleet"
 
 
 def _worth_it(view: View, worth: Worth, kind: str, province: str, unit: str, holding: set[str]) -> bool:

@@ -1,5 +1,6 @@
-"""One bot plays one power: each phase it asks for its legal options, picks at random (seeded by game,
-power and phase, so a run can be replayed), submits the orders and says it is ready."""
+"""One bot plays one power: each phase it asks for its legal options and what its player sees (the board,
+the map's graph, the timeline), chooses (``strategy.py``; seeded by game, power and phase, so a run can be
+replayed), submits the orders and says it is ready. ``smart=False``: seeded random legal orders."""
 
 from __future__ import annotations
 
@@ -61,10 +62,12 @@ def _province(option: Mapping[str, Any]) -> str:
 
 
 class Bot:
-    def __init__(self, api: ApiClient, username: str, seed: int = 0) -> None:
+    def __init__(self, api: ApiClient, username: str, seed: int = 0, smart: bool = True) -> None:
         self.api = api
         self.username = username
         self.seed = seed
+        self.smart = smart
+        self._graph: dict[str, Any] | None = None  # the map's graph: fixed for the game, read once
         self.game_id: int | None = None
         self.done_phases: set[str] = set()
         self.finished = False
@@ -102,7 +105,8 @@ class Bot:
         try:
             options = self.api.call("GET", f"/games/{self.game_id}/options")
             rng = random.Random(f"{self.seed}/{self.game_id}/{me}/{phase['name']}")
-            orders = choose_orders(options, rng)
+            seen = self.seen(me, phase) if self.smart else None
+            orders = choose_orders(options, rng, seen)
             # If-Match with the version read before choosing: orders the player gave meanwhile in another
             # window are not overwritten (412), and the bot looks again.
             seen = self.api.exchange("GET", f"/games/{self.game_id}/orders").headers.get("etag", "")
@@ -117,6 +121,20 @@ class Bot:
         self.done_phases.add(phase["name"])
         log.info("%s (%s) %s: %s", self.username, me, phase["name"], "; ".join(orders) or "nothing to order")
         return True
+
+    def seen(self, power: str, phase: dict[str, Any]) -> dict[str, Any]:
+        """What the player sees of the open phase: its board, the map's graph, the timeline's rows."""
+        if self._graph is None:
+            self._graph = self.api.call("GET", f"/games/{self.game_id}/graph")
+        board = self.api.poll(f"/games/{self.game_id}/phases/{phase['index']}")
+        timeline = self.api.call("GET", f"/games/{self.game_id}/timeline")
+        return {
+            "power": power,
+            "phase": phase["name"],
+            "board": board,
+            "graph": self._graph,
+            "timeline": timeline["entries"],
+        }
 
 
 def play(

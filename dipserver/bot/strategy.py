@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from dipserver.bot.adjustments import adjustment_orders, retreat_orders
-from dipserver.bot.conversions import conversion_orders
+from dipserver.bot.conversions import conversion_orders, replaced
 from dipserver.bot.scoring import Worth
 from dipserver.bot.timeline_view import outlook_of
 from dipserver.bot.view import Seen, UnitSeen, View, view_of
@@ -53,7 +53,10 @@ def choose(seen: Seen, options: Mapping[str, Any], rng: random.Random) -> list[s
     plans = movement_plans(view, worth, options, rng)
     holding = {view.occupant[_province(loc)].location for loc, p in plans.items() if _stays(p.option)}
     extra = conversion_orders(view, worth, options, holding=holding)
-    return [p.option["text"] for _, p in sorted(plans.items())] + extra
+    instead = {
+        str(o.get("unit")) for o in options.get("conversions", []) if o["text"] in extra and replaced(o)
+    }
+    return [p.option["text"] for loc, p in sorted(plans.items()) if loc not in instead] + extra
 
 
 def movement_plans(

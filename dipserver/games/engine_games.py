@@ -34,6 +34,9 @@ from dipserver.engine import (
 )
 from dipserver.games.mappers import snapshot_from
 
+# What a legal order may come to; anything else (invalid, unreadable, refused) is the bot's mistake.
+_JUDGED = frozenset({"success", "bounce", "cut", "dislodged", "void", "no_convoy", None})
+
 # A bot: (what its player sees, its options, a seeded rng) -> order texts.
 Chooser = Callable[[Mapping[str, Any], Mapping[str, Any], random.Random], list[str]]
 
@@ -93,6 +96,7 @@ class Played:
     last_year: int
     position: Position
     phases: int
+    invalid: Mapping[str, int]  # power -> its orders the engine judged invalid or could not read
 
     def centres(self, power: str) -> int:
         return sum(1 for owner in self.position.owners.values() if owner == power)
@@ -122,6 +126,7 @@ def play_game(table: Table, bots: Mapping[str, Chooser], *, seed: str, max_phase
         state = open_modules(variant, map_state, position, modules, None, table.secret).state
     graph = graph_of(variant)
     flags: frozenset[str] = frozenset()
+    invalid: dict[str, int] = {}
     for count in range(1, max_phases + 1):
         board = board_for(variant, map_state)
         in_play = InPlay(modules, state or ModuleState()) if modules.any else None
@@ -143,9 +148,12 @@ def play_game(table: Table, bots: Mapping[str, Chooser], *, seed: str, max_phase
             module_state=state,
             end_year=table.end_year,
         )
+        for record in turn.results:
+            if record["outcome"] not in _JUDGED:
+                invalid[record["power"]] = invalid.get(record["power"], 0) + 1
         map_state, position, flags = turn.map_state, turn.position, turn.stay_flags
         state = turn.opened.state if turn.opened is not None else state
         if turn.outcome is not None:
             outcome = turn.outcome
-            return Played(str(outcome.result), outcome.powers, turn.phase.year, position, count)
-    return Played(None, (), position.phase.year, position, max_phases)
+            return Played(str(outcome.result), outcome.powers, turn.phase.year, position, count, invalid)
+    return Played(None, (), position.phase.year, position, max_phases, invalid)
