@@ -105,8 +105,8 @@ class Bot:
         try:
             options = self.api.call("GET", f"/games/{self.game_id}/options")
             rng = random.Random(f"{self.seed}/{self.game_id}/{me}/{phase['name']}")
-            seen = self.seen(me, phase) if self.smart else None
-            orders = choose_orders(options, rng, seen)
+            sight = self.seen(me, phase) if self.smart else None
+            orders = choose_orders(options, rng, sight)
             # If-Match with the version read before choosing: orders the player gave meanwhile in another
             # window are not overwritten (412), and the bot looks again.
             seen = self.api.exchange("GET", f"/games/{self.game_id}/orders").headers.get("etag", "")
