@@ -55,7 +55,7 @@ class Worth:
         """Our centres an enemy unit could move into this phase, with the value of keeping them."""
         view = self.view
         return {
-            c: DEFEND * min(2, view.enemy_reach.get(c, 0))
+            c: DEFEND + 2.0 * (min(3, view.enemy_reach.get(c, 0)) - 1)
             for c in view.centres - self.outlook.vanishing
             if view.owned(c) and view.enemy_reach.get(c, 0) > 0
         }
@@ -77,8 +77,8 @@ class Worth:
             value = max(value, capture)
         if province in self.threatened:
             value += self.threatened[province] * (1.0 if view.season == "F" else 0.5)
-        if staying:
-            value += 0.3  # a unit that holds is harder to dislodge than one that moves in
+        if staying and (province in self.targets or province in self.threatened):
+            value += 0.3  # a unit that holds on a centre is harder to dislodge than one that moves in
         return value + self.danger(province, kind)
 
     def danger(self, province: str, kind: str) -> float:

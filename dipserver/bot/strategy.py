@@ -27,6 +27,7 @@ from dipserver.bot.view import Seen, UnitSeen, View, view_of
 Option = Mapping[str, Any]
 
 ATTACK_ODDS = 0.35  # a lone move into a unit that stays: it bounces more often than not
+BACKED_ODDS = 0.75  # the same move with a unit of ours beside the place, able to support it
 SUPPORT_SHARE = 0.6  # how much of a contested move's value a support secures
 SUPPORTS_WANTED = 2
 
@@ -85,7 +86,8 @@ def _ranked(view: View, worth: Worth, unit: UnitSeen, opts: list[Option], rng: r
             score = worth.at(ends, unit.kind)
             other = view.occupant.get(ends)
             if other is not None and other.power != view.power:
-                score *= ATTACK_ODDS
+                # Alone it bounces; with a unit of ours beside the place to support it, it may well win.
+                score *= BACKED_ODDS if _helpers(view, unit, ends) else ATTACK_ODDS
             score -= 0.5 * view.enemy_reach.get(ends, 0)  # a place others can reach is a place to lose
         else:
             continue
@@ -129,7 +131,7 @@ def _support(view: View, worth: Worth, options: Mapping[str, Any], plans: dict[s
     offers = []
     for loc, opts in options.get("units", {}).items():
         here, plan = _province(loc), plans.get(loc)
-        if plan is None or ends.get(here, loc) != loc:
+        if plan is None or ends.get(here, loc) != loc or not _moves(plan.option):
             continue
         staying = worth.at(here, view.occupant[here].kind, staying=True)
         cost = max(0.0, plan.score - staying)
@@ -138,15 +140,19 @@ def _support(view: View, worth: Worth, options: Mapping[str, Any], plans: dict[s
             if aim in wanted and wanted[aim][0] > cost:
                 offers.append((wanted[aim][0] - cost, loc, aim, option))
     given: dict[tuple[str, str], int] = {}
+    helping: set[str] = set()  # provinces of the units turned to supporting: their own moves are off
     for _, loc, aim, option in sorted(offers, key=lambda o: (-o[0], o[1])):
-        if plans[loc].option.get("kind", "").startswith("support") or given.get(aim, 0) >= wanted[aim][1]:
+        if _province(loc) in helping or aim[0] in helping or given.get(aim, 0) >= wanted[aim][1]:
             continue
+        if any(backed[0] == _province(loc) for backed in given):
+            continue  # a unit others already support keeps its own order
         if plans[loc].ends != _province(loc) and ends.get(_province(loc)) not in (None, loc):
             continue
         ends.pop(plans[loc].ends, None)
         plans[loc] = Plan(plans[loc].score, option, _province(loc))
         ends[_province(loc)] = loc
         given[aim] = given.get(aim, 0) + 1
+        helping.add(_province(loc))
 
 
 def _wanted(view: View, worth: Worth, plans: dict[str, Plan]) -> dict[tuple[str, str], tuple[float, int]]:
@@ -161,9 +167,20 @@ def _wanted(view: View, worth: Worth, plans: dict[str, Plan]) -> dict[tuple[str,
         if plan.option.get("kind") == "move" and (rivals or defender):
             gain = worth.at(there, view.occupant[here].kind) * SUPPORT_SHARE
             wanted[(here, there)] = (max(gain, 1.0), SUPPORTS_WANTED if defender else 1)
-        elif _stays(plan.option) and there in worth.threatened:
+        elif _stays(plan.option) and there in worth.threatened and _pressed(view, there):
             wanted[(here, here)] = (worth.threatened[there] * SUPPORT_SHARE, 1)
     return wanted
+
+
+def _pressed(view: View, place: str) -> bool:
+    """Whether a unit of ours holding ``place`` needs help: centres change hands in the Autumn; in the
+    Spring only two attackers can dislodge it."""
+    return view.season == "F" or view.enemy_reach.get(place, 0) >= 2
+
+
+def _helpers(view: View, unit: UnitSeen, place: str) -> int:
+    """Our other units that border ``place`` and so might support a move there."""
+    return sum(1 for u in view.mine if u != unit and place in view.terrain.neighbours(u.province, u.kind))
 
 
 def _aim(option: Option) -> tuple[str, str] | None:
@@ -174,6 +191,11 @@ def _aim(option: Option) -> tuple[str, str] | None:
         target = str(option["target"]).split("/")[0]
         return target, target
     return None
+
+
+def _moves(option: Option) -> bool:
+    """A hold or a move: the orders a support may replace."""
+    return option.get("kind") in ("hold", "move")
 
 
 def _stays(option: Option) -> bool:
