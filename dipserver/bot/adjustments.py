@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from dipserver.bot.scoring import REMOVED, Worth
+from dipserver.bot.scoring import CENTRE, REMOVED, Worth
 from dipserver.bot.view import View
 
 Option = Mapping[str, Any]
@@ -49,13 +49,15 @@ def adjustment_orders(view: View, worth: Worth, options: Mapping[str, Any], rng:
 
 def _disbands(view: View, worth: Worth, options: Mapping[str, Any], count: int) -> list[str]:
     """The ``count`` least useful units go: those furthest from a centre to take or defend, first those
-    the timeline is about to remove or strand."""
+    the timeline is about to remove or strand; a unit standing on a lasting centre of ours stays."""
     scored = []
     for loc, opts in sorted(options.get("units", {}).items()):
         unit = view.occupant.get(loc.split("/")[0])
         if unit is None or not opts:
             continue
         value = worth.at(unit.province, unit.kind, staying=True) + worth.usefulness(unit.province, unit.kind)
+        if view.owned(unit.province) and unit.province in worth.lasting:
+            value += CENTRE
         scored.append((value, loc, opts[0]["text"]))
     return [text for _, _, text in sorted(scored)[:count]]
 

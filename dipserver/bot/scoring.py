@@ -26,6 +26,8 @@ FADE = 0.55  # a centre one move further away is worth this much less
 REMOVED = -60.0  # standing where the unit will be removed by the timeline
 STRANDED = -12.0  # a fleet whose coast will have no water left
 CONVERTED = -2.0  # a unit changed to the other kind by the timeline
+STEP = 0.6  # each move further from the nearest centre to take: far from all, a unit still heads there
+FAR = 15  # moves counted at most (and for a place from which no centre can be reached)
 
 
 @dataclass
@@ -35,6 +37,7 @@ class Worth:
     view: View
     outlook: Outlook
     _pull: dict[str, dict[str, float]] = field(default_factory=dict)
+    _near: dict[str, dict[str, int]] = field(default_factory=dict)
 
     @cached_property
     def targets(self) -> dict[str, float]:
@@ -49,6 +52,20 @@ class Worth:
                 continue
             found[province] = CENTRE + NEUTRAL_BONUS - left / 2  # sooner is surer
         return found
+
+    @cached_property
+    def lasting(self) -> frozenset[str]:
+        """The centres that will still be centres past the horizon, those about to appear included."""
+        return frozenset((self.view.centres | set(self.outlook.appearing)) - self.outlook.vanishing)
+
+    @cached_property
+    def garrison(self) -> float:
+        """What a unit standing on a lasting centre of ours adds by staying, while the timeline takes
+        centres away: little while many are left, most of a centre's worth once few are (the last ones
+        decide such games). Nothing on a board that keeps its centres."""
+        if not self.outlook.vanishing:
+            return 0.0
+        return 2 * CENTRE / max(2, len(self.lasting))
 
     @cached_property
     def threatened(self) -> dict[str, float]:
@@ -66,10 +83,19 @@ class Worth:
             self._pull[kind] = _pull(self.outlook.future, self.targets, kind)
         return self._pull[kind]
 
+    def near(self, kind: str) -> dict[str, int]:
+        """Province -> the moves a unit of ``kind`` needs from there to the nearest centre to take."""
+        if kind not in self._near:
+            future = self.outlook.future
+            sources = [t for t in self.targets if future.can_stand(t, kind)]
+            self._near[kind] = future.distances_from(sources, kind)
+        return self._near[kind]
+
     def at(self, province: str, kind: str, *, staying: bool = False) -> float:
         """What ending this phase on ``province`` is worth to a unit of ``kind`` (``staying``: it holds)."""
         view = self.view
         value = self.pull(kind).get(province, 0.0) * FADE
+        value -= STEP * min(self.near(kind).get(province, FAR), FAR)
         if province in self.targets:
             capture = self.targets[province]
             if view.season == "S" and province not in self.outlook.appearing:
@@ -79,6 +105,8 @@ class Worth:
             value += self.threatened[province] * (1.0 if view.season == "F" else 0.5)
         if staying and (province in self.targets or province in self.threatened):
             value += 0.3  # a unit that holds on a centre is harder to dislodge than one that moves in
+        if staying and view.owned(province) and province in self.lasting:
+            value += self.garrison
         return value + self.danger(province, kind)
 
     def danger(self, province: str, kind: str) -> float:

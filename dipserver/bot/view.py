@@ -84,8 +84,12 @@ class Terrain:
 
     def distances(self, start: str, kind: str) -> dict[str, int]:
         """Moves a unit of ``kind`` needs from ``start`` to each province it can reach."""
-        found = {start: 0}
-        queue = deque([start])
+        return self.distances_from([start], kind)
+
+    def distances_from(self, starts: Iterable[str], kind: str) -> dict[str, int]:
+        """Moves a unit of ``kind`` needs from the nearest of ``starts`` to each province it can reach."""
+        found = dict.fromkeys(starts, 0)
+        queue = deque(found)
         while queue:
             here = queue.popleft()
             for there in self.neighbours(here, kind):

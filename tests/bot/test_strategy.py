@@ -95,11 +95,12 @@ def test_it_builds_armies_where_the_seas_are_freezing():
 
 
 def test_it_disbands_the_unit_the_timeline_is_about_to_strand():
-    owners = {"LON": "ENGLAND"}
-    start = position("W1903A", ["ENGLAND F NTH", "ENGLAND A LON"], owners)
+    # Wall of Ice: the North Sea freezes after the Autumn 1904 retreats. Blind to that, the fleet there is
+    # the more useful unit; reading the timeline, it is the one to go.
+    start = position("W1903A", ["ENGLAND F NTH", "ENGLAND A CLY"], {"LON": "ENGLAND"})
     chosen, _ = orders("wall_of_ice", start, "ENGLAND")
     blind, _ = orders("wall_of_ice", start, "ENGLAND", timeline=False)
-    assert chosen == ["F NTH D"] and blind == ["A LON D"]
+    assert chosen == ["F NTH D"] and blind == ["A CLY D"]
 
 
 def test_it_retreats_away_from_a_sea_about_to_freeze():
