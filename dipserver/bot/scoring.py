@@ -28,6 +28,7 @@ STRANDED = -12.0  # a fleet whose coast will have no water left
 CONVERTED = -2.0  # a unit changed to the other kind by the timeline
 STEP = 0.6  # each move further from the nearest centre to take: far from all, a unit still heads there
 FAR = 15  # moves counted at most (and for a place from which no centre can be reached)
+LIFE = 8  # a centre the timeline takes away in fewer movement phases is worth that much less
 
 
 @dataclass
@@ -51,7 +52,8 @@ class Worth:
             if province in self.outlook.vanishing:
                 continue
             found[province] = CENTRE + NEUTRAL_BONUS - left / 2  # sooner is surer
-        return found
+        lifetime = self.outlook.lifetime
+        return {c: v * min(1.0, lifetime.get(c, LIFE) / LIFE) for c, v in found.items()}
 
     @cached_property
     def lasting(self) -> frozenset[str]:

@@ -100,6 +100,23 @@ class Outlook:
         return {p for p in gone if p is not None}
 
     @cached_property
+    def lifetime(self) -> dict[str, int]:
+        """Centre -> movement phases left before the timeline takes it away (lost, sunk, frozen over),
+        however far ahead; a centre missing here is never taken away."""
+        found: dict[str, int] = {}
+        for change in self.changes:
+            if change.change == "sc_loss_all":
+                gone = set(self.view.centres) | {c.province for c in self.changes if c.province}
+                gone -= set(change.keep)
+            elif change.change in ("sc_loss", SEA, "impassable") and change.province:
+                gone = {change.province}
+            else:
+                continue
+            for province in gone:
+                found.setdefault(str(province), change.moves_left)
+        return found
+
+    @cached_property
     def future(self) -> Terrain:
         """The map once the changes within the horizon are made."""
         terrain = dict(self.view.terrain.terrain)
