@@ -1,12 +1,12 @@
 """How the bot (``dipserver/bot/strategy.py``) does against bots that pick random legal orders, per variant.
 
-    python scripts/bench_bot.py [--variants standard,deluge] [--games 7] [--pairs 2] [--years 12]
+    python scripts/bench_bot.py [--variants standard,deluge] [--rounds 2] [--pairs 3] [--years 15]
 
 For every variant (the folders of ``variants/`` and the generated boards such as Ice Lords), it plays
 whole games on the engine in process (``dipserver/games/engine_games.py``: the same payloads the API gives
 a player), with fixed seeds:
 
-1. one bot against random bots, the bot's power rotating through the powers (``--games`` games);
+1. one bot against random bots, the bot's power rotating through the powers (``--rounds`` times);
 2. bots against bots (``--pairs`` games).
 
 It prints, per variant, the bot's games won (a solo, or the most centres alone when the game stops at
@@ -33,9 +33,9 @@ def main() -> int:
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variants", default=",".join(variant_slugs()))
-    parser.add_argument("--games", type=int, default=0, help="bot-vs-random games (default: one per power)")
-    parser.add_argument("--pairs", type=int, default=2, help="bot-vs-bot games per variant")
-    parser.add_argument("--years", type=int, default=12, help="years each game plays at most")
+    parser.add_argument("--rounds", type=int, default=2, help="bot-vs-random games: this many per power")
+    parser.add_argument("--pairs", type=int, default=3, help="bot-vs-bot games per variant")
+    parser.add_argument("--years", type=int, default=15, help="years each game plays at most")
     parser.add_argument("--seed", default="bench")
     args = parser.parse_args()
     print("load average at the start: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
@@ -76,7 +76,7 @@ def bench_variant(slug: str, args: argparse.Namespace) -> bool:
 
     started = time.perf_counter()
     powers = sorted(table_for(slug, f"{args.seed}/{slug}/0", args.years).variant.powers)
-    games = args.games or len(powers)
+    games = args.rounds * len(powers)
     tally = {"won": 0, "drawn": 0, "lost": 0}
     solos = invalid = 0
     for game in range(games):
