@@ -31,9 +31,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--poll", type=float, default=1.0, help="seconds between polls (default: %(default)s)"
     )
-    parser.add_argument(
-        "--random", action="store_true", help="random legal orders instead of the strategy's"
-    )
+    parser.add_argument("--random", action="store_true", help="random legal orders instead of the strategy's")
     parser.add_argument("--quiet", action="store_true", help="print only the result")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO, format="%(message)s")
