@@ -115,6 +115,17 @@ def seen_for(
     }
 
 
+def options_for(
+    table: Table, map_state: MapState, position: Position, power: str, state: ModuleState | None = None
+) -> dict[str, Any]:
+    """``power``'s legal orders, as ``GET /games/{id}/options`` answers them: with the game's rule modules
+    and their ``state`` as the phase opened (``None``: as a game without modules, or before the start)."""
+    modules = modules_for(table.variant, table.options)
+    in_play = InPlay(modules, state or ModuleState()) if modules.any else None
+    board = board_for(table.variant, map_state)
+    return legal_options(board, position, power, modules=in_play).to_data()
+
+
 def play_game(table: Table, bots: Mapping[str, Chooser], *, seed: str, max_phases: int = 400) -> Played:
     """Play from the start until the engine says the game is over; every power in ``bots`` orders
     through its chooser (a power without one gives no orders)."""
@@ -128,11 +139,9 @@ def play_game(table: Table, bots: Mapping[str, Chooser], *, seed: str, max_phase
     flags: frozenset[str] = frozenset()
     invalid: dict[str, int] = {}
     for count in range(1, max_phases + 1):
-        board = board_for(variant, map_state)
-        in_play = InPlay(modules, state or ModuleState()) if modules.any else None
         orders = {}
         for power, bot in bots.items():
-            options = legal_options(board, position, power, modules=in_play).to_data()
+            options = options_for(table, map_state, position, power, state)
             if not options["units"] and not options["builds"] and not options["conversions"]:
                 continue
             rng = random.Random(f"{seed}/{power}/{position.phase}")
