@@ -15,30 +15,20 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from dipserver.bot.adjustments import adjustment_orders, retreat_orders
 from dipserver.bot.conversions import conversion_orders, replaced
+from dipserver.bot.convoys import add_convoys
+from dipserver.bot.plan import Option, Plan
 from dipserver.bot.scoring import Worth
 from dipserver.bot.timeline_view import outlook_of
 from dipserver.bot.view import Seen, UnitSeen, View, view_of
-
-Option = Mapping[str, Any]
 
 ATTACK_ODDS = 0.35  # a lone move into a unit that stays: it bounces more often than not
 BACKED_ODDS = 0.75  # the same move with a unit of ours beside the place, able to support it
 SUPPORT_SHARE = 0.6  # how much of a contested move's value a support secures
 SUPPORTS_WANTED = 2
-
-
-@dataclass
-class Plan:
-    """One unit's chosen order: its score, the option, and the province it ends in if all goes well."""
-
-    score: float
-    option: Option
-    ends: str
 
 
 def choose(seen: Seen, options: Mapping[str, Any], rng: random.Random) -> list[str]:
@@ -70,6 +60,7 @@ def movement_plans(
         if opts and _province(loc) in view.occupant
     }
     plans = _assign(ranked, {_province(loc) for loc in ranked})
+    add_convoys(view, worth, options, plans)
     _support(view, worth, options, plans)
     return plans
 

@@ -49,6 +49,15 @@ def test_its_units_never_bounce_on_each_other():
     assert len(ends) == len(set(ends)), chosen
 
 
+def test_it_carries_an_army_across_a_sea_to_a_free_centre():
+    # Norway is neutral and empty; the army in Yorkshire has no centre to walk to, the fleet beside both
+    # carries it (and the fleet in Heligoland takes Kiel).
+    owners = dict.fromkeys(["LON", "EDI", "LVP", "DEN", "HOL"], "ENGLAND")
+    start = position("F1902M", ["ENGLAND A YOR", "ENGLAND F NTH", "ENGLAND F HEL"], owners)
+    chosen, _ = orders("standard", start, "ENGLAND")
+    assert {"F NTH C A YOR - NWY", "A YOR - NWY VIA"} <= set(chosen), chosen
+
+
 def test_it_takes_its_fleet_off_a_sea_that_freezes_this_season():
     # Wall of Ice, exact mode: the North Sea freezes after the Autumn 1904 retreats. Blind to the timeline,
     # the fleet would stay to support the army in Belgium against the Germans; reading it, the fleet sails.
