@@ -105,8 +105,7 @@ class Bot:
         try:
             options = self.api.call("GET", f"/games/{self.game_id}/options")
             rng = random.Random(f"{self.seed}/{self.game_id}/{me}/{phase['name']}")
-            sight = self.seen(me, phase) if self.smart else None
-            orders = choose_orders(options, rng, sight)
+            orders = self.choose(me, phase, options, rng)
             # If-Match with the version read before choosing: orders the player gave meanwhile in another
             # window are not overwritten (412), and the bot looks again.
             seen = self.api.exchange("GET", f"/games/{self.game_id}/orders").headers.get("etag", "")
@@ -121,6 +120,21 @@ class Bot:
         self.done_phases.add(phase["name"])
         log.info("%s (%s) %s: %s", self.username, me, phase["name"], "; ".join(orders) or "nothing to order")
         return True
+
+    def choose(
+        self, power: str, phase: dict[str, Any], options: dict[str, Any], rng: random.Random
+    ) -> list[str]:
+        """The strategy's orders; random legal ones if ``smart`` is off or the server has no board graph
+        (404: a server older than the endpoint), which is then logged once."""
+        if self.smart:
+            try:
+                return choose_orders(options, rng, self.seen(power, phase))
+            except ApiError as exc:
+                if exc.reply.status != 404:
+                    raise
+                log.warning("%s: %s; playing random legal orders from now on", self.username, exc)
+                self.smart = False
+        return choose_orders(options, rng)
 
     def seen(self, power: str, phase: dict[str, Any]) -> dict[str, Any]:
         """What the player sees of the open phase: its board, the map's graph, the timeline's rows."""
