@@ -61,7 +61,8 @@ def movement_plans(
     }
     plans = _assign(ranked, {_province(loc) for loc in ranked})
     add_convoys(view, worth, options, plans)
-    _support(view, worth, options, plans)
+    backed = _support(view, worth, options, plans)
+    _call_off(view, ranked, plans, backed)
     return plans
 
 
@@ -114,9 +115,12 @@ def _assign(ranked: dict[str, list[Plan]], ours: set[str]) -> dict[str, Plan]:
     return plans
 
 
-def _support(view: View, worth: Worth, options: Mapping[str, Any], plans: dict[str, Plan]) -> None:
+def _support(
+    view: View, worth: Worth, options: Mapping[str, Any], plans: dict[str, Plan]
+) -> dict[tuple[str, str], int]:
     """Units whose own plan is worth less than the help they can give support our contested moves and
-    holds instead. A unit supports only from a province no unit of ours moves into."""
+    holds instead. A unit supports only from a province no unit of ours moves into. Returns how many
+    supports each (unit's province, where it ends) got."""
     wanted = _wanted(view, worth, plans)
     ends = {p.ends: loc for loc, p in plans.items()}
     offers = []
@@ -144,6 +148,38 @@ def _support(view: View, worth: Worth, options: Mapping[str, Any], plans: dict[s
         ends[_province(loc)] = loc
         given[aim] = given.get(aim, 0) + 1
         helping.add(_province(loc))
+    return given
+
+
+def _call_off(
+    view: View, ranked: dict[str, list[Plan]], plans: dict[str, Plan], backed: dict[tuple[str, str], int]
+) -> None:
+    """A move into an enemy unit that got no support bounces: the unit holds instead, and so does each
+    unit of ours that was to move into the place it now keeps, and each that was to support it."""
+    for loc, plan in plans.items():
+        other = view.occupant.get(plan.ends)
+        attacks = plan.option.get("kind") == "move" and other is not None and other.power != view.power
+        if attacks and not backed.get((_province(loc), plan.ends)):
+            plans[loc] = _hold(ranked[loc], loc, plan)
+    changed = True
+    while changed:
+        changed = False
+        kept = {_province(loc) for loc, p in plans.items() if p.ends == _province(loc)}
+        for loc, plan in plans.items():
+            if plan.ends != _province(loc) and plan.ends in kept:
+                held = _hold(ranked[loc], loc, plan)
+                changed = changed or held is not plan
+                plans[loc] = held
+    going = {(_province(loc), p.ends) for loc, p in plans.items() if p.option.get("kind") == "move"}
+    for loc, plan in plans.items():
+        aim = _aim(plan.option)
+        if plan.option.get("kind") == "support_move" and aim not in going:
+            plans[loc] = _hold(ranked[loc], loc, plan)  # the move it was to support is off
+
+
+def _hold(ranked: list[Plan], loc: str, instead: Plan) -> Plan:
+    """The unit's hold plan (or ``instead`` where it has none)."""
+    return next((p for p in ranked if p.ends == _province(loc) and p.option.get("kind") == "hold"), instead)
 
 
 def _wanted(view: View, worth: Worth, plans: dict[str, Plan]) -> dict[tuple[str, str], tuple[float, int]]:
@@ -185,8 +221,9 @@ def _aim(option: Option) -> tuple[str, str] | None:
 
 
 def _moves(option: Option) -> bool:
-    """A hold or a move: the orders a support may replace."""
-    return option.get("kind") in ("hold", "move")
+    """A hold or a move by land or sea: the orders a support may replace (a convoyed army's fleet is
+    waiting for it)."""
+    return option.get("kind") in ("hold", "move") and not option.get("via_convoy")
 
 
 def _stays(option: Option) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from dipserver.bot import choose_orders
+from dipserver.engine import load_variant
 from tests.bot.positions import orders, position
 
 FRANCE_HOME = {"PAR": "FRANCE", "MAR": "FRANCE", "BRE": "FRANCE"}
@@ -39,6 +40,23 @@ def test_it_supports_a_contested_move():
     moves = [o for o in chosen if " - BEL" in o and " S " not in o]
     supports = [o for o in chosen if " S " in o and o.endswith("- BEL")]
     assert len(moves) == 1 and len(supports) == 1, chosen
+
+
+def _all_french_but_germany():
+    centres = load_variant("standard").map_state.supply_centres
+    return dict.fromkeys(centres, "FRANCE") | dict.fromkeys(["MUN", "KIE", "BER"], "GERMANY")
+
+
+def test_it_attacks_an_enemy_unit_with_support():
+    units = ["FRANCE A BUR", "FRANCE A TYR", "GERMANY A MUN"]
+    chosen, _ = orders("standard", position("F1902M", units, _all_french_but_germany()), "FRANCE")
+    assert sorted(chosen) == ["A BUR S A TYR - MUN", "A TYR - MUN"]
+
+
+def test_it_does_not_attack_an_enemy_unit_alone():
+    units = ["FRANCE A BUR", "GERMANY A MUN"]
+    chosen, _ = orders("standard", position("F1902M", units, _all_french_but_germany()), "FRANCE")
+    assert chosen == ["A BUR H"]
 
 
 def test_its_units_never_bounce_on_each_other():
