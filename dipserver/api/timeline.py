@@ -24,6 +24,7 @@ from dipserver.api.boards import timeline_entries, variant_or_404
 from dipserver.api.permissions import game_or_404, viewer_of
 from dipserver.games.changes import conditions_now
 from dipserver.games.coming import coming_for
+from dipserver.games.engine_games import graph_of
 from dipserver.games.errors import GameError
 from dipserver.games.models import Game, Phase
 from dipserver.games.variants import geometry_of
@@ -159,6 +160,33 @@ def timeline_moved(request: HttpRequest, game_id: int) -> HttpResponsePermanentR
     target = reverse("api:timeline", args=[game_id])
     query = request.META.get("QUERY_STRING", "")
     return HttpResponsePermanentRedirect(f"{target}?{query}" if query else target, preserve_request=True)
+
+
+class GameGraphApi(APIView):
+    """The graph of this game's map as drawn, whatever the terrain: which provinces border which, and
+    the waters each coast of a multi-coast province touches. With a phase's terrain (``map`` of the
+    phase) it says where armies and fleets may go; bots plan their routes on it. A generated board (Ice
+    Lords) has its own in every game."""
+
+    permission_classes = [AllowAny]
+
+    class OutputSerializer(serializers.Serializer[Any]):
+        borders = serializers.DictField(
+            child=serializers.ListField(child=serializers.CharField()),
+            help_text="Province -> the provinces it borders as drawn.",
+        )
+        coasts = serializers.DictField(
+            child=serializers.DictField(child=serializers.ListField(child=serializers.CharField())),
+            help_text='Multi-coast province -> coast -> the waters it touches: {"STP": {"NC": ["BAR"]}}.',
+        )
+
+    @extend_schema(responses={200: OutputSerializer})
+    def get(self, request: Request, game_id: int) -> Response:
+        game = game_or_404(game_id)
+        response = Response(self.OutputSerializer(graph_of(variant_or_404(game))).data)
+        # Fixed by the pinned variant (and, for a generated board, the secret and powers).
+        response["Cache-Control"] = "public, max-age=3600"
+        return response
 
 
 class GameGeometryApi(APIView):

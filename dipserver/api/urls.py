@@ -63,6 +63,7 @@ urlpatterns = [
     path("games/<int:game_id>/timeline", timeline.GameTimelineApi.as_view(), name="timeline"),
     path("games/<int:game_id>/timeline/", timeline.timeline_moved, name="timeline-moved"),
     path("games/<int:game_id>/geometry", timeline.GameGeometryApi.as_view(), name="geometry"),
+    path("games/<int:game_id>/graph", timeline.GameGraphApi.as_view(), name="graph"),
     path("games/<int:game_id>/phases", phases.PhaseListApi.as_view(), name="phases"),
     path("games/<int:game_id>/phases/<int:index>", phases.PhaseDetailApi.as_view(), name="phase"),
     path("games/<int:game_id>/phases/<int:index>/map.svg", phases.PhaseMapSvgApi.as_view(), name="map-svg"),

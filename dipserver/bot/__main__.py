@@ -31,6 +31,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--poll", type=float, default=1.0, help="seconds between polls (default: %(default)s)"
     )
+    parser.add_argument("--random", action="store_true", help="random legal orders instead of the strategy's")
     parser.add_argument("--quiet", action="store_true", help="print only the result")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO, format="%(message)s")
@@ -41,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
             name = args.username if args.bots == 1 else f"{args.username}{i + 1}"
             api = ApiClient(HttpTransport(args.url))
             api.log_in(name, args.password)
-            bot = Bot(api, name, seed=args.seed)
+            bot = Bot(api, name, seed=args.seed, smart=not args.random)
             if args.game is not None:
                 bot.join(args.game)
             else:

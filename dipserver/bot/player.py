@@ -1,20 +1,31 @@
-"""One bot plays one power: each phase it asks for its legal options, picks at random (seeded by game,
-power and phase, so a run can be replayed), submits the orders and says it is ready."""
+"""One bot plays one power: each phase it asks for its legal options and what its player sees (the board,
+the map's graph, the timeline), chooses (``strategy.py``; seeded by game, power and phase, so a run can be
+replayed), submits the orders and says it is ready. ``smart=False``: seeded random legal orders."""
 
 from __future__ import annotations
 
 import logging
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from dipserver.bot import strategy
 from dipserver.bot.client import ApiClient, ApiError
+from dipserver.bot.view import Seen
 
 log = logging.getLogger("dipserver.bot")
 
 
-def choose_orders(options: dict[str, Any], rng: random.Random) -> list[str]:
+def choose_orders(options: dict[str, Any], rng: random.Random, seen: Seen | None = None) -> list[str]:
+    """The orders to give: with ``seen`` (the board, the map's graph and the timeline, ``view.py``) the
+    strategy's (``strategy.py``); without, seeded random legal ones (the opponents of the benchmark)."""
+    if seen is not None:
+        return strategy.choose(seen, options, rng)
+    return random_orders(options, rng)
+
+
+def random_orders(options: Mapping[str, Any], rng: random.Random) -> list[str]:
     """Legal orders for every unit (movement, retreats, disbands due) or the builds due, chosen at random."""
     adjustment = options.get("adjustment", 0)
     if adjustment < 0:
@@ -46,15 +57,17 @@ def choose_orders(options: dict[str, Any], rng: random.Random) -> list[str]:
     return [rng.choice(opts)["text"] for _, opts in sorted(options["units"].items()) if opts]
 
 
-def _province(option: dict[str, Any]) -> str:
+def _province(option: Mapping[str, Any]) -> str:
     return str(option.get("location") or "").split("/")[0]
 
 
 class Bot:
-    def __init__(self, api: ApiClient, username: str, seed: int = 0) -> None:
+    def __init__(self, api: ApiClient, username: str, seed: int = 0, smart: bool = True) -> None:
         self.api = api
         self.username = username
         self.seed = seed
+        self.smart = smart
+        self._graph: dict[str, Any] | None = None  # the map's graph: fixed for the game, read once
         self.game_id: int | None = None
         self.done_phases: set[str] = set()
         self.finished = False
@@ -92,7 +105,7 @@ class Bot:
         try:
             options = self.api.call("GET", f"/games/{self.game_id}/options")
             rng = random.Random(f"{self.seed}/{self.game_id}/{me}/{phase['name']}")
-            orders = choose_orders(options, rng)
+            orders = self.choose(me, phase, options, rng)
             # If-Match with the version read before choosing: orders the player gave meanwhile in another
             # window are not overwritten (412), and the bot looks again.
             seen = self.api.exchange("GET", f"/games/{self.game_id}/orders").headers.get("etag", "")
@@ -107,6 +120,35 @@ class Bot:
         self.done_phases.add(phase["name"])
         log.info("%s (%s) %s: %s", self.username, me, phase["name"], "; ".join(orders) or "nothing to order")
         return True
+
+    def choose(
+        self, power: str, phase: dict[str, Any], options: dict[str, Any], rng: random.Random
+    ) -> list[str]:
+        """The strategy's orders; random legal ones if ``smart`` is off or the server has no board graph
+        (404: a server older than the endpoint), which is then logged once."""
+        if self.smart:
+            try:
+                return choose_orders(options, rng, self.seen(power, phase))
+            except ApiError as exc:
+                if exc.reply.status != 404:
+                    raise
+                log.warning("%s: %s; playing random legal orders from now on", self.username, exc)
+                self.smart = False
+        return choose_orders(options, rng)
+
+    def seen(self, power: str, phase: dict[str, Any]) -> dict[str, Any]:
+        """What the player sees of the open phase: its board, the map's graph, the timeline's rows."""
+        if self._graph is None:
+            self._graph = self.api.call("GET", f"/games/{self.game_id}/graph")
+        board = self.api.poll(f"/games/{self.game_id}/phases/{phase['index']}")
+        timeline = self.api.call("GET", f"/games/{self.game_id}/timeline")
+        return {
+            "power": power,
+            "phase": phase["name"],
+            "board": board,
+            "graph": self._graph,
+            "timeline": timeline["entries"],
+        }
 
 
 def play(
