@@ -9,10 +9,11 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from django.core.cache import cache
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
+from django.middleware.gzip import GZipMiddleware
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from kombu.exceptions import OperationalError as BrokerUnreachable
@@ -247,7 +248,13 @@ class PhaseMapSvgApi(_MapApi):
     def get(self, request: Request, game_id: int, index: int) -> HttpResponse:
         response = super().get(request, game_id, index)
         # Its stylesheet is the variant's: a 304 allows it too (the browser keeps the policy of a 304).
-        return styles_allowed(response, [stylesheet(variant_or_404(game_or_404(game_id)))])
+        styles_allowed(response, [stylesheet(variant_or_404(game_or_404(game_id)))])
+        # Gzipped for a browser that takes it: text, about a sixth of its size. Safe from BREACH: a map holds
+        # no secret and nothing the request sent.
+        # Django's middleware, for this answer alone: it reads Accept-Encoding (DRF's Request passes the
+        # attribute on to Django's) and compresses the answer in place.
+        GZipMiddleware(lambda _request: response).process_response(cast(HttpRequest, request), response)
+        return response
 
 
 class PhaseMapPngApi(_MapApi):
