@@ -18,6 +18,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 MANIFEST = Path("static", "dist", "manifest.json")
+DIST_PREFIX = "dist/"  # the bundle's files, as names under static/
 
 log = logging.getLogger(__name__)
 

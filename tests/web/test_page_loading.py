@@ -220,3 +220,29 @@ def test_a_processed_phase_s_gzipped_map_is_cached_for_a_year(client, sahara):
     packed = client.get(f"/api/v1/games/{sahara.id}/phases/0/map.svg", HTTP_ACCEPT_ENCODING="gzip")
     assert packed["Content-Encoding"] == "gzip"
     assert packed["Cache-Control"] == "public, max-age=31536000, immutable"
+
+
+def test_the_gzipped_map_is_compressed_once_and_then_kept(client, sahara, monkeypatch):
+    from dipserver.api import phases
+
+    packed = []
+    monkeypatch.setattr(phases, "compress_string", lambda data: packed.append(1) or gzip.compress(data))
+    url = f"/api/v1/games/{sahara.id}/phases/0/map.svg"
+    first = client.get(url, HTTP_ACCEPT_ENCODING="gzip").content
+    assert client.get(url, HTTP_ACCEPT_ENCODING="gzip").content == first and len(packed) == 1
+
+
+def test_in_production_the_bundle_is_loaded_by_the_names_its_chunks_import_one_another_by(settings):
+    # collectstatic's manifest would give each file a second hash; a chunk is imported by its own name.
+    needs_the_build_tools()
+    from django.template import Context, Template
+
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.ManifestStaticFilesStorage"},
+    }
+    html = Template('{% load scripts %}{% module_script "js/game.js" %}').render(Context())
+    game = bundle.built()["js/game.js"]
+    assert f'<script type="module" src="/static/{game.file}"></script>' in html
+    for chunk in game.imports:
+        assert f'<link rel="modulepreload" href="/static/{chunk}">' in html

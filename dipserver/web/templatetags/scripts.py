@@ -13,6 +13,7 @@ import functools
 
 from django import template
 from django.conf import settings
+from django.contrib.staticfiles.storage import StaticFilesStorage
 from django.templatetags.static import static
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
@@ -40,16 +41,26 @@ def _scripts() -> dict[str, bundle.PageScript] | None:
     return bundle.built() if settings.DEBUG else _built_once()
 
 
+_PLAIN = StaticFilesStorage()  # addresses without collectstatic's hashes
+
+
+def _url(name: str) -> str:
+    """The address of a file under static/. A bundled file's own: its name carries its content's hash
+    already, and its chunks import one another by these names (a second hash from collectstatic's
+    manifest would make a preloaded chunk another address than the one imported, fetched twice)."""
+    return _PLAIN.url(name) if name.startswith(bundle.DIST_PREFIX) else static(name)
+
+
 def _preloads(names: list[str]) -> SafeString:
     unique = list(dict.fromkeys(names))
-    return format_html_join("", '<link rel="modulepreload" href="{}">', ((static(n),) for n in unique))
+    return format_html_join("", '<link rel="modulepreload" href="{}">', ((_url(n),) for n in unique))
 
 
 @register.simple_tag
 def module_script(name: str) -> SafeString:
     """The page script ``name`` (as under static/, e.g. ``js/game.js``) with its chunks preloaded."""
     script = bundle.page_script(name, _scripts())
-    tag = format_html('<script type="module" src="{}"></script>', static(script.file))
+    tag = format_html('<script type="module" src="{}"></script>', _url(script.file))
     return _preloads(list(script.imports)) + tag
 
 
