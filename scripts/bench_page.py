@@ -2,6 +2,7 @@
 mode, for a desktop and a phone, beside the target (issue 33: p95 at most 500 ms, cold and warm).
 
     .venv/bin/python scripts/bench_page.py [--loads 10] [--clicks 10] [--workers 3] [--detail]
+                                           [--rtt MS --mbps N]
 
 It builds a throw-away SQLite database with a started Sahara game, collects the static files
 (collectstatic, the production storage: hashed names, compressed) and runs two gunicorns with production
@@ -20,8 +21,10 @@ drawn, the unit options and orders are loaded and every click handler is in plac
 Then ``--clicks`` times on each profile's warm tab (the page as served): a click on one of my units, a
 click on where it moves, and the time from that second click (its event time stamp) to the first frame
 painted after the order's arrow is in the map (static/js/orders/arrows.js). The target is at most 50 ms.
-The machine's load average is printed before and after: figures from a busy machine are slower. Not a
-pass/fail test: it prints the figures.
+The machine's load average is printed before and after: figures from a busy machine are slower.
+``--rtt`` and ``--mbps`` put a slower network than loopback between Chromium and the servers (emulated
+by Chromium: a round trip per response, a bandwidth for the bodies). Not a pass/fail test: it prints
+the figures.
 """
 
 from __future__ import annotations
@@ -206,10 +209,23 @@ def sign_in(browser, base: str) -> list:
     return cookies
 
 
-def cold_load(browser, profile: dict, cookies: list, url: str) -> tuple[float, list]:
+# --rtt and --mbps: a slower network than loopback, emulated by Chromium for every page (DevTools'
+# Network.emulateNetworkConditions: each response waits the round trip, bodies the bandwidth).
+NETWORK: dict[str, float] = {}
+
+
+def new_page(browser, profile: dict, cookies: list):
     context = browser.new_context(**profile)
     context.add_cookies(cookies)
     page = context.new_page()
+    if NETWORK:
+        context.new_cdp_session(page).send("Network.emulateNetworkConditions", {"offline": False, **NETWORK})
+    return page
+
+
+def cold_load(browser, profile: dict, cookies: list, url: str) -> tuple[float, list]:
+    page = new_page(browser, profile, cookies)
+    context = page.context
     page.goto(url)
     elapsed = interactive_ms(page)
     requests = page.evaluate(RESOURCES)
@@ -225,9 +241,7 @@ def measure(browser, servers: dict[str, str], cookies: list, game_id: str, optio
         urls = {name: f"{base}/games/{game_id}/" for name, base in servers.items()}
         tabs = {}
         for name, url in urls.items():
-            context = browser.new_context(**profile)
-            context.add_cookies(cookies)
-            tabs[name] = context.new_page()
+            tabs[name] = new_page(browser, profile, cookies)
             tabs[name].goto(url)
             interactive_ms(tabs[name])  # the first load of all: gunicorn's workers import and warm up
         for round_ in range(options.loads):
@@ -254,6 +268,8 @@ def report(figures: dict[str, list], options, before: str, after: str) -> None:
         f"game page interactive (dip-interactive mark): gunicorn -w {options.workers}, production settings "
         f"(DEBUG off, collectstatic), loopback; target p95 <= {TARGET_MS} ms"
     )
+    if NETWORK:
+        print(f"network emulated: round trip {options.rtt:.0f} ms, {options.mbps or 'unlimited'} Mbit/s")
     print(f"load average before: {before}; after: {after}")
     for profile in PROFILES:
         screen = PROFILES[profile]["viewport"]
@@ -275,7 +291,12 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=3)  # as docker-compose.yml runs it
     parser.add_argument("--clicks", type=int, default=10, help="orders given by clicking, timed, per profile")
     parser.add_argument("--detail", action="store_true", help="print the last cold load's requests")
+    parser.add_argument("--rtt", type=float, default=0, help="emulated round trip, ms (default: loopback's)")
+    parser.add_argument("--mbps", type=float, default=0, help="emulated bandwidth, Mbit/s (default: none)")
     options = parser.parse_args()
+    if options.rtt or options.mbps:
+        rate = options.mbps * 1_000_000 / 8 if options.mbps else -1  # bytes a second; -1: no limit
+        NETWORK.update(latency=options.rtt, downloadThroughput=rate, uploadThroughput=rate)
     from playwright.sync_api import sync_playwright
 
     sys.path.insert(0, str(ROOT))
