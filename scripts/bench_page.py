@@ -266,7 +266,7 @@ def measure(browser, servers: dict[str, str], cookies: list, game_id: str, optio
 def report(figures: dict[str, list], options, before: str, after: str) -> None:
     print(
         f"game page interactive (dip-interactive mark): gunicorn -w {options.workers}, production settings "
-        f"(DEBUG off, collectstatic), loopback; target p95 <= {TARGET_MS} ms"
+        f"(DEBUG off, collectstatic), on loopback; target p95 <= {TARGET_MS} ms"
     )
     if NETWORK:
         print(f"network emulated: round trip {options.rtt:.0f} ms, {options.mbps or 'unlimited'} Mbit/s")
