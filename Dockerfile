@@ -1,4 +1,15 @@
 # Production image for the web server, the Celery worker and Celery beat (see docker-compose.yml).
+
+# The pages' scripts bundled by esbuild (scripts/build_scripts.mjs), in a stage of their own: node stays
+# out of the image, only static/dist/ comes across.
+FROM node:20-slim AS scripts
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY scripts/build_scripts.mjs scripts/
+COPY static static
+RUN node scripts/build_scripts.mjs
+
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -18,6 +29,7 @@ COPY dipserver/__init__.py dipserver/__init__.py
 RUN pip install ".[native]" && pip uninstall -y dipserver
 
 COPY . .
+COPY --from=scripts /app/static/dist static/dist
 # The engine's hot modules compiled with mypyc (dipserver/native.py); the C compiler is there for the build
 # only. A failed build would leave the engine running from its sources: here it fails the image instead.
 RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev \

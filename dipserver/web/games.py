@@ -10,6 +10,7 @@ from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from dipserver.games import selectors
@@ -19,6 +20,7 @@ from dipserver.games.services import games as game_services
 from dipserver.games.services.common import phase_title
 from dipserver.games.variants import game_variant
 from dipserver.notices.selectors import press_unread_of, unread_of
+from dipserver.web.first_answers import first_answers
 from dipserver.web.forms import GameCreateForm
 from dipserver.web.variants import variant_choices, variant_facts
 
@@ -212,5 +214,27 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "startMap": reverse("variant-season-map", args=[game.variant, 0]) if facts.get("slug") else None,
     }
     is_master = user.is_authenticated and (user.is_superuser or game.masters.filter(id=user.id).exists())
-    context = {"game": game, "seat": seat, "variant": facts, "config": config, "is_master": is_master}
-    return render(request, "web/game.html", context)
+    context = {
+        "game": game,
+        "seat": seat,
+        "variant": facts,
+        "config": config,
+        "is_master": is_master,
+        # The page starts from these instead of asking for them (first_answers.py); the map, a picture,
+        # is asked for by a preload link in its head, beside the scripts.
+        "first_answers": first_answers(request, _first_paths(config)),
+        "map_url": reverse("api:map-svg", args=[game.id, phase.index]) if phase else None,
+    }
+    response = render(request, "web/game.html", context)
+    # The page holds the viewer's own state (orders, options): never shared, never shown again unasked.
+    patch_cache_control(response, private=True, no_cache=True)
+    return response
+
+
+def _first_paths(config: dict[str, Any]) -> list[str]:
+    """The API addresses static/js/game.js asks for first: the game, and my options and orders to play."""
+    paths = [config["api"]]
+    if config["seated"] and config["power"] and config["phaseOpen"]:
+        game_id = config["gameId"]
+        paths += [reverse("api:options", args=[game_id]), reverse("api:orders", args=[game_id])]
+    return paths

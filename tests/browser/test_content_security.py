@@ -61,6 +61,8 @@ def test_a_games_history_and_a_map_opened_on_its_own_break_no_rule_of_the_policy
     open_game(page, base, game)
     page.click("#hist-prev")
     expect(page.locator("#phase-report")).to_contain_text("Spring 1901 movement", timeout=TIMEOUT)
+    # The history's own map, not the live one still shown while it comes (the report may come first).
+    expect(page.locator('#map[data-phase="S1901M"]')).to_have_count(1, timeout=TIMEOUT)
     expect(page.locator("#map #orders").first).to_be_attached()
     assert _styled(page, "#map")
     assert _violations(page) == []

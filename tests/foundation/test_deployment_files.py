@@ -108,6 +108,17 @@ def test_image_collects_static_files_and_does_not_run_as_root() -> None:
     assert "USER dipserver" in dockerfile
 
 
+def test_the_image_bundles_the_pages_scripts_before_collecting_them() -> None:
+    """esbuild runs in a node stage (node stays out of the image); its static/dist/ is copied in before
+    collectstatic, and a local static/dist/ never reaches the context."""
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert "FROM node:" in dockerfile and "RUN npm ci" in dockerfile
+    assert "RUN node scripts/build_scripts.mjs" in dockerfile
+    copied = dockerfile.index("COPY --from=scripts /app/static/dist static/dist")
+    assert copied < dockerfile.index("collectstatic --noinput")
+    assert "static/dist" in (ROOT / ".dockerignore").read_text().split()
+
+
 def test_docker_context_leaves_out_local_state() -> None:
     ignored = (ROOT / ".dockerignore").read_text().split()
     assert {".git", ".venv", "var", ".env"} <= set(ignored)
@@ -118,7 +129,7 @@ def test_the_image_and_the_benchmarks_run_gunicorn_with_the_one_config_file() ->
     dipserver/config/gunicorn.py, so what the benchmarks measure is what production runs."""
     command = ["gunicorn", "-c", GUNICORN_CONFIG, "dipserver.config.wsgi:application"]
     assert f"CMD {json.dumps(command)}" in (ROOT / "Dockerfile").read_text()
-    for script in ("bench_api.py", "load_api.py"):
+    for script in ("bench_api.py", "load_api.py", "bench_page.py"):
         assert GUNICORN_CONFIG in (ROOT / "scripts" / script).read_text(), script
 
 

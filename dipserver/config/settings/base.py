@@ -150,6 +150,13 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
+# The pages load their scripts bundled (static/dist/, made by ./dip with esbuild: dipserver/web/bundle.py)
+# when the bundle is there and current; false loads the plain ES modules of static/js/ (the benchmark's
+# reference, or to read the scripts as written in the browser's tools).
+DIPSERVER_BUNDLED_SCRIPTS = flag("DIPSERVER_BUNDLED_SCRIPTS", default=True)
+# Cached for good (WhiteNoise's ten years, immutable): the files whose names carry their content's hash,
+# Django's (collectstatic's manifest: name.0123456789ab.js) and esbuild's (dist/game-ABCD2345.js).
+WHITENOISE_IMMUTABLE_FILE_TEST = r"^/.+(\.[0-9a-f]{12}\.\w+|/dist/[^/]+-[A-Z0-9]{8}\.js)$"
 
 LOGGING = {
     "version": 1,
