@@ -310,3 +310,26 @@ class Announcement(models.Model):
 
     def __str__(self) -> str:
         return f"{self.sender} of game {self.game_id}"
+
+
+class Tenure(models.Model):
+    """Who held a seat, from which phase on: written when the game starts and at each replacement, so
+    what a player did (reliability, results) is read from the stored phases and orders of the phases
+    they held, never from a counter. ``until_index`` is the first phase no longer theirs (null: theirs
+    still)."""
+
+    power = models.ForeignKey(Power, on_delete=models.CASCADE, related_name="tenures")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="tenures"
+    )
+    from_index = models.PositiveIntegerField(help_text="The first phase (Phase.index) the player held.")
+    until_index = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The first phase no longer theirs; null: they hold it still."
+    )
+
+    class Meta:
+        ordering = ["power", "from_index", "id"]
+        indexes = [models.Index(fields=["user", "power"], name="games_tenure_user")]
+
+    def __str__(self) -> str:
+        return f"user {self.user_id} on seat {self.power_id} from phase {self.from_index}"

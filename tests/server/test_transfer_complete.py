@@ -21,6 +21,7 @@ from dipserver.games.models import (
     Power,
     PressMark,
     Reminder,
+    Tenure,
     VariantArchive,
 )
 from dipserver.games.services.games import game_concede, game_create, game_draw_vote, game_join, game_pause
@@ -86,6 +87,7 @@ def rows_of(game: Game) -> dict[type[models.Model], Any]:
         PressMark: PressMark.objects.filter(power__game=game).order_by("power__name", "channel"),
         Reminder: Reminder.objects.filter(phase__game=game).order_by("phase__index", "user__username"),
         Announcement: Announcement.objects.filter(game=game).order_by("id"),
+        Tenure: Tenure.objects.filter(power__game=game).order_by("power__name", "from_index"),
     }
 
 

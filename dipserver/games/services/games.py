@@ -15,7 +15,7 @@ from dipserver.engine import Variant, commitment, draw, load_timeline, open_modu
 from dipserver.games.deadlines import deadline_after, phase_minutes_checked, zone_checked
 from dipserver.games.errors import GameError
 from dipserver.games.mappers import modules_json, snapshot_from
-from dipserver.games.models import Game, Phase, Power
+from dipserver.games.models import Game, Phase, Power, Tenure
 from dipserver.games.services.announcements import announcement_later
 from dipserver.games.services.common import (
     game_locked,
@@ -169,6 +169,7 @@ def game_start(*, game: Game, seats: list[Power], now: dt.datetime) -> Phase:
         seat.name = names[seat.id]
         seat.vacation_days_left = game.vacation_days
     Power.objects.bulk_update(seats, ["name", "vacation_days_left"])
+    Tenure.objects.bulk_create(Tenure(power=seat, user_id=seat.user_id, from_index=0) for seat in seats)
     phase = Phase.objects.create(
         game=game,
         index=0,

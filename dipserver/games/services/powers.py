@@ -10,7 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from dipserver.games.errors import GameError
-from dipserver.games.models import Game, Phase, Power
+from dipserver.games.models import Game, Phase, Power, Tenure
 from dipserver.games.services.common import game_locked, phase_locked, powers_locked, seat_of
 
 
@@ -29,11 +29,23 @@ def power_replace(*, power_id: int, user: Any) -> Power:
         raise GameError(
             f"{seat.name.title()} has been eliminated; there is nothing to take over", code="eliminated"
         )
+    tenure_change(game, seat, user)
     seat.user = user
     seat.status, seat.missed_phases, seat.seat_open, seat.ready = Power.Status.ACTIVE, 0, False, False
     seat.draw_vote, seat.concede_to = False, ""
     seat.save()
     return seat
+
+
+def tenure_change(game: Game, seat: Power, user: Any) -> None:
+    """The seat's holder until now stops holding it at the open phase, which is the newcomer's (their
+    reliability counts it). Call while holding the game's row lock."""
+    if seat.user_id == user.id:
+        return
+    current = Phase.objects.filter(game=game, id=game.current_phase_id or 0)
+    at = current.values_list("index", flat=True).first() or 0
+    Tenure.objects.filter(power=seat, until_index__isnull=True).update(until_index=at)
+    Tenure.objects.create(power=seat, user=user, from_index=at)
 
 
 @transaction.atomic

@@ -4,7 +4,8 @@ Format ``dipserver-game/2``: ``game`` (every field: settings, result, the secret
 masters — and every time), ``powers`` (seats with readiness, draw votes, concessions), ``phases`` (every
 snapshot, the orders as adjudicated, results, map-change events and times), ``order_rows`` (every order
 given, with when), ``messages`` (press with its anonymity, idempotency key and time sent),
-``press_marks`` (how far each power has read each channel), ``reminders`` (the deadline reminders
+``press_marks`` (how far each power has read each channel), ``tenures`` (who held each seat from which
+phase to which), ``reminders`` (the deadline reminders
 announced, so an imported game reminds nobody twice) and ``announcements`` (its events not yet told on
 every channel: the importing server's sweep tells them, as it does a phase's untold results). Rows carry
 every value field of their model (``transfer_rows``), so a field added to a model travels without a
@@ -33,6 +34,7 @@ from dipserver.games.models import (
     Power,
     PressMark,
     Reminder,
+    Tenure,
     VariantArchive,
 )
 from dipserver.games.results_upgrade import phases_filled
@@ -81,6 +83,10 @@ def game_export(*, game_id: int) -> dict[str, Any]:
             {**row_out(m), "id": m.id, "sender": m.sender.name if m.sender else None} for m in messages
         ],
         "press_marks": [{**row_out(m), "power": m.power.name} for m in marks],
+        "tenures": [
+            {**row_out(t), "power": t.power.name, "user": t.user.username if t.user else None}
+            for t in Tenure.objects.filter(power__game=game).select_related("power", "user").order_by("id")
+        ],
         "reminders": [
             {**row_out(r), "phase": r.phase.index, "user": r.user.username}
             for r in Reminder.objects.filter(phase__game=game).select_related("phase", "user").order_by("id")
@@ -124,6 +130,17 @@ def game_import(*, data: dict[str, Any], masters: Iterable[Any] = ()) -> Game:
         game, data["messages"], by_name, anonymous=spec["press"] == Game.Press.ANONYMOUS
     )
     _marks_import(data.get("press_marks", []), by_name, new_ids)
+    tenures = [t for t in data.get("tenures", []) if t["power"] in by_name]
+    holders = get_user_model().objects.filter(username__in={t["user"] for t in tenures} - {None})
+    users_by_name = {u.username: u for u in holders}
+    bulk_create_as_given(
+        Tenure,
+        [
+            Tenure(power=by_name[t["power"]], user=users_by_name.get(t["user"]), **row_in(Tenure, t))
+            for t in tenures
+        ],
+        tenures,
+    )
     # A reminder of a player who has no account here is nobody's to keep.
     reminders = [r for r in data.get("reminders", []) if r["user"] in users]
     bulk_create_as_given(
