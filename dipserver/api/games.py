@@ -84,6 +84,8 @@ class GameDetailSerializer(serializers.Serializer[Any]):
     deadline_zone = serializers.CharField()
     grace_minutes = serializers.IntegerField()
     vacation_days = serializers.IntegerField(help_text="Each player's vacation allowance for the game.")
+    missed_limit = serializers.IntegerField(help_text="Phases missed in a row before civil disorder.")
+    min_reliability = serializers.IntegerField(help_text="Reliability (%) a player needs to take a seat.")
     end_year = serializers.IntegerField(allow_null=True)
     has_password = serializers.BooleanField()
     commitment = serializers.CharField(help_text="sha256 of the secret, public from the start.")
@@ -144,6 +146,10 @@ class GamesApi(APIView):
         assignment = serializers.ChoiceField(choices=Game.Assignment.values, default=Game.Assignment.RANDOM)
         missed_limit = serializers.IntegerField(min_value=1, max_value=100, default=2)
         vacation_days = serializers.IntegerField(min_value=0, max_value=365, default=0)
+        min_reliability = serializers.IntegerField(
+            min_value=0, max_value=100, default=0,
+            help_text="Percent of their phases due a player must have ordered in to take a seat (0: anyone).",
+        )  # fmt: skip
         end_year = serializers.IntegerField(min_value=1, max_value=9999, required=False, allow_null=True)
         powers = serializers.IntegerField(
             min_value=GENERATED_POWERS[0], max_value=GENERATED_POWERS[1], required=False, allow_null=True,
@@ -257,6 +263,8 @@ def game_detail_data(game_id: int, viewer: Viewer) -> dict[str, Any]:
         "deadline_zone": game.deadline_zone,
         "grace_minutes": game.grace_minutes,
         "vacation_days": game.vacation_days,
+        "missed_limit": game.missed_limit,
+        "min_reliability": game.min_reliability,
         "end_year": game.end_year,
         "has_password": bool(game.join_password),
         "commitment": game.commitment,

@@ -59,6 +59,9 @@ class Game(models.Model):
         default=2, help_text="Missed phases in a row before a power is in civil disorder."
     )
     vacation_days = models.PositiveSmallIntegerField(default=0, help_text="Per player, for the game.")
+    min_reliability = models.PositiveSmallIntegerField(
+        default=0, help_text="Percent of phases due a player must have ordered in to take a seat (0: anyone)."
+    )
     end_year = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Ends with no winner.")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.FORMING, db_index=True)
     result = models.CharField(max_length=12, choices=Result.choices, default=Result.NONE, blank=True)

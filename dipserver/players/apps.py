@@ -7,3 +7,9 @@ class PlayersConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "dipserver.players"
     label = "players"
+
+    def ready(self) -> None:
+        from dipserver.games.join_rules import join_rule_add
+        from dipserver.players.gating import reliability_minimum_check
+
+        join_rule_add(reliability_minimum_check)

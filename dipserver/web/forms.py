@@ -53,6 +53,16 @@ class GameCreateForm(forms.Form):
     password = forms.CharField(
         label="Password to join (optional)", max_length=128, required=False, widget=forms.PasswordInput
     )
+    missed_limit = forms.IntegerField(
+        label="Civil disorder after this many missed phases in a row",
+        min_value=1, max_value=100, initial=2, required=False,
+        help_text="A power in civil disorder is offered to a replacement player in the lobby.",
+    )  # fmt: skip
+    min_reliability = forms.IntegerField(
+        label="Minimum reliability to join (%)", min_value=0, max_value=100, initial=0, required=False,
+        help_text="The share of their phases due a player has given orders in; 0 lets anyone join, and a "
+        "newcomer with no phase due yet joins any game.",
+    )  # fmt: skip
 
     def __init__(self, *args: Any, variants: list[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -130,5 +140,7 @@ class GameCreateForm(forms.Form):
             "deadline_zone": data["deadline_zone"],
             "end_year": data["end_year"],
             "join_password": data["password"],
+            "missed_limit": data.get("missed_limit") or 2,  # left empty: the usual two
+            "min_reliability": data.get("min_reliability") or 0,
             **board,
         }

@@ -14,6 +14,7 @@ from dipserver import engine
 from dipserver.engine import Variant, commitment, draw, load_timeline, open_modules
 from dipserver.games.deadlines import deadline_after, phase_minutes_checked, zone_checked
 from dipserver.games.errors import GameError
+from dipserver.games.join_rules import join_rules_check
 from dipserver.games.mappers import modules_json, snapshot_from
 from dipserver.games.models import Game, Phase, Power, Tenure
 from dipserver.games.services.announcements import announcement_later
@@ -43,6 +44,7 @@ def game_create(
     missed_limit: int = 2,
     vacation_days: int = 0,
     end_year: int | None = None,
+    min_reliability: int = 0,
     masters: Iterable[Any] = (),
     powers: int | None = None,
     seed: str | None = None,
@@ -67,6 +69,8 @@ def game_create(
         raise GameError(f"Power assignment is 'random' or 'preference', not {assignment!r}")
     zone_checked(deadline_zone)
     end_year = end_year_checked(engine_variant, end_year)
+    if not 0 <= min_reliability <= 100:
+        raise GameError(f"The minimum reliability is a percentage from 0 to 100, not {min_reliability}")
     with transaction.atomic():
         game = Game.objects.create(
             name=name.strip(),
@@ -84,6 +88,7 @@ def game_create(
             missed_limit=missed_limit,
             vacation_days=vacation_days,
             end_year=end_year,
+            min_reliability=min_reliability,
             secret=secret,
             commitment=commitment(secret),
             created_by=created_by,
@@ -143,6 +148,7 @@ def game_join(
         )
     if len(seats) >= len(variant.powers):
         raise GameError(f"{game.name} is full", code="game_full")
+    join_rules_check(game, user)
     seat = Power.objects.create(game=game, user=user, preferences=[p.upper() for p in preferences])
     if len(seats) + 1 == len(variant.powers):
         game_start(game=game, seats=[*seats, seat], now=now or timezone.now())

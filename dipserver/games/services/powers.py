@@ -10,6 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from dipserver.games.errors import GameError
+from dipserver.games.join_rules import join_rules_check
 from dipserver.games.models import Game, Phase, Power, Tenure
 from dipserver.games.services.common import game_locked, phase_locked, powers_locked, seat_of
 
@@ -111,4 +112,5 @@ def power_seat_take(*, power_id: int, user: Any) -> Power:
         raise GameError(
             f"{seat.name.title()} in {seat.game.name} is not looking for a new player", code="seat_not_open"
         )
+    join_rules_check(seat.game, user)
     return power_replace(power_id=power_id, user=user)
