@@ -86,6 +86,7 @@ GAME_ERROR_STATUSES = {
     "not_a_player": status.HTTP_403_FORBIDDEN,  # a write for a game the caller plays no power in
     "wrong_password": status.HTTP_403_FORBIDDEN,  # joining a game with a password
     "reliability_too_low": status.HTTP_403_FORBIDDEN,  # below the game's minimum reliability to take a seat
+    "rating_too_low": status.HTTP_403_FORBIDDEN,  # below the game's minimum rating to take a seat
     "not_yours": status.HTTP_403_FORBIDDEN,  # a webhook on a game the caller neither plays nor runs
     # 404: what the request names does not exist (or is not the caller's).
     "not_found": status.HTTP_404_NOT_FOUND,  # e.g. a token that is not the caller's (or not active)

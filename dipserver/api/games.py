@@ -86,6 +86,8 @@ class GameDetailSerializer(serializers.Serializer[Any]):
     vacation_days = serializers.IntegerField(help_text="Each player's vacation allowance for the game.")
     missed_limit = serializers.IntegerField(help_text="Phases missed in a row before civil disorder.")
     min_reliability = serializers.IntegerField(help_text="Reliability (%) a player needs to take a seat.")
+    min_rating = serializers.FloatField(allow_null=True, help_text="Rating a player needs to take a seat.")
+    rated = serializers.BooleanField(help_text="Its ending changes the players' ratings.")
     end_year = serializers.IntegerField(allow_null=True)
     has_password = serializers.BooleanField()
     commitment = serializers.CharField(help_text="sha256 of the secret, public from the start.")
@@ -150,6 +152,11 @@ class GamesApi(APIView):
             min_value=0, max_value=100, default=0,
             help_text="Percent of their phases due a player must have ordered in to take a seat (0: anyone).",
         )  # fmt: skip
+        min_rating = serializers.FloatField(
+            required=False, allow_null=True, min_value=-1000, max_value=1000,
+            help_text="Rating in the variant's family a player needs to take a seat (null: anyone).",
+        )  # fmt: skip
+        rated = serializers.BooleanField(default=True, help_text="Its ending changes the players' ratings.")
         end_year = serializers.IntegerField(min_value=1, max_value=9999, required=False, allow_null=True)
         powers = serializers.IntegerField(
             min_value=GENERATED_POWERS[0], max_value=GENERATED_POWERS[1], required=False, allow_null=True,
@@ -265,6 +272,8 @@ def game_detail_data(game_id: int, viewer: Viewer) -> dict[str, Any]:
         "vacation_days": game.vacation_days,
         "missed_limit": game.missed_limit,
         "min_reliability": game.min_reliability,
+        "min_rating": game.min_rating,
+        "rated": game.rated,
         "end_year": game.end_year,
         "has_password": bool(game.join_password),
         "commitment": game.commitment,

@@ -13,7 +13,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from dipserver.api.inputs import query_of
 from dipserver.players.profiles import OUTCOMES, Profile, Tally, profile_of
+from dipserver.players.ratings import families, leaderboard, ratings_of
 
 
 class _TallySerializer(serializers.Serializer[Any]):
@@ -44,10 +46,19 @@ class _GameRowSerializer(serializers.Serializer[Any]):
     outcome = serializers.ChoiceField(choices=OUTCOMES)
 
 
+class _RatingSerializer(serializers.Serializer[Any]):
+    family = serializers.CharField(help_text="The variant the family is built on, e.g. standard.")
+    rating = serializers.FloatField(source="value", help_text="mu - 3 sigma; a newcomer's is 0.")
+    mu = serializers.FloatField(help_text="The estimated skill (openskill, Plackett-Luce).")
+    sigma = serializers.FloatField(help_text="Its uncertainty.")
+    games = serializers.IntegerField(help_text="Rated games that changed it.")
+
+
 class ProfileSerializer(serializers.Serializer[Any]):
     username = serializers.CharField()
     joined = serializers.DateTimeField()
     reliability = _ReliabilitySerializer()
+    ratings = _RatingSerializer(many=True)
     totals = _TallySerializer()
     per_variant = serializers.DictField(child=_TallySerializer())
     recent = _GameRowSerializer(
@@ -70,6 +81,7 @@ def profile_data(profile: Profile) -> dict[str, Any]:
             "percent": r.percent,
             "civil_disorders": r.civil_disorders,
         },
+        "ratings": ratings_of(profile.user),
         "totals": _tally(profile.totals),
         "per_variant": {v: _tally(t) for v, t in profile.per_variant.items()},
         "recent": profile.recent,
@@ -88,3 +100,40 @@ class PlayerProfileApi(APIView):
         if user is None:
             raise NotFound(f"There is no player {username!r}.")
         return Response(ProfileSerializer(profile_data(profile_of(user, request.user))).data)
+
+
+class LeaderboardSerializer(serializers.Serializer[Any]):
+    class _Row(serializers.Serializer[Any]):
+        place = serializers.IntegerField()
+        username = serializers.CharField()
+        rating = serializers.FloatField()
+        mu = serializers.FloatField()
+        sigma = serializers.FloatField()
+        games = serializers.IntegerField()
+
+    family = serializers.CharField()
+    families = serializers.ListField(child=serializers.CharField(), help_text="Every family with ratings.")
+    players = _Row(many=True, help_text="Best first, at most 100.")
+
+
+class LeaderboardApi(APIView):
+    """The best-rated players of a variant family (``?family=standard``, the default). Games with bots,
+    unrated games and sandboxes do not count; the method is in docs/ratings.md."""
+
+    permission_classes = [AllowAny]
+
+    class FilterSerializer(serializers.Serializer[Any]):
+        family = serializers.CharField(max_length=50, required=False, default="standard")
+
+    @extend_schema(parameters=[FilterSerializer], responses={200: LeaderboardSerializer})
+    def get(self, request: Request) -> Response:
+        query = self.FilterSerializer(data=query_of(request))
+        query.is_valid(raise_exception=True)
+        family = query.validated_data["family"]
+        rows = [
+            {"place": place, "username": r.user.username, "rating": r.value, "mu": r.mu, "sigma": r.sigma,
+             "games": r.games}
+            for place, r in enumerate(leaderboard(family), start=1)
+        ]  # fmt: skip
+        out = {"family": family, "families": families(), "players": rows}
+        return Response(LeaderboardSerializer(out).data)

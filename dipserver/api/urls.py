@@ -54,6 +54,7 @@ urlpatterns = [
         name="webhook-deliveries",
     ),
     path("players/<str:username>", players.PlayerProfileApi.as_view(), name="player"),
+    path("leaderboard", players.LeaderboardApi.as_view(), name="leaderboard"),
     path("variants", variants.VariantListApi.as_view(), name="variants"),
     path("variants/<slug:slug>", variants.VariantDetailApi.as_view(), name="variant"),
     path("games", games.GamesApi.as_view(), name="games"),

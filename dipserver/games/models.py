@@ -62,6 +62,10 @@ class Game(models.Model):
     min_reliability = models.PositiveSmallIntegerField(
         default=0, help_text="Percent of phases due a player must have ordered in to take a seat (0: anyone)."
     )
+    min_rating = models.FloatField(
+        null=True, blank=True, help_text="Rating (in the variant's family) a player needs to take a seat."
+    )
+    rated = models.BooleanField(default=True, help_text="Its ending changes the players' ratings.")
     end_year = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Ends with no winner.")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.FORMING, db_index=True)
     result = models.CharField(max_length=12, choices=Result.choices, default=Result.NONE, blank=True)

@@ -7,6 +7,7 @@ from typing import Any
 
 from dipserver.games.errors import GameError
 from dipserver.games.models import Game
+from dipserver.players.ratings import family_of, rating_value_of
 from dipserver.players.reliability import reliability_of
 
 
@@ -19,4 +20,17 @@ def reliability_minimum_check(game: Game, user: Any) -> None:
             f"{game.name} takes players with a reliability of at least {game.min_reliability}%; yours is "
             f"{mine.percent}% (orders given in {mine.phases_ordered} of {mine.phases_due} phases due)",
             code="reliability_too_low",
+        )
+
+
+def rating_minimum_check(game: Game, user: Any) -> None:
+    if game.min_rating is None:
+        return
+    family = family_of(game)
+    mine = rating_value_of(user, family)
+    if mine < game.min_rating:
+        raise GameError(
+            f"{game.name} takes players rated at least {game.min_rating:.1f} in {family}; "
+            f"yours is {mine:.1f}",
+            code="rating_too_low",
         )

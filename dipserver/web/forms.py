@@ -63,6 +63,14 @@ class GameCreateForm(forms.Form):
         help_text="The share of their phases due a player has given orders in; 0 lets anyone join, and a "
         "newcomer with no phase due yet joins any game.",
     )  # fmt: skip
+    min_rating = forms.FloatField(
+        label="Minimum rating to join (optional)", min_value=-1000, max_value=1000, required=False,
+        help_text="In the variant's family, as the leaderboard shows it; a newcomer's rating is 0.",
+    )  # fmt: skip
+    rated = forms.ChoiceField(
+        label="Rated", required=False, initial="yes",
+        choices=[("yes", "Rated: its ending changes the players' ratings"), ("no", "Unrated")],
+    )  # fmt: skip
 
     def __init__(self, *args: Any, variants: list[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -142,5 +150,7 @@ class GameCreateForm(forms.Form):
             "join_password": data["password"],
             "missed_limit": data.get("missed_limit") or 2,  # left empty: the usual two
             "min_reliability": data.get("min_reliability") or 0,
+            "min_rating": data.get("min_rating"),
+            "rated": data.get("rated") != "no",
             **board,
         }

@@ -24,6 +24,7 @@ urlpatterns = [
     path("games/<int:game_id>/join/", games.game_join, name="game-join"),
     path("games/<int:game_id>/leave/", games.game_leave, name="game-leave"),
     path("players/<str:username>/", players.profile_page, name="player"),
+    path("leaderboard/", players.leaderboard_page, name="leaderboard"),
     path("variants/<slug:slug>/", variants.variant_page, name="variant"),
     path("variants/<slug:slug>/seasons/<int:step>.svg", variants.season_map, name="variant-season-map"),
 ]

@@ -48,3 +48,16 @@ def test_the_lobby_says_what_reliability_an_open_game_asks(users):
     game_create(name="Strict", variant="standard", min_reliability=60)
 
     assert "reliability 60% or more" in signed_in(users[0]).get("/games/").content.decode()
+
+
+def test_the_create_form_sets_a_minimum_rating_and_an_unrated_game(users):
+    signed_in(users[0]).post("/games/new/", {**FORM, "min_rating": 2.5, "rated": "no"})
+
+    game = Game.objects.get(name="Strict")
+    assert (game.min_rating, game.rated) == (2.5, False)
+
+
+def test_a_game_made_from_the_form_is_rated_unless_told_otherwise(users):
+    signed_in(users[0]).post("/games/new/", FORM)
+
+    assert Game.objects.get(name="Strict").rated and Game.objects.get(name="Strict").min_rating is None

@@ -13,6 +13,7 @@ from django.utils import timezone
 from dipserver import engine
 from dipserver.engine import Variant, commitment, draw, load_timeline, open_modules
 from dipserver.games.deadlines import deadline_after, phase_minutes_checked, zone_checked
+from dipserver.games.endings import game_end_hooks_run
 from dipserver.games.errors import GameError
 from dipserver.games.join_rules import join_rules_check
 from dipserver.games.mappers import modules_json, snapshot_from
@@ -45,6 +46,8 @@ def game_create(
     vacation_days: int = 0,
     end_year: int | None = None,
     min_reliability: int = 0,
+    min_rating: float | None = None,
+    rated: bool = True,
     masters: Iterable[Any] = (),
     powers: int | None = None,
     seed: str | None = None,
@@ -89,6 +92,8 @@ def game_create(
             vacation_days=vacation_days,
             end_year=end_year,
             min_reliability=min_reliability,
+            min_rating=min_rating,
+            rated=rated,
             secret=secret,
             commitment=commitment(secret),
             created_by=created_by,
@@ -298,6 +303,7 @@ def game_finish(*, game: Game, result: str, winners: list[str], now: dt.datetime
     game.finished_at = now or timezone.now()
     game.save(update_fields=["status", "result", "winners", "finished_at"])
     announcement_later("game_ended_send", game_id=game.id, now=game.finished_at)
+    game_end_hooks_run(game)  # ratings (players app), in this transaction
     if game.current_phase_id:
         Phase.objects.filter(id=game.current_phase_id, status=Phase.Status.OPEN).update(deadline=None)
 
