@@ -88,6 +88,8 @@ class GameDetailSerializer(serializers.Serializer[Any]):
     min_reliability = serializers.IntegerField(help_text="Reliability (%) a player needs to take a seat.")
     min_rating = serializers.FloatField(allow_null=True, help_text="Rating a player needs to take a seat.")
     rated = serializers.BooleanField(help_text="Its ending changes the players' ratings.")
+    replacement_approval = serializers.BooleanField(help_text="A master approves replacement players.")
+    replacement_grace_minutes = serializers.IntegerField(help_text="A replacement's least time to order.")
     end_year = serializers.IntegerField(allow_null=True)
     has_password = serializers.BooleanField()
     commitment = serializers.CharField(help_text="sha256 of the secret, public from the start.")
@@ -157,6 +159,13 @@ class GamesApi(APIView):
             help_text="Rating in the variant's family a player needs to take a seat (null: anyone).",
         )  # fmt: skip
         rated = serializers.BooleanField(default=True, help_text="Its ending changes the players' ratings.")
+        replacement_approval = serializers.BooleanField(
+            default=False, help_text="A replacement takes an open seat only once a game master approves."
+        )
+        replacement_grace_minutes = serializers.IntegerField(
+            min_value=0, max_value=60 * 24 * 14, default=1440,
+            help_text="A replacement has at least this long before the open phase's deadline.",
+        )  # fmt: skip
         end_year = serializers.IntegerField(min_value=1, max_value=9999, required=False, allow_null=True)
         powers = serializers.IntegerField(
             min_value=GENERATED_POWERS[0], max_value=GENERATED_POWERS[1], required=False, allow_null=True,
@@ -274,6 +283,8 @@ def game_detail_data(game_id: int, viewer: Viewer) -> dict[str, Any]:
         "min_reliability": game.min_reliability,
         "min_rating": game.min_rating,
         "rated": game.rated,
+        "replacement_approval": game.replacement_approval,
+        "replacement_grace_minutes": game.replacement_grace_minutes,
         "end_year": game.end_year,
         "has_password": bool(game.join_password),
         "commitment": game.commitment,

@@ -66,6 +66,12 @@ class Game(models.Model):
         null=True, blank=True, help_text="Rating (in the variant's family) a player needs to take a seat."
     )
     rated = models.BooleanField(default=True, help_text="Its ending changes the players' ratings.")
+    replacement_approval = models.BooleanField(
+        default=False, help_text="A replacement takes an open seat only once a game master approves."
+    )
+    replacement_grace_minutes = models.PositiveIntegerField(
+        default=1440, help_text="A replacement has at least this long before the open phase's deadline."
+    )
     end_year = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Ends with no winner.")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.FORMING, db_index=True)
     result = models.CharField(max_length=12, choices=Result.choices, default=Result.NONE, blank=True)
@@ -340,3 +346,19 @@ class Tenure(models.Model):
 
     def __str__(self) -> str:
         return f"user {self.user_id} on seat {self.power_id} from phase {self.from_index}"
+
+
+class SeatRequest(models.Model):
+    """A player asking for an open seat in a game whose masters approve replacements; gone once
+    approved (the seat is theirs) or declined."""
+
+    power = models.ForeignKey(Power, on_delete=models.CASCADE, related_name="requests")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [models.UniqueConstraint(fields=["power", "user"], name="games_seatrequest_once")]
+
+    def __str__(self) -> str:
+        return f"user {self.user_id} asks for seat {self.power_id}"

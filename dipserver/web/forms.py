@@ -41,6 +41,11 @@ def _field(choice: Choice) -> forms.Field:
     return forms.CharField(label=choice.label, required=False, max_length=100, help_text=help_text)
 
 
+def _or(value: int | None, default: int) -> int:
+    """A number left empty is the default (0 stays 0)."""
+    return default if value is None else value
+
+
 class GameCreateForm(forms.Form):
     name = forms.CharField(max_length=100)
     variant = forms.ChoiceField()
@@ -66,6 +71,14 @@ class GameCreateForm(forms.Form):
     min_rating = forms.FloatField(
         label="Minimum rating to join (optional)", min_value=-1000, max_value=1000, required=False,
         help_text="In the variant's family, as the leaderboard shows it; a newcomer's rating is 0.",
+    )  # fmt: skip
+    replacement_approval = forms.BooleanField(
+        label="I approve replacement players", required=False,
+        help_text="Left unticked, anyone meeting the minimums takes an open seat at once.",
+    )  # fmt: skip
+    replacement_grace_minutes = forms.IntegerField(
+        label="Minutes a replacement has at least before the deadline", min_value=0, max_value=60 * 24 * 14,
+        initial=1440, required=False,
     )  # fmt: skip
     rated = forms.ChoiceField(
         label="Rated", required=False, initial="yes",
@@ -152,5 +165,7 @@ class GameCreateForm(forms.Form):
             "min_reliability": data.get("min_reliability") or 0,
             "min_rating": data.get("min_rating"),
             "rated": data.get("rated") != "no",
+            "replacement_approval": bool(data.get("replacement_approval")),
+            "replacement_grace_minutes": _or(data.get("replacement_grace_minutes"), 1440),
             **board,
         }
