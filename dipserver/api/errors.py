@@ -96,6 +96,7 @@ GAME_ERROR_STATUSES = {
     "already_started": status.HTTP_409_CONFLICT,  # joining or leaving once the game has begun
     "already_joined": status.HTTP_409_CONFLICT,  # the caller already has a seat in the game
     "game_full": status.HTTP_409_CONFLICT,
+    "no_bots": status.HTTP_409_CONFLICT,  # the game was not created to take bots in its seats
     "not_in_play": status.HTTP_409_CONFLICT,  # the game is over (or not yet, or not now) in play
     "paused": status.HTTP_409_CONFLICT,  # orders wait until the game resumes
     "not_paused": status.HTTP_409_CONFLICT,

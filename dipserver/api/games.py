@@ -46,6 +46,9 @@ class _SeatSerializer(serializers.Serializer[Any]):
     seat = serializers.IntegerField()
     power = serializers.CharField(allow_null=True, help_text="Null until the game starts.")
     player = serializers.CharField(allow_null=True, help_text="Hidden (null) in anonymous games.")
+    is_bot = serializers.BooleanField(
+        help_text="The seat is held by a bot (shown even where players are not)."
+    )
     status = power_status()
     ready = serializers.BooleanField()
     missed_phases = serializers.IntegerField()
@@ -89,6 +92,7 @@ class GameDetailSerializer(serializers.Serializer[Any]):
     min_rating = serializers.FloatField(allow_null=True, help_text="Rating a player needs to take a seat.")
     rated = serializers.BooleanField(help_text="Its ending changes the players' ratings.")
     replacement_approval = serializers.BooleanField(help_text="A master approves replacement players.")
+    bots_fill_seats = serializers.BooleanField(help_text="Its masters may fill the empty seats with bots.")
     replacement_grace_minutes = serializers.IntegerField(help_text="A replacement's least time to order.")
     end_year = serializers.IntegerField(allow_null=True)
     has_password = serializers.BooleanField()
@@ -161,6 +165,9 @@ class GamesApi(APIView):
         rated = serializers.BooleanField(default=True, help_text="Its ending changes the players' ratings.")
         replacement_approval = serializers.BooleanField(
             default=False, help_text="A replacement takes an open seat only once a game master approves."
+        )
+        bots_fill_seats = serializers.BooleanField(
+            default=False, help_text="Its masters may start it with bots in the empty seats (then unrated)."
         )
         replacement_grace_minutes = serializers.IntegerField(
             min_value=0, max_value=60 * 24 * 14, default=1440,
@@ -250,6 +257,7 @@ def game_detail_data(game_id: int, viewer: Viewer) -> dict[str, Any]:
             "player": (p.user.username if p.user else None)
             if players or (seat and seat.id == p.id)
             else None,
+            "is_bot": bool(p.user and p.user.is_bot),
             "status": p.status,
             "ready": p.ready,
             "missed_phases": p.missed_phases,
@@ -284,6 +292,7 @@ def game_detail_data(game_id: int, viewer: Viewer) -> dict[str, Any]:
         "min_rating": game.min_rating,
         "rated": game.rated,
         "replacement_approval": game.replacement_approval,
+        "bots_fill_seats": game.bots_fill_seats,
         "replacement_grace_minutes": game.replacement_grace_minutes,
         "end_year": game.end_year,
         "has_password": bool(game.join_password),

@@ -56,6 +56,7 @@ class _RatingSerializer(serializers.Serializer[Any]):
 
 class ProfileSerializer(serializers.Serializer[Any]):
     username = serializers.CharField()
+    is_bot = serializers.BooleanField(help_text="One of the site's bots, playing through this API.")
     joined = serializers.DateTimeField()
     reliability = _ReliabilitySerializer()
     ratings = _RatingSerializer(many=True)
@@ -74,6 +75,7 @@ def profile_data(profile: Profile) -> dict[str, Any]:
     r = profile.reliability
     return {
         "username": profile.user.username,
+        "is_bot": profile.user.is_bot,
         "joined": profile.user.date_joined,
         "reliability": {
             "phases_due": r.phases_due,

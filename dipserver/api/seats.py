@@ -19,6 +19,7 @@ from dipserver.games import selectors
 from dipserver.games.errors import GameError
 from dipserver.games.models import Power, SeatRequest
 from dipserver.games.services.seats import seat_request_approve, seat_request_decline, seat_take
+from dipserver.players.house_bots import game_fill_with_bots, seat_to_bot
 
 
 class OpenSeatSerializer(serializers.Serializer[Any]):
@@ -127,4 +128,34 @@ class SeatRequestDecideApi(APIView):
             seat_request_decline(request_id=request_id)
             return Response(status=status.HTTP_204_NO_CONTENT)
         seat_request_approve(request_id=request_id)
+        return Response(game_detail_data(game.id, viewer_of(request, game)))
+
+
+class GameFillWithBotsApi(APIView):
+    """The game's masters: start a forming game now with the site's bots in the seats still empty (where
+    the game was created with ``bots_fill_seats``). The game is then unrated."""
+
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [WriteThrottle]
+
+    @extend_schema(request=None, responses={200: GameDetailSerializer, 409: None, 422: None})
+    def post(self, request: Request, game_id: int) -> Response:
+        game = game_or_404(game_id)
+        master_required(viewer_of(request, game), game)
+        game_fill_with_bots(game_id=game.id)
+        return Response(game_detail_data(game.id, viewer_of(request, game)))
+
+
+class SeatToBotApi(APIView):
+    """The game's masters: a bot plays a power in civil disorder until a person takes the seat (it stays
+    offered in the lobby)."""
+
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [WriteThrottle]
+
+    @extend_schema(request=None, responses={200: GameDetailSerializer, 404: None, 409: None})
+    def post(self, request: Request, game_id: int, seat_id: int) -> Response:
+        game = game_or_404(game_id)
+        master_required(viewer_of(request, game), game)
+        seat_to_bot(game_id=game.id, power_id=seat_id)
         return Response(game_detail_data(game.id, viewer_of(request, game)))

@@ -76,6 +76,8 @@ urlpatterns = [
     path("games/<int:game_id>/press/public", press.PublicPressApi.as_view(), name="press-public"),
     path("seats/open", seats.OpenSeatsApi.as_view(), name="open-seats"),
     path("games/<int:game_id>/seats/<int:seat_id>/take", seats.SeatTakeApi.as_view(), name="seat-take"),
+    path("games/<int:game_id>/seats/<int:seat_id>/bot", seats.SeatToBotApi.as_view(), name="seat-to-bot"),
+    path("games/<int:game_id>/fill-with-bots", seats.GameFillWithBotsApi.as_view(), name="fill-with-bots"),
     path("games/<int:game_id>/seat-requests", seats.SeatRequestsApi.as_view(), name="seat-requests"),
     path(
         "games/<int:game_id>/seat-requests/<int:request_id>/approve",

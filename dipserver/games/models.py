@@ -69,6 +69,12 @@ class Game(models.Model):
     replacement_approval = models.BooleanField(
         default=False, help_text="A replacement takes an open seat only once a game master approves."
     )
+    bots_fill_seats = models.BooleanField(
+        default=False, help_text="Its game masters may start it with bots in the seats still empty."
+    )
+    bots_seated = models.BooleanField(
+        default=False, editable=False, help_text="A bot has held a seat: bots order when a phase opens."
+    )
     replacement_grace_minutes = models.PositiveIntegerField(
         default=1440, help_text="A replacement has at least this long before the open phase's deadline."
     )

@@ -80,6 +80,11 @@ class GameCreateForm(forms.Form):
         label="Minutes a replacement has at least before the deadline", min_value=0, max_value=60 * 24 * 14,
         initial=1440, required=False,
     )  # fmt: skip
+    bots_fill_seats = forms.BooleanField(
+        label="Fill empty seats with bots", required=False,
+        help_text="You may start the game before it is full, the site's bots in the empty seats; a game "
+        "with bots is unrated.",
+    )  # fmt: skip
     rated = forms.ChoiceField(
         label="Rated", required=False, initial="yes",
         choices=[("yes", "Rated: its ending changes the players' ratings"), ("no", "Unrated")],
@@ -166,6 +171,7 @@ class GameCreateForm(forms.Form):
             "min_rating": data.get("min_rating"),
             "rated": data.get("rated") != "no",
             "replacement_approval": bool(data.get("replacement_approval")),
+            "bots_fill_seats": bool(data.get("bots_fill_seats")),
             "replacement_grace_minutes": _or(data.get("replacement_grace_minutes"), 1440),
             **board,
         }

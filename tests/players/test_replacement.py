@@ -18,6 +18,7 @@ from dipserver.games.models import Game, Phase, Power, SeatRequest, Tenure
 from dipserver.games.services.powers import power_civil_disorder_set
 from dipserver.games.services.press import message_send, press_mark_read
 from dipserver.games.services.seats import seat_request_approve, seat_request_decline, seat_take
+from dipserver.notices.models import Notification
 from tests.factories import UserFactory
 from tests.players.conftest import play, seat, started_game
 
@@ -194,3 +195,27 @@ def test_a_master_approves_from_the_lobby(users):
     client.post(f"/seat-requests/{asked.id}/", {"approve": "1"})
 
     assert seat(game, "FRANCE").user == users[8]
+
+
+def test_the_game_is_told_who_took_the_seat(users, django_capture_on_commit_callbacks):
+    game = started_game(users)
+    france = gone(game)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        seat_take(power_id=france.id, user=users[8])
+
+    told = {n.user_id: n.text for n in Notification.objects.filter(game=game, kind="seat_taken")}
+    assert told[seat(game, "ENGLAND").user_id] == f"{users[8].username} has taken over France."
+    assert told[users[8].id].startswith("You play France now")
+    assert len(told) == 7
+
+
+def test_an_anonymous_game_is_told_without_the_newcomers_name(users, django_capture_on_commit_callbacks):
+    game = started_game(users, press=Game.Press.ANONYMOUS)
+    france = gone(game)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        seat_take(power_id=france.id, user=users[8])
+
+    told = Notification.objects.get(game=game, kind="seat_taken", user=seat(game, "ENGLAND").user)
+    assert told.text == "A new player has taken over France." and users[8].username not in told.title

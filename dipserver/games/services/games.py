@@ -13,7 +13,7 @@ from django.utils import timezone
 from dipserver import engine
 from dipserver.engine import Variant, commitment, draw, load_timeline, open_modules
 from dipserver.games.deadlines import deadline_after, phase_minutes_checked, zone_checked
-from dipserver.games.endings import game_end_hooks_run
+from dipserver.games.endings import game_end_hooks_run, phase_open_hooks_run
 from dipserver.games.errors import GameError
 from dipserver.games.join_rules import join_rules_check
 from dipserver.games.mappers import modules_json, snapshot_from
@@ -50,6 +50,7 @@ def game_create(
     rated: bool = True,
     replacement_approval: bool = False,
     replacement_grace_minutes: int = 1440,
+    bots_fill_seats: bool = False,
     masters: Iterable[Any] = (),
     powers: int | None = None,
     seed: str | None = None,
@@ -98,6 +99,7 @@ def game_create(
             rated=rated,
             replacement_approval=replacement_approval,
             replacement_grace_minutes=replacement_grace_minutes,
+            bots_fill_seats=bots_fill_seats,
             secret=secret,
             commitment=commitment(secret),
             created_by=created_by,
@@ -159,6 +161,9 @@ def game_join(
         raise GameError(f"{game.name} is full", code="game_full")
     join_rules_check(game, user)
     seat = Power.objects.create(game=game, user=user, preferences=[p.upper() for p in preferences])
+    if getattr(user, "is_bot", False) and not game.bots_seated:
+        game.bots_seated = True
+        game.save(update_fields=["bots_seated"])
     if len(seats) + 1 == len(variant.powers):
         game_start(game=game, seats=[*seats, seat], now=now or timezone.now())
     return seat
@@ -200,6 +205,7 @@ def game_start(*, game: Game, seats: list[Power], now: dt.datetime) -> Phase:
     game.current_phase = phase
     game.save(update_fields=["status", "started_at", "current_phase"])
     announcement_later("game_started_send", game_id=game.id, now=now)
+    phase_open_hooks_run(game)
     return phase
 
 

@@ -28,6 +28,7 @@ from django.utils import timezone
 
 from dipserver.games import notifications
 from dipserver.games.deadlines import deadline_after
+from dipserver.games.endings import phase_open_hooks_run
 from dipserver.games.errors import GameError
 from dipserver.games.models import Game, Order, Phase, Power
 from dipserver.games.services.announcements import PUBLISH_WINDOW, told_later
@@ -326,3 +327,5 @@ def _advance(game: Game, phase: Phase, turn: Turn, now: dt.datetime, powers: lis
     if turn.over:
         result = {"win": Game.Result.SOLO, "draw": Game.Result.DRAW}.get(turn.result, Game.Result.NO_WINNER)
         game_finish(game=game, result=result, winners=list(turn.winners), now=now)
+    else:
+        phase_open_hooks_run(game)  # bots in seats order (players app), after the commit

@@ -15,6 +15,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from dipserver.games.endings import phase_open_hooks_run, seat_taken_hooks_run
 from dipserver.games.errors import GameError
 from dipserver.games.join_rules import join_rules_check
 from dipserver.games.models import Game, Phase, Power, PressMark, SeatRequest, Tenure
@@ -37,7 +38,8 @@ def seat_hand_over(*, game_id: int, power_id: int, user: Any, now: dt.datetime |
             raise GameError(
                 f"{seat.name.title()} has been eliminated; there is nothing to take over", code="eliminated"
             )
-        if seat.user_id != user.id:
+        handed = seat.user_id != user.id
+        if handed:
             _tenure_change(seat, user, phase.index if phase else 0)
             PressMark.objects.filter(power=seat).delete()  # the newcomer has read none of it
         seat.user = user
@@ -47,6 +49,13 @@ def seat_hand_over(*, game_id: int, power_id: int, user: Any, now: dt.datetime |
         SeatRequest.objects.filter(power=seat).delete()
         if phase is not None and phase.deadline is not None:
             _grace_given(game, phase, now)
+        if handed:
+            seat_taken_hooks_run(game, seat)  # the game is told (players app), after the commit
+        if getattr(user, "is_bot", False):
+            if not game.bots_seated:
+                game.bots_seated = True
+                game.save(update_fields=["bots_seated"])
+            phase_open_hooks_run(game)  # the bot orders for the open phase at once
     return seat
 
 
