@@ -93,6 +93,7 @@ class GameDetailSerializer(serializers.Serializer[Any]):
     rated = serializers.BooleanField(help_text="Its ending changes the players' ratings.")
     replacement_approval = serializers.BooleanField(help_text="A master approves replacement players.")
     bots_fill_seats = serializers.BooleanField(help_text="Its masters may fill the empty seats with bots.")
+    bots_play_disorder = serializers.BooleanField(help_text="Bots play powers in civil disorder.")
     replacement_grace_minutes = serializers.IntegerField(help_text="A replacement's least time to order.")
     end_year = serializers.IntegerField(allow_null=True)
     has_password = serializers.BooleanField()
@@ -168,6 +169,9 @@ class GamesApi(APIView):
         )
         bots_fill_seats = serializers.BooleanField(
             default=False, help_text="Its masters may start it with bots in the empty seats (then unrated)."
+        )
+        bots_play_disorder = serializers.BooleanField(
+            default=False, help_text="A power in civil disorder is played by a bot until a person takes it."
         )
         replacement_grace_minutes = serializers.IntegerField(
             min_value=0, max_value=60 * 24 * 14, default=1440,
@@ -293,6 +297,7 @@ def game_detail_data(game_id: int, viewer: Viewer) -> dict[str, Any]:
         "rated": game.rated,
         "replacement_approval": game.replacement_approval,
         "bots_fill_seats": game.bots_fill_seats,
+        "bots_play_disorder": game.bots_play_disorder,
         "replacement_grace_minutes": game.replacement_grace_minutes,
         "end_year": game.end_year,
         "has_password": bool(game.join_password),

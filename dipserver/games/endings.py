@@ -60,3 +60,20 @@ def seat_taken_hook_add(hook: SeatTakenHook) -> None:
 def seat_taken_hooks_run(game: Game, seat: Power) -> None:
     for hook in _taken:
         hook(game, seat)
+
+
+DisorderHook = Callable[[Game, list[int]], object]
+
+_disorder: list[DisorderHook] = []
+
+
+def disorder_hook_add(hook: DisorderHook) -> None:
+    """Add ``hook``, called with the powers (ids) that fell into civil disorder in a phase just
+    processed, once the next phase is open (the players app hands them to bots where the game says so)."""
+    if hook not in _disorder:
+        _disorder.append(hook)
+
+
+def disorder_hooks_run(game: Game, power_ids: list[int]) -> None:
+    for hook in _disorder:
+        hook(game, power_ids)

@@ -72,6 +72,9 @@ class Game(models.Model):
     bots_fill_seats = models.BooleanField(
         default=False, help_text="Its game masters may start it with bots in the seats still empty."
     )
+    bots_play_disorder = models.BooleanField(
+        default=False, help_text="A power in civil disorder is played by a bot until a person takes it."
+    )
     bots_seated = models.BooleanField(
         default=False, editable=False, help_text="A bot has held a seat: bots order when a phase opens."
     )

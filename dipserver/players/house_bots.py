@@ -101,6 +101,15 @@ def seat_to_bot(*, game_id: int, power_id: int) -> Power:
     return handed
 
 
+def disorder_to_bots(game: Game, power_ids: list[int]) -> None:
+    """Powers that just fell into civil disorder (a ``games.endings`` hook, in the processing
+    transaction): where the game says so, a bot plays each until a person takes the seat."""
+    if not game.bots_play_disorder:
+        return
+    for power_id in power_ids:
+        seat_to_bot(game_id=game.id, power_id=power_id)
+
+
 def bots_play_later(game: Game) -> None:
     """A phase opened (a ``games.endings`` hook): once committed, the game's bot seats order."""
     if game.bots_seated:

@@ -85,6 +85,10 @@ class GameCreateForm(forms.Form):
         help_text="You may start the game before it is full, the site's bots in the empty seats; a game "
         "with bots is unrated.",
     )  # fmt: skip
+    bots_play_disorder = forms.BooleanField(
+        label="A bot plays a power in civil disorder", required=False,
+        help_text="Until a person takes the seat, its units follow a bot's orders instead of holding.",
+    )  # fmt: skip
     rated = forms.ChoiceField(
         label="Rated", required=False, initial="yes",
         choices=[("yes", "Rated: its ending changes the players' ratings"), ("no", "Unrated")],
@@ -172,6 +176,7 @@ class GameCreateForm(forms.Form):
             "rated": data.get("rated") != "no",
             "replacement_approval": bool(data.get("replacement_approval")),
             "bots_fill_seats": bool(data.get("bots_fill_seats")),
+            "bots_play_disorder": bool(data.get("bots_play_disorder")),
             "replacement_grace_minutes": _or(data.get("replacement_grace_minutes"), 1440),
             **board,
         }

@@ -87,6 +87,7 @@ def test_the_create_form_sets_the_options_for_players(browser, live_server, shoo
     page.get_by_label("Civil disorder after this many missed phases in a row").fill("3")
     page.get_by_label("I approve replacement players").check()
     page.get_by_label("Fill empty seats with bots").check()
+    page.get_by_label("A bot plays a power in civil disorder").check()
     page.get_by_label("Rated").select_option("no")
     shoot(page, "create-options")
     page.get_by_role("button", name="Create the game").click()
@@ -96,3 +97,4 @@ def test_the_create_form_sets_the_options_for_players(browser, live_server, shoo
         game = Game.objects.get(name="Options for players")
     assert (game.min_reliability, game.min_rating, game.missed_limit) == (70, 1.5, 3)
     assert (game.replacement_approval, game.bots_fill_seats, game.rated) == (True, True, False)
+    assert game.bots_play_disorder

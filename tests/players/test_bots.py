@@ -10,14 +10,14 @@ from rest_framework.test import APIClient
 
 from dipserver.accounts.tokens import token_create
 from dipserver.games.errors import GameError
-from dipserver.games.models import Game, Order, Power
+from dipserver.games.models import Game, Order, Power, Tenure
 from dipserver.games.services.games import game_create, game_join
 from dipserver.games.services.phases import phase_process
 from dipserver.games.services.powers import power_civil_disorder_set
 from dipserver.games.services.seats import seat_take
 from dipserver.players.house_bots import bots_play, game_fill_with_bots, seat_to_bot
 from tests.factories import UserFactory
-from tests.players.conftest import START, seat, started_game
+from tests.players.conftest import START, play, seat, started_game
 
 
 def api(user) -> APIClient:
@@ -103,3 +103,21 @@ def test_the_api_lets_only_the_master_fill_seats_with_bots(users):
 
     assert refused.status_code == 403
     assert done.status_code == 200 and done.json()["status"] == "active"
+
+
+def test_where_the_game_says_so_a_bot_plays_a_power_that_falls_into_civil_disorder(users):
+    game = started_game(users, missed_limit=1, bots_play_disorder=True)
+    others = ["AUSTRIA", "ENGLAND", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
+    play(game, others)
+
+    france = seat(game, "FRANCE")
+    assert france.user.is_bot and france.seat_open  # played by a bot, still offered to people
+    assert Tenure.objects.get(power=france, user=france.user).from_index == 1  # from the next phase
+
+
+def test_without_the_option_a_power_in_civil_disorder_waits_for_a_person(users):
+    game = started_game(users, missed_limit=1)
+    play(game, ["AUSTRIA", "ENGLAND", "GERMANY", "ITALY", "RUSSIA", "TURKEY"])
+
+    assert not seat(game, "FRANCE").user.is_bot
+    assert seat(game, "FRANCE").status == Power.Status.CIVIL_DISORDER

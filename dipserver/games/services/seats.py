@@ -47,8 +47,8 @@ def seat_hand_over(*, game_id: int, power_id: int, user: Any, now: dt.datetime |
         seat.draw_vote, seat.concede_to = False, ""
         seat.save()
         SeatRequest.objects.filter(power=seat).delete()
-        if phase is not None and phase.deadline is not None:
-            _grace_given(game, phase, now)
+        if phase is not None and phase.deadline is not None and not getattr(user, "is_bot", False):
+            _grace_given(game, phase, now)  # (a bot needs no time to find its feet)
         if handed:
             seat_taken_hooks_run(game, seat)  # the game is told (players app), after the commit
         if getattr(user, "is_bot", False):
