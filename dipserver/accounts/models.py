@@ -36,6 +36,9 @@ class User(AbstractUser):
         editable=False,
         help_text="Part of the deadlines feed's signed address; a new one makes the old address invalid.",
     )
+    is_bot = models.BooleanField(
+        "bot", default=False, help_text="A program playing through the API; named as a bot wherever it plays."
+    )
 
 
 class NotificationPreferences(models.Model):

@@ -85,6 +85,8 @@ GAME_ERROR_STATUSES = {
     # 403: the caller may not do this at all.
     "not_a_player": status.HTTP_403_FORBIDDEN,  # a write for a game the caller plays no power in
     "wrong_password": status.HTTP_403_FORBIDDEN,  # joining a game with a password
+    "reliability_too_low": status.HTTP_403_FORBIDDEN,  # below the game's minimum reliability to take a seat
+    "rating_too_low": status.HTTP_403_FORBIDDEN,  # below the game's minimum rating to take a seat
     "not_yours": status.HTTP_403_FORBIDDEN,  # a webhook on a game the caller neither plays nor runs
     # 404: what the request names does not exist (or is not the caller's).
     "not_found": status.HTTP_404_NOT_FOUND,  # e.g. a token that is not the caller's (or not active)
@@ -94,6 +96,7 @@ GAME_ERROR_STATUSES = {
     "already_started": status.HTTP_409_CONFLICT,  # joining or leaving once the game has begun
     "already_joined": status.HTTP_409_CONFLICT,  # the caller already has a seat in the game
     "game_full": status.HTTP_409_CONFLICT,
+    "no_bots": status.HTTP_409_CONFLICT,  # the game was not created to take bots in its seats
     "not_in_play": status.HTTP_409_CONFLICT,  # the game is over (or not yet, or not now) in play
     "paused": status.HTTP_409_CONFLICT,  # orders wait until the game resumes
     "not_paused": status.HTTP_409_CONFLICT,

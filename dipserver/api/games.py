@@ -46,6 +46,9 @@ class _SeatSerializer(serializers.Serializer[Any]):
     seat = serializers.IntegerField()
     power = serializers.CharField(allow_null=True, help_text="Null until the game starts.")
     player = serializers.CharField(allow_null=True, help_text="Hidden (null) in anonymous games.")
+    is_bot = serializers.BooleanField(
+        help_text="The seat is held by a bot (shown even where players are not)."
+    )
     status = power_status()
     ready = serializers.BooleanField()
     missed_phases = serializers.IntegerField()
@@ -84,6 +87,14 @@ class GameDetailSerializer(serializers.Serializer[Any]):
     deadline_zone = serializers.CharField()
     grace_minutes = serializers.IntegerField()
     vacation_days = serializers.IntegerField(help_text="Each player's vacation allowance for the game.")
+    missed_limit = serializers.IntegerField(help_text="Phases missed in a row before civil disorder.")
+    min_reliability = serializers.IntegerField(help_text="Reliability (%) a player needs to take a seat.")
+    min_rating = serializers.FloatField(allow_null=True, help_text="Rating a player needs to take a seat.")
+    rated = serializers.BooleanField(help_text="Its ending changes the players' ratings.")
+    replacement_approval = serializers.BooleanField(help_text="A master approves replacement players.")
+    bots_fill_seats = serializers.BooleanField(help_text="Its masters may fill the empty seats with bots.")
+    bots_play_disorder = serializers.BooleanField(help_text="Bots play powers in civil disorder.")
+    replacement_grace_minutes = serializers.IntegerField(help_text="A replacement's least time to order.")
     end_year = serializers.IntegerField(allow_null=True)
     has_password = serializers.BooleanField()
     commitment = serializers.CharField(help_text="sha256 of the secret, public from the start.")
@@ -144,6 +155,28 @@ class GamesApi(APIView):
         assignment = serializers.ChoiceField(choices=Game.Assignment.values, default=Game.Assignment.RANDOM)
         missed_limit = serializers.IntegerField(min_value=1, max_value=100, default=2)
         vacation_days = serializers.IntegerField(min_value=0, max_value=365, default=0)
+        min_reliability = serializers.IntegerField(
+            min_value=0, max_value=100, default=0,
+            help_text="Percent of their phases due a player must have ordered in to take a seat (0: anyone).",
+        )  # fmt: skip
+        min_rating = serializers.FloatField(
+            required=False, allow_null=True, min_value=-1000, max_value=1000,
+            help_text="Rating in the variant's family a player needs to take a seat (null: anyone).",
+        )  # fmt: skip
+        rated = serializers.BooleanField(default=True, help_text="Its ending changes the players' ratings.")
+        replacement_approval = serializers.BooleanField(
+            default=False, help_text="A replacement takes an open seat only once a game master approves."
+        )
+        bots_fill_seats = serializers.BooleanField(
+            default=False, help_text="Its masters may start it with bots in the empty seats (then unrated)."
+        )
+        bots_play_disorder = serializers.BooleanField(
+            default=False, help_text="A power in civil disorder is played by a bot until a person takes it."
+        )
+        replacement_grace_minutes = serializers.IntegerField(
+            min_value=0, max_value=60 * 24 * 14, default=1440,
+            help_text="A replacement has at least this long before the open phase's deadline.",
+        )  # fmt: skip
         end_year = serializers.IntegerField(min_value=1, max_value=9999, required=False, allow_null=True)
         powers = serializers.IntegerField(
             min_value=GENERATED_POWERS[0], max_value=GENERATED_POWERS[1], required=False, allow_null=True,
@@ -228,6 +261,7 @@ def game_detail_data(game_id: int, viewer: Viewer) -> dict[str, Any]:
             "player": (p.user.username if p.user else None)
             if players or (seat and seat.id == p.id)
             else None,
+            "is_bot": bool(p.user and p.user.is_bot),
             "status": p.status,
             "ready": p.ready,
             "missed_phases": p.missed_phases,
@@ -257,6 +291,14 @@ def game_detail_data(game_id: int, viewer: Viewer) -> dict[str, Any]:
         "deadline_zone": game.deadline_zone,
         "grace_minutes": game.grace_minutes,
         "vacation_days": game.vacation_days,
+        "missed_limit": game.missed_limit,
+        "min_reliability": game.min_reliability,
+        "min_rating": game.min_rating,
+        "rated": game.rated,
+        "replacement_approval": game.replacement_approval,
+        "bots_fill_seats": game.bots_fill_seats,
+        "bots_play_disorder": game.bots_play_disorder,
+        "replacement_grace_minutes": game.replacement_grace_minutes,
         "end_year": game.end_year,
         "has_password": bool(game.join_password),
         "commitment": game.commitment,

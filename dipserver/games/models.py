@@ -59,6 +59,28 @@ class Game(models.Model):
         default=2, help_text="Missed phases in a row before a power is in civil disorder."
     )
     vacation_days = models.PositiveSmallIntegerField(default=0, help_text="Per player, for the game.")
+    min_reliability = models.PositiveSmallIntegerField(
+        default=0, help_text="Percent of phases due a player must have ordered in to take a seat (0: anyone)."
+    )
+    min_rating = models.FloatField(
+        null=True, blank=True, help_text="Rating (in the variant's family) a player needs to take a seat."
+    )
+    rated = models.BooleanField(default=True, help_text="Its ending changes the players' ratings.")
+    replacement_approval = models.BooleanField(
+        default=False, help_text="A replacement takes an open seat only once a game master approves."
+    )
+    bots_fill_seats = models.BooleanField(
+        default=False, help_text="Its game masters may start it with bots in the seats still empty."
+    )
+    bots_play_disorder = models.BooleanField(
+        default=False, help_text="A power in civil disorder is played by a bot until a person takes it."
+    )
+    bots_seated = models.BooleanField(
+        default=False, editable=False, help_text="A bot has held a seat: bots order when a phase opens."
+    )
+    replacement_grace_minutes = models.PositiveIntegerField(
+        default=1440, help_text="A replacement has at least this long before the open phase's deadline."
+    )
     end_year = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Ends with no winner.")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.FORMING, db_index=True)
     result = models.CharField(max_length=12, choices=Result.choices, default=Result.NONE, blank=True)
@@ -310,3 +332,42 @@ class Announcement(models.Model):
 
     def __str__(self) -> str:
         return f"{self.sender} of game {self.game_id}"
+
+
+class Tenure(models.Model):
+    """Who held a seat, from which phase on: written when the game starts and at each replacement, so
+    what a player did (reliability, results) is read from the stored phases and orders of the phases
+    they held, never from a counter. ``until_index`` is the first phase no longer theirs (null: theirs
+    still)."""
+
+    power = models.ForeignKey(Power, on_delete=models.CASCADE, related_name="tenures")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="tenures"
+    )
+    from_index = models.PositiveIntegerField(help_text="The first phase (Phase.index) the player held.")
+    until_index = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The first phase no longer theirs; null: they hold it still."
+    )
+
+    class Meta:
+        ordering = ["power", "from_index", "id"]
+        indexes = [models.Index(fields=["user", "power"], name="games_tenure_user")]
+
+    def __str__(self) -> str:
+        return f"user {self.user_id} on seat {self.power_id} from phase {self.from_index}"
+
+
+class SeatRequest(models.Model):
+    """A player asking for an open seat in a game whose masters approve replacements; gone once
+    approved (the seat is theirs) or declined."""
+
+    power = models.ForeignKey(Power, on_delete=models.CASCADE, related_name="requests")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [models.UniqueConstraint(fields=["power", "user"], name="games_seatrequest_once")]
+
+    def __str__(self) -> str:
+        return f"user {self.user_id} asks for seat {self.power_id}"

@@ -294,3 +294,17 @@ def orders_short(phase_id: int, power_ids: Iterable[int]) -> dict[int, tuple[int
 def orders_state(done: int, units: int) -> str:
     """How far a power's orders are, as a reminder says it."""
     return "no orders yet" if done == 0 else f"{done} of {units} units have orders"
+
+
+def open_seats(*, exclude_user: Any = None) -> list[Power]:
+    """Seats offered to a replacement in games in play, their games and current phases loaded, the
+    games' oldest first; without the games ``exclude_user`` already plays in."""
+    seats = (
+        Power.objects.filter(seat_open=True, game__status__in=(Game.Status.ACTIVE, Game.Status.PAUSED))
+        .exclude(status=Power.Status.ELIMINATED)
+        .select_related("game", "game__current_phase")
+        .order_by("game_id", "name")
+    )
+    if exclude_user is not None and exclude_user.is_authenticated:
+        seats = seats.exclude(game__powers__user=exclude_user)
+    return list(seats[:100])

@@ -41,6 +41,11 @@ def _field(choice: Choice) -> forms.Field:
     return forms.CharField(label=choice.label, required=False, max_length=100, help_text=help_text)
 
 
+def _or(value: int | None, default: int) -> int:
+    """A number left empty is the default (0 stays 0)."""
+    return default if value is None else value
+
+
 class GameCreateForm(forms.Form):
     name = forms.CharField(max_length=100)
     variant = forms.ChoiceField()
@@ -53,6 +58,41 @@ class GameCreateForm(forms.Form):
     password = forms.CharField(
         label="Password to join (optional)", max_length=128, required=False, widget=forms.PasswordInput
     )
+    missed_limit = forms.IntegerField(
+        label="Civil disorder after this many missed phases in a row",
+        min_value=1, max_value=100, initial=2, required=False,
+        help_text="A power in civil disorder is offered to a replacement player in the lobby.",
+    )  # fmt: skip
+    min_reliability = forms.IntegerField(
+        label="Minimum reliability to join (%)", min_value=0, max_value=100, initial=0, required=False,
+        help_text="The share of their phases due a player has given orders in; 0 lets anyone join, and a "
+        "newcomer with no phase due yet joins any game.",
+    )  # fmt: skip
+    min_rating = forms.FloatField(
+        label="Minimum rating to join (optional)", min_value=-1000, max_value=1000, required=False,
+        help_text="In the variant's family, as the leaderboard shows it; a newcomer's rating is 0.",
+    )  # fmt: skip
+    replacement_approval = forms.BooleanField(
+        label="I approve replacement players", required=False,
+        help_text="Left unticked, anyone meeting the minimums takes an open seat at once.",
+    )  # fmt: skip
+    replacement_grace_minutes = forms.IntegerField(
+        label="Minutes a replacement has at least before the deadline", min_value=0, max_value=60 * 24 * 14,
+        initial=1440, required=False,
+    )  # fmt: skip
+    bots_fill_seats = forms.BooleanField(
+        label="Fill empty seats with bots", required=False,
+        help_text="You may start the game before it is full, the site's bots in the empty seats; a game "
+        "with bots is unrated.",
+    )  # fmt: skip
+    bots_play_disorder = forms.BooleanField(
+        label="A bot plays a power in civil disorder", required=False,
+        help_text="Until a person takes the seat, its units follow a bot's orders instead of holding.",
+    )  # fmt: skip
+    rated = forms.ChoiceField(
+        label="Rated", required=False, initial="yes",
+        choices=[("yes", "Rated: its ending changes the players' ratings"), ("no", "Unrated")],
+    )  # fmt: skip
 
     def __init__(self, *args: Any, variants: list[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -130,5 +170,13 @@ class GameCreateForm(forms.Form):
             "deadline_zone": data["deadline_zone"],
             "end_year": data["end_year"],
             "join_password": data["password"],
+            "missed_limit": data.get("missed_limit") or 2,  # left empty: the usual two
+            "min_reliability": data.get("min_reliability") or 0,
+            "min_rating": data.get("min_rating"),
+            "rated": data.get("rated") != "no",
+            "replacement_approval": bool(data.get("replacement_approval")),
+            "bots_fill_seats": bool(data.get("bots_fill_seats")),
+            "bots_play_disorder": bool(data.get("bots_play_disorder")),
+            "replacement_grace_minutes": _or(data.get("replacement_grace_minutes"), 1440),
             **board,
         }

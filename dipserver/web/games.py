@@ -15,8 +15,9 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from dipserver.games import selectors
 from dipserver.games.errors import GameError
-from dipserver.games.models import Game, Order, Power
+from dipserver.games.models import Game, Order, Power, SeatRequest
 from dipserver.games.services import games as game_services
+from dipserver.games.services import seats as seat_services
 from dipserver.games.services.common import phase_title
 from dipserver.games.variants import game_variant
 from dipserver.notices.selectors import press_unread_of, unread_of
@@ -38,8 +39,60 @@ def lobby(request: HttpRequest) -> HttpResponse:
         open_games.append({"game": game, "seats": game.seats, "size": len(facts["powers"]), **_label(facts)})
     # A newcomer's first question is what each variant does: its rules page is one click away here.
     variants = [variant_facts(slug) for slug, _ in variant_choices()]
-    context = {"open_games": open_games, "my_games": mine, "variants": variants, **_watchable(request)}
+    context = {
+        "open_games": open_games,
+        "my_games": mine,
+        "variants": variants,
+        "open_seats": selectors.open_seats(exclude_user=request.user),
+        "seat_requests": _seat_requests(request.user),
+        **_watchable(request),
+    }
     return render(request, "web/lobby.html", context)
+
+
+def _seat_requests(user: Any) -> list[SeatRequest]:
+    """Requests for open seats in the games ``user`` masters, for them to decide."""
+    if not user.is_authenticated:
+        return []
+    asks = SeatRequest.objects.filter(power__game__masters=user).select_related("power__game", "user")
+    return list(asks.order_by("id")[:50])
+
+
+@login_required
+@require_POST
+def seat_take(request: HttpRequest, game_id: int, seat_id: int) -> HttpResponse:
+    """Take an open seat (the API's POST .../seats/<seat>/take)."""
+    if not Power.objects.filter(id=seat_id, game_id=game_id).exists():
+        raise Http404(f"There is no seat {seat_id} in game {game_id}.")
+    try:
+        taken = seat_services.seat_take(power_id=seat_id, user=request.user)
+    except GameError as exc:
+        messages.error(request, f"You could not take the seat: {exc}.")
+        return redirect("lobby")
+    if isinstance(taken, SeatRequest):
+        messages.success(request, "You asked for the seat; a game master of the game decides.")
+        return redirect("lobby")
+    messages.success(request, f"You play {taken.name.title()} now: its press is yours to read.")
+    return redirect("game", game_id=game_id)
+
+
+@login_required
+@require_POST
+def seat_request_decide(request: HttpRequest, request_id: int) -> HttpResponse:
+    """A game master approves (``approve=1``) or declines a request for a seat in their game."""
+    ask = SeatRequest.objects.filter(id=request_id, power__game__masters=request.user.id).first()
+    if ask is None:
+        raise Http404(f"There is no seat request {request_id} in a game you master.")
+    try:
+        if request.POST.get("approve"):
+            seat_services.seat_request_approve(request_id=ask.id)
+            messages.success(request, f"{ask.user} plays {ask.power.name.title()} now.")
+        else:
+            seat_services.seat_request_decline(request_id=ask.id)
+            messages.success(request, f"You declined {ask.user}'s request.")
+    except GameError as exc:
+        messages.error(request, str(exc))
+    return redirect("lobby")
 
 
 def _with_unread(user: Any, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

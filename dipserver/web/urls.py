@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from dipserver.web import account, account_tokens, account_webhooks, accounts, games, inbox, variants
+from dipserver.web import account, account_tokens, account_webhooks, accounts, games, inbox, players, variants
 
 urlpatterns = [
     path("accounts/signup/", accounts.signup, name="signup"),
@@ -23,6 +23,10 @@ urlpatterns = [
     path("games/<int:game_id>/", games.game_page, name="game"),
     path("games/<int:game_id>/join/", games.game_join, name="game-join"),
     path("games/<int:game_id>/leave/", games.game_leave, name="game-leave"),
+    path("games/<int:game_id>/seats/<int:seat_id>/take/", games.seat_take, name="seat-take"),
+    path("seat-requests/<int:request_id>/", games.seat_request_decide, name="seat-request-decide"),
+    path("players/<str:username>/", players.profile_page, name="player"),
+    path("leaderboard/", players.leaderboard_page, name="leaderboard"),
     path("variants/<slug:slug>/", variants.variant_page, name="variant"),
     path("variants/<slug:slug>/seasons/<int:step>.svg", variants.season_map, name="variant-season-map"),
 ]

@@ -71,7 +71,9 @@ def test_a_first_order_or_a_ready_flag_changes_an_observers_tag(game: Game, outs
 def test_a_player_replaced_in_an_anonymous_game_changes_only_the_masters_tag(
     players, master, outsider
 ) -> None:
-    game = start_game(players, master, press="anonymous")
+    # No grace period for the newcomer: a deadline moved on is news for everyone, which is not what this
+    # test is about (who plays is).
+    game = start_game(players, master, press="anonymous", replacement_grace_minutes=0)
     observer, boss = client_for(outsider), client_for(master)
     watched, mastered = observer.get(_path(game))["ETag"], boss.get(_path(game))["ETag"]
     seat = observer.get(_path(game)).json()["powers"][0]["seat"]

@@ -22,6 +22,7 @@ def other_than_default(field: models.Field[Any, Any]) -> Any:
         (models.DateField, LATER.date()),
         (models.TimeField, dt.time(6, 15)),
         (models.IntegerField, 7),  # every integer kind, the positive ones too
+        (models.FloatField, 2.5 if default != 2.5 else 3.5),
         (models.JSONField, {"carried": [1, "two"]}),
         (models.CharField, "carried"),
         (models.TextField, "carried text"),

@@ -21,11 +21,14 @@ from dipserver.games.models import (
     Power,
     PressMark,
     Reminder,
+    SeatRequest,
+    Tenure,
     VariantArchive,
 )
 from dipserver.games.services.games import game_concede, game_create, game_draw_vote, game_join, game_pause
 from dipserver.games.services.orders import orders_submit, power_ready_set
 from dipserver.games.services.phases import phase_process, phase_reminders_sweep
+from dipserver.games.services.powers import power_civil_disorder_set, power_seat_take
 from dipserver.games.services.press import message_send, press_mark_read, press_post
 from dipserver.games.services.transfer import game_export, game_import
 from tests.server.conftest import START, seat
@@ -70,6 +73,9 @@ def built(users: list[Any], variant: str) -> Game:
     press_mark_read(game_id=game.id, user=first.user, channel=second.name)
     game.refresh_from_db()
     phase_reminders_sweep(now=game.current_phase.deadline - dt.timedelta(hours=1))
+    power_civil_disorder_set(power_id=third.id)
+    Game.objects.filter(id=game.id).update(replacement_approval=True)
+    power_seat_take(power_id=third.id, user=users[-1])  # waits for a master's approval
     game_pause(game_id=game.id, now=when + dt.timedelta(hours=1))
     return Game.objects.get(id=game.id)
 
@@ -86,6 +92,8 @@ def rows_of(game: Game) -> dict[type[models.Model], Any]:
         PressMark: PressMark.objects.filter(power__game=game).order_by("power__name", "channel"),
         Reminder: Reminder.objects.filter(phase__game=game).order_by("phase__index", "user__username"),
         Announcement: Announcement.objects.filter(game=game).order_by("id"),
+        Tenure: Tenure.objects.filter(power__game=game).order_by("power__name", "from_index"),
+        SeatRequest: SeatRequest.objects.filter(power__game=game).order_by("power__name", "user__username"),
     }
 
 

@@ -13,9 +13,11 @@ from django.utils import timezone
 from dipserver import engine
 from dipserver.engine import Variant, commitment, draw, load_timeline, open_modules
 from dipserver.games.deadlines import deadline_after, phase_minutes_checked, zone_checked
+from dipserver.games.endings import game_end_hooks_run, phase_open_hooks_run
 from dipserver.games.errors import GameError
+from dipserver.games.join_rules import join_rules_check
 from dipserver.games.mappers import modules_json, snapshot_from
-from dipserver.games.models import Game, Phase, Power
+from dipserver.games.models import Game, Phase, Power, Tenure
 from dipserver.games.services.announcements import announcement_later
 from dipserver.games.services.common import (
     game_locked,
@@ -43,6 +45,13 @@ def game_create(
     missed_limit: int = 2,
     vacation_days: int = 0,
     end_year: int | None = None,
+    min_reliability: int = 0,
+    min_rating: float | None = None,
+    rated: bool = True,
+    replacement_approval: bool = False,
+    replacement_grace_minutes: int = 1440,
+    bots_fill_seats: bool = False,
+    bots_play_disorder: bool = False,
     masters: Iterable[Any] = (),
     powers: int | None = None,
     seed: str | None = None,
@@ -67,6 +76,8 @@ def game_create(
         raise GameError(f"Power assignment is 'random' or 'preference', not {assignment!r}")
     zone_checked(deadline_zone)
     end_year = end_year_checked(engine_variant, end_year)
+    if not 0 <= min_reliability <= 100:
+        raise GameError(f"The minimum reliability is a percentage from 0 to 100, not {min_reliability}")
     with transaction.atomic():
         game = Game.objects.create(
             name=name.strip(),
@@ -84,6 +95,13 @@ def game_create(
             missed_limit=missed_limit,
             vacation_days=vacation_days,
             end_year=end_year,
+            min_reliability=min_reliability,
+            min_rating=min_rating,
+            rated=rated,
+            replacement_approval=replacement_approval,
+            replacement_grace_minutes=replacement_grace_minutes,
+            bots_fill_seats=bots_fill_seats,
+            bots_play_disorder=bots_play_disorder,
             secret=secret,
             commitment=commitment(secret),
             created_by=created_by,
@@ -143,7 +161,11 @@ def game_join(
         )
     if len(seats) >= len(variant.powers):
         raise GameError(f"{game.name} is full", code="game_full")
+    join_rules_check(game, user)
     seat = Power.objects.create(game=game, user=user, preferences=[p.upper() for p in preferences])
+    if getattr(user, "is_bot", False) and not game.bots_seated:
+        game.bots_seated = True
+        game.save(update_fields=["bots_seated"])
     if len(seats) + 1 == len(variant.powers):
         game_start(game=game, seats=[*seats, seat], now=now or timezone.now())
     return seat
@@ -169,6 +191,7 @@ def game_start(*, game: Game, seats: list[Power], now: dt.datetime) -> Phase:
         seat.name = names[seat.id]
         seat.vacation_days_left = game.vacation_days
     Power.objects.bulk_update(seats, ["name", "vacation_days_left"])
+    Tenure.objects.bulk_create(Tenure(power=seat, user_id=seat.user_id, from_index=0) for seat in seats)
     phase = Phase.objects.create(
         game=game,
         index=0,
@@ -184,6 +207,7 @@ def game_start(*, game: Game, seats: list[Power], now: dt.datetime) -> Phase:
     game.current_phase = phase
     game.save(update_fields=["status", "started_at", "current_phase"])
     announcement_later("game_started_send", game_id=game.id, now=now)
+    phase_open_hooks_run(game)
     return phase
 
 
@@ -291,6 +315,7 @@ def game_finish(*, game: Game, result: str, winners: list[str], now: dt.datetime
     game.finished_at = now or timezone.now()
     game.save(update_fields=["status", "result", "winners", "finished_at"])
     announcement_later("game_ended_send", game_id=game.id, now=game.finished_at)
+    game_end_hooks_run(game)  # ratings (players app), in this transaction
     if game.current_phase_id:
         Phase.objects.filter(id=game.current_phase_id, status=Phase.Status.OPEN).update(deadline=None)
 

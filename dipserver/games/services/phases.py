@@ -28,6 +28,7 @@ from django.utils import timezone
 
 from dipserver.games import notifications
 from dipserver.games.deadlines import deadline_after
+from dipserver.games.endings import disorder_hooks_run, phase_open_hooks_run
 from dipserver.games.errors import GameError
 from dipserver.games.models import Game, Order, Phase, Power
 from dipserver.games.services.announcements import PUBLISH_WINDOW, told_later
@@ -78,8 +79,12 @@ def phase_process(*, phase_id: int, now: dt.datetime | None = None, force: bool 
         if not _record(phase, turn, now):  # (only without row locks: SQLite's writers take turns instead)
             transaction.set_rollback(True)
             return Processed.NOT_DUE
+        steady = {p.id for p in powers if p.status != Power.Status.ACTIVE}
         _missed_orders(game, powers, acting, texts, turn)
         _advance(game, phase, turn, now, powers)
+        fallen = [p.id for p in powers if p.status == Power.Status.CIVIL_DISORDER and p.id not in steady]
+        if fallen and not turn.over:
+            disorder_hooks_run(game, fallen)  # bots take them over where the game says so (players app)
         # Queued even when nobody has an address: every player's inbox, and webhooks, hear the results.
         told_later("phase_results_send", {"phase_id": phase_id})
     return Processed.DONE
@@ -326,3 +331,5 @@ def _advance(game: Game, phase: Phase, turn: Turn, now: dt.datetime, powers: lis
     if turn.over:
         result = {"win": Game.Result.SOLO, "draw": Game.Result.DRAW}.get(turn.result, Game.Result.NO_WINNER)
         game_finish(game=game, result=result, winners=list(turn.winners), now=now)
+    else:
+        phase_open_hooks_run(game)  # bots in seats order (players app), after the commit

@@ -10,30 +10,17 @@ from django.db import transaction
 from django.utils import timezone
 
 from dipserver.games.errors import GameError
-from dipserver.games.models import Game, Phase, Power
+from dipserver.games.models import Game, Phase, Power, SeatRequest
 from dipserver.games.services.common import game_locked, phase_locked, powers_locked, seat_of
+from dipserver.games.services.seats import seat_hand_over, seat_take
 
 
-@transaction.atomic
-def power_replace(*, power_id: int, user: Any) -> Power:
-    """Give a seat to a new player (a game master's action, or a volunteer taking an offered seat)."""
+def power_replace(*, power_id: int, user: Any, now: dt.datetime | None = None) -> Power:
+    """Give a seat to a new player (a game master's action): ``seats.seat_hand_over``."""
     game_id = Power.objects.filter(id=power_id).values_list("game_id", flat=True).first()
     if game_id is None:
         raise GameError(f"There is no seat {power_id}", code="not_found")
-    game = game_locked(game_id)
-    powers = powers_locked(game)
-    seat = next(p for p in powers if p.id == power_id)
-    if any(p.user_id == user.id for p in powers if p.id != power_id):
-        raise GameError(f"{user} already plays another power in {game.name}", code="already_joined")
-    if seat.status == Power.Status.ELIMINATED:
-        raise GameError(
-            f"{seat.name.title()} has been eliminated; there is nothing to take over", code="eliminated"
-        )
-    seat.user = user
-    seat.status, seat.missed_phases, seat.seat_open, seat.ready = Power.Status.ACTIVE, 0, False, False
-    seat.draw_vote, seat.concede_to = False, ""
-    seat.save()
-    return seat
+    return seat_hand_over(game_id=game_id, power_id=power_id, user=user, now=now)
 
 
 @transaction.atomic
@@ -89,14 +76,6 @@ def away_deadline(game: Game, deadline: dt.datetime, seats: Iterable[Power] | No
     return max(back, default=deadline)
 
 
-@transaction.atomic
-def power_seat_take(*, power_id: int, user: Any) -> Power:
-    """A volunteer takes a seat that was offered after civil disorder."""
-    seat = Power.objects.filter(id=power_id).select_related("game").first()
-    if seat is None:
-        raise GameError(f"There is no seat {power_id}", code="not_found")
-    if not seat.seat_open:
-        raise GameError(
-            f"{seat.name.title()} in {seat.game.name} is not looking for a new player", code="seat_not_open"
-        )
-    return power_replace(power_id=power_id, user=user)
+def power_seat_take(*, power_id: int, user: Any, now: dt.datetime | None = None) -> Power | SeatRequest:
+    """A volunteer takes a seat that was offered after civil disorder (``seats.seat_take``)."""
+    return seat_take(power_id=power_id, user=user, now=now)

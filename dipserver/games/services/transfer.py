@@ -4,7 +4,8 @@ Format ``dipserver-game/2``: ``game`` (every field: settings, result, the secret
 masters — and every time), ``powers`` (seats with readiness, draw votes, concessions), ``phases`` (every
 snapshot, the orders as adjudicated, results, map-change events and times), ``order_rows`` (every order
 given, with when), ``messages`` (press with its anonymity, idempotency key and time sent),
-``press_marks`` (how far each power has read each channel), ``reminders`` (the deadline reminders
+``press_marks`` (how far each power has read each channel), ``tenures`` (who held each seat from which
+phase to which), ``seat_requests`` (players asking for an open seat), ``reminders`` (the deadline reminders
 announced, so an imported game reminds nobody twice) and ``announcements`` (its events not yet told on
 every channel: the importing server's sweep tells them, as it does a phase's untold results). Rows carry
 every value field of their model (``transfer_rows``), so a field added to a model travels without a
@@ -33,6 +34,8 @@ from dipserver.games.models import (
     Power,
     PressMark,
     Reminder,
+    SeatRequest,
+    Tenure,
     VariantArchive,
 )
 from dipserver.games.results_upgrade import phases_filled
@@ -81,6 +84,16 @@ def game_export(*, game_id: int) -> dict[str, Any]:
             {**row_out(m), "id": m.id, "sender": m.sender.name if m.sender else None} for m in messages
         ],
         "press_marks": [{**row_out(m), "power": m.power.name} for m in marks],
+        "tenures": [
+            {**row_out(t), "power": t.power.name, "user": t.user.username if t.user else None}
+            for t in Tenure.objects.filter(power__game=game).select_related("power", "user").order_by("id")
+        ],
+        "seat_requests": [
+            {**row_out(r), "power": r.power.name, "user": r.user.username}
+            for r in SeatRequest.objects.filter(power__game=game)
+            .select_related("power", "user")
+            .order_by("id")
+        ],
         "reminders": [
             {**row_out(r), "phase": r.phase.index, "user": r.user.username}
             for r in Reminder.objects.filter(phase__game=game).select_related("phase", "user").order_by("id")
@@ -124,6 +137,7 @@ def game_import(*, data: dict[str, Any], masters: Iterable[Any] = ()) -> Game:
         game, data["messages"], by_name, anonymous=spec["press"] == Game.Press.ANONYMOUS
     )
     _marks_import(data.get("press_marks", []), by_name, new_ids)
+    _seats_import(data, by_name)
     # A reminder of a player who has no account here is nobody's to keep.
     reminders = [r for r in data.get("reminders", []) if r["user"] in users]
     bulk_create_as_given(
@@ -149,6 +163,29 @@ def _users(data: dict[str, Any]) -> dict[str, Any]:
     spec = data["game"]
     names = {p["user"] for p in data["powers"]} | {spec.get("created_by"), *spec.get("masters", ())}
     return {u.username: u for u in get_user_model().objects.filter(username__in=names - {None})}
+
+
+def _seats_import(data: dict[str, Any], by_name: dict[str, Power]) -> None:
+    """Who held each seat, and who asks for an open one (a request of someone without an account here
+    is nobody's; a tenure keeps its phases with no player)."""
+    tenures = [t for t in data.get("tenures", []) if t["power"] in by_name]
+    asks = [r for r in data.get("seat_requests", []) if r["power"] in by_name]
+    named = {t["user"] for t in tenures} | {r["user"] for r in asks}
+    users = {u.username: u for u in get_user_model().objects.filter(username__in=named - {None})}
+    bulk_create_as_given(
+        Tenure,
+        [Tenure(power=by_name[t["power"]], user=users.get(t["user"]), **row_in(Tenure, t)) for t in tenures],
+        tenures,
+    )
+    asks = [r for r in asks if r["user"] in users]
+    bulk_create_as_given(
+        SeatRequest,
+        [
+            SeatRequest(power=by_name[r["power"]], user=users[r["user"]], **row_in(SeatRequest, r))
+            for r in asks
+        ],
+        asks,
+    )
 
 
 def _archive_import(data: dict[str, Any]) -> None:
