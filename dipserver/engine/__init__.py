@@ -24,6 +24,9 @@ if TYPE_CHECKING:
     from dipserver.engine.adjudicate import adjudicate as adjudicate_phase
     from dipserver.engine.board import Board as Board
     from dipserver.engine.board import board_for as board_for
+    from dipserver.engine.checks import CheckReport as CheckReport
+    from dipserver.engine.checks import Finding as Finding
+    from dipserver.engine.checks import check_variant as check_variant
     from dipserver.engine.chronicle import HOOK_WORDS as HOOK_WORDS
     from dipserver.engine.chronicle import event_text as event_text
     from dipserver.engine.conversions import check_conversion as check_conversion
@@ -133,6 +136,7 @@ __all__ = [
     "Board",
     "Build",
     "Change",
+    "CheckReport",
     "ConversionOrder",
     "ConvertToArmy",
     "ConvertToFleet",
@@ -140,6 +144,7 @@ __all__ = [
     "Disband",
     "Dislodged",
     "Drawing",
+    "Finding",
     "GameOutcome",
     "GameResult",
     "Hold",
@@ -187,6 +192,7 @@ __all__ = [
     "apply_hook",
     "board_for",
     "check_conversion",
+    "check_variant",
     "coast_of",
     "commitment",
     "conversion_text",
