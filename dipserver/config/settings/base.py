@@ -42,6 +42,7 @@ INSTALLED_APPS = [
     "dipserver.mail",  # the outbox: every mail is a row, sent by a Celery task (notify)
     "dipserver.notices",  # what each game event tells each reader, beside mail (notify)
     "dipserver.webhooks",  # signed JSON to a player's or a game master's address (notify)
+    "dipserver.studio",  # the variant studio: drafts, checks, published versions
 ]
 
 MIDDLEWARE = [
