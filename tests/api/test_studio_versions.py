@@ -130,3 +130,25 @@ def test_a_new_draft_from_a_version(api, version):
         "/api/v1/studio/drafts", {"slug": "small-next", "from_version": version["id"]}, format="json"
     )
     assert response.status_code == 201 and response.json()["tables"]["variant"]["name"] == "Small"
+
+
+def test_a_game_of_a_published_version(version):
+    api = client_for(UserFactory(username="creator"))
+    response = api.post(
+        "/api/v1/games", {"name": "Small game", "studio_version": version["id"]}, format="json"
+    )
+    assert response.status_code == 201 and response.json()["variant"] == "small"
+
+
+def test_a_game_of_an_unpublished_version(version):
+    client_for(AdminFactory(username="admin")).post(f"{VERSIONS}/{version['id']}/unpublish", format="json")
+    api = client_for(UserFactory(username="creator"))
+    response = api.post("/api/v1/games", {"name": "Late", "studio_version": version["id"]}, format="json")
+    assert code_of(response) == (404, "not_found")
+
+
+def test_a_game_names_a_variant_or_a_studio_version_not_both(version):
+    api = client_for(UserFactory(username="creator"))
+    body = {"name": "Both", "variant": "standard", "studio_version": version["id"]}
+    assert code_of(api.post("/api/v1/games", body, format="json")) == (422, "refused")
+    assert code_of(api.post("/api/v1/games", {"name": "None"}, format="json")) == (422, "refused")
