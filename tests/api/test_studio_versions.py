@@ -152,3 +152,14 @@ def test_a_game_names_a_variant_or_a_studio_version_not_both(version):
     body = {"name": "Both", "variant": "standard", "studio_version": version["id"]}
     assert code_of(api.post("/api/v1/games", body, format="json")) == (422, "refused")
     assert code_of(api.post("/api/v1/games", {"name": "None"}, format="json")) == (422, "refused")
+
+
+def test_a_studio_games_pictures_use_the_imported_drawing(version):
+    api = client_for(UserFactory(username="creator"))
+    game = api.post("/api/v1/games", {"name": "Small game", "studio_version": version["id"]}, format="json").json()
+    for name in ("red", "blue"):
+        client_for(UserFactory(username=name)).post(f"/api/v1/games/{game['id']}/join", {}, format="json")
+    geometry = client_for().get(f"/api/v1/games/{game['id']}/geometry").json()
+    assert geometry["width"] == 300 and set(geometry["provinces"]) >= {"ALP", "NTH"}
+    picture = client_for().get(f"/api/v1/games/{game['id']}/phases/0/map.svg")
+    assert picture.status_code == 200 and b"<svg" in picture.content
