@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from dipserver.web import account, account_tokens, account_webhooks, accounts, games, inbox, variants
+from dipserver.web import account, account_tokens, account_webhooks, accounts, games, inbox, studio, variants
 
 urlpatterns = [
     path("accounts/signup/", accounts.signup, name="signup"),
@@ -23,6 +23,9 @@ urlpatterns = [
     path("games/<int:game_id>/", games.game_page, name="game"),
     path("games/<int:game_id>/join/", games.game_join, name="game-join"),
     path("games/<int:game_id>/leave/", games.game_leave, name="game-leave"),
+    path("studio/", studio.studio_home, name="studio"),
+    path("studio/drafts/new/", studio.studio_draft_new, name="studio-draft-new"),
+    path("studio/drafts/<int:draft_id>/", studio.studio_editor, name="studio-draft"),
     path("variants/<slug:slug>/", variants.variant_page, name="variant"),
     path("variants/<slug:slug>/seasons/<int:step>.svg", variants.season_map, name="variant-season-map"),
 ]

@@ -156,7 +156,9 @@ def test_a_game_names_a_variant_or_a_studio_version_not_both(version):
 
 def test_a_studio_games_pictures_use_the_imported_drawing(version):
     api = client_for(UserFactory(username="creator"))
-    game = api.post("/api/v1/games", {"name": "Small game", "studio_version": version["id"]}, format="json").json()
+    game = api.post(
+        "/api/v1/games", {"name": "Small game", "studio_version": version["id"]}, format="json"
+    ).json()
     for name in ("red", "blue"):
         client_for(UserFactory(username=name)).post(f"/api/v1/games/{game['id']}/join", {}, format="json")
     geometry = client_for().get(f"/api/v1/games/{game['id']}/geometry").json()
