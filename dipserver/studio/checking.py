@@ -21,7 +21,8 @@ from dipserver.studio.errors import StudioError
 from dipserver.studio.package import variant_files
 
 _CODE = re.compile(r"\b[A-Z][A-Z0-9]{1,3}\b")
-CHECK_OPTIONS = {"mode": "exact"}  # the timeline as printed: every event with a chance is left to chance
+CHECK_OPTIONS = {"mode": "exact"}
+MAX_YEARS = 200  # a timeline's events come at most this many years after the start  # the timeline as printed: every event with a chance is left to chance
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +80,9 @@ def report_of(slug: str, data: dict[str, Any], geometry: dict[str, Any] | None) 
         return Report((Problem("files", message, provinces_named(message, codes)),))
     codes |= set(variant.provinces)
     drawing = [Problem("drawing", m, provinces_named(m, codes)) for m in drawing_problems(variant, geometry)]
+    too_late = years_beyond(data.get("timeline"), variant.start.phase.year + MAX_YEARS)
+    if too_late:
+        return Report((*drawing, Problem("timeline", too_late, ())), version=variant.version, files=files)
     try:
         checked = check_variant(variant, CHECK_OPTIONS)
         steps = _timeline(variant)
@@ -86,9 +90,27 @@ def report_of(slug: str, data: dict[str, Any], geometry: dict[str, Any] | None) 
         message = str(exc).replace(_temporary_root(exc), "")
         problem = Problem("timeline", message, provinces_named(message, codes))
         return Report((*drawing, problem), version=variant.version, files=files)
+    except (TypeError, AttributeError, KeyError) as exc:  # a table of timeline.toml in a shape it has not
+        message = f"timeline.toml is not in the shape variants/README.md gives ({type(exc).__name__}: {exc})"
+        return Report((*drawing, Problem("timeline", message, ())), version=variant.version, files=files)
     problems = [Problem(f.at, f.message, provinces_named(f.message, codes)) for f in checked.problems]
     notes = tuple(Problem(f.at, f.message, provinces_named(f.message, codes)) for f in checked.notes)
     return Report((*drawing, *problems), notes, steps, variant.version, files)
+
+
+def years_beyond(timeline: Any, last: int) -> str | None:
+    """Why a timeline reaches past ``last`` (the check walks every season up to its last change, so a year
+    far off would hold the request for minutes), or ``None``."""
+    events = timeline.get("events", []) if isinstance(timeline, dict) else []
+    for number, event in enumerate(events if isinstance(events, list) else [], start=1):
+        if not isinstance(event, dict):
+            continue
+        chance = event.get("chance")
+        years = [event.get("year"), *(chance if isinstance(chance, dict) else {})]
+        for year in years:
+            if isinstance(year, int | str) and str(year).isdigit() and int(year) > last:
+                return f"timeline.toml: event {number}: year {year} is more than {MAX_YEARS} years after the start"
+    return None
 
 
 def drawing_problems(variant: Variant, geometry: dict[str, Any] | None) -> list[str]:

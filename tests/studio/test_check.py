@@ -109,3 +109,33 @@ def test_publishing_needs_a_clean_check(gm):
     with pytest.raises(StudioError) as refused:
         services.version_publish(user=gm, draft_id=draft.id, revision=draft.revision)
     assert refused.value.code == "check_failed" and refused.value.problems[0]["provinces"] == ["ALP"]
+
+
+def test_a_timeline_year_far_off_is_refused_before_the_walk(gm):
+    draft = small_draft(gm)
+    event = {"year": 100_000, "hook": "after_fall_retreats", "change": "impassable", "provinces": ["ESS"]}
+    draft.data["timeline"] = {"events": [event]}
+    [problem] = report_of("small", draft.data, draft.geometry).problems
+    assert problem.at == "timeline" and "more than 200 years" in problem.message
+
+
+def test_a_chance_year_far_off_is_refused_too(gm):
+    draft = small_draft(gm)
+    event = {"year": 1902, "hook": "after_fall_retreats", "change": "impassable", "provinces": ["ESS"]}
+    draft.data["timeline"] = {"events": [{**event, "chance": {"1902": 50, "5000": 100}}]}
+    [problem] = report_of("small", draft.data, draft.geometry).problems
+    assert "year 5000" in problem.message
+
+
+def test_season_labels_that_are_not_tables_are_a_problem_not_a_crash(gm):
+    draft = small_draft(gm)
+    draft.data["timeline"] = {"season_labels": "Early Summer"}
+    [problem] = report_of("small", draft.data, draft.geometry).problems
+    assert problem.at == "timeline" and "season_labels" in problem.message
+
+
+def test_a_timeline_table_in_a_shape_the_reader_does_not_expect_is_a_problem_not_a_crash(gm):
+    draft = small_draft(gm)
+    draft.data["timeline"] = {"territories": "RED"}
+    [problem] = report_of("small", draft.data, draft.geometry).problems
+    assert problem.at == "timeline" and "not in the shape" in problem.message
