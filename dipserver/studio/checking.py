@@ -21,8 +21,8 @@ from dipserver.studio.errors import StudioError
 from dipserver.studio.package import variant_files
 
 _CODE = re.compile(r"\b[A-Z][A-Z0-9]{1,3}\b")
-CHECK_OPTIONS = {"mode": "exact"}
-MAX_YEARS = 200  # a timeline's events come at most this many years after the start  # the timeline as printed: every event with a chance is left to chance
+CHECK_OPTIONS = {"mode": "exact"}  # the timeline as printed: every event with a chance is left to chance
+MAX_YEARS = 200  # a timeline's events come at most this many years after the start
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +109,7 @@ def years_beyond(timeline: Any, last: int) -> str | None:
         years = [event.get("year"), *(chance if isinstance(chance, dict) else {})]
         for year in years:
             if isinstance(year, int | str) and str(year).isdigit() and int(year) > last:
-                return f"timeline.toml: event {number}: year {year} is more than {MAX_YEARS} years after the start"
+                return f"timeline.toml: event {number}: year {year} is over {MAX_YEARS} years after the start"
     return None
 
 

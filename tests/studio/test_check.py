@@ -116,7 +116,7 @@ def test_a_timeline_year_far_off_is_refused_before_the_walk(gm):
     event = {"year": 100_000, "hook": "after_fall_retreats", "change": "impassable", "provinces": ["ESS"]}
     draft.data["timeline"] = {"events": [event]}
     [problem] = report_of("small", draft.data, draft.geometry).problems
-    assert problem.at == "timeline" and "more than 200 years" in problem.message
+    assert problem.at == "timeline" and "over 200 years" in problem.message
 
 
 def test_a_chance_year_far_off_is_refused_too(gm):
