@@ -31,7 +31,7 @@ def published_small_map() -> int:
     saved = api.put(f"{DRAFTS}/{draft['id']}", {"tables": tables, "revision": 2}, format="json").json()
     report = api.get(f"{DRAFTS}/{draft['id']}/check").json()
     assert report["ok"], report["problems"]
-    assert [e["text"] for e in report["timeline"][0]["events"]][0] == "ESS becomes impassable"
+    assert report["timeline"][0]["events"][0]["text"] == "ESS becomes impassable"
     version = api.post(f"{DRAFTS}/{draft['id']}/publish", {"revision": saved["revision"]}, format="json")
     return int(version.json()["id"])
 
