@@ -30,6 +30,8 @@ MAX_SIZE = 20_000  # width and height, in the drawing's units
 TOLERANCE = 0.002  # of the drawing's diagonal
 MIN_SHARED = 4.0  # tolerances of shared border: two provinces meeting at a corner share about two
 CURVE_STEPS = 8
+_STEPS = [k / CURVE_STEPS for k in range(1, CURVE_STEPS + 1)]
+MAX_SEGMENTS = 20_000  # lines and curves of every shape together: reading them is the import's cost
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,9 +110,16 @@ def _shapes(
         raise StudioError(
             f"An SVG map has at most {MAX_SHAPES} shapes; this one has {len(elements)}", code="too_large"
         )
-    for element in elements:
+    paths = [se.Path(element) for element in elements]
+    segments = sum(len(path) for path in paths)
+    if segments > MAX_SEGMENTS:
+        raise StudioError(
+            f"An SVG map's shapes have at most {MAX_SEGMENTS} segments in all; this one has {segments}",
+            code="too_large",
+        )
+    for element, path in zip(elements, paths, strict=True):
         ident = str(element.id or "")
-        polygon = _polygon(element)
+        polygon = _polygon(path)
         if not CODE.fullmatch(ident):
             if polygon is not None:
                 scenery.append(polygon)
@@ -135,19 +144,20 @@ def _shapes(
     return shapes, scenery, warnings, mistakes
 
 
-def _polygon(element: se.Shape) -> BaseGeometry | None:
+def _polygon(path: se.Path) -> BaseGeometry | None:
     """The area a shape encloses (its closed subpaths joined), or ``None`` if it encloses none."""
     rings = []
-    for subpath in se.Path(element).as_subpaths():
+    for subpath in path.as_subpaths():
         points: list[tuple[float, float]] = []
         for segment in subpath:
             if isinstance(segment, se.Move | se.Line | se.Close):
                 if segment.end is not None:
-                    points.append((float(segment.end.x), float(segment.end.y)))
-            else:
-                points += [_xy(segment.point(k / CURVE_STEPS)) for k in range(1, CURVE_STEPS + 1)]
+                    points.append(_xy(segment.end))
+            else:  # a curve: points along it, all worked out in one call
+                points += [(float(x), float(y)) for x, y in segment.npoint(_STEPS)]
         if len(points) >= 3:
-            ring = make_valid(Polygon(points))
+            ring = Polygon(points)
+            ring = ring if ring.is_valid else make_valid(ring)
             if ring.area > 0:
                 rings.append(ring)
     area = unary_union(rings) if rings else None

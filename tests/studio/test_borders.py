@@ -107,3 +107,12 @@ def test_a_drawing_too_large_is_refused():
             ).text
         )
     assert refused.value.code == "invalid_svg"
+
+
+def test_shapes_with_too_many_segments_in_all_are_refused():
+    from dipserver.studio.borders import MAX_SEGMENTS
+
+    d = "M 0,0 " + " ".join(f"L {i % 90},{(i * 7) % 90}" for i in range(MAX_SEGMENTS)) + " Z"
+    with pytest.raises(StudioError) as refused:
+        imported(svg(f'<path id="AB" d="{d}"/>'))
+    assert refused.value.code == "too_large" and "segments" in str(refused.value)
