@@ -214,3 +214,21 @@ def test_a_draft_built_from_tables_through_the_api_checks_clean(api):
     data["map"]["provinces"]["ALP"]["home"], data["map"]["provinces"]["COR"]["home"] = "RED", "BLUE"
     api.put(f"{DRAFTS}/{draft['id']}", {"tables": data, "revision": svg["revision"]}, format="json")
     assert api.get(f"{DRAFTS}/{draft['id']}/check").json()["ok"] is True
+
+
+def test_sahara_written_in_the_studio_checks_as_the_shipped_sahara(api):
+    from dipserver.engine import check_variant, event_text, load_variant, walk
+    from tests.studio.conftest import shipped_tables
+
+    draft = created(api, start_from="standard")
+    tables = shipped_tables("sahara")
+    saved = api.put(f"{DRAFTS}/{draft['id']}", {"tables": tables, "revision": 1}, format="json")
+    assert saved.status_code == 200
+    report = api.get(f"{DRAFTS}/{draft['id']}/check").json()
+    shipped = load_variant("sahara")
+    expected = [
+        [event_text(e) for e in step.events] for _, _, step in walk(shipped, {"mode": "exact"}) if step.events
+    ]
+    assert report["ok"] and [[e["text"] for e in m["events"]] for m in report["timeline"]] == expected
+    notes = check_variant(shipped, {"mode": "exact"}).notes
+    assert [n["message"] for n in report["notes"]] == [n.message for n in notes]
