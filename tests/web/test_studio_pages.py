@@ -65,3 +65,19 @@ def test_another_game_masters_draft_has_no_editor(db):
     assert (
         signed_in(GameMasterFactory(username="other")).get(f"/studio/drafts/{draft.id}/").status_code == 404
     )
+
+
+def test_a_site_admin_unpublishes_from_the_admin(db):
+    from dipserver.studio import services
+    from tests.factories import AdminFactory
+    from tests.studio.conftest import small_draft
+
+    gm = GameMasterFactory(username="author")
+    draft = small_draft(gm)
+    version = services.version_publish(user=gm, draft_id=draft.id, revision=draft.revision)
+    client = signed_in(AdminFactory(username="admin"))
+    assert client.get("/admin/studio/variantversion/").status_code == 200
+    body = {"action": "unpublish", "_selected_action": [version.id]}
+    client.post("/admin/studio/variantversion/", body, follow=True)
+    version.refresh_from_db()
+    assert not version.published
