@@ -81,3 +81,19 @@ def test_a_site_admin_unpublishes_from_the_admin(db):
     client.post("/admin/studio/variantversion/", body, follow=True)
     version.refresh_from_db()
     assert not version.published
+
+
+def test_a_studio_games_page_and_the_lobby_name_its_variant(db):
+    from dipserver.studio import services
+    from tests.factories import GameFactory
+    from tests.studio.conftest import small_draft
+
+    gm = GameMasterFactory(username="author")
+    draft = small_draft(gm)
+    version = services.version_publish(user=gm, draft_id=draft.id, revision=draft.revision)
+    players = [UserFactory(username=f"p{i}") for i in range(2)]
+    game = GameFactory(name="Small game", variant="", studio_version=version.id, players=players)
+    page = signed_in(players[0]).get(f"/games/{game.id}/")
+    assert page.status_code == 200 and "Small" in page.content.decode()
+    lobby = signed_in(players[0]).get("/games/")
+    assert lobby.status_code == 200 and "Small game" in lobby.content.decode()
