@@ -30,6 +30,22 @@ class UserFactory(factory.django.DjangoModelFactory):
     password = factory.django.Password(PASSWORD)
 
 
+class GameMasterFactory(UserFactory):
+    """A login in the *Game masters* group (not staff): may author and publish studio variants."""
+
+    class Meta:
+        skip_postgeneration_save = True
+
+    @factory.post_generation
+    def game_master(self, create: bool, extracted: Any, **kwargs: Any) -> None:
+        from django.contrib.auth.models import Group
+
+        from dipserver.accounts.roles import GAME_MASTERS_GROUP
+
+        if create:
+            self.groups.add(Group.objects.get_or_create(name=GAME_MASTERS_GROUP)[0])
+
+
 class AdminFactory(UserFactory):
     is_staff = True
     is_superuser = True

@@ -256,37 +256,27 @@ def _answer_to(args: argparse.Namespace, stdin: IO[bytes], out: Output) -> int:
 
 
 def _check(args: argparse.Namespace, stdin: IO[bytes], stdout: IO[str]) -> int:
-    from dipserver.engine.timeline import load_timeline, walk
-    from dipserver.engine.validate import notes, validate
+    from dipserver.engine.checks import check_variant
 
     try:
         variant, (options, secret) = _load(args.variant), _game_options(args)
-        timeline = load_timeline(variant)
-        steps = walk(variant, options, secret)
+        report = check_variant(variant, options, secret)
     except ValueError as exc:  # VariantError and TimelineError among them
         stdout.write(f"{args.variant}: {exc}\n")
         return 1
-    problems = [f"start: {p}" for p in validate(variant, position=variant.start)]
-    remarks = []
-    for year, hook, result in steps:
-        if result.events:
-            at = f"{year} {hook.value}"
-            problems += [f"{at}: {p}" for p in validate(variant, result.map_state, result.position)]
-            remarks += [f"{at}: {n}" for n in notes(variant, result.map_state)]
-    for problem in problems:
-        stdout.write(f"{variant.slug}: {problem}\n")
-    for remark in remarks:
-        stdout.write(f"{variant.slug}: note: {remark}\n")
-    summary = f"{len(problems)} problem(s)" if problems else "no problems"
-    if remarks:
-        summary += f", {len(remarks)} note(s) (by design, not problems)"
-    if timeline.events:
-        changes = sum(1 for _, _, r in steps if r.events)
-        where = f"the start map and the map after each of {changes} change(s) ({args.mode} mode)"
+    for problem in report.problems:
+        stdout.write(f"{variant.slug}: {problem.at}: {problem.message}\n")
+    for remark in report.notes:
+        stdout.write(f"{variant.slug}: note: {remark.at}: {remark.message}\n")
+    summary = f"{len(report.problems)} problem(s)" if report.problems else "no problems"
+    if report.notes:
+        summary += f", {len(report.notes)} note(s) (by design, not problems)"
+    if report.has_timeline:
+        where = f"the start map and the map after each of {report.changes} change(s) ({args.mode} mode)"
     else:
         where = "the map (it never changes)"
     stdout.write(f"{variant.slug}: checked {where}: {summary}\n")
-    return 1 if problems else 0
+    return 1 if report.problems else 0
 
 
 def _timeline(args: argparse.Namespace, stdin: IO[bytes], stdout: IO[str]) -> int:

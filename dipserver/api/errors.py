@@ -21,6 +21,7 @@ from rest_framework.response import Response
 from dipserver.accounts.tokens import TokenError
 from dipserver.core.read_only import is_read_only
 from dipserver.games.errors import GameError
+from dipserver.studio.errors import StudioError
 from dipserver.webhooks.errors import WebhookError
 
 
@@ -45,6 +46,7 @@ class Refused(exceptions.APIException):
         super().__init__(detail, code)
         self.status_code = status_of(code or self.default_code)
         self.fields = fields or {}  # the request fields to blame, as in a 400's body
+        self.extra: dict[str, Any] = {}  # more of the body beside code, message and fields
 
 
 class PayloadTooLarge(exceptions.APIException):
@@ -119,6 +121,21 @@ GAME_ERROR_STATUSES = {
     "bad_kind": status.HTTP_422_UNPROCESSABLE_ENTITY,  # a webhook for news that does not exist
     "bad_url": status.HTTP_422_UNPROCESSABLE_ENTITY,  # a webhook URL that cannot be posted to
     "address_refused": status.HTTP_422_UNPROCESSABLE_ENTITY,  # a webhook host the site may not reach
+    # The variant studio (dipserver/studio).
+    "not_game_master": status.HTTP_403_FORBIDDEN,  # only game masters author and publish variants
+    "not_site_admin": status.HTTP_403_FORBIDDEN,  # only site admins unpublish
+    "stale_revision": status.HTTP_409_CONFLICT,  # the draft was saved from another tab since: load it again
+    "slug_taken": status.HTTP_409_CONFLICT,  # an installed variant's, another author's, or another draft's
+    "not_published": status.HTTP_409_CONFLICT,  # unpublishing a version already unpublished
+    "unchanged": status.HTTP_409_CONFLICT,  # publishing the same files as the last version
+    "too_many_drafts": status.HTTP_409_CONFLICT,  # delete a draft first
+    "has_base": status.HTTP_409_CONFLICT,  # an SVG map for a draft that extends an installed variant
+    "too_large": status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,  # an SVG or package over its bounds
+    "check_failed": status.HTTP_422_UNPROCESSABLE_ENTITY,  # publishing a draft whose check finds problems
+    "invalid_data": status.HTTP_422_UNPROCESSABLE_ENTITY,  # a draft's tables that cannot be TOML files
+    "invalid_svg": status.HTTP_422_UNPROCESSABLE_ENTITY,  # an SVG map that cannot be read (each mistake)
+    "invalid_package": status.HTTP_422_UNPROCESSABLE_ENTITY,  # a package that is not a variant's folder
+    "unknown_variant": status.HTTP_422_UNPROCESSABLE_ENTITY,  # starting from a variant not installed
 }
 
 
@@ -127,9 +144,13 @@ def status_of(code: str) -> int:
     return GAME_ERROR_STATUSES.get(code, status.HTTP_422_UNPROCESSABLE_ENTITY)
 
 
-def refused(exc: GameError | TokenError | WebhookError) -> Refused:
-    """A service's refusal as the API answers it: its code, and the status that code maps to."""
-    return Refused(str(exc), code=exc.code)
+def refused(exc: GameError | TokenError | WebhookError | StudioError) -> Refused:
+    """A service's refusal as the API answers it: its code, and the status that code maps to; a studio
+    refusal also names its provinces and, when it found several mistakes, each one."""
+    answer = Refused(str(exc), code=exc.code)
+    if isinstance(exc, StudioError):
+        answer.extra = {"provinces": list(exc.provinces), "problems": list(exc.problems)}
+    return answer
 
 
 def error_body(code: str, message: str, fields: dict[str, Any] | None = None, **extra: Any) -> dict[str, Any]:
@@ -140,7 +161,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     # Imported here: rest_framework.views loads the parser classes, and the API's parser imports this module.
     from rest_framework.views import exception_handler as drf_exception_handler
 
-    if isinstance(exc, GameError | TokenError | WebhookError):
+    if isinstance(exc, GameError | TokenError | WebhookError | StudioError):
         exc = refused(exc)
     elif isinstance(exc, Http404):
         exc = exceptions.NotFound(str(exc) or "Not found.")
@@ -174,7 +195,9 @@ def _body(exc: exceptions.APIException) -> dict[str, Any]:
     code = exc.get_codes()
     if not isinstance(code, str):
         code = exc.default_code
-    return error_body(str(code), _text(detail), exc.fields if isinstance(exc, Refused) else None)
+    if isinstance(exc, Refused):
+        return error_body(str(code), _text(detail), exc.fields, **exc.extra)
+    return error_body(str(code), _text(detail))
 
 
 def _text(value: Any) -> str:

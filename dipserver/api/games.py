@@ -138,9 +138,15 @@ class GamesApi(APIView):
         name = serializers.CharField(max_length=100)
         variant = serializers.ChoiceField(
             choices=playable_slugs(),
+            required=False,
+            help_text="A variant of variants/ (or the generated board); leave out with studio_version.",
             error_messages={
                 "invalid_choice": f"Unknown variant '{{input}}'; choose one of {', '.join(playable_slugs())}."
             },
+        )
+        studio_version = serializers.IntegerField(
+            required=False,
+            help_text="A published studio variant version to play (its id), instead of a variant.",
         )
         press = serializers.ChoiceField(choices=Game.Press.values, default=Game.Press.FULL)
         options = serializers.DictField(required=False, help_text='Timeline options, e.g. {"mode": "random"}')
@@ -223,12 +229,13 @@ class GamesApi(APIView):
         ]
         return paginator.get_paginated_response(self.ListOutputSerializer(rows, many=True).data)
 
-    @extend_schema(request=CreateInputSerializer, responses={201: GameDetailSerializer, 422: None})
+    @extend_schema(request=CreateInputSerializer, responses={201: GameDetailSerializer, 404: None, 422: None})
     def post(self, request: Request) -> Response:
         data = self.CreateInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         given = dict(data.validated_data)
         given["join_password"] = given.pop("password")
+        given.setdefault("variant", "")  # a studio version names its own (game_create wants one of them)
         game = game_services.game_create(created_by=request.user, masters=[request.user], **given)
         return Response(game_detail_data(game.id, viewer_of(request, game)), status=status.HTTP_201_CREATED)
 

@@ -13,6 +13,7 @@ from dipserver.api import (
     press,
     seats,
     settings,
+    studio,
     timeline,
     tokens,
     variants,
@@ -96,5 +97,28 @@ urlpatterns = [
     path("games/<int:game_id>/extend", mastering.GameExtendApi.as_view(), name="extend"),
     path("games/<int:game_id>/pause", mastering.GamePauseApi.as_view(), name="pause"),
     path("games/<int:game_id>/resume", mastering.GameResumeApi.as_view(), name="resume"),
+    path("studio/drafts", studio.DraftListApi.as_view(), name="studio-drafts"),
+    path("studio/drafts/import", studio.DraftImportApi.as_view(), name="studio-draft-import"),
+    path("studio/drafts/<int:draft_id>", studio.DraftDetailApi.as_view(), name="studio-draft"),
+    path("studio/drafts/<int:draft_id>/check", studio.DraftCheckApi.as_view(), name="studio-draft-check"),
+    path("studio/drafts/<int:draft_id>/svg", studio.DraftSvgApi.as_view(), name="studio-draft-svg"),
+    path(
+        "studio/drafts/<int:draft_id>/package", studio.DraftPackageApi.as_view(), name="studio-draft-package"
+    ),
+    path(
+        "studio/drafts/<int:draft_id>/publish", studio.DraftPublishApi.as_view(), name="studio-draft-publish"
+    ),
+    path("studio/versions", studio.VersionListApi.as_view(), name="studio-versions"),
+    path("studio/versions/<int:version_id>", studio.VersionDetailApi.as_view(), name="studio-version"),
+    path(
+        "studio/versions/<int:version_id>/package",
+        studio.VersionPackageApi.as_view(),
+        name="studio-version-package",
+    ),
+    path(
+        "studio/versions/<int:version_id>/unpublish",
+        studio.VersionUnpublishApi.as_view(),
+        name="studio-version-unpublish",
+    ),
     re_path(r"^.*$", not_found),
 ]

@@ -24,6 +24,9 @@ if TYPE_CHECKING:
     from dipserver.engine.adjudicate import adjudicate as adjudicate_phase
     from dipserver.engine.board import Board as Board
     from dipserver.engine.board import board_for as board_for
+    from dipserver.engine.checks import CheckReport as CheckReport
+    from dipserver.engine.checks import Finding as Finding
+    from dipserver.engine.checks import check_variant as check_variant
     from dipserver.engine.chronicle import HOOK_WORDS as HOOK_WORDS
     from dipserver.engine.chronicle import conditions_data as conditions_data
     from dipserver.engine.chronicle import event_text as event_text
@@ -134,6 +137,7 @@ __all__ = [
     "Board",
     "Build",
     "Change",
+    "CheckReport",
     "ConversionOrder",
     "ConvertToArmy",
     "ConvertToFleet",
@@ -141,6 +145,7 @@ __all__ = [
     "Disband",
     "Dislodged",
     "Drawing",
+    "Finding",
     "GameOutcome",
     "GameResult",
     "Hold",
@@ -188,6 +193,7 @@ __all__ = [
     "apply_hook",
     "board_for",
     "check_conversion",
+    "check_variant",
     "coast_of",
     "commitment",
     "conditions_data",

@@ -294,6 +294,8 @@ class _Reader:
 
     def season_labels(self, raw: Any) -> tuple[tuple[int, Mapping[str, str]], ...]:
         labels = []
+        if not isinstance(raw, list) or not all(isinstance(entry, dict) for entry in raw):
+            raise self.fail("[[season_labels]] is a list of tables with from_year and labels S, F, W")
         for entry in raw:
             from_year = entry.get("from_year")
             names = {k: v for k, v in entry.items() if k in ("S", "F", "W")}

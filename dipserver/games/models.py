@@ -40,6 +40,15 @@ class Game(models.Model):
     name = models.CharField(max_length=100)
     variant = models.CharField(max_length=50, help_text="Slug of the variant under variants/.")
     variant_version = models.CharField(max_length=64, help_text="Content hash pinned when created.")
+    # A variant authored in the studio: the published version the game started on, never changed under it.
+    studio_version = models.ForeignKey(
+        "studio.VariantVersion",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="games",
+        help_text="The studio variant version the game pinned; empty for a variant of variants/.",
+    )
     options = models.JSONField(
         default=dict,
         blank=True,

@@ -33,6 +33,7 @@ from dipserver.engine import (
 )
 from dipserver.games.errors import GameError
 from dipserver.games.models import Game, VariantArchive
+from dipserver.studio.models import VariantVersion
 
 _T = TypeVar("_T")
 
@@ -45,13 +46,21 @@ SAMPLE_SEED = "sample"  # the deal the variant pages and the variant API show fo
 
 
 def variant_pinned(
-    *, slug: str, secret: str, powers: int | None = None, seed: str | None = None
+    *,
+    slug: str,
+    secret: str,
+    powers: int | None = None,
+    seed: str | None = None,
+    studio: VariantVersion | None = None,
 ) -> tuple[Variant, dict[str, Any]]:
     """The variant a new game pins, and what regenerates it (``Game.board``); archives its files.
 
     A generated board is dealt for ``powers`` powers (default the most) from ``seed`` if given (the same
     seed deals the same board), else from the game ``secret``; the game's other draws (blizzards) always
-    come from its secret."""
+    come from its secret. A studio version (``studio``) is pinned from its frozen files, archived as any
+    variant's are, so the game plays it as it is now whatever is published later."""
+    if studio is not None:
+        return _studio_pinned(studio), {}
     source = source_of(slug)
     if source.generated:
         count = generated_powers(source)[1] if powers is None else powers
@@ -70,6 +79,24 @@ def variant_pinned(
     variant = _checked(slug, lambda: load_variant_from_sources(slug, files))
     VariantArchive.objects.get_or_create(version=variant.version, defaults={"slug": slug, "files": files})
     return variant, {}
+
+
+def studio_version_published(version_id: int) -> VariantVersion:
+    """A published studio version a new game may pin (``not_found`` otherwise: unpublished or missing)."""
+    version = VariantVersion.objects.filter(id=version_id, published=True).first()
+    if version is None:
+        raise GameError(f"There is no published studio variant version {version_id}", code="not_found")
+    return version
+
+
+def _studio_pinned(version: VariantVersion) -> Variant:
+    variant = _checked(version.slug, lambda: load_variant_from_sources(version.slug, version.files))
+    if variant.version != version.version:
+        raise GameError(f"Studio variant {version} cannot be rebuilt from its files")
+    VariantArchive.objects.get_or_create(
+        version=variant.version, defaults={"slug": version.slug, "files": version.files}
+    )
+    return variant
 
 
 def game_variant(game: Game) -> Variant:
@@ -206,8 +233,20 @@ def _checked(slug: str, load: Callable[[], _T]) -> _T:
 
 
 def geometry_of(game: Game) -> dict[str, Any] | None:
-    """The drawing of a generated board (Ice Lords), ``None`` for a variant drawn from its files."""
+    """The drawing of a generated board (Ice Lords) or of a studio version drawn from an SVG map; ``None``
+    for a variant drawn from its (or its base's) files."""
+    if game.studio_version_id is not None:
+        return _studio_geometry(game.studio_version_id)
     source = source_of(game.variant)
     if not source.generated:
         return None
     return generated_geometry(game.variant, deal_seed(game), _dealt_powers(game, source))
+
+
+@functools.lru_cache(maxsize=32)
+def _studio_geometry(version_id: int) -> dict[str, Any] | None:
+    # A published version never changes, so its drawing is read once per process.
+    geometry: dict[str, Any] | None = (
+        VariantVersion.objects.filter(id=version_id).values_list("geometry", flat=True).first()
+    )
+    return geometry

@@ -2,7 +2,17 @@
 
 from django.urls import path
 
-from dipserver.web import account, account_tokens, account_webhooks, accounts, games, inbox, players, variants
+from dipserver.web import (
+    account,
+    account_tokens,
+    account_webhooks,
+    accounts,
+    games,
+    inbox,
+    players,
+    studio,
+    variants,
+)
 
 urlpatterns = [
     path("accounts/signup/", accounts.signup, name="signup"),
@@ -27,6 +37,9 @@ urlpatterns = [
     path("seat-requests/<int:request_id>/", games.seat_request_decide, name="seat-request-decide"),
     path("players/<str:username>/", players.profile_page, name="player"),
     path("leaderboard/", players.leaderboard_page, name="leaderboard"),
+    path("studio/", studio.studio_home, name="studio"),
+    path("studio/drafts/new/", studio.studio_draft_new, name="studio-draft-new"),
+    path("studio/drafts/<int:draft_id>/", studio.studio_editor, name="studio-draft"),
     path("variants/<slug:slug>/", variants.variant_page, name="variant"),
     path("variants/<slug:slug>/seasons/<int:step>.svg", variants.season_map, name="variant-season-map"),
 ]

@@ -16,7 +16,7 @@ from django.db.models import Model
 
 from tests.server.field_values import other_than_default
 
-APPS = ("accounts", "core", "games", "mail", "notices", "players", "webhooks")
+APPS = ("accounts", "core", "games", "mail", "notices", "players", "webhooks", "studio")
 
 # Every migration back and forth: seconds each, run by .ci/run's second stage (on PostgreSQL).
 pytestmark = pytest.mark.slow

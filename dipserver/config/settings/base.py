@@ -43,6 +43,7 @@ INSTALLED_APPS = [
     "dipserver.notices",  # what each game event tells each reader, beside mail (notify)
     "dipserver.webhooks",  # signed JSON to a player's or a game master's address (notify)
     "dipserver.players",  # profiles, reliability from the phases held, ratings (issue 36)
+    "dipserver.studio",  # the variant studio: drafts, checks, published versions
 ]
 
 MIDDLEWARE = [

@@ -26,7 +26,14 @@ from dipserver.games.services.common import (
     powers_locked,
     seat_of,
 )
-from dipserver.games.variants import game_modules, game_variant, options_checked, source_of, variant_pinned
+from dipserver.games.variants import (
+    game_modules,
+    game_variant,
+    options_checked,
+    source_of,
+    studio_version_published,
+    variant_pinned,
+)
 
 
 def game_create(
@@ -55,6 +62,7 @@ def game_create(
     masters: Iterable[Any] = (),
     powers: int | None = None,
     seed: str | None = None,
+    studio_version: int | None = None,
 ) -> Game:
     """A new game waiting for players; every setting is checked and explained when wrong.
 
@@ -62,12 +70,20 @@ def game_create(
     switch on rule modules (``{"blizzards": {"count": "1d6"}, "supply_lines": true}``); ``powers`` is for
     the generated Ice Lords board only (2 to 6, default 6), which has blizzards on unless told otherwise;
     ``seed`` deals that board from a seed of the creator's choosing (the same seed, the same board) instead
-    of the game secret.
+    of the game secret. ``studio_version`` (the id of a published studio version) plays a variant authored
+    in the studio instead of ``variant``: the game pins that version for good.
     """
     if not name.strip():
         raise GameError("A game needs a name")
     secret = engine.new_secret()  # looked up on each call: the tests fix it (tests/conftest.py)
-    engine_variant, board = variant_pinned(slug=variant, secret=secret, powers=powers, seed=seed)
+    if (studio_version is None) == (not variant):
+        raise GameError("A game plays a variant or a studio variant version: name one of them")
+    studio = None if studio_version is None else studio_version_published(studio_version)
+    if studio is not None:
+        variant = studio.slug
+    engine_variant, board = variant_pinned(
+        slug=variant, secret=secret, powers=powers, seed=seed, studio=studio
+    )
     options = {**source_of(variant).default_options, **(options or {})}
     resolved = options_checked(load_timeline(engine_variant), options)
     if press not in Game.Press.values:
@@ -83,6 +99,7 @@ def game_create(
             name=name.strip(),
             variant=engine_variant.slug,
             variant_version=engine_variant.version,
+            studio_version=studio,
             options=resolved,
             board=board,
             press=press,

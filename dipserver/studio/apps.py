@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class StudioConfig(AppConfig):
+    name = "dipserver.studio"
+    label = "studio"
+    verbose_name = "Variant studio"
