@@ -42,7 +42,7 @@ from dipserver.engine.convoys import (
 )
 
 # The kinds of order a movement phase adjudicates, each registering its check (MOVEMENT_CHECKS) when loaded.
-from dipserver.engine.kinds import abstraction as _abstraction  # noqa: F401
+from dipserver.engine.kinds import abstraction as _abstraction
 from dipserver.engine.kinds import convoy, hold, move, support  # noqa: F401
 from dipserver.engine.kinds.registry import MOVEMENT_CHECKS
 from dipserver.engine.kinds.standing import Standing
@@ -127,6 +127,11 @@ class _Phase:
         # The chosen orders by kind, in the order given (step 1 fills them, step 2 reads them).
         self._moves: list[tuple[str, str]] = []  # (province, settled target)
         self._others: list[tuple[str, Order]] = []  # supports and convoys
+        # A/F rules: landings from a sea the power has no unit in, which an A/F of its own may sail to this
+        # move (slot in the results, power, order), and the void ones' outcomes by slot.
+        self._chained: list[tuple[int, str, Disembark]] = []
+        self._chain_void: dict[int, tuple[Outcome, str]] = {}
+        self._turned_back: set[int] = set()  # the rows of those not made: they would turn back their sail
 
     def run(self, orders_by_power: Mapping[str, Iterable[Order]]) -> MovementOutcome:
         if self.ferry:  # armies board before the moves (5.6): the phase is played on the units after
@@ -151,9 +156,13 @@ class _Phase:
             sane.movers_to,
             sane.opponent,
         )
-        decisions = resolve(table)
+        decisions = resolve(table) if not sane.carrier else None
+        if decisions is None:  # landings from the seas A/Fs sail to: the sails first (``ferry.sail_first``)
+            decisions, self._turned_back = ferry.sail_first(table, sane.carrier)
         new_units, dislodged_by, dislodged = self._aftermath(sane, table, decisions)
         self._report(chosen, sane, decisions, dislodged_by, results)
+        if self._chained:
+            self._report_chained(sane, decisions, results)
         return MovementOutcome(tuple(results), new_units, dislodged)
 
     # step 1: legality -----------------------------------------------------------------------------
@@ -183,6 +192,9 @@ class _Phase:
                     loc = order.unit  # type: ignore[union-attr]
                     prov = loc if "/" not in loc else _province(loc)
                     unit = units.get(prov)
+                    if cls is Disembark and (unit is None or unit.power != power):
+                        results.append(self._chain(power, order, len(results)))  # type: ignore[arg-type]
+                        continue
                     if unit is None:
                         problem = f"There is no unit in {standing.name(prov)}"
                     elif not checked and unit.power != power:
@@ -221,6 +233,21 @@ class _Phase:
                 results.append(self._refused(power, order, problem))
         self._repeated(chosen, extra, results)
         return chosen
+
+    def _chain(self, power: str, order: Disembark, slot: int) -> OrderResult:
+        """A landing from a sea the power has no unit in: legal while one of its fleets could carry an army
+        there this move, on the units before the boarding (``kinds/abstraction.chained``); kept for step 2,
+        which lands it from the sea an A/F of the power sails to. Returns its result, or a placeholder."""
+        before = self._before or self.standing
+        problem = (
+            _abstraction.OFF
+            if not self.ferry
+            else _abstraction.DISEMBARK.chained(before.units, self.board, power, order)
+        )
+        if problem is not None:
+            return OrderResult(power, order, Outcome.INVALID, problem)
+        self._chained.append((slot, power, order))
+        return None  # type: ignore[return-value]  # filled in by _report_chained
 
     def _refused(self, power: str, order: Order, problem: str) -> OrderResult:
         """An order the units do not take. Under the A/F rules, one that fitted them as they stood before
@@ -266,6 +293,8 @@ class _Phase:
         out = _Sanitised(provs, index, [u.power for u in units.values()])
         if self.ferry:
             ferry.add_landings(out, self._others, self.units)
+            if self._chained:
+                self._chain_void = ferry.add_chained(out, self._chained, self._moves, self.units)
         carried = self._route_moves(out)
         kind, dest, route, opponent = out.kind, out.dest, out.route, out.opponent
         for prov, _ in self._moves:
@@ -379,7 +408,7 @@ class _Phase:
                     moved_in[dest[m]] = m  # type: ignore[index]
         new_units: dict[str, Unit] = {}
         dislodged_by: dict[int, int] = {}
-        for i, prov in enumerate(provs[: len(units)] if sane.landing else provs):
+        for i, prov in enumerate(provs[: len(units)] if sane.landing or sane.chained else provs):
             unit = units[prov]
             if kind[i] == MOVE and success[i]:
                 loc = sane.dest_loc[i]
@@ -396,8 +425,8 @@ class _Phase:
         if self.ferry:
             sane.ferried = ferry.ferried(new_units, sane, decisions, dislodged_by, len(units))
         if not dislodged_by:
-            if sane.landing:
-                ferry.landed(new_units, {}, sane.landing, success, dest, sane.powers)
+            if sane.landing or sane.chained:
+                ferry.landed(new_units, {}, sane, success)
             return new_units, dislodged_by, {}
 
         contested = contested_provinces(table.movers_to, new_units, decisions, table.opponent)
@@ -412,8 +441,8 @@ class _Phase:
                 moves = ferry.at_sea_only(self.board, moves)
             options = retreat_options(self.board, unit.location, moves, new_units, contested, closed)
             dislodged[provs[i]] = Dislodged(unit, provs[m], options)
-        if sane.landing:
-            ferry.landed(new_units, dislodged, sane.landing, success, dest, sane.powers)
+        if sane.landing or sane.chained:
+            ferry.landed(new_units, dislodged, sane, success)
         return new_units, dislodged_by, dislodged
 
     # step 5: results ------------------------------------------------------------------------------
@@ -467,6 +496,24 @@ class _Phase:
                 outcome = succeeded if success[i] else dislodged
             results[slot] = OrderResult(power, order, outcome, reason, hit)
 
+    def _report_chained(self, sane: _Sanitised, decisions: Decisions, results: list[OrderResult]) -> None:
+        """The result of each landing from a sea an A/F sails to: it landed or bounced; or it was not made
+        (no A/F of the power sailed there, the sail did not arrive, or the landing would have turned it
+        back), which counts as no attack, as a convoyed move without a route does."""
+        for slot, power, order in self._chained:
+            i = sane.chained.get(slot, -1)
+            reason = ""
+            if i < 0:
+                outcome, reason = self._chain_void[slot]
+            elif decisions.success[i]:
+                outcome = Outcome.SUCCESS
+            elif sane.kind[i] == MOVE:
+                outcome = Outcome.BOUNCE
+            else:
+                why = ferry.TURNED_BACK if i in self._turned_back else ferry.NOT_REACHED
+                outcome, reason = Outcome.NO_CONVOY, why.format(sea=self.standing.name(order.unit))
+            results[slot] = OrderResult(power, order, outcome, reason)
+
 
 @final
 class _Sanitised:
@@ -490,3 +537,5 @@ class _Sanitised:
         # Ferry's row -> the sea of the fleet its army stayed aboard, having not landed.
         self.landing: dict[str, int] = {}
         self.ferried: dict[int, str] = {}
+        self.chained: dict[int, int] = {}  # a landing from the sea its A/F sails to: slot in results -> row
+        self.carrier: dict[int, int] = {}  # such a landing's row -> the row of its A/F's sail
