@@ -35,6 +35,12 @@ _MODULES = (
         "Armies board their own fleets to sail as A/Fs and land beside the sea; a convoy crosses one sea "
         "with one fleet (Fast Ferry).",
     ),
+    (
+        "davis_af_limit",
+        "Davis's A/F limit",
+        "Plays the A/F rules as Davis wrote them: an army stays aboard an A/F three moves and starves if "
+        "it has not landed by the end of the fourth (default: Agar's revision, no limit).",
+    ),
 )
 
 _MODE_EXPLANATION = "Exact: the map changes on the rules' dates; random: in a year drawn within each window."

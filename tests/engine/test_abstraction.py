@@ -16,7 +16,7 @@ from dipserver.engine.options import legal_options
 from dipserver.engine.position import Position
 from dipserver.engine.timeline import Hook, walk
 from dipserver.engine.turn import Turn, play_phase, read_orders
-from dipserver.engine.types import Phase, Unit, UnitType
+from dipserver.engine.types import Phase, PhaseType, Unit, UnitType
 from dipserver.engine.variant import Variant, load_variant
 
 STANDARD = {"standard_convoys": True}
@@ -497,3 +497,62 @@ def test_ABS_37_a_landing_that_would_turn_back_its_own_sail_is_not_made(deluge: 
     assert result(turn, "F NWY S F NWG - BAR")["outcome"] == "success"
     assert turn.position.units["NWG"] == unit("ENGLAND A/F NWG")
     assert turn.position.units["BAR"] == unit("RUSSIA F BAR")
+
+
+# --- Davis's reading: an A/F lasts three moves (the davis_af_limit option, issue 31) --------------------
+
+DAVIS = {"davis_af_limit": True}
+
+
+def sail_on(variant: Variant, start: Position, moves: list[str], options: Mapping[str, Any]) -> list[Turn]:
+    """England's orders, one a movement phase (no builds in Winter), the module state carried along."""
+    turns: list[Turn] = []
+    position, state, where = start, None, variant.map_state
+    for order in moves:
+        turn = play_phase(variant, where, position, {"ENGLAND": [order]}, options=options, module_state=state)
+        turns.append(turn)
+        while True:
+            position, where = turn.position, turn.map_state
+            state = turn.opened.state if turn.opened else None
+            if position.phase.type is not PhaseType.ADJUSTMENTS:
+                break
+            turn = play_phase(variant, where, position, {}, options=options, module_state=state)  # no builds
+    return turns
+
+
+HOMES = {"EDI": "ENGLAND", "LVP": "ENGLAND", "SWE": "ENGLAND", "DEN": "ENGLAND"}  # room for all the units
+
+
+def test_ABS_38_agars_reading_is_the_default_an_army_may_stay_aboard_any_number_of_moves(
+    deluge: Variant,
+) -> None:
+    start = position("S1901M", "ENGLAND A/F NTH", owners=HOMES)
+    turns = sail_on(deluge, start, ["A/F NTH - NWG", "A/F NWG - NTH", "A/F NTH - NWG", "A/F NWG - NTH"], {})
+    assert turns[-1].position.units["NTH"] == unit("ENGLAND A/F NTH")
+
+
+def test_ABS_39_davis_an_af_lasts_three_moves_and_its_army_starves_on_the_fourth(deluge: Variant) -> None:
+    start = position("S1901M", "ENGLAND A YOR", "ENGLAND F NTH", owners=HOMES)
+    orders = ["A YOR boards F NTH", "A/F NTH - NWG", "A/F NWG - NTH", "A/F NTH - NWG"]
+    turns = sail_on(deluge, start, orders, DAVIS)
+    assert turns[2].position.units["NTH"] == unit("ENGLAND A/F NTH")  # three moves ended aboard
+    assert turns[3].position.units["NWG"] == unit("ENGLAND F NWG")  # the fourth: the army starved
+    starved = [r for r in turns[3].results if "starved" in r["reason"]]
+    assert len(starved) == 1 and starved[0]["power"] == "ENGLAND"
+
+
+def test_ABS_40_davis_an_army_that_lands_in_its_fourth_move_lives(deluge: Variant) -> None:
+    start = position("S1901M", "ENGLAND A/F NTH", owners=HOMES)
+    turns = sail_on(
+        deluge, start, ["A/F NTH - NWG", "A/F NWG - NTH", "A/F NTH - NWG", "A/F NWG lands NWY"], DAVIS
+    )
+    assert turns[2].position.units["NWG"] == unit("ENGLAND A/F NWG")
+    assert turns[3].position.units["NWY"] == unit("ENGLAND A NWY")
+    assert not [r for t in turns for r in t.results if "starved" in r["reason"]]
+
+
+def test_ABS_41_davis_the_count_starts_again_when_an_army_boards_afresh(deluge: Variant) -> None:
+    start = position("S1901M", "ENGLAND A/F NTH", "ENGLAND A YOR", owners=HOMES)
+    orders = ["A/F NTH - NWG", "A/F NWG - NTH", "A/F NTH lands EDI", "A YOR boards F NTH", "A/F NTH - NWG"]
+    turns = sail_on(deluge, start, orders, DAVIS)
+    assert turns[-1].position.units["NWG"] == unit("ENGLAND A/F NWG")

@@ -22,7 +22,7 @@ from typing import Any
 from dipserver.engine.adjudicate import PhaseResult, adjudicate
 from dipserver.engine.adjustments import has_adjustments
 from dipserver.engine.board import Board
-from dipserver.engine.modules import Modules, ModuleState, blizzard, supply
+from dipserver.engine.modules import Modules, ModuleState, blizzard, starvation, supply
 from dipserver.engine.modules.blizzard import SnowStorm
 from dipserver.engine.modules.screen import Problem, screen
 from dipserver.engine.modules.supply import EstablishDepot, SupplyOptions, SupplyReport, SupplyState
@@ -146,6 +146,8 @@ def play(
         if season_over and phase.season is Season.FALL:
             result, kept = _remove_unsupplied(board, result, kept, modules.supply, build_rule)
         state = replace(state, supply=kept)
+    if modules.davis_af_limit:
+        result, state = _count_aboard(position, result, state)
     state = _queue_storms(board, modules, state, extra.storms, refused)
     if season_over:
         state = replace(state, blizzards=frozenset())
@@ -287,6 +289,24 @@ def _remove_unsupplied(
     return replace(result, results=(*result.results, *notes), position=position, skipped=skipped), replace(
         state, marks=marks
     )
+
+
+def _count_aboard(
+    position: Position, result: PhaseResult, state: ModuleState
+) -> tuple[PhaseResult, ModuleState]:
+    """Davis's limit: each army aboard is a move older after a movement phase, and starves after its
+    fourth (``starvation``); the counts follow the A/Fs that retreat."""
+    kind = position.phase.type
+    if kind is PhaseType.MOVEMENT:
+        after, aboard, notes = starvation.after_movement(
+            state.aboard, position, result.position, result.results
+        )
+        result = replace(result, results=(*result.results, *notes), position=after)
+    elif kind is PhaseType.RETREATS:
+        aboard = starvation.after_retreats(state.aboard, result.position, result.results)
+    else:
+        aboard = starvation.kept(state.aboard, result.position)
+    return result, replace(state, aboard=aboard)
 
 
 def _queue_storms(

@@ -116,6 +116,7 @@ def play(slug: str, game_options: dict[str, Any], seed: int) -> tuple[Outcome | 
         ("deluge", {}, 5),
         ("deluge", {"swap_sil_swi": True, "drowning_armies": True}, 6),
         ("deluge", {"standard_convoys": True}, 7),  # the A/F rules off
+        ("deluge", {"davis_af_limit": True}, 10),  # Davis's reading: an A/F lasts three moves
         ("sahara", {"abstraction": True}, 8),
         ("wall_of_ice", {"mode": "random", "house_limit_1915": True, "abstraction": True}, 9),
     ],
