@@ -14,11 +14,12 @@ The checks of each order on its own are the kinds' (``kinds/abstraction.py``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
-from dipserver.engine.kinds.abstraction import embark_problem
+from dipserver.engine.kinds.abstraction import DISEMBARK, OFF, embark_problem
+from dipserver.engine.kinds.registry import MOVEMENT_CHECKS
 from dipserver.engine.orders import Disembark, Embark, Order, OrderResult, Outcome
 from dipserver.engine.position import Dislodged
 from dipserver.engine.resolver import HOLD, MOVE, ConvoyRoute, OrderTable, resolve
@@ -26,6 +27,7 @@ from dipserver.engine.types import Unit, UnitType, province_of
 
 if TYPE_CHECKING:
     from dipserver.engine.board import Board
+    from dipserver.engine.kinds.standing import Standing
     from dipserver.engine.resolver import Decisions
 
 STAYS_ABOARD = "It could not land, so it stays aboard the fleet in {sea}: an A/F (Fast Ferry)"
@@ -199,6 +201,71 @@ def _stand_down(table: OrderTable, i: int) -> None:
     movers.remove(i)
     if not movers:
         del table.movers_to[table.dest[i]]  # type: ignore[arg-type]
+
+
+def refused(before: Standing, power: str, order: Order, problem: str) -> OrderResult:
+    """An order the units do not take once armies boarded. One that fitted them as they stood before (a
+    fleet's convoy or move ashore, now an A/F's; a support or convoy of an army now aboard; a move by a
+    convoy whose fleet now carries an army) was given in good faith on the board its power saw: the
+    boarding makes it void, not illegal (the unit holds)."""
+    check = MOVEMENT_CHECKS.get(type(order))
+    prov = province_of(getattr(order, "unit", ""))
+    unit = before.units.get(prov)
+    fitted = check is not None and unit is not None and unit.power == power
+    if fitted and check(before, prov, unit, order)[0] is None:  # type: ignore[misc,arg-type]
+        return OrderResult(power, order, Outcome.VOID, f"{problem} (an army boarded before the moves)")
+    return OrderResult(power, order, Outcome.INVALID, problem)
+
+
+class Chains:
+    """A movement phase's landings from the seas A/Fs sail to: those given (slot in the results, power,
+    order), those no A/F sails for (their outcome by slot), and the rows turned back (``sail_first``)."""
+
+    __slots__ = ("given", "turned_back", "void")
+
+    def __init__(self) -> None:
+        self.given: list[tuple[int, str, Disembark]] = []
+        self.void: dict[int, tuple[Outcome, str]] = {}
+        self.turned_back: set[int] = set()
+
+    def take(
+        self, on: bool, units: Mapping[str, Unit], board: Board, power: str, order: Disembark, slot: int
+    ) -> OrderResult:
+        """One given, checked on ``units`` (as they stood before the boarding): legal while one of the
+        power's fleets could carry an army to its sea this move (``DisembarkKind.chained``); kept for step
+        2, which lands it from the sea an A/F of the power sails to. Its result, or a placeholder."""
+        problem = DISEMBARK.chained(units, board, power, order) if on else OFF
+        if problem is not None:
+            return OrderResult(power, order, Outcome.INVALID, problem)
+        self.given.append((slot, power, order))
+        return None  # type: ignore[return-value]  # filled in by ``report``
+
+    def add_rows(self, rows: Rows, moves: Sequence[tuple[str, str]], units: Mapping[str, Unit]) -> None:
+        self.void = add_chained(rows, self.given, moves, units)
+
+    def decide(self, table: OrderTable, carrier: Mapping[int, int]) -> Decisions:
+        decisions, self.turned_back = sail_first(table, carrier)
+        return decisions
+
+    def report(
+        self, rows: Rows, decisions: Decisions, results: list[OrderResult], name: Callable[[str], str]
+    ) -> None:
+        """Each one's result in its slot: it landed or bounced; or it was not made (no A/F of the power
+        sailed there, the sail did not arrive, or the landing would have turned it back), which counts as
+        no attack, as a convoyed move without a route does."""
+        for slot, power, order in self.given:
+            i = rows.chained.get(slot, -1)
+            reason = ""
+            if i < 0:
+                outcome, reason = self.void[slot]
+            elif decisions.success[i]:
+                outcome = Outcome.SUCCESS
+            elif rows.kind[i] == MOVE:
+                outcome = Outcome.BOUNCE
+            else:
+                why = TURNED_BACK if i in self.turned_back else NOT_REACHED
+                outcome, reason = Outcome.NO_CONVOY, why.format(sea=name(order.unit))
+            results[slot] = OrderResult(power, order, outcome, reason)
 
 
 class Rows(Protocol):

@@ -42,7 +42,7 @@ from dipserver.engine.convoys import (
 )
 
 # The kinds of order a movement phase adjudicates, each registering its check (MOVEMENT_CHECKS) when loaded.
-from dipserver.engine.kinds import abstraction as _abstraction
+from dipserver.engine.kinds import abstraction as _abstraction  # noqa: F401
 from dipserver.engine.kinds import convoy, hold, move, support  # noqa: F401
 from dipserver.engine.kinds.registry import MOVEMENT_CHECKS
 from dipserver.engine.kinds.standing import Standing
@@ -127,11 +127,8 @@ class _Phase:
         # The chosen orders by kind, in the order given (step 1 fills them, step 2 reads them).
         self._moves: list[tuple[str, str]] = []  # (province, settled target)
         self._others: list[tuple[str, Order]] = []  # supports and convoys
-        # A/F rules: landings from a sea the power has no unit in, which an A/F of its own may sail to this
-        # move (slot in the results, power, order), and the void ones' outcomes by slot.
-        self._chained: list[tuple[int, str, Disembark]] = []
-        self._chain_void: dict[int, tuple[Outcome, str]] = {}
-        self._turned_back: set[int] = set()  # the rows of those not made: they would turn back their sail
+        # A/F rules: landings from a sea the power has no unit in, which an A/F of its own sails to.
+        self._chains = ferry.Chains()
 
     def run(self, orders_by_power: Mapping[str, Iterable[Order]]) -> MovementOutcome:
         if self.ferry:  # armies board before the moves (5.6): the phase is played on the units after
@@ -156,13 +153,12 @@ class _Phase:
             sane.movers_to,
             sane.opponent,
         )
-        decisions = resolve(table) if not sane.carrier else None
-        if decisions is None:  # landings from the seas A/Fs sail to: the sails first (``ferry.sail_first``)
-            decisions, self._turned_back = ferry.sail_first(table, sane.carrier)
+        # With landings from the seas A/Fs sail to, the sails first (``ferry.Chains.decide``).
+        decisions = resolve(table) if not sane.carrier else self._chains.decide(table, sane.carrier)
         new_units, dislodged_by, dislodged = self._aftermath(sane, table, decisions)
         self._report(chosen, sane, decisions, dislodged_by, results)
-        if self._chained:
-            self._report_chained(sane, decisions, results)
+        if self._chains.given:
+            self._chains.report(sane, decisions, results, self.standing.name)
         return MovementOutcome(tuple(results), new_units, dislodged)
 
     # step 1: legality -----------------------------------------------------------------------------
@@ -193,7 +189,10 @@ class _Phase:
                     prov = loc if "/" not in loc else _province(loc)
                     unit = units.get(prov)
                     if cls is Disembark and (unit is None or unit.power != power):
-                        results.append(self._chain(power, order, len(results)))  # type: ignore[arg-type]
+                        # A landing from a sea an A/F may sail to: checked on the units before any boarded.
+                        seen = (self._before or standing).units
+                        landing = self._chains.take(self.ferry, seen, self.board, power, order, len(results))  # type: ignore[arg-type]
+                        results.append(landing)
                         continue
                     if unit is None:
                         problem = f"There is no unit in {standing.name(prov)}"
@@ -234,35 +233,10 @@ class _Phase:
         self._repeated(chosen, extra, results)
         return chosen
 
-    def _chain(self, power: str, order: Disembark, slot: int) -> OrderResult:
-        """A landing from a sea the power has no unit in: legal while one of its fleets could carry an army
-        there this move, on the units before the boarding (``kinds/abstraction.chained``); kept for step 2,
-        which lands it from the sea an A/F of the power sails to. Returns its result, or a placeholder."""
-        before = self._before or self.standing
-        problem = (
-            _abstraction.OFF
-            if not self.ferry
-            else _abstraction.DISEMBARK.chained(before.units, self.board, power, order)
-        )
-        if problem is not None:
-            return OrderResult(power, order, Outcome.INVALID, problem)
-        self._chained.append((slot, power, order))
-        return None  # type: ignore[return-value]  # filled in by _report_chained
-
     def _refused(self, power: str, order: Order, problem: str) -> OrderResult:
-        """An order the units do not take. Under the A/F rules, one that fitted them as they stood before
-        the armies boarded (a fleet's convoy or move ashore, now an A/F's; a support or convoy of an army
-        now aboard; a move by a convoy whose fleet now carries an army) was given in good faith on the
-        board its power saw: the boarding makes it void, not illegal (the unit holds)."""
-        before = self._before
-        if before is not None:
-            check = MOVEMENT_CHECKS.get(type(order))
-            prov = _province(getattr(order, "unit", ""))
-            unit = before.units.get(prov)
-            fitted = check is not None and unit is not None and unit.power == power
-            if fitted and check(before, prov, unit, order)[0] is None:  # type: ignore[misc,arg-type]
-                why = f"{problem} (an army boarded before the moves)"
-                return OrderResult(power, order, Outcome.VOID, why)
+        """An order the units do not take: illegal, or void where an army's boarding made it so."""
+        if self._before is not None:
+            return ferry.refused(self._before, power, order, problem)
         return OrderResult(power, order, Outcome.INVALID, problem)
 
     def _repeated(
@@ -293,8 +267,8 @@ class _Phase:
         out = _Sanitised(provs, index, [u.power for u in units.values()])
         if self.ferry:
             ferry.add_landings(out, self._others, self.units)
-            if self._chained:
-                self._chain_void = ferry.add_chained(out, self._chained, self._moves, self.units)
+            if self._chains.given:
+                self._chains.add_rows(out, self._moves, self.units)
         carried = self._route_moves(out)
         kind, dest, route, opponent = out.kind, out.dest, out.route, out.opponent
         for prov, _ in self._moves:
@@ -495,24 +469,6 @@ class _Phase:
             else:
                 outcome = succeeded if success[i] else dislodged
             results[slot] = OrderResult(power, order, outcome, reason, hit)
-
-    def _report_chained(self, sane: _Sanitised, decisions: Decisions, results: list[OrderResult]) -> None:
-        """The result of each landing from a sea an A/F sails to: it landed or bounced; or it was not made
-        (no A/F of the power sailed there, the sail did not arrive, or the landing would have turned it
-        back), which counts as no attack, as a convoyed move without a route does."""
-        for slot, power, order in self._chained:
-            i = sane.chained.get(slot, -1)
-            reason = ""
-            if i < 0:
-                outcome, reason = self._chain_void[slot]
-            elif decisions.success[i]:
-                outcome = Outcome.SUCCESS
-            elif sane.kind[i] == MOVE:
-                outcome = Outcome.BOUNCE
-            else:
-                why = ferry.TURNED_BACK if i in self._turned_back else ferry.NOT_REACHED
-                outcome, reason = Outcome.NO_CONVOY, why.format(sea=self.standing.name(order.unit))
-            results[slot] = OrderResult(power, order, outcome, reason)
 
 
 @final
