@@ -26,8 +26,9 @@ _MODULES = (
     (
         "supply_lines",
         "Supply lines",
-        "Units must trace supply to an own centre or depot within 3 steps, or cannot support and are "
-        "removed after two failed checks.",
+        "Units must trace supply to an own centre or depot within 4 steps (5 for the powers given the "
+        "Prussian side), or cannot support and are removed at the supply phase after each season; a "
+        "depot costs the unit that founds it.",
     ),
     (
         "abstraction",

@@ -137,14 +137,18 @@ def play(
     check = None
     if modules.supply is not None:
         founded = _depots(judged, position, report, state.supply, modules.supply, extra.depots, refused)
-        kept = supply.after_phase(
-            state.supply, position, result.position, result.results, founded, modules.supply
-        )
-        if season_over and phase.season in modules.supply.check_seasons:
-            check = supply.trace(board, result.position, kept, modules.supply)
+        options = modules.supply
+        kept = supply.after_phase(state.supply, position, result.position, result.results, founded, options)
+        if options.depot_cost == "unit":
+            result, kept = _garrison(position, result, kept, founded)
+        checked = season_over and phase.season in options.check_seasons
+        if checked:
+            check = supply.trace(board, result.position, kept, options)
             kept = supply.check(kept, check)
-        if season_over and phase.season is Season.FALL:
-            result, kept = _remove_unsupplied(board, result, kept, modules.supply, build_rule)
+        if (checked and options.removal == "check") or (
+            options.removal == "winter" and season_over and phase.season is Season.FALL
+        ):
+            result, kept = _remove_unsupplied(board, result, kept, options, build_rule)
         state = replace(state, supply=kept)
     if modules.davis_af_limit:
         result, state = _count_aboard(position, result, state)
@@ -275,7 +279,7 @@ def _remove_unsupplied(
     gone = supply.removals(state, result.position.units, options)
     if not gone:
         return result, state
-    why = f"Out of supply at {options.strikes} checks in a row: removed at the Winter adjustment"
+    why = supply.removal_reason(options)
     notes = [OrderResult(u.power, Disband(u.location), Outcome.SUCCESS, why) for u in gone]
     units: dict[str, Unit] = {p: u for p, u in result.position.units.items() if u not in gone}
     position = replace(result.position, units=units)
@@ -307,6 +311,28 @@ def _count_aboard(
     else:
         aboard = starvation.kept(state.aboard, result.position)
     return result, replace(state, aboard=aboard)
+
+
+def _garrison(
+    position: Position, result: PhaseResult, state: SupplyState, founded: Iterable[EstablishDepot]
+) -> tuple[PhaseResult, SupplyState]:
+    """Seed 8.21: a depot's garrison is "at least one strength point" of the force that founds it; a
+    Diplomacy unit has one, so the unit that founds a depot garrisons it and leaves the board."""
+    since = str(position.phase)
+    built = [
+        o for o in founded if (d := state.depots.get(o.province)) and d.since == since and d.power == o.power
+    ]
+    units = dict(result.position.units)
+    notes = []
+    for order in built:
+        unit = units.pop(order.province, None)
+        if unit is not None:
+            notes.append(OrderResult(unit.power, Disband(unit.location), Outcome.SUCCESS, supply.GARRISON))
+    if not notes:
+        return result, state
+    marks = {p: c for p, c in state.marks.items() if p in units}
+    after = replace(result.position, units=units)
+    return replace(result, results=(*result.results, *notes), position=after), replace(state, marks=marks)
 
 
 def _queue_storms(
