@@ -14,21 +14,26 @@ The checks of each order on its own are the kinds' (``kinds/abstraction.py``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
-from dipserver.engine.kinds.abstraction import embark_problem
+from dipserver.engine.kinds.abstraction import DISEMBARK, OFF, embark_problem
+from dipserver.engine.kinds.registry import MOVEMENT_CHECKS
 from dipserver.engine.orders import Disembark, Embark, Order, OrderResult, Outcome
 from dipserver.engine.position import Dislodged
-from dipserver.engine.resolver import MOVE
+from dipserver.engine.resolver import HOLD, MOVE, ConvoyRoute, OrderTable, resolve
 from dipserver.engine.types import Unit, UnitType, province_of
 
 if TYPE_CHECKING:
     from dipserver.engine.board import Board
-    from dipserver.engine.resolver import ConvoyRoute, Decisions
+    from dipserver.engine.kinds.standing import Standing
+    from dipserver.engine.resolver import Decisions
 
 STAYS_ABOARD = "It could not land, so it stays aboard the fleet in {sea}: an A/F (Fast Ferry)"
+NO_SAIL = "No A/F of yours sailed to {sea}, so no army lands from there"
+NOT_REACHED = "The A/F did not reach {sea}, so its army could not land from there"
+TURNED_BACK = "Its landing would have turned back its A/F's sail to {sea}, so the army stays aboard"
 
 
 def embark(
@@ -59,13 +64,14 @@ def embark(
 def landed(
     new_units: dict[str, Unit],
     dislodged: dict[str, Dislodged],
-    landings: Mapping[str, int],
+    rows: Rows,
     success: Sequence[bool],
-    dest: Sequence[str | None],
-    powers: Sequence[str],
 ) -> None:
-    """Where each landing army ended: ashore (the A/F a plain fleet again, dislodged or not) or aboard."""
-    for sea, row in landings.items():
+    """Where each landing army ended: ashore (the A/F a plain fleet again, dislodged or not) or aboard.
+    An army lands from its row's sea: the A/F's own, or the one it sailed to (``add_chained``)."""
+    dest, powers = rows.dest, rows.powers
+    for row in [*rows.landing.values(), *rows.chained.values()]:
+        sea = rows.provs[row]
         if not success[row]:
             continue  # still aboard, wherever the fleet is now (held, or dislodged with it)
         into = dest[row]
@@ -122,6 +128,146 @@ def add_landings(rows: Rows, others: Sequence[tuple[str, Order]], units: Mapping
         rows.movers_to.setdefault(into, []).append(i)
 
 
+def add_chained(
+    rows: Rows,
+    chained: Sequence[tuple[int, str, Disembark]],
+    moves: Sequence[tuple[str, str]],
+    units: Mapping[str, Unit],
+) -> dict[int, tuple[Outcome, str]]:
+    """Landings from a sea an A/F of the power sails to this move: each is a row of its own, a move from
+    that sea (``carrier``: its row -> the sail's row), made only where the sail arrives (``sail_first``).
+    Returns those no A/F of the power sails for, with their outcome, by their slot in the results."""
+    sailing: dict[tuple[str, str], list[str]] = {}  # (power, sea) -> the A/Fs sailing there, in order
+    for prov, target in moves:
+        unit = units[prov]
+        if unit.aboard:
+            sailing.setdefault((unit.power, province_of(target)), []).append(prov)
+    void: dict[int, tuple[Outcome, str]] = {}
+    for slot, power, order in chained:
+        sea, into = province_of(order.unit), province_of(order.dest)
+        afs = sailing.get((power, sea))
+        if not afs:
+            void[slot] = (Outcome.NO_CONVOY, NO_SAIL.format(sea=sea))
+            continue
+        j = rows.index[afs.pop(0)]  # one army aboard each A/F: a second landing finds none left
+        i = len(rows.provs)
+        rows.chained[slot] = i
+        rows.carrier[i] = j
+        rows.provs.append(sea)
+        rows.powers.append(power)
+        rows.kind.append(MOVE)
+        rows.dest.append(into)
+        rows.dest_loc.append(into)
+        rows.route.append(None)
+        rows.supports.append([])
+        rows.opponent.append(-1)
+        rows.movers_to.setdefault(into, []).append(i)
+    return void
+
+
+def sail_first(table: OrderTable, carrier: Mapping[int, int]) -> tuple[Decisions, set[int]]:
+    """The phase decided with the landings from the seas A/Fs sail to (``carrier``: a landing's row ->
+    its sail's row, rows of ``table``): the sails are decided first as if no army landed from a sea being
+    sailed to; then the landings of the sails that arrived are made with the other moves, and a landing
+    whose sail that turns back is not made (the rest decided again without it, until none turns back).
+    So a landing never decides its own sail: no paradox. Returns the decisions and the landings turned
+    back; a landing not made is a hold in ``table``."""
+    for i in carrier:
+        _stand_down(table, i)
+    decisions = resolve(table)
+    made = [i for i in carrier if decisions.success[carrier[i]]]
+    turned_back: set[int] = set()
+    while made:
+        for i in made:
+            table.kind[i] = MOVE
+            table.movers_to.setdefault(table.dest[i], []).append(i)  # type: ignore[arg-type]
+        decisions = resolve(table)
+        back = {i for i in made if not decisions.success[carrier[i]]}
+        if not back:
+            break
+        for i in made:
+            _stand_down(table, i)
+        turned_back |= back
+        made = [i for i in made if i not in back]
+        if not made:
+            decisions = resolve(table)
+    return decisions, turned_back
+
+
+def _stand_down(table: OrderTable, i: int) -> None:
+    """Row ``i`` (a landing) is left out of the moves: a hold that stands nowhere."""
+    table.kind[i] = HOLD
+    movers = table.movers_to[table.dest[i]]  # type: ignore[index]
+    movers.remove(i)
+    if not movers:
+        del table.movers_to[table.dest[i]]  # type: ignore[arg-type]
+
+
+def refused(before: Standing, power: str, order: Order, problem: str) -> OrderResult:
+    """An order the units do not take once armies boarded. One that fitted them as they stood before (a
+    fleet's convoy or move ashore, now an A/F's; a support or convoy of an army now aboard; a move by a
+    convoy whose fleet now carries an army) was given in good faith on the board its power saw: the
+    boarding makes it void, not illegal (the unit holds)."""
+    check = MOVEMENT_CHECKS.get(type(order))
+    prov = province_of(getattr(order, "unit", ""))
+    unit = before.units.get(prov)
+    fitted = check is not None and unit is not None and unit.power == power
+    if fitted and check(before, prov, unit, order)[0] is None:  # type: ignore[misc,arg-type]
+        return OrderResult(power, order, Outcome.VOID, f"{problem} (an army boarded before the moves)")
+    return OrderResult(power, order, Outcome.INVALID, problem)
+
+
+class Chains:
+    """A movement phase's landings from the seas A/Fs sail to: those given (slot in the results, power,
+    order), those no A/F sails for (their outcome by slot), and the rows turned back (``sail_first``)."""
+
+    __slots__ = ("given", "turned_back", "void")
+
+    def __init__(self) -> None:
+        self.given: list[tuple[int, str, Disembark]] = []
+        self.void: dict[int, tuple[Outcome, str]] = {}
+        self.turned_back: set[int] = set()
+
+    def take(
+        self, on: bool, units: Mapping[str, Unit], board: Board, power: str, order: Disembark, slot: int
+    ) -> OrderResult:
+        """One given, checked on ``units`` (as they stood before the boarding): legal while one of the
+        power's fleets could carry an army to its sea this move (``DisembarkKind.chained``); kept for step
+        2, which lands it from the sea an A/F of the power sails to. Its result, or a placeholder."""
+        problem = DISEMBARK.chained(units, board, power, order) if on else OFF
+        if problem is not None:
+            return OrderResult(power, order, Outcome.INVALID, problem)
+        self.given.append((slot, power, order))
+        return None  # type: ignore[return-value]  # filled in by ``report``
+
+    def add_rows(self, rows: Rows, moves: Sequence[tuple[str, str]], units: Mapping[str, Unit]) -> None:
+        self.void = add_chained(rows, self.given, moves, units)
+
+    def decide(self, table: OrderTable, carrier: Mapping[int, int]) -> Decisions:
+        decisions, self.turned_back = sail_first(table, carrier)
+        return decisions
+
+    def report(
+        self, rows: Rows, decisions: Decisions, results: list[OrderResult], name: Callable[[str], str]
+    ) -> None:
+        """Each one's result in its slot: it landed or bounced; or it was not made (no A/F of the power
+        sailed there, the sail did not arrive, or the landing would have turned it back), which counts as
+        no attack, as a convoyed move without a route does."""
+        for slot, power, order in self.given:
+            i = rows.chained.get(slot, -1)
+            reason = ""
+            if i < 0:
+                outcome, reason = self.void[slot]
+            elif decisions.success[i]:
+                outcome = Outcome.SUCCESS
+            elif rows.kind[i] == MOVE:
+                outcome = Outcome.BOUNCE
+            else:
+                why = TURNED_BACK if i in self.turned_back else NOT_REACHED
+                outcome, reason = Outcome.NO_CONVOY, why.format(sea=name(order.unit))
+            results[slot] = OrderResult(power, order, outcome, reason)
+
+
 class Rows(Protocol):
     """The movement phase's rows of sanitised orders (``movement._Sanitised``), as far as read here."""
 
@@ -134,7 +280,10 @@ class Rows(Protocol):
     supports: list[list[int]]
     opponent: list[int]
     movers_to: dict[str, list[int]]
+    index: dict[str, int]
     landing: dict[str, int]
+    chained: dict[int, int]
+    carrier: dict[int, int]
 
 
 def at_sea_only(board: Board, moves: Iterable[str]) -> frozenset[str]:

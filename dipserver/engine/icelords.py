@@ -13,10 +13,16 @@ village     6    land, centre    the only recruiting ground for men and ships
 tundra     14    land            cost 1
 forest      4    land            cost 2
 hills       4    land            cost 2
-mountains   4    land            cost 3, but Dwarves, Giants and Yetis walk them
-glacier     6    impassable      cost 2 and no unit recruits there: a wall of ice
-peaks       2    impassable      cost 3 and only Dragons nest there
+mountains   4    land            cost 3 (1 with Mountain Walk)
+glacier     6    land            cost 2
+peaks       2    land            cost 3 (1 with Mountain Walk)
 ========== ===== =============== ==============================================
+
+Move costs onto Diplomacy: a Diplomacy move is one Ice Lords turn's move into a neighbouring square, made
+by a unit that can pay for it. Every power's unit is its Hero's kind (3 move points, ``STRIDE``), and no
+land tile costs more than 3 (Mountain Walk pays 1 for Mountains and Peaks), so every land tile is one
+Diplomacy land province, whatever it costs; sea and water (cost "(1)", for ships and what they carry)
+are seas. No tile is impassable.
 
 Provinces are named like chess squares: columns A to I from the west, rows 1 to 9 from the north ("E5" is the
 centre). Each of 2 to 6 powers starts with one army (its Hero) in a village, which is its home centre;
@@ -57,17 +63,27 @@ TILES = {
     "peaks": 2,
     "hills": 4,
 }
-TERRAIN = {
-    "sea": Terrain.SEA,
-    "water": Terrain.SEA,
-    "village": Terrain.LAND,
-    "tundra": Terrain.LAND,
-    "forest": Terrain.LAND,
-    "hills": Terrain.LAND,
-    "mountains": Terrain.LAND,
-    "glacier": Terrain.IMPASSABLE,
-    "peaks": Terrain.IMPASSABLE,
+# Each tile's cost in move points to enter (seed 001), and what Mountain Walk pays for it.
+MOVE_COST = {
+    "sea": 1,
+    "water": 1,
+    "village": 1,
+    "tundra": 1,
+    "forest": 2,
+    "hills": 2,
+    "mountains": 3,
+    "glacier": 2,
+    "peaks": 3,
 }
+MOUNTAIN_WALK = {"mountains": 1, "peaks": 1}
+STRIDE = 3  # the move points of the Hero, every power's first unit: a land tile costing this is one move
+TERRAIN = {
+    kind: Terrain.SEA if kind in ("sea", "water") else Terrain.LAND if cost <= STRIDE else Terrain.IMPASSABLE
+    for kind, cost in MOVE_COST.items()
+}
+# How the first boards read glacier and peaks (impassable): a deal is checked on it too, so that every
+# game keeps the board its secret dealt before they were opened (``generate``).
+FIRST_TERRAIN = {**TERRAIN, "glacier": Terrain.IMPASSABLE, "peaks": Terrain.IMPASSABLE}
 POWERS = (
     Power("NIFLHEIM", "Niflheimer", "#4a7bd0"),
     Power("JOTUNHEIM", "Jotun", "#8e5bb8"),
@@ -79,7 +95,10 @@ POWERS = (
 START = Phase(1901, Season.SPRING, PhaseType.MOVEMENT)
 # Ice Lords' Blizzard Phase, and its Snow Storm spell (seed 001: 4 of the spell deck's 36 cards, played in
 # a Blizzard Phase to place or remove a blizzard) as one token a power: the deck itself is not played here.
-DEFAULT_OPTIONS: Mapping[str, Any] = {"blizzards": {"count": "1d6", "snow_storm_tokens": 1}}
+# The blizzards' squares are rolled as the seed's "2D8 ... coordinates" (``blizzard.rolled``).
+DEFAULT_OPTIONS: Mapping[str, Any] = {
+    "blizzards": {"count": "1d6", "coordinates": "2d8", "snow_storm_tokens": 1}
+}
 # "Destroy all enemy units" (seed 001): the last power in play wins at once (E17: a power with a village it
 # may build on is still in); owning every village wins too (``victory_centres``).
 VICTORY: tuple[Mapping[str, Any], ...] = ({"type": "sole_survivor"},)
@@ -130,12 +149,14 @@ def _borders() -> dict[str, frozenset[str]]:
     return borders
 
 
-def build_variant(tiles: Mapping[str, str], homes: Mapping[str, str]) -> Variant:
+def build_variant(
+    tiles: Mapping[str, str], homes: Mapping[str, str], terrain: Mapping[str, Terrain] = TERRAIN
+) -> Variant:
     """The variant for a layout; ``homes`` maps a village to the power that starts there."""
     powers = {p.name: p for p in POWERS if p.name in homes.values()}
     villages = frozenset(p for p, kind in tiles.items() if kind == "village")
     map_state = MapState(
-        terrain={p: TERRAIN[kind] for p, kind in tiles.items()},
+        terrain={p: terrain[kind] for p, kind in tiles.items()},
         coasts={},
         supply_centres=villages,
         homes=dict(homes),
@@ -155,7 +176,7 @@ def build_variant(tiles: Mapping[str, str], homes: Mapping[str, str]) -> Variant
         slug=SLUG,
         name="Ice Lords",
         description=f"A generated {SIZE}x{SIZE} Ice Lords board for {len(powers)} powers, blizzards on.",
-        version=hashlib.sha256(f"ice_lords/1\n{layout}".encode()).hexdigest(),
+        version=hashlib.sha256(f"ice_lords/2\n{layout}".encode()).hexdigest(),  # 2: glacier, peaks open
         base=None,
         powers=FrozenMap(powers),
         provinces=FrozenMap(provinces),
@@ -189,6 +210,13 @@ def problems(variant: Variant) -> list[str]:
     return found
 
 
+def deal_problems(tiles: Mapping[str, str], homes: Mapping[str, str]) -> list[str]:
+    """Why a deal is not kept: ``problems`` of it read as the first boards were (glacier and peaks
+    closed). The boards are played open, but a deal is kept by the first reading, so that every secret
+    still deals the board it always dealt (a game under way keeps its board)."""
+    return problems(build_variant(tiles, homes, FIRST_TERRAIN))
+
+
 def generate(secret: str, powers: int = 6) -> IceLordsMap:
     """The game's board: the first valid deal from its secret, with ``powers`` powers (2 to 6)."""
     if isinstance(powers, bool) or not isinstance(powers, int) or not 2 <= powers <= len(POWERS):
@@ -196,7 +224,7 @@ def generate(secret: str, powers: int = 6) -> IceLordsMap:
     last: list[str] = []
     for attempt in range(MAX_ATTEMPTS):
         variant, tiles = layout(secret, attempt, powers)
-        last = problems(variant)
+        last = deal_problems(tiles, variant.start.owners) or problems(variant)
         if not last:
             return IceLordsMap(variant, FrozenMap(tiles), attempt)
     raise MapGenerationError(

@@ -127,6 +127,8 @@ class _Phase:
         # The chosen orders by kind, in the order given (step 1 fills them, step 2 reads them).
         self._moves: list[tuple[str, str]] = []  # (province, settled target)
         self._others: list[tuple[str, Order]] = []  # supports and convoys
+        # A/F rules: landings from a sea the power has no unit in, which an A/F of its own sails to.
+        self._chains = ferry.Chains()
 
     def run(self, orders_by_power: Mapping[str, Iterable[Order]]) -> MovementOutcome:
         if self.ferry:  # armies board before the moves (5.6): the phase is played on the units after
@@ -151,9 +153,12 @@ class _Phase:
             sane.movers_to,
             sane.opponent,
         )
-        decisions = resolve(table)
+        # With landings from the seas A/Fs sail to, the sails first (``ferry.Chains.decide``).
+        decisions = resolve(table) if not sane.carrier else self._chains.decide(table, sane.carrier)
         new_units, dislodged_by, dislodged = self._aftermath(sane, table, decisions)
         self._report(chosen, sane, decisions, dislodged_by, results)
+        if self._chains.given:
+            self._chains.report(sane, decisions, results, self.standing.name)
         return MovementOutcome(tuple(results), new_units, dislodged)
 
     # step 1: legality -----------------------------------------------------------------------------
@@ -183,6 +188,12 @@ class _Phase:
                     loc = order.unit  # type: ignore[union-attr]
                     prov = loc if "/" not in loc else _province(loc)
                     unit = units.get(prov)
+                    if cls is Disembark and (unit is None or unit.power != power):
+                        # A landing from a sea an A/F may sail to: checked on the units before any boarded.
+                        seen = (self._before or standing).units
+                        landing = self._chains.take(self.ferry, seen, self.board, power, order, len(results))  # type: ignore[arg-type]
+                        results.append(landing)
+                        continue
                     if unit is None:
                         problem = f"There is no unit in {standing.name(prov)}"
                     elif not checked and unit.power != power:
@@ -223,19 +234,9 @@ class _Phase:
         return chosen
 
     def _refused(self, power: str, order: Order, problem: str) -> OrderResult:
-        """An order the units do not take. Under the A/F rules, one that fitted them as they stood before
-        the armies boarded (a fleet's convoy or move ashore, now an A/F's; a support or convoy of an army
-        now aboard; a move by a convoy whose fleet now carries an army) was given in good faith on the
-        board its power saw: the boarding makes it void, not illegal (the unit holds)."""
-        before = self._before
-        if before is not None:
-            check = MOVEMENT_CHECKS.get(type(order))
-            prov = _province(getattr(order, "unit", ""))
-            unit = before.units.get(prov)
-            fitted = check is not None and unit is not None and unit.power == power
-            if fitted and check(before, prov, unit, order)[0] is None:  # type: ignore[misc,arg-type]
-                why = f"{problem} (an army boarded before the moves)"
-                return OrderResult(power, order, Outcome.VOID, why)
+        """An order the units do not take: illegal, or void where an army's boarding made it so."""
+        if self._before is not None:
+            return ferry.refused(self._before, power, order, problem)
         return OrderResult(power, order, Outcome.INVALID, problem)
 
     def _repeated(
@@ -266,6 +267,8 @@ class _Phase:
         out = _Sanitised(provs, index, [u.power for u in units.values()])
         if self.ferry:
             ferry.add_landings(out, self._others, self.units)
+            if self._chains.given:
+                self._chains.add_rows(out, self._moves, self.units)
         carried = self._route_moves(out)
         kind, dest, route, opponent = out.kind, out.dest, out.route, out.opponent
         for prov, _ in self._moves:
@@ -379,7 +382,7 @@ class _Phase:
                     moved_in[dest[m]] = m  # type: ignore[index]
         new_units: dict[str, Unit] = {}
         dislodged_by: dict[int, int] = {}
-        for i, prov in enumerate(provs[: len(units)] if sane.landing else provs):
+        for i, prov in enumerate(provs[: len(units)] if sane.landing or sane.chained else provs):
             unit = units[prov]
             if kind[i] == MOVE and success[i]:
                 loc = sane.dest_loc[i]
@@ -396,8 +399,8 @@ class _Phase:
         if self.ferry:
             sane.ferried = ferry.ferried(new_units, sane, decisions, dislodged_by, len(units))
         if not dislodged_by:
-            if sane.landing:
-                ferry.landed(new_units, {}, sane.landing, success, dest, sane.powers)
+            if sane.landing or sane.chained:
+                ferry.landed(new_units, {}, sane, success)
             return new_units, dislodged_by, {}
 
         contested = contested_provinces(table.movers_to, new_units, decisions, table.opponent)
@@ -412,8 +415,8 @@ class _Phase:
                 moves = ferry.at_sea_only(self.board, moves)
             options = retreat_options(self.board, unit.location, moves, new_units, contested, closed)
             dislodged[provs[i]] = Dislodged(unit, provs[m], options)
-        if sane.landing:
-            ferry.landed(new_units, dislodged, sane.landing, success, dest, sane.powers)
+        if sane.landing or sane.chained:
+            ferry.landed(new_units, dislodged, sane, success)
         return new_units, dislodged_by, dislodged
 
     # step 5: results ------------------------------------------------------------------------------
@@ -490,3 +493,5 @@ class _Sanitised:
         # Ferry's row -> the sea of the fleet its army stayed aboard, having not landed.
         self.landing: dict[str, int] = {}
         self.ferried: dict[int, str] = {}
+        self.chained: dict[int, int] = {}  # a landing from the sea its A/F sails to: slot in results -> row
+        self.carrier: dict[int, int] = {}  # such a landing's row -> the row of its A/F's sail

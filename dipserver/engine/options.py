@@ -22,7 +22,7 @@ from dipserver.engine.kinds.disband import DISBAND
 from dipserver.engine.kinds.offering import Offering
 from dipserver.engine.kinds.registry import kind_of, kinds, offered
 from dipserver.engine.kinds.waive import WAIVE
-from dipserver.engine.modules.abstraction import ferry_orders
+from dipserver.engine.modules.abstraction import chain_landings, ferry_orders
 from dipserver.engine.modules.blizzard import SnowStorm
 from dipserver.engine.modules.orders import InPlay, module_options
 from dipserver.engine.modules.phase import Checker
@@ -165,6 +165,11 @@ def _power_options(
         for loc, options in found.units.items()
     }
     extra = tuple(Option(str(o), o) for o in module_options(checker.board, position, found.power, modules))
+    if modules.modules.abstraction and position.phase.type is PhaseType.MOVEMENT:
+        landings = [
+            o for o in chain_landings(board, position, found.power) if checker.problem(found.power, o) is None
+        ]
+        extra += _options(position, landings)
     return replace(found, units=units, module_orders=extra)
 
 

@@ -26,14 +26,21 @@ _MODULES = (
     (
         "supply_lines",
         "Supply lines",
-        "Units must trace supply to an own centre or depot within 3 steps, or cannot support and are "
-        "removed after two failed checks.",
+        "Units must trace supply to an own centre or depot within 4 steps (5 for the powers given the "
+        "Prussian side), or cannot support and are removed at the supply phase after each season; a "
+        "depot costs the unit that founds it.",
     ),
     (
         "abstraction",
         "Abstraction A/F rules",
         "Armies board their own fleets to sail as A/Fs and land beside the sea; a convoy crosses one sea "
         "with one fleet (Fast Ferry).",
+    ),
+    (
+        "davis_af_limit",
+        "Davis's A/F limit",
+        "Plays the A/F rules as Davis wrote them: an army stays aboard an A/F three moves and starves if "
+        "it has not landed by the end of the fourth (default: Agar's revision, no limit).",
     ),
 )
 

@@ -45,7 +45,9 @@ def test_a_blizzards_game_keeps_units_out_of_the_announced_blizzard() -> None:
 
 
 def test_a_supply_lines_game_marks_a_unit_out_of_supply_in_the_fall_check() -> None:
-    data = standard("F1901M", {"FRANCE": ["A UKR"]}, options={"supply_lines": {"range": 1}})
+    # Two strikes, removal at Winter (the gentler settings): the first failed check marks the unit.
+    gentle = {"range": 1, "strikes": 2, "removal": "winter"}
+    data = standard("F1901M", {"FRANCE": ["A UKR"]}, options={"supply_lines": gentle})
     answer = adjudicate(data)
     check = answer["modules"]["check"]
     assert check["units"]["UKR"]["supplied"] is False and check["units"]["UKR"]["marks"] == 1

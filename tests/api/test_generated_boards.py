@@ -60,6 +60,7 @@ def test_the_ice_lords_variant_shows_its_options_and_a_sample_board(db):
         "blizzards": True,
         "supply_lines": False,
         "abstraction": False,
+        "davis_af_limit": False,
     }
     assert shown["geometry"]["provinces"] and shown["geometry_problem"] is None
 
@@ -70,9 +71,23 @@ def test_the_variant_api_offers_random_mode_only_where_the_timeline_has_chances(
         for slug in ("standard", "sahara", "deluge", "wall_of_ice")
     }
     assert names == {
-        "standard": ["blizzards", "supply_lines", "abstraction"],
-        "sahara": ["errata", "blizzards", "supply_lines", "abstraction"],
+        "standard": ["blizzards", "supply_lines", "abstraction", "davis_af_limit"],
+        "sahara": ["errata", "blizzards", "supply_lines", "abstraction", "davis_af_limit"],
         # Deluge plays the Abstraction A/F rules (rule 7); standard_convoys is the way back.
-        "deluge": ["swap_sil_swi", "standard_convoys", "drowning_armies", "blizzards", "supply_lines"],
-        "wall_of_ice": ["mode", "house_limit_1915", "blizzards", "supply_lines", "abstraction"],  # issue 31
+        "deluge": [
+            "swap_sil_swi",
+            "standard_convoys",
+            "drowning_armies",
+            "blizzards",
+            "supply_lines",
+            "davis_af_limit",
+        ],
+        "wall_of_ice": [
+            "mode",
+            "house_limit_1915",
+            "blizzards",
+            "supply_lines",
+            "abstraction",
+            "davis_af_limit",
+        ],  # issue 31
     }

@@ -16,7 +16,7 @@ from dipserver.engine.options import legal_options
 from dipserver.engine.position import Position
 from dipserver.engine.timeline import Hook, walk
 from dipserver.engine.turn import Turn, play_phase, read_orders
-from dipserver.engine.types import Phase, Unit, UnitType
+from dipserver.engine.types import Phase, PhaseType, Unit, UnitType
 from dipserver.engine.variant import Variant, load_variant
 
 STANDARD = {"standard_convoys": True}
@@ -392,3 +392,167 @@ def test_ABS_28_a_stranded_af_becomes_one_army() -> None:
     start = Position(Phase.parse("S1903M"), {"AEG": unit("TURKEY A/F AEG")}, {})
     turn = play(sahara, start, {}, ON, _map_before(sahara, 1903, Hook.AFTER_SPRING_RETREATS))
     assert turn.position.units["AEG"] == unit("TURKEY A AEG")
+
+
+# --- boarding, sailing and landing in one move (issue 31) ---------------------------------------------
+
+
+def test_ABS_29_an_army_boards_the_af_sails_and_the_army_lands_in_one_move(deluge: Variant) -> None:
+    # Agar's own example: an army in Portugal in the first Spring.
+    start = position("S1901M", "ENGLAND A LON", "ENGLAND F ENG")
+    orders = {"ENGLAND": ["A LON boards F ENG", "A/F ENG - MAO", "A/F MAO lands POR"]}
+    turn = play(deluge, start, orders)
+    assert [result(turn, t)["outcome"] for t in orders["ENGLAND"]] == ["success"] * 3
+    assert turn.position.units["POR"] == unit("ENGLAND A POR")
+    assert turn.position.units["MAO"] == unit("ENGLAND F MAO")
+    assert "LON" not in turn.position.units and "ENG" not in turn.position.units
+
+
+def test_ABS_30_an_af_sails_and_lands_its_army_in_one_move(deluge: Variant) -> None:
+    start = position("S1901M", "ENGLAND A/F NTH")
+    turn = play(deluge, start, {"ENGLAND": ["A/F NTH - NWG", "A/F NWG lands NWY"]})
+    assert result(turn, "A/F NWG lands NWY")["outcome"] == "success"
+    assert turn.position.units["NWY"] == unit("ENGLAND A NWY")
+    assert turn.position.units["NWG"] == unit("ENGLAND F NWG")
+
+
+def test_ABS_31_a_sail_that_bounces_lands_nothing_from_the_new_sea(deluge: Variant) -> None:
+    start = position("S1901M", "ENGLAND A/F NTH", "RUSSIA F NWG")
+    orders = {"ENGLAND": ["A/F NTH - NWG", "A/F NWG lands NWY"], "RUSSIA": ["F NWG H"]}
+    turn = play(deluge, start, orders)
+    assert result(turn, "A/F NTH - NWG")["outcome"] == "bounce"
+    landing = result(turn, "A/F NWG lands NWY")
+    assert landing["outcome"] == "no_convoy" and "did not reach" in landing["reason"]
+    assert turn.position.units["NTH"] == unit("ENGLAND A/F NTH")
+    assert "NWY" not in turn.position.units
+
+
+def test_ABS_32_a_landing_that_bounces_leaves_the_army_aboard_in_the_new_sea(deluge: Variant) -> None:
+    start = position("S1901M", "ENGLAND A/F NTH", "RUSSIA A NWY")
+    orders = {"ENGLAND": ["A/F NTH - NWG", "A/F NWG lands NWY"], "RUSSIA": ["A NWY H"]}
+    turn = play(deluge, start, orders)
+    assert result(turn, "A/F NTH - NWG")["outcome"] == "success"
+    assert result(turn, "A/F NWG lands NWY")["outcome"] == "bounce"
+    assert turn.position.units["NWG"] == unit("ENGLAND A/F NWG")
+    assert turn.position.units["NWY"] == unit("RUSSIA A NWY")
+
+
+def test_ABS_33_a_landing_from_a_sea_no_af_sails_to_is_not_made(deluge: Variant) -> None:
+    # Readable while an A/F could sail there; not made when none does (it never lands from nowhere).
+    start = position("S1901M", "ENGLAND A/F NTH")
+    turn = play(deluge, start, {"ENGLAND": ["A/F NTH H", "A/F NWG lands NWY"]})
+    assert result(turn, "A/F NWG lands NWY")["outcome"] == "no_convoy"  # no attack, as Deluge's rule 1 reads
+    assert "NWY" not in turn.position.units
+    far = play(deluge, start, {"ENGLAND": ["A/F MAO lands POR"]})
+    refused = result(far, "A/F MAO lands POR")
+    assert refused["outcome"] == "invalid" and "could sail there" in refused["reason"]
+
+
+def test_ABS_34_an_army_boards_and_lands_from_the_same_sea(deluge: Variant) -> None:
+    start = position("S1901M", "ENGLAND A YOR", "ENGLAND F NTH")
+    turn = play(deluge, start, {"ENGLAND": ["A YOR boards F NTH", "A/F NTH lands NWY"]})
+    assert result(turn, "A/F NTH lands NWY")["outcome"] == "success"
+    assert turn.position.units["NWY"] == unit("ENGLAND A NWY")
+
+
+def test_ABS_35_a_landing_from_the_sea_sailed_to_cannot_cut_a_support_into_that_sea(deluge: Variant) -> None:
+    # As from its own sea (ABS_16): Russia's support into the Norwegian Sea stands, the sail bounces, and
+    # no landing follows, with no paradox.
+    start = position("S1901M", "ENGLAND A/F NTH", "RUSSIA F NWY", "RUSSIA F BAR")
+    orders = {
+        "ENGLAND": ["A/F NTH - NWG", "A/F NWG lands NWY"],
+        "RUSSIA": ["F BAR - NWG", "F NWY S F BAR - NWG"],
+    }
+    turn = play(deluge, start, orders)
+    assert result(turn, "F NWY S F BAR - NWG")["outcome"] == "success"
+    assert turn.position.units["NWG"] == unit("RUSSIA F NWG")
+    assert result(turn, "A/F NWG lands NWY")["outcome"] == "no_convoy"
+    assert not any("paradox" in r["reason"] for r in turn.results)
+
+
+def test_ABS_36_options_offer_the_landing_from_a_sea_an_af_may_sail_to(deluge: Variant) -> None:
+    board = board_for(deluge, deluge.map_state)
+    start = position("S1901M", "ENGLAND A LON", "ENGLAND F ENG", "ENGLAND A/F NTH")
+    offered = legal_options(board, start, "ENGLAND", modules=InPlay(Modules(abstraction=True)))
+    beside = {o.text for o in offered.module_orders}
+    assert {"A/F MAO lands POR", "A/F NWG lands NWY", "A/F HEL lands KIE"} <= beside
+    assert not {t for t in beside if t.startswith(("A/F NTH ", "A/F ENG "))}  # their own orders
+    [line] = read_orders(["A/F MAO lands POR"], board, start, "ENGLAND", modules=Modules(abstraction=True))
+    assert line.error is None
+
+
+def test_ABS_37_a_landing_that_would_turn_back_its_own_sail_is_not_made(deluge: Variant) -> None:
+    # The support lets Russia leave the Norwegian Sea, so the A/F arrives; its army landing in Norway
+    # would cut that support and so turn the A/F back: a paradox. The sail is decided first; the landing
+    # that would undo it is not made, and the army stays aboard in the sea reached.
+    start = position("S1901M", "ENGLAND A/F NTH", "RUSSIA F NWG", "RUSSIA F NWY", "GERMANY F BAR")
+    orders = {
+        "ENGLAND": ["A/F NTH - NWG", "A/F NWG lands NWY"],
+        "RUSSIA": ["F NWG - BAR", "F NWY S F NWG - BAR"],
+        "GERMANY": ["F BAR H"],
+    }
+    turn = play(deluge, start, orders)
+    landing = result(turn, "A/F NWG lands NWY")
+    assert landing["outcome"] == "no_convoy" and "turned back" in landing["reason"]
+    assert result(turn, "F NWY S F NWG - BAR")["outcome"] == "success"
+    assert turn.position.units["NWG"] == unit("ENGLAND A/F NWG")
+    assert turn.position.units["BAR"] == unit("RUSSIA F BAR")
+
+
+# --- Davis's reading: an A/F lasts three moves (the davis_af_limit option, issue 31) --------------------
+
+DAVIS = {"davis_af_limit": True}
+
+
+def sail_on(variant: Variant, start: Position, moves: list[str], options: Mapping[str, Any]) -> list[Turn]:
+    """England's orders, one a movement phase (no builds in Winter), the module state carried along."""
+    turns: list[Turn] = []
+    position, state, where = start, None, variant.map_state
+    for order in moves:
+        turn = play_phase(variant, where, position, {"ENGLAND": [order]}, options=options, module_state=state)
+        turns.append(turn)
+        while True:
+            position, where = turn.position, turn.map_state
+            state = turn.opened.state if turn.opened else None
+            if position.phase.type is not PhaseType.ADJUSTMENTS:
+                break
+            turn = play_phase(variant, where, position, {}, options=options, module_state=state)  # no builds
+    return turns
+
+
+HOMES = {"EDI": "ENGLAND", "LVP": "ENGLAND", "SWE": "ENGLAND", "DEN": "ENGLAND"}  # room for all the units
+
+
+def test_ABS_38_agars_reading_is_the_default_an_army_may_stay_aboard_any_number_of_moves(
+    deluge: Variant,
+) -> None:
+    start = position("S1901M", "ENGLAND A/F NTH", owners=HOMES)
+    turns = sail_on(deluge, start, ["A/F NTH - NWG", "A/F NWG - NTH", "A/F NTH - NWG", "A/F NWG - NTH"], {})
+    assert turns[-1].position.units["NTH"] == unit("ENGLAND A/F NTH")
+
+
+def test_ABS_39_davis_an_af_lasts_three_moves_and_its_army_starves_on_the_fourth(deluge: Variant) -> None:
+    start = position("S1901M", "ENGLAND A YOR", "ENGLAND F NTH", owners=HOMES)
+    orders = ["A YOR boards F NTH", "A/F NTH - NWG", "A/F NWG - NTH", "A/F NTH - NWG"]
+    turns = sail_on(deluge, start, orders, DAVIS)
+    assert turns[2].position.units["NTH"] == unit("ENGLAND A/F NTH")  # three moves ended aboard
+    assert turns[3].position.units["NWG"] == unit("ENGLAND F NWG")  # the fourth: the army starved
+    starved = [r for r in turns[3].results if "starved" in r["reason"]]
+    assert len(starved) == 1 and starved[0]["power"] == "ENGLAND"
+
+
+def test_ABS_40_davis_an_army_that_lands_in_its_fourth_move_lives(deluge: Variant) -> None:
+    start = position("S1901M", "ENGLAND A/F NTH", owners=HOMES)
+    turns = sail_on(
+        deluge, start, ["A/F NTH - NWG", "A/F NWG - NTH", "A/F NTH - NWG", "A/F NWG lands NWY"], DAVIS
+    )
+    assert turns[2].position.units["NWG"] == unit("ENGLAND A/F NWG")
+    assert turns[3].position.units["NWY"] == unit("ENGLAND A NWY")
+    assert not [r for t in turns for r in t.results if "starved" in r["reason"]]
+
+
+def test_ABS_41_davis_the_count_starts_again_when_an_army_boards_afresh(deluge: Variant) -> None:
+    start = position("S1901M", "ENGLAND A/F NTH", "ENGLAND A YOR", owners=HOMES)
+    orders = ["A/F NTH - NWG", "A/F NWG - NTH", "A/F NTH lands EDI", "A YOR boards F NTH", "A/F NTH - NWG"]
+    turns = sail_on(deluge, start, orders, DAVIS)
+    assert turns[-1].position.units["NWG"] == unit("ENGLAND A/F NWG")

@@ -45,6 +45,7 @@ MODULES: dict[str, dict[str, Any]] = {
     "blizzards": {"blizzards": BLIZZARDS},
     "supply": {"supply_lines": True},
     "abstraction": {"abstraction": True},
+    "davis": {"davis_af_limit": True},  # the A/F rules with Davis's limit (an A/F lasts three moves)
     "all": {"blizzards": BLIZZARDS, "supply_lines": True, "abstraction": True},
 }
 CASES = [(slug, name) for slug in ("standard", "wall_of_ice", "sahara", "deluge") for name in MODULES]

@@ -142,7 +142,8 @@ def test_the_data_after_a_phase_is_drawn_too() -> None:
     position = standard_position(units, phase="F1902M")
     board = board_for(STANDARD, STANDARD.map_state)
     holds = {p: [Hold(u.location) for u in position.units_of(p)] for p in units}
-    played = play(board, position, holds, Modules(supply=SupplyOptions()), ModuleState())
+    gentle = SupplyOptions(strikes=2, removal="winter")  # a first failed check marks the unit, and it stays
+    played = play(board, position, holds, Modules(supply=gentle), ModuleState())
     data = played.to_data()
     assert data["check"] is not None
     svg = render_svg(STANDARD, STANDARD.map_state, played.result.position, modules=data)

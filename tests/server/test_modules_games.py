@@ -146,7 +146,9 @@ def test_an_ice_lords_game_needs_two_to_six_powers(users):
 
 
 def test_a_depot_ordered_through_the_services_is_founded_and_operative_the_next_phase(users):
-    game = started_game(users, options={"supply_lines": True})
+    # Free depots (an option): the founding unit stays, so no Winter comes between (by default it
+    # garrisons the depot and leaves the board).
+    game = started_game(users, options={"supply_lines": {"depot_cost": "free"}})
     france = seat(game, "FRANCE").user
     assert orders_submit(game_id=game.id, user=france, text="A PAR - BUR", phase="S1901M", now=SOON).ok
     [autumn] = play(game, 1)

@@ -227,6 +227,7 @@ def test_the_create_form_offers_each_option_for_the_variants_it_matters_to(clien
         "blizzards": EVERY,
         "supply_lines": EVERY,
         "abstraction": EVERY - {"deluge"},  # the A/F rules as a module, for the variants without them
+        "davis_af_limit": EVERY,  # Davis's reading of the A/F rules (issue 31), Deluge's too
     }
     assert rows["blizzards"][1] == {slug: slug == "ice_lords" for slug in sorted(EVERY)}
     assert rows["errata"][1] == {"sahara": True}

@@ -5,7 +5,12 @@ the module puts on convoys, fleets with an army aboard and their moves.
   sea beside it before the moves are made, so it cannot fail; the two form an A/F, which takes the fleet's
   order. A fleet with an army aboard takes no second one.
 - ``A/F NTH lands YOR`` (also ``disembarks``, ``A/F NTH disembarks to YOR``): during the moves the army
-  aboard moves to a land province beside the A/F's sea; the fleet holds there meanwhile.
+  aboard moves to a land province beside the A/F's sea; the fleet holds there meanwhile. An army boarding
+  before the moves may land the same move (``A YOR boards F NTH; A/F NTH lands NWY``).
+- A landing from a sea the A/F sails to this move (``A/F NTH - NWG; A/F NWG lands NWY``, Agar's
+  ``A LON boards F ENG; A/F ENG - MAO; A/F MAO lands POR``): it is read while some fleet of the power could
+  carry an army there (``chain_problem``); the movement phase lands it only if the sail arrives
+  (``ferry.add_chained``), and it is void when no A/F of the power sails there.
 - ``A/F NTH - ENG`` and any other order with ``A/F`` read as the fleet's order (``parse.py``): the A/F
   moves, supports and is supported as a fleet. It stays at sea (it lands its army instead) and cannot convoy.
 - Fast Ferry: a convoy crosses one sea space with one fleet.
@@ -18,6 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from dipserver.engine.kinds.recording import Described, held_at, place, via
@@ -78,6 +84,40 @@ def landing_problem(board: Board, unit: Unit, dest: str) -> str | None:
     if dest not in {province_of(loc) for loc in board.fleet_moves(unit.location)}:
         return f"{there} is not beside {sea}: the army lands only beside the A/F's sea"
     return None
+
+
+def could_carry(board: Board, units: Mapping[str, Unit], power: str, fleet: Unit) -> bool:
+    """Whether ``fleet`` (at sea) carries, or could take aboard before the moves, an army of ``power``."""
+    if fleet.power != power or fleet.type is not UnitType.FLEET or not board.is_water(fleet.province):
+        return False
+    if fleet.aboard:
+        return True
+    return any(
+        embark_problem(board, units, power, Embark(u.province, fleet.province)) is None
+        for u in units.values()
+        if u.power == power
+        and u.type is UnitType.ARMY
+        and fleet.province in board.water_neighbours(u.province)
+    )
+
+
+def chain_problem(board: Board, units: Mapping[str, Unit], power: str, sea: str, dest: str) -> str | None:
+    """Why no army of ``power`` could land in ``dest`` from ``sea`` after sailing there this move, on the
+    units as they stand before the moves (an A/F of its own, or a fleet an army of its own could board,
+    one sea away)."""
+    where, there = board.location_name(sea), board.location_name(dest)
+    if not board.is_water(sea):
+        return f"There is no A/F of yours in {where}"
+    if not board.is_land(dest) or not board.terrain(dest).passable:
+        return f"{there} is not land: an army lands only on land"
+    if dest not in {province_of(loc) for loc in board.fleet_moves(sea)}:
+        return f"{there} is not beside {where}: the army lands only beside the A/F's sea"
+    for fleet in units.values():
+        if sea in {province_of(m) for m in board.fleet_moves(fleet.location)} and could_carry(
+            board, units, power, fleet
+        ):
+            return None
+    return f"There is no A/F of yours in {where}, and none could sail there this move"
 
 
 def one_sea(board: Board, army: str, dest: str, seas: frozenset[str]) -> frozenset[str]:
@@ -156,14 +196,19 @@ class DisembarkKind(Kind):
         provinces = _read_pair(reading, _LAND, text, "An army lands")
         if provinces is None:
             return None
-        board, (sea, dest) = reading.board, provinces
-        unit = reading.position.units.get(sea)
-        if unit is None or unit.power != reading.power or unit.type is not UnitType.FLEET:
-            raise OrderError(f"There is no A/F of yours in {board.location_name(sea)}")
-        why = landing_problem(board, unit, dest)
+        board, (sea, dest), units, power = reading.board, provinces, reading.position.units, reading.power
+        unit = units.get(sea)
+        if unit is None or unit.power != power:  # an A/F sailing there this move lands from it
+            why = chain_problem(board, units, power, sea, dest)
+        elif unit.type is not UnitType.FLEET:
+            why = f"There is no A/F of yours in {board.location_name(sea)}"
+        elif not unit.aboard and could_carry(board, units, power, unit):  # an army boards it first
+            why = landing_problem(board, replace(unit, aboard=True), dest)
+        else:
+            why = landing_problem(board, unit, dest)
         if why is not None:
             raise OrderError(why)
-        return Disembark(unit.location, dest)
+        return Disembark(sea if unit is None or unit.power != power else unit.location, dest)
 
     def legal(self, standing: Standing, here: str, unit: Unit, order: Disembark) -> tuple[str | None, str]:
         if not standing.ferry:
@@ -172,6 +217,11 @@ class DisembarkKind(Kind):
         why = landing_problem(standing.board, unit, dest)
         return (why, "") if why is not None else (None, dest)
 
+    def chained(self, before: Mapping[str, Unit], board: Board, power: str, order: Disembark) -> str | None:
+        """The adjudicator's check of a landing from a sea the power has no unit in: one of its fleets
+        could carry an army there this move (on the units before the boarding, as the reader saw them)."""
+        return chain_problem(board, before, power, province_of(order.unit), province_of(order.dest))
+
     def attacks(self, order: Disembark) -> str | None:
         return province_of(order.dest)  # the army lands as a move does: an attack (Deluge's rule 1)
 
@@ -179,7 +229,16 @@ class DisembarkKind(Kind):
         return f"A/F {order.unit} lands {order.dest}"
 
     def record(self, order: Disembark, position: Position, board: Board | None) -> Described:
-        return "disembark", held_at(position, order.unit), order.unit, order.dest, None
+        """The A/F landing its army; no unit where no A/F stood when the orders were given (the army lands
+        from the sea its A/F sails to, or boards first): the unit there, if any, may be another's."""
+        here = position.units.get(province_of(order.unit))
+        return (
+            "disembark",
+            held_at(position, order.unit) if here and here.aboard else None,
+            order.unit,
+            order.dest,
+            None,
+        )
 
     def drawing(self, record: Mapping[str, Any]) -> Drawing:
         return Drawing("arrow", place(record, "from"), place(record, "to"), label="disembark")

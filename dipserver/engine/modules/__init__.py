@@ -13,11 +13,12 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from dipserver.engine.modules.blizzard import BlizzardOptions, SnowStorm
+from dipserver.engine.modules.starvation import Aboard
 from dipserver.engine.modules.supply import SupplyOptions, SupplyState
 from dipserver.engine.timeline import load_timeline
 from dipserver.engine.variant import Variant
 
-MODULE_KEYS = ("blizzards", "supply_lines", "abstraction")
+MODULE_KEYS = ("blizzards", "supply_lines", "abstraction", "davis_af_limit")
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +28,9 @@ class Modules:
     abstraction: bool = (
         False  # the Abstraction A/F rules: armies board fleets, Fast Ferry (kinds/abstraction)
     )
+    # Davis's reading of the A/F rules: an A/F lasts three moves, its army starves on the fourth
+    # (``starvation``). Off: Agar's revision, which drops the limit. On, it plays the A/F rules.
+    davis_af_limit: bool = False
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any]) -> Modules:
@@ -35,12 +39,16 @@ class Modules:
         blizzards = options.get("blizzards", False)
         supply = options.get("supply_lines", False)
         abstraction = options.get("abstraction", False)
+        davis = options.get("davis_af_limit", False)
         if not isinstance(abstraction, bool):
             raise ValueError(f"abstraction is true or false, not {abstraction!r}")
+        if not isinstance(davis, bool):
+            raise ValueError(f"davis_af_limit is true or false, not {davis!r}")
         return cls(
             None if blizzards is False else BlizzardOptions.from_data(blizzards),
             None if supply is False else SupplyOptions.from_data(supply),
-            abstraction,
+            abstraction or davis,
+            davis,
         )
 
     def to_options(self) -> dict[str, Any]:
@@ -48,6 +56,7 @@ class Modules:
             "blizzards": self.blizzards.to_data() if self.blizzards else False,
             "supply_lines": self.supply.to_data() if self.supply else False,
             "abstraction": self.abstraction,
+            "davis_af_limit": self.davis_af_limit,
         }
 
     @property
@@ -83,18 +92,25 @@ class ModuleState:
     storms: tuple[SnowStorm, ...] = ()  # Snow Storms ordered, waiting for the next movement phase's draw
     tokens_used: Mapping[str, int] = field(default_factory=dict)  # power -> Snow Storm tokens spent
     supply: SupplyState = field(default_factory=SupplyState)
+    aboard: Aboard = field(default_factory=lambda: Aboard({}, {}))  # Davis's limit: moves ended aboard
 
     def tokens_left(self, modules: Modules, power: str) -> int:
         total = modules.blizzards.snow_storm_tokens if modules.blizzards else 0
         return total - self.tokens_used.get(power, 0)
 
     def to_data(self) -> dict[str, Any]:
-        return {
+        data = {
             "blizzards": sorted(self.blizzards),
             "storms": [{"power": s.power, "province": s.province, "place": s.place} for s in self.storms],
             "tokens_used": dict(sorted(self.tokens_used.items())),
             "supply": self.supply.to_data(),
         }
+        if self.aboard.units or self.aboard.dislodged:  # only with Davis's limit, and an army aboard
+            data["aboard"] = {
+                "units": dict(sorted(self.aboard.units.items())),
+                "dislodged": dict(sorted(self.aboard.dislodged.items())),
+            }
+        return data
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> ModuleState:
@@ -103,4 +119,8 @@ class ModuleState:
             tuple(SnowStorm(s["power"], s["province"], s["place"]) for s in data.get("storms", ())),
             dict(data.get("tokens_used", {})),
             SupplyState.from_data(data.get("supply", {})),
+            Aboard(
+                dict(data.get("aboard", {}).get("units", {})),
+                dict(data.get("aboard", {}).get("dislodged", {})),
+            ),
         )

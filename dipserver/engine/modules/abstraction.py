@@ -1,7 +1,9 @@
 """The Abstraction A/F rules in a power's options (variant-rulings 5.6): what the rulebook's options become.
 
 Each army beside a fleet of its power at sea may board it; each A/F may land its army beside its sea and
-offers no convoy and no move ashore; a convoy, and a convoyed move, cross one sea (Fast Ferry). The rules
+offers no convoy and no move ashore; a convoy, and a convoyed move, cross one sea (Fast Ferry). Beside the
+units' own orders, a power may land an army from a sea one of its A/Fs may sail to this move
+(``chain_landings``). The rules
 themselves are the kinds' (``kinds/abstraction.py``) and the movement phase's (``ferry.py``).
 """
 
@@ -10,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from dipserver.engine.board import Board
-from dipserver.engine.kinds.abstraction import embark_problem, ferry_seas, one_sea
+from dipserver.engine.kinds.abstraction import chain_problem, could_carry, embark_problem, ferry_seas, one_sea
 from dipserver.engine.orders import Convoy, Disembark, Embark, Move, Order
 from dipserver.engine.position import Position
 from dipserver.engine.types import Unit, UnitType, province_of
@@ -45,3 +47,19 @@ def _allowed(board: Board, order: Order, unit: Unit, seas: frozenset[str]) -> bo
     if order.via_convoy or dest not in board.army_moves(unit.province):
         return bool(one_sea(board, unit.province, dest, seas))
     return True
+
+
+def chain_landings(board: Board, position: Position, power: str) -> list[Disembark]:
+    """The landings ``power`` may order from a sea it has no unit in, that one of its fleets carrying an
+    army (or that an army of its own may board first) may sail to this move; by sea, then shore."""
+    units = position.units
+    carriers = [u for u in units.values() if could_carry(board, units, power, u)]
+    seas = {province_of(m) for u in carriers for m in board.fleet_moves(u.location)}
+    found = []
+    for sea in sorted(seas):
+        here = units.get(sea)
+        if not board.is_water(sea) or (here is not None and here.power == power):
+            continue
+        shores = sorted({province_of(m) for m in board.fleet_moves(sea)})
+        found += [Disembark(sea, d) for d in shores if chain_problem(board, units, power, sea, d) is None]
+    return found

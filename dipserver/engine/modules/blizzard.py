@@ -1,8 +1,11 @@
 """Blizzards (from Ice Lords' Blizzard Phase and its *Snow Storm* spell; variant-rulings §8.1).
 
 When a movement phase opens, a dice expression (Ice Lords: 1d6) of provinces is drawn without replacement
-from the current map's passable provinces, with the game's auditable randomness, and announced. Until the
-phase's retreats are over:
+from the current map's passable provinces, with the game's auditable randomness, and announced. On a board
+of squares named like chess squares (Ice Lords: A1 to I9) the ``coordinates`` option rolls each blizzard's
+square instead, as the seed does ("Roll 2D8 to determine coordinates"): one die for the column, one for
+the row, so a blizzard may fall on any square the dice name, sea included, with the dice's odds; a square
+rolled twice has one blizzard. Until the phase's retreats are over:
 
 - no unit moves into, out of or through a blizzard, and no fleet in one convoys;
 - a unit in a blizzard can only hold: it gives no support and cannot be attacked, so it is never dislodged;
@@ -38,6 +41,7 @@ class BlizzardOptions:
     count: Dice = field(default_factory=lambda: Dice(1, 6))  # how many blizzards each movement phase
     eligible: str = "all"  # where they may fall: "all" passable provinces, "land" or "sea" only
     snow_storm_tokens: int = 0  # Snow Storm tokens each power gets for the whole game
+    coordinates: Dice | None = None  # "2d8": each blizzard's square rolled, a die a coordinate (Ice Lords)
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any] | bool | None) -> BlizzardOptions:
@@ -46,7 +50,7 @@ class BlizzardOptions:
             return cls()
         if not isinstance(data, Mapping):
             raise ValueError("blizzards: give true or a table (count, eligible, snow_storm_tokens)")
-        unknown = sorted(set(data) - {"count", "eligible", "snow_storm_tokens"})
+        unknown = sorted(set(data) - {"count", "eligible", "snow_storm_tokens", "coordinates"})
         if unknown:
             raise ValueError(f"blizzards: unknown option {', '.join(unknown)}")
         eligible = data.get("eligible", "all")
@@ -59,11 +63,33 @@ class BlizzardOptions:
             count = Dice.parse(data.get("count", "1d6"))
         except ValueError as exc:
             raise ValueError(f"blizzards: 'count': {exc}") from None
-        return cls(count, eligible, tokens)
+        return cls(count, eligible, tokens, _coordinates(data.get("coordinates")))
 
     def to_data(self) -> dict[str, Any]:
         tokens = self.snow_storm_tokens
-        return {"count": str(self.count), "eligible": self.eligible, "snow_storm_tokens": tokens}
+        data: dict[str, Any] = {
+            "count": str(self.count),
+            "eligible": self.eligible,
+            "snow_storm_tokens": tokens,
+        }
+        if self.coordinates is not None:
+            data["coordinates"] = str(self.coordinates)
+        return data
+
+
+def _coordinates(text: object) -> Dice | None:
+    """The ``coordinates`` option: two dice, no bonus ("2d8"), one die a coordinate; ``None``: not given."""
+    if text is None:
+        return None
+    try:
+        dice = Dice.parse(text)  # type: ignore[arg-type]
+    except ValueError as exc:
+        raise ValueError(f"blizzards: 'coordinates': {exc}") from None
+    if dice.count != 2 or dice.bonus:
+        raise ValueError(
+            f"blizzards: 'coordinates' are two dice, one a coordinate, like \"2d8\" (not {text!r})"
+        )
+    return dice
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,16 +112,39 @@ def eligible(board: Board, options: BlizzardOptions) -> list[str]:
 
 
 def draw(board: Board, phase: Phase, secret: str, options: BlizzardOptions) -> frozenset[str]:
-    """The blizzards of movement phase ``phase``: ``options.count`` provinces drawn without replacement.
+    """The blizzards of movement phase ``phase``: ``options.count`` provinces drawn without replacement,
+    or with ``options.coordinates`` that many squares rolled (``rolled``).
 
     Draw ids: ``blizzard/<phase>/count`` for the dice, ``blizzard/<phase>/<n>`` for the n-th province.
     """
+    if options.coordinates is not None:
+        return rolled(board, phase, secret, options, options.coordinates)
     pool = eligible(board, options)
     count = min(options.count.roll(secret, f"blizzard/{phase}/count"), len(pool))
     # pop() shrinks the pool, so each draw picks among the provinces not yet chosen
     return frozenset(
         pool.pop(int(random_draw(secret, f"blizzard/{phase}/{n}") * len(pool))) for n in range(1, count + 1)
     )
+
+
+def rolled(board: Board, phase: Phase, secret: str, options: BlizzardOptions, dice: Dice) -> frozenset[str]:
+    """The blizzards as the seed places them: for each of ``options.count``, a column die (A, B, ...) and a
+    row die (1, 2, ...), each a ``dice.sides``-sided die, name a square; it is a blizzard if it is one of
+    the eligible provinces of this map. A square rolled twice has one blizzard.
+
+    Draw ids: ``blizzard/<phase>/count``, then ``blizzard/<phase>/<n>/column`` and ``.../row`` (one die
+    each, ``Dice.roll``)."""
+    die = Dice(1, dice.sides)
+    pool = set(eligible(board, options))
+    count = options.count.roll(secret, f"blizzard/{phase}/count")
+    found = set()
+    for n in range(1, count + 1):
+        column = die.roll(secret, f"blizzard/{phase}/{n}/column")
+        row = die.roll(secret, f"blizzard/{phase}/{n}/row")
+        name = f"{chr(ord('A') + column - 1)}{row}"
+        if name in pool:
+            found.add(name)
+    return frozenset(found)
 
 
 def storm_problem(board: Board, storm: SnowStorm, tokens_left: int) -> str | None:

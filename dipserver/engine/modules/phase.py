@@ -22,7 +22,7 @@ from typing import Any
 from dipserver.engine.adjudicate import PhaseResult, adjudicate
 from dipserver.engine.adjustments import has_adjustments
 from dipserver.engine.board import Board
-from dipserver.engine.modules import Modules, ModuleState, blizzard, supply
+from dipserver.engine.modules import Modules, ModuleState, blizzard, starvation, supply
 from dipserver.engine.modules.blizzard import SnowStorm
 from dipserver.engine.modules.screen import Problem, screen
 from dipserver.engine.modules.supply import EstablishDepot, SupplyOptions, SupplyReport, SupplyState
@@ -137,15 +137,21 @@ def play(
     check = None
     if modules.supply is not None:
         founded = _depots(judged, position, report, state.supply, modules.supply, extra.depots, refused)
-        kept = supply.after_phase(
-            state.supply, position, result.position, result.results, founded, modules.supply
-        )
-        if season_over and phase.season in modules.supply.check_seasons:
-            check = supply.trace(board, result.position, kept, modules.supply)
+        options = modules.supply
+        kept = supply.after_phase(state.supply, position, result.position, result.results, founded, options)
+        if options.depot_cost == "unit":
+            result, kept = _garrison(position, result, kept, founded)
+        checked = season_over and phase.season in options.check_seasons
+        if checked:
+            check = supply.trace(board, result.position, kept, options)
             kept = supply.check(kept, check)
-        if season_over and phase.season is Season.FALL:
-            result, kept = _remove_unsupplied(board, result, kept, modules.supply, build_rule)
+        if (checked and options.removal == "check") or (
+            options.removal == "winter" and season_over and phase.season is Season.FALL
+        ):
+            result, kept = _remove_unsupplied(board, result, kept, options, build_rule)
         state = replace(state, supply=kept)
+    if modules.davis_af_limit:
+        result, state = _count_aboard(position, result, state)
     state = _queue_storms(board, modules, state, extra.storms, refused)
     if season_over:
         state = replace(state, blizzards=frozenset())
@@ -273,7 +279,7 @@ def _remove_unsupplied(
     gone = supply.removals(state, result.position.units, options)
     if not gone:
         return result, state
-    why = f"Out of supply at {options.strikes} checks in a row: removed at the Winter adjustment"
+    why = supply.removal_reason(options)
     notes = [OrderResult(u.power, Disband(u.location), Outcome.SUCCESS, why) for u in gone]
     units: dict[str, Unit] = {p: u for p, u in result.position.units.items() if u not in gone}
     position = replace(result.position, units=units)
@@ -287,6 +293,46 @@ def _remove_unsupplied(
     return replace(result, results=(*result.results, *notes), position=position, skipped=skipped), replace(
         state, marks=marks
     )
+
+
+def _count_aboard(
+    position: Position, result: PhaseResult, state: ModuleState
+) -> tuple[PhaseResult, ModuleState]:
+    """Davis's limit: each army aboard is a move older after a movement phase, and starves after its
+    fourth (``starvation``); the counts follow the A/Fs that retreat."""
+    kind = position.phase.type
+    if kind is PhaseType.MOVEMENT:
+        after, aboard, notes = starvation.after_movement(
+            state.aboard, position, result.position, result.results
+        )
+        result = replace(result, results=(*result.results, *notes), position=after)
+    elif kind is PhaseType.RETREATS:
+        aboard = starvation.after_retreats(state.aboard, result.position, result.results)
+    else:
+        aboard = starvation.kept(state.aboard, result.position)
+    return result, replace(state, aboard=aboard)
+
+
+def _garrison(
+    position: Position, result: PhaseResult, state: SupplyState, founded: Iterable[EstablishDepot]
+) -> tuple[PhaseResult, SupplyState]:
+    """Seed 8.21: a depot's garrison is "at least one strength point" of the force that founds it; a
+    Diplomacy unit has one, so the unit that founds a depot garrisons it and leaves the board."""
+    since = str(position.phase)
+    built = [
+        o for o in founded if (d := state.depots.get(o.province)) and d.since == since and d.power == o.power
+    ]
+    units = dict(result.position.units)
+    notes = []
+    for order in built:
+        unit = units.pop(order.province, None)
+        if unit is not None:
+            notes.append(OrderResult(unit.power, Disband(unit.location), Outcome.SUCCESS, supply.GARRISON))
+    if not notes:
+        return result, state
+    marks = {p: c for p, c in state.marks.items() if p in units}
+    after = replace(result.position, units=units)
+    return replace(result, results=(*result.results, *notes), position=after), replace(state, marks=marks)
 
 
 def _queue_storms(

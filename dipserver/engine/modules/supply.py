@@ -12,9 +12,16 @@ if it traces, as an army would, to a source or to another depot in supply), and 
 8.22) — or, by option, destroyed — when they are alone with another power's unit: it stands there at the end
 of a phase and no unit of the depot's owner, not even a dislodged one still to retreat, is there.
 
-Effects: a unit out of supply cannot give support. At each check (after the Autumn retreats; by option
-also after the Spring ones) an unsupplied unit gets a mark and a supplied one loses its marks; units with
-``strikes`` consecutive marks are removed at the Winter adjustment, before the Winter counts.
+Effects: a unit out of supply cannot give support. At each supply phase (after the retreats of every
+Spring and Autumn; by option only the Autumn's) an unsupplied unit gets a mark and a supplied one loses
+its marks; units with ``strikes`` consecutive marks are removed there and then (by option: at the Winter
+adjustment, before the Winter counts).
+
+The defaults are the seed's numbers: supply paths of 5 for the powers on the Prussian side (``prussia``,
+chosen when the game is made), 4 for the Coalition (everyone else); a supply phase every turn; attrition
+of "5 %, fractions rounded up", which takes a one-strength Diplomacy unit at its first unsupplied supply
+phase (``strikes`` 1); and a depot costs "at least one strength point" for its garrison, which for a
+one-strength unit is the unit that founds it (``depot_cost`` "unit"). The gentler settings stay options.
 """
 
 from __future__ import annotations
@@ -32,6 +39,8 @@ from dipserver.engine.types import Phase, Season, Unit, UnitType, province_of
 _OPTION_KEYS = frozenset(
     {
         "range",
+        "prussia",
+        "prussian_range",
         "range_by_power",
         "strikes",
         "check_seasons",
@@ -39,20 +48,29 @@ _OPTION_KEYS = frozenset(
         "max_depots",
         "capture",
         "block_foreign_sc",
+        "removal",
+        "depot_cost",
     }
 )
+REMOVALS = ("check", "winter")  # removed at the supply phase itself, or at the Winter adjustment after it
+DEPOT_COSTS = ("unit", "free")  # the founding unit garrisons the depot (leaves the board), or nothing
 
 
 @dataclass(frozen=True, slots=True)
 class SupplyOptions:
-    range: int = 3  # N: the longest supply path, in steps between provinces
-    range_by_power: Mapping[str, int] = field(default_factory=dict)  # e.g. Prussia 5, the Coalition 4
-    strikes: int = 2  # k: consecutive failed checks before the unit is removed in Winter
-    check_seasons: frozenset[Season] = frozenset({Season.FALL})  # checks run after these seasons' retreats
+    range: int = 4  # N: the longest supply path, in steps between provinces (seed 8.1: the Coalition's 4)
+    range_by_power: Mapping[str, int] = field(default_factory=dict)  # a power's own N, before all else
+    strikes: int = 1  # k: consecutive failed checks before the unit is removed (seed 8.31: at the first)
+    # checks run after these seasons' retreats (seed: a supply phase every turn)
+    check_seasons: frozenset[Season] = frozenset({Season.SPRING, Season.FALL})
     depots: bool = True
     max_depots: int = 2  # per power
     capture: bool = True  # a depot left alone with another power's unit changes hands (false: destroyed)
     block_foreign_sc: bool = False  # centres owned by another power also block paths
+    prussia: frozenset[str] = frozenset()  # the powers on the Prussian side (seed 8.1), chosen at creation
+    prussian_range: int = 5  # their N (seed 8.1: "a maximum of FIVE movement points")
+    removal: str = "check"  # "check": removed at the supply phase; "winter": at the next Winter adjustment
+    depot_cost: str = "unit"  # "unit": the founding unit garrisons the depot and leaves the board; "free"
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any] | bool | None) -> SupplyOptions:
@@ -67,23 +85,33 @@ class SupplyOptions:
         ranges = data.get("range_by_power", {})
         if not isinstance(ranges, Mapping):
             raise ValueError("supply_lines: 'range_by_power' must map powers to ranges")
-        seasons = data.get("check_seasons", ["F"])
+        prussia = data.get("prussia", [])
+        if not isinstance(prussia, list | tuple) or not all(isinstance(p, str) for p in prussia):
+            raise ValueError("supply_lines: 'prussia' must list the powers on the Prussian side")
+        seasons = data.get("check_seasons", ["S", "F"])
         if not isinstance(seasons, list | tuple) or not seasons or not set(seasons) <= {"S", "F"}:
             raise ValueError('supply_lines: \'check_seasons\' must list "S" and/or "F"')
         options = cls(
-            range=_whole(data, "range", 3, 1),
+            range=_whole(data, "range", 4, 1),
             range_by_power={str(p).upper(): _whole(ranges, p, 0, 1) for p in ranges},
-            strikes=_whole(data, "strikes", 2, 1),
+            strikes=_whole(data, "strikes", 1, 1),
             check_seasons=frozenset(Season(s) for s in seasons),
             depots=_flag(data, "depots", True),
             max_depots=_whole(data, "max_depots", 2, 0),
             capture=_flag(data, "capture", True),
             block_foreign_sc=_flag(data, "block_foreign_sc", False),
+            prussia=frozenset(p.upper() for p in prussia),
+            prussian_range=_whole(data, "prussian_range", 5, 1),
+            removal=_choice(data, "removal", REMOVALS),
+            depot_cost=_choice(data, "depot_cost", DEPOT_COSTS),
         )
         return options
 
     def range_of(self, power: str) -> int:
-        return self.range_by_power.get(power, self.range)
+        """A power's N: its own if given, else its side's (Prussian or Coalition)."""
+        if power in self.range_by_power:
+            return self.range_by_power[power]
+        return self.prussian_range if power in self.prussia else self.range
 
     def to_data(self) -> dict[str, Any]:
         return {
@@ -95,6 +123,10 @@ class SupplyOptions:
             "max_depots": self.max_depots,
             "capture": self.capture,
             "block_foreign_sc": self.block_foreign_sc,
+            "prussia": sorted(self.prussia),
+            "prussian_range": self.prussian_range,
+            "removal": self.removal,
+            "depot_cost": self.depot_cost,
         }
 
 
@@ -103,6 +135,15 @@ def _whole(data: Mapping[str, Any], key: str, default: int, least: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < least:
         raise ValueError(f"supply_lines: {key!r} must be a whole number, {least} or more (got {value!r})")
     return value
+
+
+def _choice(data: Mapping[str, Any], key: str, allowed: tuple[str, ...]) -> str:
+    value = data.get(key, allowed[0])
+    if value not in allowed:
+        raise ValueError(
+            f"supply_lines: {key!r} must be one of {', '.join(map(repr, allowed))}, not {value!r}"
+        )
+    return str(value)
 
 
 def _flag(data: Mapping[str, Any], key: str, default: bool) -> bool:
@@ -427,6 +468,17 @@ def check(state: SupplyState, report: SupplyReport) -> SupplyState:
     return replace(state, marks=marks)
 
 
+GARRISON = "Garrisons the depot it founded: a depot costs one strength point, all a Diplomacy unit has"
+
+
+def removal_reason(options: SupplyOptions) -> str:
+    """What the results say of a unit removed for want of supply."""
+    when = "removed at the supply phase" if options.removal == "check" else "removed at the Winter adjustment"
+    if options.strikes == 1:
+        return f"Out of supply: attrition (5 %, rounded up) takes a one-strength unit, {when}"
+    return f"Out of supply at {options.strikes} checks in a row: {when}"
+
+
 def removals(state: SupplyState, units: Mapping[str, Unit], options: SupplyOptions) -> list[Unit]:
-    """The units removed at the Winter adjustment: ``strikes`` consecutive failed checks."""
+    """The units removed for want of supply: ``strikes`` consecutive failed checks."""
     return [units[p] for p, count in sorted(state.marks.items()) if count >= options.strikes and p in units]

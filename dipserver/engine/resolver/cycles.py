@@ -91,9 +91,23 @@ def _backup_rule(r: Resolution, i: int, old: int) -> None:
             if kind[x] == CONVOY:
                 done[x] = result[x] = False
                 paradox.add(x)
+    elif any(_carried_by_a_move(r, x) for x in cycle):
+        # An army landing from the sea its A/F sails to (Abstraction): carried as by a convoy, it fails as
+        # a convoy does in a paradox; everything else is decided again.
+        for x in cycle:
+            guessing[x] = False
+            if _carried_by_a_move(r, x):
+                done[x] = result[x] = False
+                paradox.add(x)
     else:
         # Circular movement: every move in the ring succeeds.
         for x in cycle:
             guessing[x] = False
             if kind[x] == MOVE:
                 done[x] = result[x] = True
+
+
+def _carried_by_a_move(r: Resolution, x: int) -> bool:
+    """A move whose route is another move (an army landing from the sea its A/F sails to this move)."""
+    route = r.route[x]
+    return r.kind[x] == MOVE and route is not None and r.kind[route.start[0]] == MOVE

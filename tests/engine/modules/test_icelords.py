@@ -7,6 +7,7 @@ from collections import Counter
 
 import pytest
 
+from dipserver.engine.adjudicate import adjudicate
 from dipserver.engine.board import board_for
 from dipserver.engine.icelords import (
     DEFAULT_OPTIONS,
@@ -15,6 +16,7 @@ from dipserver.engine.icelords import (
     MapGenerationError,
     build_variant,
     deal,
+    deal_problems,
     generate,
     geometry,
     layout,
@@ -22,12 +24,15 @@ from dipserver.engine.icelords import (
     square,
 )
 from dipserver.engine.modules import Modules, ModuleState, split_options
+from dipserver.engine.modules.blizzard import BlizzardOptions
+from dipserver.engine.modules.blizzard import draw as blizzard_draw
+from dipserver.engine.modules.dice import Dice
 from dipserver.engine.modules.phase import open_phase, play
-from dipserver.engine.orders import Outcome
+from dipserver.engine.orders import Move, Outcome
 from dipserver.engine.parse import parse_order
 from dipserver.engine.position import Position
 from dipserver.engine.turn import play_phase
-from dipserver.engine.types import Phase, Terrain, Unit, UnitType
+from dipserver.engine.types import Phase, PhaseType, Season, Terrain, Unit, UnitType
 from dipserver.render.geometry import path_data
 
 SECRETS = [f"game-{n}" for n in range(40)]
@@ -64,8 +69,8 @@ def test_squares_touch_orthogonally_never_diagonally() -> None:
         ("forest", Terrain.LAND),
         ("hills", Terrain.LAND),
         ("mountains", Terrain.LAND),
-        ("glacier", Terrain.IMPASSABLE),
-        ("peaks", Terrain.IMPASSABLE),
+        ("glacier", Terrain.LAND),
+        ("peaks", Terrain.LAND),
     ],
 )
 def test_each_tile_has_a_diplomacy_terrain(tile: str, terrain: Terrain) -> None:
@@ -130,15 +135,16 @@ def test_a_board_for_too_few_or_too_many_powers_is_refused(powers: object) -> No
 
 
 def test_a_layout_with_a_walled_in_home_or_an_island_is_rejected_with_the_reasons() -> None:
-    """A village at C3 ringed by glaciers: its army cannot move, nobody reaches it, and the tundra at G7
-    walled in by peaks and glaciers can never be entered."""
+    """A deal is kept as the first boards read it, glacier closed (so every secret deals the board it
+    always dealt): a village at C3 ringed by glaciers, whose army could not move and nobody reached, and
+    the tundra at G7 walled in by glaciers are reasons to deal again."""
     tiles = {
         square(c, r): ("sea" if c in (0, 8) or r in (0, 8) else "tundra") for c in range(9) for r in range(9)
     }
     for p in ("C2", "B3", "D3", "C4", "G6", "F7", "H7", "G8"):
         tiles[p] = "glacier"
     tiles["C3"] = tiles["E5"] = "village"
-    found = problems(build_variant(tiles, {"C3": "NIFLHEIM", "E5": "JOTUNHEIM"}))
+    found = deal_problems(tiles, {"C3": "NIFLHEIM", "E5": "JOTUNHEIM"})  # read as the first boards were
     assert "the army of NIFLHEIM in C3 cannot move anywhere" in found
     assert "NIFLHEIM in C3 cannot reach JOTUNHEIM in E5" in found
     assert any(p.startswith("G7 (Tundra G7) cannot be reached") for p in found)
@@ -149,7 +155,8 @@ def test_a_bad_deal_is_skipped_for_the_next_one_from_the_same_secret() -> None:
     assert redealt  # about one deal in four is unplayable
     for secret, board_map in redealt:
         for attempt in range(board_map.attempt):
-            assert problems(layout(secret, attempt, 6)[0])
+            variant, tiles = layout(secret, attempt, 6)
+            assert deal_problems(tiles, variant.start.owners)
         assert layout(secret, board_map.attempt, 6)[1] == board_map.tiles
 
 
@@ -188,3 +195,52 @@ def test_game_options_split_into_modules_and_the_variants_own() -> None:
     assert modules.blizzards is not None and str(modules.blizzards.count) == "2" and modules.supply is None
     assert split_options(None) == (Modules(), {})
     assert split_options(DEFAULT_OPTIONS)[0].blizzards is not None
+
+
+# --- the seed's terrain and Blizzard Phase (issue 31) ----------------------------------------------
+
+
+def test_terrain_tile_list_glacier_and_peaks_are_entered_in_one_move() -> None:
+    # Glacier costs 2 move points, Peaks 3 (Mountain Walk pays 1): every power's Hero has 3, so an army
+    # enters either in one move, as it enters Forest, Hills and Mountains.
+    tiles = {
+        square(c, r): ("sea" if c in (0, 8) or r in (0, 8) else "tundra") for c in range(9) for r in range(9)
+    }
+    tiles.update({"C3": "village", "E5": "village", "C4": "glacier", "D3": "peaks"})
+    variant = build_variant(tiles, {"C3": "NIFLHEIM", "E5": "JOTUNHEIM"})
+    board = board_for(variant, variant.map_state)
+    assert {"C4", "D3"} <= board.army_moves("C3")
+    for dest in ("C4", "D3"):
+        result = adjudicate(board, variant.start, {"NIFLHEIM": [Move("C3", dest)]})
+        assert result.position.units[dest] == Unit("NIFLHEIM", UnitType.ARMY, dest)
+
+
+def test_terrain_tile_list_no_square_of_a_dealt_board_is_impassable() -> None:
+    for secret in SECRETS:
+        board_map = generate(secret)
+        terrain = board_map.variant.map_state.terrain
+        assert all(terrain[p] is not Terrain.IMPASSABLE for p in board_map.variant.provinces)
+        assert {"glacier", "peaks"} <= set(board_map.tiles.values())
+
+
+def test_blizzard_phase_2d8_coordinates_name_each_blizzards_square() -> None:
+    # "Roll 2D8 to determine coordinates of each blizzard": a d8 for the column (A to H), a d8 for the
+    # row (1 to 8), each an auditable draw of the game's secret; sea squares too.
+    board_map = generate("secret")
+    board = board_for(board_map.variant, board_map.variant.map_state)
+    options = BlizzardOptions.from_data(DEFAULT_OPTIONS["blizzards"])
+    assert options.coordinates is not None and str(options.coordinates) == "2d8"
+    die, hit = Dice(1, 8), set()
+    for year in range(1901, 1941):
+        phase = Phase(year, Season.SPRING, PhaseType.MOVEMENT)
+        count = options.count.roll("game", f"blizzard/{phase}/count")
+        expected = {
+            f"{'ABCDEFGH'[die.roll('game', f'blizzard/{phase}/{n}/column') - 1]}"
+            f"{die.roll('game', f'blizzard/{phase}/{n}/row')}"
+            for n in range(1, count + 1)
+        }
+        drawn = blizzard_draw(board, phase, "game", options)
+        assert drawn == expected
+        hit |= drawn
+    assert {board.terrain(p) for p in hit} == {Terrain.LAND, Terrain.SEA}
+    assert not {p for p in hit if p[0] == "I" or p[1:] == "9"}  # beyond a d8

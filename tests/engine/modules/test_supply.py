@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -28,13 +29,18 @@ from dipserver.engine.variant import load_variant
 
 from .conftest import outcomes, position, run, where
 
-SUPPLY = Modules(supply=SupplyOptions())
+# The gentler settings the module played by default before issue 31 (range 3 for all, two strikes, Autumn
+# checks, removal at Winter, free depots), options still: most cases below are written on them.
+GENTLE = SupplyOptions(
+    range=3, strikes=2, check_seasons=frozenset({Season.FALL}), removal="winter", depot_cost="free"
+)
+SUPPLY = Modules(supply=GENTLE)
 
 
 def lines(
     board: Board, pos: Position, options: SupplyOptions | None = None, state: SupplyState | None = None
 ):
-    return trace(board, pos, state or SupplyState(), options or SupplyOptions()).units
+    return trace(board, pos, state or SupplyState(), options or GENTLE).units
 
 
 # --- tracing ----------------------------------------------------------------------------------------
@@ -99,7 +105,7 @@ def test_foreign_centres_block_paths_only_when_the_option_says_so(board: Board) 
     assert lines(board, pos, SupplyOptions(range=2))["RUH"].path == ("RUH", "BUR", "MAR")
     silesia = position({"FRANCE": ["A SIL"]})  # the short way runs through German Munich
     assert lines(board, silesia)["SIL"].path == ("SIL", "MUN", "BUR", "MAR")
-    assert not lines(board, silesia, SupplyOptions(block_foreign_sc=True))["SIL"].supplied
+    assert not lines(board, silesia, replace(GENTLE, block_foreign_sc=True))["SIL"].supplied
 
 
 def test_the_report_is_plain_data_for_the_map(board: Board) -> None:
@@ -163,7 +169,7 @@ def test_a_supplied_check_clears_the_marks_and_spring_is_not_checked_by_default(
 
 
 def test_spring_checks_are_an_option(board: Board) -> None:
-    modules = Modules(supply=SupplyOptions(check_seasons=frozenset({Season.SPRING, Season.FALL})))
+    modules = Modules(supply=replace(GENTLE, check_seasons=frozenset({Season.SPRING, Season.FALL})))
     spring = run(board, position({"ENGLAND": ["A NWY"]}), {}, modules)
     assert spring.state.supply.marks == {"NWY": 1}
 
@@ -374,6 +380,9 @@ def test_a_blizzard_blocks_a_supply_line(board: Board) -> None:
         ({"check_seasons": ["W"]}, "'check_seasons' must list"),
         ({"depots": "yes"}, "'depots' must be true or false"),
         ({"ranges": 3}, "unknown option ranges"),
+        ({"prussia": "GERMANY"}, "'prussia' must list the powers on the Prussian side"),
+        ({"removal": "spring"}, "'removal' must be one of 'check', 'winter'"),
+        ({"depot_cost": 1}, "'depot_cost' must be one of 'unit', 'free'"),
     ],
 )
 def test_bad_supply_options_say_what_is_wrong(options: dict[str, object], problem: str) -> None:
@@ -406,3 +415,55 @@ def test_the_module_answer_is_plain_data(board: Board) -> None:
     ]
     assert data["check"]["units"]["FIN"]["marks"] == 1
     assert data["state"]["supply"]["marks"] == {"FIN": 1}
+
+
+# --- the seed's numbers are the defaults (issue 31) ------------------------------------------------
+
+SEED = Modules.from_options({"supply_lines": True})
+
+
+def test_8_1_a_prussian_supply_path_is_five_long_a_coalition_path_four() -> None:
+    # Which powers are Prussian is chosen with the game (``prussia``); every other power is the Coalition.
+    options = SupplyOptions.from_data({"prussia": ["germany"]})
+    assert (options.range_of("GERMANY"), options.range_of("FRANCE")) == (5, 4)
+    assert SupplyOptions.from_data(True).range_of("GERMANY") == 4  # none chosen: all Coalition
+
+
+def test_8_1_the_sides_ranges_decide_who_is_in_supply(board: Board) -> None:
+    # An army in Constantinople is five steps over land from Munich (BUL, RUM, GAL, BOH): in supply for
+    # a Prussian power, out of it for a Coalition one.
+    prussian = SupplyOptions.from_data({"prussia": ["GERMANY"]})
+    for power, supplied in (("GERMANY", True), ("FRANCE", False)):
+        pos = position({power: ["A CON"]}, owners={power: ["MUN"]})
+        assert lines(board, pos, prussian)["CON"].supplied is supplied
+
+
+def test_8_31_attrition_removes_a_one_strength_unit_at_its_first_unsupplied_supply_phase(
+    board: Board,
+) -> None:
+    # "5 % casualties, fractions rounded up": at least one strength point, all a Diplomacy unit has; and
+    # there is a supply phase every turn, so a Spring removes it too.
+    played = run(board, position({"ENGLAND": ["A FIN", "A LON"]}), {}, SEED)
+    assert set(where(played)) == {"LON"}
+    removal = played.result.results[-1]
+    assert removal.outcome is Outcome.SUCCESS and "attrition (5 %, rounded up)" in removal.reason
+    assert played.check is not None and played.check.unsupplied() == {"FIN"}
+
+
+def test_8_21_a_depot_costs_the_strength_point_of_its_garrison_the_unit_that_founds_it(board: Board) -> None:
+    pos = position({"FRANCE": ["A BUR", "A PAR"]})
+    depot = ModuleOrders(depots=(EstablishDepot("FRANCE", "BUR"),))
+    played = run(board, pos, {"FRANCE": ["A BUR H"]}, SEED, extra=depot)
+    assert played.state.supply.depots == {"BUR": Depot("FRANCE", "S1901M")}
+    assert set(where(played)) == {"PAR"}
+    assert "Garrisons the depot" in played.result.results[-1].reason
+    free = run(board, pos, {"FRANCE": ["A BUR H"]}, Modules(supply=GENTLE), extra=depot)
+    assert set(where(free)) == {"BUR", "PAR"}
+
+
+def test_the_gentler_settings_stay_options() -> None:
+    old = {"range": 3, "strikes": 2, "check_seasons": ["F"], "removal": "winter", "depot_cost": "free"}
+    assert SupplyOptions.from_data(old) == GENTLE
+    assert SupplyOptions.from_data(SupplyOptions.from_data({"prussia": ["PRUSSIA"]}).to_data()).prussia == {
+        "PRUSSIA"
+    }

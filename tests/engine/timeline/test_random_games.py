@@ -2,9 +2,10 @@
 
 ``dipserver.games.turn.turn_play`` is what a running game calls every phase: parse the stored texts,
 adjudicate, run the timeline hooks, move on. Here every power picks random legal orders
-(``legal_options``), and after each phase ``game_outcome`` judges the variant's end. Each game must end
-with a win, a draw or an honest no-winner result, on time and without an error, with every intermediate
-map and position passing ``validate``.
+(``legal_options``, with the A/F orders where the game plays the Abstraction rules: boarding, landing,
+and now and then a landing from the sea an A/F sails to), and after each phase ``game_outcome`` judges
+the variant's end. Each game must end with a win, a draw or an honest no-winner result, on time and
+without an error, with every intermediate map and position passing ``validate``.
 """
 
 from __future__ import annotations
@@ -15,7 +16,10 @@ from typing import Any
 import pytest
 
 from dipserver.engine.board import board_for
-from dipserver.engine.options import legal_options
+from dipserver.engine.modules import modules_for
+from dipserver.engine.modules.orders import InPlay
+from dipserver.engine.options import Option, legal_options
+from dipserver.engine.orders import Disembark, Embark
 from dipserver.engine.types import Phase, PhaseType
 from dipserver.engine.validate import validate
 from dipserver.engine.variant import Variant, load_variant
@@ -32,17 +36,25 @@ def last_year(slug: str, game_options: dict[str, Any]) -> int:
     return LAST_YEAR[slug] if slug != "wall_of_ice" or game_options.get("house_limit_1915") else 9999
 
 
-def random_orders(variant: Variant, snapshot: dict[str, Any], rng: random.Random) -> dict[str, list[str]]:
+def random_orders(
+    variant: Variant, snapshot: dict[str, Any], rng: random.Random, game_options: dict[str, Any]
+) -> dict[str, list[str]]:
     board = board_for(variant, map_state_of(snapshot))
     position = position_of(snapshot)
+    modules = modules_for(variant, game_options)
+    in_play = InPlay(modules) if modules.abstraction else None
     orders: dict[str, list[str]] = {}
     for power in variant.powers:
-        options = legal_options(board, position, power)
+        options = legal_options(board, position, power, modules=in_play)
         if position.phase.type is not PhaseType.ADJUSTMENTS:
-            orders[power] = [rng.choice(choices).text for choices in options.units.values() if choices]
+            orders[power] = [pick(rng, choices) for choices in options.units.values() if choices]
+            if options.module_orders and rng.random() < 0.5:
+                orders[power].append(rng.choice(options.module_orders).text)
         elif options.adjustment < 0:
             units = sorted(options.units)
-            orders[power] = [options.units[loc][0].text for loc in rng.sample(units, -options.adjustment)]
+            # An A/F counts as two units and is disbanded by one order: the disbands due may outnumber them.
+            due = min(len(units), -options.adjustment)
+            orders[power] = [options.units[loc][0].text for loc in rng.sample(units, due)]
         elif options.adjustment > 0:
             builds, used = list(options.builds), set()
             rng.shuffle(builds)
@@ -54,6 +66,13 @@ def random_orders(variant: Variant, snapshot: dict[str, Any], rng: random.Random
                     chosen.append(option.text)
             orders[power] = chosen
     return orders
+
+
+def pick(rng: random.Random, choices: tuple[Option, ...]) -> str:
+    """A random option of a unit; one of the A/F rules' (boarding, landing, sailing an A/F) half the time
+    it has one, so that the games carry armies by sea."""
+    ferry = [c for c in choices if isinstance(c.order, (Embark, Disembark)) or c.text.startswith("A/F")]
+    return rng.choice(ferry if ferry and rng.random() < 0.5 else choices).text
 
 
 def play(slug: str, game_options: dict[str, Any], seed: int) -> tuple[Outcome | None, str]:
@@ -68,7 +87,7 @@ def play(slug: str, game_options: dict[str, Any], seed: int) -> tuple[Outcome | 
             options=game_options,
             secret=secret,
             snapshot=snapshot,
-            order_texts=random_orders(variant, snapshot, rng),
+            order_texts=random_orders(variant, snapshot, rng, game_options),
         )
         snapshot = turn.next_snapshot
         map_state, position = map_state_of(snapshot), position_of(snapshot)
@@ -96,6 +115,10 @@ def play(slug: str, game_options: dict[str, Any], seed: int) -> tuple[Outcome | 
         ("sahara", {"errata": False}, 4),
         ("deluge", {}, 5),
         ("deluge", {"swap_sil_swi": True, "drowning_armies": True}, 6),
+        ("deluge", {"standard_convoys": True}, 7),  # the A/F rules off
+        ("deluge", {"davis_af_limit": True}, 10),  # Davis's reading: an A/F lasts three moves
+        ("sahara", {"abstraction": True}, 8),
+        ("wall_of_ice", {"mode": "random", "house_limit_1915": True, "abstraction": True}, 9),
     ],
 )
 def test_a_random_game_reaches_its_end(slug: str, game_options: dict[str, Any], seed: int) -> None:
