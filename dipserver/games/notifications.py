@@ -3,11 +3,11 @@
 Services call ``notification_later("<name>", ...)`` inside their transaction; after the commit a Celery
 task (``dipserver.games.notification_send``) runs the ``<name>`` function below, so no request ever waits
 for a mail. Each function takes ids, reloads what it needs and puts one mail per recipient in the outbox
-(``dipserver.mail.outbox``). A player gets a mail only with a confirmed address and that kind of mail
-switched on (``dipserver.accounts.selectors.preference_wants``). Every mail's key names the event and the
-recipient, so a function that runs twice (a retried or redelivered task) mails nobody twice. Phase
-results, a game's start and end and press are also recorded as untold until their task has run, so one
-lost on its way to the broker is queued again (``services.announcements``).
+(``dipserver.mail.outbox``). A player gets a mail only with a confirmed address, that kind of mail
+switched on and the game not muted (``dipserver.accounts.selectors.preference_wants``). Every mail's key
+names the event and the recipient, so a function that runs twice (a retried or redelivered task) mails
+nobody twice. Phase results, a game's start and end and press are also recorded as untold until their
+task has run, so one lost on its way to the broker is queued again (``services.announcements``).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from dipserver.accounts.selectors import preference_wants, preferences_of, user_
 from dipserver.games.jobs import job_later
 from dipserver.games.models import Game, Message, Order, Phase, Power, Reminder
 from dipserver.games.phase_names import game_phase_title
-from dipserver.games.phase_news import phase_news
+from dipserver.games.phase_news import phase_news, preferences_read
 from dipserver.games.pictures import PHASE_PICTURE
 from dipserver.games.press_channels import seen_by
 from dipserver.games.selectors import orders_short, orders_state
@@ -108,12 +108,17 @@ def _send(mails: list[Outgoing]) -> int:
 
 
 def _wanting(seats: Iterable[Power], kind: str) -> list[Power]:
-    """The seats whose player has a confirmed address and wants mails of ``kind``."""
-    seats = [s for s in seats if s.user is not None and s.user.email]
-    if not seats:  # nobody to mail: no preferences to read (building even an empty query costs)
-        return []
-    wants = preferences_of(s.user_id for s in seats if s.user_id is not None)
-    return [s for s in seats if s.user_id is not None and preference_wants(wants[s.user_id], kind)]
+    """The seats whose player has a confirmed address and wants mails of ``kind`` from the seat's game."""
+    seated = [s for s in seats if s.user is not None]
+    if not any(s.user.email for s in seated if s.user is not None):
+        return []  # nobody to mail: no preferences to read (building even an empty query costs)
+    # Every seated player's, not only those with an address: the inbox beside reads the same (muted games).
+    wants = preferences_read(s.user_id for s in seated if s.user_id is not None)
+    return [
+        s
+        for s in seated
+        if s.user is not None and s.user.email and preference_wants(wants[s.user.id], kind, s.game_id)
+    ]
 
 
 def _mail(kind: str, event: str, user: User, subject: str, body: str, picture: str = "") -> Outgoing:
@@ -198,7 +203,7 @@ def _masters_wanting(game: Game, players: set[int | None], kind: str) -> list[Us
     if not masters:
         return []
     wants = preferences_of(u.id for u in masters)
-    return [u for u in masters if preference_wants(wants[u.id], kind)]
+    return [u for u in masters if preference_wants(wants[u.id], kind, game.id)]
 
 
 def _missed(phase: Phase) -> list[str]:

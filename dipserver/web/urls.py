@@ -23,6 +23,7 @@ urlpatterns = [
     path("games/<int:game_id>/", games.game_page, name="game"),
     path("games/<int:game_id>/join/", games.game_join, name="game-join"),
     path("games/<int:game_id>/leave/", games.game_leave, name="game-leave"),
+    path("games/<int:game_id>/mute/", games.game_mute_toggle, name="game-mute"),
     path("variants/<slug:slug>/", variants.variant_page, name="variant"),
     path("variants/<slug:slug>/seasons/<int:step>.svg", variants.season_map, name="variant-season-map"),
 ]
