@@ -187,6 +187,12 @@ class Phase(models.Model):
     queued_at = models.DateTimeField(
         null=True, blank=True, help_text="When processing was last queued (the sweep queues a phase once)."
     )
+    requeue_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="Queued and still open: when the sweep queues it again (seconds after queuing until the "
+        "broker has the task, minutes after).",
+    )
     announce_due = models.DateTimeField(
         null=True,
         blank=True,
