@@ -39,8 +39,7 @@ class User(AbstractUser):
 
 
 class NotificationPreferences(models.Model):
-    """Which mails a player gets, and which games they muted. A player without a row gets the defaults
-    below (everything on, nothing muted)."""
+    """Which mails a player gets. A player without a row gets the defaults below (everything on)."""
 
     class Press(models.TextChoices):
         EACH = "each", "Every message"
@@ -58,9 +57,6 @@ class NotificationPreferences(models.Model):
     press = models.CharField("press received", max_length=8, choices=Press.choices, default=Press.EACH)
     game_started = models.BooleanField("a game I joined starts", default=True)
     game_ended = models.BooleanField("a game I play ends", default=True)
-    # The games whose news the player has muted (their ids): no mail and nothing in the inbox from them,
-    # whatever the switches above say. Set one game at a time, on its page or through its API.
-    muted_games = models.JSONField("games muted", default=list, blank=True)
     # How far the press digest got: when it last went, and the newest message it has covered.
     press_digest_at = models.DateTimeField(null=True, blank=True)
     press_digest_upto = models.PositiveBigIntegerField(default=0)
@@ -73,8 +69,7 @@ class NotificationPreferences(models.Model):
         return f"notification preferences of user {self.user_id}"
 
 
-# The preferences a player sets (the account page's form and the settings API); the rest is bookkeeping,
-# but for ``muted_games``, set per game (``accounts.services.game_mute_set``).
+# The preferences a player sets (the account page's form and the settings API); the rest is bookkeeping.
 PREFERENCE_FIELDS = (
     "phase_processed",
     "deadline_reminder",

@@ -1,5 +1,4 @@
-"""Reads about accounts: a player's notification preferences (the defaults when never saved) and the games
-they muted, API tokens."""
+"""Reads about accounts: a player's notification preferences (the defaults when never saved), API tokens."""
 
 from __future__ import annotations
 
@@ -30,28 +29,14 @@ def preferences_of(user_ids: Iterable[int]) -> dict[int, NotificationPreferences
     return {uid: found.get(uid) or NotificationPreferences(user_id=uid) for uid in ids}
 
 
-def preference_wants(preferences: NotificationPreferences, kind: str, game_id: int | None = None) -> bool:
-    """Whether the player wants mails of ``kind`` (a Mail.Kind value; account mail always goes), about
-    the game ``game_id`` when given (none from a game they muted)."""
+def preference_wants(preferences: NotificationPreferences, kind: str) -> bool:
+    """Whether the player wants mails of ``kind`` (a Mail.Kind value; account mail always goes)."""
     field = KIND_FIELDS.get(kind)
     if field is None:
         return True
-    if game_id is not None and game_muted(preferences, game_id):
-        return False
     value = getattr(preferences, field)
     # Press by the message only for "each": "digest" players get the daily digest instead.
     return bool(value == NotificationPreferences.Press.EACH if field == "press" else value)
-
-
-def game_muted(preferences: NotificationPreferences, game_id: int) -> bool:
-    """Whether the player muted the game's news (its mail and its notices in the inbox)."""
-    return game_id in preferences.muted_games
-
-
-def game_muted_by(*, user_id: int, game_id: int) -> bool:
-    """Whether the user muted the game (their row's, or nothing muted without one)."""
-    muted = NotificationPreferences.objects.filter(user_id=user_id).values_list("muted_games", flat=True)
-    return game_id in (muted.first() or [])
 
 
 def time_zone_names() -> list[str]:

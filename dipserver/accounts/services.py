@@ -1,5 +1,5 @@
-"""Writes about accounts: the email address and its confirmation, time zone, notification preferences and
-the games muted, the key of the deadlines feed."""
+"""Writes about accounts: the email address and its confirmation, time zone, notification preferences,
+the key of the deadlines feed."""
 
 from __future__ import annotations
 
@@ -103,7 +103,7 @@ def account_settings_save(*, user: User, time_zone: str, preferences: dict[str, 
     if user.time_zone != time_zone:
         user.time_zone = time_zone
         user.save(update_fields=["time_zone"])
-    internal = {"id", "user", "updated_at", "press_digest_at", "press_digest_upto", "muted_games"}
+    internal = {"id", "user", "updated_at", "press_digest_at", "press_digest_upto"}
     allowed = {f.name for f in NotificationPreferences._meta.get_fields()} - internal
     unknown = set(preferences) - allowed
     if unknown:
@@ -128,20 +128,6 @@ def notifications_on(*, user_id: int, kind: str) -> bool:
         return False
     value = NotificationPreferences.Press.EACH if field == "press" else True
     NotificationPreferences.objects.update_or_create(user_id=user_id, defaults={field: value})
-    return True
-
-
-def game_mute_set(*, user_id: int, game_id: int, muted: bool) -> bool:
-    """Mute (or unmute) one game's news for the player: no mail and nothing in the inbox from it. Whether
-    anything changed. The preferences row is locked, so two games muted at once both stay muted."""
-    with transaction.atomic():
-        NotificationPreferences.objects.get_or_create(user_id=user_id)
-        row = NotificationPreferences.objects.select_for_update().get(user_id=user_id)
-        games = [g for g in row.muted_games if g != game_id] + ([game_id] if muted else [])
-        if sorted(games) == sorted(row.muted_games):
-            return False
-        row.muted_games = sorted(games)
-        row.save(update_fields=["muted_games", "updated_at"])
     return True
 
 

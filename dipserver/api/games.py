@@ -13,7 +13,6 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from dipserver.accounts.models import User
-from dipserver.accounts.selectors import game_muted_by
 from dipserver.api.etag import game_tag, matches, not_modified, tagged
 from dipserver.api.inputs import Input, query_of
 from dipserver.api.orders import phase_field
@@ -432,7 +431,7 @@ class GameMuteApi(APIView):
     @extend_schema(responses={200: OutputSerializer})
     def get(self, request: Request, game_id: int) -> Response:
         game = game_or_404(game_id)
-        muted = game_muted_by(user_id=cast(User, request.user).id, game_id=game.id)
+        muted = cast(User, request.user).id in game.muted_by
         return Response(self.OutputSerializer({"muted": muted}).data)
 
     @extend_schema(request=InputSerializer, responses={200: OutputSerializer, 403: None})

@@ -74,6 +74,12 @@ class Game(models.Model):
         "Phase", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     paused_at = models.DateTimeField(null=True, blank=True)
+    # Read with the game by every announcement of it, so telling who muted it costs no query of its own.
+    muted_by = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Ids of the players and game masters who muted its news: no mail, nothing in their inbox.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

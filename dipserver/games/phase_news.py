@@ -9,14 +9,12 @@ Outside it every call reads afresh.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from dipserver.accounts.models import NotificationPreferences
-from dipserver.accounts.selectors import preferences_of
 from dipserver.games.models import Game, Phase, Power
 
 T = TypeVar("T")
@@ -42,13 +40,6 @@ def shared_read(key: Hashable, build: Callable[[], T]) -> T:
     if key not in memo:
         memo[key] = build()
     return memo[key]  # type: ignore[no-any-return]  # stored by this function under this key
-
-
-def preferences_read(user_ids: Iterable[int]) -> dict[int, NotificationPreferences]:
-    """The players' notification preferences (``preferences_of``), shared inside ``reads_shared``: the mail
-    (its switches, the games muted) and the inbox (the games muted) read the same players' once."""
-    ids = frozenset(user_ids)
-    return shared_read(("preferences", ids), lambda: preferences_of(ids))
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,6 @@ from django.urls import reverse
 from django.utils import timezone
 
 from dipserver.accounts.models import NotificationPreferences
-from dipserver.accounts.selectors import game_muted
 from dipserver.games.models import Game, Power
 from dipserver.games.press_channels import SeenMessage
 from dipserver.games.selectors import press_marks, press_seen
@@ -54,7 +53,7 @@ def _digest_send(preferences: NotificationPreferences, now: dt.datetime) -> int:
     sections: list[str] = []
     newest, count = preferences.press_digest_upto, 0
     for seat in seats:
-        if game_muted(preferences, seat.game_id):  # a muted game's press waits on its page
+        if user.id in seat.game.muted_by:  # a muted game's press waits on its page
             continue
         unread = _unread(seat, after=preferences.press_digest_upto)
         if unread:

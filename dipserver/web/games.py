@@ -13,7 +13,6 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from dipserver.accounts.models import User
-from dipserver.accounts.selectors import game_muted_by
 from dipserver.games import selectors
 from dipserver.games.errors import GameError
 from dipserver.games.models import Game, Order, Power
@@ -237,7 +236,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     }
     is_master = user.is_authenticated and (user.is_superuser or game.masters.filter(id=user.id).exists())
     # Its players and masters may mute its news (mail and the inbox); the page says which it is.
-    muted = game_muted_by(user_id=cast(User, user).id, game_id=game.id) if seat or is_master else None
+    muted = cast(User, user).id in game.muted_by if seat or is_master else None
     context = {
         "game": game,
         "seat": seat,

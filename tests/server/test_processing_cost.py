@@ -85,13 +85,12 @@ def test_processing_never_lists_legal_options(quiet_players):
 
 
 # The same phase with its announcement run as the worker runs it: the phase and its game (the next phase
-# joined), the seats with their players, the game's masters (who get the results mail unless they play),
-# the players' preferences (the games they muted hear nothing in the inbox: one read, which the mail shares
-# when it has anyone to mail), the inbox's one INSERT, whether any webhook exists, the phase marked told
+# joined; who muted the game comes with it), the seats with their players, the game's masters (who get the
+# results mail unless they play), the inbox's one INSERT, whether any webhook exists, the phase marked told
 # (so the sweep does not queue it again), and the processing worker marking it published once the broker
 # has the task (due again minutes later, not seconds: here the task ran first, so it marks nothing). The
 # mail reads nothing more when nobody has an address.
-ANNOUNCED_PHASE_QUERIES = {vendor: count + 8 for vendor, count in STANDARD_PHASE_QUERIES.items()}
+ANNOUNCED_PHASE_QUERIES = {vendor: count + 7 for vendor, count in STANDARD_PHASE_QUERIES.items()}
 
 
 def test_a_standard_phase_and_its_announcement_take_a_fixed_number_of_queries(

@@ -30,7 +30,6 @@ from dipserver.accounts.selectors import preferences_of
 from dipserver.games import notifications
 from dipserver.games.inserts import rows_inserted_once
 from dipserver.games.models import Game, Phase, Power, Reminder
-from dipserver.games.phase_news import reads_shared
 from dipserver.games.selectors import orders_short
 from dipserver.games.services.announcements import REMINDERS, announcement_kept, announcement_told
 
@@ -93,21 +92,19 @@ def phase_reminders_sweep(*, now: dt.datetime | None = None, hours: int = 24) ->
 def _announced(phase: Phase, seats: list[tuple[int, int]], now: dt.datetime) -> bool:
     """Write each seat's (power, user) reminder and announce those written here (a concurrent sweep that
     wrote one first announces it instead); the inbox and webhooks store their news in the same
-    transaction. The inbox and the mail read the players' preferences once (``reads_shared``)."""
-    with reads_shared():
-        with transaction.atomic():
-            rows = [(phase.id, user_id, phase.deadline) for _, user_id in seats]
-            unique = ("phase_id", "user_id", "deadline")
-            inserted = rows_inserted_once(Reminder, unique, rows, unique, returning=("user_id",))
-            written = {u for (u,) in inserted}
-            power_ids = [power_id for power_id, user_id in seats if user_id in written]
-            if not power_ids:
-                return False
-            ids = {"phase_id": phase.id, "power_ids": power_ids, "now": now}
-            notifications.announced.send(sender=REMINDERS, ids=ids)
-            untold = announcement_kept(REMINDERS, game_id=phase.game_id, now=now)
-        # Mail (confirmed addresses only) after the commit: its task must find the outbox row it is sent.
-        notifications.deadline_reminder_send(phase_id=phase.id, power_ids=power_ids, now=now)
+    transaction."""
+    with transaction.atomic():
+        rows = [(phase.id, user_id, phase.deadline) for _, user_id in seats]
+        unique = ("phase_id", "user_id", "deadline")
+        written = {u for (u,) in rows_inserted_once(Reminder, unique, rows, unique, returning=("user_id",))}
+        power_ids = [power_id for power_id, user_id in seats if user_id in written]
+        if not power_ids:
+            return False
+        ids = {"phase_id": phase.id, "power_ids": power_ids, "now": now}
+        notifications.announced.send(sender=REMINDERS, ids=ids)
+        untold = announcement_kept(REMINDERS, game_id=phase.game_id, now=now)
+    # Mail (confirmed addresses only) after the commit: its task must find the outbox row it is sent.
+    notifications.deadline_reminder_send(phase_id=phase.id, power_ids=power_ids, now=now)
     announcement_told(name=REMINDERS, ids={"game_id": phase.game_id}, rows=[untold] if untold else [])
     return True
 
