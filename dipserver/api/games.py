@@ -1,8 +1,8 @@
-"""Games: list with filters, create, detail (with ETag), join, leave; draw votes and concession."""
+"""Games: list with filters, create, detail (with ETag), join, leave; draw votes, concession; muting one."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django.db.models import Count, Q
 from drf_spectacular.utils import extend_schema
@@ -12,6 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from dipserver.accounts.models import User
 from dipserver.api.etag import game_tag, matches, not_modified, tagged
 from dipserver.api.inputs import Input, query_of
 from dipserver.api.orders import phase_field
@@ -22,6 +23,7 @@ from dipserver.api.throttling import WriteThrottle
 from dipserver.games import selectors
 from dipserver.games.models import Game, Order, Phase, Power
 from dipserver.games.services import games as game_services
+from dipserver.games.services.mutes import game_mute
 from dipserver.games.services.powers import power_vacation_take
 from dipserver.games.turn import powers_to_act
 from dipserver.games.variants import GENERATED_POWERS, game_variant, playable_slugs
@@ -460,3 +462,32 @@ class VacationApi(APIView):
         seat.refresh_from_db(fields=["vacation_days_left", "away_until"])
         out = {"days_left": seat.vacation_days_left, "away_until": seat.away_until}
         return Response(self.OutputSerializer({**out, "deadline": phase.deadline}).data)
+
+
+class GameMuteApi(APIView):
+    """Whether I muted this game: a muted game sends me no mail and puts nothing in my inbox (my webhooks
+    still hear it). ``PUT`` mutes or unmutes it, for its players and game masters."""
+
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [WriteThrottle]
+
+    class InputSerializer(Input):
+        muted = serializers.BooleanField()
+
+    class OutputSerializer(serializers.Serializer[Any]):
+        muted = serializers.BooleanField()
+
+    @extend_schema(responses={200: OutputSerializer})
+    def get(self, request: Request, game_id: int) -> Response:
+        game = game_or_404(game_id)
+        muted = cast(User, request.user).id in game.muted_by
+        return Response(self.OutputSerializer({"muted": muted}).data)
+
+    @extend_schema(request=InputSerializer, responses={200: OutputSerializer, 403: None})
+    def put(self, request: Request, game_id: int) -> Response:
+        game = game_or_404(game_id)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        muted = data.validated_data["muted"]
+        game_mute(game_id=game.id, user=request.user, muted=muted)
+        return Response(self.OutputSerializer({"muted": muted}).data)

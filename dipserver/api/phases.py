@@ -33,7 +33,7 @@ from dipserver.api.payloads import DislodgedSerializer, UnitSerializer, phase_st
 from dipserver.api.permissions import game_or_404, viewer_of
 from dipserver.api.pictures import MAX_WIDTH, MIN_WIDTH, WIDTHS_TEXT, png_width
 from dipserver.api.results import ResultSerializer
-from dipserver.api.throttling import PictureThrottle
+from dipserver.api.throttling import PictureThrottle, UserPictureThrottle
 from dipserver.core.content_security import styles_allowed
 from dipserver.core.picture_cache import picture, picture_key
 from dipserver.games.jobs import job_send
@@ -183,7 +183,7 @@ _VISIBILITY = "public"
 
 class _MapApi(APIView):
     permission_classes = [AllowAny]
-    throttle_classes = [PictureThrottle]
+    throttle_classes = [PictureThrottle, UserPictureThrottle]
     content_type = ""
 
     def width(self, request: Request) -> int | None:

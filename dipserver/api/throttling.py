@@ -1,5 +1,5 @@
-"""Throttles for login, registration, writes and anonymous pictures, with rates read from settings at
-request time.
+"""Throttles for login, registration, writes and map pictures, with rates read from settings at request
+time.
 
 DRF's own throttles read their rates once, at import; reading ``settings.DIPSERVER_API_THROTTLES`` per
 request lets tests and deployments change them. Counts live in Django's cache (``CACHE_URL``: shared by
@@ -74,7 +74,7 @@ class WriteThrottle(_SettingsRateThrottle):
 
 
 class PictureThrottle(_SettingsRateThrottle):
-    """Map pictures read anonymously, per address: drawing one can take seconds. Players are not limited."""
+    """Map pictures read anonymously, per address: drawing one can take seconds."""
 
     scope = "pictures"
 
@@ -82,3 +82,15 @@ class PictureThrottle(_SettingsRateThrottle):
         if request.user and request.user.is_authenticated:
             return None
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+class UserPictureThrottle(_SettingsRateThrottle):
+    """Map pictures read signed in, per user (wherever they come from), at a rate of their own: a player
+    paging through a game's history reads many, but no login may keep the picture worker busy alone."""
+
+    scope = "user_pictures"
+
+    def get_cache_key(self, request: Any, view: Any) -> str | None:
+        if not (request.user and request.user.is_authenticated):
+            return None
+        return self.cache_format % {"scope": self.scope, "ident": f"user-{request.user.pk}"}

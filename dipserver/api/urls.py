@@ -65,6 +65,7 @@ urlpatterns = [
     path("games/<int:game_id>/draw-vote", games.DrawVoteApi.as_view(), name="draw-vote"),
     path("games/<int:game_id>/concede", games.ConcedeApi.as_view(), name="concede"),
     path("games/<int:game_id>/vacation", games.VacationApi.as_view(), name="vacation"),
+    path("games/<int:game_id>/mute", games.GameMuteApi.as_view(), name="mute"),
     path("games/<int:game_id>/timeline", timeline.GameTimelineApi.as_view(), name="timeline"),
     path("games/<int:game_id>/timeline/", timeline.timeline_moved, name="timeline-moved"),
     path("games/<int:game_id>/geometry", timeline.GameGeometryApi.as_view(), name="geometry"),

@@ -105,6 +105,12 @@ class Game(models.Model):
         "Phase", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     paused_at = models.DateTimeField(null=True, blank=True)
+    # Read with the game by every announcement of it, so telling who muted it costs no query of its own.
+    muted_by = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Ids of the players and game masters who muted its news: no mail, nothing in their inbox.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -217,6 +223,12 @@ class Phase(models.Model):
     processed_at = models.DateTimeField(null=True, blank=True)
     queued_at = models.DateTimeField(
         null=True, blank=True, help_text="When processing was last queued (the sweep queues a phase once)."
+    )
+    requeue_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="Queued and still open: when the sweep queues it again (seconds after queuing until the "
+        "broker has the task, minutes after).",
     )
     announce_due = models.DateTimeField(
         null=True,

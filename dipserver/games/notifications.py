@@ -3,11 +3,12 @@
 Services call ``notification_later("<name>", ...)`` inside their transaction; after the commit a Celery
 task (``dipserver.games.notification_send``) runs the ``<name>`` function below, so no request ever waits
 for a mail. Each function takes ids, reloads what it needs and puts one mail per recipient in the outbox
-(``dipserver.mail.outbox``). A player gets a mail only with a confirmed address and that kind of mail
-switched on (``dipserver.accounts.selectors.preference_wants``). Every mail's key names the event and the
-recipient, so a function that runs twice (a retried or redelivered task) mails nobody twice. Phase
-results, a game's start and end and press are also recorded as untold until their task has run, so one
-lost on its way to the broker is queued again (``services.announcements``).
+(``dipserver.mail.outbox``). A player gets a mail only with a confirmed address, the game not muted
+(``Game.muted_by``) and that kind of mail switched on (``dipserver.accounts.selectors.preference_wants``).
+Every mail's key names the event and the recipient, so a function that runs twice (a retried or
+redelivered task) mails nobody twice. Phase results, a game's start and end and press are also recorded
+as untold until their task has run, so one lost on its way to the broker is queued again
+(``services.announcements``).
 """
 
 from __future__ import annotations
@@ -107,9 +108,10 @@ def _send(mails: list[Outgoing]) -> int:
     return len(mail_queue(mails)) if mails else 0
 
 
-def _wanting(seats: Iterable[Power], kind: str) -> list[Power]:
-    """The seats whose player has a confirmed address and wants mails of ``kind``."""
-    seats = [s for s in seats if s.user is not None and s.user.email]
+def _wanting(seats: Iterable[Power], kind: str, game: Game) -> list[Power]:
+    """The seats of ``game`` whose player has a confirmed address, has not muted the game and wants mails
+    of ``kind``."""
+    seats = [s for s in seats if s.user is not None and s.user.email and s.user_id not in game.muted_by]
     if not seats:  # nobody to mail: no preferences to read (building even an empty query costs)
         return []
     wants = preferences_of(s.user_id for s in seats if s.user_id is not None)
@@ -145,7 +147,7 @@ def phase_results_send(*, phase_id: int) -> int:
     next; and each game master of the game who does not play in it (with the next deadline)."""
     news = phase_news(phase_id)  # read once for the mail and the channels beside it
     phase, game, following = news.phase, news.game, news.following
-    seats = _wanting(news.seats, Mail.Kind.PHASE_PROCESSED)
+    seats = _wanting(news.seats, Mail.Kind.PHASE_PROCESSED, game)
     masters = _masters_wanting(game, {s.user_id for s in news.seats}, Mail.Kind.PHASE_PROCESSED)
     if not seats and not masters:
         return 0
@@ -192,9 +194,10 @@ def _results_lines(phase: Phase) -> list[str]:
 
 
 def _masters_wanting(game: Game, players: set[int | None], kind: str) -> list[User]:
-    """The game's masters who do not play in it (players hear as players), with a confirmed address and
-    mails of ``kind`` on."""
-    masters = [u for u in game.masters.all() if u.email and u.id not in players]
+    """The game's masters who do not play in it (players hear as players), with a confirmed address, the
+    game not muted and mails of ``kind`` on."""
+    quiet = {*players, *game.muted_by}
+    masters = [u for u in game.masters.all() if u.email and u.id not in quiet]
     if not masters:
         return []
     wants = preferences_of(u.id for u in masters)
@@ -221,7 +224,7 @@ def press_send(*, message_id: int) -> int:
         seats = seats.exclude(pk=message.sender_id)
     if message.recipients:
         seats = seats.filter(name__in=message.recipients)
-    return _send([_press_mail(message, s) for s in _wanting(seats, Mail.Kind.PRESS)])
+    return _send([_press_mail(message, s) for s in _wanting(seats, Mail.Kind.PRESS, game)])
 
 
 def _press_mail(message: Message, seat: Power) -> Outgoing:
@@ -247,7 +250,7 @@ def deadline_reminder_send(*, phase_id: int, power_ids: list[int], now: dt.datet
     if phase.status != Phase.Status.OPEN or phase.deadline is None:
         return 0
     seats = _wanting(
-        Power.objects.filter(id__in=power_ids).select_related("user"), Mail.Kind.DEADLINE_REMINDER
+        Power.objects.filter(id__in=power_ids).select_related("user"), Mail.Kind.DEADLINE_REMINDER, phase.game
     )
     if not seats:
         return 0
@@ -277,7 +280,7 @@ def game_started_send(*, game_id: int) -> int:
     phase = game.current_phase
     if phase is None:
         return 0
-    seats = _wanting(Power.objects.filter(game=game).select_related("user"), Mail.Kind.GAME_STARTED)
+    seats = _wanting(Power.objects.filter(game=game).select_related("user"), Mail.Kind.GAME_STARTED, game)
     subject = f"[{game.name}] The game has started"
     mails = []
     for seat in seats:
@@ -300,7 +303,7 @@ def game_ended_send(*, game_id: int) -> int:
     game = Game.objects.get(id=game_id)
     if game.status != Game.Status.FINISHED:
         return 0
-    seats = _wanting(Power.objects.filter(game=game).select_related("user"), Mail.Kind.GAME_ENDED)
+    seats = _wanting(Power.objects.filter(game=game).select_related("user"), Mail.Kind.GAME_ENDED, game)
     result = f"{game.get_result_display()}" + (
         f": {', '.join(w.title() for w in game.winners)}" if game.winners else ""
     )

@@ -1,10 +1,11 @@
 """The press digest: for players who chose it, one mail a day with the press they have not read yet.
 
 The beat sweep (``dipserver.games.press_digest_sweep``, hourly) picks the players whose last digest is a
-day old, gathers the messages addressed to them (or public) in each of their games, newer than the last
-digest and not read on the site, and puts one mail in the outbox. Its key is the player and the newest
-message in it, so a sweep that runs twice mails once; the preference row remembers how far it got only
-after the mail is in the outbox, so a crash between the two sends the same digest again, never none.
+day old, gathers the messages addressed to them (or public) in each of their games but those they muted,
+newer than the last digest and not read on the site, and puts one mail in the outbox. Its key is the
+player and the newest message in it, so a sweep that runs twice mails once; the preference row remembers
+how far it got only after the mail is in the outbox, so a crash between the two sends the same digest
+again, never none.
 """
 
 from __future__ import annotations
@@ -52,6 +53,8 @@ def _digest_send(preferences: NotificationPreferences, now: dt.datetime) -> int:
     sections: list[str] = []
     newest, count = preferences.press_digest_upto, 0
     for seat in seats:
+        if user.id in seat.game.muted_by:  # a muted game's press waits on its page
+            continue
         unread = _unread(seat, after=preferences.press_digest_upto)
         if unread:
             newest, count = max(newest, unread[-1].message.id), count + len(unread)

@@ -1,11 +1,12 @@
 """What each game event tells each reader, for the channels beside mail (webhooks, the in-site inbox).
 
 ``notices_of(name, ids)`` takes the event as ``dipserver.games.notifications`` announces it (the sender's
-name and its ids) and returns one :class:`Notice` per player in the game, whatever their mail settings,
-plus one for the game as someone without a seat sees it (``user_id`` None: what a game master's webhook
-gets). Press is told as each reader sees it (``press_channels``): anonymous press names no sender, and a
-game-wide notice carries public press only. Each notice's ``key`` names the event and the reader the same
-way a mail's does, so a channel that stores it by key stores it once.
+name and its ids) and returns one :class:`Notice` per player in the game, whatever their mail settings
+(marked ``muted`` for a player who muted the game), plus one for the game as someone without a seat sees
+it (``user_id`` None: what a game master's webhook gets). Press is told as each reader sees it
+(``press_channels``): anonymous press names no sender, and a game-wide notice carries public press only.
+Each notice's ``key`` names the event and the reader the same way a mail's does, so a channel that stores
+it by key stores it once.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ class Notice:
     text: str
     url: str
     facts: dict[str, Any] = field(default_factory=dict)  # the structured fields of webhook payloads
+    muted: bool = False  # the reader muted the game: the inbox leaves it out, webhooks deliver it
 
 
 def _stamp(moment: dt.datetime | None) -> str:
@@ -90,6 +92,7 @@ def _notice(
         text,
         link if link is not None else _link(game),
         facts,
+        muted=user is not None and user.id in game.muted_by,
     )
 
 

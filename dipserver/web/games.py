@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -13,12 +13,14 @@ from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from dipserver.accounts.models import User
 from dipserver.games import selectors
 from dipserver.games.errors import GameError
 from dipserver.games.models import Game, Order, Power, SeatRequest
 from dipserver.games.services import games as game_services
 from dipserver.games.services import seats as seat_services
 from dipserver.games.services.common import phase_title
+from dipserver.games.services.mutes import game_mute
 from dipserver.games.variants import game_variant
 from dipserver.notices.selectors import press_unread_of, unread_of
 from dipserver.web.first_answers import first_answers
@@ -230,6 +232,27 @@ def game_leave(request: HttpRequest, game_id: int) -> HttpResponse:
     return redirect("lobby")
 
 
+@login_required
+@require_POST
+def game_mute_toggle(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Mute (``muted=1``) or unmute (``muted=0``) the game's news, from its page (the API's PUT .../mute)."""
+    if not Game.objects.filter(id=game_id).exists():
+        raise Http404(f"There is no game {game_id}.")
+    muted = request.POST.get("muted") == "1"
+    try:
+        game_mute(game_id=game_id, user=request.user, muted=muted)
+    except GameError as exc:
+        messages.error(request, f"{exc}")
+    else:
+        messages.success(
+            request,
+            "This game is muted: no mail and nothing in your inbox from it until you unmute it."
+            if muted
+            else "This game is no longer muted: you hear its news again.",
+        )
+    return redirect("game", game_id=game_id)
+
+
 def _generated_facts(game: Game) -> dict[str, Any]:
     """Names and colours of a board generated for this game (Ice Lords), which has no variant folder."""
     try:
@@ -267,6 +290,8 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "startMap": reverse("variant-season-map", args=[game.variant, 0]) if facts.get("slug") else None,
     }
     is_master = user.is_authenticated and (user.is_superuser or game.masters.filter(id=user.id).exists())
+    # Its players and masters may mute its news (mail and the inbox); the page says which it is.
+    muted = cast(User, user).id in game.muted_by if seat or is_master else None
     context = {
         "game": game,
         "seat": seat,
@@ -275,6 +300,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "is_master": is_master,
         # The page starts from these instead of asking for them (first_answers.py); the map, a picture,
         # is asked for by a preload link in its head, beside the scripts.
+        "muted": muted,
         "first_answers": first_answers(request, _first_paths(config)),
         "map_url": reverse("api:map-svg", args=[game.id, phase.index]) if phase else None,
     }

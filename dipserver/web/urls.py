@@ -40,6 +40,7 @@ urlpatterns = [
     path("studio/", studio.studio_home, name="studio"),
     path("studio/drafts/new/", studio.studio_draft_new, name="studio-draft-new"),
     path("studio/drafts/<int:draft_id>/", studio.studio_editor, name="studio-draft"),
+    path("games/<int:game_id>/mute/", games.game_mute_toggle, name="game-mute"),
     path("variants/<slug:slug>/", variants.variant_page, name="variant"),
     path("variants/<slug:slug>/seasons/<int:step>.svg", variants.season_map, name="variant-season-map"),
 ]

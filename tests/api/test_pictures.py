@@ -92,11 +92,26 @@ def test_anonymous_picture_reads_are_limited_per_address(game, settings):
     assert forged.status_code == 429
 
 
-def test_players_pictures_are_not_limited(game, settings):
-    settings.DIPSERVER_API_THROTTLES = {**settings.DIPSERVER_API_THROTTLES, "pictures": "1/min"}
+def test_signed_in_picture_reads_are_limited_per_user_at_their_own_rate(game, settings):
+    settings.DIPSERVER_API_THROTTLES = {
+        **settings.DIPSERVER_API_THROTTLES, "pictures": "1/min", "user_pictures": "2/min"
+    }  # fmt: skip
     france = client_for(user_of(game, "FRANCE"))
     path = f"/api/v1/games/{game.id}/phases/0/map.svg"
-    assert [france.get(path).status_code for _ in range(3)] == [200, 200, 200]
+    assert [france.get(path).status_code for _ in range(3)] == [200, 200, 429]
+    # From another address the same login is still counted; another login has its own count.
+    assert france.get(path, REMOTE_ADDR="198.51.100.2").status_code == 429
+    assert client_for(user_of(game, "ENGLAND")).get(path).status_code == 200
+
+
+def test_a_refused_picture_says_when_to_ask_again(game, settings):
+    settings.DIPSERVER_API_THROTTLES = {**settings.DIPSERVER_API_THROTTLES, "user_pictures": "1/min"}
+    france = client_for(user_of(game, "FRANCE"))
+    path = f"/api/v1/games/{game.id}/phases/0/map.png?width=800"
+    france.get(path)
+    refused = france.get(path)
+    assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
+    assert refused.json()["error"]["code"] == "throttled"
 
 
 class TestDrawnByAPictureWorker:

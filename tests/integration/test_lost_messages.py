@@ -82,3 +82,36 @@ def test_results_whose_task_never_reached_the_broker_are_told_within_seconds(
     print(f"results lost between commit and publish told {took:.1f}s after the commit (was 300 s)")
     assert PUBLISH_WINDOW.total_seconds() - 1 < took < PUBLISH_WINDOW.total_seconds() + 10
     wait_for(lambda: Phase.objects.get(id=game.current_phase_id).announce_due is None, what="told")
+
+
+def test_a_phase_whose_task_never_reached_the_broker_is_processed_within_seconds_once(
+    workers: Workers, wait_for: Callable[..., object]
+) -> None:
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from dipserver.games.services.phases import phase_process_now
+
+    broker_lost_messages()  # this queue's sentinel is in place: the broker itself loses nothing here
+    game = due_game("unpublished-phase")
+    Phase.objects.filter(game=game).update(deadline=timezone.now() + dt.timedelta(days=1))  # not due yet
+    workers.start()
+    workers.beat()
+    # The web process that asked to process now dies between its commit and the publish: the phase is due
+    # and marked queued in the database, but its task never reaches the broker.
+    with mock.patch("dipserver.games.services.orders._phase_send"):
+        phase_process_now(game_id=game.id)
+    committed = time.monotonic()
+
+    wait_for(
+        lambda: processed_once(game),
+        timeout=PUBLISH_WINDOW.total_seconds() + WITHIN_SECONDS,
+        what="the phase to be queued again by the sweep and processed",
+    )
+    took = time.monotonic() - committed
+    print(f"a phase lost between commit and publish processed {took:.1f}s after the commit (was 300 s)")
+    assert PUBLISH_WINDOW.total_seconds() - 1 < took < PUBLISH_WINDOW.total_seconds() + 10
+    time.sleep(3)  # a few more sweeps: nothing is queued twice
+    assert workers.outcomes() == ["processed"]
+    assert workers.errors() == []

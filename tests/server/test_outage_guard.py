@@ -9,6 +9,7 @@ import datetime as dt
 import pytest
 
 from dipserver.core.models import WorkerHeartbeat
+from dipserver.games import tasks
 from dipserver.games.models import Announcement, Game, Phase
 from dipserver.games.services.orders import power_ready_set
 from dipserver.games.services.phases import phases_due_sweep
@@ -99,9 +100,13 @@ def test_the_sweep_records_that_it_runs_at_most_every_few_seconds(outage):
     assert sweep_alive_at() == started + ALIVE_EVERY
 
 
-def test_phases_queued_before_the_broker_lost_its_messages_are_queued_again_at_once(game):
+def test_phases_queued_before_the_broker_lost_its_messages_are_queued_again_at_once(
+    game, monkeypatch, django_capture_on_commit_callbacks
+):
     deadline = _deadline(game)
-    assert phases_due_sweep(now=deadline) == [game.current_phase_id]
+    monkeypatch.setattr(tasks.phase_process, "delay", lambda phase_id: None)  # the broker takes it
+    with django_capture_on_commit_callbacks(execute=True):  # and the sweep marks it published
+        assert phases_due_sweep(now=deadline) == [game.current_phase_id]
     lost_at = deadline + dt.timedelta(seconds=30)  # Redis restarted empty: the message is gone
     assert phases_due_sweep(now=lost_at) == []  # minutes before the re-queue would find it
     assert in_flight_requeued(before=lost_at) == (1, 0)

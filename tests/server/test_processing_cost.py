@@ -85,11 +85,11 @@ def test_processing_never_lists_legal_options(quiet_players):
 
 
 # The same phase with its announcement run as the worker runs it: the phase and its game (the next phase
-# joined), the seats with their players, the game's masters (who get the results mail unless they play),
-# the inbox's one INSERT, whether any webhook exists, the phase marked told (so the sweep does not queue it
-# again), and the processing worker marking it published once the broker has the task (due again minutes
-# later, not seconds: here the task ran first, so it marks nothing). The mail reads nothing more when
-# nobody has an address.
+# joined; who muted the game comes with it), the seats with their players, the game's masters (who get the
+# results mail unless they play), the inbox's one INSERT, whether any webhook exists, the phase marked told
+# (so the sweep does not queue it again), and the processing worker marking it published once the broker
+# has the task (due again minutes later, not seconds: here the task ran first, so it marks nothing). The
+# mail reads nothing more when nobody has an address.
 ANNOUNCED_PHASE_QUERIES = {vendor: count + 7 for vendor, count in STANDARD_PHASE_QUERIES.items()}
 
 

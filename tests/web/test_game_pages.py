@@ -283,3 +283,20 @@ def test_a_seed_for_a_variant_that_is_not_dealt_is_refused(client, players):
     client.force_login(players[0])
     page = client.post("/games/new/", {**FORM, "seed": "frost"}).content.decode()
     assert "Only Ice Lords is dealt from a seed" in page and not Game.objects.exists()
+
+
+def test_a_player_mutes_the_game_from_its_page_and_unmutes_it_again(client, sahara):
+    turkey = seat_of(sahara, "TURKEY").user
+    client.force_login(turkey)
+    page = f"/games/{sahara.id}/"
+    assert "Mute this game" in client.get(page).content.decode()
+    answer = client.post(f"/games/{sahara.id}/mute/", {"muted": "1"}, follow=True)
+    html = answer.content.decode()
+    assert answer.redirect_chain[-1][0] == page
+    assert "This game is muted" in html and "Unmute this game" in html
+    client.post(f"/games/{sahara.id}/mute/", {"muted": "0"})
+    assert "Mute this game" in client.get(page).content.decode()
+
+
+def test_spectators_are_not_offered_to_mute_a_game(client, sahara):
+    assert 'id="mute-toggle"' not in client.get(f"/games/{sahara.id}/").content.decode()

@@ -23,12 +23,13 @@ REST_FRAMEWORK = {
 }
 
 # Requests per period, by scope: per client address for login, registration and anonymous map pictures,
-# per user for writes.
+# per user for writes and signed-in map pictures (a game's page reads one picture a phase shown).
 DIPSERVER_API_THROTTLES = {
     "login": "20/min",
     "register": "10/hour",
     "writes": "300/min",
     "pictures": "60/min",
+    "user_pictures": "240/min",
 }
 
 SPECTACULAR_SETTINGS = {

@@ -41,8 +41,9 @@ from dipserver.games.models import Announcement, Phase
 # is queued again: its message was lost (Redis restarted without its data, the process died between the
 # commit and the publish). Redelivery after a worker crash is the broker's business (acks_late).
 REQUEUE_AFTER = dt.timedelta(minutes=5)
-# How long an event recorded as untold may wait for its task to reach the broker (the publish that follows
-# the commit, normally milliseconds): past this, and not yet marked as published, its message never left.
+# How long an event recorded as untold (or a phase marked queued) may wait for its task to reach the broker
+# (the publish that follows the commit, normally milliseconds): past this, and not yet marked as published,
+# its message never left.
 PUBLISH_WINDOW = dt.timedelta(seconds=10)
 
 PHASE_RESULTS = "phase_results_send"

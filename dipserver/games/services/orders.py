@@ -26,6 +26,7 @@ from dipserver.games.errors import GameError
 from dipserver.games.jobs import job_send
 from dipserver.games.models import Game, Order, Phase, Power
 from dipserver.games.phase_boards import phase_board
+from dipserver.games.services.announcements import PUBLISH_WINDOW, REQUEUE_AFTER
 from dipserver.games.services.common import (
     game_locked,
     game_phase_title,
@@ -192,20 +193,27 @@ def phase_enqueue(phase_id: int, now: dt.datetime | None = None) -> None:
 
 def phases_enqueue(phase_ids: list[int], now: dt.datetime) -> None:
     """Mark the phases queued at ``now``, so the deadline sweep does not queue them again, and queue their
-    processing once the current transaction commits."""
-    Phase.objects.filter(id__in=phase_ids).update(queued_at=now)
+    processing once the current transaction commits. Until the broker has the task they count as queued
+    for ``PUBLISH_WINDOW`` only: a process that dies between the commit and the publish leaves them to
+    the sweep within seconds (``REQUEUE_AFTER`` once published, ``_phase_send``)."""
+    Phase.objects.filter(id__in=phase_ids).update(queued_at=now, requeue_at=now + PUBLISH_WINDOW)
     for phase_id in phase_ids:
-        transaction.on_commit(functools.partial(_phase_send, phase_id))
+        transaction.on_commit(functools.partial(_phase_send, phase_id, now))
 
 
-def _phase_send(phase_id: int) -> None:
-    """Send the task; with the broker unreachable, leave the phase to the deadline sweep. The phase is
-    already due in the database, so what was asked for (ready, process now) stands and is answered."""
+def _phase_send(phase_id: int, queued_at: dt.datetime) -> None:
+    """Send the task, then mark the phase as published: queued again ``REQUEUE_AFTER`` after it was queued
+    (unless processed or queued again meanwhile: then it is not this queuing's to mark). With the broker
+    unreachable, leave the phase to the deadline sweep. The phase is already due in the database, so what
+    was asked for (ready, process now) stands and is answered."""
     try:
         job_send("phase_process", phase_id)
     except BrokerUnreachable as exc:
         logger.warning("broker unreachable, phase %s is left to the deadline sweep: %s", phase_id, exc)
         Phase.objects.filter(id=phase_id).update(queued_at=None)  # nothing went out: the sweep queues it
+        return
+    published = Phase.objects.filter(id=phase_id, status=Phase.Status.OPEN, queued_at=queued_at)
+    published.update(requeue_at=queued_at + REQUEUE_AFTER)
 
 
 def _game_and_phase_shared(game_id: int) -> tuple[Game, Phase]:

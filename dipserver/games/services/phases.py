@@ -1,5 +1,9 @@
 """Processing phases exactly once, the deadline sweep, and the game master's phase controls.
 
+Queued exactly when due: the last ready, the game master's "process now" and the deadline sweep mark a
+phase queued in their transaction and send its task after the commit (``orders.phases_enqueue``); a
+process that died in between leaves the phase to the sweep ``PUBLISH_WINDOW`` later (``requeue_at``).
+
 Exactly once: ``phase_process`` runs in one durable transaction. It locks the Game row and then its
 current Phase row, the one it is to process, in one statement (``FOR NO KEY UPDATE``, the lock an
 ``UPDATE`` takes, so it waits for the submissions in flight), and checks that the phase is open and due;
@@ -113,14 +117,14 @@ def phases_due_sweep(*, now: dt.datetime | None = None, limit: int = 5000) -> li
     """Queue every due phase not queued yet (after commit). Locked rows are being handled: skipped.
 
     A phase counts as queued from ``queued_at`` until its deadline moves past that time (extended, a grace
-    period, reverted) or ``REQUEUE_AFTER`` has passed (a message lost with the broker's data). Beat runs
-    this every second; on the index of open phases by deadline it costs one short query when nothing is
-    due (and one more to mark what it queues).
+    period, reverted) or its ``requeue_at`` has come: ``PUBLISH_WINDOW`` after it was queued if its task
+    never reached the broker (the process died between the commit and the publish), ``REQUEUE_AFTER``
+    once it did (a message lost with the broker's data). Beat runs this every second; on the index of
+    open phases by deadline it costs one short query when nothing is due (and one more to mark what it
+    queues).
     """
     now = now or timezone.now()
-    not_queued = (
-        Q(queued_at__isnull=True) | Q(queued_at__lt=F("deadline")) | Q(queued_at__lte=now - REQUEUE_AFTER)
-    )
+    not_queued = Q(queued_at__isnull=True) | Q(queued_at__lt=F("deadline")) | Q(requeue_at__lte=now)
     with transaction.atomic():
         due = list(
             Phase.objects.select_for_update(skip_locked=True, of=("self",))

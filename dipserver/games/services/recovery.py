@@ -110,7 +110,7 @@ def in_flight_requeued(*, before: dt.datetime) -> tuple[int, int] | None:
             .order_by("id")
             .values_list("id", flat=True)
         )
-        Phase.objects.filter(id__in=phases).update(queued_at=None)
+        Phase.objects.filter(id__in=phases).update(queued_at=None, requeue_at=None)
         results = Phase.objects.filter(announce_due__gt=before).update(announce_due=before)
         rows = Announcement.objects.filter(due__gt=before).update(due=before)
     logger.warning(

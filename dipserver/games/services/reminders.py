@@ -7,8 +7,9 @@ their players' preferences, a handful of queries however many games there are, a
 snapshot (to count each power's units) and its order counts only when somebody in it is due a reminder
 not yet sent. A player is chosen by
 whether they must act and the hours they chose, not by their address or mail switches: the reminder is
-announced once (``notifications.announced``) and each channel decides how it arrives (the inbox and
-webhooks for everyone, mail only to a confirmed address with reminder mails on). Whether a reminder was
+announced once (``notifications.announced``) and each channel decides how it arrives (webhooks for
+everyone, the inbox unless the game is muted, mail only to a confirmed address with reminder mails on and
+the game not muted). Whether a reminder was
 announced is a ``Reminder`` row (phase, player, deadline), written in the same transaction as the
 announcement, so each player hears once; a deadline that moves gets reminders again.
 
