@@ -46,13 +46,26 @@ export function keyOfOption(option) {
 
 export async function chooseOption(option) {
   const key = keyOfOption(option);
+  const before = state.orders.map((o) => ({ ...o }));
   if (option.kind === "waive") state.orders.push({ key: `${key}:${state.orders.length}`, text: option.text });
   else state.orders = state.orders.filter((o) => o.key !== key).concat([{ key, text: option.text }]);
   state.selected = null;
   state.selection = null;
   $("unit-options").replaceChildren();
   decorateMap();
-  await saveOrders();
+  if (await saveOrders()) offerUndo(before);
+}
+
+// The notice after a saved order offers to put the orders back as they were before it.
+function offerUndo(before) {
+  const box = $("notice");
+  notice(box.textContent, box.classList.contains("error") ? "error" : "ok", {
+    label: "Undo",
+    run: async () => {
+      state.orders = before;
+      if (await saveOrders()) notice("Undone: your orders are as they were.", "ok");
+    },
+  });
 }
 
 export async function saveOrders() {

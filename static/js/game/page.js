@@ -28,11 +28,20 @@ export const state = {
 // with 409, call it without importing the page's entry module).
 export const page = { refresh: async () => false };
 
-export function notice(message, kind = "info") {
+// `action` {label, run} adds one button after the message (Undo after an order given by a click).
+export function notice(message, kind = "info", action = null) {
   const box = $("notice");
   box.textContent = message;
   box.className = `notice ${kind}`;
   box.hidden = !message;
+  if (action) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "secondary notice-action";
+    button.textContent = action.label;
+    button.addEventListener("click", () => guarded(action.run));
+    box.append(" ", button);
+  }
 }
 
 export async function guarded(action) {
