@@ -10,9 +10,11 @@ from playwright.sync_api import expect
 from dipserver.games.models import Order
 from dipserver.games.services.orders import orders_submit
 from dipserver.games.services.phases import phase_process
+from tests.api.test_coming import set_up
 from tests.browser.profiles import both_profiles, open_game_as, order_line, tap_province, tap_unit
 from tests.browser.test_lobby_actions import started, user_of
 from tests.browser.test_order_entry import move_units
+from tests.browser.test_play_modules import started as started_variant
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -73,8 +75,25 @@ def test_a_click_where_my_own_unit_is_leaving_moves_there_with_an_undo(browser, 
     expect(order_line(page, "A BUD - VIE")).to_contain_text("accepted")
     assert stored(game, "AUSTRIA", lock) == ["A BUD - VIE", "A VIE - GAL"]
 
-    page.locator("#notice button", has_text="Undo").click()
+    page.locator("#notice-action", has_text="Undo").click()
     expect(page.locator("#notice")).to_contain_text("Undone")
     expect(order_line(page, "A BUD - VIE")).to_have_count(0)
     expect(order_line(page, "A VIE - GAL")).to_contain_text("accepted")
     assert stored(game, "AUSTRIA", lock) == ["A VIE - GAL"]
+
+
+@both_profiles
+def test_map_changes_coming_name_my_fleet_on_a_sea_that_dries_at_the_end_of_this_season(
+    browser, live_server, profile
+):
+    """Sahara's Eastern Mediterranean dries after Autumn 1902; Turkey's fleet there stays a fleet (the
+    Aegean is still water beside it), so the engine has nothing to say of it: the panel still does."""
+    base, lock = live_server.url, live_server.lock
+    with lock:
+        game = started_variant(f"Drying under me {profile}", "sahara", f"dry{profile}")
+        set_up(game, "F1902M", "TURKEY F EAS", "TURKEY A CON", owners={"TURKEY": ["CON"]})
+        turkey = user_of(game, "TURKEY")
+    page = open_game_as(browser, base, game, turkey, lock, profile)
+    row = page.locator('#coming-mine li[data-unit="F EAS"]').first
+    expect(row).to_contain_text("1902, after the Autumn retreats")
+    expect(row).to_contain_text("EAS dries into land: your F EAS stands there")
