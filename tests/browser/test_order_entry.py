@@ -301,7 +301,7 @@ def test_an_order_after_the_phase_moved_on_or_a_failed_request_says_so(browser, 
     click_unit(page, "VIE")
     click_province(page, "GAL")
     expect(page.locator("#notice")).to_contain_text(
-        "Your orders were not saved: the server could not be reached"
+        "Your latest change was not saved: the server could not be reached"
     )
     expect(order_line(page, "A VIE - GAL")).to_contain_text("not saved")
     expect(page.locator("#order-list")).not_to_contain_text("saving…")

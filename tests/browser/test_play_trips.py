@@ -11,12 +11,14 @@ from dipserver.games.models import Order
 from dipserver.games.services.orders import orders_submit
 from dipserver.games.services.phases import phase_process
 from tests.api.test_coming import set_up
-from tests.browser.profiles import both_profiles, open_game_as, order_line, tap_province, tap_unit
+from tests.browser.profiles import TIMEOUT, both_profiles, open_game_as, order_line, tap_province, tap_unit
 from tests.browser.test_lobby_actions import started, user_of
 from tests.browser.test_order_entry import move_units
 from tests.browser.test_play_modules import started as started_variant
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+JSON = {"Content-Type": "application/json"}
 
 
 def stored(game, power: str, lock) -> list[str]:
@@ -97,3 +99,34 @@ def test_map_changes_coming_name_my_fleet_on_a_sea_that_dries_at_the_end_of_this
     row = page.locator('#coming-mine li[data-unit="F EAS"]').first
     expect(row).to_contain_text("1902, after the Autumn retreats")
     expect(row).to_contain_text("EAS dries into land: your F EAS stands there")
+
+
+@both_profiles
+def test_an_outage_leaves_earlier_orders_saved_and_the_save_is_retried_when_the_server_is_back(
+    browser, live_server, profile
+):
+    base, lock = live_server.url, live_server.lock
+    with lock:
+        game = started(f"Outage {profile}", f"outage{profile}")
+        austria = user_of(game, "AUSTRIA")
+    page = open_game_as(browser, base, game, austria, lock, profile)
+    tap_unit(page, "VIE")
+    tap_province(page, "GAL")
+    expect(order_line(page, "A VIE - GAL")).to_contain_text("accepted")
+
+    down = '{"error": {"code": "unavailable", "message": "The server is down for a moment."}}'
+    page.route(
+        "**/orders", lambda route: route.fulfill(status=503, body=down, content_type="application/json")
+    )
+    tap_unit(page, "BUD")
+    tap_province(page, "SER")
+    expect(page.locator("#notice")).to_contain_text("was not saved")
+    expect(page.locator("#notice")).to_contain_text("tried again")
+    expect(order_line(page, "A BUD - SER")).to_contain_text("not saved")
+    expect(order_line(page, "A VIE - GAL")).to_contain_text("accepted")  # saved before the outage
+    assert stored(game, "AUSTRIA", lock) == ["A VIE - GAL"]
+
+    page.unroute("**/orders")  # the server is back: the page saves by itself
+    expect(order_line(page, "A BUD - SER")).to_contain_text("accepted", timeout=TIMEOUT)
+    expect(page.locator("#notice")).to_contain_text("saved now")
+    assert stored(game, "AUSTRIA", lock) == ["A BUD - SER", "A VIE - GAL"]
