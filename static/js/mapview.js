@@ -70,8 +70,82 @@ export function zoomTouch(step) {
   return true;
 }
 
+// --- the board on the screen, its key beside it ------------------------------------------------------
+
+// The server's picture ends in a legend band whose words, shrunk with the map, came out at 8 px, and made
+// the map taller than a laptop's screen. The page shows the board alone (its viewBox cut above the band)
+// and the band's keys as a list under it, in the page's own type.
+function cropToBoard(svg) {
+  const band = svg.querySelector("#legend > rect");
+  const box = svg.viewBox?.baseVal;
+  if (!band || !box) return;
+  const top = Number(band.getAttribute("y"));
+  if (top > 0 && top < box.height) svg.setAttribute("viewBox", `${box.x} ${box.y} ${box.width} ${top}`);
+  // The board's shape, so that the page can give the map a column as wide as a screen's height allows.
+  svg.closest(".game-grid")?.style.setProperty("--board-aspect", (box.width / top).toFixed(4));
+  fitColumn();
+}
+
+// The map's column: as wide as lets the whole board show below the map's top on this screen, but never
+// so narrow that names fall under 11 CSS px (game.css draws them at most 19 SVG units): a short screen
+// scrolls instead. The side panels take the rest.
+const NAMES_LEGIBLE = 11 / 19;
+function fitColumn() {
+  const grid = document.querySelector(".game-grid");
+  const svg = document.querySelector("#map svg");
+  const aspect = Number(grid?.style.getPropertyValue("--board-aspect"));
+  if (!grid || !svg || !aspect) return;
+  const top = svg.getBoundingClientRect().top + window.scrollY;
+  const room = Math.max(window.innerHeight - top - 12, 0);
+  const frame = svg.closest(".map").offsetWidth - svg.getBoundingClientRect().width; // its border
+  const legible = Math.ceil(svg.viewBox.baseVal.width * NAMES_LEGIBLE + frame) + 1;
+  grid.style.setProperty("--map-width", `${Math.ceil(Math.max(room * aspect, legible))}px`);
+  grid.classList.add("fitted");
+}
+window.addEventListener("resize", fitColumn);
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+// Each key of the legend band (its marks, then its words) as an item of the list #map-key.
+function renderKey(svg) {
+  const list = document.getElementById("map-key");
+  const legend = svg.querySelector("#legend");
+  if (!list || !legend) return;
+  const items = [];
+  let marks = [];
+  for (const node of legend.children) {
+    if (node.matches("text.legend-title")) marks = [];
+    else if (node.matches("text.legend-text")) {
+      items.push(keyItem(marks, node.textContent));
+      marks = [];
+    } else marks.push(node);
+  }
+  list.replaceChildren(...items);
+}
+
+function keyItem(marks, words) {
+  const mark = document.createElementNS(SVG_NS, "svg");
+  mark.setAttribute("class", "key-mark");
+  mark.setAttribute("aria-hidden", "true");
+  const boxes = marks.map((m) => m.getBBox());
+  if (boxes.length) {
+    const x = Math.min(...boxes.map((b) => b.x)) - 3;
+    const y = Math.min(...boxes.map((b) => b.y)) - 3;
+    const width = Math.max(...boxes.map((b) => b.x + b.width)) - x + 3;
+    const height = Math.max(...boxes.map((b) => b.y + b.height)) - y + 3;
+    mark.setAttribute("viewBox", `${x} ${y} ${width} ${height}`);
+    mark.setAttribute("width", String(Math.round(width)));
+    mark.setAttribute("height", String(Math.round(height)));
+    mark.append(...marks.map((m) => m.cloneNode(true)));
+    mark.querySelectorAll("title").forEach((t) => t.remove()); // a sample unit names no one
+  }
+  return el("li", {}, mark, el("span", {}, words));
+}
+
 // `onScale(scale, max)` hears of each zoom by fingers or buttons on a touch screen.
 export function attachMap(svg, onScale) {
+  renderKey(svg);
+  cropToBoard(svg);
   if (observed !== svg) {
     if (observed) sizer.unobserve(observed); // the map of another phase replaced it
     observed = svg;
