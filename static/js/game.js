@@ -6,6 +6,7 @@
 import { call } from "./api.js";
 import { renderChanges, loadTimeline } from "./game/changes.js";
 import { onMapClick } from "./game/clicking.js";
+import { clearLastTurn, showLastTurn } from "./game/lastturn.js";
 import { decorateMap } from "./game/marks.js";
 import { wireProcessNow } from "./game/mastering.js";
 import { chooseOption, loadOrders, renderOrderList, saveOrders, setReady, submitTyped } from "./game/ordersheet.js";
@@ -170,6 +171,9 @@ async function loadMap(index) {
   map.setAttribute("aria-busy", "false");
   decorateMap();
   renderProvinces();
+  // The live map shows what the last turn did until the player hides it; history maps draw their own.
+  if (text && index === state.live) guarded(() => showLastTurn(index));
+  else clearLastTurn();
 }
 
 // --- history ------------------------------------------------------------------------------------
