@@ -17,7 +17,7 @@ import { MODE_KEYS } from "./orders/chooser.js";
 import { modesOf } from "./orders/clicks.js";
 import { el } from "./orders/dom.js";
 import { loadChannels, loadPress, sendPress } from "./press.js";
-import { attachMap, zoomTouch } from "./mapview.js";
+import { attachMap, zoomToTap, zoomTouch } from "./mapview.js";
 import { showDeadline } from "./time.js";
 import { phaseTitle } from "./words.js";
 
@@ -243,7 +243,7 @@ function wire() {
   $("zoom-in").addEventListener("click", () => zoom(1));
   $("zoom-out").addEventListener("click", () => zoom(-1));
   zoom(0);
-  $("map").addEventListener("click", (e) => guarded(() => onMapClick(e)));
+  $("map").addEventListener("click", (e) => zoomToTap(e) || guarded(() => onMapClick(e)));
   $("history").addEventListener("input", (e) => guarded(() => stepTo(Number(e.target.value))));
   $("hist-prev").addEventListener("click", () => guarded(() => stepTo(state.shown - 1)));
   $("hist-next").addEventListener("click", () => guarded(() => stepTo(state.shown + 1)));

@@ -7,6 +7,8 @@
 import Panzoom from "../vendor/panzoom/panzoom.es.js";
 import { el } from "./orders/dom.js";
 
+const SVG_NS = "http://www.w3.org/2000/svg";
+
 // --- names readable without zooming -----------------------------------------------------------------
 
 // The SVG draws its labels in its own units; shrunk to the page's column they came out at 7 px. The map
@@ -20,12 +22,23 @@ function fitLabels(svg) {
   const units = svg.viewBox?.baseVal?.width;
   if (!width || !units) return;
   svg.closest(".map")?.style.setProperty("--svg-units-per-px", (units / width).toFixed(3));
+  fitStrokes(svg);
+}
+
+// Arrows keep a width a finger's screen can show: --units-per-screen-px is SVG units per CSS pixel as
+// the map is drawn now, pinch-zoom included, and game.css widens thin strokes by it.
+function fitStrokes(svg) {
+  const width = svg.clientWidth;
+  const units = svg.viewBox?.baseVal?.width;
+  if (!width || !units) return;
+  const scale = view && view.svg === svg ? view.panzoom.getScale() : 1;
+  svg.closest(".map")?.style.setProperty("--units-per-screen-px", (units / width / scale).toFixed(3));
 }
 
 // --- pan and pinch-zoom on a touch screen -----------------------------------------------------------
 
 const touch = window.matchMedia("(pointer: coarse)");
-const MAX_SCALE = 6;
+const MAX_SCALE = 8;
 let view = null; // {panzoom, svg}: the map being panned
 let kept = { scale: 1, x: 0, y: 0 }; // carried over when the next phase's map replaces this one
 
@@ -55,11 +68,51 @@ function attachPanzoom(svg, onScale) {
   svg.addEventListener("panzoomchange", (event) => {
     const action = touchAction(event.detail.scale);
     if (panzoom.getOptions().touchAction !== action) panzoom.setOptions({ touchAction: action });
+    svg.closest(".map").dataset.scale = event.detail.scale.toFixed(2);
+    fitStrokes(svg);
     onScale(event.detail.scale, MAX_SCALE);
   });
   onScale(panzoom.getScale(), MAX_SCALE);
   svg.closest(".map").dataset.panzoom = "on";
+  svg.closest(".map").dataset.scale = panzoom.getScale().toFixed(2);
   view = { panzoom, svg };
+  addTapHalos(svg);
+  fitStrokes(svg);
+}
+
+// --- taps big enough for a finger (WCAG 2.5.5: 44 by 44 CSS px) --------------------------------------
+
+// A finger's target is at least TAP_UNITS SVG units across: each unit gets an invisible halo that wide
+// (game.css widens the coast rings to match), and a tap on a map zoomed out further than one SVG unit to
+// a CSS pixel first zooms it there, centred on the finger; the next tap chooses.
+const TAP_UNITS = 46;
+
+function addTapHalos(svg) {
+  for (const group of svg.querySelectorAll("#units .unit-group")) {
+    if (group.querySelector(".tap-halo")) continue;
+    const box = group.getBBox();
+    const halo = document.createElementNS(SVG_NS, "circle");
+    halo.setAttribute("class", "tap-halo");
+    halo.setAttribute("cx", String(box.x + box.width / 2));
+    halo.setAttribute("cy", String(box.y + box.height / 2));
+    halo.setAttribute("r", String(TAP_UNITS / 2));
+    group.prepend(halo);
+  }
+}
+
+function tapScale(svg) {
+  return Math.min(MAX_SCALE, (svg.viewBox.baseVal.width / svg.clientWidth) * 1.05);
+}
+
+// Zooms the map in on a tap that lands where its targets are still too small; true when it did.
+export function zoomToTap(event) {
+  if (!view || !event.target.closest?.("svg")) return false;
+  const wanted = tapScale(view.svg);
+  if (view.panzoom.getScale() >= wanted - 0.01) return false;
+  view.panzoom.zoomToPoint(wanted, { clientX: event.clientX, clientY: event.clientY });
+  // The map takes the screen, from its top; a unit's orders come in a sheet under it (game.css).
+  view.svg.closest(".map").scrollIntoView({ block: "start" });
+  return true;
 }
 
 // Zoom buttons on a touch screen zoom the panned map; elsewhere the caller widens the map instead.
@@ -104,7 +157,6 @@ function fitColumn() {
 }
 window.addEventListener("resize", fitColumn);
 
-const SVG_NS = "http://www.w3.org/2000/svg";
 
 // Each key of the legend band (its marks, then its words) as an item of the list #map-key.
 function renderKey(svg) {

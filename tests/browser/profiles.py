@@ -46,21 +46,56 @@ def unit(page: Page, location: str, dislodged: bool = False):
     return page.locator(f'#map #units .unit-group{extra}[data-location="{location}"]')
 
 
+# Whether the map is zoomed out further than one SVG unit to a CSS pixel (mapview.js: a tap zooms first).
+ZOOMED_OUT = """() => {
+  const map = document.querySelector("#map");
+  const svg = map.querySelector("svg");
+  if (map.dataset.panzoom !== "on" || !svg) return false;
+  return Number(map.dataset.scale || 1) * svg.clientWidth < svg.viewBox.baseVal.width;
+}"""
+
+
+def on_phone(page: Page) -> bool:
+    return bool(page.viewport_size and page.viewport_size["width"] < 500)
+
+
+def map_scale(page: Page) -> float:
+    return float(page.locator("#map").get_attribute("data-scale") or 1)
+
+
+def _tap_at(page: Page, target) -> None:
+    """A finger on ``target`` (a locator, or a function giving the point): on a phone a tap on a map still
+    zoomed out only zooms it in to the finger (the targets were too small), so the finger taps again."""
+    point = target if callable(target) else None
+
+    def where() -> tuple[float, float]:
+        if point:
+            return point()
+        box = target.bounding_box()
+        assert box, "nothing to tap"
+        return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+    if not on_phone(page):
+        page.mouse.click(*where())
+        return
+    zoomed_out = page.evaluate(ZOOMED_OUT)
+    page.touchscreen.tap(*where())
+    if zoomed_out:
+        page.wait_for_function(f"() => !({ZOOMED_OUT})()")
+        page.touchscreen.tap(*where())
+
+
 def tap_unit(page: Page, location: str, dislodged: bool = False) -> None:
-    unit(page, location, dislodged).click()
+    target = unit(page, location, dislodged)
+    target.scroll_into_view_if_needed()
+    _tap_at(page, target.locator(".unit").first)
 
 
 def tap_province(page: Page, code: str) -> None:
     """Click (or tap) where the map writes the province's name, as a player would."""
     label = page.locator("#map #labels text").filter(has_text=re.compile(f"^{code}$"))
     label.scroll_into_view_if_needed()
-    box = label.bounding_box()
-    assert box, f"{code} has no label"
-    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-    if page.viewport_size and page.viewport_size["width"] < 500:
-        page.touchscreen.tap(x, y)
-    else:
-        page.mouse.click(x, y)
+    _tap_at(page, label)
 
 
 def order_line(page: Page, text: str):
