@@ -58,7 +58,8 @@ class _MineSerializer(serializers.Serializer[Any]):
         allow_null=True, help_text="The timeline's change there; null when it is beside"
     )
     kind = serializers.CharField(
-        help_text="converted, removed, moved (a fleet's coast), centre_lost, centre_gained"
+        help_text="converted, removed, moved (a fleet's coast), stands (the ground changes under the unit, "
+        "which stays as it is), centre_lost, centre_gained"
     )
     unit = serializers.CharField(allow_null=True, help_text='"F ADR"; null for a centre')
     to = serializers.CharField(allow_null=True, help_text='What the unit becomes: "A ADR"')

@@ -84,13 +84,14 @@ TERRAIN = {
 # How the first boards read glacier and peaks (impassable): a deal is checked on it too, so that every
 # game keeps the board its secret dealt before they were opened (``generate``).
 FIRST_TERRAIN = {**TERRAIN, "glacier": Terrain.IMPASSABLE, "peaks": Terrain.IMPASSABLE}
+# Told apart by everyone, colour-blind players too (tests/render/test_palette.py).
 POWERS = (
-    Power("NIFLHEIM", "Niflheimer", "#4a7bd0"),
-    Power("JOTUNHEIM", "Jotun", "#8e5bb8"),
-    Power("MIDGARD", "Midgarder", "#2f8f4e"),
-    Power("ALFHEIM", "Alfheimer", "#d8b02a"),
-    Power("VANAHEIM", "Vanir", "#c8553d"),
-    Power("MUSPELHEIM", "Muspeller", "#6b4a2f"),
+    Power("NIFLHEIM", "Niflheimer", "#00528b"),
+    Power("JOTUNHEIM", "Jotun", "#ae53e6"),
+    Power("MIDGARD", "Midgarder", "#4fa300"),
+    Power("ALFHEIM", "Alfheimer", "#fec600"),
+    Power("VANAHEIM", "Vanir", "#b91c00"),
+    Power("MUSPELHEIM", "Muspeller", "#2b1e17"),
 )
 START = Phase(1901, Season.SPRING, PhaseType.MOVEMENT)
 # Ice Lords' Blizzard Phase, and its Snow Storm spell (seed 001: 4 of the spell deck's 36 cards, played in

@@ -36,6 +36,7 @@ from dipserver.games.models import Game
 from dipserver.games.variants import game_timeline, timeline_options
 
 _UNIT_KINDS = {"unit_removed": "removed", "unit_converted": "converted", "fleet_moved": "moved"}
+_TERRAIN_CHANGES = frozenset({"land", "sea", "impassable"})
 
 
 def coming_for(*, game: Game, power: str) -> list[dict[str, Any]]:
@@ -62,8 +63,8 @@ def coming_for(*, game: Game, power: str) -> list[dict[str, Any]]:
     stays = _stay_orders(variant, snapshot, power, now) if "stay_fleet" in timeline.orders else {}
     in_season = set(hooks_between(now, _season_end(now)))
     rows = []
-    for point, events in _events(variant, options, secret, snapshot, points, flags).items():
-        changes = {c.province: str(c.change) for c in slots[point] if c.province}
+    for point, events, before in _steps(variant, options, secret, snapshot, points, flags):
+        changes = {c.province: str(c.change) for c in slots.get(point, ()) if c.province}
         for event in (e for e in events if _concerns(e, power)):
             row = _row(event, point, changes)
             order = stays.get(row["province"]) if point in in_season else None
@@ -73,6 +74,26 @@ def coming_for(*, game: Game, power: str) -> list[dict[str, Any]]:
                 if then is not None and then != "converted":
                     row["order"] = {"text": order, "then": then}
             rows.append(row)
+        rows.extend(_standing(before, power, point, changes, {row["unit"] for row in rows}))
+    return rows
+
+
+def _standing(
+    before: Position,
+    power: str,
+    point: tuple[int, Hook],
+    changes: Mapping[str, str],
+    told: set[str | None],
+) -> list[dict[str, Any]]:
+    """``power``'s units standing where the terrain changes at ``point`` that the engine leaves as they
+    are (a fleet on a sea that dries beside water stays a fleet): the player still learns that the ground
+    under them changes."""
+    rows = []
+    for unit in before.units_of(power):
+        province = province_of(unit.location)
+        text = f"{unit.type.value} {unit.location}"
+        if changes.get(province) in _TERRAIN_CHANGES and text not in told:
+            rows.append({**_row({"unit": text, "kind": "stands"}, point, changes), "kind": "stands"})
     return rows
 
 
@@ -84,6 +105,25 @@ def _draws_to_come(
     return any(c.entry for point, changes in slots.items() if point not in happened for c in changes)
 
 
+def _steps(
+    variant: Variant,
+    options: Mapping[str, Any],
+    secret: str | None,
+    snapshot: Mapping[str, Any],
+    points: tuple[tuple[int, Hook], ...],
+    flags: frozenset[str],
+) -> list[tuple[tuple[int, Hook], tuple[Mapping[str, Any], ...], Position]]:
+    """Each of ``points`` with the engine's events there and the position just before, the hooks
+    applied in turn to the position as it stands."""
+    map_state, position = map_state_of(snapshot), position_of(snapshot)
+    found = []
+    for year, hook in points:
+        step = apply_hook(variant, options, map_state, position, hook, year, flags=flags, secret=secret)
+        found.append(((year, hook), step.events, position))
+        map_state, position = step.map_state, step.position
+    return found
+
+
 def _events(
     variant: Variant,
     options: Mapping[str, Any],
@@ -92,16 +132,12 @@ def _events(
     points: tuple[tuple[int, Hook], ...],
     flags: frozenset[str],
 ) -> dict[tuple[int, Hook], tuple[Mapping[str, Any], ...]]:
-    """The engine's events at each of ``points`` that has any, the hooks applied in turn to the
-    position as it stands."""
-    map_state, position = map_state_of(snapshot), position_of(snapshot)
-    found = {}
-    for year, hook in points:
-        step = apply_hook(variant, options, map_state, position, hook, year, flags=flags, secret=secret)
-        map_state, position = step.map_state, step.position
-        if step.events:
-            found[(year, hook)] = step.events
-    return found
+    """The engine's events at each of ``points`` that has any."""
+    return {
+        point: events
+        for point, events, _ in _steps(variant, options, secret, snapshot, points, flags)
+        if events
+    }
 
 
 def _fate(events: tuple[Mapping[str, Any], ...], unit: str) -> str | None:
@@ -122,11 +158,15 @@ def _row(event: Mapping[str, Any], point: tuple[int, Hook], changes: Mapping[str
     unit = event.get("unit")
     province = province_of(unit.split()[-1]) if unit else str(event["province"])
     kind = _UNIT_KINDS.get(str(event["kind"]), str(event["kind"]))
+    change = changes.get(province)
+    # A unit's row names the ground changing under it; a centre won or lost there is its own row.
+    if unit and change not in _TERRAIN_CHANGES:
+        change = None
     return {
         "year": point[0],
         "hook": str(point[1]),
         "province": province,
-        "change": changes.get(province),
+        "change": change,
         "kind": kind,
         "unit": unit,
         "to": event.get("to"),

@@ -10,8 +10,9 @@ from dipserver.games.errors import GameError
 from dipserver.games.models import Game
 from dipserver.games.variants import game_timeline
 
-SEASONS = {"S": "Spring", "F": "Fall", "W": "Winter"}
-KINDS = {"M": "movement", "R": "retreats", "A": "adjustments"}
+# As the game page says them (static/js/words.js): one name for a season everywhere a player reads it.
+SEASONS = {"S": "Spring", "F": "Autumn", "W": "Winter"}
+KINDS = {"M": "movement", "R": "retreats", "A": "builds"}
 
 
 def phase_label(name: str, timeline: Timeline | None = None) -> str:
@@ -23,7 +24,7 @@ def phase_label(name: str, timeline: Timeline | None = None) -> str:
 
 
 def phase_title(name: str, timeline: Timeline | None = None) -> str:
-    """``F1903R`` -> ``Fall 1903 retreats`` (see ``phase_label`` for ``timeline``)."""
+    """``F1903R`` -> ``Autumn 1903 retreats`` (see ``phase_label`` for ``timeline``)."""
     return f"{phase_label(name, timeline)} {KINDS[name[-1]]}"
 
 

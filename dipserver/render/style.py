@@ -19,11 +19,15 @@ class TerrainStyle:
     css: str  # declarations for the province path
 
 
+# The plain land and sea every power's colours are checked against (tests/render/test_palette.py).
+LAND_FILL = "#efe6cc"
+SEA_FILL = "#a9cbe6"
+
 TERRAIN_STYLES = {
     s.name: s
     for s in (
-        TerrainStyle("land", "Land", "fill:#efe6cc"),
-        TerrainStyle("sea", "Sea", "fill:#a9cbe6"),
+        TerrainStyle("land", "Land", f"fill:{LAND_FILL}"),
+        TerrainStyle("sea", "Sea", f"fill:{SEA_FILL}"),
         TerrainStyle("dried", "Dried sea bed (land)", "fill:url(#p-dried)"),
         TerrainStyle("drowned", "Drowned land (sea)", "fill:url(#p-drowned)"),
         TerrainStyle("ice", "Ice (impassable)", "fill:url(#p-ice)"),
@@ -131,7 +135,7 @@ BASE_CSS = (
     ".province{stroke:#6b5e48;stroke-width:0.8;stroke-linejoin:round}"
     ".province.sea,.province.drowned,.province.ice{stroke:#7d9bb5}"
     ".scenery{fill:#d8d3c6;stroke:#9c9585;stroke-width:0.5}"
-    ".offboard-sea{fill:#a9cbe6;stroke:#7d9bb5;stroke-width:0.5}"
+    f".offboard-sea{{fill:{SEA_FILL};stroke:#7d9bb5;stroke-width:0.5}}"
     f"text{{font-family:{FONT}}}"
     ".label{font-size:10.5px;font-weight:bold;fill:#2d2a24;text-anchor:middle;dominant-baseline:central}"
     ".label.water{font-style:italic;fill:#1f4a6e}"

@@ -32,9 +32,14 @@ from dipserver.web.variants import variant_choices, variant_facts
 def lobby(request: HttpRequest) -> HttpResponse:
     forming = Game.objects.filter(status=Game.Status.FORMING).annotate(seats=Count("powers"))
     mine: list[dict[str, Any]] = []
+    chosen = _filter_of(request)
+    if chosen["variant"]:
+        forming = forming.filter(variant=chosen["variant"])
+    if chosen["status"] not in ("", Game.Status.FORMING):
+        forming = forming.none()
     if request.user.is_authenticated:
         forming = forming.exclude(powers__user=request.user)
-        mine = _with_unread(request.user, _my_games(request.user))
+        mine = _with_unread(request.user, _my_games(request.user, **chosen))
     open_games = []
     for game in forming.order_by("-id")[:50]:
         facts = _game_facts(game)
@@ -44,10 +49,11 @@ def lobby(request: HttpRequest) -> HttpResponse:
     context = {
         "open_games": open_games,
         "my_games": mine,
+        "filtered": any(chosen.values()),
         "variants": variants,
         "open_seats": selectors.open_seats(exclude_user=request.user),
         "seat_requests": _seat_requests(request.user),
-        **_watchable(request),
+        **_watchable(request.user, **chosen),
     }
     return render(request, "web/lobby.html", context)
 
@@ -107,16 +113,27 @@ def _with_unread(user: Any, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
-_WATCH_STATUSES = [("", "In play or paused"), (Game.Status.ACTIVE, "In play"), (Game.Status.PAUSED, "Paused")]
+# The lobby's filters apply to my games and to the games in play alike; the games in play are only ever
+# in play or paused, so "waiting" and "finished" narrow my games alone.
+_STATUSES = [
+    ("", "Any status"),
+    (Game.Status.ACTIVE, "In play"),
+    (Game.Status.PAUSED, "Paused"),
+    (Game.Status.FORMING, "Waiting for players"),
+    (Game.Status.FINISHED, "Finished"),
+]
 
 
-def _watchable(request: HttpRequest) -> dict[str, Any]:
-    """Games in play that anyone may watch (not mine: those are above), filtered by ?variant= and ?status=.
-    Players are named only where the game shows them (never in anonymous games before the end)."""
-    variant = request.GET.get("variant", "")
+def _filter_of(request: HttpRequest) -> dict[str, str]:
+    """The lobby's ?variant= and ?status= (an unknown status is no filter)."""
     status = request.GET.get("status", "")
-    status = status if status in dict(_WATCH_STATUSES) else ""
-    games = selectors.games_watchable(variant=variant, status=status, exclude_user=request.user)
+    return {"variant": request.GET.get("variant", ""), "status": status if status in dict(_STATUSES) else ""}
+
+
+def _watchable(user: Any, *, variant: str, status: str) -> dict[str, Any]:
+    """Games in play that anyone may watch (not mine: those are above), filtered by variant and status.
+    Players are named only where the game shows them (never in anonymous games before the end)."""
+    games = selectors.games_watchable(variant=variant, status=status, exclude_user=user)
     rows = []
     for game in games[:50]:
         phase = game.current_phase
@@ -131,7 +148,7 @@ def _watchable(request: HttpRequest) -> dict[str, Any]:
     return {
         "watch_games": rows,
         "watch_filter": {"variant": variant, "status": status},
-        "watch_statuses": _WATCH_STATUSES,
+        "watch_statuses": _STATUSES,
         "watch_variants": variant_choices(),  # the generated board (Ice Lords) among them
     }
 
@@ -149,14 +166,15 @@ def _label(facts: dict[str, Any]) -> dict[str, Any]:
     return {"variant_name": facts["name"], "variant_slug": facts.get("slug", "")}
 
 
-def _my_games(user: Any) -> list[dict[str, Any]]:
-    """My games, unfinished first: the phase, whether I have ordered and am ready, and the deadline."""
-    games = (
-        Game.objects.filter(Q(powers__user=user) | Q(masters=user))
-        .distinct()
-        .select_related("current_phase")
-        .order_by("status", "-id")[:100]
-    )
+def _my_games(user: Any, *, variant: str = "", status: str = "") -> list[dict[str, Any]]:
+    """My games, unfinished first, of ``variant`` and ``status`` when given: the phase, whether I have
+    ordered and am ready, and the deadline."""
+    mine = Game.objects.filter(Q(powers__user=user) | Q(masters=user))
+    if variant:
+        mine = mine.filter(variant=variant)
+    if status:
+        mine = mine.filter(status=status)
+    games = mine.distinct().select_related("current_phase").order_by("status", "-id")[:100]
     seats = {p.game_id: p for p in Power.objects.filter(user=user, game__in=[g.id for g in games])}
     phases = [g.current_phase_id for g in games if g.current_phase_id]
     ordered = set(Order.objects.filter(phase_id__in=phases).values_list("phase_id", "power_id").distinct())

@@ -26,6 +26,8 @@ function what(row) {
       return `your ${row.unit} will be disbanded`;
     case "moved":
       return `your ${row.unit} moves to ${row.to.split(" ").at(-1)}`;
+    case "stands":
+      return `your ${row.unit} stands there and stays as it is`;
     case "centre_lost":
       return `your centre ${row.province} stops being a centre`;
     case "centre_gained":

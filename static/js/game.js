@@ -6,6 +6,7 @@
 import { call } from "./api.js";
 import { renderChanges, loadTimeline } from "./game/changes.js";
 import { onMapClick } from "./game/clicking.js";
+import { clearLastTurn, showLastTurn } from "./game/lastturn.js";
 import { decorateMap } from "./game/marks.js";
 import { wireProcessNow } from "./game/mastering.js";
 import { chooseOption, loadOrders, renderOrderList, saveOrders, setReady, submitTyped } from "./game/ordersheet.js";
@@ -16,7 +17,7 @@ import { MODE_KEYS } from "./orders/chooser.js";
 import { modesOf } from "./orders/clicks.js";
 import { el } from "./orders/dom.js";
 import { loadChannels, loadPress, sendPress } from "./press.js";
-import { attachMap, zoomTouch } from "./mapview.js";
+import { attachMap, zoomToTap, zoomTouch } from "./mapview.js";
 import { showDeadline } from "./time.js";
 import { phaseTitle } from "./words.js";
 
@@ -170,6 +171,9 @@ async function loadMap(index) {
   map.setAttribute("aria-busy", "false");
   decorateMap();
   renderProvinces();
+  // The live map shows what the last turn did until the player hides it; history maps draw their own.
+  if (text && index === state.live) guarded(() => showLastTurn(index));
+  else clearLastTurn();
 }
 
 // --- history ------------------------------------------------------------------------------------
@@ -239,7 +243,7 @@ function wire() {
   $("zoom-in").addEventListener("click", () => zoom(1));
   $("zoom-out").addEventListener("click", () => zoom(-1));
   zoom(0);
-  $("map").addEventListener("click", (e) => guarded(() => onMapClick(e)));
+  $("map").addEventListener("click", (e) => zoomToTap(e) || guarded(() => onMapClick(e)));
   $("history").addEventListener("input", (e) => guarded(() => stepTo(Number(e.target.value))));
   $("hist-prev").addEventListener("click", () => guarded(() => stepTo(state.shown - 1)));
   $("hist-next").addEventListener("click", () => guarded(() => stepTo(state.shown + 1)));

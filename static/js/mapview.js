@@ -7,6 +7,8 @@
 import Panzoom from "../vendor/panzoom/panzoom.es.js";
 import { el } from "./orders/dom.js";
 
+const SVG_NS = "http://www.w3.org/2000/svg";
+
 // --- names readable without zooming -----------------------------------------------------------------
 
 // The SVG draws its labels in its own units; shrunk to the page's column they came out at 7 px. The map
@@ -20,12 +22,23 @@ function fitLabels(svg) {
   const units = svg.viewBox?.baseVal?.width;
   if (!width || !units) return;
   svg.closest(".map")?.style.setProperty("--svg-units-per-px", (units / width).toFixed(3));
+  fitStrokes(svg);
+}
+
+// Arrows keep a width a finger's screen can show: --units-per-screen-px is SVG units per CSS pixel as
+// the map is drawn now, pinch-zoom included, and game.css widens thin strokes by it.
+function fitStrokes(svg) {
+  const width = svg.clientWidth;
+  const units = svg.viewBox?.baseVal?.width;
+  if (!width || !units) return;
+  const scale = view && view.svg === svg ? view.panzoom.getScale() : 1;
+  svg.closest(".map")?.style.setProperty("--units-per-screen-px", (units / width / scale).toFixed(3));
 }
 
 // --- pan and pinch-zoom on a touch screen -----------------------------------------------------------
 
 const touch = window.matchMedia("(pointer: coarse)");
-const MAX_SCALE = 6;
+const MAX_SCALE = 8;
 let view = null; // {panzoom, svg}: the map being panned
 let kept = { scale: 1, x: 0, y: 0 }; // carried over when the next phase's map replaces this one
 
@@ -55,11 +68,51 @@ function attachPanzoom(svg, onScale) {
   svg.addEventListener("panzoomchange", (event) => {
     const action = touchAction(event.detail.scale);
     if (panzoom.getOptions().touchAction !== action) panzoom.setOptions({ touchAction: action });
+    svg.closest(".map").dataset.scale = event.detail.scale.toFixed(2);
+    fitStrokes(svg);
     onScale(event.detail.scale, MAX_SCALE);
   });
   onScale(panzoom.getScale(), MAX_SCALE);
   svg.closest(".map").dataset.panzoom = "on";
+  svg.closest(".map").dataset.scale = panzoom.getScale().toFixed(2);
   view = { panzoom, svg };
+  addTapHalos(svg);
+  fitStrokes(svg);
+}
+
+// --- taps big enough for a finger (WCAG 2.5.5: 44 by 44 CSS px) --------------------------------------
+
+// A finger's target is at least TAP_UNITS SVG units across: each unit gets an invisible halo that wide
+// (game.css widens the coast rings to match), and a tap on a map zoomed out further than one SVG unit to
+// a CSS pixel first zooms it there, centred on the finger; the next tap chooses.
+const TAP_UNITS = 46;
+
+function addTapHalos(svg) {
+  for (const group of svg.querySelectorAll("#units .unit-group")) {
+    if (group.querySelector(".tap-halo")) continue;
+    const box = group.getBBox();
+    const halo = document.createElementNS(SVG_NS, "circle");
+    halo.setAttribute("class", "tap-halo");
+    halo.setAttribute("cx", String(box.x + box.width / 2));
+    halo.setAttribute("cy", String(box.y + box.height / 2));
+    halo.setAttribute("r", String(TAP_UNITS / 2));
+    group.prepend(halo);
+  }
+}
+
+function tapScale(svg) {
+  return Math.min(MAX_SCALE, (svg.viewBox.baseVal.width / svg.clientWidth) * 1.05);
+}
+
+// Zooms the map in on a tap that lands where its targets are still too small; true when it did.
+export function zoomToTap(event) {
+  if (!view || !event.target.closest?.("svg")) return false;
+  const wanted = tapScale(view.svg);
+  if (view.panzoom.getScale() >= wanted - 0.01) return false;
+  view.panzoom.zoomToPoint(wanted, { clientX: event.clientX, clientY: event.clientY });
+  // The map takes the screen, from its top; a unit's orders come in a sheet under it (game.css).
+  view.svg.closest(".map").scrollIntoView({ block: "start" });
+  return true;
 }
 
 // Zoom buttons on a touch screen zoom the panned map; elsewhere the caller widens the map instead.
@@ -70,8 +123,81 @@ export function zoomTouch(step) {
   return true;
 }
 
+// --- the board on the screen, its key beside it ------------------------------------------------------
+
+// The server's picture ends in a legend band whose words, shrunk with the map, came out at 8 px, and made
+// the map taller than a laptop's screen. The page shows the board alone (its viewBox cut above the band)
+// and the band's keys as a list under it, in the page's own type.
+function cropToBoard(svg) {
+  const band = svg.querySelector("#legend > rect");
+  const box = svg.viewBox?.baseVal;
+  if (!band || !box) return;
+  const top = Number(band.getAttribute("y"));
+  if (top > 0 && top < box.height) svg.setAttribute("viewBox", `${box.x} ${box.y} ${box.width} ${top}`);
+  // The board's shape, so that the page can give the map a column as wide as a screen's height allows.
+  svg.closest(".game-grid")?.style.setProperty("--board-aspect", (box.width / top).toFixed(4));
+  fitColumn();
+}
+
+// The map's column: as wide as lets the whole board show below the map's top on this screen, but never
+// so narrow that names fall under 11 CSS px (game.css draws them at most 19 SVG units): a short screen
+// scrolls instead. The side panels take the rest.
+const NAMES_LEGIBLE = 11 / 19;
+function fitColumn() {
+  const grid = document.querySelector(".game-grid");
+  const svg = document.querySelector("#map svg");
+  const aspect = Number(grid?.style.getPropertyValue("--board-aspect"));
+  if (!grid || !svg || !aspect) return;
+  const top = svg.getBoundingClientRect().top + window.scrollY;
+  const room = Math.max(window.innerHeight - top - 12, 0);
+  const frame = svg.closest(".map").offsetWidth - svg.getBoundingClientRect().width; // its border
+  const legible = Math.ceil(svg.viewBox.baseVal.width * NAMES_LEGIBLE + frame) + 1;
+  grid.style.setProperty("--map-width", `${Math.ceil(Math.max(room * aspect, legible))}px`);
+  grid.classList.add("fitted");
+}
+window.addEventListener("resize", fitColumn);
+
+
+// Each key of the legend band (its marks, then its words) as an item of the list #map-key.
+function renderKey(svg) {
+  const list = document.getElementById("map-key");
+  const legend = svg.querySelector("#legend");
+  if (!list || !legend) return;
+  const items = [];
+  let marks = [];
+  for (const node of legend.children) {
+    if (node.matches("text.legend-title")) marks = [];
+    else if (node.matches("text.legend-text")) {
+      items.push(keyItem(marks, node.textContent));
+      marks = [];
+    } else marks.push(node);
+  }
+  list.replaceChildren(...items);
+}
+
+function keyItem(marks, words) {
+  const mark = document.createElementNS(SVG_NS, "svg");
+  mark.setAttribute("class", "key-mark");
+  mark.setAttribute("aria-hidden", "true");
+  const boxes = marks.map((m) => m.getBBox());
+  if (boxes.length) {
+    const x = Math.min(...boxes.map((b) => b.x)) - 3;
+    const y = Math.min(...boxes.map((b) => b.y)) - 3;
+    const width = Math.max(...boxes.map((b) => b.x + b.width)) - x + 3;
+    const height = Math.max(...boxes.map((b) => b.y + b.height)) - y + 3;
+    mark.setAttribute("viewBox", `${x} ${y} ${width} ${height}`);
+    mark.setAttribute("width", String(Math.round(width)));
+    mark.setAttribute("height", String(Math.round(height)));
+    mark.append(...marks.map((m) => m.cloneNode(true)));
+    mark.querySelectorAll("title").forEach((t) => t.remove()); // a sample unit names no one
+  }
+  return el("li", {}, mark, el("span", {}, words));
+}
+
 // `onScale(scale, max)` hears of each zoom by fingers or buttons on a touch screen.
 export function attachMap(svg, onScale) {
+  renderKey(svg);
+  cropToBoard(svg);
   if (observed !== svg) {
     if (observed) sizer.unobserve(observed); // the map of another phase replaced it
     observed = svg;

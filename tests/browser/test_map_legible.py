@@ -174,7 +174,12 @@ def test_on_a_phone_the_map_pinch_zooms_and_pans_and_a_tap_still_selects(browser
     expect(page.locator("#zoom-out")).to_be_disabled()
     assert page.locator("#map svg").bounding_box()["width"] == pytest.approx(before["width"], abs=1)
 
+    # A tap on the map zoomed out zooms it in to the finger (issue 33: targets a finger can hit); the next
+    # tap selects.
     unit = page.locator('#map #units .unit-group[data-location="TRI"]')
+    unit.tap()
+    expect(unit).to_have_class("unit-group mine")
+    page.wait_for_function("() => Number(document.querySelector('#map').dataset.scale) > 1.5")
     unit.tap()
     expect(unit).to_have_class("unit-group mine selected")
 

@@ -18,6 +18,7 @@ from dipserver.games.services.orders import orders_submit, power_ready_set
 from dipserver.games.services.phases import phase_process
 from dipserver.games.services.press import message_send
 from tests.browser.conftest import LAPTOP, PHONE
+from tests.browser.profiles import tap_unit
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -219,9 +220,10 @@ def test_phone_layout_and_keyboard_orders(browser, live_server, shoot):
     assert map_box and map_box["width"] >= PHONE["width"] - 40, "the map uses the phone's width"
     shoot(page, "01-phone-game")
 
-    # Tapping a unit on the map shows its orders right under the map, not below every panel.
+    # Tapping a unit on the map (a first tap zooms the map in to the finger) shows its orders right under
+    # the map, not below every panel.
     unit = page.locator("#unit-picker .unit-chip[data-unit]").first.get_attribute("data-unit")
-    page.locator(f'#map .unit-group[data-location="{unit}"]').tap()
+    tap_unit(page, unit)
     expect(page.locator("#options-slot #unit-options .option").first).to_be_visible()
     shoot(page, "02-phone-unit-tapped", full_page=False)
 

@@ -109,12 +109,12 @@ def test_a_frozen_map_is_pickled_without_its_hash() -> None:
 
 def test_an_edited_variant_file_rebuilds_the_cache(root: Path) -> None:
     before = load("wall_of_ice", root)
-    assert before.powers["AUSTRIA"].colour == "#c40233"
+    assert before.powers["AUSTRIA"].colour == "#ce0e00"
     path = root / "standard" / "variant.toml"  # the base's file counts too
-    path.write_text(path.read_text().replace("#c40233", "#c40234"))
+    path.write_text(path.read_text().replace("#ce0e00", "#ce0e01"))
     assert variant_module._read_cache("wall_of_ice", root) is None
     after = load("wall_of_ice", root)
-    assert after.powers["AUSTRIA"].colour == "#c40234"
+    assert after.powers["AUSTRIA"].colour == "#ce0e01"
     assert after.version != before.version
     assert_same_variant(load("wall_of_ice", root), built("wall_of_ice", root))  # the new one is kept
 

@@ -87,7 +87,7 @@ def test_phase_results_tell_what_happened_and_what_is_due_in_the_players_time_zo
     assert mail["Subject"] == "[Test game] Spring 1901 movement processed"
     body = text_of(mail)
     assert "ENGLAND: F LON - NTH — success" in body
-    assert "Next: Fall 1901 movement" in body
+    assert "Next: Autumn 1901 movement" in body
     deadline = Phase.objects.get(game=game, name="F1901M").deadline.astimezone(ZoneInfo("America/New_York"))
     assert f"Your orders are due {deadline:%a %d %b %Y %H:%M} EST." in body
     assert mail["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
@@ -366,7 +366,7 @@ def test_phase_results_show_a_small_map_inline_in_an_html_part_beside_the_same_t
     assert image.get_content_disposition() == "inline"
     # The same content as the text, escaped, its links links, the unsubscribe one too.
     assert "ENGLAND: F LON - NTH — success" in html
-    assert "Next: Fall 1901 movement" in html
+    assert "Next: Autumn 1901 movement" in html
     urls = re.findall(r"https?://\S+", text_of(mail))
     assert len(urls) == 3 and all(f'<a href="{url}">' in html for url in urls)
     assert f"<{urls[-1]}>" == str(mail["List-Unsubscribe"]).strip()  # the unsubscribe link, as it was
@@ -392,10 +392,10 @@ def test_a_map_that_cannot_be_drawn_sends_the_results_at_once_without_the_pictur
     assert len(smtp.received) == 7
     mail = smtp.one_to(england.email)
     assert mail.get_content_type() == "multipart/alternative"
-    assert "Next: Fall 1901 movement" in text_of(mail)
+    assert "Next: Autumn 1901 movement" in text_of(mail)
     html, images = html_and_picture(mail)
     assert images == [] and "<img" not in html and "cid:" not in html
-    assert "Next: Fall 1901 movement" in html and str(mail["List-Unsubscribe"]).strip()[1:-1] in html
+    assert "Next: Autumn 1901 movement" in html and str(mail["List-Unsubscribe"]).strip()[1:-1] in html
     row = Mail.objects.get(kind=Mail.Kind.PHASE_PROCESSED, user=england)
     assert row.sent_at is not None and row.attempts == 1 and row.last_error == ""
     assert "could not be drawn" in caplog.text and "the drawing broke" in caplog.text

@@ -137,7 +137,7 @@ def test_results_are_mailed_to_players_only_after_commit(game, django_capture_on
 
     assert len(mail.outbox) == 7
     assert mail.outbox[0].subject == "[Test game] Spring 1901 movement processed"
-    assert "Next: Fall 1901 movement" in mail.outbox[0].body
+    assert "Next: Autumn 1901 movement" in mail.outbox[0].body
 
 
 def test_a_reminder_goes_once_to_each_power_without_orders(

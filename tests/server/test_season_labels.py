@@ -23,7 +23,7 @@ def test_phase_names_use_the_variants_seasons_when_given_its_timeline():
     assert phase_title("S1904M", sahara) == "Spring 1904 movement"
     assert phase_title("S1905M", sahara) == "Early Summer 1905 movement"
     assert phase_label("F1906R", sahara) == "Late Summer 1906"
-    assert phase_title("W1905A", sahara) == "Between Summers 1905 adjustments"
+    assert phase_title("W1905A", sahara) == "Between Summers 1905 builds"
     assert phase_title("S1905M") == "Spring 1905 movement"  # no variant: the usual names
 
 

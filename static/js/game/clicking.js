@@ -42,7 +42,15 @@ function occupantOf(location) {
   const at = group.dataset.location;
   const letter = group.querySelector(".unit-letter")?.textContent || "";
   const mine = findMyUnit(at);
-  return { location: mine || at, name: mine ? unitName(state.options, mine) : `${letter} ${at}`.trim(), mine: Boolean(mine) };
+  const name = mine ? unitName(state.options, mine) : `${letter} ${at}`.trim();
+  return { location: mine || at, name, mine: Boolean(mine), leaving: Boolean(mine) && leaves(mine) };
+}
+
+// Whether my order for the unit at `location` moves it out of its province.
+function leaves(location) {
+  const order = state.orders.find((o) => o.key === location && o.valid !== false && !o.shadowed);
+  const option = order && optionOf(order.text);
+  return Boolean(option && (option.kind === "move" || option.kind === "retreat") && provinceOf(option.dest) !== provinceOf(location));
 }
 
 // Why a click with nothing selected gives no order.

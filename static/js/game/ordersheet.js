@@ -14,8 +14,37 @@ export async function loadOrders() {
   const { body } = await call(`${API}/orders`, { accept: [409] });
   const texts = body && body.orders ? body.orders.map((o) => o.text) : [];
   state.orders = texts.map((text) => ({ key: keyOf(text), text, valid: true, reason: "" }));
+  remember(state.orders);
   renderOrderList();
 }
+
+// The orders the server holds, as last saved: after a failed save only the others are "not saved".
+let stored = new Set();
+function remember(orders) {
+  stored = new Set(orders.filter((o) => !o.shadowed).map((o) => o.text.toUpperCase()));
+}
+const isStored = (order) => stored.has(order.text.toUpperCase());
+
+// A save the server could not take (unreachable, or failing with a 5xx) is tried again by itself, sooner
+// when the browser says it is back online, until it goes through or the player changes the orders.
+const RETRY_MS = [3000, 6000, 12000, 30000];
+let retry = { timer: null, attempt: 0 };
+function retryLater() {
+  clearTimeout(retry.timer);
+  const wait = RETRY_MS[Math.min(retry.attempt, RETRY_MS.length - 1)];
+  retry = { attempt: retry.attempt + 1, timer: setTimeout(retryNow, wait) };
+}
+function retryNow() {
+  if (!retry.attempt) return;
+  clearTimeout(retry.timer);
+  retry.timer = null;
+  guarded(async () => {
+    if ((await saveOrders({ retrying: true })) && !retry.attempt) {
+      notice("Your orders are saved now: the server is back.", "ok");
+    }
+  });
+}
+window.addEventListener("online", retryNow);
 
 const CONVERSIONS = new Set(["convert_to_army", "convert_to_fleet", "stay_fleet"]);
 const MODULE_KINDS = new Set(["establish_depot", "snow_storm"]);
@@ -46,19 +75,33 @@ export function keyOfOption(option) {
 
 export async function chooseOption(option) {
   const key = keyOfOption(option);
+  const before = state.orders.map((o) => ({ ...o }));
   if (option.kind === "waive") state.orders.push({ key: `${key}:${state.orders.length}`, text: option.text });
   else state.orders = state.orders.filter((o) => o.key !== key).concat([{ key, text: option.text }]);
   state.selected = null;
   state.selection = null;
   $("unit-options").replaceChildren();
   decorateMap();
-  await saveOrders();
+  if (await saveOrders()) offerUndo(before);
 }
 
-export async function saveOrders() {
+// The notice after a saved order offers to put the orders back as they were before it.
+function offerUndo(before) {
+  const box = $("notice");
+  notice(box.textContent, box.classList.contains("error") ? "error" : "ok", {
+    label: "Undo",
+    run: async () => {
+      state.orders = before;
+      if (await saveOrders()) notice("Undone: your orders are as they were.", "ok");
+    },
+  });
+}
+
+export async function saveOrders({ retrying = false } = {}) {
   const phase = state.game?.current_phase?.name || state.options?.phase;
   const sent = state.orders.filter((o) => !o.shadowed);
   const texts = sent.map((o) => o.text);
+  if (!retrying) retry.attempt = 0; // a new change: its own save starts the count again
   renderOrderList("saving");
   let answer;
   try {
@@ -68,10 +111,15 @@ export async function saveOrders() {
         : await call(`${API}/orders`, { method: "PUT", json: { phase, orders: texts }, accept: [400, 409, 422] });
   } catch (error) {
     renderOrderList("unsaved");
+    const down = !(error instanceof ApiError) || error.status >= 500;
     const why = error instanceof ApiError ? error.message : "the server could not be reached";
-    notice(`Your orders were not saved: ${why} Try again in a moment.`.replace(/([^.!?]) Try/, "$1. Try"), "error");
+    const then = down ? "It is tried again by itself as soon as the server answers." : "Try again in a moment.";
+    notice(`Your latest change was not saved: ${why} ${then}`.replace(/([^.!?]) (It|Try)/, "$1. $2"), "error");
+    if (down) retryLater();
     return false;
   }
+  retry.attempt = 0;
+  clearTimeout(retry.timer);
   const { status, body } = answer;
   if (status === 409) {
     renderOrderList("unsaved");
@@ -92,6 +140,7 @@ export async function saveOrders() {
     order.valid = result ? result.valid : true;
     order.reason = result ? result.reason : "";
   });
+  remember(sent.filter((order) => order.valid !== false));
   renderOrderList();
   const bad = state.orders.filter((o) => !o.valid).length;
   notice(status === 204 ? "Orders withdrawn." : savedWords(bad, state.orders.length), bad ? "error" : "ok");
@@ -114,8 +163,8 @@ function keepDisplaced() {
 }
 
 function orderState(order, mode) {
-  if (mode === "saving" && !order.shadowed) return "saving…";
-  if (mode === "unsaved" && !order.shadowed) return "⚠ not saved";
+  if (mode === "saving" && !order.shadowed && !isStored(order)) return "saving…";
+  if (mode === "unsaved" && !order.shadowed && !isStored(order)) return "⚠ not saved";
   if (order.valid === false) return `✖ ${order.reason}${order.kept ? ` (not used: ${order.kept} stays)` : ""}`;
   return "✔ accepted";
 }
@@ -135,7 +184,7 @@ export function renderOrderList(mode) {
       el(
         "li",
         {
-          class: `${order.valid === false ? "invalid" : "valid"}${order.shadowed ? " shadowed" : ""}${mode ? ` ${mode}` : ""}`,
+          class: `${order.valid === false ? "invalid" : "valid"}${order.shadowed ? " shadowed" : ""}${mode && !isStored(order) ? ` ${mode}` : ""}`,
           "data-text": order.text,
           "data-key": order.key,
           tabindex: "0",

@@ -28,11 +28,23 @@ export const state = {
 // with 409, call it without importing the page's entry module).
 export const page = { refresh: async () => false };
 
-export function notice(message, kind = "info") {
+// `action` {label, run} shows one button beside the message (Undo after an order given by a click);
+// any later notice takes it away.
+let noticeAction = null;
+export function notice(message, kind = "info", action = null) {
   const box = $("notice");
   box.textContent = message;
   box.className = `notice ${kind}`;
   box.hidden = !message;
+  const button = $("notice-action");
+  if (!button) return;
+  noticeAction = action;
+  button.hidden = !action || !message;
+  button.textContent = action ? action.label : "";
+  if (!button.dataset.wired) {
+    button.dataset.wired = "true";
+    button.addEventListener("click", () => noticeAction && guarded(noticeAction.run));
+  }
 }
 
 export async function guarded(action) {

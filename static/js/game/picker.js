@@ -61,12 +61,18 @@ export function setMode(mode) {
 
 const PROMPTS = {
   move: "Click where it moves, or the unit itself to hold.",
+  retreat: "Click where it retreats, or the unit itself to disband it.",
   via: "Click where the convoy lands it.",
   support: "Click the unit it supports.",
   convoy: "Click the army it convoys.",
   board: "Click the sea of the fleet it boards.",
   land: "Click where the army lands.",
 };
+
+// A dislodged unit's own province means disband, not hold: its prompt says so.
+function promptOf(own, mode) {
+  return mode === "move" && own.some((o) => o.kind === "retreat" || o.kind === "disband") ? "retreat" : mode;
+}
 
 export function showChooser(prompt) {
   const { unit, mode, target } = state.selection;
@@ -79,7 +85,7 @@ export function showChooser(prompt) {
     current: state.orders.find((o) => o.key === unit && o.valid !== false && !o.shadowed)?.text || null,
     modes: modesOf(own),
     mode,
-    prompt: prompt || PROMPTS[mode] || "",
+    prompt: prompt || PROMPTS[promptOf(own, mode)] || "",
     options: [...new Set([...stay, ...inMode, ...extra])],
     onMode: setMode,
     onChoose: (option) => guarded(() => chooseOption(option)),

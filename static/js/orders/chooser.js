@@ -42,13 +42,15 @@ export function renderChooser(box, view) {
     ),
   );
   const buttons = view.options.map((option) => optionButton(option, view.onChoose));
-  box.replaceChildren(
+  // replaceChildren would write a missing part as the text "null": only the parts there are go in.
+  const parts = [
     el("h3", {}, view.title),
     view.current ? el("p", { class: "current-order" }, "Now: ", el("span", { class: "order-text" }, view.current)) : null,
     modeButtons.length ? el("div", { class: "mode-bar", role: "group", "aria-label": "Kind of order" }, ...modeButtons) : null,
     el("p", { class: "click-prompt", id: "click-prompt", role: "status" }, view.prompt),
     el("div", { class: "option-grid", role: "group", "aria-label": view.title }, ...buttons),
-  );
+  ];
+  box.replaceChildren(...parts.filter(Boolean));
   // Enter on the first order (hold) gives it; the keys H, M, V, S, C switch the kind from anywhere.
   (buttons[0] || modeButtons[0])?.focus({ preventScroll: true });
 }

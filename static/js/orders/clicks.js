@@ -77,8 +77,9 @@ function interpretMove(options, selection, location, occupant) {
     return { type: "explain", message: `${name} cannot move to ${province}: it is not a legal move.${hint}` };
   }
   const coast = byCoast(candidates, location, `Which coast of ${province} should ${name} go to?`);
-  if (coast.type !== "order" || !occupant?.mine) return coast;
-  // My own unit stands there: moving onto it, supporting it or ordering it are all plausible.
+  // My own unit leaving the province makes room: the move is meant (and can be undone), as on Backstabbr.
+  if (coast.type !== "order" || !occupant?.mine || occupant.leaving) return coast;
+  // My own unit stays there: moving onto it, supporting it or ordering it are all plausible.
   const choices = [{ label: coast.option.text, option: coast.option }];
   const hold = all.find((o) => o.kind === "support_hold" && provinceOf(o.target) === province);
   if (hold || all.some((o) => o.kind === "support_move" && provinceOf(o.target) === province)) {
@@ -121,7 +122,7 @@ function interpretHelp(options, selection, location, occupant) {
   return byCoast(candidates, location, `Which coast of ${province}?`);
 }
 
-// `occupant` is {location, name, mine} for the unit standing in the clicked province, or null.
+// `occupant` is {location, name, mine, leaving (my order moves it out)} for the unit standing in the clicked province, or null.
 export function interpret(options, selection, location, occupant) {
   const province = provinceOf(location);
   const all = options.units[selection.unit] || [];
