@@ -82,3 +82,14 @@ class PictureThrottle(_SettingsRateThrottle):
         if request.user and request.user.is_authenticated:
             return None
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+class SandboxThrottle(_SettingsRateThrottle):
+    """Every sandbox request, per user (per address for the anonymous visitors of a share link)."""
+
+    scope = "sandboxes"
+
+    def get_cache_key(self, request: Any, view: Any) -> str:
+        user = request.user
+        ident = f"user-{user.pk}" if user and user.is_authenticated else self.get_ident(request)
+        return self.cache_format % {"scope": self.scope, "ident": ident}

@@ -2,7 +2,16 @@
 
 from django.urls import path
 
-from dipserver.web import account, account_tokens, account_webhooks, accounts, games, inbox, variants
+from dipserver.web import (
+    account,
+    account_tokens,
+    account_webhooks,
+    accounts,
+    games,
+    inbox,
+    sandboxes,
+    variants,
+)
 
 urlpatterns = [
     path("accounts/signup/", accounts.signup, name="signup"),
@@ -23,6 +32,10 @@ urlpatterns = [
     path("games/<int:game_id>/", games.game_page, name="game"),
     path("games/<int:game_id>/join/", games.game_join, name="game-join"),
     path("games/<int:game_id>/leave/", games.game_leave, name="game-leave"),
+    path("games/<int:game_id>/sandbox/", sandboxes.sandbox_from_game, name="game-sandbox"),
+    path("sandboxes/", sandboxes.sandbox_list, name="sandboxes"),
+    path("sandboxes/<int:sandbox_id>/", sandboxes.sandbox_page, name="sandbox"),
+    path("sandboxes/shared/<str:token>/", sandboxes.sandbox_shared_page, name="sandbox-shared"),
     path("variants/<slug:slug>/", variants.variant_page, name="variant"),
     path("variants/<slug:slug>/seasons/<int:step>.svg", variants.season_map, name="variant-season-map"),
 ]

@@ -36,6 +36,7 @@ ENGINE_FORBIDDEN = (
     "dipserver.mail",
     "dipserver.notices",
     "dipserver.webhooks",
+    "dipserver.sandbox",
 )
 ENGINE_FILES = sorted(ENGINE.rglob("*.py"))
 
