@@ -209,3 +209,54 @@ def test_the_sandbox_pages_break_no_rule_of_the_policy_and_style_their_map(brows
     page.goto(f"{live_server.url}/sandboxes/")
     expect(page.locator("#create-form")).to_be_visible()
     assert page.evaluate("window.__violations") == []
+
+
+@SCREENS
+def test_a_sandbox_from_the_start_takes_the_variants_options_and_a_chosen_secret(
+    browser, live_server, screen
+):
+    with live_server.lock:
+        user = UserFactory(username=f"opts{screen['width']}")
+    page = _page(browser, live_server.url, user, screen)
+    page.goto(f"{live_server.url}/sandboxes/")
+    page.locator("#id_variant").select_option("wall_of_ice")
+    page.locator("#id_mode").select_option("random")
+    page.locator("#id_blizzards").check()
+    page.locator("#id_secret").fill("pebbles")
+    page.locator("#create-sandbox").click()
+    _loaded(page)
+    expect(page.locator("#modules-panel")).to_be_visible()
+    with live_server.lock:
+        sandbox = Sandbox.objects.get(owner=user)
+        assert sandbox.secret == "pebbles" and sandbox.variant == "wall_of_ice"
+        assert sandbox.options["mode"] == "random" and sandbox.options["blizzards"]
+
+
+@SCREENS
+def test_a_processed_phase_of_a_game_opens_with_every_powers_orders_as_played(browser, live_server, screen):
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from dipserver.games.services.orders import orders_submit
+    from dipserver.games.services.phases import phase_process
+
+    with live_server.lock:
+        players = [UserFactory(username=f"h{screen['width']}p{i}") for i in range(7)]
+        game = GameFactory(players=players, name="History")
+        orders_submit(
+            game_id=game.id, user=Power.objects.get(game=game, name="ITALY").user, text="A VEN - PIE"
+        )
+        phase_process(phase_id=game.current_phase_id, now=timezone.now() + dt.timedelta(days=30))
+        student = UserFactory(username=f"student{screen['width']}")
+    page = _page(browser, live_server.url, student, screen)
+    page.goto(f"{live_server.url}/games/{game.id}/")
+    expect(page.locator("body[data-loaded=true]")).to_have_count(1, timeout=TIMEOUT)
+    page.locator("#hist-prev").click()  # back to Spring 1901, processed
+    expect(page.locator("#history")).to_have_value("0")
+    page.locator("#open-sandbox").click()
+    page.wait_for_url(re.compile(r"/sandboxes/\d+/"))
+    _loaded(page)
+    expect(page.locator("#phase-title")).to_contain_text("Spring 1901")
+    page.locator("#power-select").select_option("ITALY")
+    expect(page.locator("#order-list li .order-text")).to_have_text(["A VEN - PIE"])

@@ -23,6 +23,7 @@ from dipserver.sandbox.services import (
     step_setup,
 )
 from tests.factories import GameFactory, UserFactory
+from tests.sandbox.positions import step_at
 
 pytestmark = pytest.mark.django_db
 
@@ -197,3 +198,42 @@ def test_opening_a_noticed_sandbox_withdraws_the_notice(owner, settings):
     sandboxes_cleanup(timezone.now() + dt.timedelta(days=31))
     sandbox_update(sandbox=sandbox)
     assert Sandbox.objects.get(id=sandbox.id).cleanup_noticed_at is None
+
+
+def test_a_dislodged_unit_leads_to_a_retreat_step_and_a_winter_to_an_adjustment_step(owner):
+    sandbox = sandbox_from_variant(owner=owner, slug="standard")
+    step_setup(sandbox=sandbox, number=0, place=[{"power": "GERMANY", "type": "A", "location": "BUR"}])
+    step_orders_set(sandbox=sandbox, number=0, power="FRANCE", texts=["A PAR - BUR", "A MAR S A PAR - BUR"])
+    retreat = step_play(sandbox=sandbox, number=0)
+    assert retreat.snapshot["phase"] == "S1901R"
+    assert [d["location"] for d in retreat.snapshot["dislodged"]] == ["BUR"]
+    step_orders_set(sandbox=sandbox, number=retreat.number, power="GERMANY", texts=["A BUR R PIC"])
+    fall = step_play(sandbox=sandbox, number=retreat.number)
+    assert fall.snapshot["phase"] == "F1901M" and "A PIC" in _units(fall, "GERMANY")
+    step_orders_set(sandbox=sandbox, number=fall.number, power="FRANCE", texts=["A BUR - BEL"])
+    winter = step_play(sandbox=sandbox, number=fall.number)
+    assert winter.snapshot["phase"] == "W1901A" and winter.snapshot["owners"]["BEL"] == "FRANCE"
+    step_orders_set(sandbox=sandbox, number=winter.number, power="FRANCE", texts=["A PAR B"])
+    spring = step_play(sandbox=sandbox, number=winter.number)
+    assert spring.snapshot["phase"] == "S1902M" and "A PAR" in _units(spring, "FRANCE")
+
+
+def test_playing_on_past_a_map_change_gives_the_changed_map_and_its_consequences(owner):
+    sandbox = sandbox_from_variant(owner=owner, slug="sahara")
+    step_at(sandbox.id, "F1903M", "ITALY F ADR", "AUSTRIA A VIE")
+    after = step_play(sandbox=sandbox, number=0)
+    played = Step.objects.get(sandbox=sandbox, number=0)
+    assert after.snapshot["map"]["terrain"]["ADR"] == "land"
+    assert "A ADR" in _units(after, "ITALY")
+    assert any(e.get("province") == "ADR" for e in played.events)
+
+
+def test_a_sandbox_of_a_game_counts_nowhere_in_it(live_game):
+    france = _seat_user(live_game, "FRANCE")
+    before = list(live_game.powers.values_list("name", "status", "missed_phases", "ready"))
+    sandbox = sandbox_from_game(owner=france, game_id=live_game.id)
+    step_play(sandbox=sandbox, number=0)
+    step_play(sandbox=sandbox, number=1)
+    assert list(live_game.powers.values_list("name", "status", "missed_phases", "ready")) == before
+    live_game.refresh_from_db()
+    assert live_game.current_phase.name == "S1901M" and live_game.status == Game.Status.ACTIVE
