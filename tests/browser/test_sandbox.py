@@ -260,3 +260,30 @@ def test_a_processed_phase_of_a_game_opens_with_every_powers_orders_as_played(br
     expect(page.locator("#phase-title")).to_contain_text("Spring 1901")
     page.locator("#power-select").select_option("ITALY")
     expect(page.locator("#order-list li .order-text")).to_have_text(["A VEN - PIE"])
+
+
+@SCREENS
+def test_the_sandbox_pages_have_no_serious_axe_violations(browser, live_server, screen):
+    from axe_playwright_python.sync_playwright import Axe
+
+    def blocking(page: Page) -> list[str]:
+        results = Axe().run(page, options={"resultTypes": ["violations"]})
+        return [
+            f"{violation['id']} ({violation['impact']}): {node['target']}"
+            for violation in results.response["violations"]
+            if violation["impact"] in ("serious", "critical")
+            for node in violation["nodes"]
+        ]
+
+    with live_server.lock:
+        user = UserFactory(username=f"axe{screen['width']}")
+        sandbox = sandbox_from_variant(owner=user, slug="standard")
+        step_orders_set(sandbox=sandbox, number=0, power="AUSTRIA", texts=["A VIE - GAL"])
+    page = _page(browser, live_server.url, user, screen)
+    page.goto(f"{live_server.url}/sandboxes/{sandbox.id}/")
+    _loaded(page)
+    page.locator("#setup-toggle").check()
+    page.locator("#coming-every summary").click()
+    assert blocking(page) == []
+    page.goto(f"{live_server.url}/sandboxes/")
+    assert blocking(page) == []
