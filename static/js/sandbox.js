@@ -70,8 +70,17 @@ async function comingForEvery(number) {
   );
 }
 
-// The power whose orders, options and coming changes the page shows.
-async function ordersFor(power) {
+// The power whose orders, options and coming changes the page shows. One change at a time, in the order
+// asked: the game page's loaders write the page's state when their answers come, so a click on another
+// power's unit while a step is still loading must not have its answers overwritten by the step's.
+let ordering = Promise.resolve();
+function ordersFor(power) {
+  const run = ordering.then(() => ordersNow(power));
+  ordering = run.catch(() => {});
+  return run;
+}
+
+async function ordersNow(power) {
   box.power = power;
   $("power-select").value = power;
   config.power = power;

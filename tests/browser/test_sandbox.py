@@ -65,6 +65,7 @@ def test_a_sandbox_from_a_variants_start_is_ordered_for_two_powers_and_adjudicat
     expect(page.locator("#order-list li .order-text")).to_have_text(["A PAR H"])
     _unit(page, "MUN").click()  # a German unit: the page follows to Germany
     expect(page.locator("#power-select")).to_have_value("GERMANY")
+    expect(page.locator("#unit-picker .unit-chip")).to_have_text(["BER", "KIE", "MUN"])
     page.locator("#typed-orders").fill("A MUN - BUR")
     page.locator("#typed-form button[type=submit]").click()
     expect(page.locator("#order-list li .order-text")).to_have_text(["A MUN - BUR"])
@@ -77,6 +78,10 @@ def test_a_sandbox_from_a_variants_start_is_ordered_for_two_powers_and_adjudicat
     page.locator("#branch").click()  # and branched, to try it again
     expect(page.locator("#phase-title")).to_contain_text("Step 2")
     expect(page.locator("#step-tree li")).to_have_count(3)
+    _unit(page, "PAR").click()  # at once, while the branch's orders still load: France's options win
+    expect(page.locator("#power-select")).to_have_value("FRANCE")
+    expect(page.locator("#unit-picker .unit-chip")).to_have_text(["BRE", "MAR", "PAR"])
+    expect(page.locator("#orders-power")).to_have_text("France")
 
 
 @SCREENS
