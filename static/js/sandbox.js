@@ -16,7 +16,7 @@ import { attachMap, zoomTouch } from "./mapview.js";
 import { el } from "./orders/dom.js";
 import { phaseTitle } from "./words.js";
 
-const box = { detail: null, step: null, power: config.powers[0]?.name || null };
+const box = { detail: null, step: null, power: config.powers[0]?.name || null, showing: 0 };
 const query = config.token ? `?token=${encodeURIComponent(config.token)}` : "";
 const stepUrl = (n) => `${config.api}/steps/${n}`;
 
@@ -28,8 +28,11 @@ async function loadDetail() {
 
 // --- one step -----------------------------------------------------------------------------------
 
+// Shows step `number`; a later call (a second click while the first step still loads) wins.
 async function show(number) {
+  const asked = ++box.showing;
   const { body } = await call(stepUrl(number) + query);
+  if (asked !== box.showing) return;
   box.step = body;
   const open = body.status === "open";
   state.game = {
@@ -47,6 +50,7 @@ async function show(number) {
   const play = $("play");
   if (play) play.disabled = !open || Boolean(body.outcome);
   await loadMap(number);
+  if (asked !== box.showing) return;
   renderReport({ ...body, name: body.phase, status: open ? "open" : "processed" });
   $("history-label").textContent = `Step ${number} · ${phaseTitle(body.phase)}`;
   renderTree();
@@ -118,12 +122,14 @@ function mapOf(text) {
 
 async function loadMap(number) {
   const response = await fetch(`${stepUrl(number)}/map.svg${query}`, { credentials: "same-origin" });
+  const text = response.ok ? await response.text() : null;
+  if (box.step?.number !== number) return; // another step was asked for meanwhile
   const map = $("map");
-  if (!response.ok) {
+  if (text === null) {
     map.replaceChildren(el("p", { class: "error" }, "This map cannot be drawn."));
     return;
   }
-  map.replaceChildren(mapOf(await response.text()));
+  map.replaceChildren(mapOf(text));
   const svg = map.querySelector("svg");
   svg.removeAttribute("width");
   svg.removeAttribute("height");
