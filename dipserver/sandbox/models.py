@@ -11,6 +11,8 @@ a game: sandboxes have no players, ratings or mail.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -67,6 +69,8 @@ class Step(models.Model):
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    # The snapshot's phase, kept beside it so that the tree of steps is read without the snapshots.
+    phase = models.CharField(max_length=8, editable=False, help_text="S1901M, F1901R, W1901A ...")
     snapshot = models.JSONField(help_text="The position, as a game's phase stores it.")
     orders = models.JSONField(default=dict, blank=True, help_text="power -> order texts given")
     results = models.JSONField(default=list, blank=True, help_text="Once played: one record per order.")
@@ -82,4 +86,12 @@ class Step(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.sandbox_id}#{self.number} {self.snapshot.get('phase', '')}"
+        return f"{self.sandbox_id}#{self.number} {self.phase}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """Save, with ``phase`` read from the snapshot (also when only the snapshot is saved)."""
+        self.phase = self.snapshot["phase"]
+        fields = kwargs.get("update_fields")
+        if fields is not None and "snapshot" in fields:
+            kwargs["update_fields"] = {*fields, "phase"}
+        super().save(*args, **kwargs)

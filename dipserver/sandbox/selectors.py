@@ -52,7 +52,9 @@ def sandboxes_of(user: Any) -> QuerySet[Sandbox]:
 
 
 def steps_of(sandbox: Sandbox) -> list[Step]:
-    return list(Step.objects.filter(sandbox=sandbox).order_by("number"))
+    """The sandbox's steps for its tree: without their positions, orders and results (read one by one)."""
+    heavy = ("snapshot", "orders", "results", "events", "skipped", "outcome")
+    return list(Step.objects.filter(sandbox=sandbox).defer(*heavy).order_by("number"))
 
 
 def step_of(sandbox: Sandbox, number: int) -> Step:
@@ -100,7 +102,7 @@ def step_tree(steps: list[Step]) -> list[dict[str, Any]]:
     return [
         {
             "number": step.number,
-            "phase": step.snapshot["phase"],
+            "phase": step.phase,
             "status": step.status,
             "parent": number.get(step.parent_id) if step.parent_id else None,
             "branched_from": number.get(step.branched_from_id) if step.branched_from_id else None,

@@ -292,3 +292,28 @@ def test_the_sandbox_pages_have_no_serious_axe_violations(browser, live_server, 
     assert blocking(page) == []
     page.goto(f"{live_server.url}/sandboxes/")
     assert blocking(page) == []
+
+
+@SCREENS
+def test_my_list_warns_of_an_idle_sandbox_before_it_is_deleted(browser, live_server, screen):
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from dipserver.sandbox.services import sandboxes_cleanup
+
+    with live_server.lock:
+        user = UserFactory(username=f"idle{screen['width']}")
+        sandbox = sandbox_from_variant(owner=user, slug="standard", title="Old study")
+        long_ago = timezone.now() - dt.timedelta(days=settings.DIPSERVER_SANDBOX_IDLE_DAYS + 1)
+        Sandbox.objects.filter(id=sandbox.id).update(used_at=long_ago)
+        sandboxes_cleanup()
+    page = _page(browser, live_server.url, user, screen)
+    page.goto(f"{live_server.url}/sandboxes/")
+    expect(page.locator(f'#sandbox-list li[data-sandbox="{sandbox.id}"] .cleanup-notice')).to_contain_text(
+        "will be deleted on"
+    )
+    page.locator("#sandbox-list a", has_text="Old study").click()  # opening it withdraws the notice
+    _loaded(page)
+    page.goto(f"{live_server.url}/sandboxes/")
+    expect(page.locator(".cleanup-notice")).to_have_count(0)

@@ -27,4 +27,6 @@ def step_at(sandbox_id: int, phase: str, *units: str) -> None:
     for spec in units:
         power, kind, loc = spec.split()
         placed[loc.split("/")[0]] = Unit(power, UnitType(kind), loc)
-    sandbox.steps.filter(number=0).update(snapshot=snapshot_from(map_state, Position(target, placed, {})))
+    step = sandbox.steps.get(number=0)
+    step.snapshot = snapshot_from(map_state, Position(target, placed, {}))
+    step.save(update_fields=["snapshot"])
