@@ -22,7 +22,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from dipserver.engine import ModuleState, UnitType, new_secret, open_modules
+from dipserver.engine import ModuleState, new_secret, open_modules
 from dipserver.games.mappers import board_of, modules_json, position_of, snapshot_from
 from dipserver.games.models import Game, Order, Phase
 from dipserver.games.services.games import end_year_checked
@@ -37,6 +37,7 @@ from dipserver.games.variants import (
 )
 from dipserver.sandbox.errors import SandboxError
 from dipserver.sandbox.models import Sandbox, Step
+from dipserver.sandbox.positions import owners_set, unit_checked
 from dipserver.sandbox.standin import standin_game
 
 MAX_SANDBOXES = 200  # per owner: a sandbox is cheap, but not free
@@ -347,53 +348,14 @@ def step_setup(
             if units.pop(str(location).upper().split("/")[0], None) is None:
                 raise SandboxError(f"There is no unit in {location} to remove", code="refused")
         for unit in place:
-            checked = _unit_checked(board, variant.powers, unit)
+            checked = unit_checked(board, variant.powers, unit)
             units[checked["location"].split("/")[0]] = checked
         snapshot["units"] = sorted(units.values(), key=lambda u: u["location"])
-        snapshot["owners"] = _owners_set(snapshot, variant.powers, owners or {})
+        snapshot["owners"] = owners_set(snapshot, variant.powers, owners or {})
         step.snapshot = snapshot
         step.save(update_fields=["snapshot"])
         _used(locked)
     return step
-
-
-def _unit_checked(board: Any, powers: Mapping[str, Any], unit: Mapping[str, Any]) -> dict[str, Any]:
-    power = str(unit.get("power", "")).upper()
-    kind = str(unit.get("type", "")).upper()
-    location = str(unit.get("location", "")).upper()
-    if power not in powers:
-        raise SandboxError(f"There is no power {power!r} in this variant", code="refused")
-    if kind not in ("A", "F"):
-        raise SandboxError(f"A unit is an army (A) or a fleet (F), not {kind!r}", code="refused")
-    province, _, coast = location.partition("/")
-    if province not in board.map_state.terrain:
-        raise SandboxError(f"There is no province {province!r} on this map", code="refused")
-    if not board.can_occupy(UnitType(kind), location):
-        coasts = board.coasts(province)
-        if kind == "F" and coasts and not coast:
-            where = " or ".join(f"{province}/{c}" for c in coasts)
-            raise SandboxError(f"Say which coast of {province} the fleet is on: {where}", code="refused")
-        what = "an army" if kind == "A" else "a fleet"
-        raise SandboxError(f"{what.capitalize()} cannot stand in {location} on this map now", code="refused")
-    return {"power": power, "type": kind, "location": location}
-
-
-def _owners_set(
-    snapshot: Mapping[str, Any], powers: Mapping[str, Any], changes: Mapping[str, str | None]
-) -> dict[str, str]:
-    owners = dict(snapshot["owners"])
-    centres = set(snapshot["map"]["supply_centres"])
-    for province, power in changes.items():
-        province = str(province).upper()
-        if province not in centres:
-            raise SandboxError(f"{province} is not a supply centre on this map now", code="refused")
-        if power is None or power == "":
-            owners.pop(province, None)
-        elif str(power).upper() in powers:
-            owners[province] = str(power).upper()
-        else:
-            raise SandboxError(f"There is no power {power!r} in this variant", code="refused")
-    return dict(sorted(owners.items()))
 
 
 # --- clean-up -----------------------------------------------------------------------------------------
