@@ -228,12 +228,18 @@ def test_playing_on_past_a_map_change_gives_the_changed_map_and_its_consequences
     assert any(e.get("province") == "ADR" for e in played.events)
 
 
-def test_a_sandbox_of_a_game_counts_nowhere_in_it(live_game):
+def test_a_sandbox_of_a_game_counts_nowhere_in_it_and_tells_nobody(live_game):
+    from dipserver.mail.models import Mail
+    from dipserver.notices.models import Notification
+    from dipserver.webhooks.models import Delivery
+
     france = _seat_user(live_game, "FRANCE")
     before = list(live_game.powers.values_list("name", "status", "missed_phases", "ready"))
+    told = (Mail.objects.count(), Notification.objects.count(), Delivery.objects.count())
     sandbox = sandbox_from_game(owner=france, game_id=live_game.id)
     step_play(sandbox=sandbox, number=0)
     step_play(sandbox=sandbox, number=1)
     assert list(live_game.powers.values_list("name", "status", "missed_phases", "ready")) == before
     live_game.refresh_from_db()
     assert live_game.current_phase.name == "S1901M" and live_game.status == Game.Status.ACTIVE
+    assert (Mail.objects.count(), Notification.objects.count(), Delivery.objects.count()) == told
