@@ -26,7 +26,8 @@ from dipserver.web.variants import variant_choices, variant_facts
 def sandbox_list(request: HttpRequest) -> HttpResponse:
     """My sandboxes, and the form that opens one at a variant's start."""
     choices = variant_choices()
-    form = SandboxCreateForm(request.POST or None, variants=choices, initial={"variant": "standard"})
+    first = choices[0][0] if choices else ""  # the form starts on the first variant listed (no name in code)
+    form = SandboxCreateForm(request.POST or None, variants=choices, initial={"variant": first})
     if request.method == "POST" and form.is_valid():
         try:
             sandbox = services.sandbox_from_variant(owner=request.user, **form.sandbox_settings())

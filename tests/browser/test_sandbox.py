@@ -54,6 +54,7 @@ def test_a_sandbox_from_a_variants_start_is_ordered_for_two_powers_and_adjudicat
         user = UserFactory(username=f"sb{screen['width']}")
     page = _page(browser, live_server.url, user, screen)
     page.goto(f"{live_server.url}/sandboxes/")
+    page.locator("#id_variant").select_option("standard")
     page.locator("#id_title").fill("Opening study")
     page.locator("#create-sandbox").click()
     _loaded(page)
