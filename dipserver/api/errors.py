@@ -107,6 +107,8 @@ GAME_ERROR_STATUSES = {
     "seat_not_open": status.HTTP_409_CONFLICT,  # the seat is not looking for a new player
     "too_many_tokens": status.HTTP_409_CONFLICT,  # revoke one of the caller's tokens first
     "too_many_webhooks": status.HTTP_409_CONFLICT,  # remove one of the caller's webhooks first
+    "step_played": status.HTTP_409_CONFLICT,  # a sandbox step already played: branch it to change it
+    "full": status.HTTP_409_CONFLICT,  # the caller's sandboxes (or a sandbox's steps) are at their limit
     # 412: If-Match names a stale version.
     "precondition_failed": status.HTTP_412_PRECONDITION_FAILED,
     # 422: well formed, but the rules refuse what it asks, whatever the game's state.

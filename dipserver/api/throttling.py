@@ -94,3 +94,14 @@ class UserPictureThrottle(_SettingsRateThrottle):
         if not (request.user and request.user.is_authenticated):
             return None
         return self.cache_format % {"scope": self.scope, "ident": f"user-{request.user.pk}"}
+
+
+class SandboxThrottle(_SettingsRateThrottle):
+    """Every sandbox request, per user (per address for the anonymous visitors of a share link)."""
+
+    scope = "sandboxes"
+
+    def get_cache_key(self, request: Any, view: Any) -> str:
+        user = request.user
+        ident = f"user-{user.pk}" if user and user.is_authenticated else self.get_ident(request)
+        return self.cache_format % {"scope": self.scope, "ident": ident}

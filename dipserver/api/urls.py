@@ -11,6 +11,8 @@ from dipserver.api import (
     phases,
     players,
     press,
+    sandbox_steps,
+    sandboxes,
     seats,
     settings,
     studio,
@@ -120,6 +122,49 @@ urlpatterns = [
         "studio/versions/<int:version_id>/unpublish",
         studio.VersionUnpublishApi.as_view(),
         name="studio-version-unpublish",
+    path("sandboxes", sandboxes.SandboxListApi.as_view(), name="sandboxes"),
+    path("sandboxes/<int:sandbox_id>", sandboxes.SandboxDetailApi.as_view(), name="sandbox"),
+    path("sandboxes/<int:sandbox_id>/copy", sandboxes.SandboxCopyApi.as_view(), name="sandbox-copy"),
+    path("sandboxes/<int:sandbox_id>/steps/<int:number>", sandbox_steps.StepDetailApi.as_view(), name="step"),
+    path(
+        "sandboxes/<int:sandbox_id>/steps/<int:number>/play",
+        sandbox_steps.StepPlayApi.as_view(),
+        name="step-play",
+    ),
+    path(
+        "sandboxes/<int:sandbox_id>/steps/<int:number>/branch",
+        sandbox_steps.StepBranchApi.as_view(),
+        name="step-branch",
+    ),
+    path(
+        "sandboxes/<int:sandbox_id>/steps/<int:number>/setup",
+        sandbox_steps.StepSetupApi.as_view(),
+        name="step-setup",
+    ),
+    path(
+        "sandboxes/<int:sandbox_id>/steps/<int:number>/map.svg",
+        sandbox_steps.StepMapSvgApi.as_view(),
+        name="step-map-svg",
+    ),
+    path(
+        "sandboxes/<int:sandbox_id>/steps/<int:number>/timeline",
+        sandbox_steps.StepTimelineApi.as_view(),
+        name="step-timeline",
+    ),
+    path(
+        "sandboxes/<int:sandbox_id>/steps/<int:number>/powers/<str:power>/timeline",
+        sandbox_steps.StepTimelineApi.as_view(),
+        name="step-power-timeline",
+    ),
+    path(
+        "sandboxes/<int:sandbox_id>/steps/<int:number>/powers/<str:power>/orders",
+        sandbox_steps.PowerOrdersApi.as_view(),
+        name="step-power-orders",
+    ),
+    path(
+        "sandboxes/<int:sandbox_id>/steps/<int:number>/powers/<str:power>/options",
+        sandbox_steps.PowerOptionsApi.as_view(),
+        name="step-power-options",
     ),
     re_path(r"^.*$", not_found),
 ]

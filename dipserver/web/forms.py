@@ -180,3 +180,41 @@ class GameCreateForm(forms.Form):
             "replacement_grace_minutes": _or(data.get("replacement_grace_minutes"), 1440),
             **board,
         }
+
+
+class SandboxCreateForm(GameCreateForm):
+    """A sandbox at a variant's start: the variant and its options as a new game takes them (the same
+    choices, shown by the same script), a title, and the secret random draws are made from."""
+
+    title = forms.CharField(max_length=100, required=False, label="Title (optional)")
+    secret = forms.CharField(
+        max_length=64, required=False, strip=False, label="Secret for random draws (optional)",
+        help_text="The same secret gives the same random years and blizzards; empty: a fresh one.",
+    )  # fmt: skip
+
+    GAME_ONLY = ("name", "press", "movement_minutes", "retreat_minutes", "adjustment_minutes",
+                 "deadline_zone", "end_year", "password")  # fmt: skip
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name in self.GAME_ONLY:
+            del self.fields[name]
+        self.settings_names = ["title", "variant", "secret"]
+
+    def sandbox_settings(self) -> dict[str, Any]:
+        """The keyword arguments of ``sandbox_from_variant`` (without its owner)."""
+        data = self.cleaned_data
+        options: dict[str, Any] = {}
+        board: dict[str, Any] = {}
+        for choice in self.choices[data["variant"]]:
+            value = data.get(choice.name)
+            if value in (None, "") or (choice.kind == FLAG and choice.name not in self.shown()):
+                value = choice.default
+            (board if choice.board else options)[choice.name] = value
+        return {
+            "slug": data["variant"],
+            "title": data["title"],
+            "options": options,
+            "secret": data["secret"] or None,
+            **board,
+        }

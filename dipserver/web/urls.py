@@ -11,6 +11,7 @@ from dipserver.web import (
     inbox,
     players,
     studio,
+    sandboxes,
     variants,
 )
 
@@ -41,6 +42,10 @@ urlpatterns = [
     path("studio/drafts/new/", studio.studio_draft_new, name="studio-draft-new"),
     path("studio/drafts/<int:draft_id>/", studio.studio_editor, name="studio-draft"),
     path("games/<int:game_id>/mute/", games.game_mute_toggle, name="game-mute"),
+    path("games/<int:game_id>/sandbox/", sandboxes.sandbox_from_game, name="game-sandbox"),
+    path("sandboxes/", sandboxes.sandbox_list, name="sandboxes"),
+    path("sandboxes/<int:sandbox_id>/", sandboxes.sandbox_page, name="sandbox"),
+    path("sandboxes/shared/<str:token>/", sandboxes.sandbox_shared_page, name="sandbox-shared"),
     path("variants/<slug:slug>/", variants.variant_page, name="variant"),
     path("variants/<slug:slug>/seasons/<int:step>.svg", variants.season_map, name="variant-season-map"),
 ]

@@ -37,6 +37,7 @@ ENGINE_FORBIDDEN = (
     "dipserver.notices",
     "dipserver.webhooks",
     "dipserver.studio",
+    "dipserver.sandbox",
 )
 ENGINE_FILES = sorted(ENGINE.rglob("*.py"))
 

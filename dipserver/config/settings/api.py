@@ -30,6 +30,9 @@ DIPSERVER_API_THROTTLES = {
     "writes": "300/min",
     "pictures": "60/min",
     "user_pictures": "240/min",
+    # Sandboxes, per user (per address for a share link's visitors), reads and writes alike: playing a
+    # step adjudicates a phase, drawing one renders a map.
+    "sandboxes": "240/min",
 }
 
 SPECTACULAR_SETTINGS = {

@@ -13,6 +13,7 @@ from dipserver.config.env import (
     cache_from_url,
     database_from_url,
     flag,
+    integer,
     listing,
     proxy_count,
 )
@@ -44,6 +45,7 @@ INSTALLED_APPS = [
     "dipserver.webhooks",  # signed JSON to a player's or a game master's address (notify)
     "dipserver.players",  # profiles, reliability from the phases held, ratings (issue 36)
     "dipserver.studio",  # the variant studio: drafts, checks, published versions
+    "dipserver.sandbox",  # private boards for trying positions, from any variant or game phase
 ]
 
 MIDDLEWARE = [
@@ -173,3 +175,8 @@ LOGGING = {
 from dipserver.config.settings.api import *  # noqa: E402, F403 - REST API settings live in their own module
 from dipserver.config.settings.celery import *  # noqa: E402, F403 - Celery settings live in their own module
 from dipserver.config.settings.mail import *  # noqa: E402, F403 - mail settings live in their own module
+
+# Sandboxes (dipserver.sandbox): one unused this many days is announced for deletion to its owner (on
+# their sandbox list), and deleted this many days after that unless opened meanwhile.
+DIPSERVER_SANDBOX_IDLE_DAYS = integer("DIPSERVER_SANDBOX_IDLE_DAYS", 90)
+DIPSERVER_SANDBOX_NOTICE_DAYS = integer("DIPSERVER_SANDBOX_NOTICE_DAYS", 14)

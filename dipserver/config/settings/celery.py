@@ -112,3 +112,5 @@ CELERY_BEAT_SCHEDULE["embedded-broker-tidy"] = {
     "task": "dipserver.core.embedded_broker_tidy",
     "schedule": 3600.0,
 }
+# Sandboxes unused for a while: their owners are told, then they are deleted (dipserver.sandbox).
+CELERY_BEAT_SCHEDULE["sandbox-cleanup"] = {"task": "dipserver.sandbox.cleanup_sweep", "schedule": 3600.0}

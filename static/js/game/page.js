@@ -4,7 +4,11 @@
 import { buildsOffered } from "../orders/builds.js";
 
 export const config = JSON.parse(document.getElementById("game-config").textContent);
-export const API = config.api; // /api/v1/games/<id>
+export let API = config.api; // /api/v1/games/<id>
+// The sandbox page (sandbox.js) orders one power of one step at a time through these same components.
+export function setApi(url) {
+  API = url;
+}
 export const $ = (id) => document.getElementById(id);
 export const provinceOf = (location) => (location || "").split("/")[0];
 export const colours = Object.fromEntries(config.powers.map((p) => [p.name, p.colour]));

@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class SandboxConfig(AppConfig):
+    name = "dipserver.sandbox"
+    label = "sandbox"
+    verbose_name = "Sandboxes"
