@@ -122,6 +122,7 @@ urlpatterns = [
         "studio/versions/<int:version_id>/unpublish",
         studio.VersionUnpublishApi.as_view(),
         name="studio-version-unpublish",
+    ),
     path("sandboxes", sandboxes.SandboxListApi.as_view(), name="sandboxes"),
     path("sandboxes/<int:sandbox_id>", sandboxes.SandboxDetailApi.as_view(), name="sandbox"),
     path("sandboxes/<int:sandbox_id>/copy", sandboxes.SandboxCopyApi.as_view(), name="sandbox-copy"),

@@ -10,8 +10,8 @@ from dipserver.web import (
     games,
     inbox,
     players,
-    studio,
     sandboxes,
+    studio,
     variants,
 )
 
