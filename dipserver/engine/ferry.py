@@ -233,12 +233,13 @@ class Chains:
     ) -> OrderResult:
         """One given, checked on ``units`` (as they stood before the boarding): legal while one of the
         power's fleets could carry an army to its sea this move (``DisembarkKind.chained``); kept for step
-        2, which lands it from the sea an A/F of the power sails to. Its result, or a placeholder."""
+        2, which lands it from the sea an A/F of the power sails to. Its result, or a placeholder that
+        ``report`` replaces."""
         problem = DISEMBARK.chained(units, board, power, order) if on else OFF
         if problem is not None:
             return OrderResult(power, order, Outcome.INVALID, problem)
         self.given.append((slot, power, order))
-        return None  # type: ignore[return-value]  # filled in by ``report``
+        return OrderResult(power, order, Outcome.VOID, "")  # a placeholder: ``report`` puts the result here
 
     def add_rows(self, rows: Rows, moves: Sequence[tuple[str, str]], units: Mapping[str, Unit]) -> None:
         self.void = add_chained(rows, self.given, moves, units)
