@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 
 from dipserver.api.inputs import query_of
 from dipserver.players.profiles import OUTCOMES, Profile, Tally, profile_of
-from dipserver.players.ratings import families, leaderboard, ratings_of
+from dipserver.players.ratings import busiest_family, families, leaderboard, ratings_of
 
 
 class _TallySerializer(serializers.Serializer[Any]):
@@ -119,19 +119,20 @@ class LeaderboardSerializer(serializers.Serializer[Any]):
 
 
 class LeaderboardApi(APIView):
-    """The best-rated players of a variant family (``?family=standard``, the default). Games with bots,
-    unrated games and sandboxes do not count; the method is in docs/ratings.md."""
+    """The best-rated players of a variant family (``?family=standard``; by default the family with the
+    most rated games). Games with bots, unrated games and sandboxes do not count; the method is in
+    docs/ratings.md."""
 
     permission_classes = [AllowAny]
 
     class FilterSerializer(serializers.Serializer[Any]):
-        family = serializers.CharField(max_length=50, required=False, default="standard")
+        family = serializers.CharField(max_length=50, required=False, default="")
 
     @extend_schema(parameters=[FilterSerializer], responses={200: LeaderboardSerializer})
     def get(self, request: Request) -> Response:
         query = self.FilterSerializer(data=query_of(request))
         query.is_valid(raise_exception=True)
-        family = query.validated_data["family"]
+        family = query.validated_data["family"] or busiest_family()
         rows = [
             {"place": place, "username": r.user.username, "rating": r.value, "mu": r.mu, "sigma": r.sigma,
              "games": r.games}

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import F, QuerySet
+from django.db.models import F, QuerySet, Sum
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
@@ -123,6 +123,18 @@ def leaderboard(family: str) -> QuerySet[Rating]:
         .annotate(shown=F("mu") - 3 * F("sigma"))
         .order_by("-shown", "-games", "user__username")[:LEADERBOARD]
     )
+
+
+def busiest_family() -> str:
+    """The family with the most rated games, the leaderboard's default; "" before any game is rated."""
+    row = (
+        Rating.objects.filter(games__gt=0)
+        .values("family")
+        .annotate(played=Sum("games"))
+        .order_by("-played", "family")
+        .first()
+    )
+    return str(row["family"]) if row else ""
 
 
 def families() -> list[str]:

@@ -8,7 +8,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from dipserver.players.profiles import OUTCOMES, profile_of
-from dipserver.players.ratings import families, leaderboard, ratings_of
+from dipserver.players.ratings import busiest_family, families, leaderboard, ratings_of
 
 
 @require_safe
@@ -23,7 +23,7 @@ def profile_page(request: HttpRequest, username: str) -> HttpResponse:
 
 @require_safe
 def leaderboard_page(request: HttpRequest) -> HttpResponse:
-    """The best-rated players of one variant family (?family=, default standard)."""
-    family = request.GET.get("family", "standard")[:50]
+    """The best-rated players of one variant family (?family=; by default the one most played rated)."""
+    family = request.GET.get("family", "")[:50] or busiest_family()
     rows = list(leaderboard(family))
     return render(request, "web/leaderboard.html", {"family": family, "families": families(), "rows": rows})

@@ -38,6 +38,7 @@ ENGINE_FORBIDDEN = (
     "dipserver.webhooks",
     "dipserver.studio",
     "dipserver.sandbox",
+    "dipserver.players",
 )
 ENGINE_FILES = sorted(ENGINE.rglob("*.py"))
 

@@ -53,7 +53,7 @@ def test_orders_after_the_deadline_are_refused_naming_the_phase(game):
 
 
 @pytest.mark.parametrize(
-    ("named", "reason"), [("F0682M", "Fall 0682 deadline has passed"), ("s9999m", "has not begun")]
+    ("named", "reason"), [("F0682M", "Autumn 0682 deadline has passed"), ("s9999m", "has not begun")]
 )
 def test_orders_for_another_phase_are_refused_in_words_however_the_year_is_written(game, named, reason):
     with pytest.raises(GameError, match=reason):
