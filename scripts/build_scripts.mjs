@@ -16,7 +16,7 @@ const STATIC = join(ROOT, "static");
 const DIST = process.argv[2] ? resolve(process.argv[2]) : join(STATIC, "dist");
 const BUILDING = `${DIST}.building`;
 // The scripts a template loads with {% module_script %}: keep in step with templates/.
-const ENTRIES = ["js/time.js", "js/game.js", "js/actions.js", "js/create.js", "js/variant.js"];
+const ENTRIES = ["js/time.js", "js/game.js", "js/actions.js", "js/create.js", "js/variant.js", "js/studio.js"];
 // Besides the sources esbuild reads, what changes the output: this file and esbuild's version.
 const BUILD_INPUTS = ["scripts/build_scripts.mjs", "package-lock.json"];
 

@@ -55,7 +55,7 @@ def test_the_build_bundles_each_page_script_minified_under_a_content_hashed_name
     out = tmp_path / "dist"
     subprocess.run(["node", "scripts/build_scripts.mjs", str(out)], cwd=bundle.ROOT, check=True, timeout=120)
     manifest = json.loads((out / "manifest.json").read_text())
-    pages = {"js/time.js", "js/game.js", "js/actions.js", "js/create.js", "js/variant.js"}
+    pages = {"js/time.js", "js/game.js", "js/actions.js", "js/create.js", "js/variant.js", "js/studio.js"}
     assert set(manifest["entries"]) == pages
     game = manifest["entries"]["js/game.js"]
     assert re.fullmatch(r"dist/game-[A-Z0-9]{8}\.js", game["file"])
