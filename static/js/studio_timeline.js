@@ -140,9 +140,11 @@ export class TimelineEditor {
     this.problems = problems;
     const power = $("when-power");
     const chosen = power.value;
-    power.replaceChildren(new Option("any power", ""));
-    for (const name of Object.keys(this.tables().variant?.powers ?? {})) power.append(new Option(name, name));
-    power.value = [...power.options].some((o) => o.value === chosen) ? chosen : "";
+    const powers = Object.keys(this.tables().variant?.powers ?? {});
+    power.replaceChildren(new Option("any power", ""), ...powers.map((name) => new Option(name, name)));
+    // a power the variant lacks (written in the tables) stays as written, for the check to name it
+    if (chosen && !powers.includes(chosen)) power.append(new Option(`${chosen} (not a power)`, chosen));
+    power.value = chosen;
     $("timeline-events").replaceChildren(...this.events().map((event, index) => this.item(event, index)));
     if (!this.events().length) $("timeline-events").append(Object.assign(document.createElement("li"), { className: "muted", textContent: "No events: the map never changes." }));
   }
@@ -177,6 +179,7 @@ export class TimelineEditor {
     $("event-except").value = (event.except ?? []).join(", ");
     const when = event.when ?? {};
     $("when-kind").value = ["controls", "centres", "occupied"].find((k) => k in when) ?? "controls";
+    if (when.power && ![...$("when-power").options].some((o) => o.value === when.power)) $("when-power").append(new Option(when.power, when.power));
     $("when-power").value = when.power ?? "";
     $("when-centres").value = when.centres ?? "";
     $("when-provinces").value = (when.controls ?? when.occupied ?? []).join(", ");

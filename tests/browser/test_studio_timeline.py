@@ -4,6 +4,8 @@ a check's problem shown beside the event it concerns; the preview stepping throu
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -144,3 +146,53 @@ def test_the_preview_steps_through_the_maps_changes(browser, live_server, shoot)
     expect(page.locator("#preview-step")).to_have_value("1")
     expect(ess).to_have_class("province land")
     expect(centres).to_have_count(6)
+
+
+def test_a_chance_event_and_a_loss_of_every_centre_but_some(browser, live_server):
+    page, draft = editor(browser, live_server, "chance")
+    page.select_option("#event-timing", "chance")
+    page.fill("#event-chance", "1902: 25, 1903: 100")
+    page.select_option("#event-change", "impassable")
+    pick(page, "event-provinces", "DAL")
+    page.get_by_role("button", name="Add the event").click()
+    page.select_option("#event-timing", "year")
+    page.fill("#event-year", "1905")
+    page.select_option("#event-change", "sc_loss_all")
+    expect(page.locator("#event-provinces")).to_be_hidden()
+    pick(page, "event-except", "ALP", "COR")
+    page.get_by_role("button", name="Add the event").click()
+    expect(page.locator("#timeline-events > li").nth(1)).to_contain_text(
+        "every supply centre is lost except ALP, COR"
+    )
+    expect(page.locator("#check-timeline")).to_contain_text("1905", timeout=TIMEOUT)
+    with live_server.lock:
+        events = Draft.objects.get(id=draft.id).data["timeline"]["events"]
+    assert events[0]["chance"] == {"1902": 25, "1903": 100} and events[0]["provinces"] == ["DAL"]
+    assert events[1] == {
+        "year": 1905,
+        "hook": "after_spring_retreats",
+        "change": "sc_loss_all",
+        "except": ["ALP", "COR"],
+    }
+
+
+def test_a_when_naming_a_power_the_variant_lacks_is_a_problem_beside_its_event(browser, live_server):
+    page, _ = editor(browser, live_server, "nopower")
+    tables = json.loads(page.locator("#tables").input_value())
+    broken = {
+        "hook": "after_fall_retreats",
+        "change": "sea",
+        "provinces": ["ESS"],
+        "when": {"centres": 3, "power": "GREEN"},
+    }
+    tables["timeline"] = {"events": [broken]}
+    page.locator("#tables").fill(json.dumps(tables))
+    problem = page.locator("#timeline-events > li[data-event='1'] .problems")
+    expect(problem).to_contain_text("'GREEN' is not a power", timeout=TIMEOUT)
+    page.get_by_role("button", name="Edit event 1").click()
+    expect(page.locator("#when-power")).to_have_value("GREEN")
+    page.select_option("#when-power", "BLUE")
+    page.get_by_role("button", name="Save the event").click()
+    expect(page.locator("#check-summary")).to_have_text(CLEAN, timeout=TIMEOUT)
+    expect(problem).to_have_count(1)
+    expect(problem.locator("li")).to_have_count(0)
