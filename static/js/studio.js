@@ -179,8 +179,10 @@ async function check() {
     ...body.problems.map((problem) => {
       const item = document.createElement("li");
       const button = Object.assign(document.createElement("button"), { type: "button", textContent: `${problem.at}: ${problem.message}` });
-      button.addEventListener("click", () => provinceClicked(problem.provinces[0]));
-      item.append(problem.provinces.length ? button : problem.message);
+      // to its province on the map, or else to its timeline event in the form
+      if (problem.provinces.length) button.addEventListener("click", () => provinceClicked(problem.provinces[0]));
+      else button.addEventListener("click", () => timeline.edit(problem.events[0] - 1));
+      item.append(problem.provinces.length || problem.events?.length ? button : problem.message);
       return item;
     }),
   );

@@ -189,7 +189,8 @@ def test_a_when_naming_a_power_the_variant_lacks_is_a_problem_beside_its_event(b
     page.locator("#tables").fill(json.dumps(tables))
     problem = page.locator("#timeline-events > li[data-event='1'] .problems")
     expect(problem).to_contain_text("'GREEN' is not a power", timeout=TIMEOUT)
-    page.get_by_role("button", name="Edit event 1").click()
+    page.locator("#check-problems").get_by_role("button").click()  # the problem leads to its event
+    expect(page.locator("#event-form-title")).to_have_text("Event 1")
     expect(page.locator("#when-power")).to_have_value("GREEN")
     page.select_option("#when-power", "BLUE")
     page.get_by_role("button", name="Save the event").click()
