@@ -173,7 +173,7 @@ export class TimelineEditor {
     $("event-timing").value = event.when ? "when" : event.chance ? "chance" : "year";
     $("event-year").value = event.year ?? "";
     $("event-chance").value = Object.entries(event.chance ?? {}).map(([y, p]) => `${y}: ${p}`).join(", ");
-    $("event-hook").value = event.hook ?? "after_fall_retreats";
+    $("event-hook").value = event.hook ?? "";
     $("event-change").value = event.change ?? "land";
     $("event-provinces").value = (event.provinces ?? []).join(", ");
     $("event-except").value = (event.except ?? []).join(", ");
@@ -228,7 +228,7 @@ export class TimelineEditor {
       const year = whole("event-year", timing === "when" ? "From year" : "The year", { required: timing === "year" });
       if (year !== undefined) event.year = year;
     }
-    event.hook = $("event-hook").value;
+    if ($("event-hook").value) event.hook = $("event-hook").value; // else [defaults] hook applies
     event.change = $("event-change").value;
     if (event.change === "sc_loss_all") {
       const kept = codes($("event-except").value);

@@ -197,3 +197,23 @@ def test_a_when_naming_a_power_the_variant_lacks_is_a_problem_beside_its_event(b
     expect(page.locator("#check-summary")).to_have_text(CLEAN, timeout=TIMEOUT)
     expect(problem).to_have_count(1)
     expect(problem.locator("li")).to_have_count(0)
+
+
+def test_an_event_on_the_default_hook_keeps_it_when_edited(browser, live_server):
+    page, draft = editor(browser, live_server, "defaults")
+    tables = json.loads(page.locator("#tables").input_value())
+    event = {"year": 1903, "change": "sc_loss", "provinces": ["FAR"], "if": "late"}
+    tables["timeline"] = {
+        "defaults": {"hook": "after_fall_retreats"},
+        "options": {"late": {"default": True}},
+        "events": [event],
+    }
+    page.locator("#tables").fill(json.dumps(tables))
+    expect(page.locator("#timeline-events > li")).to_contain_text("1903 at the default hook")
+    page.get_by_role("button", name="Edit event 1").click()
+    page.fill("#event-year", "1904")
+    page.get_by_role("button", name="Save the event").click()
+    expect(page.locator("#check-timeline")).to_contain_text("1904", timeout=TIMEOUT)
+    with live_server.lock:
+        saved = Draft.objects.get(id=draft.id).data["timeline"]["events"]
+    assert saved == [{**event, "year": 1904}], "no hook written, the option kept"
