@@ -1,7 +1,8 @@
 """A draft checked as ``check`` checks a variant of ``variants/``: its files written out and loaded by the
 engine's own loader (``load_variant_from_sources``, as a game's archived version is), then the engine's
 ``check_variant`` over its start map and every map its timeline makes. Each finding names the provinces it
-concerns, so the studio shows it beside them; the timeline comes back season by season for the preview."""
+concerns, and a timeline's finding the events it concerns, so the studio shows it beside them; the map
+comes back at the start and after each change of the timeline, for the preview."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 
 from dipserver.engine import (
     HOOK_WORDS,
+    MapState,
     Variant,
     check_variant,
     event_text,
@@ -21,6 +23,7 @@ from dipserver.studio.errors import StudioError
 from dipserver.studio.package import variant_files
 
 _CODE = re.compile(r"\b[A-Z][A-Z0-9]{1,3}\b")
+_EVENT = re.compile(r"\bevent (\d+)\b")
 CHECK_OPTIONS = {"mode": "exact"}  # the timeline as printed: every event with a chance is left to chance
 MAX_YEARS = 200  # a timeline's events come at most this many years after the start
 
@@ -30,9 +33,15 @@ class Problem:
     at: str  # "files" (the loader refused them), "drawing", "start" or "<year> <hook>"
     message: str
     provinces: tuple[str, ...]
+    events: tuple[int, ...] = ()  # the timeline's events (1-based, as the file numbers them) it concerns
 
     def as_data(self) -> dict[str, Any]:
-        return {"at": self.at, "message": self.message, "provinces": list(self.provinces)}
+        return {
+            "at": self.at,
+            "message": self.message,
+            "provinces": list(self.provinces),
+            "events": list(self.events),
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +51,7 @@ class Report:
     problems: tuple[Problem, ...]
     notes: tuple[Problem, ...] = ()
     timeline: tuple[dict[str, Any], ...] = ()
+    start: dict[str, Any] | None = None  # the map at the start: terrain and centres, as a timeline step
     version: str | None = None  # the engine's version hash of the files, when they load
     files: dict[str, str] = field(default_factory=dict)
 
@@ -56,6 +66,7 @@ class Report:
             "problems": [p.as_data() for p in self.problems],
             "notes": [n.as_data() for n in self.notes],
             "timeline": list(self.timeline),
+            "start": self.start,
         }
 
 
@@ -80,22 +91,85 @@ def report_of(slug: str, data: dict[str, Any], geometry: dict[str, Any] | None) 
         return Report((Problem("files", message, provinces_named(message, codes)),))
     codes |= set(variant.provinces)
     drawing = [Problem("drawing", m, provinces_named(m, codes)) for m in drawing_problems(variant, geometry)]
+    start = _map_data(variant.map_state)
     too_late = years_beyond(data.get("timeline"), variant.start.phase.year + MAX_YEARS)
     if too_late:
-        return Report((*drawing, Problem("timeline", too_late, ())), version=variant.version, files=files)
+        problem = Problem("timeline", too_late, (), events_named(too_late))
+        return Report((*drawing, problem), start=start, version=variant.version, files=files)
     try:
         checked = check_variant(variant, CHECK_OPTIONS)
         steps = _timeline(variant)
     except ValueError as exc:  # TimelineError: a change that can never apply among them
         message = str(exc).replace(_temporary_root(exc), "")
-        problem = Problem("timeline", message, provinces_named(message, codes))
-        return Report((*drawing, problem), version=variant.version, files=files)
+        events = events_named(message) or _events_naming(provinces_named(message, codes), data)
+        problem = Problem("timeline", message, provinces_named(message, codes), events)
+        return Report((*drawing, problem), start=start, version=variant.version, files=files)
     except (TypeError, AttributeError, KeyError) as exc:  # a table of timeline.toml in a shape it has not
         message = f"timeline.toml is not in the shape variants/README.md gives ({type(exc).__name__}: {exc})"
-        return Report((*drawing, Problem("timeline", message, ())), version=variant.version, files=files)
-    problems = [Problem(f.at, f.message, provinces_named(f.message, codes)) for f in checked.problems]
-    notes = tuple(Problem(f.at, f.message, provinces_named(f.message, codes)) for f in checked.notes)
-    return Report((*drawing, *problems), notes, steps, variant.version, files)
+        problem = Problem("timeline", message, ())
+        return Report((*drawing, problem), start=start, version=variant.version, files=files)
+    problems = [_step_finding(f.at, f.message, codes, data) for f in checked.problems]
+    notes = tuple(_step_finding(f.at, f.message, codes, data) for f in checked.notes)
+    return Report((*drawing, *problems), notes, steps, start, variant.version, files)
+
+
+def events_named(message: str) -> tuple[int, ...]:
+    """The timeline events a loader's message names ("timeline.toml: event 3: ...")."""
+    return tuple(dict.fromkeys(int(number) for number in _EVENT.findall(message)))
+
+
+def _events_of(timeline: Any) -> list[dict[str, Any]]:
+    events = timeline.get("events", []) if isinstance(timeline, dict) else []
+    return [event if isinstance(event, dict) else {} for event in events] if isinstance(events, list) else []
+
+
+def _events_naming(
+    provinces: tuple[str, ...], data: dict[str, Any], year: int | None = None, hook: str | None = None
+) -> tuple[int, ...]:
+    """The events that may have made a map a finding is about: naming one of its provinces (and, given
+    the moment, at that hook in a year that reaches that one)."""
+    return tuple(
+        number
+        for number, event in enumerate(_events_of(data.get("timeline")), start=1)
+        if set(provinces) & set(_provinces_of(event))
+        and (hook is None or event.get("hook", hook) == hook)
+        and (year is None or _may_come_by(event, year))
+    )
+
+
+def _step_finding(at: str, message: str, codes: set[str], data: dict[str, Any]) -> Problem:
+    """A finding of the check at the start or at "<year> <hook>", with the events that may concern it."""
+    provinces = provinces_named(message, codes)
+    year, _, hook = at.partition(" ")
+    if not year.isdigit():
+        return Problem(at, message, provinces)
+    events = _events_naming(provinces, data, int(year), hook)
+    if not events:  # e.g. a province cut off by changes around it: the events of that moment
+        events = tuple(
+            number
+            for number, event in enumerate(_events_of(data.get("timeline")), start=1)
+            if event.get("hook", hook) == hook and event.get("year", int(year)) == int(year)
+        )
+    return Problem(at, message, provinces, events)
+
+
+def _may_come_by(event: dict[str, Any], year: int) -> bool:
+    chance = event.get("chance")
+    years = [int(y) for y in chance if str(y).isdigit()] if isinstance(chance, dict) else []
+    first = min(years) if years else event.get("year")
+    return not isinstance(first, int) or first <= year
+
+
+def _provinces_of(event: dict[str, Any]) -> list[str]:
+    named = [event.get("provinces"), event.get("except")]
+    return [str(code) for codes in named if isinstance(codes, list) for code in codes]
+
+
+def _map_data(map_state: MapState) -> dict[str, Any]:
+    return {
+        "terrain": {code: str(t.value) for code, t in sorted(map_state.terrain.items())},
+        "centres": sorted(map_state.supply_centres),
+    }
 
 
 def years_beyond(timeline: Any, last: int) -> str | None:
@@ -134,8 +208,7 @@ def _timeline(variant: Variant) -> tuple[dict[str, Any], ...]:
             "hook": hook.value,
             "when": f"{year} {HOOK_WORDS[hook]}",
             "events": [{**event, "text": event_text(event)} for event in step.events],
-            "terrain": {code: str(t.value) for code, t in sorted(step.map_state.terrain.items())},
-            "centres": sorted(step.map_state.supply_centres),
+            **_map_data(step.map_state),
         }
         for year, hook, step in walk(variant, CHECK_OPTIONS)
         if step.events

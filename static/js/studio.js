@@ -1,8 +1,10 @@
 // The variant studio's editor: the draft through /api/v1/studio/ as any client would. Every change is
 // kept in localStorage at once (nothing lost on a closed tab) and saved with the revision it was loaded
 // at; a save from a stale tab is refused by the server and said so. After each save the engine's check
-// runs and each problem is shown beside the provinces it names.
+// runs and each problem is shown beside the provinces it names, and beside the timeline events it concerns.
 import { ApiError, call } from "./api.js";
+import { Preview } from "./studio_preview.js";
+import { TimelineEditor } from "./studio_timeline.js";
 
 const config = JSON.parse(document.getElementById("studio-config").textContent);
 const draftUrl = `${config.api}drafts/${config.draft}`;
@@ -43,7 +45,14 @@ function element(name, attributes, parent) {
 }
 
 function terrainOf(code, drawn) {
+  const step = preview.step();
+  if (step) return step.terrain[code] ?? "absent";
   return provinces()[code]?.terrain ?? drawn.medium ?? "land";
+}
+
+function isCentre(code) {
+  const step = preview.step();
+  return step ? step.centres.includes(code) : Boolean(provinces()[code]?.sc);
 }
 
 function drawMap() {
@@ -58,15 +67,19 @@ function drawMap() {
   const flagged = new Set(state.problems.flatMap((p) => p.provinces));
   const chosen = state.selected && provinces()[state.selected];
   const neighbours = new Set(chosen?.borders ?? []);
+  const picked = timeline.picked();
+  holder.classList.toggle("previewing", Boolean(preview.step()));
+  holder.classList.toggle("picking", Boolean(timeline.pickInto));
   for (const [code, drawn] of Object.entries(state.geometry.provinces)) {
     const classes = ["province", terrainOf(code, drawn)];
     if (code === state.selected) classes.push("selected");
+    if (picked.has(code)) classes.push("picked");
     if (neighbours.has(code)) classes.push("neighbour");
     if (flagged.has(code)) classes.push("problem");
     const shape = element("path", { d: pathOf(drawn.polygons), class: classes.join(" "), "data-province": code }, svg);
     element("title", {}, shape).textContent = provinces()[code]?.name ?? code;
     shape.addEventListener("click", () => provinceClicked(code));
-    if (provinces()[code]?.sc) element("circle", { cx: drawn.sc[0], cy: drawn.sc[1], r: 3, class: "centre" }, svg);
+    if (isCentre(code)) element("circle", { cx: drawn.sc[0], cy: drawn.sc[1], r: 3, class: "centre" }, svg);
     element("text", { x: drawn.label[0], y: drawn.label[1] }, svg).textContent = code;
   }
 }
@@ -74,6 +87,7 @@ function drawMap() {
 // --- one province -------------------------------------------------------------------------------------
 
 function provinceClicked(code) {
+  if (timeline.pick(code)) return;
   if ($("edit-borders").checked && state.selected && state.selected !== code && !extendsBase()) {
     toggleBorder(state.selected, code);
     return;
@@ -137,6 +151,7 @@ function changed({ fromText = false } = {}) {
   $("save-state").textContent = "not saved yet";
   drawMap();
   showProvince();
+  timeline.render();
   clearTimeout(state.timer);
   state.timer = setTimeout(save, 700);
 }
@@ -164,14 +179,18 @@ async function check() {
     ...body.problems.map((problem) => {
       const item = document.createElement("li");
       const button = Object.assign(document.createElement("button"), { type: "button", textContent: `${problem.at}: ${problem.message}` });
-      button.addEventListener("click", () => provinceClicked(problem.provinces[0]));
-      item.append(problem.provinces.length ? button : problem.message);
+      // to its province on the map, or else to its timeline event in the form
+      if (problem.provinces.length) button.addEventListener("click", () => provinceClicked(problem.provinces[0]));
+      else button.addEventListener("click", () => timeline.edit(problem.events[0] - 1));
+      item.append(problem.provinces.length || problem.events?.length ? button : problem.message);
       return item;
     }),
   );
   $("check-timeline").replaceChildren(
     ...body.timeline.map((moment) => Object.assign(document.createElement("li"), { textContent: `${moment.when}: ${moment.events.map((e) => e.text).join("; ")}` })),
   );
+  timeline.render(body.problems);
+  preview.set(body);
   drawMap();
   showProvince();
 }
@@ -232,6 +251,9 @@ async function publish() {
     $("publish-result").textContent = error.message;
   }
 }
+
+const timeline = new TimelineEditor({ tables: () => state.tables, changed, redraw: () => drawMap() });
+const preview = new Preview(() => drawMap());
 
 $("tables").addEventListener("input", () => {
   try {

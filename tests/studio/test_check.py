@@ -139,3 +139,18 @@ def test_a_timeline_table_in_a_shape_the_reader_does_not_expect_is_a_problem_not
     draft.data["timeline"] = {"territories": "RED"}
     [problem] = report_of("small", draft.data, draft.geometry).problems
     assert problem.at == "timeline" and "not in the shape" in problem.message
+
+
+def test_a_year_far_off_is_a_problem_on_its_event(gm):
+    draft = small_draft(gm)
+    event = {"year": 1902, "hook": "after_fall_retreats", "change": "impassable", "provinces": ["ESS"]}
+    draft.data["timeline"] = {"events": [event, {**event, "year": 100_000}]}
+    [problem] = report_of("small", draft.data, draft.geometry).problems
+    assert problem.events == (2,)
+
+
+def test_the_start_map_comes_with_the_report(gm):
+    draft = small_draft(gm)
+    start = report_of("small", draft.data, draft.geometry).start
+    assert start is not None and start["terrain"]["NTH"] == "sea"
+    assert start["centres"] == ["ALP", "BRE", "COR", "DAL", "ESS", "FAR"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.template import Context, Template
 from django.test import Client
 
 from dipserver.studio.models import Draft
@@ -57,7 +58,8 @@ def test_the_editor_of_my_draft(db):
     gm = GameMasterFactory(username="author")
     draft = Draft.objects.create(owner=gm, slug="mine", data={"variant": {"name": "Mine"}})
     page = signed_in(gm).get(f"/studio/drafts/{draft.id}/").content.decode()
-    assert 'id="studio-config"' in page and "js/studio.js" in page
+    script = Template('{% load scripts %}{% module_script "js/studio.js" %}').render(Context())
+    assert 'id="studio-config"' in page and script in page, "the editor's script, bundled when built"
 
 
 def test_another_game_masters_draft_has_no_editor(db):
