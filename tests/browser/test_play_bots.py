@@ -1,7 +1,7 @@
 """Issue 36 on the game page, on a laptop and on a phone: a power a bot plays is marked "bot" wherever the
-page names players (the powers table, the press panel, the phase's results), and a game master hands a
-power in civil disorder to a bot from the powers table, after a confirmation, through the API's
-``POST .../seats/<seat>/bot``; a refusal is said plainly."""
+page names players (the powers table, the press panel, the phase's results; in the lobby, an open seat a
+bot plays meanwhile), and a game master hands a power in civil disorder to a bot from the powers table,
+after a confirmation, through the API's ``POST .../seats/<seat>/bot``; a refusal is said plainly."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from dipserver.games.services.powers import power_civil_disorder_set
 from dipserver.games.services.press import message_send
 from dipserver.games.services.seats import seat_take
 from dipserver.players.house_bots import seat_to_bot
-from tests.browser.profiles import TIMEOUT, both_profiles, open_game_as
+from tests.browser.profiles import TIMEOUT, both_profiles, open_as, open_game_as
 from tests.browser.test_lobby_actions import started, user_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -128,3 +128,17 @@ def test_handing_a_seat_a_person_took_meanwhile_is_refused_plainly(browser, live
     expect(row(page, "FRANCE").get_by_role("button", name="Hand to a bot")).to_have_count(0)
     with lock:
         assert seat_of(game, "FRANCE").user == newcomer
+
+
+@both_profiles
+def test_the_lobby_says_a_bot_plays_an_open_seat_meanwhile(browser, live_server, profile):
+    base, lock = live_server.url, live_server.lock
+    with lock:
+        game, _ = with_a_bot(f"Lobby bot {profile}", f"lobbybot{profile}")
+        power_civil_disorder_set(power_id=seat_of(game, "FRANCE").id)
+        visitor = get_user_model().objects.create_user(f"lobbybot{profile}-visitor", password="x" * 12)
+    page = open_as(browser, base, "/games/", visitor, lock, profile)
+
+    england = page.locator("#open-seats li", has_text="England")
+    expect(england.locator(".bot-tag")).to_have_text("a bot plays it meanwhile", timeout=TIMEOUT)
+    expect(page.locator("#open-seats li", has_text="France").locator(".bot-tag")).to_have_count(0)
