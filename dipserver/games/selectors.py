@@ -297,12 +297,13 @@ def orders_state(done: int, units: int) -> str:
 
 
 def open_seats(*, exclude_user: Any = None) -> list[Power]:
-    """Seats offered to a replacement in games in play, their games and current phases loaded, the
-    games' oldest first; without the games ``exclude_user`` already plays in."""
+    """Seats offered to a replacement in games in play, their games, current phases and players (a bot
+    may play one meanwhile) loaded, the games' oldest first; without the games ``exclude_user`` already
+    plays in."""
     seats = (
         Power.objects.filter(seat_open=True, game__status__in=(Game.Status.ACTIVE, Game.Status.PAUSED))
         .exclude(status=Power.Status.ELIMINATED)
-        .select_related("game", "game__current_phase")
+        .select_related("game", "game__current_phase", "user")
         .order_by("game_id", "name")
     )
     if exclude_user is not None and exclude_user.is_authenticated:

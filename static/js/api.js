@@ -10,7 +10,10 @@ function csrfToken() {
 // The API's answers the server sent inside the page (#first-answers: address -> {body, etag}; see
 // dipserver/web/first_answers.py). Each serves the first GET of its address once: the page starts
 // without asking again what it was just sent; every later GET (a poll, with that ETag) asks the API.
-const firstAnswers = JSON.parse(document.getElementById("first-answers")?.textContent || "{}");
+// (None in Node, where tests import the modules that use this one.)
+const firstAnswers = JSON.parse(
+  (typeof document === "undefined" ? null : document.getElementById("first-answers"))?.textContent || "{}",
+);
 
 export class ApiError extends Error {
   constructor(status, body) {

@@ -4,11 +4,12 @@
 // This module loads the game and the map and wires the page; the parts live in game/.
 
 import { call } from "./api.js";
+import { botMark } from "./botmark.js";
 import { renderChanges, loadTimeline } from "./game/changes.js";
 import { onMapClick } from "./game/clicking.js";
 import { clearLastTurn, showLastTurn } from "./game/lastturn.js";
 import { decorateMap } from "./game/marks.js";
-import { wireProcessNow } from "./game/mastering.js";
+import { handToBotButton, wireHandToBot, wireProcessNow } from "./game/mastering.js";
 import { chooseOption, loadOrders, renderOrderList, saveOrders, setReady, submitTyped } from "./game/ordersheet.js";
 import { $, API, colours, config, guarded, notice, page, phaseOpen, state } from "./game/page.js";
 import { loadOptions, renderOrdersPanel, setMode } from "./game/picker.js";
@@ -96,7 +97,7 @@ function renderPowers() {
           "tr",
           { class: p.power === state.game.me.power ? "me" : "" },
           el("td", {}, el("span", { class: "swatch", style: `--power: ${colours[p.power] || "#999"}` }), p.power || "to be drawn"),
-          el("td", {}, p.player || "—"),
+          el("td", {}, p.player || "—", p.is_bot ? " " : null, p.is_bot ? botMark() : null, handToBotButton(p)),
           el("td", {}, String(p.centres)),
           el("td", {}, String(p.units)),
           el("td", { class: `state-${orders.replaceAll(" ", "-")}` }, orders),
@@ -257,6 +258,7 @@ function wire() {
   $("press-form")?.addEventListener("submit", (e) => guarded(() => sendPress(e)));
   $("press-channel")?.addEventListener("change", () => guarded(loadPress));
   wireProcessNow(guarded);
+  wireHandToBot(guarded);
   document.addEventListener("keydown", onKey);
 }
 

@@ -7,9 +7,11 @@
 // counted in the press panel's heading. Showing a channel's messages marks them read on the server (POST
 // .../channels), which reads their news in the inbox too; the header and the title then count again.
 // Someone without a power (a spectator) reads the public press only, from GET .../press/public, with
-// loadPublicPress().
+// loadPublicPress(). A power a bot plays is marked "bot" in the channels and beside its messages (issue 36),
+// from the game's detail that game.js announces with a "dip:game" event.
 
 import { call } from "./api.js";
+import { botMark, botPowers } from "./botmark.js";
 import { phaseTitle } from "./words.js";
 
 const page = typeof document === "undefined" ? null : document.getElementById("game-config"); // none in Node
@@ -46,13 +48,26 @@ const press = {
   since: 0, // the newest message id shown
   channels: [], // the last GET .../channels
   pending: null, // {channel, text, key} of a message sent without an answer yet
+  bots: new Set(), // the powers bots play, from the game's detail
+  shown: null, // {log, messages, empty}: the log last filled, to mark bots again when they change
 };
 
-// "Everyone", "Anonymous press to me", or the powers of a private channel ("England, France").
-export function channelLabel(channel) {
+if (typeof document !== "undefined") {
+  document.addEventListener("dip:game", (event) => {
+    const bots = botPowers(event.detail);
+    if (bots.size === press.bots.size && [...bots].every((p) => press.bots.has(p))) return;
+    press.bots = bots;
+    if (press.channels.length) fillChannels();
+    if (press.shown) showLog(press.shown.log, press.shown.messages, press.shown.empty);
+  });
+}
+
+// "Everyone", "Anonymous press to me", or the powers of a private channel ("England, France"), those
+// in `bots` marked ("England, France (bot)").
+export function channelLabel(channel, bots = new Set()) {
   if (channel.id === "public") return "Everyone";
   if (channel.id === "anonymous") return "Anonymous press to me";
-  return channel.recipients.map(titled).join(", ");
+  return channel.recipients.map((p) => (bots.has(p) ? `${titled(p)} (bot)` : titled(p))).join(", ");
 }
 
 // A fresh idempotency key: 32 hex digits (crypto.getRandomValues works on plain HTTP too).
@@ -70,7 +85,7 @@ function option(channel, current) {
   const node = document.createElement("option");
   node.value = channel.id;
   node.selected = channel.id === current;
-  node.textContent = `${channelLabel(channel)}${channel.unread ? ` (${channel.unread} new)` : ""}`;
+  node.textContent = `${channelLabel(channel, press.bots)}${channel.unread ? ` (${channel.unread} new)` : ""}`;
   return node;
 }
 
@@ -97,11 +112,15 @@ export async function loadChannels() {
   if (!Array.isArray(body)) return;
   press.channels = body;
   $("press-title").textContent = pressHeading(body.reduce((sum, c) => sum + (c.unread || 0), 0));
-  const select = $("press-channel");
-  const current = select.value || "public";
-  select.replaceChildren(...body.map((c) => option(c, current)));
+  fillChannels();
   if (!body.length) $("press-form").hidden = true;
   showSendable();
+}
+
+function fillChannels() {
+  const select = $("press-channel");
+  const current = select.value || "public";
+  select.replaceChildren(...press.channels.map((c) => option(c, current)));
 }
 
 function item(message) {
@@ -109,7 +128,9 @@ function item(message) {
   if (message.sender === config.power) li.className = "mine";
   const from = document.createElement("span");
   from.className = "from";
-  from.textContent = `${message.sender ? titled(message.sender) : "Anonymous"} · ${phaseTitle(message.phase)}`;
+  from.textContent = message.sender ? titled(message.sender) : "Anonymous";
+  if (press.bots.has(message.sender)) from.append(" ", botMark());
+  from.append(` · ${phaseTitle(message.phase)}`);
   const text = document.createElement("span");
   text.className = "body";
   text.textContent = message.body;
@@ -130,15 +151,7 @@ export async function loadPress() {
   const url = `${API}/messages?channel=${encodeURIComponent(channel)}&page_size=200`;
   const { body } = await call(url, { accept: [400, 403, 409, 422] });
   const messages = body?.results || [];
-  const log = $("press-log");
-  if (messages.length) log.replaceChildren(...messages.map(item));
-  else {
-    const empty = document.createElement("li");
-    empty.className = "muted";
-    empty.textContent = "No messages here yet.";
-    log.replaceChildren(empty);
-  }
-  log.scrollTop = log.scrollHeight;
+  showLog($("press-log"), messages, "No messages here yet.");
   const newest = messages.at(-1)?.id || 0;
   if (newest > press.since) press.since = newest;
   if (newest > (press.marked[channel] || 0)) await markRead(channel, newest);
@@ -173,12 +186,13 @@ export async function refreshInbox() {
   }
 }
 
-function showLog(log, messages) {
+function showLog(log, messages, emptyText) {
+  press.shown = { log, messages, empty: emptyText };
   if (messages.length) log.replaceChildren(...messages.map(item));
   else {
     const empty = document.createElement("li");
     empty.className = "muted";
-    empty.textContent = "No public press yet.";
+    empty.textContent = emptyText;
     log.replaceChildren(empty);
   }
   log.scrollTop = log.scrollHeight;
@@ -189,7 +203,7 @@ export async function loadPublicPress() {
   const log = $("watch-press-log");
   if (!log) return;
   const { body } = await call(`${API}/press/public?page_size=200`);
-  showLog(log, body?.results || []);
+  showLog(log, body?.results || [], "No public press yet.");
 }
 
 export async function sendPress(event) {

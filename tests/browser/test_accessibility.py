@@ -14,8 +14,12 @@ from playwright.sync_api import Page, expect
 from dipserver.games.services.games import game_create
 from dipserver.games.services.orders import orders_submit
 from dipserver.games.services.phases import phase_process
+from dipserver.games.services.powers import power_civil_disorder_set
+from tests.api.test_coming import set_up
+from tests.api.test_timeline_conditions import conditional_standard  # noqa: F401 (a fixture)
 from tests.browser.conftest import LAPTOP, PHONE
 from tests.browser.test_lobby_actions import open_game, open_page, started, user_of
+from tests.browser.test_play_bots import seat_of, with_a_bot
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -72,5 +76,30 @@ def test_lobby_and_game_pages_have_no_serious_axe_violations(browser, live_serve
 
     watcher = open_game(browser, base, game, None, lock, viewport)
     found["spectator's game page"] = blocking_violations(watcher)
+
+    assert not any(found.values()), "\n".join(f"{where}: {line}" for where, v in found.items() for line in v)
+
+
+@pytest.mark.usefixtures("conditional_standard")
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
+def test_a_masters_game_page_with_bots_and_conditional_changes_has_no_serious_axe_violations(
+    browser, live_server, viewport
+):
+    """Issue 36's bot markers and "Hand to a bot" (its confirmation open too), and the map changes that
+    wait on a condition, one of them holding."""
+    base, lock = live_server.url, live_server.lock
+    with lock:
+        game, master = with_a_bot("Axe bots", f"axebots{viewport['width']}")
+        power_civil_disorder_set(power_id=seat_of(game, "FRANCE").id)
+        set_up(game, "F1903M", "GERMANY A WAR", owners={"GERMANY": ["WAR", "BER"]})
+
+    found = {}
+    page = open_game(browser, base, game, master, lock, viewport)
+    expect(page.locator("#conditions-list .holds-now")).to_have_count(1)
+    expect(page.locator("#powers-body .bot-tag")).to_have_count(1)
+    found["master's game page"] = blocking_violations(page)
+    page.get_by_role("button", name="Hand to a bot").click()
+    expect(page.locator("#bot-confirm")).to_be_visible()
+    found["hand to a bot"] = blocking_violations(page)
 
     assert not any(found.values()), "\n".join(f"{where}: {line}" for where, v in found.items() for line in v)

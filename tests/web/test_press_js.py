@@ -44,6 +44,11 @@ def test_channels_are_named_for_people(channel, label):
     assert run(f"press.channelLabel({json.dumps(channel)})") == label
 
 
+def test_a_power_a_bot_plays_is_marked_in_a_channels_name():
+    channel = {"id": "ENGLAND,FRANCE", "recipients": ["ENGLAND", "FRANCE"]}
+    assert run(f"press.channelLabel({json.dumps(channel)}, new Set(['FRANCE']))") == "England, France (bot)"
+
+
 def test_sending_the_same_message_again_reuses_its_key():
     pending = {"channel": "ENGLAND", "text": "Hello", "key": "k1"}
     assert run(f"press.keyFor({json.dumps(pending)}, 'ENGLAND', 'Hello')") == "k1"

@@ -1,16 +1,19 @@
 // The map changes coming: the timeline of the variant's changes still to happen, the blizzards
-// announced for the open phase, and the conversions those changes ask of my units.
+// announced for the open phase, and the conversions those changes ask of my units. Below them, the
+// changes that wait on a condition of the game instead of a date ("when GERMANY controls WAR"), each
+// marked when its condition holds now; pointing at one, or its "Show on the map", outlines the
+// provinces its condition names.
 
 import { call } from "../api.js";
 import { el } from "../orders/dom.js";
 import { changeWords, comingChanges, hookWords, phaseTitle, whenWords } from "../words.js";
-import { highlightComing } from "./marks.js";
+import { highlightComing, highlightWatched } from "./marks.js";
 import { showMine } from "./ordersheet.js";
 import { $, config, state } from "./page.js";
 
 export async function loadTimeline() {
   const { body } = await call(config.timelineUrl, { accept: [404] });
-  state.timeline = body && body.entries ? body : { entries: [], undrawn: 0, blizzards: null };
+  state.timeline = body && body.entries ? body : { entries: [], undrawn: 0, blizzards: null, conditions: [] };
   renderChanges();
   renderAnnounced();
 }
@@ -30,6 +33,7 @@ function renderAnnounced() {
 
 export function renderChanges() {
   showMine();
+  const waiting = renderConditions();
   const list = $("changes-list");
   const phase = state.game?.current_phase?.name || config.startPhase;
   const entries = state.timeline?.entries || [];
@@ -39,7 +43,8 @@ export function renderChanges() {
     ? el("li", { class: "secret" }, `${undrawn} more change(s) at random times, kept secret until they happen.`)
     : null;
   if (!groups.length) {
-    list.replaceChildren(secret || el("li", { class: "muted" }, "No more map changes in this game."));
+    const none = waiting ? "No more map changes on set dates." : "No more map changes in this game.";
+    list.replaceChildren(secret || el("li", { class: "muted" }, none));
     highlightComing();
     return;
   }
@@ -60,4 +65,59 @@ export function renderChanges() {
     ...(secret ? [secret] : []),
   );
   highlightComing();
+}
+
+// The conditional changes (GET .../timeline's `conditions`) in the server's words; how many there are.
+function renderConditions() {
+  const block = $("conditions-block");
+  const conditions = state.timeline?.conditions || [];
+  if (!block) return conditions.length;
+  block.hidden = !conditions.length;
+  const shown = new Set(conditions.map((c) => c.event));
+  if (state.watched.pinned !== null && !shown.has(state.watched.pinned)) watch("pinned", null);
+  $("conditions-list").replaceChildren(...conditions.map(conditionItem));
+  return conditions.length;
+}
+
+function conditionItem(row) {
+  const provinces = row.condition.provinces || [];
+  const pinned = state.watched.pinned === row.event;
+  return el(
+    "li",
+    {
+      class: row.holds ? "holds" : "",
+      "data-event": String(row.event),
+      "data-provinces": provinces.join(" "),
+      onmouseenter: () => watch("hovered", row.event),
+      onmouseleave: () => watch("hovered", null),
+    },
+    row.holds ? el("strong", { class: "holds-now" }, `Holds now: comes at the next hook, ${hookWords(row.hook)}. `) : null,
+    row.words,
+    provinces.length
+      ? el(
+          "button",
+          {
+            type: "button",
+            class: "secondary show-condition",
+            "aria-pressed": pinned ? "true" : "false",
+            onclick: (event) => {
+              const on = state.watched.pinned !== row.event;
+              watch("pinned", on ? row.event : null);
+              for (const b of $("conditions-list").querySelectorAll(".show-condition")) b.setAttribute("aria-pressed", "false");
+              event.currentTarget.setAttribute("aria-pressed", on ? "true" : "false");
+            },
+          },
+          `Show ${provinces.join(", ")} on the map`,
+        )
+      : null,
+  );
+}
+
+// Outline the provinces of the condition pointed at, else of the one picked.
+function watch(how, eventNumber) {
+  state.watched[how] = eventNumber;
+  const number = state.watched.hovered ?? state.watched.pinned;
+  const row = (state.timeline?.conditions || []).find((c) => c.event === number);
+  state.watched.provinces = row ? row.condition.provinces || [] : [];
+  highlightWatched();
 }

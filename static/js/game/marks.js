@@ -77,9 +77,17 @@ export function highlight(key) {
 export function highlightComing() {
   const map = $("map");
   map.querySelectorAll(".coming").forEach((n) => n.classList.remove("coming"));
+  highlightWatched();
   if (!isLive()) return;
   const next = $("changes-list").querySelector("li.next");
   for (const province of (next?.dataset.provinces || "").split(" ").filter(Boolean)) {
     provinceNode(province)?.classList.add("coming");
   }
+}
+
+// The provinces a conditional change's condition names, while the player points at it or has it picked.
+export function highlightWatched() {
+  const map = $("map");
+  map.querySelectorAll(".watched").forEach((n) => n.classList.remove("watched"));
+  for (const province of state.watched.provinces) provinceNode(province)?.classList.add("watched");
 }

@@ -4,8 +4,11 @@
 // processes nothing, and the page says so and shows the phase it is in now.
 
 import { call } from "../api.js";
+import { el } from "../orders/dom.js";
 import { phaseTitle } from "../words.js";
 import { $, API, notice, page, state } from "./page.js";
+
+const titled = (name) => name.charAt(0) + name.slice(1).toLowerCase();
 
 // Who is still to act in the open phase, from the game's detail: {notOrdered, notReady} (power names in
 // alphabetical order, as the admin lists them).
@@ -66,5 +69,46 @@ export function wireProcessNow(guarded) {
   );
   dialog.addEventListener("close", () => {
     if (dialog.returnValue === "process") guarded(() => processNow(dialog.dataset.phase));
+  });
+}
+
+// Issue 36: a game master hands a power in civil disorder to a bot (POST .../seats/<seat>/bot), which
+// orders for it until a person takes the seat (still offered in the lobby). The page asks first; a
+// refusal (the seat was taken meanwhile, the game ended) is said in the notice line.
+export function handToBotButton(power) {
+  const dialog = $("bot-confirm");
+  const handable = power.power && power.seat_open && !power.is_bot && power.status !== "eliminated";
+  if (!dialog || !handable || state.game?.status === "finished") return null;
+  return el(
+    "button",
+    {
+      type: "button",
+      class: "secondary hand-to-bot",
+      "data-seat": String(power.seat),
+      onclick: () => {
+        dialog.dataset.seat = String(power.seat);
+        dialog.dataset.power = power.power;
+        $("bot-power").textContent = titled(power.power);
+        dialog.returnValue = "";
+        dialog.showModal();
+      },
+    },
+    "Hand to a bot",
+  );
+}
+
+async function handToBot(seat, power) {
+  const { status, body } = await call(`${API}/seats/${seat}/bot`, { method: "POST", accept: [403, 404, 409, 422] });
+  state.etag = null;
+  if (status === 200) notice(`${titled(power)} is now played by a bot until a person takes the seat.`, "ok");
+  else notice(body?.error?.message || `${titled(power)} could not be handed to a bot.`, "error");
+  await page.refresh();
+}
+
+export function wireHandToBot(guarded) {
+  const dialog = $("bot-confirm");
+  if (!dialog) return;
+  dialog.addEventListener("close", () => {
+    if (dialog.returnValue === "hand") guarded(() => handToBot(dialog.dataset.seat, dialog.dataset.power));
   });
 }

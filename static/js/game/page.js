@@ -20,7 +20,9 @@ export const state = {
   shown: null, // index of the phase on the map
   report: null, // GET .../phases/<shown>: the phase on the map, with its results
   options: null, // {units: {loc: [option]}, builds, conversions, module_orders} for the live phase
-  timeline: null, // GET .../timeline: {entries, undrawn, blizzards}
+  timeline: null, // GET .../timeline: {entries, undrawn, blizzards, conditions}
+  // the conditional change pointed at and the one picked (event numbers), and its condition's provinces
+  watched: { hovered: null, pinned: null, provinces: [] },
   orders: [], // [{key, text, valid, reason}]
   selected: null, // location of the unit whose options are shown
   selection: null, // {unit, mode, target}: what the next click on the map means (orders/clicks.js)

@@ -2,6 +2,7 @@
 // that followed, the rule modules' state (blizzards, supply, depots), and the province list in words.
 
 import { call } from "../api.js";
+import { botMark, botPowers } from "../botmark.js";
 import { renderProvinceList } from "../mapview.js";
 import { el } from "../orders/dom.js";
 import { eventWords, phaseTitle } from "../words.js";
@@ -29,6 +30,7 @@ export function renderReport(phase) {
       if (p.power && p.status === "civil_disorder" && !byPower.has(p.power)) byPower.set(p.power, []);
     }
     const powers = [...byPower.keys()].sort();
+    const bots = botPowers(state.game); // as the powers are held now, like civil disorder
     parts.push(
       el(
         "div",
@@ -42,6 +44,8 @@ export function renderReport(phase) {
               {},
               el("span", { class: "swatch", style: `--power: ${colours[power] || "#999"}` }),
               power,
+              bots.has(power) ? " " : null,
+              bots.has(power) ? botMark() : null,
               inDisorder(power) ? el("span", { class: "disorder" }, " — in civil disorder") : null,
             ),
             el(
