@@ -18,7 +18,7 @@ import { MODE_KEYS } from "./orders/chooser.js";
 import { modesOf } from "./orders/clicks.js";
 import { el } from "./orders/dom.js";
 import { loadChannels, loadPress, sendPress } from "./press.js";
-import { attachMap, zoomToTap, zoomTouch } from "./mapview.js";
+import { attachMap, mapOf, zoomToTap, zoomTouch } from "./mapview.js";
 import { showDeadline } from "./time.js";
 import { phaseTitle } from "./words.js";
 
@@ -126,23 +126,6 @@ async function showPhase(index) {
   await Promise.all([loadMap(index), loadReport(index)]);
 }
 
-// The map's own stylesheet is adopted as a constructed stylesheet, and its <style> element cut out of
-// the text before it is parsed: the policy refuses inline <style> (no 'unsafe-inline'), even in a
-// DOMParser document. Every phase's map has the same sheet (plain CSS, no markup characters).
-const STYLE_ELEMENT = /<style>([\s\S]*?)<\/style>/g;
-const mapSheets = new Map();
-function mapOf(text) {
-  for (const [, css] of text.matchAll(STYLE_ELEMENT)) {
-    if (!mapSheets.has(css)) {
-      const sheet = new CSSStyleSheet();
-      sheet.replaceSync(css);
-      mapSheets.set(css, sheet);
-      document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
-    }
-  }
-  const doc = new DOMParser().parseFromString(text.replace(STYLE_ELEMENT, ""), "image/svg+xml");
-  return document.importNode(doc.documentElement, true);
-}
 
 // Power colours come as data-power-colour (a style attribute is refused by the policy).
 for (const chip of document.querySelectorAll("[data-power-colour]")) {

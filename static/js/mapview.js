@@ -259,3 +259,21 @@ export function renderProvinceList(svg, phase, powerName) {
   body.replaceChildren(...rows);
   if (caption) caption.textContent = `${rows.length} provinces, ${svg.getAttribute("aria-label")?.replace(/^Map of /, "") || ""}`;
 }
+
+// The map's own stylesheet is adopted as a constructed stylesheet, and its <style> element cut out of
+// the text before it is parsed: the policy refuses inline <style> (no 'unsafe-inline'), even in a
+// DOMParser document. Every phase's map has the same sheet (plain CSS, no markup characters).
+const STYLE_ELEMENT = /<style>([\s\S]*?)<\/style>/g;
+const mapSheets = new Map();
+export function mapOf(text) {
+  for (const [, css] of text.matchAll(STYLE_ELEMENT)) {
+    if (!mapSheets.has(css)) {
+      const sheet = new CSSStyleSheet();
+      sheet.replaceSync(css);
+      mapSheets.set(css, sheet);
+      document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+    }
+  }
+  const doc = new DOMParser().parseFromString(text.replace(STYLE_ELEMENT, ""), "image/svg+xml");
+  return document.importNode(doc.documentElement, true);
+}

@@ -12,7 +12,7 @@ import { loadOrders, renderOrderList, saveOrders, submitTyped } from "./game/ord
 import { $, config, guarded, notice, page, provinceOf, setApi, state } from "./game/page.js";
 import { loadOptions, renderOrdersPanel, selectUnit } from "./game/picker.js";
 import { renderReport } from "./game/report.js";
-import { attachMap, zoomTouch } from "./mapview.js";
+import { attachMap, mapOf, zoomTouch } from "./mapview.js";
 import { el } from "./orders/dom.js";
 import { phaseTitle } from "./words.js";
 
@@ -103,21 +103,6 @@ async function ordersNow(power) {
   renderOrdersPanel();
   renderOrderList();
   decorateMap();
-}
-
-const STYLE_ELEMENT = /<style>([\s\S]*?)<\/style>/g;
-const sheets = new Map();
-function mapOf(text) {
-  for (const [, css] of text.matchAll(STYLE_ELEMENT)) {
-    if (!sheets.has(css)) {
-      const sheet = new CSSStyleSheet();
-      sheet.replaceSync(css);
-      sheets.set(css, sheet);
-      document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
-    }
-  }
-  const doc = new DOMParser().parseFromString(text.replace(STYLE_ELEMENT, ""), "image/svg+xml");
-  return document.importNode(doc.documentElement, true);
 }
 
 async function loadMap(number) {
