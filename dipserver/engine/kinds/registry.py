@@ -55,6 +55,26 @@ class Drawing:
     unit: Unit | None = None
     words: str = ""
 
+    def to_data(self) -> dict[str, Any]:
+        """JSON-ready, every field always there (a built unit as ``{power, type, location}``), so that a
+        page draws an order by its ``shape`` and knows no kind (the options and orders the API serves)."""
+        unit = self.unit
+        drawn = (
+            None
+            if unit is None
+            else {"power": unit.power, "type": unit.type.value, "location": unit.location}
+        )
+        return {
+            "shape": self.shape,
+            "start": self.start,
+            "end": self.end,
+            "via": self.via,
+            "label": self.label,
+            "dislodged": self.dislodged,
+            "unit": drawn,
+            "words": self.words,
+        }
+
 
 NOTHING = Drawing("none")
 
