@@ -62,16 +62,16 @@ class DrawingSerializer(serializers.Serializer[Any]):
         "drawn new at start (a build); mark: words written at the unit at start (a conversion); none: a "
         "line in the order list only.",
     )
-    start = serializers.CharField(allow_blank=True, help_text="A location; empty for none.")
-    end = serializers.CharField(allow_blank=True, help_text="A location; empty for none.")
-    via = serializers.CharField(allow_blank=True, help_text="A location; empty for none.")
+    start = serializers.CharField(allow_null=True, help_text="A location; null for none.")
+    end = serializers.CharField(allow_null=True, help_text="A location; null for none.")
+    via = serializers.CharField(allow_null=True, help_text="A location; null for none.")
     # A field called label, as the drawing's (DRF takes declared fields off the class: Field.label stays).
     label = serializers.CharField(  # type: ignore[assignment]
-        allow_blank=True, help_text="The order's name among the map's classes."
+        allow_null=True, help_text="The order's name among the map's classes; null for none."
     )
     dislodged = serializers.BooleanField(help_text="start is a dislodged unit's place.")
     unit = DrawnUnitSerializer(allow_null=True, help_text="The unit a build draws; null otherwise.")
-    words = serializers.CharField(allow_blank=True, help_text="What a mark writes, e.g. A→F.")
+    words = serializers.CharField(allow_null=True, help_text="What a mark writes, e.g. A→F; null for none.")
 
 
 class OptionSerializer(serializers.Serializer[Any]):

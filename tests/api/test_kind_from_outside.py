@@ -38,8 +38,8 @@ def test_the_server_offers_accepts_and_applies_the_kind(game: Game) -> None:
 SCORCH_MARK = {
     "shape": "mark",
     "start": "PAR",
-    "end": "",
-    "via": "",
+    "end": None,
+    "via": None,
     "label": "Scorch",
     "dislodged": False,
     "unit": None,
@@ -49,8 +49,8 @@ SCORCH_MARK = {
 
 def test_the_kinds_option_carries_the_drawing_the_kind_gives(game: Game) -> None:
     options = client_for(user_of(game, "FRANCE")).get(f"/api/v1/games/{game.id}/options").json()
-    [scorch] = [o for o in options["units"]["PAR"] if o["kind"] == "scorch"]
-    assert scorch["drawing"] == SCORCH_MARK
+    [offered] = [o for o in options["units"]["PAR"] if o["kind"] == "scorch"]
+    assert offered["drawing"] == SCORCH_MARK
 
 
 def test_the_kinds_stored_order_carries_the_drawing_the_kind_gives(game: Game) -> None:

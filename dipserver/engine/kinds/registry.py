@@ -56,8 +56,9 @@ class Drawing:
     words: str = ""
 
     def to_data(self) -> dict[str, Any]:
-        """JSON-ready, every field always there (a built unit as ``{power, type, location}``), so that a
-        page draws an order by its ``shape`` and knows no kind (the options and orders the API serves)."""
+        """JSON-ready, every field always there, ``None`` for one that is empty (a built unit as
+        ``{power, type, location}``), so that a page draws an order by its ``shape`` and knows no kind (the
+        options and orders the API serves)."""
         unit = self.unit
         drawn = (
             None
@@ -66,13 +67,13 @@ class Drawing:
         )
         return {
             "shape": self.shape,
-            "start": self.start,
-            "end": self.end,
-            "via": self.via,
-            "label": self.label,
+            "start": self.start or None,
+            "end": self.end or None,
+            "via": self.via or None,
+            "label": self.label or None,
             "dislodged": self.dislodged,
             "unit": drawn,
-            "words": self.words,
+            "words": self.words or None,
         }
 
 
