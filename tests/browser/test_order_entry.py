@@ -255,6 +255,23 @@ def test_a_destination_with_two_coasts_asks_which_and_coasts_are_clickable(brows
     assert stored(game, "FRANCE", lock) == ["F MAO - SPA/NC"]
 
 
+def test_a_typed_order_no_option_names_is_drawn_from_the_drawing_it_is_stored_with(browser, live_server):
+    """A support of an empty province is accepted but never offered: the page draws it all the same, from
+    the drawing the server answers the order with, and again from the stored orders after a reload."""
+    base, lock = live_server.url, live_server.lock
+    with lock:
+        game = started("Typed drawing", "typed")
+    page = page_for(browser, base, game, "AUSTRIA", lock)
+    page.fill("#typed-orders", "A VIE S A BOH")
+    page.click("text=Add typed orders")
+    accepted(page, "A VIE S BOH")  # as stored: no unit to name
+    expect(arrow(page, "A VIE S BOH").locator("path.order.support")).to_have_count(1)
+    expect(arrow(page, "A VIE S BOH").locator("circle.hold")).to_have_count(1)
+    page.reload()
+    expect(page.locator("body[data-loaded=true]")).to_have_count(1, timeout=TIMEOUT)
+    expect(arrow(page, "A VIE S BOH").locator("circle.hold")).to_have_count(1)
+
+
 def test_ready_names_units_without_orders_and_rejected_orders_first(browser, live_server, shoot):
     base, lock = live_server.url, live_server.lock
     with lock:
