@@ -24,7 +24,7 @@ from dipserver.api.boards import in_play, variant_or_404
 from dipserver.api.errors import Conflict, error_body, status_of
 from dipserver.api.etag import matches, not_modified, tagged
 from dipserver.api.inputs import Input
-from dipserver.api.payloads import OptionSerializer
+from dipserver.api.payloads import DrawingSerializer, OptionSerializer
 from dipserver.api.permissions import game_or_404, power_required, viewer_of
 from dipserver.api.schema import WHITESPACE, ErrorDetailSerializer
 from dipserver.api.throttling import WriteThrottle
@@ -32,6 +32,7 @@ from dipserver.engine import legal_options
 from dipserver.games.errors import GameError
 from dipserver.games.mappers import board_of, position_of
 from dipserver.games.models import Game, Order, Phase
+from dipserver.games.selectors import orders_drawn
 from dipserver.games.services import orders as order_services
 
 MAX_ORDERS = 200
@@ -83,6 +84,7 @@ class _OrderResultSerializer(serializers.Serializer[Any]):
     valid = serializers.BooleanField()
     normalised = serializers.CharField(allow_null=True, help_text="As stored; null when rejected.")
     reason = serializers.CharField(allow_null=True, help_text="Why it was rejected; null when valid.")
+    drawing = DrawingSerializer(allow_null=True, help_text="How the map draws it; null when rejected.")
 
 
 class _OrdersOutputSerializer(serializers.Serializer[Any]):
@@ -160,15 +162,20 @@ class OrdersApi(APIView):
         game = game_or_404(game_id)
         seat = power_required(viewer_of(request, game, mastery=False), game)
         phase_id = game.current_phase_id
-        phase = Phase.objects.filter(id=phase_id).first() if phase_id is not None else None
+        # The snapshot is not read here: the drawings read the orders on the phase's cached board.
+        phase = Phase.objects.filter(id=phase_id).only("id", "name").first() if phase_id else None
         if phase is None:
             raise Conflict(f"{game.name} has not started yet.")
         # The version is read first: orders written meanwhile then come with an older tag, never newer.
         tag = order_services.orders_version_of(phase_id=phase.id, power_id=seat.id).tag
         if matches(request, tag):
             return not_modified(tag)
-        texts = Order.objects.filter(phase=phase, power=seat).values_list("text", flat=True)
-        rows = [{"text": t, "valid": True, "normalised": t, "reason": None} for t in texts]
+        texts = list(Order.objects.filter(phase=phase, power=seat).values_list("text", flat=True))
+        drawings = orders_drawn(game=game, phase_id=phase.id, power=seat.name, texts=texts) if texts else []
+        rows = [
+            {"text": t, "valid": True, "normalised": t, "reason": None, "drawing": d}
+            for t, d in zip(texts, drawings, strict=True)
+        ]
         return tagged(Response(_OrdersOutputSerializer({"phase": phase.name, "orders": rows}).data), tag)
 
     @extend_schema(
@@ -285,18 +292,26 @@ def replace_input_plain(data: Any) -> tuple[str, list[str]] | None:
 
 
 def _results(texts: list[str], submission: Any) -> list[dict[str, Any]]:
-    """Each order sent with its fate; the service numbers lines from 1 and stores the valid ones in order."""
+    """Each order sent with its fate (and, if stored, its drawing); the service numbers lines from 1 and
+    stores the valid ones in order."""
     rejected = {r.line: r.reason for r in submission.rejected}
-    accepted = iter(submission.accepted)
+    accepted = iter(zip(submission.accepted, submission.drawings, strict=True))
     rows = []
     for number, text in enumerate(texts, start=1):
         if number in rejected:
-            rows.append({"text": text, "valid": False, "normalised": None, "reason": rejected[number]})
+            rows.append(_refused(text, rejected[number]))
         elif text.strip() and not text.strip().startswith("#"):
-            rows.append({"text": text, "valid": True, "normalised": next(accepted, text), "reason": None})
+            stored, drawing = next(accepted, (text, None))
+            rows.append(
+                {"text": text, "valid": True, "normalised": stored, "reason": None, "drawing": drawing}
+            )
         else:
-            rows.append({"text": text, "valid": False, "normalised": None, "reason": "Not an order (blank)."})
+            rows.append(_refused(text, "Not an order (blank)."))
     return rows
+
+
+def _refused(text: str, reason: str) -> dict[str, Any]:
+    return {"text": text, "valid": False, "normalised": None, "reason": reason, "drawing": None}
 
 
 class OptionsApi(APIView):
@@ -356,8 +371,8 @@ class OptionsApi(APIView):
 OPTIONS_CACHE_SECONDS = 6 * 3600
 # Raised whenever what the engine offers or the answer's shape changes, so that options an older release
 # cached (e.g. Deluge builds elsewhere it then refused, without builds_first) are not served after an
-# upgrade. 2: Deluge's builds_first and builds_elsewhere.
-OPTIONS_FORMAT = 2
+# upgrade. 2: Deluge's builds_first and builds_elsewhere. 3: each option's drawing.
+OPTIONS_FORMAT = 3
 
 
 def _options_of(game: Game, phase: Phase, power: str) -> dict[str, Any]:

@@ -83,6 +83,7 @@ if TYPE_CHECKING:
     from dipserver.engine.records import PLAIN_FIELDS as PLAIN_RECORD_FIELDS
     from dipserver.engine.records import Drawing as Drawing
     from dipserver.engine.records import drawing as record_drawing
+    from dipserver.engine.records import order_drawing as order_drawing
     from dipserver.engine.records import order_record as order_record
     from dipserver.engine.records import result_record as result_record
     from dipserver.engine.records import unread_record as unread_record
@@ -212,6 +213,7 @@ __all__ = [
     "modules_for",
     "new_secret",
     "open_modules",
+    "order_drawing",
     "order_record",
     "parse_conversion",
     "parse_order",

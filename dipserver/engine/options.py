@@ -30,6 +30,7 @@ from dipserver.engine.modules.supply import EstablishDepot
 from dipserver.engine.orders import Build, ConversionOrder, Order
 from dipserver.engine.parse import BuildRule, adjustment_due, build_rule_for
 from dipserver.engine.position import Position
+from dipserver.engine.records import order_drawing
 from dipserver.engine.timeline import load_timeline
 from dipserver.engine.types import PhaseType, Unit, UnitType, province_of
 
@@ -57,13 +58,21 @@ class Option:
     def kind(self) -> str:
         return kind_of(self.order).name
 
-    def to_data(self) -> dict[str, Any]:
-        """JSON-ready: the text, the kind, and the order's fields."""
+    def to_data(self, drawn: Drawn | None = None) -> dict[str, Any]:
+        """JSON-ready: the text, the kind, and the order's fields; with ``drawn`` (the power, position and
+        board the option is offered in), how the map draws it (``records.order_drawing``) as ``drawing``."""
         data: dict[str, Any] = {"text": self.text, "kind": self.kind}
         for each in fields(self.order):  # not ``__slots__``: a compiled order's class has none
             value = getattr(self.order, each.name)
             data[each.name] = value.value if isinstance(value, UnitType) else value
+        if drawn is not None:
+            power, position, board = drawn
+            data["drawing"] = order_drawing(power, self.order, position, board, self.text).to_data()
         return data
+
+
+# What an option is drawn in: the power offered it, the phase's position and the board it was judged on.
+Drawn = tuple[str, Position, Board]
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,20 +93,27 @@ class PowerOptions:
     # elsewhere are offered only when that is more than none. ``None``: builds go in any site offered.
     builds_first: tuple[str, ...] = ()
     builds_elsewhere: int | None = None
+    # Where the options were offered, for their drawings (``to_data``): set by ``legal_options``.
+    position: Position | None = field(default=None, repr=False, compare=False)
+    board: Board | None = field(default=None, repr=False, compare=False)
 
     def all(self) -> list[Option]:
         units = [option for options in self.units.values() for option in options]
         return units + list(self.builds) + list(self.conversions) + list(self.module_orders)
 
     def to_data(self) -> dict[str, Any]:
+        """JSON-ready; each option with its drawing when it is known where they were offered."""
+        drawn = (
+            None if self.position is None or self.board is None else (self.power, self.position, self.board)
+        )
         return {
             "power": self.power,
             "phase": self.phase,
             "adjustment": self.adjustment,
-            "units": {loc: [o.to_data() for o in options] for loc, options in self.units.items()},
-            "builds": [o.to_data() for o in self.builds],
-            "conversions": [o.to_data() for o in self.conversions],
-            "module_orders": [o.to_data() for o in self.module_orders],
+            "units": {loc: [o.to_data(drawn) for o in options] for loc, options in self.units.items()},
+            "builds": [o.to_data(drawn) for o in self.builds],
+            "conversions": [o.to_data(drawn) for o in self.conversions],
+            "module_orders": [o.to_data(drawn) for o in self.module_orders],
             "builds_first": list(self.builds_first),
             "builds_elsewhere": self.builds_elsewhere,
         }
@@ -150,7 +166,7 @@ def _power_options(
     offering: Offering, build_rule: BuildRule | None, modules: InPlay | None, checker: Checker | None
 ) -> PowerOptions:
     board, position = offering.board, offering.position
-    found = _legal_options(offering, build_rule)
+    found = replace(_legal_options(offering, build_rule), position=position, board=board)
     if modules is None or checker is None:
         return found
     if modules.modules.abstraction and position.phase.type is PhaseType.MOVEMENT:

@@ -111,6 +111,16 @@ def drawing(record: Mapping[str, Any]) -> Drawing | None:
     return None if record.get("kind") is None else drawing_of(record)
 
 
+def order_drawing(
+    power: str, order: object, position: Position, board: Board | None = None, text: str = ""
+) -> Drawing:
+    """How the map draws ``order``, ``power``'s, given in ``position``'s phase and not yet adjudicated: its
+    record's drawing, as the history maps draw the record once the phase is played. ``text`` is only the
+    record's (the drawing never reads it): a caller that has the short notation saves writing it again."""
+    record = order_record(power, order, position, outcome=None, board=board, text=text)
+    return drawing_of(record)
+
+
 @dataclass(frozen=True, slots=True)
 class Played:
     """What a phase decided of one line or order, as data: its record is made from it when asked

@@ -44,6 +44,7 @@ from typing import Any
 from dipserver.engine import (
     Board,
     Dislodged,
+    Drawing,
     MapState,
     Opened,
     Position,
@@ -54,6 +55,7 @@ from dipserver.engine import (
     board_for,
 )
 from dipserver.engine import Phase as EnginePhase
+from dipserver.engine import order_drawing as engine_order_drawing
 
 Snapshot = dict[str, Any]
 
@@ -137,6 +139,18 @@ def centre_counts(snapshot: Mapping[str, Any]) -> dict[str, int]:
     for owner in snapshot["owners"].values():
         counts[owner] = counts.get(owner, 0) + 1
     return counts
+
+
+# An order drawn as a line in the list only, or one that no longer reads.
+NOT_DRAWN = Drawing("none").to_data()
+
+
+def order_drawing(
+    power: str, order: object, position: Position, board: Board | None, text: str = ""
+) -> dict[str, Any]:
+    """How the map draws ``order`` (``power``'s, not yet adjudicated) in ``position``'s phase, as the
+    page takes it: the engine's drawing of its record (``Drawing.to_data``), as the options carry it."""
+    return engine_order_drawing(power, order, position, board, text).to_data()
 
 
 def _unit_json(unit: Unit) -> dict[str, Any]:

@@ -11,8 +11,9 @@ from django.db.models import Count, Prefetch, QuerySet
 from dipserver.engine import HOOK_WORDS, TERRAIN_OF, Board, Change, Hook, TimelineError, event_text, schedule
 from dipserver.engine import Phase as EnginePhase
 from dipserver.games.errors import GameError
-from dipserver.games.mappers import board_of
+from dipserver.games.mappers import NOT_DRAWN, board_of, order_drawing
 from dipserver.games.models import Game, Message, Order, Phase, Power, PressMark
+from dipserver.games.phase_boards import phase_board as open_phase_board
 from dipserver.games.press_channels import (
     ANONYMOUS,
     PUBLIC,
@@ -23,7 +24,7 @@ from dipserver.games.press_channels import (
     seen_by,
     seen_publicly,
 )
-from dipserver.games.turn import powers_to_act, units_to_order
+from dipserver.games.turn import orders_read, powers_to_act, units_to_order
 from dipserver.games.variants import game_timeline, game_variant, timeline_options
 
 
@@ -309,3 +310,21 @@ def open_seats(*, exclude_user: Any = None) -> list[Power]:
     if exclude_user is not None and exclude_user.is_authenticated:
         seats = seats.exclude(game__powers__user=exclude_user)
     return list(seats[:100])
+
+
+def orders_drawn(*, game: Game, phase_id: int, power: str, texts: list[str]) -> list[dict[str, Any]]:
+    """How the map draws each of ``power``'s stored order ``texts`` for the open phase (read again on its
+    board, as they were when stored; ``shape`` ``none`` for one that no longer reads)."""
+    view = open_phase_board(game, phase_id)
+    lines = orders_read(
+        texts, view.board, view.position, power, modules=view.modules, module_state=view.module_state
+    )
+    by_number = {line.number: line for line in lines}
+    drawn = []
+    for number, text in enumerate(texts, start=1):
+        line = by_number.get(number)
+        order = None if line is None else line.order
+        drawn.append(
+            NOT_DRAWN if order is None else order_drawing(power, order, view.position, view.board, text)
+        )
+    return drawn

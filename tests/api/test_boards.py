@@ -39,6 +39,16 @@ def test_deluge_options_offer_army_to_fleet_conversions_the_server_accepts(playe
         "kind": "convert_to_fleet",
         "unit": "MAR",
         "coast": None,
+        "drawing": {
+            "shape": "mark",
+            "start": "MAR",
+            "end": None,
+            "via": None,
+            "label": "ConvertToFleet",
+            "dislodged": False,
+            "unit": None,
+            "words": "A→F",
+        },
     }
     answer = client_for(user_of(game, "FRANCE")).put(
         f"/api/v1/games/{game.id}/orders",

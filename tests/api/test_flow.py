@@ -89,7 +89,24 @@ def test_orders_are_validated_one_by_one_and_the_valid_ones_stored(game):
     stored = france.get(f"/api/v1/games/{game.id}/orders").json()
     assert stored == {
         "phase": "S1901M",
-        "orders": [{"text": "A PAR - BUR", "valid": True, "normalised": "A PAR - BUR", "reason": None}],
+        "orders": [
+            {
+                "text": "A PAR - BUR",
+                "valid": True,
+                "normalised": "A PAR - BUR",
+                "reason": None,
+                "drawing": {
+                    "shape": "arrow",
+                    "start": "PAR",
+                    "end": "BUR",
+                    "via": None,
+                    "label": "move",
+                    "dislodged": False,
+                    "unit": None,
+                    "words": None,
+                },
+            }
+        ],
     }
 
     good = france.put(

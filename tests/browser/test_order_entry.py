@@ -17,6 +17,8 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from playwright.sync_api import Page, expect
 
+from dipserver.engine import Build, ConvertToFleet, Disband, Move, Retreat, UnitType, Waive
+from dipserver.games.mappers import order_drawing, position_of
 from dipserver.games.models import Game, Order, Power
 from dipserver.games.services.games import game_create, game_join
 from dipserver.games.services.phases import phase_process
@@ -253,6 +255,23 @@ def test_a_destination_with_two_coasts_asks_which_and_coasts_are_clickable(brows
     assert stored(game, "FRANCE", lock) == ["F MAO - SPA/NC"]
 
 
+def test_a_typed_order_no_option_names_is_drawn_from_the_drawing_it_is_stored_with(browser, live_server):
+    """A support of an empty province is accepted but never offered: the page draws it all the same, from
+    the drawing the server answers the order with, and again from the stored orders after a reload."""
+    base, lock = live_server.url, live_server.lock
+    with lock:
+        game = started("Typed drawing", "typed")
+    page = page_for(browser, base, game, "AUSTRIA", lock)
+    page.fill("#typed-orders", "A VIE S A BOH")
+    page.click("text=Add typed orders")
+    accepted(page, "A VIE S BOH")  # as stored: no unit to name
+    expect(arrow(page, "A VIE S BOH").locator("path.order.support")).to_have_count(1)
+    expect(arrow(page, "A VIE S BOH").locator("circle.hold")).to_have_count(1)
+    page.reload()
+    expect(page.locator("body[data-loaded=true]")).to_have_count(1, timeout=TIMEOUT)
+    expect(arrow(page, "A VIE S BOH").locator("circle.hold")).to_have_count(1)
+
+
 def test_ready_names_units_without_orders_and_rejected_orders_first(browser, live_server, shoot):
     base, lock = live_server.url, live_server.lock
     with lock:
@@ -327,29 +346,36 @@ def test_an_order_after_the_phase_moved_on_or_a_failed_request_says_so(browser, 
 
 def test_every_order_kind_has_its_history_map_symbol(browser, live_server, shoot):
     """Builds, retreats, disbands and conversions happen in phases a test reaches slowly: the drawing
-    module is called on the live page's own map with options as GET .../options gives them."""
+    module is called on the live page's own map with each order's drawing as the engine gives it to
+    GET .../options and .../orders (the order's record drawn as its kind says)."""
     base, lock = live_server.url, live_server.lock
     with lock:
         game = started("Symbols", "sym")
+        position = position_of(game.current_phase.snapshot)
     page = page_for(browser, base, game, "AUSTRIA", lock)
+    orders = {
+        "A VIE B": Build("AUSTRIA", UnitType.ARMY, "VIE"),
+        "F TRI B": Build("AUSTRIA", UnitType.FLEET, "TRI"),
+        "A BUD R RUM": Retreat("BUD", "RUM"),
+        "A GAL D": Disband("GAL"),
+        "A SER becomes fleet": ConvertToFleet("SER"),
+        "A BUD - SER via convoy": Move("BUD", "SER", via_convoy=True),
+        "WAIVE": Waive("AUSTRIA"),
+    }
+    entries = [
+        {"key": str(i), "text": text, "drawing": order_drawing("AUSTRIA", order, position, None, text)}
+        for i, (text, order) in enumerate(orders.items())
+    ]
     drawn = page.evaluate(
-        """async () => {
+        """async (entries) => {
           const { drawOrders } = await import("/static/js/orders/arrows.js");
           const svg = document.querySelector("#map svg");
-          const entries = [
-            { kind: "build", location: "VIE", unit_type: "A", text: "A VIE B" },
-            { kind: "build", location: "TRI", unit_type: "F", text: "F TRI B" },
-            { kind: "retreat", unit: "BUD", dest: "RUM", text: "A BUD R RUM" },
-            { kind: "disband", unit: "GAL", text: "A GAL D" },
-            { kind: "convert_to_fleet", unit: "SER", coast: null, text: "A SER becomes fleet" },
-            { kind: "move", unit: "BUD", dest: "SER", via_convoy: true, text: "A BUD - SER via convoy" },
-            { kind: "waive", text: "WAIVE" },
-          ].map((option, i) => ({ key: String(i), option }));
           const layer = drawOrders(svg, entries, "AUSTRIA", "#c40233");
           const name = (n) => `${n.tagName}.${n.getAttribute("class")}`;
           const parts = (g) => [...g.querySelectorAll("*")].map(name);
           return [...layer.querySelectorAll(".live-order")].map((g) => [g.dataset.text, parts(g).join(" ")]);
-        }"""
+        }""",
+        entries,
     )
     shapes = dict(drawn)
     assert "circle.build" in shapes["A VIE B"] and "circle.unit" in shapes["A VIE B"]

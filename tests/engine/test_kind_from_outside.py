@@ -68,6 +68,21 @@ def test_the_kind_is_read_and_offered_from_its_own_module(scorch: ModuleType, st
     )
 
 
+def test_the_kinds_option_carries_its_own_drawing(scorch: ModuleType, standard: Variant) -> None:
+    """What the page draws the option by: the kind's ``drawing`` of the order's record, its mark."""
+    offered = legal_options(_board(standard), standard.start, "FRANCE").to_data()["units"]["PAR"]
+    assert offered[-1]["drawing"] == {
+        "shape": "mark",
+        "start": "PAR",
+        "end": None,
+        "via": None,
+        "label": "Scorch",
+        "dislodged": False,
+        "unit": None,
+        "words": "scorched",
+    }
+
+
 def test_a_standing_unit_burns_its_centre(scorch: ModuleType, standard: Variant) -> None:
     turn = play_phase(standard, standard.map_state, standard.start, {"FRANCE": ["A PAR scorches"]})
     [record] = [r for r in turn.results if r["power"] == "FRANCE"]

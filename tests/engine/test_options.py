@@ -117,9 +117,9 @@ def test_options_are_plain_data(board: Board) -> None:
     data = legal_options(board, MOVEMENT, "ENGLAND").to_data()
     assert json.loads(json.dumps(data)) == data
     hold = data["units"]["LON"][0]
-    assert hold == {"text": "A LON H", "kind": "hold", "unit": "LON"}
+    assert hold == {"text": "A LON H", "kind": "hold", "unit": "LON", "drawing": drawn("ring", start="LON")}
     convoy = next(o for o in data["units"]["NTH"] if o["kind"] == "convoy")
-    assert set(convoy) == {"text", "kind", "unit", "target", "dest"}
+    assert set(convoy) == {"text", "kind", "unit", "target", "dest", "drawing"}
     builds = legal_options(board, WINTER, "RUSSIA").to_data()["builds"]
     assert builds[0] == {
         "text": "A MOS B",
@@ -127,7 +127,24 @@ def test_options_are_plain_data(board: Board) -> None:
         "power": "RUSSIA",
         "unit_type": "A",
         "location": "MOS",
+        "drawing": drawn("unit", start="MOS", unit={"power": "RUSSIA", "type": "A", "location": "MOS"}),
     }
+
+
+def drawn(shape: str, **fields: object) -> dict[str, object]:
+    """An option's drawing as its data says it: every field there, None where the drawing has none."""
+    empty = dict.fromkeys(("start", "end", "via", "label", "unit", "words"))
+    return {"shape": shape, **empty, "dislodged": False, **fields}
+
+
+def test_each_option_carries_its_orders_drawing_as_the_history_maps_draw_its_record(board: Board) -> None:
+    units = legal_options(board, MOVEMENT, "ENGLAND").to_data()["units"]
+    move = next(o for o in units["LON"] if o["text"] == "A LON - WAL")
+    assert move["drawing"] == drawn("arrow", start="LON", end="WAL", label="move")
+    convoy = next(o for o in units["NTH"] if o["kind"] == "convoy")
+    assert convoy["drawing"] == drawn(
+        "line", start="NTH", end=convoy["dest"], via=convoy["target"], label="convoy"
+    )
 
 
 POSITIONS = [

@@ -55,6 +55,7 @@ SPECTACULAR_SETTINGS = {
     # or status) and none is named by a hash.
     "ENUM_NAME_OVERRIDES": {
         "OptionKindEnum": "dipserver.api.payloads.OPTION_KINDS",
+        "DrawingShapeEnum": "dipserver.api.payloads.DRAWING_SHAPES",
         "NotificationKindEnum": "dipserver.notices.events.NEWS_KINDS",  # also webhooks' kinds and deliveries'
         "GamePressEnum": "dipserver.api.payloads.GAME_PRESS",
         "PressMailEnum": "dipserver.accounts.models.NotificationPreferences.Press",

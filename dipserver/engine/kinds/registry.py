@@ -55,6 +55,27 @@ class Drawing:
     unit: Unit | None = None
     words: str = ""
 
+    def to_data(self) -> dict[str, Any]:
+        """JSON-ready, every field always there, ``None`` for one that is empty (a built unit as
+        ``{power, type, location}``), so that a page draws an order by its ``shape`` and knows no kind (the
+        options and orders the API serves)."""
+        unit = self.unit
+        drawn = (
+            None
+            if unit is None
+            else {"power": unit.power, "type": unit.type.value, "location": unit.location}
+        )
+        return {
+            "shape": self.shape,
+            "start": self.start or None,
+            "end": self.end or None,
+            "via": self.via or None,
+            "label": self.label or None,
+            "dislodged": self.dislodged,
+            "unit": drawn,
+            "words": self.words or None,
+        }
+
 
 NOTHING = Drawing("none")
 

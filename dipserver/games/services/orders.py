@@ -24,6 +24,7 @@ from kombu.exceptions import OperationalError as BrokerUnreachable
 from dipserver.engine import Phase as EnginePhase
 from dipserver.games.errors import GameError
 from dipserver.games.jobs import job_send
+from dipserver.games.mappers import order_drawing
 from dipserver.games.models import Game, Order, Phase, Power
 from dipserver.games.phase_boards import phase_board
 from dipserver.games.services.announcements import PUBLISH_WINDOW, REQUEUE_AFTER
@@ -83,6 +84,9 @@ class Submission:
     version: OrdersVersion
     accepted: list[str] = field(default_factory=list)  # normalised, as stored
     rejected: list[Rejection] = field(default_factory=list)
+    drawings: list[dict[str, Any]] = field(
+        default_factory=list
+    )  # the accepted orders' (mappers.order_drawing)
 
     @property
     def ok(self) -> bool:
@@ -126,13 +130,19 @@ def orders_submit(
         text, view.board, view.position, seat.name, modules=view.modules, module_state=view.module_state
     )
     accepted = [line.stored for line in lines if line.order is not None]
+    drawings = [
+        order_drawing(seat.name, line.order, view.position, view.board, line.stored)
+        for line in lines
+        if line.order is not None
+    ]
     rejected = [Rejection(line.number, line.text, line.error) for line in lines if line.error is not None]
     _orders_replace(current, seat, accepted)
     if seat.status == Power.Status.CIVIL_DISORDER:
         # Back at the table: the seat is no longer on offer.
         seat.status, seat.missed_phases, seat.seat_open = Power.Status.ACTIVE, 0, False
         seat.save(update_fields=["status", "missed_phases", "seat_open"])
-    return Submission(current.name, OrdersVersion(current.id, seat.orders_version), accepted, rejected)
+    version = OrdersVersion(current.id, seat.orders_version)
+    return Submission(current.name, version, accepted, rejected, drawings)
 
 
 def orders_version_of(*, phase_id: int, power_id: int) -> OrdersVersion:

@@ -60,9 +60,13 @@ export function drawMine() {
     svg.querySelector("#live-orders")?.remove();
     return;
   }
+  // each order's own drawing, as the server gave it (an order given by a click: its option's, at once)
   const entries = state.orders
     .filter((o) => o.valid !== false && !o.shadowed)
-    .map((o) => ({ key: o.key, option: state.byText.get(o.text.toUpperCase()) || null }));
+    .map((o) => {
+      const option = state.byText.get(o.text.toUpperCase());
+      return { key: o.key, text: option?.text || o.text, drawing: o.drawing || option?.drawing || null };
+    });
   drawOrders(svg, entries, config.power, colours[config.power] || "#777777");
   highlightOrder(svg, state.highlighted ?? null);
 }

@@ -12,8 +12,8 @@ import { $, API, guarded, notice, optionOf, page, phaseOpen, state } from "./pag
 
 export async function loadOrders() {
   const { body } = await call(`${API}/orders`, { accept: [409] });
-  const texts = body && body.orders ? body.orders.map((o) => o.text) : [];
-  state.orders = texts.map((text) => ({ key: keyOf(text), text, valid: true, reason: "" }));
+  const rows = body && body.orders ? body.orders : [];
+  state.orders = rows.map(({ text, drawing }) => ({ key: keyOf(text), text, valid: true, reason: "", drawing: drawing || null }));
   remember(state.orders);
   renderOrderList();
 }
@@ -76,8 +76,9 @@ export function keyOfOption(option) {
 export async function chooseOption(option) {
   const key = keyOfOption(option);
   const before = state.orders.map((o) => ({ ...o }));
-  if (option.kind === "waive") state.orders.push({ key: `${key}:${state.orders.length}`, text: option.text });
-  else state.orders = state.orders.filter((o) => o.key !== key).concat([{ key, text: option.text }]);
+  const given = { text: option.text, drawing: option.drawing || null }; // drawn at once, as the option says
+  if (option.kind === "waive") state.orders.push({ key: `${key}:${state.orders.length}`, ...given });
+  else state.orders = state.orders.filter((o) => o.key !== key).concat([{ key, ...given }]);
   state.selected = null;
   state.selection = null;
   $("unit-options").replaceChildren();
@@ -139,6 +140,7 @@ export async function saveOrders({ retrying = false } = {}) {
     order.text = result?.valid ? result.normalised || order.text : order.text;
     order.valid = result ? result.valid : true;
     order.reason = result ? result.reason : "";
+    if (result) order.drawing = result.valid ? result.drawing || order.drawing || null : null;
   });
   remember(sent.filter((order) => order.valid !== false));
   renderOrderList();

@@ -1,8 +1,11 @@
 // My orders drawn on the live map as I give them, with the history maps' own visual language
-// (dipserver/render/orders.py): a curved arrow in my colour for a move or retreat, a dashed line for a
-// support or convoy aimed at the middle of the move it helps, a ring for a hold or a support to hold, a
-// dashed ring round a build, a cross for a disband, a dashed square with "A→F" for a conversion.
-// The SVG's own stylesheet already styles these classes; the server's province paths carry data-anchor.
+// (dipserver/render/orders.py), from each order's drawing as the server gives it (the order kind's own
+// drawing data, on every option and stored order): an "arrow" in my colour for a move or retreat, a dashed
+// "line" aimed at the middle of the move it helps for a support or convoy, a "ring" for a hold (a
+// "hold_line" ends in one: a support to hold), the "unit" built ringed, a "cross" for a disband, a dashed
+// square with the "mark"'s words for a conversion. No order kind is named here: a new kind is drawn as
+// its drawing says. The SVG's own stylesheet already styles these classes; the server's province paths
+// carry data-anchor.
 
 const NS = "http://www.w3.org/2000/svg";
 const LAYER = "live-orders";
@@ -79,11 +82,11 @@ function midpoint(start, end, bend = 0.12) {
   return [(x0 + x1) / 2 + (uy * length * bend) / 2, (y0 + y1) / 2 - (ux * length * bend) / 2];
 }
 
-function arrow(pen, start, end, kind, { bend = 0.12, head = true } = {}) {
+function arrow(pen, start, end, label, { bend = 0.12, head = true } = {}) {
   const d = curve(start, end, bend);
   const out = [];
-  if (pen.pale) out.push(svgEl("path", { class: `casing${kind === "move" ? "" : ` casing-${kind}`}`, d }));
-  out.push(svgEl("path", { class: `order ${kind}`, stroke: pen.colour, d, "marker-end": head ? pen.marker : null }));
+  if (pen.pale) out.push(svgEl("path", { class: `casing${label === "move" ? "" : ` casing-${label}`}`, d }));
+  out.push(svgEl("path", { class: `order ${label}`, stroke: pen.colour, d, "marker-end": head ? pen.marker : null }));
   return out;
 }
 
@@ -110,75 +113,71 @@ function builtUnit(pen, [x, y], type) {
   return [group];
 }
 
-const MARKS = { convert_to_fleet: "A→F", convert_to_army: "F→A", stay_fleet: "stay F" };
-
-function conversionMark(pen, [x, y], kind, coast) {
-  const group = svgEl("g", { class: `conversion-mark ${kind}` });
+function mark(pen, [x, y], drawing) {
+  const group = svgEl("g", { class: `conversion-mark ${drawing.label || ""}`.trim() });
   group.append(svgEl("rect", { class: "conversion", stroke: pen.colour, x: n(x - 14), y: n(y - 13), width: 28, height: 26, rx: 4 }));
   const text = svgEl("text", { class: "conversion-text", x: n(x), y: n(y - 19) });
-  text.textContent = MARKS[kind] + (coast ? ` ${coast}` : "");
+  text.textContent = drawing.words || "";
   group.append(text);
   return [group];
 }
 
-// The SVG elements for one order (an option from GET .../options), or [] when it draws nothing.
-function shapes(svg, pen, option, moves) {
-  const at = (location) => unitPoint(svg, location, option.kind === "retreat" || option.kind === "disband");
-  switch (option.kind) {
-    case "move":
-    case "retreat":
-      return arrow(pen, at(option.unit), anchorOf(svg, option.dest), option.kind);
-    case "embark": // the A/F rules: an army boarding its fleet, an A/F landing its army
-      return arrow(pen, at(option.unit), unitPoint(svg, option.fleet), option.kind);
-    case "disembark":
-      return arrow(pen, at(option.unit), anchorOf(svg, option.dest), option.kind);
-    case "hold":
-      return [ring(pen, at(option.unit), "hold", 13)];
-    case "support_hold": {
-      const end = unitPoint(svg, option.target);
-      return [...arrow(pen, at(option.unit), end, "support", { bend: 0, head: false }), ring(pen, end, "hold", 13)];
+// The SVG elements for one order's drawing ({shape, start, end, via, label, dislodged, unit, words}, as
+// GET .../options and .../orders give it), or [] when it draws nothing. `moves`: where my units move.
+function shapes(svg, pen, drawing, moves) {
+  const { shape, start, end, via, label } = drawing;
+  const at = (location) => unitPoint(svg, location, drawing.dislodged);
+  switch (shape) {
+    case "arrow":
+      return arrow(pen, at(start), anchorOf(svg, end), label || "move");
+    case "hold_line": {
+      const target = unitPoint(svg, via);
+      return [...arrow(pen, at(start), target, label || "support", { bend: 0, head: false }), ring(pen, target, "hold", 13)];
     }
-    case "support_move":
-    case "convoy": {
-      const from = unitPoint(svg, option.target);
-      const to = anchorOf(svg, moves.get(provinceOf(option.target)) || option.dest);
-      const kind = option.kind === "convoy" ? "convoy" : "support";
-      return arrow(pen, at(option.unit), midpoint(from, to), kind, { bend: 0 });
+    case "line": {
+      const from = unitPoint(svg, via);
+      const to = anchorOf(svg, moves.get(provinceOf(via)) || end || via);
+      return arrow(pen, at(start), midpoint(from, to), label || "support", { bend: 0 });
     }
-    case "build":
-      return builtUnit(pen, anchorOf(svg, option.location), option.unit_type);
-    case "disband":
-      return [cross(at(option.unit))];
-    case "convert_to_army":
-    case "convert_to_fleet":
-    case "stay_fleet":
-      return conversionMark(pen, at(option.unit), option.kind, option.coast);
+    case "ring":
+      return [ring(pen, at(start), "hold", 13)];
+    case "unit":
+      return drawing.unit ? builtUnit(pen, anchorOf(svg, start), drawing.unit.type) : [];
+    case "cross":
+      return [cross(at(start))];
+    case "mark":
+      return mark(pen, at(start), drawing);
     default:
-      return []; // waives and module orders are lines in the list only
+      return []; // "none": waives and module orders are lines in the list only
   }
 }
 
-// Draws `entries` ([{key, option}], option null for an order the page cannot read) on the map's SVG,
-// replacing what was drawn before. Each order is one <g class="live-order" data-key=...>.
+const HELPING = new Set(["line", "hold_line"]); // a unit's help to another: drawn under the moves
+
+// Draws `entries` ([{key, text, drawing}], drawing null for an order the page cannot draw) on the map's
+// SVG, replacing what was drawn before. Each order is one <g class="live-order" data-key=...>.
 export function drawOrders(svg, entries, power, colour) {
   svg.querySelector(`#${LAYER}`)?.remove();
   const layer = svgEl("g", { id: LAYER, "aria-hidden": "true" });
   const pen = { colour, pale: luminance(colour) > 0.6, marker: marker(svg, power, colour) };
+  const drawn = entries.filter((e) => e.drawing && e.drawing.shape !== "none");
+  // a support or convoy points at the move it helps: where each of my movers actually goes
   const moves = new Map(
-    entries.filter((e) => e.option?.kind === "move").map((e) => [provinceOf(e.option.unit), e.option.dest]),
+    drawn
+      .filter(({ drawing: d }) => d.shape === "arrow" && !d.dislodged && d.start && d.end)
+      .map(({ drawing: d }) => [provinceOf(d.start), d.end]),
   );
   // supports and convoys first, so the move arrows lie over them, as on the history maps
-  const ordered = [...entries].sort((a, b) => rank(a) - rank(b));
+  const ordered = [...drawn].sort((a, b) => HELPING.has(b.drawing.shape) - HELPING.has(a.drawing.shape));
   for (const entry of ordered) {
-    if (!entry.option) continue;
     let parts;
     try {
-      parts = shapes(svg, pen, entry.option, moves);
+      parts = shapes(svg, pen, entry.drawing, moves);
     } catch {
       parts = []; // a location the drawing does not know: the order still stands in the list
     }
     if (!parts.length) continue;
-    const group = svgEl("g", { class: `live-order kind-${entry.option.kind}`, "data-key": entry.key, "data-text": entry.option.text });
+    const group = svgEl("g", { class: `live-order shape-${entry.drawing.shape}`, "data-key": entry.key, "data-text": entry.text });
     group.append(...parts);
     layer.append(group);
   }
@@ -186,11 +185,6 @@ export function drawOrders(svg, entries, power, colour) {
   if (units) units.before(layer);
   else svg.append(layer);
   return layer;
-}
-
-function rank(entry) {
-  const kind = entry.option?.kind;
-  return kind === "support_hold" || kind === "support_move" || kind === "convoy" ? 0 : 1;
 }
 
 // Marks the arrow of the order with `key` (or none) as highlighted.

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from dipserver.engine.board import Board
+from dipserver.engine.kinds.registry import NOTHING
 from dipserver.engine.modules import Modules, ModuleState
 from dipserver.engine.modules.blizzard import BlizzardOptions, SnowStorm
 from dipserver.engine.modules.dice import Dice
@@ -218,7 +219,13 @@ def test_options_offer_depots_for_supplied_units_off_the_centres(board: Board) -
     found = legal_options(board, pos, "FRANCE", modules=SUPPLY)
     assert [o.text for o in found.module_orders] == ["establish depot BUR"]
     assert found.to_data()["module_orders"] == [
-        {"text": "establish depot BUR", "kind": "establish_depot", "power": "FRANCE", "province": "BUR"}
+        {
+            "text": "establish depot BUR",
+            "kind": "establish_depot",
+            "power": "FRANCE",
+            "province": "BUR",
+            "drawing": NOTHING.to_data(),  # a line in the order list only
+        }
     ]
 
 
