@@ -21,6 +21,7 @@ import { loadChannels, loadPress, sendPress } from "./press.js";
 import { attachMap, mapOf, zoomToTap, zoomTouch } from "./mapview.js";
 import { showDeadline } from "./time.js";
 import { phaseTitle } from "./words.js";
+import "./sandbox_open.js"; // the "Open in a sandbox" form
 
 const POLL_MS = 4000;
 

@@ -114,7 +114,7 @@ def test_options_and_a_chosen_secret_are_kept(owner):
         owner=owner, slug="standard", secret="my secret", options={"supply_lines": True}
     )
     assert sandbox.secret == "my secret"
-    assert sandbox.options["supply_lines"]["range"] == 3
+    assert sandbox.options["supply_lines"]["range"] == 4  # the module's default (Frederick's numbers)
     assert "modules" in sandbox.steps.get().snapshot
 
 
