@@ -32,6 +32,7 @@ from dipserver.games.variants import (
     game_modules,
     game_timeline,
     game_variant,
+    geometry_of,
     options_checked,
     source_of,
     studio_files_pinned,
@@ -158,6 +159,8 @@ def sandbox_from_game(
     board = dict(game.board)
     if game.board:  # a generated board is rebuilt from its deal, whatever the sandbox's own secret
         board.setdefault("seed", game.board.get("seed") or game.secret)
+    if game.studio_version_id is not None:  # a studio version's drawing, frozen as a draft's is
+        board["geometry"] = geometry_of(game)
     sandbox = Sandbox(
         owner=owner,
         title=_title(title, f"{game.name}, {phase.name}"),

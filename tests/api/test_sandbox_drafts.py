@@ -8,7 +8,7 @@ import pytest
 from dipserver.games.models import VariantArchive
 from dipserver.studio import services as studio
 from tests.api.conftest import client_for
-from tests.factories import GameMasterFactory
+from tests.factories import GameFactory, GameMasterFactory, UserFactory
 from tests.studio.conftest import small_draft
 
 BASE = "/api/v1/sandboxes"
@@ -90,3 +90,12 @@ def test_a_draft_with_problems_is_refused_with_each_problem(api, draft):
 def test_a_draft_saved_since_the_revision_seen_is_refused(api, draft):
     answer = api.post(BASE, {"draft": draft.id, "revision": draft.revision - 1}, format="json")
     assert answer.status_code == 409 and answer.json()["error"]["code"] == "stale_revision"
+
+
+def test_a_sandbox_of_a_studio_versions_game_keeps_the_versions_drawing(api, gm, draft):
+    version = studio.version_publish(user=gm, draft_id=draft.id, revision=draft.revision)
+    players = [UserFactory(username=f"p{i}") for i in range(2)]
+    game = GameFactory(name="Small game", variant="", studio_version=version.id, players=players)
+    answer = api.post(BASE, {"game": game.id}, format="json")
+    assert answer.status_code == 201, answer.json()
+    assert api.get(f"{BASE}/{answer.json()['id']}/steps/0/map.svg").status_code == 200
