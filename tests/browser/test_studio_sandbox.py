@@ -3,6 +3,7 @@ the editor opens the draft as saved, on the sandbox page, its map drawn from the
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -34,3 +35,17 @@ def test_try_in_a_sandbox_opens_the_draft_with_its_map(browser, live_server, scr
     with live_server.lock:
         sandbox = Sandbox.objects.get(owner=gm)
     assert sandbox.source == Sandbox.Source.DRAFT and sandbox.origin["draft"] == draft.id
+
+
+def test_an_edit_not_yet_saved_is_saved_before_the_sandbox_opens(browser, live_server):
+    with live_server.lock:
+        gm = GameMasterFactory(username="try-edit")
+        draft = small_draft(gm, "try-edit")
+    page = open_page(browser, live_server.url, f"/studio/drafts/{draft.id}/", gm, live_server.lock)
+    expect(page.locator("#check-summary")).to_have_text("No problems: ready to publish.", timeout=TIMEOUT)
+    tables = json.loads(page.locator("#tables").input_value())
+    tables["variant"]["powers"]["RED"]["name"] = "Scarlet"
+    page.locator("#tables").fill(json.dumps(tables))
+    page.get_by_role("button", name="Try in a sandbox").click()  # at once: the save is still waiting
+    expect(page.locator("body[data-loaded=true]")).to_have_count(1, timeout=TIMEOUT)
+    expect(page.locator("#power-select option[value=RED]")).to_have_text("Scarlet")
