@@ -1,4 +1,5 @@
-"""Sandboxes: a player's private board for trying positions, from a variant's start or a game's phase.
+"""Sandboxes: a player's private board for trying positions, from a variant's start, a game's phase or a
+studio draft.
 
 A sandbox is its owner's. Anyone else sees it only with its share token (``?token=`` or the
 ``X-Share-Token`` header), read-only; without it, it does not exist (404). Every request is rate-limited
@@ -31,6 +32,8 @@ from dipserver.sandbox.selectors import powers_of, sandbox_seen, sandboxes_of, s
 TOKEN = OpenApiParameter(
     "token", str, required=False, description="The share token of a sandbox shared with you (read-only)."
 )
+# What a sandbox's summary tells of where it came from.
+ORIGIN_KEYS = ("game", "phase", "name", "game_name", "draft", "slug", "revision")
 
 
 def sandbox_visible(request: Request, sandbox_id: int) -> tuple[Sandbox, bool]:
@@ -60,7 +63,7 @@ def summary(sandbox: Sandbox, mine: bool) -> dict[str, Any]:
         "title": sandbox.title,
         "variant": sandbox.variant,
         "source": sandbox.source,
-        "origin": {k: v for k, v in sandbox.origin.items() if k in ("game", "phase", "name", "game_name")},
+        "origin": {k: v for k, v in sandbox.origin.items() if k in ORIGIN_KEYS},
         "options": sandbox.options,
         "yours": mine,
         "shared": bool(sandbox.share_token),
@@ -81,8 +84,10 @@ class _SummarySerializer(serializers.Serializer[Any]):
     title = serializers.CharField()
     variant = serializers.CharField()
     # A field named as a Field attribute (source, parent) is plain data to DRF; only the stubs object.
-    source = serializers.CharField(help_text="variant, game or copy")  # type: ignore[assignment]
-    origin = serializers.DictField(help_text="A game's sandbox: game, phase (index), name, game_name.")
+    source = serializers.CharField(help_text="variant, game, draft or copy")  # type: ignore[assignment]
+    origin = serializers.DictField(
+        help_text="A game's sandbox: game, phase (index), name, game_name; a draft's: draft, slug, revision."
+    )
     options = serializers.DictField()
     yours = serializers.BooleanField()
     shared = serializers.BooleanField()
@@ -122,8 +127,10 @@ def detail(sandbox: Sandbox, mine: bool) -> dict[str, Any]:
 class SandboxListApi(APIView):
     """``GET`` my sandboxes, most recently used first; ``POST`` opens a new one: from a variant's start
     (``variant``, with a game's ``options``, a ``secret`` for random draws, ``powers``/``seed`` for a
-    generated board) or from a game's phase (``game``, ``phase`` index, the current one by default: as you
-    see it, with your own orders only while it is open)."""
+    generated board), from a game's phase (``game``, ``phase`` index, the current one by default: as you
+    see it, with your own orders only while it is open) or from the start of your own studio ``draft`` (it
+    must check clean; ``revision``: the one you see), played with the draft's files and drawing as they are
+    now."""
 
     permission_classes = [IsAuthenticated]
     throttle_classes = [SandboxThrottle, WriteThrottle]
@@ -138,6 +145,10 @@ class SandboxListApi(APIView):
         seed = serializers.CharField(required=False, max_length=100, trim_whitespace=False)
         game = serializers.IntegerField(required=False, min_value=1)
         phase = serializers.IntegerField(required=False, min_value=0, allow_null=True)
+        draft = serializers.IntegerField(required=False, min_value=1)
+        revision = serializers.IntegerField(
+            required=False, min_value=1, help_text="The draft's revision you see: refused if saved since."
+        )
 
     @extend_schema(responses={200: _SummarySerializer(many=True)})
     def get(self, request: Request) -> Response:
@@ -153,11 +164,17 @@ class SandboxListApi(APIView):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         given = data.validated_data
-        if ("variant" in given) == (
-            "game" in given
-        ):  # a well-formed body, but nothing (or two) to start from
-            raise SandboxError("Give either a variant or a game to start from", code="refused")
-        if "game" in given:
+        if sum(key in given for key in ("variant", "game", "draft")) != 1:  # nothing (or two) to start from
+            raise SandboxError("Give one of a variant, a game or a draft to start from", code="refused")
+        if "draft" in given:
+            sandbox = services.sandbox_from_draft(
+                owner=request.user,
+                draft_id=given["draft"],
+                revision=given.get("revision"),
+                secret=given.get("secret") or None,
+                title=given.get("title", ""),
+            )
+        elif "game" in given:
             sandbox = services.sandbox_from_game(
                 owner=request.user,
                 game_id=given["game"],

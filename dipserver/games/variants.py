@@ -90,12 +90,17 @@ def studio_version_published(version_id: int) -> VariantVersion:
 
 
 def _studio_pinned(version: VariantVersion) -> Variant:
-    variant = _checked(version.slug, lambda: load_variant_from_sources(version.slug, version.files))
-    if variant.version != version.version:
-        raise GameError(f"Studio variant {version} cannot be rebuilt from its files")
-    VariantArchive.objects.get_or_create(
-        version=variant.version, defaults={"slug": version.slug, "files": version.files}
-    )
+    return studio_files_pinned(version.slug, version.files, version.version, str(version))
+
+
+def studio_files_pinned(slug: str, files: dict[str, str], version: str, called: str) -> Variant:
+    """The variant studio files build (a published version's, or a checked draft's for a sandbox),
+    archived as a ``VariantArchive`` so whatever pins ``version`` plays these files for good; ``called``
+    names them in the refusal when they do not rebuild to ``version``."""
+    variant = _checked(slug, lambda: load_variant_from_sources(slug, files))
+    if variant.version != version:
+        raise GameError(f"Studio variant {called} cannot be rebuilt from its files")
+    VariantArchive.objects.get_or_create(version=variant.version, defaults={"slug": slug, "files": files})
     return variant
 
 
@@ -233,10 +238,14 @@ def _checked(slug: str, load: Callable[[], _T]) -> _T:
 
 
 def geometry_of(game: Game) -> dict[str, Any] | None:
-    """The drawing of a generated board (Ice Lords) or of a studio version drawn from an SVG map; ``None``
-    for a variant drawn from its (or its base's) files."""
+    """The drawing of a generated board (Ice Lords), of a studio version drawn from an SVG map, or the one
+    pinned in ``board["geometry"]`` (a sandbox of a studio draft keeps the draft's drawing there, frozen);
+    ``None`` for a variant drawn from its (or its base's) files."""
     if game.studio_version_id is not None:
         return _studio_geometry(game.studio_version_id)
+    pinned: dict[str, Any] | None = game.board.get("geometry")
+    if pinned is not None:
+        return pinned
     source = source_of(game.variant)
     if not source.generated:
         return None

@@ -23,6 +23,7 @@ class Sandbox(models.Model):
         VARIANT = "variant", "A variant's start"
         GAME = "game", "A game's phase"
         COPY = "copy", "A copy of a sandbox"
+        DRAFT = "draft", "A studio draft's start"
 
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="sandboxes")
     title = models.CharField(max_length=100)
@@ -33,7 +34,8 @@ class Sandbox(models.Model):
     secret = models.CharField(max_length=64, help_text="The sandbox's own: never a running game's.")
     end_year = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Ends with no winner.")
     source = models.CharField(max_length=10, choices=Source.choices, default=Source.VARIANT)
-    # Where it came from, in words and ids: {"game": 12, "phase": 3, "name": "F1902M"} for a game's phase.
+    # Where it came from, in words and ids: {"game": 12, "phase": 3, "name": "F1902M"} for a game's phase,
+    # {"draft": 4, "slug": "isles", "revision": 9} for a studio draft (its drawing is pinned in board).
     origin = models.JSONField(default=dict, blank=True)
     share_token = models.CharField(max_length=64, blank=True, default="", help_text="Empty: not shared.")
     created_at = models.DateTimeField(auto_now_add=True)

@@ -1,5 +1,6 @@
-"""Writing sandboxes: opening one (from a variant's start or a game's phase), giving orders, playing a
-step, branching, editing the position, sharing, copying, deleting, and the clean-up of idle ones.
+"""Writing sandboxes: opening one (from a variant's start, a studio draft or a game's phase), giving
+orders, playing a step, branching, editing the position, sharing, copying, deleting, and the clean-up of
+idle ones.
 
 Every phase is played by the game server's own adapter (``dipserver.games.turn.turn_play``, the engine's
 ``play_phase``) on the step's snapshot, and orders are read by the engine's reader as a game's are: the
@@ -22,7 +23,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from dipserver.engine import ModuleState, new_secret, open_modules
+from dipserver.engine import ModuleState, Variant, new_secret, open_modules
 from dipserver.games.mappers import board_of, modules_json, position_of, snapshot_from
 from dipserver.games.models import Game, Order, Phase
 from dipserver.games.services.games import end_year_checked
@@ -31,14 +32,19 @@ from dipserver.games.variants import (
     game_modules,
     game_timeline,
     game_variant,
+    geometry_of,
     options_checked,
     source_of,
+    studio_files_pinned,
     variant_pinned,
 )
 from dipserver.sandbox.errors import SandboxError
 from dipserver.sandbox.models import Sandbox, Step
 from dipserver.sandbox.positions import owners_set, unit_checked
 from dipserver.sandbox.standin import standin_game
+from dipserver.studio.errors import StudioError
+from dipserver.studio.selectors import draft_of
+from dipserver.studio.services import draft_clean
 
 MAX_SANDBOXES = 200  # per owner: a sandbox is cheap, but not free
 MAX_STEPS = 1000  # per sandbox
@@ -80,13 +86,50 @@ def sandbox_from_variant(
         source=Sandbox.Source.VARIANT,
         used_at=timezone.now(),
     )
+    return _opened_at_start(sandbox, variant, {**source_of(slug).default_options, **(options or {})})
+
+
+def sandbox_from_draft(
+    *, owner: Any, draft_id: int, revision: int | None = None, secret: str | None = None, title: str = ""
+) -> Sandbox:
+    """A sandbox at the start of ``owner``'s studio draft as it is saved (at ``revision`` when given: the
+    one the editor shows). The draft must check clean, as publishing requires; its files are archived as a
+    studio version's are and pinned, and its drawing is pinned in ``board["geometry"]``, so later edits of
+    the draft never change the sandbox. Another's draft is as missing as one that does not exist."""
+    _room_for_one_more(owner)
+    draft = draft_of(owner, draft_id)
+    if revision is not None and draft.revision != revision:
+        raise StudioError(
+            f"The draft was saved since (revision {draft.revision}, not {revision}): load it again",
+            code="stale_revision",
+        )
+    report = draft_clean(draft, "trying it in a sandbox")
+    secret = _secret_checked(secret)
+    variant = studio_files_pinned(draft.slug, report.files, report.version or "", f"draft {draft.slug}")
+    sandbox = Sandbox(
+        owner=owner,
+        title=_title(title, f"{variant.name} (draft, revision {draft.revision})"),
+        variant=variant.slug,
+        variant_version=variant.version,
+        board={} if draft.geometry is None else {"geometry": draft.geometry},
+        secret=secret,
+        source=Sandbox.Source.DRAFT,
+        origin={"draft": draft.id, "slug": draft.slug, "revision": draft.revision},
+        used_at=timezone.now(),
+    )
+    return _opened_at_start(sandbox, variant, dict(source_of(draft.slug).default_options))
+
+
+def _opened_at_start(sandbox: Sandbox, variant: Variant, options: dict[str, Any]) -> Sandbox:
+    """Save ``sandbox`` with its first step at the variant's start, its ``options`` checked as a new
+    game's are (rule modules opened on the start)."""
     _, timeline = game_timeline(standin_game(sandbox))
-    sandbox.options = options_checked(timeline, {**source_of(slug).default_options, **(options or {})})
+    sandbox.options = options_checked(timeline, options)
     sandbox.end_year = end_year_checked(variant, None)
     snapshot = snapshot_from(variant.map_state, variant.start)
     modules = game_modules(standin_game(sandbox))
     if modules.any:
-        opened = open_modules(variant, variant.map_state, variant.start, modules, secret=secret)
+        opened = open_modules(variant, variant.map_state, variant.start, modules, secret=sandbox.secret)
         snapshot["modules"] = modules_json(opened)
     with transaction.atomic():
         sandbox.save()
@@ -116,6 +159,8 @@ def sandbox_from_game(
     board = dict(game.board)
     if game.board:  # a generated board is rebuilt from its deal, whatever the sandbox's own secret
         board.setdefault("seed", game.board.get("seed") or game.secret)
+    if game.studio_version_id is not None:  # a studio version's drawing, frozen as a draft's is
+        board["geometry"] = geometry_of(game)
     sandbox = Sandbox(
         owner=owner,
         title=_title(title, f"{game.name}, {phase.name}"),

@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from dipserver.engine import VariantError, load_variant, variant_slugs
 from dipserver.studio.borders import imported
+from dipserver.studio.checking import Report
 from dipserver.studio.drawing import sanitised
 from dipserver.studio.errors import StudioError
 from dipserver.studio.models import Draft, VariantVersion
@@ -123,13 +124,7 @@ def version_publish(*, user: Any, draft_id: int, revision: int) -> VariantVersio
     by a game master, and only under a slug no installed variant and no other author has."""
     _master_required(user)
     draft = draft_of(user, draft_id)
-    report = draft_report(draft)  # outside the transaction: checking walks the whole timeline
-    if not report.ok:
-        raise StudioError(
-            f"The draft has {len(report.problems)} problem(s); fix them before publishing",
-            code="check_failed",
-            problems=tuple(p.as_data() for p in report.problems),
-        )
+    report = draft_clean(draft, "publishing")  # outside the transaction: checking walks the timeline
     with transaction.atomic():
         draft = _draft_locked(user, draft_id, revision)
         earlier = list(VariantVersion.objects.select_for_update().filter(slug=draft.slug).order_by("-number"))
@@ -157,6 +152,19 @@ def version_publish(*, user: Any, draft_id: int, revision: int) -> VariantVersio
             raise StudioError(
                 "Another version was published at the same time; try again", code="conflict"
             ) from None
+
+
+def draft_clean(draft: Draft, doing: str) -> Report:
+    """The draft's check when it finds no problem; ``check_failed`` with each problem otherwise (before
+    ``doing`` anything with it: publishing it, trying it in a sandbox)."""
+    report = draft_report(draft)
+    if not report.ok or report.version is None:
+        raise StudioError(
+            f"The draft has {len(report.problems)} problem(s); fix them before {doing}",
+            code="check_failed",
+            problems=tuple(p.as_data() for p in report.problems),
+        )
+    return report
 
 
 def version_unpublish(*, user: Any, version_id: int) -> VariantVersion:

@@ -156,7 +156,9 @@ function changed({ fromText = false } = {}) {
   state.timer = setTimeout(save, 700);
 }
 
+// Whether the edits were saved.
 async function save() {
+  state.timer = null;
   try {
     const { body } = await call(draftUrl, { method: "PUT", json: { tables: state.tables, revision: state.draft.revision } });
     state.draft = body;
@@ -164,10 +166,12 @@ async function save() {
     $("save-state").textContent = `saved (revision ${body.revision})`;
     notice("");
     await check();
+    return true;
   } catch (error) {
     const stale = error instanceof ApiError && error.status === 409;
     $("save-state").textContent = "not saved";
     notice(stale ? `${error.message} Your edits are kept in this browser until you reload.` : error.message);
+    return false;
   }
 }
 
@@ -252,6 +256,21 @@ async function publish() {
   }
 }
 
+// The draft as saved (an edit still waiting for its save is saved first) opened in a sandbox of its own.
+async function trySandbox() {
+  if (state.timer) {
+    clearTimeout(state.timer);
+    if (!(await save())) return;
+  }
+  try {
+    const { body } = await call("/api/v1/sandboxes", { method: "POST", json: { draft: config.draft, revision: state.draft.revision } });
+    window.location.assign(body.page_url);
+  } catch (error) {
+    const problems = error.body?.error?.problems ?? [];
+    $("publish-result").textContent = problems.length ? `${error.message}: ${problems.map((p) => p.message).join("; ")}` : error.message;
+  }
+}
+
 const timeline = new TimelineEditor({ tables: () => state.tables, changed, redraw: () => drawMap() });
 const preview = new Preview(() => drawMap());
 
@@ -267,4 +286,5 @@ $("tables").addEventListener("input", () => {
 for (const id of ["province-name", "province-terrain", "province-sc", "province-home"]) $(id).addEventListener("change", provinceEdited);
 $("svg-form").addEventListener("submit", importSvg);
 $("publish").addEventListener("click", publish);
+$("try-sandbox").addEventListener("click", trySandbox);
 load().catch((error) => notice(error.message));

@@ -125,7 +125,7 @@ def test_the_timeline_says_what_the_map_does_and_what_it_does_to_a_power(api):
 def test_a_start_with_nothing_to_start_from_is_refused_saying_so(api):
     answer = api.post(BASE, {"title": "nothing"}, format="json")
     assert answer.status_code == 422
-    assert "variant or a game" in answer.json()["error"]["message"]
+    assert "a variant, a game or a draft" in answer.json()["error"]["message"]
 
 
 def test_an_unknown_variant_is_refused_with_its_reason(api):
