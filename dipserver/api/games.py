@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any, cast
 
 from django.db.models import Count, Q
@@ -21,7 +22,7 @@ from dipserver.api.payloads import game_status, phase_status, power_status, pres
 from dipserver.api.permissions import Viewer, game_or_404, power_required, seat_required, viewer_of
 from dipserver.api.throttling import WriteThrottle
 from dipserver.games import selectors
-from dipserver.games.models import Game, Order, Phase, Power
+from dipserver.games.models import Game, Phase, Power
 from dipserver.games.services import games as game_services
 from dipserver.games.services.mutes import game_mute
 from dipserver.games.services.powers import power_vacation_take
@@ -242,28 +243,41 @@ class GamesApi(APIView):
         return Response(game_detail_data(game.id, viewer_of(request, game)), status=status.HTTP_201_CREATED)
 
 
-def game_detail_data(game_id: int, viewer: Viewer) -> dict[str, Any]:
-    view = selectors.game_get(game_id=game_id)
+# The game's settings as the detail answer gives them: the model's fields of the same names.
+_SETTINGS = (
+    "press",
+    "options",
+    "phase_minutes",
+    "deadline_zone",
+    "grace_minutes",
+    "vacation_days",
+    "missed_limit",
+    "min_reliability",
+    "min_rating",
+    "rated",
+    "replacement_approval",
+    "bots_fill_seats",
+    "bots_play_disorder",
+    "replacement_grace_minutes",
+    "end_year",
+    "commitment",
+)
+
+
+def _power_rows(view: selectors.GameView, viewer: Viewer) -> list[dict[str, Any]]:
+    """Each seat's public line: who plays it (when the viewer may see), its counts, whether it has ordered."""
     game = view.game
     snapshot = view.phase.snapshot if view.phase else {"units": [], "owners": {}}
-    centres: dict[str, int] = {}
-    for owner in snapshot["owners"].values():
-        centres[owner] = centres.get(owner, 0) + 1
-    units: dict[str, int] = {}
-    for unit in snapshot["units"]:
-        units[unit["power"]] = units.get(unit["power"], 0) + 1
+    centres = Counter(snapshot["owners"].values())
+    units = Counter(unit["power"] for unit in snapshot["units"])
     players = viewer.sees_players(game)
     seat = viewer.seat
     # Whether each power has orders to give and has given some, never which: the orders stay secret.
-    is_open = view.phase is not None and view.phase.status == Phase.Status.OPEN
+    open_phase = view.phase if view.phase is not None and view.phase.status == Phase.Status.OPEN else None
     # The same powers as ``waiting``: with the variant, Winter conversions (Wall of Ice rule 4) count too.
-    acting = powers_to_act(snapshot, game_variant(game)) if is_open else set()
-    ordered = (
-        set(Order.objects.filter(phase=view.phase).values_list("power_id", flat=True).distinct())
-        if is_open
-        else set()
-    )
-    powers = [
+    acting = powers_to_act(snapshot, game_variant(game)) if open_phase else set()
+    ordered = selectors.seats_with_orders(phase=open_phase) if open_phase else set()
+    return [
         {
             "seat": p.id,
             "power": p.name or None,
@@ -282,6 +296,24 @@ def game_detail_data(game_id: int, viewer: Viewer) -> dict[str, Any]:
         }
         for p in view.powers
     ]
+
+
+def _my_seat(viewer: Viewer) -> dict[str, Any]:
+    seat = viewer.seat
+    return {
+        "seat": seat.id if seat else None,
+        "power": (seat.name or None) if seat else None,
+        "is_master": viewer.master,
+        "draw_vote": seat.draw_vote if seat else None,
+        "concede_to": (seat.concede_to or None) if seat else None,
+        "vacation_days_left": seat.vacation_days_left if seat else None,
+        "away_until": seat.away_until if seat else None,
+    }
+
+
+def game_detail_data(game_id: int, viewer: Viewer) -> dict[str, Any]:
+    view = selectors.game_get(game_id=game_id)
+    game = view.game
     try:
         upcoming: str | None = selectors.next_map_change(game=game)
     except Exception:  # a timeline problem must not hide the game; the admin shows it
@@ -294,38 +326,15 @@ def game_detail_data(game_id: int, viewer: Viewer) -> dict[str, Any]:
         "status": game.status,
         "result": game.result or None,
         "winners": game.winners,
-        "press": game.press,
-        "options": game.options,
-        "phase_minutes": game.phase_minutes,
-        "deadline_zone": game.deadline_zone,
-        "grace_minutes": game.grace_minutes,
-        "vacation_days": game.vacation_days,
-        "missed_limit": game.missed_limit,
-        "min_reliability": game.min_reliability,
-        "min_rating": game.min_rating,
-        "rated": game.rated,
-        "replacement_approval": game.replacement_approval,
-        "bots_fill_seats": game.bots_fill_seats,
-        "bots_play_disorder": game.bots_play_disorder,
-        "replacement_grace_minutes": game.replacement_grace_minutes,
-        "end_year": game.end_year,
+        **{name: getattr(game, name) for name in _SETTINGS},
         "has_password": bool(game.join_password),
-        "commitment": game.commitment,
         "secret": game.secret_revealed,
         "current_phase": _phase_ref(view.phase),
         "phases": len(view.phase_names),
         "waiting": view.waiting,
         "next_map_change": upcoming or None,
-        "powers": powers,
-        "me": {
-            "seat": seat.id if seat else None,
-            "power": (seat.name or None) if seat else None,
-            "is_master": viewer.master,
-            "draw_vote": seat.draw_vote if seat else None,
-            "concede_to": (seat.concede_to or None) if seat else None,
-            "vacation_days_left": seat.vacation_days_left if seat else None,
-            "away_until": seat.away_until if seat else None,
-        },
+        "powers": _power_rows(view, viewer),
+        "me": _my_seat(viewer),
         "created_at": game.created_at,
         "started_at": game.started_at,
         "finished_at": game.finished_at,

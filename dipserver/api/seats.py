@@ -34,6 +34,7 @@ class OpenSeatSerializer(serializers.Serializer[Any]):
     grace_minutes = serializers.IntegerField(help_text="The least time a replacement has for the phase.")
     min_reliability = serializers.IntegerField()
     min_rating = serializers.FloatField(allow_null=True)
+    is_bot = serializers.BooleanField(help_text="A house bot plays the seat until a replacement takes it.")
 
 
 def open_seat_row(seat: Power) -> dict[str, Any]:
@@ -51,6 +52,7 @@ def open_seat_row(seat: Power) -> dict[str, Any]:
         "grace_minutes": game.replacement_grace_minutes,
         "min_reliability": game.min_reliability,
         "min_rating": game.min_rating,
+        "is_bot": bool(seat.user and seat.user.is_bot),
     }
 
 

@@ -67,6 +67,11 @@ def phase_get(*, game_id: int, index: int) -> Phase:
     return phase
 
 
+def seats_with_orders(*, phase: Phase) -> set[int]:
+    """The seats (power ids) that have stored at least one order in the phase."""
+    return set(Order.objects.filter(phase=phase).values_list("power_id", flat=True).distinct())
+
+
 def powers_waiting(*, game: Game, powers: list[Power] | None = None) -> list[str]:
     """Active powers with a decision to make in the open phase and no orders yet."""
     phase = game.current_phase

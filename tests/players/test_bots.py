@@ -82,6 +82,17 @@ def test_a_master_hands_a_power_in_civil_disorder_to_a_bot_until_a_person_takes_
     assert seat_take(power_id=france.id, user=users[8]).user == users[8]
 
 
+def test_an_open_seat_a_bot_plays_meanwhile_is_marked_in_the_open_seats_list(users):
+    game = started_game(users)
+    france = seat(game, "FRANCE")
+    power_civil_disorder_set(power_id=france.id)
+    seat_to_bot(game_id=game.id, power_id=france.id)
+
+    listed = APIClient().get("/api/v1/seats/open").json()
+
+    assert [(row["power"], row["is_bot"]) for row in listed] == [("FRANCE", True)]
+
+
 def test_bots_are_marked_in_the_game_payload_and_on_their_profile(users):
     game = with_bots(users)
 

@@ -34,6 +34,7 @@ from dipserver.games.variants import (
     studio_version_published,
     variant_pinned,
 )
+from dipserver.studio.models import VariantVersion
 
 
 def game_create(
@@ -76,24 +77,11 @@ def game_create(
     if not name.strip():
         raise GameError("A game needs a name")
     secret = engine.new_secret()  # looked up on each call: the tests fix it (tests/conftest.py)
-    if (studio_version is None) == (not variant):
-        raise GameError("A game plays a variant or a studio variant version: name one of them")
-    studio = None if studio_version is None else studio_version_published(studio_version)
-    if studio is not None:
-        variant = studio.slug
-    engine_variant, board = variant_pinned(
-        slug=variant, secret=secret, powers=powers, seed=seed, studio=studio
-    )
-    options = {**source_of(variant).default_options, **(options or {})}
+    studio, engine_variant, board = _variant_pinned(variant, studio_version, secret, powers, seed)
+    options = {**source_of(studio.slug if studio else variant).default_options, **(options or {})}
     resolved = options_checked(load_timeline(engine_variant), options)
-    if press not in Game.Press.values:
-        raise GameError(f"Press must be one of {', '.join(Game.Press.values)}, not {press!r}")
-    if assignment not in Game.Assignment.values:
-        raise GameError(f"Power assignment is 'random' or 'preference', not {assignment!r}")
-    zone_checked(deadline_zone)
+    _choices_checked(press, assignment, deadline_zone, min_reliability)
     end_year = end_year_checked(engine_variant, end_year)
-    if not 0 <= min_reliability <= 100:
-        raise GameError(f"The minimum reliability is a percentage from 0 to 100, not {min_reliability}")
     with transaction.atomic():
         game = Game.objects.create(
             name=name.strip(),
@@ -127,6 +115,30 @@ def game_create(
         if masters:
             game.masters.add(*masters)
     return game
+
+
+def _variant_pinned(
+    slug: str, studio_version: int | None, secret: str, powers: int | None, seed: str | None
+) -> tuple[VariantVersion | None, Variant, dict[str, Any] | None]:
+    """The game's variant, pinned: a shipped variant by its slug, or a published studio version."""
+    if (studio_version is None) == (not slug):
+        raise GameError("A game plays a variant or a studio variant version: name one of them")
+    studio = None if studio_version is None else studio_version_published(studio_version)
+    if studio is not None:
+        slug = studio.slug
+    engine_variant, board = variant_pinned(slug=slug, secret=secret, powers=powers, seed=seed, studio=studio)
+    return studio, engine_variant, board
+
+
+def _choices_checked(press: str, assignment: str, deadline_zone: str, min_reliability: int) -> None:
+    """The settings that are one of a list or within a range, each refused with what it may be."""
+    if press not in Game.Press.values:
+        raise GameError(f"Press must be one of {', '.join(Game.Press.values)}, not {press!r}")
+    if assignment not in Game.Assignment.values:
+        raise GameError(f"Power assignment is 'random' or 'preference', not {assignment!r}")
+    zone_checked(deadline_zone)
+    if not 0 <= min_reliability <= 100:
+        raise GameError(f"The minimum reliability is a percentage from 0 to 100, not {min_reliability}")
 
 
 def end_year_checked(variant: Variant, end_year: int | None) -> int | None:
