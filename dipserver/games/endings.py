@@ -1,4 +1,5 @@
-"""What other apps do when a game ends (the players app rates it), a phase opens (the players app's
+"""What other apps do when a game ends (the players app rates it) or is reopened by a revert (the rating
+is taken back), a phase opens (the players app's
 bots order) or a seat changes hands (the players app tells the game): hooks that the services call in
 the event's own transaction, holding the game's row lock, so a game is rated exactly when it is over.
 
@@ -26,6 +27,23 @@ def game_end_hook_add(hook: GameEndHook) -> None:
 
 def game_end_hooks_run(game: Game) -> None:
     for hook in _hooks:
+        hook(game)
+
+
+GameReopenHook = Callable[[Game], object]
+
+_reopened: list[GameReopenHook] = []
+
+
+def game_reopen_hook_add(hook: GameReopenHook) -> None:
+    """Add ``hook``, called when a game master's revert puts an ended game back in play: what the
+    game's end did (its rating) is undone, for the game will end again."""
+    if hook not in _reopened:
+        _reopened.append(hook)
+
+
+def game_reopen_hooks_run(game: Game) -> None:
+    for hook in _reopened:
         hook(game)
 
 

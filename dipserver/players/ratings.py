@@ -5,8 +5,8 @@ after; in a draw, or a game that reached its last year, the survivors share firs
 powers come after every survivor, the later out the better (the last phase their power still stood in),
 those out in the same phase sharing a place. openskill's Plackett-Luce model turns the places into new
 ratings. Each seat is rated for the player who held it at the end; a game is rated once
-(``RatingChange`` rows), and only when it is ``rated``, no bot ever held a seat in it, and at least two
-players are rated.
+(``RatingChange`` rows; a revert that puts it back in play takes its rating back), and only when it
+is ``rated``, no bot ever held a seat in it, and at least two players are rated.
 
 Lock order: the game's row (held by ``game_finish``), then ``Rating`` rows by user id.
 """
@@ -103,6 +103,34 @@ def game_rate(game: Game) -> list[RatingChange]:
         rating.mu, rating.sigma, rating.games, rating.updated_at = new.mu, new.sigma, rating.games + 1, now
     Rating.objects.bulk_update(ratings, ["mu", "sigma", "games", "updated_at"])
     return RatingChange.objects.bulk_create(changes)
+
+
+def game_unrate(game: Game) -> int:
+    """Take back what an ended game did to its players' ratings (a ``game_reopen`` hook: a game master
+    reverted it into play); it is rated afresh when it ends again. A rating nothing else has moved since
+    is restored exactly; one that later games moved keeps their part and loses this game's: its ``mu``
+    less the game's gain, its ``sigma`` as much wider as the game narrowed it. Returns the ratings
+    changed. Locks as ``game_rate`` does: the game's row (held by the revert), then ``Rating`` rows by
+    user id."""
+    changes = {c.user_id: c for c in RatingChange.objects.filter(game=game)}
+    if not changes:
+        return 0
+    family = next(iter(changes.values())).family
+    ratings = list(
+        Rating.objects.select_for_update().filter(family=family, user_id__in=changes).order_by("user_id")
+    )
+    now = timezone.now()
+    for rating in ratings:
+        change = changes[rating.user_id]
+        if (rating.mu, rating.sigma) == (change.mu_after, change.sigma_after):
+            rating.mu, rating.sigma = change.mu_before, change.sigma_before
+        else:
+            rating.mu -= change.mu_after - change.mu_before
+            rating.sigma = min(SIGMA, rating.sigma + change.sigma_before - change.sigma_after)
+        rating.games, rating.updated_at = max(0, rating.games - 1), now
+    Rating.objects.bulk_update(ratings, ["mu", "sigma", "games", "updated_at"])
+    RatingChange.objects.filter(game=game).delete()
+    return len(ratings)
 
 
 def rating_value_of(user: Any, family: str) -> float:

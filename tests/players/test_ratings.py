@@ -1,5 +1,6 @@
 """Ratings: updated once when a rated game ends, per variant family, with places from the ending (a solo
-first, a draw shared, eliminations ordered by when they came); unrated games change nothing."""
+first, a draw shared, eliminations ordered by when they came); unrated games change nothing; a game
+master's revert that puts an ended game back in play takes its rating back."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from rest_framework.test import APIClient
 from dipserver.games.errors import GameError
 from dipserver.games.models import Game, Power
 from dipserver.games.services.games import game_concede, game_create, game_draw_vote, game_join
+from dipserver.games.services.phases import phase_revert
 from dipserver.players.models import Rating, RatingChange
 from dipserver.players.ratings import Standing, game_rate, places, rating_value_of
 from tests.players.conftest import seat, started_game
@@ -143,3 +145,42 @@ def test_a_game_with_a_bot_in_a_seat_changes_no_rating(users):
     draw_all(game)
 
     assert not RatingChange.objects.filter(game=game).exists()
+
+
+def revert_to_its_last_phase(game: Game) -> None:
+    game.refresh_from_db()
+    phase_revert(game_id=game.id, index=game.current_phase.index)
+
+
+def test_a_revert_that_reopens_an_ended_game_takes_its_rating_back(users):
+    game = started_game(users)
+    concede_all_to(game, "FRANCE")
+
+    revert_to_its_last_phase(game)
+
+    assert not RatingChange.objects.filter(game=game).exists()
+    assert {(r.mu, r.sigma, r.games) for r in Rating.objects.all()} == {(Rating().mu, Rating().sigma, 0)}
+
+
+def test_a_reverted_game_that_ends_again_is_rated_by_its_new_ending(users):
+    game = started_game(users)
+    concede_all_to(game, "FRANCE")
+    revert_to_its_last_phase(game)
+
+    concede_all_to(game, "ITALY")
+
+    assert RatingChange.objects.get(game=game, rank=1).user == seat(game, "ITALY").user
+    assert rating(seat(game, "ITALY").user).games == 1 and rating(seat(game, "FRANCE").user).games == 1
+
+
+def test_taking_a_rating_back_keeps_what_a_later_game_did(users):
+    first = started_game(users)
+    winner = seat(first, "FRANCE").user
+    concede_all_to(first, "FRANCE")
+    after_first = rating(winner).mu
+    Rating.objects.filter(user=winner).update(mu=after_first + 2, games=2)  # a later game's gain
+
+    revert_to_its_last_phase(first)
+
+    change = rating(winner)
+    assert change.games == 1 and change.mu == pytest.approx(Rating().mu + 2)

@@ -32,7 +32,7 @@ from django.utils import timezone
 
 from dipserver.games import notifications
 from dipserver.games.deadlines import deadline_after
-from dipserver.games.endings import disorder_hooks_run, phase_open_hooks_run
+from dipserver.games.endings import disorder_hooks_run, game_reopen_hooks_run, phase_open_hooks_run
 from dipserver.games.errors import GameError
 from dipserver.games.models import Game, Order, Phase, Power
 from dipserver.games.services.announcements import PUBLISH_WINDOW, told_later
@@ -209,9 +209,12 @@ def phase_revert(*, game_id: int, index: int, now: dt.datetime | None = None) ->
         if power.status == Power.Status.ELIMINATED and power.name in alive:
             power.status = Power.Status.ACTIVE
     Power.objects.bulk_update(powers, ["ready", "status"])
+    was_over = game.status == Game.Status.FINISHED
     game.current_phase = target
     game.status, game.result, game.winners, game.finished_at = Game.Status.ACTIVE, Game.Result.NONE, [], None
     game.save(update_fields=["current_phase", "status", "result", "winners", "finished_at"])
+    if was_over:
+        game_reopen_hooks_run(game)
     return target
 
 
