@@ -52,8 +52,15 @@ class Sandbox(models.Model):
             )
         ]
 
+    # The fields a sandbox pins as a game does (``Game``'s fields of the same names).
+    PINNED = ("variant", "variant_version", "options", "board", "secret", "end_year")
+
     def __str__(self) -> str:
         return self.title
+
+    def pinned(self) -> dict[str, Any]:
+        """What the sandbox pins of its game: its variant and version, options, board, secret, last year."""
+        return {name: getattr(self, name) for name in self.PINNED}
 
 
 class Step(models.Model):
@@ -87,8 +94,15 @@ class Step(models.Model):
             models.UniqueConstraint(fields=["sandbox", "number"], name="sandbox_step_unique_number")
         ]
 
+    # What a step holds of its phase, as ``Phase``'s fields of the same names.
+    PHASE_FIELDS = ("snapshot", "orders", "results", "events", "skipped")
+
     def __str__(self) -> str:
         return f"{self.sandbox_id}#{self.number} {self.phase}"
+
+    def phase_fields(self) -> dict[str, Any]:
+        """The position, the orders given and what they did, as a game's phase stores them."""
+        return {name: getattr(self, name) for name in self.PHASE_FIELDS}
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         """Save, with ``phase`` read from the snapshot (also when only the snapshot is saved)."""

@@ -215,12 +215,7 @@ def sandbox_copy(*, sandbox: Sandbox, owner: Any) -> Sandbox:
         copy = Sandbox.objects.create(
             owner=owner,
             title=_title(f"Copy of {sandbox.title}", "Copy"),
-            variant=sandbox.variant,
-            variant_version=sandbox.variant_version,
-            options=sandbox.options,
-            board=sandbox.board,
-            secret=sandbox.secret,
-            end_year=sandbox.end_year,
+            **sandbox.pinned(),
             source=Sandbox.Source.COPY,
             origin={**sandbox.origin, "copy_of": sandbox.id},
             used_at=timezone.now(),
@@ -234,11 +229,7 @@ def sandbox_copy(*, sandbox: Sandbox, owner: Any) -> Sandbox:
                 parent=made.get(step.parent_id) if step.parent_id else None,
                 branched_from=made.get(step.branched_from_id) if step.branched_from_id else None,
                 status=step.status,
-                snapshot=step.snapshot,
-                orders=step.orders,
-                results=step.results,
-                events=step.events,
-                skipped=step.skipped,
+                **step.phase_fields(),
                 outcome=step.outcome,
             )
     return copy

@@ -12,16 +12,7 @@ from dipserver.sandbox.models import Sandbox, Step
 
 def standin_game(sandbox: Sandbox, step: Step | None = None) -> Game:
     """The sandbox as an unsaved game in play, at ``step`` when given (its ``current_phase``)."""
-    game = Game(
-        name=sandbox.title,
-        variant=sandbox.variant,
-        variant_version=sandbox.variant_version,
-        options=sandbox.options,
-        board=sandbox.board,
-        secret=sandbox.secret,
-        end_year=sandbox.end_year,
-        status=Game.Status.ACTIVE,
-    )
+    game = Game(name=sandbox.title, status=Game.Status.ACTIVE, **sandbox.pinned())
     if step is not None:
         game.current_phase = standin_phase(sandbox, step)
     return game
@@ -34,9 +25,5 @@ def standin_phase(sandbox: Sandbox, step: Step) -> Phase:
         name=step.snapshot["phase"],
         status=Phase.Status.PROCESSED if step.status == Step.Status.PLAYED else Phase.Status.OPEN,
         variant_version=sandbox.variant_version,
-        snapshot=step.snapshot,
-        orders=step.orders,
-        results=step.results,
-        events=step.events,
-        skipped=step.skipped,
+        **step.phase_fields(),
     )
