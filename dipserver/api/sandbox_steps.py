@@ -34,9 +34,11 @@ from dipserver.render.style import stylesheet
 from dipserver.sandbox import services
 from dipserver.sandbox.models import Sandbox, Step
 from dipserver.sandbox.selectors import (
+    OrderLine,
     step_coming,
     step_of,
     step_options,
+    step_orders_read,
     step_picture_args,
     step_tree,
     steps_of,
@@ -229,6 +231,17 @@ def _open_named(sandbox: Sandbox, number: int, named: str | None) -> Step:
     return step
 
 
+def _row(line: OrderLine) -> dict[str, Any]:
+    """An order line as a game's orders answer gives it (with how the map draws a kept one)."""
+    return {
+        "text": line.text,
+        "valid": line.valid,
+        "normalised": line.normalised,
+        "reason": line.reason,
+        "drawing": line.drawing,
+    }
+
+
 class PowerOrdersApi(APIView):
     """One power's orders for an open step, as a game's orders endpoint gives them: ``GET``; ``PUT``
     replaces them (the valid ones are kept, the answer says why the others are not: 422
@@ -247,10 +260,9 @@ class PowerOrdersApi(APIView):
     def get(self, request: Request, sandbox_id: int, number: int, power: str) -> Response:
         sandbox = sandbox_owned(request, sandbox_id)
         step = step_of(sandbox, number)
-        rows = [
-            {"text": t, "valid": True, "normalised": t, "reason": None} for t in step.orders.get(power, [])
-        ]
-        return Response({"phase": step.snapshot["phase"], "orders": rows})
+        texts = step.orders.get(power, [])
+        lines = step_orders_read(sandbox=sandbox, step=step, power=power, texts=texts) if texts else []
+        return Response({"phase": step.snapshot["phase"], "orders": [_row(line) for line in lines]})
 
     @extend_schema(request=InputSerializer, responses={200: OpenApiTypes.OBJECT, 409: None, 422: None})
     def put(self, request: Request, sandbox_id: int, number: int, power: str) -> Response:
@@ -260,10 +272,7 @@ class PowerOrdersApi(APIView):
         step = _open_named(sandbox, number, data.validated_data.get("phase"))
         texts = data.validated_data["orders"]
         lines = services.step_orders_set(sandbox=sandbox, number=step.number, power=power, texts=texts)
-        rows = [
-            {"text": line.text, "valid": line.valid, "normalised": line.normalised, "reason": line.reason}
-            for line in lines
-        ]
+        rows = [_row(line) for line in lines]
         body = {"phase": step.snapshot["phase"], "orders": rows}
         bad = [r for r in rows if not r["valid"]]
         if not bad:

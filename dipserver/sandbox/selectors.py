@@ -1,4 +1,5 @@
-"""Reading sandboxes: who may see one, its steps, the legal orders of a step, what the coming map changes
+"""Reading sandboxes: who may see one, its steps, a power's orders read on a step (with their drawings),
+the legal orders of a step, what the coming map changes
 do, and what its map's picture is drawn from. Read-only.
 
 A sandbox is its owner's; anyone else sees it only through its share link (``token``), read-only. To
@@ -8,14 +9,17 @@ everyone else it does not exist (a 404, never a 403 that would tell it does).
 from __future__ import annotations
 
 import hmac
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import QuerySet
 
 from dipserver.engine import InPlay, ModuleState, legal_options
 from dipserver.games.coming import coming_for
-from dipserver.games.mappers import board_of, position_of
+from dipserver.games.mappers import board_of, order_drawing, position_of
 from dipserver.games.pictures import phase_picture_args
+from dipserver.games.turn import orders_read
 from dipserver.games.variants import game_modules, game_variant
 from dipserver.sandbox.errors import SandboxError
 from dipserver.sandbox.models import Sandbox, Step
@@ -110,3 +114,43 @@ def step_tree(steps: list[Step]) -> list[dict[str, Any]]:
         }
         for step in steps
     ]
+
+
+@dataclass(frozen=True)
+class OrderLine:
+    """One order text as read on a step: kept (``normalised``, and how the map draws it) or why not."""
+
+    text: str
+    valid: bool
+    normalised: str | None
+    reason: str | None
+    drawing: dict[str, Any] | None = None
+
+
+def step_orders_read(*, sandbox: Sandbox, step: Step, power: str, texts: Sequence[str]) -> list[OrderLine]:
+    """``power``'s order ``texts`` read on the step's map as a game's orders are, each with its verdict and,
+    when valid, its drawing (as a game's orders answer carries it)."""
+    game = standin_game(sandbox, step)
+    snapshot = step.snapshot
+    modules = snapshot.get("modules")
+    board, position = board_of(game_variant(game), snapshot), position_of(snapshot)
+    read = orders_read(
+        list(texts),
+        board,
+        position,
+        power,
+        modules=game_modules(game),
+        module_state=ModuleState.from_data(modules["state"]) if modules else None,
+    )
+    by_number = {line.number: line for line in read}
+    out = []
+    for number, text in enumerate(texts, start=1):
+        line = by_number.get(number)
+        if line is None or (line.order is None and line.error is None):
+            out.append(OrderLine(text, False, None, "Not an order (blank)."))
+        elif line.error is not None:
+            out.append(OrderLine(text, False, None, line.error))
+        else:
+            drawing = order_drawing(power, line.order, position, board, line.stored or text)
+            out.append(OrderLine(text, True, line.stored, None, drawing))
+    return out

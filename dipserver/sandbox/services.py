@@ -15,7 +15,6 @@ from __future__ import annotations
 import datetime as dt
 import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -23,11 +22,11 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from dipserver.engine import ModuleState, Variant, new_secret, open_modules
-from dipserver.games.mappers import board_of, modules_json, position_of, snapshot_from
+from dipserver.engine import Variant, new_secret, open_modules
+from dipserver.games.mappers import board_of, modules_json, snapshot_from
 from dipserver.games.models import Game, Order, Phase
 from dipserver.games.services.games import end_year_checked
-from dipserver.games.turn import orders_read, turn_play
+from dipserver.games.turn import turn_play
 from dipserver.games.variants import (
     game_modules,
     game_timeline,
@@ -41,6 +40,7 @@ from dipserver.games.variants import (
 from dipserver.sandbox.errors import SandboxError
 from dipserver.sandbox.models import Sandbox, Step
 from dipserver.sandbox.positions import owners_set, unit_checked
+from dipserver.sandbox.selectors import OrderLine, step_orders_read
 from dipserver.sandbox.standin import standin_game
 from dipserver.studio.errors import StudioError
 from dipserver.studio.selectors import draft_of
@@ -49,14 +49,6 @@ from dipserver.studio.services import draft_clean
 MAX_SANDBOXES = 200  # per owner: a sandbox is cheap, but not free
 MAX_STEPS = 1000  # per sandbox
 SECRET_LENGTH = 64
-
-
-@dataclass(frozen=True)
-class OrderLine:
-    text: str
-    valid: bool
-    normalised: str | None
-    reason: str | None
 
 
 # --- opening ------------------------------------------------------------------------------------------
@@ -276,7 +268,7 @@ def step_orders_set(*, sandbox: Sandbox, number: int, power: str, texts: Sequenc
                 f"{variant.name} has no power {power!r}; its powers are {', '.join(variant.powers)}",
                 code="refused",
             )
-        lines = _read(locked, step, power, texts)
+        lines = step_orders_read(sandbox=locked, step=step, power=power, texts=texts)
         accepted = [line.normalised for line in lines if line.valid and line.normalised]
         orders = {p: t for p, t in step.orders.items() if p != power}
         if accepted:
@@ -285,31 +277,6 @@ def step_orders_set(*, sandbox: Sandbox, number: int, power: str, texts: Sequenc
         step.save(update_fields=["orders"])
         _used(locked)
     return lines
-
-
-def _read(sandbox: Sandbox, step: Step, power: str, texts: Sequence[str]) -> list[OrderLine]:
-    game = standin_game(sandbox, step)
-    snapshot = step.snapshot
-    modules = snapshot.get("modules")
-    read = orders_read(
-        list(texts),
-        board_of(game_variant(game), snapshot),
-        position_of(snapshot),
-        power,
-        modules=game_modules(game),
-        module_state=ModuleState.from_data(modules["state"]) if modules else None,
-    )
-    by_number = {line.number: line for line in read}
-    out = []
-    for number, text in enumerate(texts, start=1):
-        line = by_number.get(number)
-        if line is None or (line.order is None and line.error is None):
-            out.append(OrderLine(text, False, None, "Not an order (blank)."))
-        elif line.error is not None:
-            out.append(OrderLine(text, False, None, line.error))
-        else:
-            out.append(OrderLine(text, True, line.stored, None))
-    return out
 
 
 def step_play(*, sandbox: Sandbox, number: int) -> Step:

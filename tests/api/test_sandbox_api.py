@@ -62,6 +62,19 @@ def test_orders_for_every_power_are_given_and_answered_like_a_games(api):
     assert step["orders"] == {"FRANCE": ["A PAR - BUR"], "GERMANY": ["A MUN - BUR"]}
 
 
+def test_orders_come_back_with_how_the_map_draws_them_as_a_games_do(api):
+    box = _open(api)
+    url = f"{BASE}/{box['id']}/steps/0/powers/FRANCE/orders"
+
+    put = api.put(url, {"orders": ["A PAR - BUR"]}, format="json").json()
+    got = api.get(url).json()
+
+    arrow = {"shape": "arrow", "start": "PAR", "end": "BUR", "label": "move"}
+    for answer in (put, got):
+        [row] = answer["orders"]
+        assert {key: row["drawing"][key] for key in arrow} == arrow
+
+
 def test_options_are_a_powers_legal_orders(api):
     box = _open(api)
     options = api.get(f"{BASE}/{box['id']}/steps/0/powers/ITALY/options").json()
