@@ -2,7 +2,8 @@
 engine's own loader (``load_variant_from_sources``, as a game's archived version is), then the engine's
 ``check_variant`` over its start map and every map its timeline makes. Each finding names the provinces it
 concerns, and a timeline's finding the events it concerns, so the studio shows it beside them; the map
-comes back at the start and after each change of the timeline, for the preview."""
+comes back at the start and after each change of the timeline, for the preview. Last the draft's own tests
+run on the variant (``scenarios.py``): each one green or red, a red one a problem of the check."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from dipserver.engine import (
 )
 from dipserver.studio.errors import StudioError
 from dipserver.studio.package import variant_files
+from dipserver.studio.scenarios import draft_scenarios, results_of
 
 _CODE = re.compile(r"\b[A-Z][A-Z0-9]{1,3}\b")
 _EVENT = re.compile(r"\bevent (\d+)\b")
@@ -54,6 +56,7 @@ class Report:
     start: dict[str, Any] | None = None  # the map at the start: terrain and centres, as a timeline step
     version: str | None = None  # the engine's version hash of the files, when they load
     files: dict[str, str] = field(default_factory=dict)
+    tests: tuple[dict[str, Any], ...] = ()  # the draft's own tests run: name, passed, failures
 
     @property
     def ok(self) -> bool:
@@ -67,6 +70,7 @@ class Report:
             "notes": [n.as_data() for n in self.notes],
             "timeline": list(self.timeline),
             "start": self.start,
+            "tests": list(self.tests),
         }
 
 
@@ -110,7 +114,25 @@ def report_of(slug: str, data: dict[str, Any], geometry: dict[str, Any] | None) 
         return Report((*drawing, problem), start=start, version=variant.version, files=files)
     problems = [_step_finding(f.at, f.message, codes, data) for f in checked.problems]
     notes = tuple(_step_finding(f.at, f.message, codes, data) for f in checked.notes)
-    return Report((*drawing, *problems), notes, steps, start, variant.version, files)
+    tests, failed = _tests(variant, data, codes)
+    return Report((*drawing, *problems, *failed), notes, steps, start, variant.version, files, tests)
+
+
+def _tests(
+    variant: Variant, data: dict[str, Any], codes: set[str]
+) -> tuple[tuple[dict[str, Any], ...], list[Problem]]:
+    """The draft's tests run, and a problem for each that fails (or for a table the runner cannot read)."""
+    try:
+        results = results_of(variant, draft_scenarios(data))
+    except StudioError as exc:
+        return (), [Problem("tests", str(exc), provinces_named(str(exc), codes))]
+    failed = [
+        Problem("tests", message, provinces_named(message, codes))
+        for result in results
+        if not result["passed"]
+        for message in [f"test {result['name']!r} fails: {'; '.join(result['failures'])}"]
+    ]
+    return tuple(results), failed
 
 
 def events_named(message: str) -> tuple[int, ...]:
