@@ -53,7 +53,7 @@ class Report:
     problems: tuple[Problem, ...]
     notes: tuple[Problem, ...] = ()
     timeline: tuple[dict[str, Any], ...] = ()
-    start: dict[str, Any] | None = None  # the map at the start: terrain and centres, as a timeline step
+    start: dict[str, Any] | None = None  # the start: terrain, centres (as a timeline step), powers, units
     version: str | None = None  # the engine's version hash of the files, when they load
     files: dict[str, str] = field(default_factory=dict)
     tests: tuple[dict[str, Any], ...] = ()  # the draft's own tests run: name, passed, failures
@@ -95,7 +95,7 @@ def report_of(slug: str, data: dict[str, Any], geometry: dict[str, Any] | None) 
         return Report((Problem("files", message, provinces_named(message, codes)),))
     codes |= set(variant.provinces)
     drawing = [Problem("drawing", m, provinces_named(m, codes)) for m in drawing_problems(variant, geometry)]
-    start = _map_data(variant.map_state)
+    start = {**_map_data(variant.map_state), **_start_units(variant)}
     too_late = years_beyond(data.get("timeline"), variant.start.phase.year + MAX_YEARS)
     if too_late:
         problem = Problem("timeline", too_late, (), events_named(too_late))
@@ -192,6 +192,14 @@ def _map_data(map_state: MapState) -> dict[str, Any]:
         "terrain": {code: str(t.value) for code, t in sorted(map_state.terrain.items())},
         "centres": sorted(map_state.supply_centres),
     }
+
+
+def _start_units(variant: Variant) -> dict[str, Any]:
+    """The powers and the units at the start, for the editor (a draft extending a variant may not write them)."""
+    units: dict[str, list[str]] = {power: [] for power in variant.powers}
+    for unit in variant.start.units.values():
+        units.setdefault(unit.power, []).append(str(unit))
+    return {"powers": list(variant.powers), "units": {power: sorted(held) for power, held in units.items()}}
 
 
 def years_beyond(timeline: Any, last: int) -> str | None:
