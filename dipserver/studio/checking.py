@@ -195,7 +195,7 @@ def _map_data(map_state: MapState) -> dict[str, Any]:
 
 
 def _start_units(variant: Variant) -> dict[str, Any]:
-    """The powers and the units at the start, for the editor (a draft extending a variant may not write them)."""
+    """The powers and units at the start, for the editor (a draft extending a variant may not list them)."""
     units: dict[str, list[str]] = {power: [] for power in variant.powers}
     for unit in variant.start.units.values():
         units.setdefault(unit.power, []).append(str(unit))

@@ -276,10 +276,15 @@ async function check() {
 
 // --- loading, the SVG map, publishing -----------------------------------------------------------------
 
+// The draft's own drawing, or its base's: with the shapes the base draws but does not have (off the board
+// there, e.g. an island), clickable as absent provinces for the draft to add.
 async function loadGeometry() {
   if (state.draft.geometry || !extendsBase()) return state.draft.geometry;
   const { body } = await call(`${config.variants}${state.tables.variant.base}`);
-  return body.geometry;
+  const geometry = body.geometry;
+  if (!geometry) return geometry;
+  const offBoard = Object.entries(geometry.off_board ?? {}).map(([code, drawn]) => [code, { ...drawn, medium: "absent" }]);
+  return { ...geometry, provinces: { ...geometry.provinces, ...Object.fromEntries(offBoard) } };
 }
 
 async function load() {

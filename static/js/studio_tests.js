@@ -52,7 +52,7 @@ export class TestsEditor {
   }
 
   // The check's results (report.tests), in the order of the cases; powers: the variant's (its base's too).
-  render(results = this.results, powers = []) {
+  render(results = this.results, powers = this.powers) {
     this.results = results;
     this.powers = powers;
     this.placer.render();
