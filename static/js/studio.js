@@ -235,7 +235,8 @@ async function save() {
     const { body } = await call(draftUrl, { method: "PUT", json: { tables: state.tables, revision: state.draft.revision } });
     state.draft = body;
     localStorage.removeItem(backupKey);
-    $("save-state").textContent = `saved (revision ${body.revision})`;
+    // an edit made while this one was on its way waits for its own save
+    $("save-state").textContent = state.timer ? "not saved yet" : `saved (revision ${body.revision})`;
     notice("");
     await check();
     return true;

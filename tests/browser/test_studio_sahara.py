@@ -126,7 +126,7 @@ def add_provinces(page: Page) -> None:
 
 def set_rules(page: Page) -> None:
     page.fill("#rule-description", "The seas dry into land and the Sahara moves north.")
-    page.locator("#rule-description").blur()
+    page.locator("#rule-description").press("Tab")
     page.select_option("#rule-builds", "owned")  # rule 4: "any unoccupied centre they own"
     page.select_option("#rule-impassable-seas", "closed")  # the desert over a dried sea is no coastline
     page.select_option("#rule-closed", "desert")  # rule 5: the Sahara advances
@@ -149,7 +149,7 @@ def set_rules(page: Page) -> None:
 def set_victory(page: Page) -> None:
     # rule 7: "the player with the final unit sitting in Iceland after Between Summers 1911"
     page.fill("#victory-centres", "0")
-    page.locator("#victory-centres").blur()
+    page.locator("#victory-centres").press("Tab")
     page.select_option("#victory-type", "unit_in_province")
     pick(page, "victory-provinces", "ICE")
     page.fill("#victory-phase", "W1911A")
@@ -238,6 +238,13 @@ def test_sahara_authored_from_its_rule_text_has_the_shipped_timeline_and_check(b
 
     with live_server.lock:
         draft = Draft.objects.get(slug="my-sahara")
+    # The rules, written with the panels' controls, are the shipped files' own.
+    files, own = shipped_tables("sahara"), draft.data
+    for table, key in (("variant", "rules"), ("variant", "drawing"), ("variant", "victory")):
+        assert own[table][key] == files[table][key], key
+    for key in ("settings", "orders", "season_labels", "victory"):
+        assert own["timeline"][key] == files["timeline"][key], key
+    assert own["timeline"]["options"]["errata"]["default"] is True
     mine = report_of(draft.slug, draft.data, draft.geometry)
     shipped = report_of("sahara", {**shipped_tables("sahara"), "tests": shipped_tests("sahara")}, None)
     assert mine.timeline == shipped.timeline
