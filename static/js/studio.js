@@ -228,14 +228,25 @@ function changed({ fromText = false } = {}) {
   state.timer = setTimeout(save, 700);
 }
 
-// Whether the edits were saved.
+// Whether the edits were saved. One save at a time: the next waits for the one on its way, so it sends
+// the revision that one got back (not the one before, which the server would refuse as stale).
 async function save() {
   state.timer = null;
+  const before = state.saving;
+  const mine = (async () => {
+    await before;
+    return saveNow();
+  })();
+  state.saving = mine;
+  return mine;
+}
+
+async function saveNow() {
   try {
     const { body } = await call(draftUrl, { method: "PUT", json: { tables: state.tables, revision: state.draft.revision } });
     state.draft = body;
-    localStorage.removeItem(backupKey);
-    // an edit made while this one was on its way waits for its own save
+    // an edit made while this one was on its way waits for its own save (and keeps its backup)
+    if (!state.timer) localStorage.removeItem(backupKey);
     $("save-state").textContent = state.timer ? "not saved yet" : `saved (revision ${body.revision})`;
     notice("");
     await check();
