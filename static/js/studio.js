@@ -41,6 +41,12 @@ function ownProvince(code) {
   return Boolean(state.start && !(code in state.start.terrain));
 }
 
+// The variant's powers: the draft's own (they replace its base's as a whole), else those the check found.
+function powerNames() {
+  const own = Object.keys(state.tables?.variant?.powers ?? {});
+  return own.length ? own : (state.start?.powers ?? []);
+}
+
 function startUnits() {
   return state.tables.start?.units ?? state.start?.units ?? {};
 }
@@ -178,7 +184,7 @@ function showProvince() {
   $("province-sc").checked = Boolean(spec.sc);
   const home = $("province-home");
   home.replaceChildren(new Option("nobody", ""));
-  for (const power of Object.keys(state.tables.variant?.powers ?? {})) home.append(new Option(power, power));
+  for (const power of powerNames()) home.append(new Option(power, power));
   home.value = spec.home ?? "";
   const own = ownProvince(code);
   $("province-new").hidden = !(extendsBase() && own);
@@ -279,7 +285,7 @@ async function check() {
   );
   state.start = body.start;
   timeline.render(body.problems);
-  tests.render(body.tests ?? [], body.start?.powers ?? []);
+  tests.render(body.tests ?? []);
   preview.set(body);
   drawMap();
   showProvince();
@@ -376,14 +382,14 @@ function renderPanels() {
 }
 
 const tables = () => state.tables;
-const timeline = new TimelineEditor({ tables, changed, redraw: () => drawMap() });
+const timeline = new TimelineEditor({ tables, changed, redraw: () => drawMap(), powers: powerNames });
 const preview = new Preview(() => drawMap());
 const rules = new RulesEditor({ tables, changed });
 const victory = new VictoryEditor({ tables, changed });
-const tests = new TestsEditor({ tables, changed, redraw: () => drawMap(), draftUrl });
+const tests = new TestsEditor({ tables, changed, redraw: () => drawMap(), draftUrl, powers: powerNames });
 const startPlacer = Placer.add(
   new Placer(document.querySelector("[data-placer=start]"), {
-    powers: () => state.start?.powers ?? Object.keys(state.tables?.variant?.powers ?? {}),
+    powers: powerNames,
     get: startUnits,
     set: (units) => {
       state.tables.start ??= {};

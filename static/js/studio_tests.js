@@ -25,12 +25,13 @@ function optionsOf(text) {
 }
 
 export class TestsEditor {
-  // tables(): the draft's tables; changed(): save and check; draftUrl: the draft's API address.
-  constructor({ tables, changed, redraw, draftUrl }) {
+  // tables(): the draft's tables; changed(): save and check; draftUrl: the draft's API address;
+  // powers(): the variant's powers.
+  constructor({ tables, changed, redraw, draftUrl, powers }) {
     Object.assign(this, { tables, changed, draftUrl, editing: null, results: [] });
     this.placer = Placer.add(
       new Placer(document.querySelector("[data-placer=test]"), {
-        powers: () => (this.powers?.length ? this.powers : Object.keys(this.tables()?.variant?.powers ?? {})),
+        powers,
         get: () => unitsOfText($("test-units").value),
         set: (units) => {
           $("test-units").value = textOfUnits(units);
@@ -51,10 +52,9 @@ export class TestsEditor {
     return this.tables().tests?.scenarios ?? [];
   }
 
-  // The check's results (report.tests), in the order of the cases; powers: the variant's (its base's too).
-  render(results = this.results, powers = this.powers) {
+  // The check's results (report.tests), in the order of the cases.
+  render(results = this.results) {
     this.results = results;
-    this.powers = powers;
     this.placer.render();
     const winner = $("expect-winner");
     const chosen = winner.value;

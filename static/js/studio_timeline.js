@@ -75,9 +75,10 @@ function chanceOf(text) {
 }
 
 export class TimelineEditor {
-  // tables(): the draft's tables as they are now; changed(): save and check; redraw(): the map again.
-  constructor({ tables, changed, redraw }) {
-    Object.assign(this, { tables, changed, redraw, editing: null, pickInto: null, problems: [] });
+  // tables(): the draft's tables as they are now; changed(): save and check; redraw(): the map again;
+  // powers(): the variant's powers (a draft extending a variant may not list them).
+  constructor({ tables, changed, redraw, powers = () => Object.keys(tables()?.variant?.powers ?? {}) }) {
+    Object.assign(this, { tables, changed, redraw, powers, editing: null, pickInto: null, problems: [] });
     $("event-form").addEventListener("submit", (event) => {
       event.preventDefault();
       this.submit();
@@ -141,7 +142,7 @@ export class TimelineEditor {
     this.problems = problems;
     const power = $("when-power");
     const chosen = power.value;
-    const powers = Object.keys(this.tables().variant?.powers ?? {});
+    const powers = this.powers();
     power.replaceChildren(new Option("any power", ""), ...powers.map((name) => new Option(name, name)));
     // a power the variant lacks (written in the tables) stays as written, for the check to name it
     if (chosen && !powers.includes(chosen)) power.append(new Option(`${chosen} (not a power)`, chosen));

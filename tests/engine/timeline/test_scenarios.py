@@ -16,7 +16,7 @@ from dipserver.engine.scenarios import (
     run_scenario,
 )
 from dipserver.engine.types import Phase, Terrain
-from dipserver.engine.variant import VARIANTS_DIR, Variant, load_variant
+from dipserver.engine.variant import VARIANTS_DIR, Variant, load_variant, variant_sources
 
 
 def case(**given: Any) -> Scenario:
@@ -123,3 +123,7 @@ def test_a_file_in_a_shape_the_runner_cannot_read_is_refused_naming_the_case(dat
     with pytest.raises(ScenarioError, match="scenario") as refused:
         read_scenarios(data)
     assert words in str(refused.value)
+
+
+def test_the_tests_are_not_among_the_files_a_variants_version_hashes():
+    assert not any("tests" in name for name in variant_sources("sahara"))
