@@ -14,8 +14,9 @@ Commands:
   each power's in the shape of the API's ``GET .../options`` (``offers.py``); ``--jsonl``, ``--workers``
   and ``--pretty`` as for ``adjudicate``.
 - ``check <variant>`` validates a variant's files and its map at the start and after every change of its
-  timeline; it prints the problems and exits 1 if there are any. Notes (provinces the timeline cuts off
-  on purpose) are printed too but are not problems.
+  timeline, then runs the variant's own tests (``tests/scenarios.toml`` in its folder, run by
+  ``engine/scenarios.py``); it prints the problems and the failed tests and exits 1 if there are any.
+  Notes (provinces the timeline cuts off on purpose) are printed too but are not problems.
 - ``timeline <variant>`` lists the map changes season by season; ``map <variant> --at PHASE`` prints the
   map of a phase as JSON. Both, and ``check``, take ``--mode exact|random``, ``--seed SECRET`` and
   ``--option NAME=VALUE`` for every option a game takes: the variant's own switches (``true|false``) and
@@ -276,7 +277,27 @@ def _check(args: argparse.Namespace, stdin: IO[bytes], stdout: IO[str]) -> int:
     else:
         where = "the map (it never changes)"
     stdout.write(f"{variant.slug}: checked {where}: {summary}\n")
-    return 1 if report.problems else 0
+    return 1 if _scenarios(variant, stdout) or report.problems else 0
+
+
+def _scenarios(variant: Any, stdout: IO[str]) -> int:
+    """Run the variant's own tests and print each failure; how many failed (or could not be read)."""
+    from dipserver.engine.scenarios import load_scenarios, run_scenarios
+    from dipserver.engine.variant import VARIANTS_DIR
+
+    try:
+        cases = load_scenarios((variant.source_root or VARIANTS_DIR) / variant.slug)
+    except ValueError as exc:  # ScenarioError: the file in a shape the runner cannot read
+        stdout.write(f"{variant.slug}: tests: {exc}\n")
+        return 1
+    if not cases:
+        return 0
+    results = run_scenarios(variant, cases)
+    failed = [result for result in results if not result.passed]
+    for result in failed:
+        stdout.write(f"{variant.slug}: test failed: {result.name}: {'; '.join(result.failures)}\n")
+    stdout.write(f"{variant.slug}: {len(results) - len(failed)} of {len(results)} test(s) passed\n")
+    return len(failed)
 
 
 def _timeline(args: argparse.Namespace, stdin: IO[bytes], stdout: IO[str]) -> int:

@@ -16,6 +16,7 @@ from dipserver.api import (
     seats,
     settings,
     studio,
+    studio_tests,
     timeline,
     tokens,
     variants,
@@ -104,6 +105,9 @@ urlpatterns = [
     path("studio/drafts/import", studio.DraftImportApi.as_view(), name="studio-draft-import"),
     path("studio/drafts/<int:draft_id>", studio.DraftDetailApi.as_view(), name="studio-draft"),
     path("studio/drafts/<int:draft_id>/check", studio.DraftCheckApi.as_view(), name="studio-draft-check"),
+    path(
+        "studio/drafts/<int:draft_id>/tests", studio_tests.DraftTestsApi.as_view(), name="studio-draft-tests"
+    ),
     path("studio/drafts/<int:draft_id>/svg", studio.DraftSvgApi.as_view(), name="studio-draft-svg"),
     path(
         "studio/drafts/<int:draft_id>/package", studio.DraftPackageApi.as_view(), name="studio-draft-package"

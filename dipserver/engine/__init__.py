@@ -87,6 +87,13 @@ if TYPE_CHECKING:
     from dipserver.engine.records import order_record as order_record
     from dipserver.engine.records import result_record as result_record
     from dipserver.engine.records import unread_record as unread_record
+    from dipserver.engine.scenarios import SCENARIOS_FILE as SCENARIOS_FILE
+    from dipserver.engine.scenarios import Scenario as Scenario
+    from dipserver.engine.scenarios import ScenarioError as ScenarioError
+    from dipserver.engine.scenarios import ScenarioResult as ScenarioResult
+    from dipserver.engine.scenarios import load_scenarios as load_scenarios
+    from dipserver.engine.scenarios import read_scenarios as read_scenarios
+    from dipserver.engine.scenarios import run_scenarios as run_scenarios
     from dipserver.engine.sources import VariantSource as VariantSource
     from dipserver.engine.sources import generated_sources as generated_sources
     from dipserver.engine.sources import variant_slugs as variant_slugs
@@ -133,6 +140,7 @@ __all__ = [
     "PLAIN_RECORD_FIELDS",
     "RECORD_FIELDS",
     "RECORD_KINDS",
+    "SCENARIOS_FILE",
     "TERRAIN_OF",
     "VARIANTS_DIR",
     "Board",
@@ -173,6 +181,9 @@ __all__ = [
     "ProvinceInfo",
     "ReadLine",
     "Retreat",
+    "Scenario",
+    "ScenarioError",
+    "ScenarioResult",
     "Scheduled",
     "Season",
     "StayFleet",
@@ -207,6 +218,7 @@ __all__ = [
     "hooks_between",
     "judge",
     "legal_options",
+    "load_scenarios",
     "load_timeline",
     "load_variant",
     "load_variant_from_sources",
@@ -223,8 +235,10 @@ __all__ = [
     "powers_in_play",
     "province_of",
     "read_orders",
+    "read_scenarios",
     "record_drawing",
     "result_record",
+    "run_scenarios",
     "schedule",
     "split_options",
     "unread_record",

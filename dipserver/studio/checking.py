@@ -2,7 +2,8 @@
 engine's own loader (``load_variant_from_sources``, as a game's archived version is), then the engine's
 ``check_variant`` over its start map and every map its timeline makes. Each finding names the provinces it
 concerns, and a timeline's finding the events it concerns, so the studio shows it beside them; the map
-comes back at the start and after each change of the timeline, for the preview."""
+comes back at the start and after each change of the timeline, for the preview. Last the draft's own tests
+run on the variant (``scenarios.py``): each one green or red, a red one a problem of the check."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from dipserver.engine import (
 )
 from dipserver.studio.errors import StudioError
 from dipserver.studio.package import variant_files
+from dipserver.studio.scenarios import draft_scenarios, results_of
 
 _CODE = re.compile(r"\b[A-Z][A-Z0-9]{1,3}\b")
 _EVENT = re.compile(r"\bevent (\d+)\b")
@@ -51,9 +53,10 @@ class Report:
     problems: tuple[Problem, ...]
     notes: tuple[Problem, ...] = ()
     timeline: tuple[dict[str, Any], ...] = ()
-    start: dict[str, Any] | None = None  # the map at the start: terrain and centres, as a timeline step
+    start: dict[str, Any] | None = None  # the start: terrain, centres (as a timeline step), powers, units
     version: str | None = None  # the engine's version hash of the files, when they load
     files: dict[str, str] = field(default_factory=dict)
+    tests: tuple[dict[str, Any], ...] = ()  # the draft's own tests run: name, passed, failures
 
     @property
     def ok(self) -> bool:
@@ -67,6 +70,7 @@ class Report:
             "notes": [n.as_data() for n in self.notes],
             "timeline": list(self.timeline),
             "start": self.start,
+            "tests": list(self.tests),
         }
 
 
@@ -91,7 +95,7 @@ def report_of(slug: str, data: dict[str, Any], geometry: dict[str, Any] | None) 
         return Report((Problem("files", message, provinces_named(message, codes)),))
     codes |= set(variant.provinces)
     drawing = [Problem("drawing", m, provinces_named(m, codes)) for m in drawing_problems(variant, geometry)]
-    start = _map_data(variant.map_state)
+    start = {**_map_data(variant.map_state), **_start_units(variant)}
     too_late = years_beyond(data.get("timeline"), variant.start.phase.year + MAX_YEARS)
     if too_late:
         problem = Problem("timeline", too_late, (), events_named(too_late))
@@ -110,7 +114,25 @@ def report_of(slug: str, data: dict[str, Any], geometry: dict[str, Any] | None) 
         return Report((*drawing, problem), start=start, version=variant.version, files=files)
     problems = [_step_finding(f.at, f.message, codes, data) for f in checked.problems]
     notes = tuple(_step_finding(f.at, f.message, codes, data) for f in checked.notes)
-    return Report((*drawing, *problems), notes, steps, start, variant.version, files)
+    tests, failed = _tests(variant, data, codes)
+    return Report((*drawing, *problems, *failed), notes, steps, start, variant.version, files, tests)
+
+
+def _tests(
+    variant: Variant, data: dict[str, Any], codes: set[str]
+) -> tuple[tuple[dict[str, Any], ...], list[Problem]]:
+    """The draft's tests run, and a problem for each that fails (or for a table the runner cannot read)."""
+    try:
+        results = results_of(variant, draft_scenarios(data))
+    except StudioError as exc:
+        return (), [Problem("tests", str(exc), provinces_named(str(exc), codes))]
+    failed = [
+        Problem("tests", message, provinces_named(message, codes))
+        for result in results
+        if not result["passed"]
+        for message in [f"test {result['name']!r} fails: {'; '.join(result['failures'])}"]
+    ]
+    return tuple(results), failed
 
 
 def events_named(message: str) -> tuple[int, ...]:
@@ -170,6 +192,14 @@ def _map_data(map_state: MapState) -> dict[str, Any]:
         "terrain": {code: str(t.value) for code, t in sorted(map_state.terrain.items())},
         "centres": sorted(map_state.supply_centres),
     }
+
+
+def _start_units(variant: Variant) -> dict[str, Any]:
+    """The powers and units at the start, for the editor (a draft extending a variant may not list them)."""
+    units: dict[str, list[str]] = {power: [] for power in variant.powers}
+    for unit in variant.start.units.values():
+        units.setdefault(unit.power, []).append(str(unit))
+    return {"powers": list(variant.powers), "units": {power: sorted(held) for power, held in units.items()}}
 
 
 def years_beyond(timeline: Any, last: int) -> str | None:

@@ -1,6 +1,8 @@
 """A studio variant as files: its tables written as the TOML files of ``variants/<slug>/``, and a package
 (one zip: ``<slug>/variant.toml``, ``map.toml``, ``start.toml``, ``timeline.toml``, ``geometry.json``,
-``drawing.svg``) to export or import, the same folder a variant shipped with the code has.
+``drawing.svg``, ``tests/scenarios.toml``) to export or import, the same folder a variant shipped with the
+code has. A draft's ``tests`` table is its own tests (``engine/scenarios.py``): in the package, never among
+the files the loader reads or a version's hash counts.
 
 TOML is written with ``tomli_w`` and read with the standard ``tomllib``; the engine's loader then reads the
 files exactly as it reads ``variants/``.
@@ -18,10 +20,11 @@ from typing import Any
 
 import tomli_w
 
-from dipserver.engine import VariantError, variant_sources
+from dipserver.engine import SCENARIOS_FILE, VariantError, variant_sources
 from dipserver.studio.errors import StudioError
 
 FILES = ("variant", "map", "start", "timeline")  # the tables of a draft, each one TOML file
+TESTS = "tests"  # the draft's own tests, a table beside the files: ``{"scenarios": [...]}``
 SLUG_PATTERN = r"[a-z0-9][a-z0-9_-]{0,39}"
 MAX_PACKAGE_BYTES = 1_500_000  # the zip as uploaded (base64 in a JSON body, under the API's body limit)
 MAX_UNPACKED_BYTES = 8_000_000  # every file read from it together
@@ -41,9 +44,11 @@ class Package:
 def toml_texts(slug: str, data: dict[str, Any]) -> dict[str, str]:
     """The draft's own files, ``{"<slug>/<name>.toml": text}``; ``invalid_data`` names a table that is not
     a TOML table (e.g. a ``null`` somewhere)."""
-    unknown = sorted(set(data) - set(FILES))
+    unknown = sorted(set(data) - {*FILES, TESTS})
     if unknown:
-        raise StudioError(f"Unknown part(s) {unknown}: a draft has {', '.join(FILES)}", code="invalid_data")
+        raise StudioError(
+            f"Unknown part(s) {unknown}: a draft has {', '.join(FILES)} and {TESTS}", code="invalid_data"
+        )
     texts = {}
     for name in FILES:
         table = data.get(name)
@@ -94,6 +99,9 @@ def package_bytes(package: Package) -> bytes:
             archive.writestr(f"{package.slug}/{GEOMETRY_FILE}", json.dumps(package.geometry, sort_keys=True))
         if package.svg:
             archive.writestr(f"{package.slug}/{DRAWING_FILE}", package.svg)
+        tests = package.data.get(TESTS)
+        if isinstance(tests, dict) and tests.get("scenarios"):
+            archive.writestr(f"{package.slug}/{SCENARIOS_FILE}", tomli_w.dumps(tests))
     return out.getvalue()
 
 
@@ -113,6 +121,7 @@ def package_read(raw: bytes) -> Package:
     allowed = {f"{slug}/{name}.toml" for name in FILES} | {
         f"{slug}/{GEOMETRY_FILE}",
         f"{slug}/{DRAWING_FILE}",
+        f"{slug}/{SCENARIOS_FILE}",
     }
     stray = sorted(info.filename for info in members if info.filename not in allowed)
     if stray:
@@ -123,14 +132,12 @@ def package_read(raw: bytes) -> Package:
     if "variant.toml" not in texts:
         raise StudioError(f"The package has no {slug}/variant.toml", code="invalid_package")
     data = {}
-    for name in FILES:
-        if f"{name}.toml" in texts:
+    for name, file in (*((name, f"{name}.toml") for name in FILES), (TESTS, SCENARIOS_FILE)):
+        if file in texts:
             try:
-                data[name] = tomllib.loads(texts[f"{name}.toml"])
+                data[name] = tomllib.loads(texts[file])
             except tomllib.TOMLDecodeError as exc:
-                raise StudioError(
-                    f"{slug}/{name}.toml: not valid TOML: {exc}", code="invalid_package"
-                ) from None
+                raise StudioError(f"{slug}/{file}: not valid TOML: {exc}", code="invalid_package") from None
     geometry = None
     if GEOMETRY_FILE in texts:
         try:

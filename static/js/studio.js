@@ -4,7 +4,11 @@
 // runs and each problem is shown beside the provinces it names, and beside the timeline events it concerns.
 import { ApiError, call } from "./api.js";
 import { Preview } from "./studio_preview.js";
+import { RulesEditor } from "./studio_rules.js";
+import { TestsEditor } from "./studio_tests.js";
 import { TimelineEditor } from "./studio_timeline.js";
+import { Placer, unitsDrawn } from "./studio_units.js";
+import { VictoryEditor } from "./studio_victory.js";
 
 const config = JSON.parse(document.getElementById("studio-config").textContent);
 const draftUrl = `${config.api}drafts/${config.draft}`;
@@ -12,7 +16,8 @@ const backupKey = `studio-draft-${config.draft}`;
 const SVG_NS = "http://www.w3.org/2000/svg";
 const $ = (id) => document.getElementById(id);
 
-const state = { draft: null, tables: null, geometry: null, selected: null, problems: [], timer: null };
+// start: the check's start (terrain, centres, powers, units of the variant as its files make it)
+const state = { draft: null, tables: null, geometry: null, selected: null, problems: [], timer: null, start: null };
 
 function notice(text) {
   $("notice").textContent = text;
@@ -27,6 +32,23 @@ function provinces() {
 
 function extendsBase() {
   return Boolean(state.tables.variant?.base);
+}
+
+// A province the draft writes whole (its name, terrain, borders): every one of a blank draft; in a draft
+// extending a variant, one the base lacks (drawn on its map but not in its files, e.g. an island to open).
+function ownProvince(code) {
+  if (!extendsBase() || provinces()[code]?.borders !== undefined) return true;
+  return Boolean(state.start && !(code in state.start.terrain));
+}
+
+// The variant's powers: the draft's own (they replace its base's as a whole), else those the check found.
+function powerNames() {
+  const own = Object.keys(state.tables?.variant?.powers ?? {});
+  return own.length ? own : (state.start?.powers ?? []);
+}
+
+function startUnits() {
+  return state.tables.start?.units ?? state.start?.units ?? {};
 }
 
 // --- the map ------------------------------------------------------------------------------------------
@@ -82,13 +104,34 @@ function drawMap() {
     if (isCentre(code)) element("circle", { cx: drawn.sc[0], cy: drawn.sc[1], r: 3, class: "centre" }, svg);
     element("text", { x: drawn.label[0], y: drawn.label[1] }, svg).textContent = code;
   }
+  drawUnits(svg);
+}
+
+// The units being placed: a test's while its placer is pressed, else the start's (not in a preview).
+function drawUnits(svg) {
+  const placing = Placer.active();
+  if (preview.step() && !placing) return;
+  let units = startUnits();
+  if (placing === tests.placer) {
+    try {
+      units = placing.get();
+    } catch {
+      units = {};
+    }
+  }
+  for (const unit of unitsDrawn(units)) {
+    const at = state.geometry.provinces[unit.province]?.unit ?? state.geometry.provinces[unit.province]?.label;
+    if (!at) continue;
+    const mark = element("text", { x: at[0], y: at[1] + 12, class: "unit", "data-unit": unit.province }, svg);
+    mark.textContent = `${unit.type} ${unit.power.slice(0, 3)}`;
+  }
 }
 
 // --- one province -------------------------------------------------------------------------------------
 
 function provinceClicked(code) {
-  if (timeline.pick(code)) return;
-  if ($("edit-borders").checked && state.selected && state.selected !== code && !extendsBase()) {
+  if (Placer.click(code) || timeline.pick(code)) return;
+  if ($("edit-borders").checked && state.selected && state.selected !== code) {
     toggleBorder(state.selected, code);
     return;
   }
@@ -97,16 +140,37 @@ function provinceClicked(code) {
   drawMap();
 }
 
+// A border added or removed on both sides: in the province's own borders, or, for a province of the base
+// variant, in add_borders (a derived variant adds borders to the base's; it cannot take one away).
 function toggleBorder(a, b) {
   const all = provinces();
   for (const [one, other] of [[a, b], [b, a]]) {
-    all[one] ??= { name: one, terrain: "land", borders: [] };
-    const borders = new Set(all[one].borders ?? []);
+    const own = ownProvince(one);
+    const key = own ? "borders" : "add_borders";
+    all[one] ??= own ? { name: one, terrain: "land", borders: [] } : {};
+    const borders = new Set(all[one][key] ?? []);
     if (borders.has(other)) borders.delete(other);
     else borders.add(other);
-    all[one].borders = [...borders].sort();
+    if (borders.size || own) all[one][key] = [...borders].sort();
+    else delete all[one][key];
+    if (!Object.keys(all[one]).length) delete all[one];
   }
   changed();
+}
+
+function coastsText(coasts) {
+  return Object.entries(coasts ?? {}).map(([coast, seas]) => `${coast}: ${seas.join(", ")}`).join("; ");
+}
+
+// "NC: BAR; SC: BOT, GOL" -> {NC: ["BAR"], SC: ["BOT", "GOL"]}; null when empty.
+function coastsOf(text) {
+  const coasts = {};
+  for (const part of text.split(";").map((p) => p.trim()).filter(Boolean)) {
+    const match = part.match(/^([A-Za-z]{2})\s*:\s*(.+)$/);
+    if (!match) throw new Error(`Name each coast and its seas, “NC: BAR; SC: BOT”, not “${part}”.`);
+    coasts[match[1].toUpperCase()] = match[2].toUpperCase().split(/[\s,]+/).filter(Boolean);
+  }
+  return Object.keys(coasts).length ? coasts : null;
 }
 
 function showProvince() {
@@ -120,21 +184,35 @@ function showProvince() {
   $("province-sc").checked = Boolean(spec.sc);
   const home = $("province-home");
   home.replaceChildren(new Option("nobody", ""));
-  for (const power of Object.keys(state.tables.variant?.powers ?? {})) home.append(new Option(power, power));
+  for (const power of powerNames()) home.append(new Option(power, power));
   home.value = spec.home ?? "";
-  $("province-borders").textContent = extendsBase()
-    ? "as the base variant draws them"
-    : (spec.borders ?? []).join(", ") || "none";
-  $("edit-borders").disabled = extendsBase();
+  const own = ownProvince(code);
+  $("province-new").hidden = !(extendsBase() && own);
+  $("province-borders").textContent = own
+    ? (spec.borders ?? []).join(", ") || "none"
+    : `the base variant's${spec.add_borders?.length ? `, and ${spec.add_borders.join(", ")}` : ""}`;
+  if (document.activeElement !== $("province-coasts")) $("province-coasts").value = coastsText(spec.coasts);
   const mine = state.problems.filter((p) => p.provinces.includes(code));
   $("province-problems").replaceChildren(...mine.map((p) => Object.assign(document.createElement("li"), { textContent: p.message })));
 }
 
 function provinceEdited() {
   const code = state.selected;
+  let coasts;
+  try {
+    coasts = coastsOf($("province-coasts").value);
+  } catch (error) {
+    notice(error.message);
+    return;
+  }
+  const own = ownProvince(code);
   const spec = (provinces()[code] ??= {});
   const name = $("province-name").value.trim();
   if (name) spec.name = name;
+  else if (own) spec.name ??= code;
+  if (own) spec.borders ??= [];
+  if (coasts) spec.coasts = coasts;
+  else delete spec.coasts;
   spec.terrain = $("province-terrain").value;
   if ($("province-sc").checked) spec.sc = true;
   else delete spec.sc;
@@ -151,19 +229,31 @@ function changed({ fromText = false } = {}) {
   $("save-state").textContent = "not saved yet";
   drawMap();
   showProvince();
-  timeline.render();
+  renderPanels();
   clearTimeout(state.timer);
   state.timer = setTimeout(save, 700);
 }
 
-// Whether the edits were saved.
+// Whether the edits were saved. One save at a time: the next waits for the one on its way, so it sends
+// the revision that one got back (not the one before, which the server would refuse as stale).
 async function save() {
   state.timer = null;
+  const before = state.saving;
+  const mine = (async () => {
+    await before;
+    return saveNow();
+  })();
+  state.saving = mine;
+  return mine;
+}
+
+async function saveNow() {
   try {
     const { body } = await call(draftUrl, { method: "PUT", json: { tables: state.tables, revision: state.draft.revision } });
     state.draft = body;
-    localStorage.removeItem(backupKey);
-    $("save-state").textContent = `saved (revision ${body.revision})`;
+    // an edit made while this one was on its way waits for its own save (and keeps its backup)
+    if (!state.timer) localStorage.removeItem(backupKey);
+    $("save-state").textContent = state.timer ? "not saved yet" : `saved (revision ${body.revision})`;
     notice("");
     await check();
     return true;
@@ -193,18 +283,26 @@ async function check() {
   $("check-timeline").replaceChildren(
     ...body.timeline.map((moment) => Object.assign(document.createElement("li"), { textContent: `${moment.when}: ${moment.events.map((e) => e.text).join("; ")}` })),
   );
+  state.start = body.start;
   timeline.render(body.problems);
+  tests.render(body.tests ?? []);
   preview.set(body);
   drawMap();
   showProvince();
+  renderPanels();
 }
 
 // --- loading, the SVG map, publishing -----------------------------------------------------------------
 
+// The draft's own drawing, or its base's: with the shapes the base draws but does not have (off the board
+// there, e.g. an island), clickable as absent provinces for the draft to add.
 async function loadGeometry() {
   if (state.draft.geometry || !extendsBase()) return state.draft.geometry;
   const { body } = await call(`${config.variants}${state.tables.variant.base}`);
-  return body.geometry;
+  const geometry = body.geometry;
+  if (!geometry) return geometry;
+  const offBoard = Object.entries(geometry.off_board ?? {}).map(([code, drawn]) => [code, { ...drawn, medium: "absent" }]);
+  return { ...geometry, provinces: { ...geometry.provinces, ...Object.fromEntries(offBoard) } };
 }
 
 async function load() {
@@ -271,8 +369,36 @@ async function trySandbox() {
   }
 }
 
-const timeline = new TimelineEditor({ tables: () => state.tables, changed, redraw: () => drawMap() });
+// The panels beside the map, drawn again after each edit.
+function renderPanels() {
+  timeline.render();
+  rules.render();
+  victory.render();
+  tests.render();
+  startPlacer.render();
+  $("start-units").replaceChildren(
+    ...Object.entries(startUnits()).map(([power, list]) => Object.assign(document.createElement("li"), { textContent: `${power}: ${list.join(", ") || "none"}` })),
+  );
+}
+
+const tables = () => state.tables;
+const timeline = new TimelineEditor({ tables, changed, redraw: () => drawMap(), powers: powerNames });
 const preview = new Preview(() => drawMap());
+const rules = new RulesEditor({ tables, changed });
+const victory = new VictoryEditor({ tables, changed });
+const tests = new TestsEditor({ tables, changed, redraw: () => drawMap(), draftUrl, powers: powerNames });
+const startPlacer = Placer.add(
+  new Placer(document.querySelector("[data-placer=start]"), {
+    powers: powerNames,
+    get: startUnits,
+    set: (units) => {
+      state.tables.start ??= {};
+      state.tables.start.units = units;
+      changed();
+    },
+    redraw: () => drawMap(),
+  }),
+);
 
 $("tables").addEventListener("input", () => {
   try {
@@ -283,7 +409,7 @@ $("tables").addEventListener("input", () => {
   }
   changed({ fromText: true });
 });
-for (const id of ["province-name", "province-terrain", "province-sc", "province-home"]) $(id).addEventListener("change", provinceEdited);
+for (const id of ["province-name", "province-terrain", "province-sc", "province-home", "province-coasts"]) $(id).addEventListener("change", provinceEdited);
 $("svg-form").addEventListener("submit", importSvg);
 $("publish").addEventListener("click", publish);
 $("try-sandbox").addEventListener("click", trySandbox);

@@ -2,7 +2,7 @@
 // problems about it, and a form to add, edit or remove one. Provinces are picked by clicking the map while
 // a "Pick on the map" button is pressed (or typed). The editor writes tables.timeline.events and calls
 // changed(), which saves the draft with its revision and runs the check, as every other edit does.
-// Keys the form does not show (if, unless) are kept when an event is edited.
+// "Only in games" writes if/unless (a game option on or off); keys the form does not show are kept.
 
 const $ = (id) => document.getElementById(id);
 
@@ -20,7 +20,7 @@ const CHANGE_WORDS = {
   sc_gain: ["becomes a supply centre", "become supply centres"],
   sc_loss: ["stops being a supply centre", "stop being supply centres"],
 };
-const MANAGED = ["year", "chance", "hook", "change", "provinces", "except", "when", "until"];
+const MANAGED = ["year", "chance", "hook", "change", "provinces", "except", "when", "until", "if", "unless"];
 const PICKS = ["event-provinces", "event-except", "when-provinces"];
 
 function codes(text) {
@@ -48,7 +48,8 @@ export function eventText(event) {
     event.change === "sc_loss_all"
       ? `every supply centre is lost${event.except?.length ? ` except ${event.except.join(", ")}` : ""}`
       : `${(event.provinces ?? []).join(", ")} ${CHANGE_WORDS[event.change]?.[event.provinces?.length > 1 ? 1 : 0] ?? event.change}`;
-  return `${moment}: ${what}`;
+  const only = event.if ? ` (with ${event.if} on)` : event.unless ? ` (with ${event.unless} off)` : "";
+  return `${moment}: ${what}${only}`;
 }
 
 function whole(id, label, { required = false } = {}) {
@@ -74,9 +75,10 @@ function chanceOf(text) {
 }
 
 export class TimelineEditor {
-  // tables(): the draft's tables as they are now; changed(): save and check; redraw(): the map again.
-  constructor({ tables, changed, redraw }) {
-    Object.assign(this, { tables, changed, redraw, editing: null, pickInto: null, problems: [] });
+  // tables(): the draft's tables as they are now; changed(): save and check; redraw(): the map again;
+  // powers(): the variant's powers (a draft extending a variant may not list them).
+  constructor({ tables, changed, redraw, powers = () => Object.keys(tables()?.variant?.powers ?? {}) }) {
+    Object.assign(this, { tables, changed, redraw, powers, editing: null, pickInto: null, problems: [] });
     $("event-form").addEventListener("submit", (event) => {
       event.preventDefault();
       this.submit();
@@ -140,7 +142,7 @@ export class TimelineEditor {
     this.problems = problems;
     const power = $("when-power");
     const chosen = power.value;
-    const powers = Object.keys(this.tables().variant?.powers ?? {});
+    const powers = this.powers();
     power.replaceChildren(new Option("any power", ""), ...powers.map((name) => new Option(name, name)));
     // a power the variant lacks (written in the tables) stays as written, for the check to name it
     if (chosen && !powers.includes(chosen)) power.append(new Option(`${chosen} (not a power)`, chosen));
@@ -184,6 +186,9 @@ export class TimelineEditor {
     $("when-centres").value = when.centres ?? "";
     $("when-provinces").value = (when.controls ?? when.occupied ?? []).join(", ");
     $("when-until").value = event.until ?? "";
+    const only = event.if ? `if:${event.if}` : event.unless ? `unless:${event.unless}` : "";
+    if (only && ![...$("event-option").options].some((o) => o.value === only)) $("event-option").append(new Option(only, only));
+    $("event-option").value = only;
     $("event-form-title").textContent = `Event ${index + 1}`;
     $("event-submit").textContent = "Save the event";
     $("event-cancel").hidden = false;
@@ -237,6 +242,8 @@ export class TimelineEditor {
       event.provinces = codes($("event-provinces").value);
       if (!event.provinces.length) throw new Error("Pick the provinces that change on the map.");
     }
+    const [only, option] = $("event-option").value.split(":");
+    if (option) event[only] = option;
     if (timing === "when") {
       const kind = $("when-kind").value;
       const when = {};

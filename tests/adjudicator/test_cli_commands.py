@@ -159,3 +159,22 @@ def test_the_old_command_python_m_dipserver_engine_is_the_same_command_line() ->
         assert (old.returncode, old.stdout, old.stderr) == (new.returncode, new.stdout, new.stderr), args
         assert new.stdout
     assert new.returncode != 0  # the last case fails, and the old name says so too
+
+
+def test_check_runs_the_variants_own_tests(tmp_path) -> None:
+    done = run("check", "sahara", stdin="")
+    assert done.returncode == 0 and "sahara: 7 of 7 test(s) passed" in done.stdout
+
+
+def test_check_fails_a_variant_whose_test_fails(tmp_path) -> None:
+    (tmp_path / "mine" / "tests").mkdir(parents=True)
+    (tmp_path / "mine" / "variant.toml").write_text('base = "standard"\nname = "Mine"\n')
+    (tmp_path / "mine" / "tests" / "scenarios.toml").write_text(
+        '[[scenarios]]\nname = "Paris holds"\nunits = { FRANCE = ["A PAR"] }\n'
+        'orders = { FRANCE = ["A PAR - BUR"] }\nexpect = { units = { FRANCE = ["A PAR"] } }\n'
+    )
+    (tmp_path / "standard").symlink_to(ROOT / "variants" / "standard")
+    done = run("check", str(tmp_path / "mine"), stdin="")
+    assert done.returncode == 1
+    assert "mine: test failed: Paris holds: FRANCE's units are A BUR, not A PAR" in done.stdout
+    assert "mine: 0 of 1 test(s) passed" in done.stdout

@@ -63,3 +63,8 @@ def small_draft(user: Any, slug: str = "small") -> Any:
         provinces[code]["sc"] = True
     provinces["ALP"]["home"], provinces["COR"]["home"] = "RED", "BLUE"
     return services.draft_save(user=user, draft_id=draft.id, data=data, revision=draft.revision)
+
+
+def shipped_tests(slug: str) -> dict[str, Any]:
+    """A variant's own tests (``variants/<slug>/tests/scenarios.toml``) as a draft's ``tests`` table."""
+    return tomllib.loads((VARIANTS / slug / "tests" / "scenarios.toml").read_text())

@@ -1,0 +1,41 @@
+"""The studio's API for a draft's own tests: run them all on the draft as saved, or try one case (as the
+editor holds it, before it is saved) on it. The cases themselves are saved with the draft's tables
+(``tests``); ``GET .../check`` runs them too, with everything else."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from dipserver.api.inputs import Input
+from dipserver.api.throttling import WriteThrottle
+from dipserver.studio.scenarios import case_of, tests_run
+from dipserver.studio.selectors import draft_of
+
+
+class DraftTestsApi(APIView):
+    """My draft's tests: ``GET`` runs those saved with it; ``POST`` tries one case on it without saving."""
+
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [WriteThrottle]
+
+    class InputSerializer(Input):
+        scenario = serializers.DictField(help_text="One case in the shape of tests/scenarios.toml's.")
+
+    @extend_schema(responses={200: None, 404: None, 422: None})
+    def get(self, request: Request, draft_id: int) -> Response:
+        draft = draft_of(request.user, draft_id)
+        results = tests_run(draft.slug, draft.data)
+        return Response({"ok": all(r["passed"] for r in results), "tests": results})
+
+    @extend_schema(request=InputSerializer, responses={200: None, 404: None, 422: None})
+    def post(self, request: Request, draft_id: int) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        draft = draft_of(request.user, draft_id)
+        [result] = tests_run(draft.slug, draft.data, (case_of(data.validated_data["scenario"]),))
+        return Response(result)
