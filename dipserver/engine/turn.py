@@ -27,7 +27,7 @@ values.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, cast
@@ -261,7 +261,7 @@ def play_phase(
         new_position, map_state, flags = effects.position(result.position), effects.map_state, effects.flags
         events = effects.events
     else:  # no kind given has an effect of its own: the state is the adjudicator's, as it left it
-        results = _order_results(result, given_for, set(), texts)
+        results = _order_results(result, given_for, (), texts)
         new_position = result.position
         flags = set() if done.type is PhaseType.MOVEMENT else set(stay_flags)
     results += unreadable
@@ -381,7 +381,7 @@ def _quiet(variant: Variant) -> bool:
 def _order_results(
     result: PhaseResult,
     given_for: Mapping[int, AnyOrder],
-    reported: set[int],
+    reported: Collection[int],
     texts: Mapping[int, str],
 ) -> list[Played]:
     """One result per order handed on, in the order given, as the order given (a kind may hand on another
@@ -392,7 +392,7 @@ def _order_results(
         order = given_for.get(id(r.order))
         if order is None:  # made up by the adjudicator: no text was typed for it
             played.append(Played(r.power, r.order, "", r.outcome, r.reason, r.dislodged))
-        elif not reported or id(order) not in reported:
+        elif id(order) not in reported:
             text = texts.get(id(order), "")
             played.append(Played(r.power, order, text, r.outcome, r.reason, r.dislodged))
     return played
