@@ -233,10 +233,13 @@ def answer(
         text = as_given.get(p.power, {}).get(shown, shown)
         if text in given:
             continue  # a repeated text: the first gave the unit its order
-        given[text] = p.outcome.value
+        given[text] = str(p.outcome)  # a StrEnum member's own string: ``.value`` is a slow property
         if p.reason:
             reasons.setdefault(p.power, {})[text] = p.reason
-    board = board_for(variant, turn.map_state)
+    # The phase's own board where the map did not change (most phases): no map state to hash and look up.
+    board = turn.board
+    if board is None or board.map_state is not turn.map_state:
+        board = board_for(variant, turn.map_state)
     following = position_data(variant, turn.position, board)
     if changing:
         following["map"] = map_data(turn.map_state, turn.position)

@@ -27,7 +27,7 @@ values.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, cast
@@ -39,7 +39,7 @@ from dipserver.engine.board import Board, MapState, board_for
 from dipserver.engine.kinds.conversion import variant_orders
 from dipserver.engine.kinds.effects import Effect, Effects, Given, apply_all
 from dipserver.engine.kinds.reading import Reading
-from dipserver.engine.kinds.registry import kind_of
+from dipserver.engine.kinds.registry import Kind, kind_of
 from dipserver.engine.modules import Modules, ModuleState, modules_for, split_options
 from dipserver.engine.modules import phase as module_phase
 from dipserver.engine.modules.orders import InPlay, split_orders
@@ -227,13 +227,14 @@ def play_phase(
     the game's last year (``None``: the variant's default, ``Variant.default_end_year``).
     """
     modules = modules_for(variant, options)
-    options = load_timeline(variant).game_options(split_options(options)[1])
+    options = load_timeline(variant).game_options(split_options(options)[1] if options else None)
     board = board_for(variant, map_state)
-    state = module_state or ModuleState()
+    # A game without rule modules has no module state (and makes none: it is four values).
+    state = (module_state or ModuleState()) if modules.any else None
     read_with = modules if modules.any else None
     orders, texts, read_lines, unreadable = _read_all(order_texts, board, position, read_with, state)
 
-    plain, given_for = hand_on(orders)
+    plain, given_for, with_effects = _handed_on(orders)
     played = None
     if modules.any:
         # Depots and Snow Storms go beside the unit orders, as ``play``'s ``extra``.
@@ -241,26 +242,36 @@ def play_phase(
         for power in list(plain):
             plain[power], theirs = split_orders(plain[power])
             extra = module_phase.ModuleOrders(extra.depots + theirs.depots, extra.storms + theirs.storms)
+        assert state is not None
         played = module_phase.play(
             board, position, plain, modules, state, extra=extra, build_rule=variant.build_rule
         )
         result = played.result
     else:
-        result = adjudicate(board, position, plain)
+        # The orders were read here, on this board and position, and so checked each on its own.
+        result = adjudicate(board, position, plain, checked=True)
     done = position.phase
-    effects = _effects(board, position, orders, given_for, result, map_state, stay_flags)
-    applied = apply_all(effects)
-    reported = {id(g.order) for g, _ in applied}
-    results = _order_results(result, given_for, reported, texts)
-    results += [_applied(g.power, g.order, e, effects, texts) for g, e in applied]
+    events: list[dict[str, Any]] = []
+    if with_effects:
+        effects = _effects(board, position, orders, given_for, result, map_state, stay_flags)
+        applied = apply_all(effects)
+        reported = {id(g.order) for g, _ in applied}
+        results = _order_results(result, given_for, reported, texts)
+        results += [_applied(g.power, g.order, e, effects, texts) for g, e in applied]
+        new_position, map_state, flags = effects.position(result.position), effects.map_state, effects.flags
+        events = effects.events
+    else:  # no kind given has an effect of its own: the state is the adjudicator's, as it left it
+        results = _order_results(result, given_for, (), texts)
+        new_position = result.position
+        flags = set() if done.type is PhaseType.MOVEMENT else set(stay_flags)
     results += unreadable
-    new_position, map_state, flags = effects.position(result.position), effects.map_state, effects.flags
 
     skipped = [str(p) for p in result.skipped]
-    map_state, new_position, events = _run_hooks(
-        variant, options, secret, map_state, new_position, done, skipped, frozenset(flags)
-    )
-    events = effects.events + events
+    if not _quiet(variant):
+        map_state, new_position, hooked = _run_hooks(
+            variant, options, secret, map_state, new_position, done, skipped, frozenset(flags)
+        )
+        events = events + hooked
     outcome = game_outcome(variant, map_state, new_position, done, end_year, options)
     pending = frozenset(flags) if new_position.phase.type is PhaseType.RETREATS else frozenset()
     turn = Turn(
@@ -287,7 +298,7 @@ def _read_all(
     board: Board,
     position: Position,
     modules: Modules | None,
-    state: ModuleState,
+    state: ModuleState | None,
 ) -> tuple[dict[str, list[AnyOrder]], dict[int, str], dict[str, list[ReadLine]], list[Played]]:
     """Every power's texts read: the orders, the text typed for each (by the order's id), each power's
     lines, and the lines refused, as results. A second order for a unit goes to the adjudicator, which
@@ -317,15 +328,27 @@ def hand_on(
 ) -> tuple[dict[str, list[Order]], dict[int, AnyOrder]]:
     """The orders the adjudicator resolves, as each order's kind says (``Kind.for_adjudication``: itself,
     another that stands in for it, or none), and for each order handed on, by its id, the order given."""
+    plain, given_for, _ = _handed_on(orders)
+    return plain, given_for
+
+
+def _handed_on(
+    orders: Mapping[str, Sequence[AnyOrder]],
+) -> tuple[dict[str, list[Order]], dict[int, AnyOrder], bool]:
+    """``hand_on``'s answer, and whether some order given is of a kind with an effect of its own
+    (``Kind.apply``): without one, the state the phase leaves is the adjudicator's, as it left it."""
     plain: dict[str, list[Order]] = {}
     given_for: dict[int, AnyOrder] = {}
+    kinds: set[Kind] = set()
     for power, given in orders.items():
         for order in given:
-            seen = kind_of(order).for_adjudication(order)
+            kind = kind_of(order)
+            kinds.add(kind)
+            seen = kind.for_adjudication(order)
             if seen is not None:
                 plain.setdefault(power, []).append(seen)
                 given_for[id(seen)] = order
-    return plain, given_for
+    return plain, given_for, any(type(kind).apply is not Kind.apply for kind in kinds)
 
 
 def _effects(
@@ -347,10 +370,18 @@ def _effects(
     return Effects(board, position, given, results, units, dislodged, owners, map_state, flags)
 
 
+def _quiet(variant: Variant) -> bool:
+    """Whether the timeline's hooks would leave everything as the phase left it: no event ever changes
+    the map (so no centre is ever gained, and Deluge's record of the last occupants is never read), and
+    no Winter waits on a fleet that may become an army."""
+    timeline = load_timeline(variant)
+    return not timeline.events and "convert_to_army" not in timeline.orders
+
+
 def _order_results(
     result: PhaseResult,
     given_for: Mapping[int, AnyOrder],
-    reported: set[int],
+    reported: Collection[int],
     texts: Mapping[int, str],
 ) -> list[Played]:
     """One result per order handed on, in the order given, as the order given (a kind may hand on another
@@ -359,11 +390,11 @@ def _order_results(
     played: list[Played] = []
     for r in result.results:
         order = given_for.get(id(r.order))
-        if order is not None and id(order) in reported:
-            continue
-        shown = r.order if order is None else order
-        text = texts.get(id(shown), "")
-        played.append(Played(r.power, shown, text, r.outcome, r.reason, r.dislodged))
+        if order is None:  # made up by the adjudicator: no text was typed for it
+            played.append(Played(r.power, r.order, "", r.outcome, r.reason, r.dislodged))
+        elif id(order) not in reported:
+            text = texts.get(id(order), "")
+            played.append(Played(r.power, order, text, r.outcome, r.reason, r.dislodged))
     return played
 
 

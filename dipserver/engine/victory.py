@@ -27,6 +27,7 @@ play ends the game with no winner.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
@@ -72,10 +73,9 @@ def game_outcome(
     ``options`` are the game's timeline options: a condition with ``only_with = "<option>"`` counts only
     in a game that switched that option on (a house rule, such as Wall of Ice's 1915 limit)."""
     chosen = options or {}
-    conditions = tuple(
-        c
-        for c in variant.victory + load_timeline(variant).victory
-        if "only_with" not in c or chosen.get(c["only_with"])
+    written = variant.victory + load_timeline(variant).victory
+    conditions = (
+        tuple(c for c in written if "only_with" not in c or chosen.get(c["only_with"])) if written else ()
     )
     last = variant.default_end_year if end_year is None else end_year
     outcome = judge(variant, conditions, map_state, position, done)
@@ -106,8 +106,9 @@ def judge(
         if outcome is not None:
             return outcome
     if variant.victory_centres > 0 and year_over:
+        owned = Counter(position.owners.values())  # each power's centres, counted in one pass
         for power in sorted(variant.powers):
-            if len(position.centres_of(power)) >= variant.victory_centres:
+            if owned[power] >= variant.victory_centres:
                 return Outcome(Result.WIN, (power,), f"{power} owns {variant.victory_centres} centres.")
     return None
 
@@ -116,11 +117,14 @@ def powers_in_play(variant: Variant, map_state: MapState, position: Position) ->
     """The powers still in the game at ``position`` (E17), sorted: a unit on the board, a dislodged unit
     with somewhere to retreat, or an owned centre it may build on (occupied or not)."""
     playing = {u.power for u in position.units.values()}
-    playing.update(d.unit.power for d in position.dislodged.values() if d.retreats)
-    board = board_for(variant, map_state)
-    for power in set(position.owners.values()) - playing:
-        if build_sites(board, {}, position.owners, power, variant.build_rule):
-            playing.add(power)
+    if position.dislodged:
+        playing.update(d.unit.power for d in position.dislodged.values() if d.retreats)
+    owning = set(position.owners.values()) - playing
+    if owning:  # most often every power that owns a centre has a unit too: no board needed
+        board = board_for(variant, map_state)
+        for power in owning:
+            if build_sites(board, {}, position.owners, power, variant.build_rule):
+                playing.add(power)
     return sorted(playing)
 
 
@@ -128,8 +132,11 @@ def _changes_to_come(variant: Variant, following: Phase) -> bool:
     """Whether the timeline may still change the map once play goes on at ``following`` (the hooks before
     it have run): an event dated later, one whose chance may still fall later, or a conditional one whose
     years are not over. Until then a power alone in play may yet lose everything."""
+    events = load_timeline(variant).events
+    if not events:
+        return False
     point = (following.year, PHASE_POINTS[following.season.value + following.type.value])
-    for event in load_timeline(variant).events:
+    for event in events:
         if event.when is not None:  # it may fire in any year up to its last, if it has one
             years = [event.until] if event.until is not None else [following.year + 1]
         else:
