@@ -56,6 +56,8 @@ _SETTING_VALUES = {
 
 @dataclass(frozen=True, slots=True)
 class OptionSpec:
+    """One of the variant's own switches (``[options]``): its default, and the settings it overrides."""
+
     name: str
     default: bool
     description: str
@@ -407,6 +409,8 @@ def last_year(timeline: Timeline, options: Mapping[str, Any], secret: str | None
 
 @dataclass(frozen=True, slots=True)
 class HookResult:
+    """A hook applied: the map and position after it, and what changed."""
+
     map_state: MapState
     position: Position
     events: tuple[Mapping[str, Any], ...]  # what changed, as plain data for the answer's "events"

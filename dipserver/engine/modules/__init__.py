@@ -134,6 +134,8 @@ class ModuleOrders:
 
 @dataclass(frozen=True, slots=True)
 class Modules:
+    """The rule modules a game plays, with their settings (``None`` or ``False``: off)."""
+
     blizzards: BlizzardOptions | None = None
     supply: SupplyOptions | None = None
     abstraction: bool = (

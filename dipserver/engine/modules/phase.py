@@ -36,6 +36,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class Opened:
+    """A phase as the modules open it: their state, the supply lines traced, what to announce."""
+
     state: ModuleState  # with this phase's blizzards
     supply: SupplyReport | None  # everyone's supply lines as the phase opens (movement phases)
     events: tuple[Mapping[str, Any], ...]  # what to announce, as plain data
@@ -50,6 +52,8 @@ class Opened:
 
 @dataclass(frozen=True, slots=True)
 class Played:
+    """A phase played with the modules on: the results, the state to keep, and what they refused."""
+
     result: PhaseResult  # as ``adjudicate`` gives it, module answers and Winter removals included
     state: ModuleState  # to keep with the next phase (then pass it to ``open_phase``)
     refused: tuple[tuple[EstablishDepot | SnowStorm, str], ...]  # module orders not accepted, and why
