@@ -2,9 +2,9 @@
 the Abstraction A/F rules (§5.6: Deluge's by default, its timeline's ``convoys`` setting).
 
 ``Modules`` is the game's choice (read from its options); ``ModuleState`` is what the modules remember from
-phase to phase (announced blizzards, pending Snow Storms, depots, supply marks), and its parts and the
-modules' own orders are here with it. ``phase.open_phase`` and ``phase.play`` wrap the standard pipeline:
-with no module on they are exactly ``adjudicate``.
+phase to phase (announced blizzards, pending Snow Storms, depots, supply marks); its parts and the modules'
+own orders are plain values (``state.py``). ``phase.open_phase`` and ``phase.play`` wrap the standard
+pipeline: with no module on they are exactly ``adjudicate``.
 
 The rules themselves (``RULES``: ``blizzard``, ``supply``, ``starvation`` ...) are loaded when a game first
 plays them, here and only here: ``__getattr__`` imports one the first time it is named as an attribute of
@@ -19,23 +19,21 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from dipserver.engine.modules.state import Aboard, SnowStorm, SupplyState
 from dipserver.engine.timeline import load_timeline
-from dipserver.engine.types import Phase
 from dipserver.engine.variant import Variant
 
 if TYPE_CHECKING:
     from types import ModuleType
 
-    from dipserver.engine.modules import abstraction as abstraction
     from dipserver.engine.modules import blizzard as blizzard
-    from dipserver.engine.modules import dice as dice
     from dipserver.engine.modules import screen as screen
     from dipserver.engine.modules import starvation as starvation
     from dipserver.engine.modules import supply as supply
     from dipserver.engine.modules.blizzard import BlizzardOptions
     from dipserver.engine.modules.supply import SupplyOptions
 
-RULES = ("abstraction", "blizzard", "dice", "screen", "starvation", "supply")
+RULES = ("blizzard", "screen", "starvation", "supply")
 
 
 def __getattr__(name: str) -> ModuleType:
@@ -49,84 +47,6 @@ def __getattr__(name: str) -> ModuleType:
 
 
 MODULE_KEYS = ("blizzards", "supply_lines", "abstraction", "davis_af_limit")
-
-
-# --- what the modules remember, and their orders -----------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Depot:
-    """A supply depot: its owner and the phase it was founded in."""
-
-    power: str
-    since: str  # phase id it was established in; operative in every later phase
-
-    def operative(self, phase: Phase) -> bool:
-        return Phase.parse(self.since).sort_key() < phase.sort_key()
-
-
-@dataclass(frozen=True, slots=True)
-class EstablishDepot:
-    """A module order given with the movement orders: the unit in ``province`` founds a depot there."""
-
-    power: str
-    province: str
-
-    def __str__(self) -> str:
-        return f"establish depot {self.province}"
-
-
-@dataclass(frozen=True, slots=True)
-class SupplyState:
-    """The supply lines' memory: the depots and each unit's consecutive failed checks."""
-
-    depots: Mapping[str, Depot] = field(default_factory=dict)  # province -> depot
-    marks: Mapping[str, int] = field(default_factory=dict)  # unit's province -> consecutive failed checks
-    dislodged_marks: Mapping[str, int] = field(default_factory=dict)  # the same, for dislodged units
-
-    def to_data(self) -> dict[str, Any]:
-        return {
-            "depots": {p: {"power": d.power, "since": d.since} for p, d in sorted(self.depots.items())},
-            "marks": dict(sorted(self.marks.items())),
-            "dislodged_marks": dict(sorted(self.dislodged_marks.items())),
-        }
-
-    @classmethod
-    def from_data(cls, data: Mapping[str, Any]) -> SupplyState:
-        return cls(
-            {p: Depot(d["power"], d["since"]) for p, d in data.get("depots", {}).items()},
-            dict(data.get("marks", {})),
-            dict(data.get("dislodged_marks", {})),
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class SnowStorm:
-    """A Snow Storm token: ``place`` a blizzard on ``province``, or remove the one there (``place=False``)."""
-
-    power: str
-    province: str
-    place: bool = True
-
-    def __str__(self) -> str:
-        return f"{'place' if self.place else 'remove'} blizzard {self.province}"
-
-
-@dataclass(frozen=True, slots=True)
-class Aboard:
-    """How many moves in a row each army has ended aboard: by its A/F's province (``units``), and for the
-    A/Fs dislodged and still to retreat (``dislodged``)."""
-
-    units: Mapping[str, int]
-    dislodged: Mapping[str, int]
-
-
-@dataclass(frozen=True, slots=True)
-class ModuleOrders:
-    """Orders for the modules, given beside a phase's Diplomacy orders."""
-
-    depots: tuple[EstablishDepot, ...] = ()  # movement phases, supply lines on
-    storms: tuple[SnowStorm, ...] = ()  # any phase before a movement phase, Snow Storm tokens on
 
 
 # --- the game's choice, and its state -------------------------------------------------------------

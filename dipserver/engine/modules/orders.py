@@ -21,8 +21,9 @@ from dipserver.engine.kinds.module_notation import DEPOT, STORM, read_notation, 
 from dipserver.engine.kinds.reading import Reading
 from dipserver.engine.kinds.recording import Described, held_at
 from dipserver.engine.kinds.registry import Kind, register
-from dipserver.engine.modules import EstablishDepot, ModuleOrders, Modules, ModuleState, SnowStorm
+from dipserver.engine.modules import Modules, ModuleState
 from dipserver.engine.modules.phase import Checker
+from dipserver.engine.modules.state import EstablishDepot, ModuleOrders, SnowStorm
 from dipserver.engine.orders import Order, OrderError
 from dipserver.engine.position import Position
 from dipserver.engine.types import PhaseType

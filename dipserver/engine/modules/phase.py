@@ -23,8 +23,9 @@ import dipserver.engine.modules as rules  # the rule modules, each loaded when a
 from dipserver.engine.adjudicate import PhaseResult, adjudicate
 from dipserver.engine.adjustments import has_adjustments
 from dipserver.engine.board import Board
-from dipserver.engine.modules import Depot, EstablishDepot, Modules, ModuleState, SnowStorm, SupplyState
-from dipserver.engine.modules import ModuleOrders as ModuleOrders
+from dipserver.engine.modules import Modules, ModuleState
+from dipserver.engine.modules.state import Depot, EstablishDepot, SnowStorm, SupplyState
+from dipserver.engine.modules.state import ModuleOrders as ModuleOrders
 from dipserver.engine.orders import Disband, Order, OrderResult, Outcome
 from dipserver.engine.position import Position
 from dipserver.engine.types import Phase, PhaseType, Season, Unit

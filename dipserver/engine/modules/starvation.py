@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from dipserver.engine.modules import Aboard as Aboard
+from dipserver.engine.modules.state import Aboard as Aboard
 from dipserver.engine.orders import Disband, Move, OrderResult, Outcome, Retreat
 from dipserver.engine.position import Position
 from dipserver.engine.types import Unit, province_of
