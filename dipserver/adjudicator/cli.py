@@ -60,13 +60,15 @@ def main(
 
     ``collector`` is for a caller that turned the cyclic garbage collector off for start-up (``__main__``):
     whether to turn it back on once start-up is over, that is after a batch's first answer (see
-    ``batch.answer_lines``), or before any other command runs.
+    ``batch.answer_lines``), or before any other command runs. A single request is start-up and one
+    answer, and its process ends with it: the collector stays off (it found nothing to free there, and
+    its passes over the loaded modules cost the run milliseconds).
     """
-    args = _plain_batch(sys.argv[1:] if argv is None else argv) or _parser().parse_args(argv)
+    args = _plain_request(sys.argv[1:] if argv is None else argv) or _parser().parse_args(argv)
     if collector is not None:
         if args.command in _ANSWERING and args.jsonl and args.workers == 1:
             batch.collector = collector
-        elif collector:
+        elif collector and not (args.command in _ANSWERING and not args.jsonl):
             gc.enable()
     command: Command = _COMMANDS[args.command]
     try:
@@ -77,19 +79,22 @@ def main(
         return 1
 
 
-def _plain_batch(argv: Sequence[str]) -> Any:
-    """The arguments of the batch's plain forms, ``adjudicate --jsonl`` and ``adjudicate --jsonl --workers
-    N`` (``options`` too), read without argparse: building its parser is a tenth of a one-request run.
-    Anything else (help, other spellings, mistakes) is None, left to argparse and its messages."""
-    if len(argv) == 2:
-        workers = "1"
-    elif len(argv) == 4 and argv[2] == "--workers":
-        workers = argv[3]
-    else:
+def _plain_request(argv: Sequence[str]) -> Any:
+    """The arguments of the answering commands' plain forms, read without argparse (building its parser
+    is a tenth of a one-request run): ``adjudicate`` or ``options``, then ``--pretty``, or ``--jsonl``
+    with ``--workers N`` or not. Anything else (help, other spellings, mistakes) is None, left to
+    argparse and its messages."""
+    if not argv or argv[0] not in _ANSWERING:
         return None
-    if argv[0] not in _ANSWERING or argv[1] != "--jsonl" or not (workers.isascii() and workers.isdigit()):
+    rest = list(argv[1:])
+    workers = "1"
+    if len(rest) == 3 and rest[:2] == ["--jsonl", "--workers"]:
+        workers = rest.pop()
+        rest.pop()
+    if rest not in ([], ["--pretty"], ["--jsonl"]) or not (workers.isascii() and workers.isdigit()):
         return None
-    return SimpleNamespace(command=argv[0], jsonl=True, pretty=False, workers=int(workers))
+    jsonl, pretty = rest == ["--jsonl"], rest == ["--pretty"]
+    return SimpleNamespace(command=argv[0], jsonl=jsonl, pretty=pretty, workers=int(workers))
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -252,11 +252,13 @@ __all__ = [
 
 
 def __getattr__(name: str) -> object:
-    """The face name ``name``: its module imported and the object read, once (then a plain attribute)."""
-    try:
-        module, own = _imports()[name]
-    except KeyError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    """The face name ``name``: its module imported and the object read, once (then a plain attribute).
+
+    Any other name is refused before this file is parsed: ``from dipserver.engine import timeline``
+    asks here first, and an engine module's import must not pay for reading the face."""
+    if name not in __all__:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module, own = _imports()[name]
     import importlib
 
     value = getattr(importlib.import_module(module), own)

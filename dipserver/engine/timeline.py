@@ -13,16 +13,14 @@ map of a phase (``map_at``) in ``chronicle.py``.
 from __future__ import annotations
 
 import functools
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from dipserver.engine import fixups, randomness
+from dipserver.engine import fixups
 from dipserver.engine.board import FrozenMap, MapState
-from dipserver.engine.conditions import Condition, ConditionError, read_condition
 from dipserver.engine.fixups import Settings as Settings  # the pipeline's settings, read from here
 from dipserver.engine.position import Position
 from dipserver.engine.timelinerows import _HOOK_POINT as _HOOK_POINT
@@ -35,6 +33,9 @@ from dipserver.engine.timelinerows import Scheduled as Scheduled
 from dipserver.engine.timelinerows import conditional, never_applies
 from dipserver.engine.types import Phase, Season
 from dipserver.engine.variant import VARIANTS_DIR, Variant
+
+if TYPE_CHECKING:
+    from dipserver.engine.conditions import Condition
 
 
 class TimelineError(ValueError):
@@ -55,6 +56,8 @@ _SETTING_VALUES = {
 
 @dataclass(frozen=True, slots=True)
 class OptionSpec:
+    """One of the variant's own switches (``[options]``): its default, and the settings it overrides."""
+
     name: str
     default: bool
     description: str
@@ -122,6 +125,8 @@ def _load_cached(variant: Variant, root: Path) -> Timeline:
     path = root / variant.slug / "timeline.toml"
     if not path.is_file():
         return Timeline(variant.slug, str(path))
+    import tomllib  # only a variant with a timeline file reads TOML here (a millisecond of start-up)
+
     try:
         with path.open("rb") as fh:
             data = tomllib.load(fh)
@@ -243,6 +248,9 @@ class _Reader:
     def condition(self, raw: dict[str, Any], at: str) -> Condition | None:
         if "when" not in raw:
             return None
+        # Read here, where a timeline file has conditions: a variant without one never loads them.
+        from dipserver.engine.conditions import ConditionError, read_condition
+
         try:
             return read_condition(raw["when"], self.variant.provinces, self.variant.powers)
         except ConditionError as exc:
@@ -373,6 +381,9 @@ def _schedule_cached(
         for province in event.provinces:
             entry, year = "", event.year
             if event.chance:
+                # Only chances draw (hashlib, hmac and secrets are a start-up cost of their own).
+                from dipserver.engine import randomness
+
                 chance = dict(event.chance)
                 entry = f"{timeline.slug}/{event.change}/{province}"
                 year = (
@@ -398,6 +409,8 @@ def last_year(timeline: Timeline, options: Mapping[str, Any], secret: str | None
 
 @dataclass(frozen=True, slots=True)
 class HookResult:
+    """A hook applied: the map and position after it, and what changed."""
+
     map_state: MapState
     position: Position
     events: tuple[Mapping[str, Any], ...]  # what changed, as plain data for the answer's "events"

@@ -8,13 +8,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dipserver.engine.board import MapState
-from dipserver.engine.conditions import Condition
 from dipserver.engine.definition import Variant
 from dipserver.engine.position import Position
 from dipserver.engine.types import Terrain
+
+if TYPE_CHECKING:
+    from dipserver.engine.conditions import Condition
 
 
 class Hook(StrEnum):

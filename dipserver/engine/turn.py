@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from dipserver.engine import conversions
 from dipserver.engine.adjudicate import PhaseResult, adjudicate
@@ -44,7 +44,6 @@ from dipserver.engine.modules import Modules, ModuleState, modules_for, split_op
 from dipserver.engine.modules import phase as module_phase
 from dipserver.engine.modules.orders import InPlay, split_orders
 from dipserver.engine.modules.phase import Opened
-from dipserver.engine.modules.supply import SupplyReport
 from dipserver.engine.orders import ConversionOrder, Order, Outcome
 from dipserver.engine.parse import (
     OrderError,
@@ -62,6 +61,9 @@ from dipserver.engine.types import Phase, PhaseType, Season, province_of
 from dipserver.engine.variant import Variant
 from dipserver.engine.victory import Outcome as GameOutcome
 from dipserver.engine.victory import game_outcome
+
+if TYPE_CHECKING:
+    from dipserver.engine.modules.supply import SupplyReport
 
 AnyOrder = Order | ConversionOrder
 

@@ -2,27 +2,60 @@
 the Abstraction A/F rules (§5.6: Deluge's by default, its timeline's ``convoys`` setting).
 
 ``Modules`` is the game's choice (read from its options); ``ModuleState`` is what the modules remember from
-phase to phase (announced blizzards, pending Snow Storms, depots, supply marks). ``phase.open_phase`` and
-``phase.play`` wrap the standard pipeline: with no module on they are exactly ``adjudicate``.
+phase to phase (announced blizzards, pending Snow Storms, depots, supply marks); its parts and the modules'
+own orders are plain values (``state.py``). ``phase.open_phase`` and ``phase.play`` wrap the standard
+pipeline: with no module on they are exactly ``adjudicate``.
+
+The rules themselves (``RULES``: ``blizzard``, ``supply``, ``starvation`` ...) are loaded when a game first
+plays them, here and only here: ``__getattr__`` imports one the first time it is named as an attribute of
+this package (``rules.supply.trace(...)`` in ``phase.py``), and ``Modules.from_options`` reads a module's
+settings with its own code once a game's options switch it on. A game without modules, the usual one,
+never loads them: they are a large part of a one-request command's start-up.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from dipserver.engine.modules.blizzard import BlizzardOptions, SnowStorm
-from dipserver.engine.modules.starvation import Aboard
-from dipserver.engine.modules.supply import SupplyOptions, SupplyState
+from dipserver.engine.modules.state import Aboard, SnowStorm, SupplyState
 from dipserver.engine.timeline import load_timeline
 from dipserver.engine.variant import Variant
+
+if TYPE_CHECKING:
+    from types import ModuleType
+
+    from dipserver.engine.modules import blizzard as blizzard
+    from dipserver.engine.modules import screen as screen
+    from dipserver.engine.modules import starvation as starvation
+    from dipserver.engine.modules import supply as supply
+    from dipserver.engine.modules.blizzard import BlizzardOptions
+    from dipserver.engine.modules.supply import SupplyOptions
+
+RULES = ("blizzard", "screen", "starvation", "supply")
+
+
+def __getattr__(name: str) -> ModuleType:
+    """The rule module ``name`` of ``RULES``, imported the first time it is asked for (then a plain
+    attribute: importing a submodule sets it on its package)."""
+    if name not in RULES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    return importlib.import_module(f"{__name__}.{name}")
+
 
 MODULE_KEYS = ("blizzards", "supply_lines", "abstraction", "davis_af_limit")
 
 
+# --- the game's choice, and its state -------------------------------------------------------------
+
+
 @dataclass(frozen=True, slots=True)
 class Modules:
+    """The rule modules a game plays, with their settings (``None`` or ``False``: off)."""
+
     blizzards: BlizzardOptions | None = None
     supply: SupplyOptions | None = None
     abstraction: bool = (
@@ -44,9 +77,10 @@ class Modules:
             raise ValueError(f"abstraction is true or false, not {abstraction!r}")
         if not isinstance(davis, bool):
             raise ValueError(f"davis_af_limit is true or false, not {davis!r}")
+        rules = __getattr__  # the modules switched on read their own settings (and are loaded now)
         return cls(
-            None if blizzards is False else BlizzardOptions.from_data(blizzards),
-            None if supply is False else SupplyOptions.from_data(supply),
+            None if blizzards is False else rules("blizzard").BlizzardOptions.from_data(blizzards),
+            None if supply is False else rules("supply").SupplyOptions.from_data(supply),
             abstraction or davis,
             davis,
         )

@@ -28,6 +28,7 @@ from typing import Any
 
 from dipserver.engine.board import Board, MapState
 from dipserver.engine.modules.dice import Dice
+from dipserver.engine.modules.state import SnowStorm as SnowStorm
 from dipserver.engine.orders import Convoy, Disband, Hold, Move, Order, Retreat, SupportHold, SupportMove
 from dipserver.engine.randomness import draw as random_draw
 from dipserver.engine.types import Phase, Terrain, province_of
@@ -90,18 +91,6 @@ def _coordinates(text: object) -> Dice | None:
             f"blizzards: 'coordinates' are two dice, one a coordinate, like \"2d8\" (not {text!r})"
         )
     return dice
-
-
-@dataclass(frozen=True, slots=True)
-class SnowStorm:
-    """A Snow Storm token: ``place`` a blizzard on ``province``, or remove the one there (``place=False``)."""
-
-    power: str
-    province: str
-    place: bool = True
-
-    def __str__(self) -> str:
-        return f"{'place' if self.place else 'remove'} blizzard {self.province}"
 
 
 def eligible(board: Board, options: BlizzardOptions) -> list[str]:

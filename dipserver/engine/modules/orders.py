@@ -22,9 +22,8 @@ from dipserver.engine.kinds.reading import Reading
 from dipserver.engine.kinds.recording import Described, held_at
 from dipserver.engine.kinds.registry import Kind, register
 from dipserver.engine.modules import Modules, ModuleState
-from dipserver.engine.modules.blizzard import SnowStorm
-from dipserver.engine.modules.phase import Checker, ModuleOrders
-from dipserver.engine.modules.supply import EstablishDepot
+from dipserver.engine.modules.phase import Checker
+from dipserver.engine.modules.state import EstablishDepot, ModuleOrders, SnowStorm
 from dipserver.engine.orders import Order, OrderError
 from dipserver.engine.position import Position
 from dipserver.engine.types import PhaseType

@@ -17,30 +17,28 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+import dipserver.engine.modules as rules  # the rule modules, each loaded when a game first plays it
 from dipserver.engine.adjudicate import PhaseResult, adjudicate
 from dipserver.engine.adjustments import has_adjustments
 from dipserver.engine.board import Board
-from dipserver.engine.modules import Modules, ModuleState, blizzard, starvation, supply
-from dipserver.engine.modules.blizzard import SnowStorm
-from dipserver.engine.modules.screen import Problem, screen
-from dipserver.engine.modules.supply import EstablishDepot, SupplyOptions, SupplyReport, SupplyState
+from dipserver.engine.modules import Modules, ModuleState
+from dipserver.engine.modules.state import Depot, EstablishDepot, SnowStorm, SupplyState
+from dipserver.engine.modules.state import ModuleOrders as ModuleOrders
 from dipserver.engine.orders import Disband, Order, OrderResult, Outcome
 from dipserver.engine.position import Position
 from dipserver.engine.types import Phase, PhaseType, Season, Unit
 
-
-@dataclass(frozen=True, slots=True)
-class ModuleOrders:
-    """Orders for the modules, given beside a phase's Diplomacy orders."""
-
-    depots: tuple[EstablishDepot, ...] = ()  # movement phases, supply lines on
-    storms: tuple[SnowStorm, ...] = ()  # any phase before a movement phase, Snow Storm tokens on
+if TYPE_CHECKING:
+    from dipserver.engine.modules.screen import Problem
+    from dipserver.engine.modules.supply import SupplyOptions, SupplyReport
 
 
 @dataclass(frozen=True, slots=True)
 class Opened:
+    """A phase as the modules open it: their state, the supply lines traced, what to announce."""
+
     state: ModuleState  # with this phase's blizzards
     supply: SupplyReport | None  # everyone's supply lines as the phase opens (movement phases)
     events: tuple[Mapping[str, Any], ...]  # what to announce, as plain data
@@ -55,6 +53,8 @@ class Opened:
 
 @dataclass(frozen=True, slots=True)
 class Played:
+    """A phase played with the modules on: the results, the state to keep, and what they refused."""
+
     result: PhaseResult  # as ``adjudicate`` gives it, module answers and Winter removals included
     state: ModuleState  # to keep with the next phase (then pass it to ``open_phase``)
     refused: tuple[tuple[EstablishDepot | SnowStorm, str], ...]  # module orders not accepted, and why
@@ -74,9 +74,9 @@ def open_phase(board: Board, position: Position, modules: Modules, state: Module
     phase = position.phase
     events: list[Mapping[str, Any]] = []
     if phase.type is PhaseType.MOVEMENT and modules.blizzards is not None:
-        drawn = blizzard.draw(board, phase, secret, modules.blizzards)
+        drawn = rules.blizzard.draw(board, phase, secret, modules.blizzards)
         storms = state.storms
-        now = blizzard.apply_storms(drawn, storms, board)
+        now = rules.blizzard.apply_storms(drawn, storms, board)
         state = replace(state, blizzards=now, storms=())
         events.append(
             {
@@ -84,21 +84,23 @@ def open_phase(board: Board, position: Position, modules: Modules, state: Module
                 "phase": str(phase),
                 "provinces": sorted(now),
                 "drawn": sorted(drawn),
-                "storms": blizzard.storm_effects(drawn, storms, board),
+                "storms": rules.blizzard.storm_effects(drawn, storms, board),
             }
         )
     elif phase.type is PhaseType.ADJUSTMENTS:
         state = replace(state, blizzards=frozenset())
     report = None
     if phase.type is PhaseType.MOVEMENT and modules.supply is not None:
-        report = supply.trace(_judged(board, modules, state, phase), position, state.supply, modules.supply)
+        report = rules.supply.trace(
+            _judged(board, modules, state, phase), position, state.supply, modules.supply
+        )
     return Opened(state, report, tuple(events))
 
 
 def _judged(board: Board, modules: Modules, state: ModuleState, phase: Phase) -> Board:
     if modules.blizzards is None or phase.type is PhaseType.ADJUSTMENTS:
         return board
-    return blizzard.overlay(board, state.blizzards)
+    return rules.blizzard.overlay(board, state.blizzards)
 
 
 def play(
@@ -117,13 +119,13 @@ def play(
     judged = _judged(board, modules, state, phase)
     report = None
     if modules.supply is not None and phase.type is PhaseType.MOVEMENT:
-        report = supply.trace(judged, position, state.supply, modules.supply)
+        report = rules.supply.trace(judged, position, state.supply, modules.supply)
     problems = _problems(board, judged, state, report)
     ferry = modules.abstraction
     if not problems:
         result = adjudicate(board, position, orders_by_power, build_rule=build_rule, abstraction=ferry)
     else:
-        screened = screen(orders_by_power, *problems)
+        screened = rules.screen.screen(orders_by_power, *problems)
         order_board = judged if judged is not board else None
         result = adjudicate(
             board, position, screened.kept, build_rule=build_rule, order_board=order_board, abstraction=ferry
@@ -138,13 +140,15 @@ def play(
     if modules.supply is not None:
         founded = _depots(judged, position, report, state.supply, modules.supply, extra.depots, refused)
         options = modules.supply
-        kept = supply.after_phase(state.supply, position, result.position, result.results, founded, options)
+        kept = rules.supply.after_phase(
+            state.supply, position, result.position, result.results, founded, options
+        )
         if options.depot_cost == "unit":
             result, kept = _garrison(position, result, kept, founded)
         checked = season_over and phase.season in options.check_seasons
         if checked:
-            check = supply.trace(board, result.position, kept, options)
-            kept = supply.check(kept, check)
+            check = rules.supply.trace(board, result.position, kept, options)
+            kept = rules.supply.check(kept, check)
         if (checked and options.removal == "check") or (
             options.removal == "winter" and season_over and phase.season is Season.FALL
         ):
@@ -184,7 +188,7 @@ class Checker:
         self.judged = _judged(board, modules, state, position.phase)
         self.report = None
         if modules.supply is not None and position.phase.type is PhaseType.MOVEMENT:
-            self.report = supply.trace(self.judged, position, state.supply, modules.supply)
+            self.report = rules.supply.trace(self.judged, position, state.supply, modules.supply)
         self._problems = _problems(board, self.judged, state, self.report)
 
     def problem(self, power: str, order: Order | EstablishDepot | SnowStorm) -> str | None:
@@ -232,16 +236,16 @@ class Checker:
         if any(o.province == order.province and o.place == order.place for o in earlier):
             return f"the same Snow Storm on {self.board.province_name(order.province)} is already ordered"
         left = self.state.tokens_left(self.modules, power) - len(earlier)
-        return blizzard.storm_problem(self.board, order, left)
+        return rules.blizzard.storm_problem(self.board, order, left)
 
 
 def _problems(board: Board, judged: Board, state: ModuleState, report: SupplyReport | None) -> list[Problem]:
     problems: list[Problem] = []
     if judged is not board:
         snow = state.blizzards
-        problems.append(lambda power, order: blizzard.order_problem(judged, snow, order))
+        problems.append(lambda power, order: rules.blizzard.order_problem(judged, snow, order))
     if report is not None:
-        problems.append(lambda power, order: supply.order_problem(board, report, order))
+        problems.append(lambda power, order: rules.supply.order_problem(board, report, order))
     return problems
 
 
@@ -261,9 +265,9 @@ def _depots(
             continue
         # Count the depots accepted so far this phase against the limit, as if already founded.
         pending = SupplyState(
-            {**state.depots, **{o.province: supply.Depot(o.power, str(position.phase)) for o in accepted}}
+            {**state.depots, **{o.province: Depot(o.power, str(position.phase)) for o in accepted}}
         )
-        why = supply.depot_problem(board, position, report, pending, options, order)
+        why = rules.supply.depot_problem(board, position, report, pending, options, order)
         if why is None:
             accepted.append(order)
         else:
@@ -276,10 +280,10 @@ def _remove_unsupplied(
 ) -> tuple[PhaseResult, SupplyState]:
     """Winter removals for ``strikes`` failed checks in a row; a Winter skipped for want of adjustments is
     played after all if a removal gives someone a build."""
-    gone = supply.removals(state, result.position.units, options)
+    gone = rules.supply.removals(state, result.position.units, options)
     if not gone:
         return result, state
-    why = supply.removal_reason(options)
+    why = rules.supply.removal_reason(options)
     notes = [OrderResult(u.power, Disband(u.location), Outcome.SUCCESS, why) for u in gone]
     units: dict[str, Unit] = {p: u for p, u in result.position.units.items() if u not in gone}
     position = replace(result.position, units=units)
@@ -302,14 +306,14 @@ def _count_aboard(
     fourth (``starvation``); the counts follow the A/Fs that retreat."""
     kind = position.phase.type
     if kind is PhaseType.MOVEMENT:
-        after, aboard, notes = starvation.after_movement(
+        after, aboard, notes = rules.starvation.after_movement(
             state.aboard, position, result.position, result.results
         )
         result = replace(result, results=(*result.results, *notes), position=after)
     elif kind is PhaseType.RETREATS:
-        aboard = starvation.after_retreats(state.aboard, result.position, result.results)
+        aboard = rules.starvation.after_retreats(state.aboard, result.position, result.results)
     else:
-        aboard = starvation.kept(state.aboard, result.position)
+        aboard = rules.starvation.kept(state.aboard, result.position)
     return result, replace(state, aboard=aboard)
 
 
@@ -327,7 +331,9 @@ def _garrison(
     for order in built:
         unit = units.pop(order.province, None)
         if unit is not None:
-            notes.append(OrderResult(unit.power, Disband(unit.location), Outcome.SUCCESS, supply.GARRISON))
+            notes.append(
+                OrderResult(unit.power, Disband(unit.location), Outcome.SUCCESS, rules.supply.GARRISON)
+            )
     if not notes:
         return result, state
     marks = {p: c for p, c in state.marks.items() if p in units}
@@ -352,7 +358,7 @@ def _queue_storms(
     queued = list(state.storms)
     for storm in storms:
         left = modules.blizzards.snow_storm_tokens - used.get(storm.power, 0)
-        why = blizzard.storm_problem(board, storm, left)
+        why = rules.blizzard.storm_problem(board, storm, left)
         if why is None:
             used[storm.power] = used.get(storm.power, 0) + 1
             queued.append(storm)

@@ -11,9 +11,10 @@ army boards a fleet afresh (or stays aboard after a Fast Ferry that could not la
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Iterable
+from dataclasses import replace
 
+from dipserver.engine.modules.state import Aboard as Aboard
 from dipserver.engine.orders import Disband, Move, OrderResult, Outcome, Retreat
 from dipserver.engine.position import Position
 from dipserver.engine.types import Unit, province_of
@@ -22,15 +23,6 @@ MOVES_ABOARD = 3  # an A/F lasts three moves: the army starves if it ends a four
 STARVED = (
     "The army aboard starved: an A/F lasts three moves (Davis's limit), and it did not land in the fourth"
 )
-
-
-@dataclass(frozen=True, slots=True)
-class Aboard:
-    """How many moves in a row each army has ended aboard: by its A/F's province (``units``), and for the
-    A/Fs dislodged and still to retreat (``dislodged``)."""
-
-    units: Mapping[str, int]
-    dislodged: Mapping[str, int]
 
 
 def after_movement(

@@ -32,6 +32,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from dipserver.engine.board import Board
+from dipserver.engine.modules.state import Depot as Depot
+from dipserver.engine.modules.state import EstablishDepot as EstablishDepot
+from dipserver.engine.modules.state import SupplyState as SupplyState
 from dipserver.engine.orders import Move, Order, OrderResult, Outcome, Retreat, SupportHold, SupportMove
 from dipserver.engine.position import Position
 from dipserver.engine.types import Phase, Season, Unit, UnitType, province_of
@@ -154,48 +157,6 @@ def _flag(data: Mapping[str, Any], key: str, default: bool) -> bool:
 
 
 # --- state kept between phases --------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Depot:
-    power: str
-    since: str  # phase id it was established in; operative in every later phase
-
-    def operative(self, phase: Phase) -> bool:
-        return Phase.parse(self.since).sort_key() < phase.sort_key()
-
-
-@dataclass(frozen=True, slots=True)
-class EstablishDepot:
-    """A module order given with the movement orders: the unit in ``province`` founds a depot there."""
-
-    power: str
-    province: str
-
-    def __str__(self) -> str:
-        return f"establish depot {self.province}"
-
-
-@dataclass(frozen=True, slots=True)
-class SupplyState:
-    depots: Mapping[str, Depot] = field(default_factory=dict)  # province -> depot
-    marks: Mapping[str, int] = field(default_factory=dict)  # unit's province -> consecutive failed checks
-    dislodged_marks: Mapping[str, int] = field(default_factory=dict)  # the same, for dislodged units
-
-    def to_data(self) -> dict[str, Any]:
-        return {
-            "depots": {p: {"power": d.power, "since": d.since} for p, d in sorted(self.depots.items())},
-            "marks": dict(sorted(self.marks.items())),
-            "dislodged_marks": dict(sorted(self.dislodged_marks.items())),
-        }
-
-    @classmethod
-    def from_data(cls, data: Mapping[str, Any]) -> SupplyState:
-        return cls(
-            {p: Depot(d["power"], d["since"]) for p, d in data.get("depots", {}).items()},
-            dict(data.get("marks", {})),
-            dict(data.get("dislodged_marks", {})),
-        )
 
 
 # --- tracing --------------------------------------------------------------------------------------
