@@ -10,11 +10,9 @@ from dipserver.webhooks.tasks import webhook_deliver
 
 
 def event_announced(sender: str, ids: dict[str, Any], **_: Any) -> None:
-    from dipserver.webhooks.models import Webhook
-
     if sender not in EVENTS:  # not news (press read): nothing to deliver
         return
-    if not Webhook.objects.exists():  # most sites have none: skip building the notices
-        return
+    # The notices are the inbox's too, built once for both in the announcing task (``notices_of``); the
+    # hooks that hear them are read in one query.
     for delivery_id in deliveries_store(notices_of(sender, ids)):
         webhook_deliver.delay_on_commit(delivery_id)
