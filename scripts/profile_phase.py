@@ -209,7 +209,7 @@ def _profiled(calls: Any, rows: int) -> None:
         profile.enable()
         call()
         profile.disable()
-    pstats.Stats(profile).sort_stats("cumulative").print_stats(rows)
+    pstats.Stats(profile).sort_stats(os.environ.get("PROFILE_SORT", "cumulative")).print_stats(rows)
 
 
 if __name__ == "__main__":

@@ -3,7 +3,8 @@
 Callers describe each mail with an :class:`Outgoing` whose ``key`` names the logical mail (the event and
 the recipient). The row is written first; a second call with the same key finds it and queues nothing,
 so an event announced twice (a retried or redelivered task) mails once. Delivery is a Celery task
-(``dipserver.mail.send``) on the deliveries queue, never the caller, queued once the caller's
+(``dipserver.mail.send_many``: the mails of one call, each then retried by ``dipserver.mail.send``) on the
+deliveries queue, never the caller, queued once the caller's
 transaction commits: nothing is sent inside a transaction.
 """
 
@@ -20,7 +21,7 @@ from dipserver.core.inserts import models_inserted_once
 from dipserver.mail.delivery import QUEUED_GRACE
 from dipserver.mail.html import SIGNATURE
 from dipserver.mail.models import Mail
-from dipserver.mail.tasks import mail_send
+from dipserver.mail.tasks import mails_send
 from dipserver.mail.unsubscribe import list_headers, site_domain, unsubscribe_url
 
 
@@ -50,8 +51,8 @@ def mail_queue(mails: Iterable[Outgoing], *, now: dt.datetime | None = None) -> 
     domain = site_domain()
     rows = [_row(mail, domain, now + QUEUED_GRACE) for mail in mails]
     new = [mail_id for (mail_id,) in models_inserted_once(rows, unique=("key",), returning=("id",))]
-    for mail_id in new:  # sent once the rows are committed (at once outside a transaction)
-        mail_send.delay_on_commit(mail_id)
+    if new:  # sent once the rows are committed (at once outside a transaction), by one task
+        mails_send.delay_on_commit(new)
     return new
 
 
