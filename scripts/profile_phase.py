@@ -7,6 +7,7 @@ it), counted exactly: times on a shared machine are noisy, callgrind's counts ar
     ... scripts/profile_phase.py --callgrind 10                    # instructions of 10 phases, per phase
     ... scripts/profile_phase.py --callgrind 10 --what told        # of the results announcement alone
     ... scripts/profile_phase.py --profile 30                      # cProfile's top functions (CPU)
+    PROFILE_SORT=tottime ... --profile 30                          # the same, by their own time
 
 Like ``bench_server`` it works in a throw-away database (``test_<name>``, dropped at the end). The games
 are ``bench_server.template_game``'s: a started standard game of seven players with addresses (one with a
