@@ -7,13 +7,15 @@ it), counted exactly: times on a shared machine are noisy, callgrind's counts ar
     ... scripts/profile_phase.py --callgrind 10                    # instructions of 10 phases, per phase
     ... scripts/profile_phase.py --callgrind 10 --what told        # of the results announcement alone
     ... scripts/profile_phase.py --profile 30                      # cProfile's top functions (CPU)
+    PROFILE_SORT=tottime ... --profile 30                          # the same, by their own time
 
 Like ``bench_server`` it works in a throw-away database (``test_<name>``, dropped at the end). The games
-are ``bench_server.template_game``'s: a started standard game of seven players, every unit ordered at
-S1901M. ``--what process`` (the default) counts ``phase_process`` with its results announcement queued to
-the broker on commit, as in production (with ``memory://`` there is none to queue to: it runs inline);
-``--what told`` counts the announcement's task body (``notification_send("phase_results_send", ...)``,
-what a worker runs next: inbox, webhooks, mail), run after an uncounted ``phase_process``.
+are ``bench_server.template_game``'s: a started standard game of seven players with addresses (one with a
+webhook), every unit ordered at S1901M. ``--what process`` (the default) counts ``phase_process`` with its
+results announcement queued to the broker on commit, as in production (``memory://``: kombu's in-process
+transport); ``--what told`` counts the announcement's task body (``notification_send("phase_results_send",
+...)``, what a worker runs next: inbox, webhooks, mail; their deliveries queued, not run), run after an
+uncounted ``phase_process``.
 
 ``--callgrind N`` runs this script again under ``valgrind --tool=callgrind --instr-atstart=no`` and counts
 N calls only (each dumped on its own), then prints the mean, least and median per call.
@@ -52,6 +54,7 @@ def main() -> int:
         return _under_valgrind(args.callgrind)
 
     import django
+    from bench_server import DELIVERIES, queue_purged  # (sets the deliveries queue before the settings)
 
     django.setup()
     from django.db import connection
@@ -64,6 +67,7 @@ def main() -> int:
         _measured(args)
     finally:
         connection.creation.destroy_test_db(original, verbosity=0)
+        queue_purged(DELIVERIES)
     return 0
 
 
@@ -206,7 +210,7 @@ def _profiled(calls: Any, rows: int) -> None:
         profile.enable()
         call()
         profile.disable()
-    pstats.Stats(profile).sort_stats("cumulative").print_stats(rows)
+    pstats.Stats(profile).sort_stats(os.environ.get("PROFILE_SORT", "cumulative")).print_stats(rows)
 
 
 if __name__ == "__main__":

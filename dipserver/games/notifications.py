@@ -26,7 +26,7 @@ from django.urls import reverse
 from dipserver.accounts.models import User
 from dipserver.accounts.selectors import preference_wants, preferences_of, user_zone
 from dipserver.games.jobs import job_later
-from dipserver.games.models import Game, Message, Order, Phase, Power, Reminder
+from dipserver.games.models import Game, Message, Phase, Power, Reminder
 from dipserver.games.phase_names import game_phase_title
 from dipserver.games.phase_news import phase_news
 from dipserver.games.pictures import PHASE_PICTURE
@@ -205,10 +205,9 @@ def _masters_wanting(game: Game, players: set[int | None], kind: str) -> list[Us
 
 
 def _missed(phase: Phase) -> list[str]:
-    """The powers that had to order in the phase and sent no order, in order of name."""
-    snapshot = Phase.objects.values_list("snapshot", flat=True).get(id=phase.id)  # news reads none
-    ordered = set(Order.objects.filter(phase_id=phase.id).values_list("power__name", flat=True))
-    return sorted(powers_to_act(snapshot) - ordered)
+    """The powers that had to order in the phase and sent no order, in order of name: the phase's record
+    of the orders it was played with (``Phase.orders``, each power that sent any) says who sent some."""
+    return sorted(powers_to_act(phase.snapshot) - phase.orders.keys())
 
 
 def press_send(*, message_id: int) -> int:

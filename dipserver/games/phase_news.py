@@ -44,7 +44,7 @@ def shared_read(key: Hashable, build: Callable[[], T]) -> T:
 
 @dataclass(frozen=True)
 class PhaseNews:
-    phase: Phase  # the processed phase, its game loaded, without its snapshot
+    phase: Phase  # the processed phase, its game loaded
     following: Phase | None  # the game's phase after it (open, or the last of a finished game), if any
     seats: list[Power]  # every seat of the game, its player loaded
 
@@ -62,7 +62,8 @@ def _phase_news_read(phase_id: int) -> PhaseNews:
     # The phase that followed is the game's current phase: processing makes each new phase current and
     # a revert deletes the phases after the one it reopens, so no later phase is ever not current.
     # get(): one row, so no ORDER BY (the first() of a phase would sort by its game's ordering).
-    phase = Phase.objects.select_related("game__current_phase").defer("snapshot").get(id=phase_id)
+    # Its snapshot too: who had to act in it (``notifications``' "no orders from").
+    phase = Phase.objects.select_related("game__current_phase").get(id=phase_id)
     current = phase.game.current_phase
     following = current if current is not None and current.index > phase.index else None
     seats = Power.objects.filter(game_id=phase.game_id).select_related("user").order_by()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.utils import timezone
 
 from dipserver.accounts.models import User
-from dipserver.games.inserts import rows_inserted_once
+from dipserver.core.inserts import rows_inserted_once
 from dipserver.notices.events import Notice, press_key
 from dipserver.notices.models import Notification
 

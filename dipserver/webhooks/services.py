@@ -8,6 +8,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from dipserver.accounts.models import User
+from dipserver.core.inserts import models_inserted_once
 from dipserver.games.models import Game, Power
 from dipserver.notices.events import NEWS_KINDS, Notice
 from dipserver.webhooks.addresses import address_checked, target_of
@@ -77,21 +78,21 @@ def _hears(hook: Webhook, notice: Notice) -> bool:
 
 
 def deliveries_store(notices: list[Notice]) -> list[int]:
-    """One delivery per notice and webhook that hears it, unless stored before; the ids of the new ones."""
+    """One delivery per notice and webhook that hears it, unless stored before; the ids of the new ones.
+    Two statements whatever the number of notices: the hooks that may hear them, and the deliveries
+    (``core.inserts``: one INSERT, the keys stored before skipped)."""
     users = {n.user_id for n in notices if n.user_id is not None}
     games = {n.game_id for n in notices if n.user_id is None}
+    if not users and not games:
+        return []
     hooks = list(
         Webhook.objects.filter(
             Q(view=Webhook.View.PLAYER, owner_id__in=users) | Q(view=Webhook.View.GAME, game_id__in=games)
-        )
+        ).order_by()
     )
-    new = []
+    rows = []
     for notice in notices:
         for hook in (h for h in hooks if _hears(h, notice)):
             key = f"{notice.key}:hook:{hook.id}"
-            row, created = Delivery.objects.get_or_create(
-                key=key, defaults={"webhook": hook, "kind": notice.kind, "payload": payload_of(notice, key)}
-            )
-            if created:
-                new.append(row.id)
-    return new
+            rows.append(Delivery(webhook=hook, key=key, kind=notice.kind, payload=payload_of(notice, key)))
+    return [delivery_id for (delivery_id,) in models_inserted_once(rows, unique=("key",), returning=("id",))]

@@ -21,7 +21,8 @@ from django.utils import timezone
 from dipserver.config import celery_app
 from dipserver.games.tasks import phase_process
 from dipserver.mail.models import Mail
-from dipserver.mail.tasks import mail_send
+from dipserver.mail.outbox import Outgoing, mail_queue
+from dipserver.mail.tasks import mail_send, mails_send
 from dipserver.webhooks.deliveries import LEASE_MARGIN
 from dipserver.webhooks.models import Delivery, Webhook
 from dipserver.webhooks.tasks import webhook_deliver
@@ -179,6 +180,44 @@ def test_a_mail_server_that_answers_after_the_timeout_gets_the_mail_once(
         time.sleep(4)  # the server's late answers are in
         assert len(inbox.received) == 1
         assert Mail.objects.get(id=mail.id).attempts == 1
+        assert deliveries.errors() == []
+    finally:
+        celery_app.conf.task_always_eager = eager
+        deliveries.stop()
+        inbox.stop()
+
+
+def test_mails_queued_together_reach_a_real_worker_as_one_task_and_each_is_sent_once(
+    postgres_url: str,
+    redis_url: str,
+    tmp_path: Path,
+    wait_for: Callable[..., object],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An announcement's mails go to the broker as one message (``mail.send_many``, here on the worker's
+    private queue); the deliveries worker sends each of them, once."""
+    inbox = LateInbox(port=free_port())
+    inbox.answers, inbox.delay = [], 0.0
+    inbox.start()
+    deliveries = Workers(postgres_url, redis_url, tmp_path)
+    deliveries.env |= {"EMAIL_URL": f"smtp://127.0.0.1:{inbox.port}"}
+    deliveries.env["CELERY_DELIVERIES_QUEUE"] = deliveries.queue
+    eager, celery_app.conf.task_always_eager = celery_app.conf.task_always_eager, False
+    messages: list[list[int]] = []
+    monkeypatch.setattr(mails_send, "delay_on_commit", messages.append)
+    try:
+        deliveries.start()
+        tag = uuid.uuid4().hex
+        ids = mail_queue(
+            Outgoing(f"together:{tag}:{n}", Mail.Kind.GAME_STARTED, f"p{n}@example.org", "Started", "Go.")
+            for n in range(3)
+        )
+        assert messages == [ids]
+        mails_send.apply_async([ids], queue=deliveries.queue)
+        sent = Mail.objects.filter(id__in=ids, sent_at__isnull=False)
+        wait_for(lambda: sent.count() == 3, what="the mails")
+        assert sorted(m["X-Envelope-To"] for m in inbox.received) == [f"p{n}@example.org" for n in range(3)]
+        assert list(Mail.objects.filter(id__in=ids).values_list("attempts", flat=True)) == [1, 1, 1]
         assert deliveries.errors() == []
     finally:
         celery_app.conf.task_always_eager = eager

@@ -176,3 +176,27 @@ def test_no_transaction_is_held_while_the_server_takes_its_time(late_smtp):
     assert len(late_smtp.received) == 1
     assert len(took) == 1 and took[0] < 0.5, took
     assert Mail.objects.get(id=mail.id).sent_at is not None
+
+
+def test_the_mails_queued_together_go_to_the_broker_as_one_task(smtp, django_capture_on_commit_callbacks):
+    mails = [
+        Outgoing(f"game_started:1:user:{n}", Mail.Kind.GAME_STARTED, f"p{n}@example.org", "S", "B")
+        for n in range(7)
+    ]
+    with django_capture_on_commit_callbacks(execute=True) as sent:
+        assert len(mail_queue(mails)) == 7
+    assert len(sent) == 1
+    assert len(smtp.received) == 7
+
+
+def test_mails_queued_again_store_and_send_nothing_twice(smtp, django_capture_on_commit_callbacks):
+    mails = [
+        Outgoing(f"game_started:1:user:{n}", Mail.Kind.GAME_STARTED, f"p{n}@example.org", "S", "B")
+        for n in range(3)
+    ]
+    with django_capture_on_commit_callbacks(execute=True):
+        mail_queue(mails[:2])
+    with django_capture_on_commit_callbacks(execute=True) as sent:
+        assert len(mail_queue(mails)) == 1  # the third only
+    assert len(sent) == 1
+    assert Mail.objects.count() == 3 and len(smtp.received) == 3

@@ -1,5 +1,6 @@
 """The hot paths take a fixed number of queries, whatever the game holds: processing a phase of seven
-seated players (however many missed their orders or were ready), an order PUT (however many lines), a
+seated players (however many missed their orders or were ready), announcing its results to them (however
+many webhooks hear it), an order PUT (however many lines), a
 poll of the game and of a phase (fresh or answered 304, however long the game's history). Counts, not
 times: a query added to a path, or one per seat, order or phase (an N+1), fails here. The counts were
 measured on both databases; where they differ, each says why."""
@@ -13,9 +14,15 @@ from rest_framework.test import APIClient
 
 from dipserver.accounts.tokens import token_create
 from dipserver.games.models import Game, Phase, Power
+from dipserver.games.notifications import notifications_muted
 from dipserver.games.services.games import game_create, game_join
 from dipserver.games.services.orders import orders_submit
 from dipserver.games.services.phases import Processed, phase_process
+from dipserver.games.tasks import notification_send
+from dipserver.mail.models import Mail
+from dipserver.notices.models import Notification
+from dipserver.webhooks.models import Delivery
+from dipserver.webhooks.services import webhook_create
 from tests.server.conftest import seat, started_game
 from tests.server.test_processing import ALL_ORDERS, LATE, SOON
 
@@ -53,6 +60,31 @@ def test_processing_seven_seated_players_takes_a_fixed_number_of_queries(
         assert phase_process(phase_id=game.current_phase_id, now=LATE) is Processed.DONE
     assert Power.objects.filter(game=game, missed_phases=1).count() == 7 - ordered
     assert not Power.objects.filter(game=game, ready=True).exists()
+
+
+# The phase with its game and the next phase; the seats with their players; the players' mail settings;
+# the game's masters; the outbox rows (one INSERT for every player's mail); the inbox rows (one INSERT);
+# the webhooks that may hear the news; their deliveries (one INSERT, when any hears it); the phase marked
+# told. (It was 42 for seven players with addresses and a webhook: three statements a mail and a
+# delivery, a query for who sent no orders and one for the phase's snapshot.)
+ANNOUNCE = 9
+
+
+@pytest.mark.parametrize("hooks", [0, 1, 3])
+def test_announcing_a_phase_to_seven_seated_players_takes_a_fixed_number_of_queries(
+    users, django_assert_num_queries, hooks
+):
+    game = started_game(users)  # every player has an address
+    _ordered(game, sorted(ALL_ORDERS)[:5])
+    for user in users[:hooks]:
+        webhook_create(owner=user, url="http://127.0.0.1:9/hook")
+    with notifications_muted():
+        assert phase_process(phase_id=game.current_phase_id, now=LATE) is Processed.DONE
+    with django_assert_num_queries(ANNOUNCE if hooks else ANNOUNCE - 1):
+        assert notification_send.run("phase_results_send", {"phase_id": game.current_phase_id}) == 7
+    assert Mail.objects.filter(kind=Mail.Kind.PHASE_PROCESSED).count() == 7
+    assert Notification.objects.filter(game=game).count() == 7
+    assert Delivery.objects.count() == hooks
 
 
 @pytest.fixture

@@ -240,3 +240,20 @@ def test_a_hooks_url_with_its_secret_token_stays_out_of_the_logs(players, receiv
 
     assert len(receiver.received) == 1
     assert "the-secret-token" not in caplog.text
+
+
+def test_an_events_deliveries_go_to_the_broker_as_one_task(
+    players, receiver, django_capture_on_commit_callbacks, monkeypatch
+):
+    from dipserver.webhooks import receivers, tasks
+
+    queued: list[list[int]] = []
+    monkeypatch.setattr(receivers.webhooks_deliver, "delay_on_commit", queued.append)
+    hooks = [webhook_create(owner=player, url=receiver.url)[0] for player in players[:3]]
+
+    start(players, django_capture_on_commit_callbacks)
+
+    (ids,) = queued  # one message for the three deliveries
+    assert sorted(Delivery.objects.get(id=i).webhook_id for i in ids) == [h.id for h in hooks]
+    assert tasks.webhooks_deliver(ids) == 3
+    assert len(receiver.received) == 3

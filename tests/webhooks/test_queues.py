@@ -9,8 +9,10 @@ from dipserver.config import celery_app
 
 DELIVERY_TASKS = [
     "dipserver.mail.send",
+    "dipserver.mail.send_many",
     "dipserver.mail.outbox_sweep",
     "dipserver.webhooks.deliver",
+    "dipserver.webhooks.deliver_many",
     "dipserver.webhooks.sweep",
 ]
 

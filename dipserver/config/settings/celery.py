@@ -87,8 +87,10 @@ CELERY_TASK_ROUTES = {
         task: {"queue": CELERY_DELIVERIES_QUEUE}
         for task in (
             "dipserver.mail.send",
+            "dipserver.mail.send_many",
             "dipserver.mail.outbox_sweep",
             "dipserver.webhooks.deliver",
+            "dipserver.webhooks.deliver_many",
             "dipserver.webhooks.sweep",
         )
     },

@@ -27,8 +27,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from dipserver.accounts.selectors import preferences_of
+from dipserver.core.inserts import rows_inserted_once
 from dipserver.games import notifications
-from dipserver.games.inserts import rows_inserted_once
 from dipserver.games.models import Game, Phase, Power, Reminder
 from dipserver.games.selectors import orders_short
 from dipserver.games.services.announcements import REMINDERS, announcement_kept, announcement_told

@@ -1,6 +1,7 @@
 """Writing rows that must exist once, in one statement: ``INSERT ... ON CONFLICT DO NOTHING RETURNING``.
 
-Fan-out writes (a notification per player, a reminder per seat) are keyed so a retried or concurrent run
+Fan-out writes (a notification per player, a reminder per seat, a mail per recipient, a webhook delivery
+per notice and hook) are keyed so a retried or concurrent run
 stores nothing twice. The ORM offers a read of the keys and then ``bulk_create`` (its own transaction
 around it, and with ``ignore_conflicts`` no word on which rows it wrote) or ``get_or_create`` per row
 (three statements each); this is one statement for all the rows, and it says which were new.
@@ -46,6 +47,19 @@ def rows_inserted_once(
         ]
         written += _execute(model, [*columns, *stamp], len(chunk), params, unique, returning)
     return written
+
+
+def models_inserted_once(
+    objs: Sequence[models.Model], unique: Sequence[str], returning: Sequence[str]
+) -> list[tuple[Any, ...]]:
+    """``rows_inserted_once`` for unsaved model instances of one model (every column but the primary key,
+    each as the field would save it on a first save: defaults, ``auto_now_add``)."""
+    if not objs:
+        return []
+    model = type(objs[0])
+    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+    rows = [[f.pre_save(obj, True) for f in fields] for obj in objs]
+    return rows_inserted_once(model, [f.attname for f in fields], rows, unique, returning)
 
 
 def _field(model: type[models.Model], name: str) -> models.Field[Any, Any]:
