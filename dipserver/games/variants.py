@@ -119,6 +119,12 @@ def game_variant(game: Game) -> Variant:
     return variant
 
 
+def phase_variant(game: Game, version: str) -> Variant:
+    """The variant a phase of ``game`` was played with (its ``variant_version``): the game's own, or a
+    studio version its game master moved it on from (``services.versions``), kept in the archive."""
+    return game_variant(game) if version == game.variant_version else _archived(version)
+
+
 def deal_seed(game: Game) -> str:
     """What a generated board was dealt from: the seed its creator gave, else the game secret."""
     return str(game.board.get("seed") or game.secret)

@@ -37,11 +37,12 @@ from dipserver.games.models import (
     SeatRequest,
     Tenure,
     VariantArchive,
+    VersionChange,
 )
 from dipserver.games.results_upgrade import phases_filled
 from dipserver.games.transfer_rows import bulk_create_as_given, row_in, row_out
 from dipserver.games.turn import turn_play
-from dipserver.games.variants import game_variant
+from dipserver.games.variants import game_variant, phase_variant
 
 FORMAT = "dipserver-game/2"
 FORMATS = ("dipserver-game/1", FORMAT)
@@ -249,18 +250,21 @@ def game_replay(*, game_id: int) -> list[str]:
     """Re-adjudicate every processed phase from its stored snapshot and orders; the differences from the
     stored next snapshot, in words (empty: the history replays exactly)."""
     game = Game.objects.get(id=game_id)
-    variant = game_variant(game)
     phases = list(Phase.objects.filter(game=game).order_by("index"))
+    # A phase a newer studio version was given at opened as the older version left it (the earliest
+    # change's record), and each phase plays the version it pinned.
+    changes = VersionChange.objects.filter(game=game).order_by("-id")
+    opened = {c.phase_index: c.snapshot_before for c in changes if c.snapshot_before is not None}
     problems = []
     for done, following in itertools.pairwise(phases):
         turn = turn_play(
-            variant=variant,
+            variant=phase_variant(game, done.variant_version),
             options=game.options,
             secret=game.secret,
             snapshot=done.snapshot,
             order_texts=done.orders,
             end_year=game.end_year,
         )
-        if turn.next_snapshot != following.snapshot:
+        if turn.next_snapshot != opened.get(following.index, following.snapshot):
             problems.append(f"phase {done.index} ({done.name}) does not replay to phase {following.index}")
     return problems
