@@ -114,6 +114,7 @@ urlpatterns = [
     path("studio/drafts/<int:draft_id>", studio.DraftDetailApi.as_view(), name="studio-draft"),
     path("studio/drafts/<int:draft_id>/check", studio.DraftCheckApi.as_view(), name="studio-draft-check"),
     path("studio/drafts/<int:draft_id>/svg", studio.DraftSvgApi.as_view(), name="studio-draft-svg"),
+    path("studio/imports/<int:job_id>", studio.SvgImportApi.as_view(), name="studio-svg-import"),
     path(
         "studio/drafts/<int:draft_id>/package", studio.DraftPackageApi.as_view(), name="studio-draft-package"
     ),
