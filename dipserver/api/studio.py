@@ -17,7 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from dipserver.api.inputs import Input
-from dipserver.api.press import idempotency_key
+from dipserver.api.press import IDEMPOTENCY_KEY_PATTERN, idempotency_key
 from dipserver.api.throttling import WriteThrottle
 from dipserver.studio import imports, services
 from dipserver.studio.errors import StudioError
@@ -154,8 +154,11 @@ class DraftSvgApi(_StudioApi):
         request=InputSerializer,
         parameters=[
             OpenApiParameter(
-                "Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
-                description="Any text of yours naming this upload: sent again, it answers the same job.",
+                "Idempotency-Key", {"type": "string", "pattern": IDEMPOTENCY_KEY_PATTERN},
+                OpenApiParameter.HEADER, required=False,
+                description="A key of my choosing (e.g. a UUID) per upload: sent again with the same key, "
+                "it answers the same job; the key with an upload to another draft is refused with 422 "
+                "`idempotency_key_reused`.",
             )
         ],
         responses={202: None, 403: None, 404: None, 409: None, 413: None, 422: None},
