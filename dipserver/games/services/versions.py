@@ -87,9 +87,8 @@ def version_preview(*, game_id: int, version_id: int) -> Preview:
     phase = Phase.objects.filter(id=game.current_phase_id).first() if game.current_phase_id else None
     problems: list[dict[str, Any]] = []
     if phase is not None:
-        _, problems = carried_over(phase.snapshot, old, new)
-        if not problems:
-            problems = _orders_unread(game, phase, new, carried_over(phase.snapshot, old, new)[0])
+        snapshot, problems = carried_over(phase.snapshot, old, new)
+        problems = problems or _orders_unread(game, phase, new, snapshot)
     problems += _options_problems(game, new)
     return Preview(game, version, diff, phase.name if phase else None, tuple(problems))
 
