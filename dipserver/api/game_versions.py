@@ -26,8 +26,8 @@ def change_data(change: VersionChange) -> dict[str, Any]:
     return {
         "id": change.id,
         "phase": change.phase_name or None,
-        "from": version_summary(change.from_version),
-        "to": version_summary(change.to_version),
+        "from": change.from_version,
+        "to": change.to_version,
         "by": change.by.username if change.by else None,
         "at": change.created_at.isoformat(),
         "diff": change.diff,

@@ -402,12 +402,10 @@ class VersionChange(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="version_changes")
     phase_index = models.PositiveIntegerField(null=True, blank=True, help_text="Null: before the start.")
     phase_name = models.CharField(max_length=8, blank=True)
-    from_version = models.ForeignKey(
-        "studio.VariantVersion", on_delete=models.PROTECT, related_name="+", help_text="Played until then."
-    )
-    to_version = models.ForeignKey(
-        "studio.VariantVersion", on_delete=models.PROTECT, related_name="+", help_text="Played from then."
-    )
+    # The versions as plain data ({"id", "slug", "number", "version"}), so the record travels with the game
+    # to another server (games_export), where the studio's rows have other ids or are absent.
+    from_version = models.JSONField(help_text="The studio version played until then.")
+    to_version = models.JSONField(help_text="The studio version played from then.")
     by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -419,4 +417,4 @@ class VersionChange(models.Model):
         ordering = ["game", "id"]
 
     def __str__(self) -> str:
-        return f"game {self.game_id}: version {self.from_version_id} -> {self.to_version_id}"
+        return f"game {self.game_id}: {self.from_version.get('number')} -> {self.to_version.get('number')}"

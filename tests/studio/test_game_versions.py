@@ -5,6 +5,7 @@ orders given fit the new version; the game records the change."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 from typing import Any
 
 import pytest
@@ -14,7 +15,7 @@ from dipserver.games.errors import GameError
 from dipserver.games.models import Game, Phase, VersionChange
 from dipserver.games.services.orders import orders_submit
 from dipserver.games.services.phases import phase_process
-from dipserver.games.services.transfer import game_replay
+from dipserver.games.services.transfer import game_export, game_import, game_replay
 from dipserver.games.services.versions import (
     carried_over,
     version_apply,
@@ -121,7 +122,7 @@ def test_the_change_is_recorded_in_the_games_history(gm, game, first):
     second = republished(gm, first.draft, five_to_win)
     version_apply(game_id=game.id, version_id=second.id, phase_name="S1901M", user=gm)
     (change,) = version_changes(game=game)
-    assert (change.from_version, change.to_version, change.by) == (first, second, gm)
+    assert (change.from_version["id"], change.to_version["id"], change.by) == (first.id, second.id, gm)
     assert change.phase_name == "S1901M" and change.diff["victory"]["to"]["centres"] == 5
 
 
@@ -232,3 +233,14 @@ def test_a_correction_reaches_the_map_where_play_left_it_alone(gm, game, first):
     assert moved["map"]["terrain"]["FAR"] == "impassable" and problems == []
     snapshot["map"]["terrain"]["FAR"] = "sea"  # as if a timeline event had flooded it
     assert carried_over(snapshot, old, new)[0]["map"]["terrain"]["FAR"] == "sea"
+
+
+def test_an_exported_game_keeps_its_changes_and_replays(gm, game, first):
+    second = republished(gm, first.draft, without_ess)
+    version_apply(game_id=game.id, version_id=second.id, phase_name="S1901M", user=gm)
+    game.refresh_from_db()
+    assert phase_process(phase_id=game.current_phase_id, force=True) == "processed"
+    copy = game_import(data=json.loads(json.dumps(game_export(game_id=game.id))))
+    (change,) = version_changes(game=copy)
+    assert (change.from_version["number"], change.to_version["number"], change.by) == (1, 2, gm)
+    assert game_replay(game_id=copy.id) == []

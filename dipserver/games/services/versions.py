@@ -69,11 +69,12 @@ def versions_offered(*, game: Game) -> list[VariantVersion]:
 
 def version_changes(*, game: Game) -> list[VersionChange]:
     """The game's record of its version changes, oldest first."""
-    return list(
-        VersionChange.objects.filter(game=game)
-        .select_related("from_version", "to_version", "by")
-        .order_by("id")
-    )
+    return list(VersionChange.objects.filter(game=game).select_related("by").order_by("id"))
+
+
+def version_data(version: VariantVersion) -> dict[str, Any]:
+    """A studio version as a ``VersionChange`` keeps it: plain data, valid on any server."""
+    return {"id": version.id, "slug": version.slug, "number": version.number, "version": version.version}
 
 
 def version_preview(*, game_id: int, version_id: int) -> Preview:
@@ -122,8 +123,8 @@ def version_apply(*, game_id: int, version_id: int, phase_name: str | None, user
             game=game,
             phase_index=phase.index if phase else None,
             phase_name=phase.name if phase else "",
-            from_version=_pinned(game),
-            to_version=version,
+            from_version=version_data(_pinned(game)),
+            to_version=version_data(version),
             by=user,
             diff=version_diff(old, new, load_timeline(old), load_timeline(new)),
             snapshot_before=before,
