@@ -138,6 +138,10 @@ GAME_ERROR_STATUSES = {
     "invalid_svg": status.HTTP_422_UNPROCESSABLE_ENTITY,  # an SVG map that cannot be read (each mistake)
     "invalid_package": status.HTTP_422_UNPROCESSABLE_ENTITY,  # a package that is not a variant's folder
     "unknown_variant": status.HTTP_422_UNPROCESSABLE_ENTITY,  # starting from a variant not installed
+    # A newer studio version offered to a running game (games.services.versions).
+    "not_newer": status.HTTP_409_CONFLICT,  # the version is not newer than the one the game plays
+    "other_variant": status.HTTP_422_UNPROCESSABLE_ENTITY,  # a version of another variant, or no studio game
+    "position_invalid": status.HTTP_409_CONFLICT,  # the open phase's units or orders do not fit it
 }
 
 

@@ -37,13 +37,13 @@ from dipserver.games.services import orders as order_services
 
 MAX_ORDERS = 200
 MAX_ORDER_LENGTH = 200
-_PHASE_NAME = r"^[SFWsfw]\d{1,4}[MRAmra]$"
-_PHASE_EXACT = re.compile(_PHASE_NAME[1:-1])  # the whole text, as the field sees it once stripped
+PHASE_NAME = r"^[SFWsfw]\d{1,4}[MRAmra]$"
+_PHASE_EXACT = re.compile(PHASE_NAME[1:-1])  # the whole text, as the field sees it once stripped
 
 
 def phase_field(what: str) -> serializers.RegexField:
     """The phase a write is for (required: a write for a phase that has closed must not land on the next)."""
-    return serializers.RegexField(_PHASE_NAME, help_text=f"The phase {what} for, e.g. S1901M.")
+    return serializers.RegexField(PHASE_NAME, help_text=f"The phase {what} for, e.g. S1901M.")
 
 
 @extend_schema_field(
@@ -231,7 +231,7 @@ class OrdersApi(APIView):
         parameters=[
             OpenApiParameter(
                 "phase",
-                {"type": "string", "pattern": _PHASE_NAME},
+                {"type": "string", "pattern": PHASE_NAME},
                 required=True,
                 description="The phase the orders withdrawn are for, e.g. S1901M (older clients send it "
                 "in a JSON body instead).",

@@ -50,7 +50,7 @@ def _since(request: Request) -> int | None:
     return since
 
 
-def _idempotency_key(request: Request) -> str:
+def idempotency_key(request: Request) -> str:
     raw = request.headers.get("Idempotency-Key")
     if raw is None:
         return ""
@@ -183,7 +183,7 @@ class MessagesApi(APIView):
     def post(self, request: Request, game_id: int) -> Response:
         game = game_or_404(game_id)
         seat = power_required(viewer_of(request, game, mastery=False), game)
-        key = _idempotency_key(request)
+        key = idempotency_key(request)
         data = self.SendInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         posted = press_post(game_id=game.id, user=request.user, idempotency_key=key, **data.validated_data)

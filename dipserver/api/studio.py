@@ -9,7 +9,7 @@ import binascii
 from typing import Any
 
 from django.http import HttpResponse
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -17,10 +17,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from dipserver.api.inputs import Input
+from dipserver.api.press import IDEMPOTENCY_KEY_PATTERN, idempotency_key
 from dipserver.api.throttling import WriteThrottle
-from dipserver.studio import services
+from dipserver.studio import imports, services
 from dipserver.studio.errors import StudioError
-from dipserver.studio.models import Draft, VariantVersion
+from dipserver.studio.models import Draft, SvgImport, VariantVersion
 from dipserver.studio.package import Package, package_bytes
 from dipserver.studio.selectors import draft_of, draft_report, drafts_of, version_of, versions_visible
 
@@ -141,21 +142,65 @@ class DraftCheckApi(_StudioApi):
 
 
 class DraftSvgApi(_StudioApi):
-    """Give my draft an SVG map (the file's text): sanitised, its provinces read, borders detected."""
+    """Give my draft an SVG map (the file's text). Sanitised and bounded at once (413, 422); its shapes
+    and borders are read by a worker: the answer is 202 with the import job, polled at its ``url``. The
+    same upload again (its Idempotency-Key, or the same drawing for the same revision) is the same job."""
 
     class InputSerializer(Input):
         svg = serializers.CharField(trim_whitespace=False)
         revision = serializers.IntegerField(min_value=1)
 
-    @extend_schema(request=InputSerializer, responses={200: None, 404: None, 409: None, 413: None, 422: None})
+    @extend_schema(
+        request=InputSerializer,
+        parameters=[
+            OpenApiParameter(
+                "Idempotency-Key", {"type": "string", "pattern": IDEMPOTENCY_KEY_PATTERN},
+                OpenApiParameter.HEADER, required=False,
+                description="A key of my choosing (e.g. a UUID) per upload: sent again with the same key, "
+                "it answers the same job; the key with an upload to another draft is refused with 422 "
+                "`idempotency_key_reused`.",
+            )
+        ],
+        responses={202: None, 403: None, 404: None, 409: None, 413: None, 422: None},
+    )  # fmt: skip
     def post(self, request: Request, draft_id: int) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         given = data.validated_data
-        draft, warnings = services.draft_svg_import(
-            user=request.user, draft_id=draft_id, svg=given["svg"].encode(), revision=given["revision"]
+        job = imports.svg_import_queue(
+            user=request.user,
+            draft_id=draft_id,
+            svg=given["svg"].encode(),
+            revision=given["revision"],
+            key=idempotency_key(request),
         )
-        return Response({**draft_detail(draft), "warnings": list(warnings)})
+        body = svg_import_data(job)
+        return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": body["url"]})
+
+
+class SvgImportApi(_StudioApi):
+    """One of my SVG imports: queued, running, done (with the draft as the map made it, and warnings) or
+    failed (with the refusal: its code, message and provinces)."""
+
+    throttle_classes: list[Any] = []  # polled every second while a worker reads the map
+
+    @extend_schema(responses={200: None, 404: None})
+    def get(self, request: Request, job_id: int) -> Response:
+        return Response(svg_import_data(imports.svg_import_of(request.user, job_id)))
+
+
+def svg_import_data(job: SvgImport) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "id": job.id,
+        "url": f"/api/v1/studio/imports/{job.id}",
+        "draft_id": job.draft_id,
+        "status": job.status,
+        "warnings": job.warnings,
+        "error": job.error,
+    }
+    if job.status == SvgImport.Status.DONE:
+        body["draft"] = draft_detail(draft_of(job.owner, job.draft_id))
+    return body
 
 
 class DraftPackageApi(_StudioApi):

@@ -4,6 +4,7 @@ from django.urls import path, re_path
 
 from dipserver.api import (
     accounts,
+    game_versions,
     games,
     mastering,
     notifications,
@@ -101,6 +102,14 @@ urlpatterns = [
     path("games/<int:game_id>/extend", mastering.GameExtendApi.as_view(), name="extend"),
     path("games/<int:game_id>/pause", mastering.GamePauseApi.as_view(), name="pause"),
     path("games/<int:game_id>/resume", mastering.GameResumeApi.as_view(), name="resume"),
+    path(
+        "games/<int:game_id>/studio-versions", game_versions.GameVersionsApi.as_view(), name="game-versions"
+    ),
+    path(
+        "games/<int:game_id>/studio-versions/<int:version_id>",
+        game_versions.GameVersionApi.as_view(),
+        name="game-version",
+    ),
     path("studio/drafts", studio.DraftListApi.as_view(), name="studio-drafts"),
     path("studio/drafts/import", studio.DraftImportApi.as_view(), name="studio-draft-import"),
     path("studio/drafts/<int:draft_id>", studio.DraftDetailApi.as_view(), name="studio-draft"),
@@ -109,6 +118,7 @@ urlpatterns = [
         "studio/drafts/<int:draft_id>/tests", studio_tests.DraftTestsApi.as_view(), name="studio-draft-tests"
     ),
     path("studio/drafts/<int:draft_id>/svg", studio.DraftSvgApi.as_view(), name="studio-draft-svg"),
+    path("studio/imports/<int:job_id>", studio.SvgImportApi.as_view(), name="studio-svg-import"),
     path(
         "studio/drafts/<int:draft_id>/package", studio.DraftPackageApi.as_view(), name="studio-draft-package"
     ),

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from dipserver.engine import VariantSource, load_timeline
+from dipserver.engine import Variant, VariantSource, load_timeline
 from dipserver.games.variants import generated_powers, sample_variant, source_of
 
 FLAG, MODE, COUNT, TEXT = "flag", "mode", "count", "text"
@@ -70,9 +70,10 @@ class Choice:
         return {"name": self.name, "default": self.default, "description": self.explanation}
 
 
-def variant_choices(slug: str) -> tuple[Choice, ...]:
-    """Every choice that matters for variant ``slug``, in the order the form shows them."""
-    timeline = load_timeline(sample_variant(slug))
+def variant_choices(slug: str, variant: Variant | None = None) -> tuple[Choice, ...]:
+    """Every choice that matters for variant ``slug``, in the order the form shows them; ``variant`` is
+    the one to read when it is not an installed one (a studio version's)."""
+    timeline = load_timeline(variant or sample_variant(slug))
     choices: list[Choice] = []
     source = source_of(slug)
     if source.generated:

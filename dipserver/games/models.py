@@ -392,3 +392,29 @@ class SeatRequest(models.Model):
 
     def __str__(self) -> str:
         return f"user {self.user_id} asks for seat {self.power_id}"
+
+
+class VersionChange(models.Model):
+    """A newer version of its studio variant that a game master gave a running game, at the start of the
+    open phase (``phase_index``): the game's record of it. ``snapshot_before`` is that phase's position as
+    the old version left it (the replay of the phase before it ends there); ``diff`` what changed."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="version_changes")
+    phase_index = models.PositiveIntegerField(null=True, blank=True, help_text="Null: before the start.")
+    phase_name = models.CharField(max_length=8, blank=True)
+    # The versions as plain data ({"id", "slug", "number", "version"}), so the record travels with the game
+    # to another server (games_export), where the studio's rows have other ids or are absent.
+    from_version = models.JSONField(help_text="The studio version played until then.")
+    to_version = models.JSONField(help_text="The studio version played from then.")
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    diff = models.JSONField(default=dict, blank=True)
+    snapshot_before = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "id"]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id}: {self.from_version.get('number')} -> {self.to_version.get('number')}"

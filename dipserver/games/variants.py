@@ -89,6 +89,24 @@ def studio_version_published(version_id: int) -> VariantVersion:
     return version
 
 
+def studio_versions_published() -> list[VariantVersion]:
+    """The newest published version of each studio variant: what the create form and the lobby offer."""
+    newest: dict[str, VariantVersion] = {}
+    for version in (
+        VariantVersion.objects.filter(published=True).select_related("author").order_by("slug", "-number")
+    ):
+        newest.setdefault(version.slug, version)
+    return list(newest.values())
+
+
+@functools.lru_cache(maxsize=32)
+def studio_variant(version_id: int) -> Variant:
+    """A published studio version as the engine builds it (nothing archived: for reading, e.g. the create
+    form's choices). A version's files never change, so it is built once per process."""
+    version = VariantVersion.objects.get(id=version_id)
+    return _checked(version.slug, lambda: load_variant_from_sources(version.slug, version.files))
+
+
 def _studio_pinned(version: VariantVersion) -> Variant:
     return studio_files_pinned(version.slug, version.files, version.version, str(version))
 
@@ -117,6 +135,12 @@ def game_variant(game: Game) -> Variant:
     if variant.version != game.variant_version:
         raise GameError(f"{game.name}: its variant version {game.variant_version[:12]} cannot be rebuilt")
     return variant
+
+
+def phase_variant(game: Game, version: str) -> Variant:
+    """The variant a phase of ``game`` was played with (its ``variant_version``): the game's own, or a
+    studio version its game master moved it on from (``services.versions``), kept in the archive."""
+    return game_variant(game) if version == game.variant_version else _archived(version)
 
 
 def deal_seed(game: Game) -> str:

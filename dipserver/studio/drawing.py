@@ -28,6 +28,7 @@ ATTRIBUTES = frozenset(
     | {"x1", "y1", "x2", "y2", "transform", "viewBox", "version", "data-terrain", "data-name"}
     | {"fill", "stroke", "stroke-width", "fill-rule", "fill-opacity", "stroke-opacity", "opacity"}
 )
+SHAPES = frozenset({"path", "rect", "circle", "ellipse", "polygon", "polyline", "line"})
 # Inkscape keeps a shape's own name in inkscape:label; it is kept as data-name.
 RENAMED = {f"{{{INKSCAPE_NS}}}label": "data-name"}
 _HOSTILE_VALUES = ("url(", "javascript", "data:", "expression(", "@import")
@@ -37,6 +38,7 @@ _HOSTILE_VALUES = ("url(", "javascript", "data:", "expression(", "@import")
 class CleanSvg:
     text: str  # the SVG written afresh from what the allow-list kept
     dropped: tuple[str, ...]  # what was removed, e.g. "element script", "attribute onclick"
+    shapes: int = 0  # the shapes kept (paths, rectangles ...): each is read as a province or scenery
 
 
 def sanitised(raw: bytes) -> CleanSvg:
@@ -59,13 +61,14 @@ def sanitised(raw: bytes) -> CleanSvg:
     clean = copier.copy(root, 0)
     assert clean is not None  # the root is an allowed element
     clean.set("xmlns", SVG_NS)
-    return CleanSvg(ET.tostring(clean, encoding="unicode"), tuple(sorted(copier.dropped)))
+    return CleanSvg(ET.tostring(clean, encoding="unicode"), tuple(sorted(copier.dropped)), copier.shapes)
 
 
 class _Copier:
     def __init__(self) -> None:
         self.dropped: set[str] = set()
         self.count = 0
+        self.shapes = 0
 
     def copy(self, element: ET.Element, depth: int) -> ET.Element | None:
         self.count += 1
@@ -78,6 +81,7 @@ class _Copier:
             self.dropped.add(f"element {name}")
             return None
         out = ET.Element(name, self._attributes(element))
+        self.shapes += name in SHAPES
         if name in ("title", "desc") and element.text:
             out.text = element.text[:200]
         for child in element:

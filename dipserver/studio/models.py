@@ -71,3 +71,45 @@ class VariantVersion(models.Model):
         if self.pk is not None and (fields is None or not set(fields) <= self.MUTABLE_FIELDS):
             raise ValueError("a published variant version is frozen: only its publication marks change")
         super().save(*args, **kwargs)
+
+
+class SvgImport(models.Model):
+    """An SVG map given to a draft, read by a worker: reading its shapes and detecting their borders takes
+    seconds, so the request only sanitises and bounds the upload, keeps it here and answers at once; the
+    studio polls the job. One job per upload: the same ``key`` (the client's Idempotency-Key) or the same
+    drawing for the same revision of the draft is the same job, never run twice."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Waiting for a worker"
+        RUNNING = "running", "Being read"
+        DONE = "done", "Read into the draft"
+        FAILED = "failed", "Refused"
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    draft = models.ForeignKey(Draft, on_delete=models.CASCADE, related_name="svg_imports")
+    key = models.CharField(
+        max_length=255, blank=True, default="", help_text="The Idempotency-Key; empty: none."
+    )
+    digest = models.CharField(max_length=64, help_text="sha256 of the sanitised drawing and the revision.")
+    revision = models.PositiveIntegerField(help_text="The draft's revision the upload was made on.")
+    svg = models.TextField(help_text="The upload, sanitised.")
+    dropped = models.JSONField(default=list, blank=True, help_text="What the sanitiser removed.")
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
+    warnings = models.JSONField(default=list, blank=True)
+    error = models.JSONField(null=True, blank=True, help_text="{code, message, provinces, problems}")
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True, help_text="Last handed to the broker.")
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(fields=["draft", "digest"], name="studio_svgimport_once"),
+            models.UniqueConstraint(
+                fields=["owner", "key"], condition=~models.Q(key=""), name="studio_svgimport_key_once"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"SVG import {self.id} of draft {self.draft_id}: {self.status}"

@@ -14,7 +14,7 @@ from django.utils import timezone
 from dipserver.engine import VariantError, load_variant, variant_slugs
 from dipserver.studio.borders import imported
 from dipserver.studio.checking import Report
-from dipserver.studio.drawing import sanitised
+from dipserver.studio.drawing import CleanSvg, sanitised
 from dipserver.studio.errors import StudioError
 from dipserver.studio.models import Draft, VariantVersion
 from dipserver.studio.package import SLUG_PATTERN, Package, package_read, tables_of
@@ -81,19 +81,36 @@ def draft_save(*, user: Any, draft_id: int, data: dict[str, Any], revision: int)
 
 
 def draft_svg_import(*, user: Any, draft_id: int, svg: bytes, revision: int) -> tuple[Draft, tuple[str, ...]]:
-    """Give the draft the map drawn in an SVG file: sanitised, its province shapes read, their borders
-    detected. Provinces already written keep their centres, homes, coasts and names; provinces the drawing
-    lacks are removed. Answers the draft and warnings (what the sanitiser dropped, shapes left as scenery)."""
+    """Give the draft the map drawn in an SVG file, there and then (``imports`` hands it to a worker)."""
     _master_required(user)
-    clean = sanitised(svg)
-    drawn = imported(clean.text)  # outside the transaction: reading shapes takes a while
+    return draft_drawing_apply(user=user, draft_id=draft_id, clean=sanitised(svg), revision=revision)
+
+
+def draft_svg_checked(*, user: Any, draft_id: int, revision: int) -> Draft:
+    """What an SVG map for the draft is refused for at once: not its author's game master, no such draft
+    of theirs, a stale revision, a draft that extends an installed variant (which draws its map)."""
+    _master_required(user)
+    draft = draft_of(user, draft_id)
+    if draft.revision != revision:
+        raise StudioError(
+            f"The draft was saved since (revision {draft.revision}, not {revision}): load it again",
+            code="stale_revision",
+        )
+    _drawable(draft)
+    return draft
+
+
+def draft_drawing_apply(
+    *, user: Any, draft_id: int, clean: CleanSvg, revision: int
+) -> tuple[Draft, tuple[str, ...]]:
+    """Give the draft the map drawn in a sanitised SVG: its province shapes read, their borders detected
+    (seconds: outside the transaction). Provinces already written keep their centres, homes, coasts and
+    names; provinces the drawing lacks are removed. Answers the draft and warnings (what the sanitiser
+    dropped, shapes left as scenery, provinces removed)."""
+    drawn = imported(clean.text)
     with transaction.atomic():
         draft = _draft_locked(user, draft_id, revision)
-        if draft.data.get("variant", {}).get("base"):
-            raise StudioError(
-                "A draft extending an installed variant draws its map; start a blank draft for an SVG map",
-                code="has_base",
-            )
+        _drawable(draft)
         old = draft.data.get("map", {}).get("provinces", {})
         provinces = {code: {**old.get(code, {}), **spec} for code, spec in drawn.provinces.items()}
         for code, spec in provinces.items():
@@ -112,6 +129,14 @@ def draft_svg_import(*, user: Any, draft_id: int, svg: bytes, revision: int) -> 
         *(f"province {code} is not in the drawing: removed" for code in removed),
     )
     return draft, warnings
+
+
+def _drawable(draft: Draft) -> None:
+    if draft.data.get("variant", {}).get("base"):
+        raise StudioError(
+            "A draft extending an installed variant draws its map; start a blank draft for an SVG map",
+            code="has_base",
+        )
 
 
 def draft_delete(*, user: Any, draft_id: int) -> None:

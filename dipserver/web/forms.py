@@ -17,6 +17,8 @@ from django import forms
 
 from dipserver.games.choices import COUNT, FLAG, MODE, Choice, variant_choices
 from dipserver.games.models import Game
+from dipserver.games.variants import studio_variant
+from dipserver.web.variants import studio_version_id
 
 MAX_PHASE_MINUTES = 60 * 24 * 60  # the API's limit: sixty days
 MODES = [("exact", "On the dates in the rules"), ("random", "In a random year within each window")]
@@ -44,6 +46,15 @@ def _field(choice: Choice) -> forms.Field:
 def _or(value: int | None, default: int) -> int:
     """A number left empty is the default (0 stays 0)."""
     return default if value is None else value
+
+
+def _choices_of(slug: str) -> tuple[Choice, ...]:
+    """The choices of an installed variant, or of a studio version (``studio:<id>``)."""
+    version_id = studio_version_id(slug)
+    if version_id is None:
+        return variant_choices(slug)
+    variant = studio_variant(version_id)
+    return variant_choices(variant.slug, variant)
 
 
 class GameCreateForm(forms.Form):
@@ -98,7 +109,7 @@ class GameCreateForm(forms.Form):
         super().__init__(*args, **kwargs)
         cast(forms.ChoiceField, self.fields["variant"]).choices = variants  # declared so above
         self.variant_names = dict(variants)
-        self.choices = {slug: variant_choices(slug) for slug, _ in variants}
+        self.choices = {slug: _choices_of(slug) for slug, _ in variants}
         self.settings_names = list(self.fields)
         offered: dict[str, tuple[Choice, list[str]]] = {}
         everything = [(c, slug) for slug, cs in self.choices.items() for c in cs]
@@ -157,9 +168,11 @@ class GameCreateForm(forms.Form):
             if value in (None, "") or (choice.kind == FLAG and choice.name not in self.shown()):
                 value = choice.default  # empty, not picked, or a box the page did not show: the default
             (board if choice.board else options)[choice.name] = value
+        studio = studio_version_id(data["variant"])
         return {
             "name": data["name"],
-            "variant": data["variant"],
+            "variant": data["variant"] if studio is None else "",
+            "studio_version": studio,
             "press": data["press"],
             "options": options,
             "phase_minutes": {

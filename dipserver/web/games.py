@@ -21,11 +21,11 @@ from dipserver.games.services import games as game_services
 from dipserver.games.services import seats as seat_services
 from dipserver.games.services.common import phase_title
 from dipserver.games.services.mutes import game_mute
-from dipserver.games.variants import game_variant
+from dipserver.games.variants import game_variant, studio_versions_published
 from dipserver.notices.selectors import press_unread_of, unread_of
 from dipserver.web.first_answers import first_answers
 from dipserver.web.forms import GameCreateForm
-from dipserver.web.variants import variant_choices, variant_facts
+from dipserver.web.variants import studio_choices, studio_facts, variant_choices, variant_facts
 
 
 @require_safe
@@ -149,7 +149,8 @@ def _watchable(user: Any, *, variant: str, status: str) -> dict[str, Any]:
         "watch_games": rows,
         "watch_filter": {"variant": variant, "status": status},
         "watch_statuses": _STATUSES,
-        "watch_variants": variant_choices(),  # the generated board (Ice Lords) among them
+        # The generated board (Ice Lords) among them, and the studio's published variants (by slug).
+        "watch_variants": variant_choices() + [(v.slug, v.name) for v in studio_versions_published()],
     }
 
 
@@ -205,7 +206,7 @@ def _my_games(user: Any, *, variant: str = "", status: str = "") -> list[dict[st
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def game_new(request: HttpRequest) -> HttpResponse:
-    choices = variant_choices()
+    choices = variant_choices() + studio_choices()  # the studio's published variants after the shipped
     form = GameCreateForm(request.POST or None, variants=choices, initial={"variant": "sahara"})
     if request.method == "POST" and form.is_valid():
         try:
@@ -217,7 +218,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, f"{game.name} is created. Join it to take a seat.")
             return redirect("game", game_id=game.id)
-    facts = {slug: variant_facts(slug) for slug, _ in choices}
+    facts = {slug: variant_facts(slug) or studio_facts(slug) for slug, _ in choices}
     return render(request, "web/game_new.html", {"form": form, "variants": facts})
 
 

@@ -19,6 +19,9 @@ from dipserver.games.variants import (
     sample_geometry,
     sample_variant,
     source_of,
+    studio_variant,
+    studio_version_published,
+    studio_versions_published,
 )
 from dipserver.render import GeometryError, render_svg
 from dipserver.web.rules import plain_words_html
@@ -31,6 +34,43 @@ MAP_EVENTS = ("terrain", "coasts", "centre_lost", "centre_gained")
 def variant_choices() -> list[tuple[str, str]]:
     """(slug, name) of every variant that loads, for the create form."""
     return [(slug, facts["name"]) for slug in _slugs() if (facts := variant_facts(slug))]
+
+
+STUDIO = "studio:"  # the create form's value for a studio version: "studio:<version id>"
+
+
+def studio_choices() -> list[tuple[str, str]]:
+    """(``studio:<id>``, name) of the newest published version of each studio variant, for the create form."""
+    return [
+        (f"{STUDIO}{v.id}", f"{v.name} (studio, version {v.number})") for v in studio_versions_published()
+    ]
+
+
+def studio_version_id(choice: str) -> int | None:
+    """The version id a create form's variant value names, or None for an installed variant."""
+    return int(choice.removeprefix(STUDIO)) if choice.startswith(STUDIO) else None
+
+
+def studio_facts(choice: str) -> dict[str, Any] | None:
+    """What the create form says about a studio version (as ``variant_facts``); None if it does not load."""
+    version_id = studio_version_id(choice)
+    try:
+        version = studio_version_published(version_id or 0)
+        variant = studio_variant(version.id)
+        seasons = _seasons(variant)
+    except (VariantError, TimelineError, GameError):
+        return None
+    return {
+        "slug": None,  # no rules page: a studio variant's is its files
+        "studio": f"Made in the variant studio by {version.author.username}: version {version.number}.",
+        "name": variant.name,
+        "description": variant.description,
+        "powers": [{"name": key, "display": p.name, "colour": p.colour} for key, p in variant.powers.items()],
+        "victory_centres": variant.victory_centres,
+        "start_phase": str(variant.start.phase),
+        "seasons": seasons,
+        "generated": False,
+    }
 
 
 def _slugs() -> list[str]:

@@ -3,6 +3,7 @@
 // at; a save from a stale tab is refused by the server and said so. After each save the engine's check
 // runs and each problem is shown beside the provinces it names, and beside the timeline events it concerns.
 import { ApiError, call } from "./api.js";
+import { importSvg } from "./studio_import.js";
 import { Preview } from "./studio_preview.js";
 import { RulesEditor } from "./studio_rules.js";
 import { TestsEditor } from "./studio_tests.js";
@@ -326,17 +327,18 @@ async function load() {
   document.body.dataset.ready = "true";
 }
 
-async function importSvg(event) {
+async function svgChosen(event) {
   event.preventDefault();
   const file = $("svg-file").files[0];
   if (!file) return;
   try {
-    const { body } = await call(`${draftUrl}/svg`, { method: "POST", json: { svg: await file.text(), revision: state.draft.revision } });
+    const job = await importSvg(draftUrl, await file.text(), state.draft.revision, () => notice("Reading the map's shapes and borders…"));
+    const body = job.draft;
     state.draft = body;
     state.tables = body.tables;
     state.geometry = body.geometry;
     $("tables").value = JSON.stringify(state.tables, null, 2);
-    $("svg-warnings").replaceChildren(...body.warnings.map((w) => Object.assign(document.createElement("li"), { textContent: w })));
+    $("svg-warnings").replaceChildren(...job.warnings.map((w) => Object.assign(document.createElement("li"), { textContent: w })));
     notice("");
     await check();
   } catch (error) {
@@ -410,7 +412,7 @@ $("tables").addEventListener("input", () => {
   changed({ fromText: true });
 });
 for (const id of ["province-name", "province-terrain", "province-sc", "province-home", "province-coasts"]) $(id).addEventListener("change", provinceEdited);
-$("svg-form").addEventListener("submit", importSvg);
+$("svg-form").addEventListener("submit", svgChosen);
 $("publish").addEventListener("click", publish);
 $("try-sandbox").addEventListener("click", trySandbox);
 load().catch((error) => notice(error.message));

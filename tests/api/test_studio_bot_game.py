@@ -24,7 +24,8 @@ def published_small_map() -> int:
     drawn = api.post(
         f"{DRAFTS}/{draft['id']}/svg", {"svg": small_map().decode(), "revision": 1}, format="json"
     )
-    tables = {**drawn.json()["tables"], **small_variant_tables(), "timeline": {"events": [SINKS]}}
+    assert drawn.status_code == 202 and drawn.json()["status"] == "done"  # eager: read by now
+    tables = {**drawn.json()["draft"]["tables"], **small_variant_tables(), "timeline": {"events": [SINKS]}}
     for code in ("ALP", "BRE", "COR", "DAL", "ESS", "FAR"):
         tables["map"]["provinces"][code]["sc"] = True
     tables["map"]["provinces"]["ALP"]["home"], tables["map"]["provinces"]["COR"]["home"] = "RED", "BLUE"

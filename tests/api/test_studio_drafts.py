@@ -120,56 +120,6 @@ def test_checking_a_clean_draft(api, gm):
     assert report == {**report, "ok": True, "problems": []} and report["version"]
 
 
-def test_an_svg_map(api):
-    draft = created(api)
-    response = api.post(
-        f"{DRAFTS}/{draft['id']}/svg", {"svg": small_map().decode(), "revision": 1}, format="json"
-    )
-    body = response.json()
-    assert response.status_code == 200 and body["tables"]["map"]["provinces"]["NTH"]["terrain"] == "sea"
-    assert "shape 'path42' is drawn as scenery: its id is not a province code" in body["warnings"]
-
-
-def test_an_svg_map_with_mistakes_names_each_province(api):
-    draft = created(api)
-    svg = (
-        '<svg xmlns="http://www.w3.org/2000/svg" width="9" height="9">'
-        '<rect id="AB" width="1" height="1"/><rect id="AB" width="1" height="1"/></svg>'
-    )
-    response = api.post(f"{DRAFTS}/{draft['id']}/svg", {"svg": svg, "revision": 1}, format="json")
-    assert code_of(response) == (422, "invalid_svg")
-    assert response.json()["error"]["problems"] == [
-        {"message": "province AB: two shapes have this id", "provinces": ["AB"]}
-    ]
-
-
-def test_a_hostile_svg_map(api):
-    draft = created(api)
-    svg = '<!DOCTYPE svg [<!ENTITY a "a">]><svg xmlns="http://www.w3.org/2000/svg">&a;</svg>'
-    assert code_of(api.post(f"{DRAFTS}/{draft['id']}/svg", {"svg": svg, "revision": 1}, format="json")) == (
-        422,
-        "invalid_svg",
-    )
-
-
-def test_an_svg_map_for_a_draft_extending_a_variant(api):
-    draft = created(api, start_from="standard")
-    response = api.post(
-        f"{DRAFTS}/{draft['id']}/svg", {"svg": small_map().decode(), "revision": 1}, format="json"
-    )
-    assert code_of(response) == (409, "has_base")
-
-
-def test_an_svg_map_too_large(api, settings):
-    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 4_000_000
-    draft = created(api)
-    svg = '<svg xmlns="http://www.w3.org/2000/svg">' + " " * 1_600_000 + "</svg>"
-    assert code_of(api.post(f"{DRAFTS}/{draft['id']}/svg", {"svg": svg, "revision": 1}, format="json")) == (
-        413,
-        "too_large",
-    )
-
-
 def test_exporting_a_draft_as_a_package(api, gm):
     draft = small_draft(gm)
     response = api.get(f"{DRAFTS}/{draft.id}/package")
@@ -207,7 +157,7 @@ def test_a_draft_built_from_tables_through_the_api_checks_clean(api):
     draft = created(api)
     svg = api.post(
         f"{DRAFTS}/{draft['id']}/svg", {"svg": small_map().decode(), "revision": 1}, format="json"
-    ).json()
+    ).json()["draft"]
     data = {**svg["tables"], **small_variant_tables()}
     for code in ("ALP", "BRE", "COR", "DAL", "ESS", "FAR"):
         data["map"]["provinces"][code]["sc"] = True

@@ -165,3 +165,26 @@ def test_a_studio_games_pictures_use_the_imported_drawing(version):
     assert geometry["width"] == 300 and set(geometry["provinces"]) >= {"ALP", "NTH"}
     picture = client_for().get(f"/api/v1/games/{game['id']}/phases/0/map.svg")
     assert picture.status_code == 200 and b"<svg" in picture.content
+
+
+def test_a_staff_member_who_is_no_game_master_may_not_publish(gm):
+    draft = small_draft(gm)
+    staff = UserFactory(username="staff", is_staff=True)
+    assert code_of(publish(client_for(staff), draft)) == (403, "not_game_master")
+    assert code_of(client_for(staff).post("/api/v1/studio/drafts", {"slug": "mine"}, format="json")) == (
+        403,
+        "not_game_master",
+    )
+
+
+def test_a_staff_member_who_is_no_game_master_unpublishes(version):
+    staff = client_for(UserFactory(username="staff", is_staff=True))
+    response = staff.post(f"{VERSIONS}/{version['id']}/unpublish", format="json")
+    assert response.status_code == 200 and response.json()["published"] is False
+
+
+def test_the_author_may_not_unpublish_their_own_version(api, version):
+    assert code_of(api.post(f"{VERSIONS}/{version['id']}/unpublish", format="json")) == (
+        403,
+        "not_site_admin",
+    )

@@ -24,6 +24,7 @@ from dipserver.games.models import (
     SeatRequest,
     Tenure,
     VariantArchive,
+    VersionChange,
 )
 from dipserver.games.services.games import game_concede, game_create, game_draw_vote, game_join, game_pause
 from dipserver.games.services.orders import orders_submit, power_ready_set
@@ -77,6 +78,13 @@ def built(users: list[Any], variant: str) -> Game:
     Game.objects.filter(id=game.id).update(replacement_approval=True)
     power_seat_take(power_id=third.id, user=users[-1])  # waits for a master's approval
     game_pause(game_id=game.id, now=when + dt.timedelta(hours=1))
+    # The record of a newer studio version given to the game (only a studio game has one; carried as rows).
+    VersionChange.objects.create(
+        game=game, phase_index=1, phase_name=game.current_phase.name, by=users[5],
+        from_version={"id": 1, "slug": "small", "number": 1, "version": "a" * 64},
+        to_version={"id": 2, "slug": "small", "number": 2, "version": "b" * 64},
+        diff={"same": True}, snapshot_before=game.current_phase.snapshot,
+    )  # fmt: skip
     return Game.objects.get(id=game.id)
 
 
@@ -94,6 +102,7 @@ def rows_of(game: Game) -> dict[type[models.Model], Any]:
         Announcement: Announcement.objects.filter(game=game).order_by("id"),
         Tenure: Tenure.objects.filter(power__game=game).order_by("power__name", "from_index"),
         SeatRequest: SeatRequest.objects.filter(power__game=game).order_by("power__name", "user__username"),
+        VersionChange: VersionChange.objects.filter(game=game).order_by("id"),
     }
 
 

@@ -97,6 +97,9 @@ CELERY_TASK_ROUTES = {
     # Map pictures asked for through the API: drawn by a worker of their own (one process in serve and
     # compose), so a burst of uncached 3200-pixel maps neither holds a web process nor delays a phase.
     "dipserver.games.picture_draw": {"queue": "pictures"},
+    # SVG maps uploaded to the variant studio: reading shapes and borders takes seconds of CPU, like a
+    # picture, so the same pool does it, apart from the phases.
+    "dipserver.studio.svg_import": {"queue": "pictures"},
 }
 # webhooks (notify): queue again the deliveries whose first task message was lost (a broker restart).
 CELERY_BEAT_SCHEDULE["webhooks-sweep"] = {"task": "dipserver.webhooks.sweep", "schedule": 300.0}

@@ -37,11 +37,12 @@ from dipserver.games.models import (
     SeatRequest,
     Tenure,
     VariantArchive,
+    VersionChange,
 )
 from dipserver.games.results_upgrade import phases_filled
 from dipserver.games.transfer_rows import bulk_create_as_given, row_in, row_out
 from dipserver.games.turn import turn_play
-from dipserver.games.variants import game_variant
+from dipserver.games.variants import game_variant, phase_variant
 
 FORMAT = "dipserver-game/2"
 FORMATS = ("dipserver-game/1", FORMAT)
@@ -98,6 +99,17 @@ def game_export(*, game_id: int) -> dict[str, Any]:
             {**row_out(r), "phase": r.phase.index, "user": r.user.username}
             for r in Reminder.objects.filter(phase__game=game).select_related("phase", "user").order_by("id")
         ],
+        # A newer studio version given to the game, and the files of each version it played before.
+        "version_changes": [
+            {**row_out(c), "by": c.by.username if c.by else None}
+            for c in VersionChange.objects.filter(game=game).select_related("by").order_by("id")
+        ],
+        "earlier_archives": [
+            row_out(a)
+            for a in VariantArchive.objects.filter(
+                version__in=[c.from_version.get("version") for c in VersionChange.objects.filter(game=game)]
+            ).order_by("version")
+        ],
         # ``message``: the exported id of the press it tells, which the import maps to the new one.
         "announcements": [
             {**row_out(a), "message": a.message_id}
@@ -149,6 +161,7 @@ def game_import(*, data: dict[str, Any], masters: Iterable[Any] = ()) -> Game:
         reminders,
     )
     _announcements_import(game, data.get("announcements", []), new_ids)
+    _version_changes_import(game, data, users)
     current = spec.get("current_phase", max(by_index, default=None))
     game.current_phase = by_index.get(current) if current is not None else None
     # An update, not save(): save() bumps the game's version, which arrived as exported like every field.
@@ -194,6 +207,17 @@ def _archive_import(data: dict[str, Any]) -> None:
         row = {"version": spec["variant_version"], "slug": spec["variant"], "files": data["variant_files"]}
     if row is not None and not VariantArchive.objects.filter(version=row["version"]).exists():
         bulk_create_as_given(VariantArchive, [VariantArchive(**row_in(VariantArchive, row))], [row])
+
+
+def _version_changes_import(game: Game, data: dict[str, Any], users: dict[str, Any]) -> None:
+    for row in data.get("earlier_archives", []):
+        VariantArchive.objects.get_or_create(version=row["version"], defaults=row_in(VariantArchive, row))
+    rows = data.get("version_changes", [])
+    bulk_create_as_given(
+        VersionChange,
+        [VersionChange(game=game, by=users.get(r["by"] or ""), **row_in(VersionChange, r)) for r in rows],
+        rows,
+    )
 
 
 def _messages_import(
@@ -249,18 +273,21 @@ def game_replay(*, game_id: int) -> list[str]:
     """Re-adjudicate every processed phase from its stored snapshot and orders; the differences from the
     stored next snapshot, in words (empty: the history replays exactly)."""
     game = Game.objects.get(id=game_id)
-    variant = game_variant(game)
     phases = list(Phase.objects.filter(game=game).order_by("index"))
+    # A phase a newer studio version was given at opened as the older version left it (the earliest
+    # change's record), and each phase plays the version it pinned.
+    changes = VersionChange.objects.filter(game=game).order_by("-id")
+    opened = {c.phase_index: c.snapshot_before for c in changes if c.snapshot_before is not None}
     problems = []
     for done, following in itertools.pairwise(phases):
         turn = turn_play(
-            variant=variant,
+            variant=phase_variant(game, done.variant_version),
             options=game.options,
             secret=game.secret,
             snapshot=done.snapshot,
             order_texts=done.orders,
             end_year=game.end_year,
         )
-        if turn.next_snapshot != following.snapshot:
+        if turn.next_snapshot != opened.get(following.index, following.snapshot):
             problems.append(f"phase {done.index} ({done.name}) does not replay to phase {following.index}")
     return problems
