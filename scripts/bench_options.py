@@ -4,18 +4,26 @@ beside the ``diplomacy`` package's ``Game.get_all_possible_orders`` on the same 
     python scripts/bench_options.py [--positions 1000] [--seed 1] [--callgrind]
                                     [--reference-python /tmp/dipref/bin/python]
 
-The positions are the movement phases ``scripts/bench_engine.py`` plays (seeded random games, 12 years
-each). For each, ``phase_options`` lists every power's options at once, and, beside it, ``legal_options``
-is asked power by power, as a client asks the API for its own power's (CPU time, ``time.process_time``;
-the median and the 90th percentile over the positions, after a warm-up). With ``--callgrind`` the
-instructions of one ``phase_options`` are counted too (``valgrind --tool=callgrind``: the difference of a
-run over the first 100 positions three times and one run over them once), a figure load leaves alone.
+Two workloads. Random: the movement phases ``scripts/bench_engine.py`` plays (seeded random games, 12
+years each). Real play: the movement phases of the games people played that the reference package ships
+as its own test data (``diplomacy/tests/network/*.json``, read through the reference interpreter: never
+copied into this repository), so that workload needs ``--reference-python``.
+
+For each position ``phase_options`` lists every power's options at once (CPU time, ``time.process_time``;
+the median and the 90th percentile over the positions). The options' tables kept on the board (one per
+map, ``kinds/offering.py``) are first filled by other games: the random games of seed + 1, as many as
+asked for; then each position is timed once, as a server meets a phase for the first time. The same is
+printed with the tables emptied before each position ("cold": nothing learnt from earlier phases), and
+``legal_options`` asked power by power afterwards, as clients ask the API for their own power's. With
+``--callgrind`` the instructions of one ``phase_options`` of the random workload are counted too
+(``valgrind --tool=callgrind``: the difference of a run over the first 100 positions three times and one
+run over them once), a figure load leaves alone.
 
 The reference runs in an interpreter of its own with the ``diplomacy`` package (``--reference-python``, or
 this one if it has the package; it is never a project dependency): for each position the game is set up
 outside the timing, then ``get_all_possible_orders()`` is timed by CPU (the median of three runs, on a new
 game each, as that method keeps nothing between phases). Issue 30 asks for Meta's dipcc, which is 12-14x
-that package's speed on real positions: the ratio is printed beside 12x.
+that package's speed on real positions: each workload's ratio is printed beside 12x.
 """
 
 from __future__ import annotations
@@ -59,55 +67,87 @@ def main() -> int:
     parser.add_argument("--callgrind", action="store_true", help="also count one phase's instructions")
     parser.add_argument("--reference-python", help="an interpreter with the diplomacy package installed")
     parser.add_argument("--reference-worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--real-positions", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.reference_worker:
         return reference_worker()
+    if args.real_positions:
+        return real_positions()
     sys.path.insert(0, str(ROOT / "scripts"))
     from bench_positions import play_games
 
-    print(f"load average at the start: {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
-    positions = play_games("standard", args.positions, 12, args.seed)
-    every, each = timed(positions)
-    print(f"positions: {len(positions)} standard movement phases (seed {args.seed})")
-    print(f"phase_options, every power at once: median {_ms(every)} ms, p90 {_ms(every, 0.9)} ms CPU a phase")
-    print(f"legal_options, power by power: median {_ms(each)} ms, p90 {_ms(each, 0.9)} ms CPU a phase")
-    verdict = "meets the target" if statistics.median(every) * 1e3 <= TARGET_MS else "MISSES THE TARGET"
-    print(f"target: every power's options <= {TARGET_MS:g} ms a phase: {verdict}")
+    print(f"uptime at the start: {_uptime()}")
+    warm_up = play_games("standard", args.positions, 12, args.seed + 1)
     python = args.reference_python or (sys.executable if importlib.util.find_spec("diplomacy") else None)
+    workloads = {"random": play_games("standard", args.positions, 12, args.seed)}
     if python is None:
-        print("reference: skipped (pip install diplomacy in some interpreter, then --reference-python PATH)")
+        print("reference and real play: skipped (pip install diplomacy in some interpreter, then")
+        print("  --reference-python PATH)")
     else:
-        theirs = time_reference(python, positions)
-        ratio = statistics.median(theirs) / statistics.median(every)
-        median, p90 = _ms(theirs), _ms(theirs, 0.9)
-        print(f"reference get_all_possible_orders: median {median} ms, p90 {p90} ms CPU a phase")
-        met = "meets" if ratio >= TARGET_RATIO else "MISSES"
-        print(f"ratio: {ratio:.1f}x the reference's median; target >= {TARGET_RATIO:g}x (dipcc): {met} it")
+        workloads["real play"] = read_real_positions(python)
+    for name, positions in workloads.items():
+        where = f"seed {args.seed}" if name == "random" else "the reference package's games"
+        print(f"\n{name}: {len(positions)} standard movement phases ({where})")
+        every, cold, each = timed(positions, warm_up)
+        print(f"  phase_options, every power at once: median {_ms(every)} ms, p90 {_ms(every, 0.9)} ms CPU")
+        print(f"  the same, the board's option tables emptied before each: median {_ms(cold)} ms")
+        print(f"  legal_options, power by power: median {_ms(each)} ms, p90 {_ms(each, 0.9)} ms CPU a phase")
+        verdict = "meets the target" if statistics.median(every) * 1e3 <= TARGET_MS else "MISSES THE TARGET"
+        print(f"  target: every power's options <= {TARGET_MS:g} ms a phase: {verdict}")
+        if python is not None:
+            theirs = time_reference(python, positions)
+            ratio = statistics.median(theirs) / statistics.median(every)
+            median, p90 = _ms(theirs), _ms(theirs, 0.9)
+            print(f"  reference get_all_possible_orders: median {median} ms, p90 {p90} ms CPU a phase")
+            met = "meets" if ratio >= TARGET_RATIO else "MISSES"
+            cold_ratio = statistics.median(theirs) / statistics.median(cold)
+            print(
+                f"  ratio: {ratio:.1f}x the reference's median (cold {cold_ratio:.1f}x); target >= "
+                f"{TARGET_RATIO:g}x (dipcc): {met} it"
+            )
     if args.callgrind:
-        print(counted(positions[:100]))
-    print(f"load average at the end: {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
+        print(counted(workloads["random"][:100]))
+    print(f"\nuptime at the end: {_uptime()}")
     return 0
 
 
-def timed(positions: list[dict[str, Any]]) -> tuple[list[float], list[float]]:
-    """CPU seconds per position: every power at once, and power by power."""
+def _uptime() -> str:
+    done = subprocess.run(["uptime"], capture_output=True, text=True, check=False)
+    return done.stdout.strip() or " ".join(f"{v:.2f}" for v in os.getloadavg())
+
+
+def timed(
+    positions: list[dict[str, Any]], warm_up: list[dict[str, Any]]
+) -> tuple[list[float], list[float], list[float]]:
+    """CPU seconds per position: every power at once (the tables filled by ``warm_up``'s positions, each
+    position met once), the same with the tables emptied first, and power by power."""
     from dipserver.adjudicator.request import read_request
     from dipserver.engine.options import legal_options, phase_options
 
     requests = [read_request(data) for data in positions]
-    for request in requests[:50]:  # warm-up: the boards' tables, the kinds' first calls
+    cold = []
+    for request in requests:
+        board, position = request.board, request.position
+        board.offers.clear()
+        started = time.process_time()
+        phase_options(board, position)
+        cold.append(time.process_time() - started)
+    for board in {id(r.board): r.board for r in requests}.values():
+        board.offers.clear()
+    for request in [read_request(data) for data in warm_up]:  # other games: the tables as play leaves them
         phase_options(request.board, request.position)
     every, each = [], []
     for request in requests:
-        board, position = request.board, request.position
         started = time.process_time()
-        phase_options(board, position)
+        phase_options(request.board, request.position)
         every.append(time.process_time() - started)
+    for request in requests:
+        board, position = request.board, request.position
         started = time.process_time()
         for power in request.variant.powers:
             legal_options(board, position, power)
         each.append(time.process_time() - started)
-    return every, each
+    return every, cold, each
 
 
 def counted(positions: list[dict[str, Any]]) -> str:
@@ -141,6 +181,28 @@ def time_reference(python: str, positions: list[dict[str, Any]]) -> list[float]:
     if done.returncode != 0:
         raise SystemExit(f"the reference worker failed:\n{done.stderr[-2000:]}")
     return [float(line) for line in done.stdout.split()]
+
+
+def read_real_positions(python: str) -> list[dict[str, Any]]:
+    """The real-play positions, as requests, from the reference interpreter's package (``real_positions``)."""
+    done = subprocess.run([python, __file__, "--real-positions"], capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"reading the real games failed:\n{done.stderr[-2000:]}")
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+def real_positions() -> int:
+    """In the reference interpreter: the movement phases of the games its package ships as test data."""
+    import diplomacy
+
+    for path in sorted((Path(diplomacy.__file__).parent / "tests" / "network").glob("*.json")):
+        game = json.loads(path.read_text())
+        for phase in game["phases"]:
+            state = phase["state"]
+            if phase["name"].endswith("M"):
+                request = {"variant": game["map"], "phase": state["name"]}
+                print(json.dumps({**request, "units": state["units"], "centers": state["centers"]}))
+    return 0
 
 
 def reference_worker() -> int:

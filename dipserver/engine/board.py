@@ -82,6 +82,10 @@ class Board:
         # same few fleets, and each search is a graph walk. Filled as they are first asked.
         self.sea_routes: dict[tuple[str, str, frozenset[str]], frozenset[str]] = {}
         self.needed_fleets: dict[tuple[str, str, frozenset[str]], frozenset[str]] = {}
+        # The options' parts on this map (``kinds/offering.py``): by kind, then by the units the options
+        # name; and the drawings of options offered (``options.py``). Filled as phases ask.
+        self.offers: dict[str, dict[Any, tuple[Any, ...]]] = {}
+        self.option_drawings: dict[tuple[str, str, str], Any] = {}
         shore = self._shore
         self._land_waters = {p: frozenset(n for n in borders.get(p, _EMPTY) if n in shore) for p in land}
         self._fleet: dict[str, frozenset[str]] = {}
@@ -94,6 +98,7 @@ class Board:
         self.army_table: dict[str, frozenset[str]] = self._army
         self.fleet_table: dict[str, frozenset[str]] = self._fleet
         self._convoy_reach: dict[str, frozenset[str]] = {}
+        self._shore_lands: dict[str, frozenset[str]] = {}
         self._coastal = frozenset(p for p, waters in self._land_waters.items() if waters & sea)
         # Where an army may stand (``can_occupy``): the passable land provinces, never a coast; where a
         # fleet may: each sea and coastal location (a named coast, where there are some).
@@ -263,6 +268,15 @@ class Board:
                     frontier.append(nxt)
         return frozenset(land for sea in reached for land in self._neighbours[sea] if self.is_land(land))
 
+    def shore_lands(self, sea: str) -> frozenset[str]:
+        """The land provinces bordering ``sea``: where an army carried through it may land (kept per sea:
+        the options ask for each fleet's in every phase)."""
+        found = self._shore_lands.get(sea)
+        if found is None:
+            lands = self._neighbours.get(sea, _EMPTY)
+            found = self._shore_lands[sea] = frozenset(p for p in lands if self.is_land(p))
+        return found
+
     def convoy_destinations(self, prov: str) -> frozenset[str]:
         """Land provinces an army in ``prov`` could reach through a chain of open seas, if fleets stood in
         them: whether a non-adjacent move can ever succeed. Computed per province on first use."""
@@ -294,7 +308,10 @@ class Board:
         self.readings = {}
         self.sea_routes = {}
         self.needed_fleets = {}
+        self.offers = {}
+        self.option_drawings = {}
         self._convoy_reach = {}
+        self._shore_lands = {}
 
 
 # What ``__init__`` derives besides the caches ``__setstate__`` empties (the variant cache's test holds a

@@ -10,7 +10,7 @@ orders (support of an empty province, a move waiting for a fleet that is not the
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from dipserver.engine.board import Board
@@ -20,7 +20,8 @@ from dipserver.engine.kinds import standard as _standard  # noqa: F401  (registe
 from dipserver.engine.kinds.build import BUILD
 from dipserver.engine.kinds.disband import DISBAND
 from dipserver.engine.kinds.offering import Offering
-from dipserver.engine.kinds.registry import kind_of, kinds, offered
+from dipserver.engine.kinds.offering import Option as Option
+from dipserver.engine.kinds.registry import Kind, kind_of, kinds, offered
 from dipserver.engine.kinds.waive import WAIVE
 from dipserver.engine.modules.abstraction import chain_landings, ferry_orders
 from dipserver.engine.modules.orders import InPlay, module_options
@@ -29,49 +30,45 @@ from dipserver.engine.modules.state import EstablishDepot, SnowStorm
 from dipserver.engine.orders import Build, ConversionOrder, Order
 from dipserver.engine.parse import BuildRule, adjustment_due, build_rule_for
 from dipserver.engine.position import Position
-from dipserver.engine.records import order_drawing
+from dipserver.engine.records import Drawing, order_drawing
 from dipserver.engine.timeline import load_timeline
-from dipserver.engine.types import PhaseType, Unit, UnitType, province_of
+from dipserver.engine.types import PhaseType, Unit, province_of
 
 # An option's ``kind``, the API's enum: every kind registered once this module is loaded (the Diplomacy
 # kinds, the conversions, the rule modules' orders: all imported above).
 OPTION_KINDS: tuple[str, ...] = tuple(kind.name for kind in kinds().values())
 
 
-# What an option may offer: an order, a conversion, or a rule module's order. Named once, since compiled
-# code checks each value against its declared type.
+# What an option may offer: an order, a conversion, or a rule module's order.
 Offered = Order | ConversionOrder | EstablishDepot | SnowStorm
-
-
-@dataclass(frozen=True, slots=True)
-class Option:
-    text: str  # canonical order text, e.g. "A MUN S A PAR - BUR"
-    order: Offered
-
-    def __init__(self, text: str, order: Offered) -> None:
-        # Compiled, this is C: a phase offers some five hundred (``orders.py`` says why it is written).
-        object.__setattr__(self, "text", text)
-        object.__setattr__(self, "order", order)
-
-    @property
-    def kind(self) -> str:
-        return kind_of(self.order).name
-
-    def to_data(self, drawn: Drawn | None = None) -> dict[str, Any]:
-        """JSON-ready: the text, the kind, and the order's fields; with ``drawn`` (the power, position and
-        board the option is offered in), how the map draws it (``records.order_drawing``) as ``drawing``."""
-        data: dict[str, Any] = {"text": self.text, "kind": self.kind}
-        for each in fields(self.order):  # not ``__slots__``: a compiled order's class has none
-            value = getattr(self.order, each.name)
-            data[each.name] = value.value if isinstance(value, UnitType) else value
-        if drawn is not None:
-            power, position, board = drawn
-            data["drawing"] = order_drawing(power, self.order, position, board, self.text).to_data()
-        return data
-
 
 # What an option is drawn in: the power offered it, the phase's position and the board it was judged on.
 Drawn = tuple[str, Position, Board]
+
+
+def option_data(option: Option, drawn: Drawn | None = None) -> dict[str, Any]:
+    """``option.to_data()``; with ``drawn`` (the power, position and board the option is offered in), how
+    the map draws it (``records.order_drawing``) as ``drawing``."""
+    data = option.to_data()
+    if drawn is not None:
+        data["drawing"] = _drawing(option, drawn).to_data()
+    return data
+
+
+def _drawing(option: Option, drawn: Drawn) -> Drawing:
+    """How the map draws ``option``, kept on the board: a power's option of a kind of phase is drawn from
+    its text alone (the text names the units its record reads; only a build's drawing names the power)."""
+    power, position, board = drawn
+    key = (power, position.phase.type.value, option.text)
+    found = board.option_drawings.get(key)
+    if found is None:
+        found = order_drawing(power, option.order, position, board, option.text)
+        if len(board.option_drawings) < _DRAWINGS_CAP:
+            board.option_drawings[key] = found
+    return found
+
+
+_DRAWINGS_CAP = 65_536  # drawings kept per board; the cap only guards a long-running process's memory
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,10 +106,10 @@ class PowerOptions:
             "power": self.power,
             "phase": self.phase,
             "adjustment": self.adjustment,
-            "units": {loc: [o.to_data(drawn) for o in options] for loc, options in self.units.items()},
-            "builds": [o.to_data(drawn) for o in self.builds],
-            "conversions": [o.to_data(drawn) for o in self.conversions],
-            "module_orders": [o.to_data(drawn) for o in self.module_orders],
+            "units": {loc: [option_data(o, drawn) for o in options] for loc, options in self.units.items()},
+            "builds": [option_data(o, drawn) for o in self.builds],
+            "conversions": [option_data(o, drawn) for o in self.conversions],
+            "module_orders": [option_data(o, drawn) for o in self.module_orders],
             "builds_first": list(self.builds_first),
             "builds_elsewhere": self.builds_elsewhere,
         }
@@ -165,21 +162,22 @@ def _power_options(
     offering: Offering, build_rule: BuildRule | None, modules: InPlay | None, checker: Checker | None
 ) -> PowerOptions:
     board, position = offering.board, offering.position
-    found = replace(_legal_options(offering, build_rule), position=position, board=board)
+    found = _legal_options(offering, build_rule)
     if modules is None or checker is None:
         return found
     if modules.modules.abstraction and position.phase.type is PhaseType.MOVEMENT:
         ferried = {
-            loc: _options(position, ferry_orders(board, position, unit, [o.order for o in options]))  # type: ignore[misc]
+            loc: _options(position, ferry_orders(board, position, unit, [o.order for o in options]))
             for loc, options in found.units.items()
             if (unit := position.units.get(province_of(loc))) is not None
         }
         found = replace(found, units=ferried)
     units = {
-        loc: tuple(o for o in options if checker.problem(found.power, o.order) is None)  # type: ignore[arg-type]
+        loc: tuple(o for o in options if checker.problem(found.power, o.order) is None)
         for loc, options in found.units.items()
     }
-    extra = tuple(Option(str(o), o) for o in module_options(checker.board, position, found.power, modules))
+    offered_now = module_options(checker.board, position, found.power, modules)
+    extra = tuple(Option(str(o), o, kind_of(o).name) for o in offered_now)
     if modules.modules.abstraction and position.phase.type is PhaseType.MOVEMENT:
         landings = [
             o for o in chain_landings(board, position, found.power) if checker.problem(found.power, o) is None
@@ -189,39 +187,55 @@ def _power_options(
 
 
 def _legal_options(offering: Offering, build_rule: BuildRule | None) -> PowerOptions:
+    """The options, with where they were offered (for their drawings)."""
     board, position, power = offering.board, offering.position, offering.power
     phase = position.phase.type
-    if phase is PhaseType.MOVEMENT:
-        units = {
-            u.location: _unit_options(offering, u) for u in sorted(position.units_of(power), key=_by_location)
-        }
-        return PowerOptions(power, str(position.phase), units, conversions=_conversions(offering))
-    if phase is PhaseType.RETREATS:
-        units = {
-            d.unit.location: _unit_options(offering, d.unit)
-            for d in sorted(position.dislodged.values(), key=lambda d: d.unit.location)
-            if d.unit.power == power
-        }
-        return PowerOptions(power, str(position.phase), units, conversions=_conversions(offering))
+    if phase is PhaseType.MOVEMENT or phase is PhaseType.RETREATS:
+        kinds = _kinds(offering, "units")
+        if phase is PhaseType.MOVEMENT:
+            ordered = sorted(position.units_of(power), key=_by_location)
+        else:
+            ordered = sorted(
+                [d.unit for d in position.dislodged.values() if d.unit.power == power], key=_by_location
+            )
+        units = {u.location: _unit_options(offering, u, kinds) for u in ordered}
+        conversions = _conversions(offering)
+        return PowerOptions(
+            power, str(position.phase), units, conversions=conversions, position=position, board=board
+        )
     found = _adjustment_options(offering, build_rule or build_rule_for(board.variant))
-    conversions = _conversions(offering)
-    return replace(found, conversions=conversions) if conversions else found
+    return replace(
+        found, conversions=_conversions(offering) or found.conversions, position=position, board=board
+    )
 
 
-def _unit_options(offering: Offering, unit: Unit, group: str = "units") -> tuple[Option, ...]:
-    """What each kind of the phase offers ``unit``, kind after kind."""
-    orders = [
-        order for kind in offered(offering.position.phase.type, group) for order in kind.offer(offering, unit)
-    ]
-    return _options(offering.position, orders)
+def _kinds(offering: Offering, group: str) -> list[Kind]:
+    """The kinds of ``group`` that offer units orders in this phase of this variant, in their order."""
+    variant = offering.board.variant
+    return [kind for kind in offered(offering.position.phase.type, group) if kind.offers_in(variant)]
+
+
+def _unit_options(offering: Offering, unit: Unit, kinds: list[Kind]) -> tuple[Option, ...]:
+    """What each of ``kinds`` offers ``unit``, kind after kind: the options a kind keeps on the board as
+    they are, the orders another kind gives each with its text."""
+    found: list[Option] = []
+    for kind in kinds:
+        offers = kind.offer(offering, unit)
+        if offers and not isinstance(offers[0], Option):
+            offers = _options(offering.position, offers)
+        found += offers
+    return tuple(found)
 
 
 def _conversions(offering: Offering) -> tuple[Option, ...]:
     """Each conversion order the variant allows a unit of the power in this phase and place."""
+    kinds = _kinds(offering, "conversions")
+    if not kinds:
+        return ()
     position, power = offering.position, offering.power
     waiting = [d.unit for d in position.dislodged.values() if d.unit.power == power]  # a retreat phase
     units = sorted([*position.units_of(power), *waiting], key=_by_location)
-    return tuple(option for unit in units for option in _unit_options(offering, unit, "conversions"))
+    return tuple(option for unit in units for option in _unit_options(offering, unit, kinds))
 
 
 def _by_location(unit: Unit) -> str:
@@ -229,7 +243,12 @@ def _by_location(unit: Unit) -> str:
 
 
 def _options(position: Position, orders: Sequence[Offered]) -> tuple[Option, ...]:
-    return tuple(Option(kind_of(order).text(order, position), order) for order in orders)
+    return tuple(_option(position, order) for order in orders)
+
+
+def _option(position: Position, order: Offered) -> Option:
+    kind = kind_of(order)
+    return Option(kind.text(order, position), order, kind.name)
 
 
 def _adjustment_options(offering: Offering, build_rule: BuildRule) -> PowerOptions:

@@ -192,11 +192,12 @@ class _ConversionKind(Kind):
     def candidates(self, board: Board, unit: Unit) -> list[ConversionOrder]:
         return [self.order_class(unit.location)] if unit.type is UnitType.FLEET else []
 
+    def offers_in(self, variant: Variant) -> bool:
+        return self.name in variant_orders(variant)
+
     def offer(self, offering: Offering, unit: Unit) -> list[ConversionOrder]:
-        """The order for ``unit`` if the variant has it and ``check_conversion`` lets it through."""
+        """The order for ``unit`` if ``check_conversion`` lets it through (in a variant that has it)."""
         board, found = offering.board, []
-        if self.name not in variant_orders(board.variant):
-            return []
         for order in self.candidates(board, unit):
             try:
                 found.append(check_conversion(board, offering.position, offering.power, order))

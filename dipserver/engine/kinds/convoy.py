@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from dipserver.engine.convoys import necessary_fleets
 from dipserver.engine.kinds.abstraction import NO_CONVOY, ferry_on, one_sea
 from dipserver.engine.kinds.recording import Described, held_at, via
 from dipserver.engine.kinds.registry import Drawing, Kind, register
@@ -20,7 +21,7 @@ from dipserver.engine.types import PhaseType, Unit, UnitType, province_of
 
 if TYPE_CHECKING:
     from dipserver.engine.board import Board
-    from dipserver.engine.kinds.offering import Offering
+    from dipserver.engine.kinds.offering import Offering, Option
     from dipserver.engine.kinds.reading import Intent, Reading
     from dipserver.engine.kinds.standing import Standing
     from dipserver.engine.position import Position
@@ -91,19 +92,30 @@ class ConvoyKind(Kind):
                 _one_sea_only(board.location_name(unit.location), reading.name(target), reading.name(dest))
             )
 
-    def offer(self, offering: Offering, unit: Unit) -> list[Convoy]:
-        """Convoys this fleet is needed for: it lies on a minimal route of seas where fleets stand now."""
-        if not at_sea(offering.board, unit):
-            return []
-        reach = offering.board.convoy_landings({unit.province}, offering.fleet_seas)
+    def offer(self, offering: Offering, unit: Unit) -> tuple[Option, ...]:
+        """Convoys this fleet is needed for: it lies on a minimal route of seas where fleets stand now. Such
+        a route passes only fleets joined to this one, so those fleets and the armies on their shores
+        decide the convoys."""
+        board = offering.board
+        if not at_sea(board, unit):
+            return ()
+        sea = unit.province
+        fleets, reach = offering.fleets_joined(sea), offering.landings(sea)
         units = offering.position.units
-        armies = [u for p, u in sorted(units.items()) if u.type is UnitType.ARMY and p in reach]
-        return [
-            Convoy(unit.province, a.province, d)
-            for a in armies
-            for d in sorted(reach - {a.province})
-            if unit.province in offering.needed(a.province, d)
-        ]
+        armies = [p for p in sorted(reach) if (u := units.get(p)) is not None and u.type is UnitType.ARMY]
+        if not armies:
+            return ()
+        key = (offering.names[sea], fleets, *[offering.names[p] for p in armies])
+        found = offering.table(self).get(key)
+        if found is None:
+            convoys = [
+                Convoy(sea, a, d)
+                for a in armies
+                for d in sorted(reach - {a})
+                if sea in necessary_fleets(board, a, d, fleets)
+            ]
+            found = offering.keep(self, key, convoys)
+        return found
 
     def text(self, order: Convoy, position: Position) -> str:
         return f"{unit_at(position, order.unit)} C A {order.target} - {order.dest}"

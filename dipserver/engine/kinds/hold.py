@@ -12,6 +12,7 @@ from dipserver.engine.orders import Hold
 from dipserver.engine.types import PhaseType, Unit
 
 if TYPE_CHECKING:
+    from dipserver.engine.kinds.offering import Offering, Option
     from dipserver.engine.kinds.reading import Intent, Reading
     from dipserver.engine.kinds.standing import Standing
     from dipserver.engine.position import Position
@@ -30,8 +31,10 @@ class HoldKind(Kind):
     def legal(self, standing: Standing, here: str, unit: Unit, order: Hold) -> tuple[str | None, str]:
         return None, ""
 
-    def offer(self, offering: object, unit: Unit) -> list[Hold]:
-        return [Hold(unit.location)]
+    def offer(self, offering: Offering, unit: Unit) -> tuple[Option, ...]:
+        name = offering.names[unit.province]
+        found = offering.table(self).get(name)
+        return offering.keep(self, name, [Hold(unit.location)]) if found is None else found
 
     def text(self, order: Hold, position: Position) -> str:
         return f"{unit_at(position, order.unit)} H"

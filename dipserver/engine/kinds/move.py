@@ -20,7 +20,7 @@ from dipserver.engine.types import PhaseType, Unit, UnitType, coast_of, province
 
 if TYPE_CHECKING:
     from dipserver.engine.board import Board
-    from dipserver.engine.kinds.offering import Offering
+    from dipserver.engine.kinds.offering import Offering, Option
     from dipserver.engine.kinds.reading import Intent, Loc, Reading
     from dipserver.engine.kinds.standing import Standing
     from dipserver.engine.position import Position
@@ -109,8 +109,26 @@ class MoveKind(Kind):
         verb = "be convoyed to" if order.via_convoy else "reach"
         return f"{standing.unit_name(here)} cannot {verb} {standing.name(dest_prov)}", ""
 
-    def offer(self, offering: Offering, unit: Unit) -> list[Move]:
-        return list(offering.moves(unit))
+    def offer(self, offering: Offering, unit: Unit) -> tuple[Option, ...]:
+        """Its moves by land or along the coasts, then those by convoy where fleets stand now."""
+        board, name, loc, table = (
+            offering.board,
+            offering.names[unit.province],
+            unit.location,
+            offering.table(self),
+        )
+        found = table.get(name)
+        if found is None:
+            moves = board.fleet_moves(loc) if unit.type is UnitType.FLEET else board.army_moves(loc)
+            found = offering.keep(self, name, [Move(loc, d) for d in sorted(moves)])
+        convoyed = offering.convoyed(unit)
+        if not convoyed:
+            return found
+        key = (name, convoyed)
+        by_sea = table.get(key)
+        if by_sea is None:
+            by_sea = offering.keep(self, key, [Move(loc, d, True) for d in convoyed])
+        return found + by_sea
 
     def text(self, order: Move, position: Position) -> str:
         return f"{unit_at(position, order.unit)} - {order.dest}" + (" VIA" if order.via_convoy else "")

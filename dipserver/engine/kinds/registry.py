@@ -22,6 +22,7 @@ from dipserver.engine.types import PhaseType, Unit
 
 if TYPE_CHECKING:
     from dipserver.engine.board import Board
+    from dipserver.engine.definition import Variant
     from dipserver.engine.kinds.effects import Effect, Effects
     from dipserver.engine.kinds.offering import Offering
     from dipserver.engine.kinds.reading import Intent, Reading
@@ -111,8 +112,14 @@ class Kind:
         """The adjudicator's check in a movement phase (see ``Legal``)."""
         return f"{type(order).__name__} orders are not given in a movement phase", ""
 
-    def offer(self, offering: Offering, unit: Unit) -> list[Any]:
-        """The orders of this kind ``unit`` may give now, in their canonical order."""
+    def offers_in(self, variant: Variant) -> bool:
+        """Whether this kind offers anything at all in ``variant``'s games (a conversion only where the
+        variant's timeline enables it): asked once a phase, not for every unit."""
+        return True
+
+    def offer(self, offering: Offering, unit: Unit) -> Sequence[Any]:
+        """The orders of this kind ``unit`` may give now, in their canonical order: orders, or the options
+        (order and text) the kind keeps on the board (``Offering.keep``): all of one or the other."""
         return []
 
     def text(self, order: Any, position: Position) -> str:

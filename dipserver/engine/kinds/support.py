@@ -19,7 +19,7 @@ from dipserver.engine.types import PhaseType, Unit, UnitType, coast_of
 
 if TYPE_CHECKING:
     from dipserver.engine.board import Board
-    from dipserver.engine.kinds.offering import Offering
+    from dipserver.engine.kinds.offering import Offering, Option
     from dipserver.engine.kinds.reading import Intent, Reading
     from dipserver.engine.kinds.standing import Standing
     from dipserver.engine.position import Position
@@ -75,10 +75,17 @@ class SupportHoldKind(Kind):
             )
         return None, ""
 
-    def offer(self, offering: Offering, unit: Unit) -> list[SupportHold]:
+    def offer(self, offering: Offering, unit: Unit) -> tuple[Option, ...]:
         reach = offering.board.reach_provinces(unit.type, unit.location)  # where it ``reaches``, as one set
-        units, here = offering.position.units, unit.province
-        return [SupportHold(unit.location, p) for p in sorted(reach) if p in units and p != here]
+        names, here = offering.names, unit.province
+        targets = [p for p in sorted(reach) if p in names and p != here]  # ``names``: every unit's province
+        if not targets:
+            return ()
+        key = (names[here], *[names[p] for p in targets])
+        found = offering.table(self).get(key)
+        if found is None:
+            found = offering.keep(self, key, [SupportHold(unit.location, p) for p in targets])
+        return found
 
     def text(self, order: SupportHold, position: Position) -> str:
         return f"{unit_at(position, order.unit)} S {unit_at(position, order.target)}"
@@ -132,30 +139,50 @@ class SupportMoveKind(Kind):
             return None, ""
         return f"{standing.unit_name(target)} cannot reach {standing.name(into)}", ""
 
-    def offer(self, offering: Offering, unit: Unit) -> list[SupportMove]:
-        # Where the supporter ``reaches`` and the other unit's moves lead: two sets met, for each other unit.
+    def offer(self, offering: Offering, unit: Unit) -> list[Option]:
+        """Its supports of every move into a province it ``reaches``, by the supported unit's province, then
+        by destination. Those of moves by land or along the coasts depend on the two units alone and are
+        kept under their words; those of moves by convoy on the fleets too."""
         here = unit.province
-        reach = offering.board.reach_provinces(unit.type, unit.location) - {here}
-        # A fleet cannot both support a convoyed move and be one of the fleets carrying it, so an army's
-        # routes through the supporter's own sea don't count (DATC 6.D.31).
-        at_sea = here in offering.fleet_seas
+        reach = offering.board.reach_provinces(unit.type, unit.location)
         movers = offering.movers_into()
-        dests: dict[str, list[str]] = {}  # the supported unit's province -> where it may be supported to
-        supported: dict[str, Unit] = {}
+        targets: set[str] = set()  # the provinces of the units whose moves lead where it reaches
         for province in reach:
-            for other in movers.get(province, ()):
-                if other.province != here:
-                    dests.setdefault(other.province, []).append(province)
-                    supported[other.province] = other
-        found = []
-        for target in sorted(dests):
-            into = dests[target]
-            other = supported[target]
-            if at_sea and other.type is UnitType.ARMY:
-                carried = offering.move_provinces(other, here)
-                into = [p for p in into if p in carried]
-            found += [SupportMove(unit.location, target, d) for d in sorted(into)]
+            targets.update(movers.get(province, ()))
+        targets.discard(here)
+        names, convoyed, table = offering.names, offering.convoyed_armies(), offering.table(self)
+        name = names[here]
+        found: list[Option] = []
+        for target in sorted(targets):
+            carried = convoyed.get(target)
+            key = (name, names[target]) if carried is None else self._by_sea(offering, unit, reach, target)
+            supports = table.get(key)
+            if supports is None:
+                supports = self._keep(offering, unit, reach, target, key)
+            found += supports
         return found
+
+    def _by_sea(self, offering: Offering, unit: Unit, reach: frozenset[str], target: str) -> tuple[str, ...]:
+        """The key of ``unit``'s supports of the army in ``target``, which fleets could carry: the two
+        units' words, then where it may be supported into by convoy alone (none: the key of those by land)."""
+        here, army = unit.province, offering.position.units[target]
+        moves = offering.board.reach_provinces(army.type, army.location)
+        extra = reach.intersection(offering.convoyed(army)).difference(moves, (here,))
+        if extra and here in offering.fleet_seas:
+            # A fleet cannot both support a convoyed move and be one of the fleets carrying it, so an
+            # army's routes through the supporter's own sea don't count (DATC 6.D.31).
+            extra = extra.intersection(offering.convoyed_without(army, here))
+        return (offering.names[here], offering.names[target], *sorted(extra))
+
+    def _keep(
+        self, offering: Offering, unit: Unit, reach: frozenset[str], target: str, key: tuple[str, ...]
+    ) -> tuple[Option, ...]:
+        """The supports ``key`` names (``offer``), kept."""
+        other = offering.position.units[target]
+        into = set(reach & offering.board.reach_provinces(other.type, other.location))
+        into.update(key[2:])  # by convoy alone
+        into.discard(unit.province)
+        return offering.keep(self, key, [SupportMove(unit.location, target, d) for d in sorted(into)])
 
     def text(self, order: SupportMove, position: Position) -> str:
         return f"{unit_at(position, order.unit)} S {unit_at(position, order.target)} - {order.dest}"
