@@ -76,8 +76,8 @@ class Board:
             p: near & sea for p, near in self._neighbours.items()
         }
         self.message_names: dict[str, str] = {}
-        # readings.py's readings of order texts on this board (text -> reading), filled as texts come.
-        self.readings: dict[str, tuple[Any, ...]] = {}
+        # The reader's memo of its answers on this board (``readings.py``), filled as texts come.
+        self.readings: dict[Any, Any] = {}
         # convoys.py's searches, by (origin, destination, the seas fleets stand in): positions repeat the
         # same few fleets, and each search is a graph walk. Filled as they are first asked.
         self.sea_routes: dict[tuple[str, str, frozenset[str]], frozenset[str]] = {}
