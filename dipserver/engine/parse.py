@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from dipserver.engine.adjustments import build_sites
@@ -519,7 +518,7 @@ def checked_together(reading: Reading, lines: list[ParsedLine]) -> list[ParsedLi
         return lines
     by_line = {given[i].number: why for i, why in refused.items()}
     return [
-        replace(line, order=None, error=by_line[line.number], refused=line.order)
+        line._replace(order=None, error=by_line[line.number], refused=line.order)
         if line.number in by_line
         else line
         for line in lines

@@ -18,8 +18,7 @@ and kind of phase, for the kinds and readers registered now (``registry.changes`
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from dipserver.engine.kinds.registry import Kind
@@ -71,16 +70,18 @@ def still_true(looked: Looked, units: dict[str, Unit]) -> bool:
     return True
 
 
-@dataclass(frozen=True, slots=True)
-class ParsedLine:
-    """One submitted line, read and checked (``parse.parse_orders``' row; ``turn.ReadLine`` is the same)."""
+class ParsedLine(NamedTuple):
+    """One submitted line, read and checked (``parse.parse_orders``' row; ``turn.ReadLine`` is the same).
+
+    A named tuple, not a frozen dataclass: a phase makes one per line, and a frozen dataclass's
+    ``__init__`` costs about 2.6 times a named tuple's (``docs/benchmarks.md``, "One reader")."""
 
     number: int  # 1-based line number in the submitted text
     text: str  # as typed, stripped
     order: Any | None  # the order it gives; None when it was refused
     error: str | None  # why it was refused
     refused: Any | None = None  # what a refused line read as, when it read but was not allowed
-    position: Position | None = field(default=None, repr=False, compare=False)  # the one it was read in
+    position: Position | None = None  # the one it was read in
 
     @property
     def ok(self) -> bool:
