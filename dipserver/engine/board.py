@@ -99,9 +99,8 @@ class Board:
         # fleet may: each sea and coastal location (a named coast, where there are some).
         self.army_locations: frozenset[str] = frozenset(self._army)
         self.fleet_positions: frozenset[str] = frozenset(self._fleet)
-        # Every place an order may name on this map, ``p`` and each ``p/coast``, to its province: what
-        # ``readings.py`` looks a support's places up in, once each. A dict (compiled, its ``get`` is a C
-        # call), never written after this.
+        # Every place an order may name on this map, ``p`` and each ``p/coast``, to its province. A dict
+        # (compiled, its ``get`` is a C call), never written after this.
         self.place_provinces: dict[str, str] = {
             loc: p for p in self.provinces for loc in (p, *(f"{p}/{c}" for c in self.coasts(p)))
         }
