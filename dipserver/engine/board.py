@@ -76,8 +76,8 @@ class Board:
             p: near & sea for p, near in self._neighbours.items()
         }
         self.message_names: dict[str, str] = {}
-        # readings.py's readings of order texts on this board (text -> reading), filled as texts come.
-        self.readings: dict[str, tuple[Any, ...]] = {}
+        # The reader's memo of its answers on this board (``readings.py``), filled as texts come.
+        self.readings: dict[Any, Any] = {}
         # convoys.py's searches, by (origin, destination, the seas fleets stand in): positions repeat the
         # same few fleets, and each search is a graph walk. Filled as they are first asked.
         self.sea_routes: dict[tuple[str, str, frozenset[str]], frozenset[str]] = {}
@@ -104,9 +104,8 @@ class Board:
         # fleet may: each sea and coastal location (a named coast, where there are some).
         self.army_locations: frozenset[str] = frozenset(self._army)
         self.fleet_positions: frozenset[str] = frozenset(self._fleet)
-        # Every place an order may name on this map, ``p`` and each ``p/coast``, to its province: what
-        # ``readings.py`` looks a support's places up in, once each. A dict (compiled, its ``get`` is a C
-        # call), never written after this.
+        # Every place an order may name on this map, ``p`` and each ``p/coast``, to its province. A dict
+        # (compiled, its ``get`` is a C call), never written after this.
         self.place_provinces: dict[str, str] = {
             loc: p for p in self.provinces for loc in (p, *(f"{p}/{c}" for c in self.coasts(p)))
         }

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from dipserver.engine.adjustments import build_sites
@@ -35,18 +34,19 @@ from dipserver.engine.board import Board
 from dipserver.engine.kinds import conversion as _conversion  # noqa: F401  (registers its kinds)
 from dipserver.engine.kinds import module_notation as _module_notation  # noqa: F401  (registers its reader)
 from dipserver.engine.kinds import standard as _standard  # noqa: F401  (registers its kinds)
-from dipserver.engine.kinds.abstraction import AS_FLEET, by_sea
+from dipserver.engine.kinds.abstraction import AS_FLEET
 from dipserver.engine.kinds.reading import BuildRule as BuildRule
 from dipserver.engine.kinds.reading import Intent, Loc, Reading
 from dipserver.engine.kinds.reading import adjustment_due as adjustment_due
-from dipserver.engine.kinds.registry import checking_together, kind_of, reader_for, text_readers
+from dipserver.engine.kinds.registry import changes, checking_together, kind_of, reader_for, text_readers
 
 # OrderError lives with the order values, so that the modules that read other kinds of order (conversions,
 # rule modules) can raise it without importing this module, which imports them: no import cycle.
 from dipserver.engine.orders import Build, Disband, Order
 from dipserver.engine.orders import OrderError as OrderError
 from dipserver.engine.position import Position
-from dipserver.engine.readings import MAX_ORDER_TEXT, movement_order, too_long
+from dipserver.engine.readings import MAX_ANSWERS, MAX_ORDER_TEXT, Answer, still_true, too_long
+from dipserver.engine.readings import ParsedLine as ParsedLine
 from dipserver.engine.types import BESIDE, HOME, OWNED, PhaseType, UnitType
 from dipserver.engine.variant import Variant, normalise_name
 
@@ -292,18 +292,12 @@ def parse_order(
     without it such an order is refused with the reason. The module orders are checked as ``play`` checks
     them; the Diplomacy orders are not screened here (``modules.phase.order_problem`` does that).
 
-    A movement order in the notation ``format_order`` writes is read from the board's readings
-    (``readings.py``) when its unit is as written; every other text is read in full. A text over
-    ``readings.MAX_ORDER_TEXT`` characters is refused unread."""
-    if len(text) > MAX_ORDER_TEXT and (why := too_long(text)) is not None:
+    A text met before on this board is answered from the reader's memo when the units it looked at are
+    the same (``readings.py``); a text over ``readings.MAX_ORDER_TEXT`` characters is refused unread."""
+    order, why = OrderReader(board, position, power, build_rule, modules).answer(text)[:2]
+    if why is not None:
         raise OrderError(why)
-    if position.phase.type is PhaseType.MOVEMENT:
-        order = movement_order(text, board, position.units, power)
-        if order is not None and not (
-            modules is not None and modules.modules.abstraction and by_sea(board, order)
-        ):
-            return order
-    return parse_in_full(text, board, position, power, build_rule, modules)
+    return order  # type: ignore[no-any-return]  # callers that take other kinds' orders check the type
 
 
 def parse_in_full(
@@ -314,13 +308,19 @@ def parse_in_full(
     build_rule: BuildRule | None = None,
     modules: InPlay | None = None,
 ) -> Order:
-    """``parse_order`` without the board's readings: every notation, inferred coasts, the reasons."""
+    """``parse_order`` without the memo: the grammar reads the text now (the memo's answers are its)."""
+    reading = Reading(board, position, power.upper(), build_rule or build_rule_for(board.variant), modules)
+    return _grammar(reading, text)  # type: ignore[no-any-return]
+
+
+def _grammar(reading: Reading, text: str) -> Any:
+    """The one grammar: the text read into an ``Intent``, then turned into the order by the kind of its
+    verb in this phase, which checks it; ``OrderError`` with the reason."""
     if len(text) > MAX_ORDER_TEXT and (why := too_long(text)) is not None:
         raise OrderError(why)
-    power = power.upper()
+    board, power = reading.board, reading.power
     if power not in board.variant.powers:
         raise OrderError(f"{power} is not a power in this game")
-    reading = Reading(board, position, power, build_rule or build_rule_for(board.variant), modules)
     text = _without_power_prefix(board.variant, text, power)
     if "/" in text and AS_FLEET.search(text):
         text = AS_FLEET.sub("F ", text)  # an A/F is ordered, and supported, as its fleet (Abstraction, 5.6)
@@ -333,12 +333,66 @@ def parse_in_full(
         for kind in text_readers():
             order = kind.read_text(reading, text)
             if order is not None:
-                return order  # type: ignore[no-any-return]  # callers that take such orders check the type
+                return order
         raise
     reader = reader_for(reading.phase, intent.verb)
     if reader is None:
         raise OrderError(_PHASE_REFUSALS[reading.phase].format(verb=intent.verb))
-    return reader.read(reading, intent)  # type: ignore[no-any-return]
+    return reader.read(reading, intent)
+
+
+class OrderReader:
+    """One power's texts read in one position: each text's answer (``readings.Answer``) from the memo, or
+    from the grammar and then kept (with rule modules in play, the grammar reads every text: their kinds
+    read their state)."""
+
+    __slots__ = ("board", "build_rule", "kept", "key", "modules", "position", "power", "units")
+
+    def __init__(
+        self,
+        board: Board,
+        position: Position,
+        power: str,
+        build_rule: BuildRule | None,
+        modules: InPlay | None,
+    ) -> None:
+        self.board, self.position, self.power = board, position, power.upper()
+        self.build_rule = build_rule or build_rule_for(board.variant)
+        self.modules = modules
+        units = position.units
+        self.units = units if isinstance(units, dict) else dict(units)
+        # Where this power's answers are kept on the board (none while nothing is kept, nowhere with the
+        # rule modules on, or with a build rule not the variant's).
+        self.key: tuple[str, str, int] | None = None
+        if modules is None and build_rule in (None, self.build_rule):
+            self.key = (self.power, str(position.phase.type), changes())
+        self.kept: dict[str, Answer] | None = board.readings.get(self.key) if self.key else None
+
+    def reading(self) -> Reading:
+        """A reading of one of these texts (it notes what of the position the kinds look at)."""
+        return Reading(self.board, self.position, self.power, self.build_rule, self.modules)
+
+    def answer(self, text: str) -> Answer:
+        """What the grammar answers for ``text`` (stripped) here: the order or the reason it is refused."""
+        kept = self.kept
+        if kept is not None:
+            found = kept.get(text) if len(text) <= MAX_ORDER_TEXT else None  # longer: refused unread
+            if found is not None and still_true(found[2], self.units):
+                return found
+        reading = self.reading()
+        try:
+            order = _grammar(reading, text)
+        except OrderError as err:
+            answer: Answer = (None, err.reason, tuple(reading.looked), None, None)
+        else:
+            kind = kind_of(order)
+            answer = (order, None, tuple(reading.looked), kind, kind.unit_key(order))
+        if self.key is not None and not reading.whole and len(text) <= MAX_ORDER_TEXT:
+            if kept is None:
+                kept = self.kept = self.board.readings.setdefault(self.key, {})
+            if len(kept) < MAX_ANSWERS:
+                kept[text] = answer
+        return answer
 
 
 # The reason for a verb no kind reads in a phase.
@@ -374,29 +428,6 @@ def _without_power_prefix(variant: Variant, text: str, power: str) -> str:
     return text[m.end() :]
 
 
-@dataclass(frozen=True, slots=True)
-class ParsedLine:
-    """One submitted line, read and checked (``turn.ReadLine`` is the same row)."""
-
-    number: int  # 1-based line number in the submitted text
-    text: str  # as typed, stripped
-    order: Any | None  # the order it gives; None when it was refused
-    error: str | None  # why it was refused
-    refused: Any | None = None  # what a refused line read as, when it read but was not allowed
-    position: Position | None = field(default=None, repr=False, compare=False)  # the one it was read in
-
-    @property
-    def ok(self) -> bool:
-        return self.error is None
-
-    @property
-    def stored(self) -> str:
-        """The order's normalised notation, to store ("" when refused), written when asked for."""
-        if self.order is None or self.position is None:
-            return ""
-        return format_order(self.order, self.position)
-
-
 def order_unit(order: Order) -> str | None:
     """The province of the unit an order commands (builds: the province built in); ``None`` for waive and
     the orders given beside the unit's own (depots, Snow Storms)."""
@@ -424,30 +455,37 @@ def parse_orders(
     seen: dict[str, int] = {}
     adjustments = 0
     beside: list[object] = []  # the orders given beside the units' own, accepted so far
-    reading = Reading(board, position, power.upper(), build_rule or build_rule_for(board.variant), modules)
-    allowed = abs(reading.balance()) if position.phase.type is PhaseType.ADJUSTMENTS else 0
+    texts = OrderReader(board, position, power, build_rule, modules)
+    winter = position.phase.type is PhaseType.ADJUSTMENTS
+    reading = texts.reading() if winter else None  # for the checks of the set (made when first needed)
+    allowed = abs(reading.balance()) if reading is not None else 0
+    kept, units = texts.kept, texts.units
     for number, raw in enumerate(lines, start=1):
         text = raw.strip()
-        if not text or text.startswith("#"):
+        if not text or text[0] == "#":
             continue
-        try:
-            order = parse_order(text, board, position, power, build_rule, modules)
-        except OrderError as err:
-            results.append(ParsedLine(number, text, None, err.reason))
+        # The memo's answer when the units it looked at stand as they did (``OrderReader.answer``'s check,
+        # here for the loop's sake), else the grammar's.
+        found = kept.get(text) if kept is not None and len(text) <= MAX_ORDER_TEXT else None
+        if found is None or not still_true(found[2], units):
+            found = texts.answer(text)
+        order, why, _, kind, key = found
+        if why is not None:
+            results.append(ParsedLine(number, text, None, why))
             continue
-        kind = kind_of(order)
+        assert kind is not None
         if kind.beside:
+            reading = reading or texts.reading()
             why = kind.batch_problem(reading, order, beside)
             if why is not None:
                 results.append(ParsedLine(number, text, None, why))
                 continue
             beside.append(order)
-        key = kind.unit_key(order)
-        if one_per_unit and key is not None and key in seen:
+        if key is not None and key in seen and one_per_unit:
             why = f"{board.province_name(key)} already has an order on line {seen[key]}"
             results.append(ParsedLine(number, text, None, why))
             continue
-        if isinstance(order, Build | Disband) and position.phase.type is PhaseType.ADJUSTMENTS:
+        if winter and isinstance(order, Build | Disband):
             adjustments += 1
             if adjustments > allowed:
                 kind_name = "build" if isinstance(order, Build) else "disband"
@@ -460,25 +498,27 @@ def parse_orders(
                 continue
         if key is not None:
             seen[key] = number
-        results.append(ParsedLine(number, text, order, None, position=position))
+        results.append(ParsedLine(number, text, order, None, None, position))
     return results
 
 
 def checked_together(reading: Reading, lines: list[ParsedLine]) -> list[ParsedLine]:
     """A power's lines, each read on its own, checked as a set by the kind of each order among them that
     has such a check (``Kind.check_together``): a line refused there keeps what it read as."""
+    classes = {type(line.order) for line in lines}
+    kinds = [kind for kind in checking_together() if kind.order_class in classes]
+    if not kinds:
+        return lines
     given = [line for line in lines if line.order is not None]
     orders = [line.order for line in given]
-    classes = {type(order) for order in orders}
     refused: dict[int, str] = {}
-    for kind in checking_together():
-        if kind.order_class in classes:
-            refused.update(kind.check_together(reading, orders))
+    for kind in kinds:
+        refused.update(kind.check_together(reading, orders))
     if not refused:
         return lines
     by_line = {given[i].number: why for i, why in refused.items()}
     return [
-        replace(line, order=None, error=by_line[line.number], refused=line.order)
+        line._replace(order=None, error=by_line[line.number], refused=line.order)
         if line.number in by_line
         else line
         for line in lines

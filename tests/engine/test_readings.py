@@ -1,27 +1,30 @@
-"""The board's readings of order texts (``readings.py``), the one reader every path starts from, on every
-variant's start board: each reading the full parser agrees with, the common texts all read.
+"""The reader's memo (``readings.py``) on every variant's start board: its answers are the grammar's.
 
-A batch of positions meets thousands of order texts once each, and the server and the options the same
-texts again and again: each board keeps what its texts mean. Wherever a reading gives an order, it must be
-the order the full parser (``parse.parse_in_full``) gives for the unit standing there; it may leave any
-text to the parser, and must not leave the common ones (holds, moves to a neighbour, supports, convoys),
-or it would save nothing.
+A batch of positions meets thousands of order texts, and the server and the options the same texts again
+and again: each board keeps what the grammar answered for them, beside the units it looked at. An answer
+from the memo, an order or a refusal's reason, must be what the grammar (``parse.parse_in_full``) answers
+for the units standing now; the common texts (holds, moves, supports, convoys) must be kept, or the memo
+would save nothing; an answer that depends on more than units must never be kept.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from dataclasses import fields
 
 import pytest
 
 from dipserver.engine.board import Board, board_for
+from dipserver.engine.kinds.reading import Reading
+from dipserver.engine.kinds.registry import register, unregister
 from dipserver.engine.orders import Move, OrderError
-from dipserver.engine.parse import parse_in_full
-from dipserver.engine.position import Position
-from dipserver.engine.readings import _NAME_RE, movement_order, read
+from dipserver.engine.parse import parse_in_full, parse_order
+from dipserver.engine.position import Dislodged, Position
+from dipserver.engine.readings import still_true
 from dipserver.engine.types import Phase, Unit, UnitType, province_of
 from dipserver.engine.variant import VARIANTS_DIR, VariantError, load_variant
+from tests.engine.test_kinds import DigIn, DigInKind
 
 
 def _boards() -> list[Board]:
@@ -109,28 +112,43 @@ def _parsed(board: Board, text: str, position: Position) -> object:
         return exc.reason
 
 
-@pytest.mark.parametrize("board", BOARDS, ids=[b.variant.slug for b in BOARDS])
-def test_every_order_the_readings_give_is_the_full_parsers(board: Board) -> None:
-    rng = random.Random(3)
+def _answered(board: Board, text: str, position: Position) -> object:
     power = next(iter(board.variant.powers))
-    read_so = left = 0
-    for text in _texts(board, rng):
-        for candidate in (text, _broken(text, rng)):
-            position = _standing(board, candidate)
-            order = movement_order(candidate, board, position.units, power)
-            if order is None:
-                left += 1
-                continue
-            read_so += 1
-            assert order == _parsed(board, candidate, position), candidate
-    assert read_so > 100 and left > 3_000, (read_so, left)
+    try:
+        return parse_order(text, board, position, power)
+    except OrderError as exc:
+        return exc.reason
+
+
+def _kept(board: Board) -> int:
+    return sum(len(answers) for answers in board.readings.values())
 
 
 @pytest.mark.parametrize("board", BOARDS, ids=[b.variant.slug for b in BOARDS])
-def test_every_hold_move_to_a_neighbour_support_and_convoy_is_read(board: Board) -> None:
-    read_so = 0
+def test_every_answer_from_the_memo_is_the_grammars(board: Board) -> None:
+    """Each text is answered for the unit it names and then for another unit there (the power's own of
+    the other type, then another power's, then none): the memo answers as the grammar does each time."""
+    rng = random.Random(3)
+    first, other = list(board.variant.powers)[:2]
+    texts = [c for text in _texts(board, rng) for c in (text, _broken(text, rng))]
+    for text in texts[::3]:
+        named = _standing(board, text)
+        positions = [named, Position(SPRING, {}, {}, {})]
+        for unit in named.units.values():
+            flipped = UnitType.FLEET if unit.type is UnitType.ARMY else UnitType.ARMY
+            for changed in (Unit(first, flipped, unit.province), Unit(other, unit.type, unit.location)):
+                positions.insert(1, Position(SPRING, {unit.province: changed}, {}, {}))
+        for position in [*positions, named]:
+            assert _answered(board, text, position) == _parsed(board, text, position), (text, position)
+    assert _kept(board) > 1_000
+
+
+@pytest.mark.parametrize("board", BOARDS, ids=[b.variant.slug for b in BOARDS])
+def test_every_hold_move_to_a_neighbour_support_and_convoy_is_kept(board: Board) -> None:
+    kept = 0
     lands = sorted(p for p in board.provinces if board.is_land(p))
     units = _unit_texts(board)
+    power = next(iter(board.variant.powers))
     for unit in units:
         loc = unit[2:]
         prov = province_of(loc)
@@ -144,34 +162,79 @@ def test_every_hold_move_to_a_neighbour_support_and_convoy_is_read(board: Board)
             coasts = sorted(p for p in board.neighbours(prov) if board.is_land(p))
             texts += [f"{unit} C A {a} - {b}" for a in coasts for b in lands[::7] if a != b]
         for text in texts:
-            order = read(text, board)[0]
-            assert order is not None, text
-            assert order == _parsed(board, text, _standing(board, text)), text
-            read_so += 1
-    assert read_so > 500
+            position = _standing(board, text)
+            order = parse_order(text, board, position, power)
+            assert text in board.readings[(power, "M", _changes())], text
+            assert parse_order(text, board, position, power) is order, text  # the kept answer
+            kept += 1
+    assert kept > 500
+
+
+def _changes() -> int:
+    from dipserver.engine.kinds.registry import changes
+
+    return changes()
 
 
 def test_moves_by_sea_are_read_as_moves_with_the_convoy_asked_for_as_written() -> None:
     board = next(b for b in BOARDS if b.variant.slug == "standard")
+    london = Position(SPRING, {"LON": Unit("ENGLAND", UnitType.ARMY, "LON")}, {}, {})
     for text, via in (("A LON - NWY", False), ("A LON - NWY VIA", True), ("A LON - BEL VIA", True)):
-        assert read(text, board)[0] == Move("LON", text.split(" ")[3], via), text
+        for _ in range(2):  # read, then answered from the memo
+            assert parse_order(text, board, london, "ENGLAND") == Move("LON", text.split(" ")[3], via), text
 
 
-@pytest.mark.parametrize("board", BOARDS, ids=[b.variant.slug for b in BOARDS])
-def test_the_places_a_reading_looks_up_are_the_boards_own(board: Board) -> None:
-    """A reading looks names up in the board's tables: for any name written as the notation writes a place
-    they answer as ``can_occupy`` and the board's provinces and coasts do, and every name in them is so
-    written."""
-    places = _places(board)
-    assert sorted(board.place_provinces) == places
-    assert all(board.place_provinces[loc] == province_of(loc) for loc in places)
-    for loc in [*places, *(name for name in NOT_NAMES if _NAME_RE.match(name))]:
-        assert (loc in board.army_locations) == board.can_occupy(UnitType.ARMY, loc), loc
-        assert (loc in board.fleet_positions) == board.can_occupy(UnitType.FLEET, loc), loc
-    assert all(_NAME_RE.match(loc) for loc in places)
-
-
-def test_a_text_may_end_in_one_newline() -> None:
+def test_an_answer_that_depends_on_more_than_units_is_not_kept() -> None:
+    """A retreat reads the dislodged units, a winter the centres: neither answer is kept."""
     board = next(b for b in BOARDS if b.variant.slug == "standard")
-    assert read("A PAR - BUR\n", board) == read("A PAR - BUR", board)
-    assert read("A PAR - BUR\n\n", board)[0] is None
+    army = Unit("FRANCE", UnitType.ARMY, "PAR")
+    retreat = Position(Phase.parse("S1901R"), {}, {}, {"PAR": Dislodged(army, "BUR", ("PIC",))})
+    winter = Position(Phase.parse("W1901A"), {}, {"PAR": "FRANCE"}, {})
+    before = _kept(board)
+    for text, position in (("A PAR R PIC", retreat), ("A PAR B", winter), ("BUILD A PAR", winter)):
+        _answered(board, text, position)
+        assert _kept(board) == before, text
+
+
+class _KeptDigInKind(DigInKind):
+    """Digging in, read from the units alone (and before the conversions, which read the position): its
+    answers are kept."""
+
+    rank = 5
+
+    def read_text(self, reading: Reading, text: str) -> DigIn | None:
+        if text != "A PAR digs in":
+            return None
+        unit = reading.unit_in("PAR")
+        if unit is None or unit.power != reading.power:
+            raise OrderError("There is no unit of yours in Paris")
+        return DigIn(unit.location)
+
+
+def test_the_answers_kept_are_those_of_the_kinds_registered_now() -> None:
+    board = next(b for b in BOARDS if b.variant.slug == "standard")
+    paris = Position(SPRING, {"PAR": Unit("FRANCE", UnitType.ARMY, "PAR")}, {}, {})
+    kind = register(_KeptDigInKind())
+    try:
+        assert parse_order("A PAR digs in", board, paris, "FRANCE") == DigIn("PAR")
+        assert "A PAR digs in" in board.readings[("FRANCE", "M", _changes())]
+    finally:
+        unregister(kind)
+    with pytest.raises(OrderError, match="'digs' is not a place or an order word I know"):
+        parse_order("A PAR digs in", board, paris, "FRANCE")
+
+
+def test_the_memo_compares_every_field_of_a_unit() -> None:
+    """``readings.still_true`` compares a unit's fields one by one: these, and no others."""
+    assert [f.name for f in fields(Unit)] == ["power", "type", "location", "aboard"]
+    army = Unit("FRANCE", UnitType.ARMY, "PAR")
+    looked = (("PAR", army),)
+    assert still_true(looked, {"PAR": Unit("FRANCE", UnitType.ARMY, "PAR")})
+    for other in (
+        Unit("GERMANY", UnitType.ARMY, "PAR"),
+        Unit("FRANCE", UnitType.FLEET, "PAR"),
+        Unit("FRANCE", UnitType.ARMY, "PAR", aboard=True),
+    ):
+        assert not still_true(looked, {"PAR": other}), other
+    assert not still_true(looked, {})
+    assert still_true((("PAR", None),), {}) and not still_true((("PAR", None),), {"PAR": army})

@@ -49,7 +49,7 @@ class ConvoyKind(Kind):
             )
         reading.known_place(intent.target)
         reading.known_place(intent.dest)
-        carried = reading.position.units.get(intent.target.province)
+        carried = reading.unit_in(intent.target.province)
         if intent.target_type is UnitType.FLEET or (carried is not None and carried.type is UnitType.FLEET):
             raise OrderError("Only armies can be convoyed")
         if not board.is_land(intent.target.province) or not board.is_land(intent.dest.province):

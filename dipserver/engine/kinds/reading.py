@@ -48,9 +48,13 @@ class Intent:
 
 
 class Reading:
-    """One power's order being read in one position's phase."""
+    """One power's order being read in one position's phase.
 
-    __slots__ = ("board", "build_rule", "modules", "position", "power")
+    It notes what of the position the kinds read: the units they look up (``unit_in``) in ``looked``, and
+    in ``whole`` whether they asked for the position itself, any of it. A reading that asked for no more
+    than units depends on no more than them: the reader's memo keeps its answer (``readings.py``)."""
+
+    __slots__ = ("_position", "board", "build_rule", "looked", "modules", "phase", "power", "whole")
 
     def __init__(
         self,
@@ -60,14 +64,25 @@ class Reading:
         build_rule: BuildRule,
         modules: object | None = None,
     ) -> None:
-        self.board, self.position, self.power, self.build_rule = board, position, power, build_rule
+        self.board, self._position, self.power, self.build_rule = board, position, power, build_rule
         # The game's rule modules (``modules.orders.InPlay``), for their kinds to read; named loosely, for
         # that module registers its kinds here and this package never imports it back.
         self.modules = modules
+        self.phase: PhaseType = position.phase.type
+        self.looked: list[tuple[str, Unit | None]] = []
+        self.whole = False
 
     @property
-    def phase(self) -> PhaseType:
-        return self.position.phase.type
+    def position(self) -> Position:
+        """The whole position: what the reading says may then depend on any of it."""
+        self.whole = True
+        return self._position
+
+    def unit_in(self, province: str) -> Unit | None:
+        """The unit in ``province`` now, if any (noted in ``looked``)."""
+        unit = self._position.units.get(province)
+        self.looked.append((province, unit))
+        return unit
 
     def name(self, loc: str) -> str:
         return self.board.location_name(loc)
@@ -77,18 +92,21 @@ class Reading:
         return info.name if info else power.title()
 
     def balance(self) -> int:
-        return adjustment_due(self.position, self.power)
+        return adjustment_due(self.position, self.power)  # the whole position: the centres too
 
     def ordered_unit(self, intent: Intent) -> Unit:
         """The unit on the board the order is for (``own_unit``)."""
         assert intent.unit is not None
-        return self.own_unit(self.position.units, intent.unit_type, intent.unit)  # no copy: read only
+        return self.checked_unit(self.unit_in(intent.unit.province), intent.unit_type, intent.unit)
 
-    # The ordered unit must exist, be ours, and match what the player called it.
     def own_unit(
         self, units: Mapping[str, Unit], unit_type: UnitType | None, loc: Loc, where: str = ""
     ) -> Unit:
-        unit = units.get(loc.province)
+        """The unit of ``units`` the order is for, at ``loc`` (``checked_unit``)."""
+        return self.checked_unit(units.get(loc.province), unit_type, loc, where)
+
+    # The ordered unit must exist, be ours, and match what the player called it.
+    def checked_unit(self, unit: Unit | None, unit_type: UnitType | None, loc: Loc, where: str = "") -> Unit:
         if unit is None:
             raise OrderError(f"There is no {where}unit in {self.name(loc.province)}")
         if unit.power != self.power:

@@ -184,6 +184,14 @@ _TEXT_READERS: list[TextReader] = []
 _TOGETHER: list[Kind] = []  # the kinds with a ``check_together`` of their own, in registration order
 # The adjudicator's checks by order class: read by movement's loop as one dict lookup per order.
 MOVEMENT_CHECKS: dict[type, Legal] = {}
+# How many times the kinds and readers changed: the reader's memo (``readings.py``) keeps the answers of
+# one set of them only.
+_CHANGES = [0]
+
+
+def changes() -> int:
+    """A number that changes whenever a kind or a reader is registered or taken out."""
+    return _CHANGES[0]
 
 
 def register(kind: K) -> K:
@@ -208,6 +216,7 @@ def register(kind: K) -> K:
         MOVEMENT_CHECKS[kind.order_class] = kind.legal
     if type(kind).check_together is not Kind.check_together:
         _TOGETHER.append(kind)
+    _CHANGES[0] += 1
     return kind
 
 
@@ -223,6 +232,7 @@ def register_reader(reader: TextReader) -> None:
     """Add a reader of a notation that is no one kind's (the rule modules' orders in a game without them)."""
     _TEXT_READERS.append(reader)
     _TEXT_READERS.sort(key=lambda k: k.rank or 0)
+    _CHANGES[0] += 1
 
 
 def unregister(kind: Kind) -> None:
@@ -238,6 +248,7 @@ def unregister(kind: Kind) -> None:
     MOVEMENT_CHECKS.pop(kind.order_class, None)
     if kind in _TOGETHER:
         _TOGETHER.remove(kind)
+    _CHANGES[0] += 1
 
 
 def kind_of(order: object) -> Kind:
