@@ -18,7 +18,7 @@ import { MODE_KEYS } from "./orders/chooser.js";
 import { modesOf } from "./orders/clicks.js";
 import { el } from "./orders/dom.js";
 import { loadChannels, loadPress, sendPress } from "./press.js";
-import { attachMap, mapOf, zoomToTap, zoomTouch } from "./mapview.js";
+import { attachMap, mapOf, measureFrame, refitMap, zoomToTap, zoomTouch } from "./mapview.js";
 import { showDeadline } from "./time.js";
 import { phaseTitle } from "./words.js";
 import "./sandbox_open.js"; // the "Open in a sandbox" form
@@ -142,14 +142,15 @@ async function loadMap(index) {
   if (state.shown !== index) return; // the player moved the slider on meanwhile
   const map = $("map");
   if (text) {
-    map.replaceChildren(mapOf(text));
-    const svg = map.querySelector("svg");
+    const frame = measureFrame(map); // before the map goes in (mapview.js)
+    const svg = mapOf(text);
     svg.removeAttribute("width");
     svg.removeAttribute("height");
     svg.setAttribute("role", "img");
     svg.setAttribute("aria-label", `Map of ${phaseTitle(svg.dataset.phase || "")}`);
+    map.replaceChildren(svg);
     map.dataset.phase = svg.dataset.phase || "";
-    attachMap(svg, zoomButtons);
+    attachMap(svg, zoomButtons, frame);
   } else {
     map.replaceChildren(el("p", { class: "error" }, "This map cannot be drawn."));
   }
@@ -299,6 +300,7 @@ async function start() {
   await rest();
   updateHistoryControls();
   decorateMap();
+  refitMap(); // the phase's name and deadline, filled in above the map, may have moved it down
   document.body.dataset.loaded = "true"; // every panel filled
   setTimeout(poll, POLL_MS);
 }
