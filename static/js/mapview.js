@@ -22,16 +22,20 @@ function setVar(node, name, value) {
   if (node && node.style.getPropertyValue(name) !== value) node.style.setProperty(name, value);
 }
 
+// The <svg>'s CSS width, as placed (placeMap) or last seen by the sizer: a zoom needs no layout to know it.
+const widths = new WeakMap();
+
 function fitLabels(svg, width = svg.clientWidth) {
   const units = svg.viewBox?.baseVal?.width;
   if (!width || !units) return;
+  widths.set(svg, width);
   setVar(svg.closest(".map"), "--svg-units-per-px", (units / width).toFixed(3));
   fitStrokes(svg, width);
 }
 
 // Arrows keep a width a finger's screen can show: --units-per-screen-px is SVG units per CSS pixel as
 // the map is drawn now, pinch-zoom included, and game.css widens thin strokes by it.
-function fitStrokes(svg, width = svg.clientWidth) {
+function fitStrokes(svg, width = widths.get(svg) || svg.clientWidth) {
   const units = svg.viewBox?.baseVal?.width;
   if (!width || !units) return;
   const scale = view && view.svg === svg ? view.panzoom.getScale() : 1;
