@@ -11,7 +11,7 @@ import { clearLastTurn, showLastTurn } from "./game/lastturn.js";
 import { decorateMap } from "./game/marks.js";
 import { handToBotButton, wireHandToBot, wireProcessNow } from "./game/mastering.js";
 import { chooseOption, loadOrders, renderOrderList, saveOrders, setReady, submitTyped } from "./game/ordersheet.js";
-import { $, API, colours, config, guarded, notice, page, phaseOpen, state } from "./game/page.js";
+import { $, API, colours, config, guarded, notice, page, phaseOpen, provinceOf, state } from "./game/page.js";
 import { loadOptions, renderOrdersPanel, setMode } from "./game/picker.js";
 import { loadReport, renderProvinces, renderReport } from "./game/report.js";
 import { MODE_KEYS } from "./orders/chooser.js";
@@ -133,6 +133,16 @@ for (const chip of document.querySelectorAll("[data-power-colour]")) {
   chip.style.setProperty("--power", chip.dataset.powerColour);
 }
 
+// My part of the board, where a phone's first map is centred: my centres (their provinces' unit spots),
+// else the units my options name.
+function myPart(svg) {
+  if (!config.power) return [];
+  const provinces = [...svg.querySelectorAll(`#provinces .own-${config.power}[data-anchor]`)];
+  const units = Object.keys(state.options?.units || {}).map((at) => svg.querySelector(`#provinces [id="${provinceOf(at)}"]`));
+  const mine = provinces.length ? provinces : units;
+  return mine.filter((p) => p?.dataset.anchor).map((p) => p.dataset.anchor.split(" ").map(Number));
+}
+
 async function loadMap(index) {
   const mapUrl = `${API}/phases/${index}/map.svg`;
   $("dl-svg").href = mapUrl;
@@ -150,7 +160,7 @@ async function loadMap(index) {
     svg.setAttribute("aria-label", `Map of ${phaseTitle(svg.dataset.phase || "")}`);
     map.replaceChildren(svg);
     map.dataset.phase = svg.dataset.phase || "";
-    attachMap(svg, zoomButtons, frame);
+    attachMap(svg, zoomButtons, frame, myPart(svg));
   } else {
     map.replaceChildren(el("p", { class: "error" }, "This map cannot be drawn."));
   }

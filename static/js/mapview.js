@@ -54,21 +54,33 @@ function touchAction(scale) {
   return scale > 1.01 ? "none" : "pan-y";
 }
 
-// The first map on a phone shows the middle of a board wider than the screen.
-function startPan(plan, frame) {
-  if (kept) return kept;
-  const x = plan.height && frame ? Math.min(0, (frame.width - plan.width) / 2) : 0;
-  return { scale: 1, x, y: 0 };
+// Where the first map on a phone starts, when the board is larger than its frame: centred on `focus` (SVG
+// points: the player's own part of the board), else on the board's middle, as far as the board's edges let
+// it. Panzoom's x and y are CSS px at scale 1.
+function centred(svg, plan, frame, focus) {
+  if (!plan.height || !frame) return { scale: 1, x: 0, y: 0 };
+  const box = svg.viewBox.baseVal;
+  const perUnit = plan.width / box.width;
+  const size = { x: plan.width, y: box.height * perUnit };
+  const room = { x: frame.width, y: plan.height - frame.borderY };
+  const middle = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  const at = (axis) => (focus.length ? focus.reduce((sum, point) => sum + point[axis === "x" ? 0 : 1], 0) / focus.length : middle[axis]);
+  const pan = (axis) => {
+    const origin = axis === "x" ? box.x : box.y;
+    const wanted = room[axis] / 2 - (at(axis) - origin) * perUnit;
+    return Math.min(0, Math.max(room[axis] - size[axis], wanted));
+  };
+  return { scale: 1, x: pan("x"), y: pan("y") };
 }
 
-function attachPanzoom(svg, onScale, plan, frame) {
+function attachPanzoom(svg, onScale, plan, frame, focus) {
   if (view) {
     kept = { scale: view.panzoom.getScale(), ...view.panzoom.getPan() };
     view.panzoom.destroy();
     view = null;
   }
   if (!touch.matches) return;
-  const start = startPan(plan, frame);
+  const start = kept || centred(svg, plan, frame, focus);
   const panzoom = Panzoom(svg, {
     minScale: 1,
     maxScale: MAX_SCALE,
@@ -167,6 +179,7 @@ export function measureFrame(map) {
     top: rect.top + window.scrollY + border / 2,
     width: map.clientWidth,
     border,
+    borderY: map.offsetHeight - map.clientHeight,
     grid: grid ? grid.clientWidth : 0,
     gap: grid ? parseFloat(getComputedStyle(grid).columnGap) || 0 : 0,
     rem: parseFloat(getComputedStyle(document.documentElement).fontSize) || 16,
@@ -191,7 +204,8 @@ function planMap(svg, frame) {
   if (phone.matches) {
     const height = Math.round(Math.max(room, 0.6 * frame.screen.height));
     const fill = frame.width / height < aspect ? "height" : "width";
-    return { width: fill === "height" ? Math.round(height * aspect) : frame.width, height, fill };
+    const inside = height - frame.borderY; // the <svg>'s height: the frame's, inside its border
+    return { width: fill === "height" ? Math.round(inside * aspect) : frame.width, height, fill };
   }
   const zoom = Number(svg.closest(".map")?.dataset.zoom || 1);
   if (narrow.matches || !frame.grid) return { width: frame.width * zoom };
@@ -220,9 +234,9 @@ function placeMap(svg, frame) {
 
 let placed = null; // {svg, width, top}: the map last placed, the screen width and the top it was placed for
 
-function place(svg, frame) {
+function place(svg, frame, focus = []) {
   const plan = placeMap(svg, frame);
-  placed = { svg, width: frame.screen.width, top: frame.top };
+  placed = { svg, focus, width: frame.screen.width, top: frame.top };
   return plan;
 }
 
@@ -230,7 +244,7 @@ window.addEventListener("resize", () => {
   if (!placed || !placed.svg.isConnected) return;
   // A phone's bars coming and going change the screen's height only: the map stays as it is.
   if (phone.matches && window.innerWidth === placed.width) return;
-  place(placed.svg, measureFrame(placed.svg.closest(".map")));
+  place(placed.svg, measureFrame(placed.svg.closest(".map")), placed.focus);
 });
 
 // Places the map again if what came above it since (the phase's name and deadline filled in, a notice)
@@ -239,10 +253,12 @@ export function refitMap() {
   if (!placed || !placed.svg.isConnected) return;
   const frame = measureFrame(placed.svg.closest(".map"));
   if (Math.abs(frame.top - placed.top) < 1) return;
-  const plan = place(placed.svg, frame);
-  // An unzoomed phone's map shows the middle of the board again, in its new width.
-  if (view && view.svg === placed.svg && view.panzoom.getScale() < 1.01 && plan.height) {
-    view.panzoom.pan(Math.min(0, (frame.width - plan.width) / 2), 0, { force: true });
+  const { svg, focus } = placed;
+  const plan = place(svg, frame, focus);
+  // An unzoomed phone's map shows the same part of the board again, in its new size.
+  if (view && view.svg === svg && view.panzoom.getScale() < 1.01 && plan.height) {
+    const start = centred(svg, plan, frame, focus);
+    view.panzoom.pan(start.x, start.y, { force: true });
   }
 }
 
@@ -283,16 +299,18 @@ function keyItem(marks, words) {
 }
 
 // `onScale(scale, max)` hears of each zoom by fingers or buttons on a touch screen. `frame` is the map's
-// frame measured before the svg went in (measureFrame); without it the frame is measured now.
-export function attachMap(svg, onScale, frame = null) {
+// frame measured before the svg went in (measureFrame); without it the frame is measured now. `focus`
+// (SVG points) is the part of the board a phone's first map shows, when the board is larger than the screen.
+export function attachMap(svg, onScale, frame = null, focus = []) {
   cropToBoard(svg);
-  const plan = place(svg, frame || measureFrame(svg.closest(".map")));
+  frame ||= measureFrame(svg.closest(".map"));
+  const plan = place(svg, frame, focus);
   if (observed !== svg) {
     if (observed) sizer.unobserve(observed); // the map of another phase replaced it
     observed = svg;
     sizer.observe(svg);
   }
-  attachPanzoom(svg, onScale, plan, frame);
+  attachPanzoom(svg, onScale, plan, frame, focus);
   // The key under the map waits for the map's first drawing: it measures the band's marks.
   afterPaint(() => renderKey(svg));
 }

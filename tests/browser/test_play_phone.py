@@ -135,12 +135,25 @@ def test_on_a_phone_the_map_takes_the_screen_below_its_top_before_the_first_tap(
     assert shown["bottom"] >= shown["screen"] - 20, f"the map ends at {shown['bottom']:.0f} px"
     assert shown["bottom"] <= shown["screen"], "and the whole of its frame is on the screen"
     assert shown["bottom"] - shown["top"] >= 0.6 * shown["screen"]
-    # The board fills the frame: its full height, and wider than the screen, the middle of it showing.
-    assert shown["boardTop"] <= shown["top"] + 1 and shown["boardBottom"] >= shown["bottom"] - 1, shown
-    assert shown["boardLeft"] < shown["left"] and shown["boardRight"] > shown["right"], shown
-    middle = (shown["boardLeft"] + shown["boardRight"]) / 2
-    assert abs(middle - (shown["left"] + shown["right"]) / 2) < 2, shown
+    # The board fills the frame (inside its border, to the pixel): its full height, and wider than the screen.
+    assert shown["boardTop"] <= shown["top"] + 1.5 and shown["boardBottom"] >= shown["bottom"] - 1.5, shown
+    assert shown["boardLeft"] < shown["left"] and shown["boardRight"] > shown["right"] - 1, shown
+    # It shows my part of the board (Turkey's, at the board's right edge), my units in it to be tapped.
+    assert shown["boardRight"] == pytest.approx(shown["right"], abs=1), shown
+    for location in ("CON", "ANK", "SMY"):
+        box = unit(page, location).bounding_box()
+        assert box and shown["left"] <= box["x"] and box["x"] + box["width"] <= shown["right"], location
     assert page.evaluate(ZOOMED_OUT)  # a first tap still zooms in to the finger, as before
     shoot(page, "whole-screen", full_page=False)
     tap_unit(page, "CON")
     expect(page.locator("#unit-options h3")).to_have_text("Orders for A CON")
+
+
+def test_on_a_phone_a_spectator_sees_the_middle_of_the_board(browser, live_server):
+    base, lock = live_server.url, live_server.lock
+    with lock:
+        game = started("Whole screen watched", "watched")
+    page = open_game_as(browser, base, game, None, lock, "phone")
+    shown = page.evaluate(FILLED)
+    middle = (shown["boardLeft"] + shown["boardRight"]) / 2
+    assert abs(middle - (shown["left"] + shown["right"]) / 2) < 2, shown
