@@ -131,7 +131,13 @@ def click_to_arrow_ms(page) -> float:
         target.click()
     buttons = page.locator("#unit-options .option.kind-move")
     moves = buttons.evaluate_all("ns => ns.map((n) => n.dataset.text)")
-    move = next(m for m in moves if "/" not in m and "via" not in m)  # one click, no coast to ask
+    # one click (no coast to ask), into a place no unit stands on (a click there may pick the unit instead)
+    occupied = set(
+        page.locator("#map #units .unit-group").evaluate_all("gs => gs.map((g) => g.dataset.location)")
+    )
+    move = next(
+        m for m in moves if "/" not in m and "via" not in m and m.split(" - ")[1].strip() not in occupied
+    )
     label = page.locator("#map #labels text").filter(has_text=move.split(" - ")[1].strip()).first
     box = label.bounding_box()
     point = [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2] if box else [-1, -1]
