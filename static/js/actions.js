@@ -5,13 +5,14 @@
 
 import { call } from "./api.js";
 import { loadPublicPress } from "./press.js";
+import { dateFormat } from "./words.js";
 
 const config = JSON.parse(document.getElementById("game-config").textContent);
 const API = config.api; // /api/v1/games/<id>
 const WATCH_MS = 10000;
 const $ = (id) => document.getElementById(id);
 const titled = (name) => name.charAt(0) + name.slice(1).toLowerCase();
-const local = new Intl.DateTimeFormat(undefined, {
+const local = dateFormat({
   weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", timeZoneName: "short",
 });
 

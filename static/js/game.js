@@ -11,14 +11,14 @@ import { clearLastTurn, showLastTurn } from "./game/lastturn.js";
 import { decorateMap } from "./game/marks.js";
 import { handToBotButton, wireHandToBot, wireProcessNow } from "./game/mastering.js";
 import { chooseOption, loadOrders, renderOrderList, saveOrders, setReady, submitTyped } from "./game/ordersheet.js";
-import { $, API, colours, config, guarded, notice, page, phaseOpen, state } from "./game/page.js";
+import { $, API, colours, config, guarded, notice, page, phaseOpen, provinceOf, state } from "./game/page.js";
 import { loadOptions, renderOrdersPanel, setMode } from "./game/picker.js";
 import { loadReport, renderProvinces, renderReport } from "./game/report.js";
 import { MODE_KEYS } from "./orders/chooser.js";
 import { modesOf } from "./orders/clicks.js";
 import { el } from "./orders/dom.js";
 import { loadChannels, loadPress, sendPress } from "./press.js";
-import { attachMap, mapOf, zoomToTap, zoomTouch } from "./mapview.js";
+import { attachMap, mapOf, measureFrame, refitMap, zoomToTap, zoomTouch } from "./mapview.js";
 import { showDeadline } from "./time.js";
 import { phaseTitle } from "./words.js";
 import "./sandbox_open.js"; // the "Open in a sandbox" form
@@ -133,6 +133,16 @@ for (const chip of document.querySelectorAll("[data-power-colour]")) {
   chip.style.setProperty("--power", chip.dataset.powerColour);
 }
 
+// My part of the board, where a phone's first map is centred: my centres (their provinces' unit spots),
+// else the units my options name.
+function myPart(svg) {
+  if (!config.power) return [];
+  const provinces = [...svg.querySelectorAll(`#provinces .own-${config.power}[data-anchor]`)];
+  const units = Object.keys(state.options?.units || {}).map((at) => svg.querySelector(`#provinces [id="${provinceOf(at)}"]`));
+  const mine = provinces.length ? provinces : units;
+  return mine.filter((p) => p?.dataset.anchor).map((p) => p.dataset.anchor.split(" ").map(Number));
+}
+
 async function loadMap(index) {
   const mapUrl = `${API}/phases/${index}/map.svg`;
   $("dl-svg").href = mapUrl;
@@ -142,14 +152,15 @@ async function loadMap(index) {
   if (state.shown !== index) return; // the player moved the slider on meanwhile
   const map = $("map");
   if (text) {
-    map.replaceChildren(mapOf(text));
-    const svg = map.querySelector("svg");
+    const frame = measureFrame(map); // before the map goes in (mapview.js)
+    const svg = mapOf(text);
     svg.removeAttribute("width");
     svg.removeAttribute("height");
     svg.setAttribute("role", "img");
     svg.setAttribute("aria-label", `Map of ${phaseTitle(svg.dataset.phase || "")}`);
+    map.replaceChildren(svg);
     map.dataset.phase = svg.dataset.phase || "";
-    attachMap(svg, zoomButtons);
+    attachMap(svg, zoomButtons, frame, myPart(svg));
   } else {
     map.replaceChildren(el("p", { class: "error" }, "This map cannot be drawn."));
   }
@@ -299,6 +310,7 @@ async function start() {
   await rest();
   updateHistoryControls();
   decorateMap();
+  refitMap(); // the phase's name and deadline, filled in above the map, may have moved it down
   document.body.dataset.loaded = "true"; // every panel filled
   setTimeout(poll, POLL_MS);
 }

@@ -12,7 +12,7 @@
 
 import { call } from "./api.js";
 import { botMark, botPowers } from "./botmark.js";
-import { phaseTitle } from "./words.js";
+import { dateFormat, phaseTitle } from "./words.js";
 
 const page = typeof document === "undefined" ? null : document.getElementById("game-config"); // none in Node
 const config = JSON.parse(page?.textContent || "{}");
@@ -23,7 +23,7 @@ const titled = (name) => name.charAt(0) + name.slice(1).toLowerCase();
 // The title without the server's count of unread notifications ("(2) ..."), which refreshInbox() redoes.
 const baseTitle = typeof document === "undefined" ? "" : document.title.replace(/^\(\d+\) /, "");
 const INBOX_UNREAD = API ? API.replace(/\/games\/\d+$/, "/notifications/unread") : "";
-const sentFormat = new Intl.DateTimeFormat(undefined, {
+const sentFormat = dateFormat({
   weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit",
 });
 

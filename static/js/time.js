@@ -16,7 +16,8 @@ function formatter() {
   }
 }
 
-const absolute = formatter();
+// Made at the first deadline shown, not when the page's scripts start: it is slow to make.
+let absolute = null;
 
 export function remaining(ms) {
   if (ms <= 0) return "now";
@@ -40,6 +41,7 @@ function render(el) {
     return;
   }
   delete el.dataset.paused;
+  absolute ??= formatter();
   el.textContent = `${remaining(when - Date.now())} (${absolute.format(when)})`;
   el.title = when.toISOString();
 }

@@ -113,3 +113,10 @@ export function savedWords(rejected, total) {
   const others = kept === 1 ? "one is" : `${kept} are`;
   return `${rejected} of ${orders(total)} ${verb} rejected (see why below); the other ${others} saved.`;
 }
+
+// A date formatter made at its first use: making one is slow (the locale's data is loaded then), and the
+// game page's scripts, which made three as they started, were interactive that much later.
+export function dateFormat(options) {
+  let made = null;
+  return { format: (when) => (made ??= new Intl.DateTimeFormat(undefined, options)).format(when) };
+}

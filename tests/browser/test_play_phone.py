@@ -1,7 +1,9 @@
 """Issue 33, the phone: a tap on the map zoomed out zooms it in to the finger, where every tap target
 (units, the provinces a unit may go to, coast rings) is 44 by 44 CSS px or more (WCAG 2.5.5); a unit's
 orders come in a sheet over the map, all on the screen, with buttons as big; and arrows stay legible at
-any zoom, on a phone as on a laptop (stroke widths follow the zoom)."""
+any zoom, on a phone as on a laptop (stroke widths follow the zoom). Before the first tap the map takes a
+phone's screen below its top, the board filling that height (it was 330 px tall, the rest of the screen
+the panels under it)."""
 
 from __future__ import annotations
 
@@ -36,6 +38,19 @@ THINNEST_ARROW = """() => {
   const widths = [...svg.querySelectorAll("#live-orders .order")].map(
     (p) => parseFloat(getComputedStyle(p).strokeWidth) * screen);
   return Math.min(...widths);
+}"""
+
+
+# The map's frame and the board as drawn in it (CSS px), and the screen.
+FILLED = """() => {
+  const frame = document.querySelector("#map").getBoundingClientRect();
+  const svg = document.querySelector("#map svg");
+  const ctm = svg.getScreenCTM();
+  const box = svg.viewBox.baseVal;
+  return { top: frame.top, bottom: frame.bottom, left: frame.left, right: frame.right,
+    boardLeft: ctm.e + box.x * ctm.a, boardRight: ctm.e + (box.x + box.width) * ctm.a,
+    boardTop: ctm.f + box.y * ctm.d, boardBottom: ctm.f + (box.y + box.height) * ctm.d,
+    screen: window.innerHeight, scrolled: window.scrollY };
 }"""
 
 
@@ -107,3 +122,38 @@ def test_arrows_stay_legible_at_any_zoom(browser, live_server, profile, shoot):
     zoomed_out = page.evaluate(THINNEST_ARROW)
     assert zoomed_out >= LEGIBLE, f"an arrow {zoomed_out:.2f} CSS px wide when the map is zoomed out"
     shoot(page, "arrows", full_page=False)
+
+
+def test_on_a_phone_the_map_takes_the_screen_below_its_top_before_the_first_tap(browser, live_server, shoot):
+    base, lock = live_server.url, live_server.lock
+    with lock:
+        game = started("Whole screen", "wholescreen")
+        turkey = user_of(game, "TURKEY")
+    page = open_game_as(browser, base, game, turkey, lock, "phone")
+    shown = page.evaluate(FILLED)
+    assert shown["scrolled"] == 0
+    assert shown["bottom"] >= shown["screen"] - 20, f"the map ends at {shown['bottom']:.0f} px"
+    assert shown["bottom"] <= shown["screen"], "and the whole of its frame is on the screen"
+    assert shown["bottom"] - shown["top"] >= 0.6 * shown["screen"]
+    # The board fills the frame (inside its border, to the pixel): its full height, and wider than the screen.
+    assert shown["boardTop"] <= shown["top"] + 1.5 and shown["boardBottom"] >= shown["bottom"] - 1.5, shown
+    assert shown["boardLeft"] < shown["left"] and shown["boardRight"] > shown["right"] - 1, shown
+    # It shows my part of the board (Turkey's, at the board's right edge), my units in it to be tapped.
+    assert shown["boardRight"] == pytest.approx(shown["right"], abs=1), shown
+    for location in ("CON", "ANK", "SMY"):
+        box = unit(page, location).bounding_box()
+        assert box and shown["left"] <= box["x"] and box["x"] + box["width"] <= shown["right"], location
+    assert page.evaluate(ZOOMED_OUT)  # a first tap still zooms in to the finger, as before
+    shoot(page, "whole-screen", full_page=False)
+    tap_unit(page, "CON")
+    expect(page.locator("#unit-options h3")).to_have_text("Orders for A CON")
+
+
+def test_on_a_phone_a_spectator_sees_the_middle_of_the_board(browser, live_server):
+    base, lock = live_server.url, live_server.lock
+    with lock:
+        game = started("Whole screen watched", "watched")
+    page = open_game_as(browser, base, game, None, lock, "phone")
+    shown = page.evaluate(FILLED)
+    middle = (shown["boardLeft"] + shown["boardRight"]) / 2
+    assert abs(middle - (shown["left"] + shown["right"]) / 2) < 2, shown

@@ -3,7 +3,7 @@
 
 import { call } from "../api.js";
 import { botMark, botPowers } from "../botmark.js";
-import { renderProvinceList } from "../mapview.js";
+import { afterPaint, renderProvinceList } from "../mapview.js";
 import { el } from "../orders/dom.js";
 import { eventWords, phaseTitle } from "../words.js";
 import { $, API, colours, config, state } from "./page.js";
@@ -140,8 +140,15 @@ function renderModules(phase) {
   $("supply-block").hidden = !supply.length && !depots.length;
 }
 
-// The province list says in words what the map shows, once the map and its phase have both come.
+// The province list says in words what the map shows, once the map and its phase have both come. It is
+// folded away under the map, so it is written after the map is drawn, once for calls that come together.
+let listing = false;
 export function renderProvinces() {
-  const names = Object.fromEntries(config.powers.map((p) => [p.name, p.display]));
-  renderProvinceList($("map").querySelector("svg"), state.report, (power) => names[power] || power);
+  if (listing) return;
+  listing = true;
+  afterPaint(() => {
+    listing = false;
+    const names = Object.fromEntries(config.powers.map((p) => [p.name, p.display]));
+    renderProvinceList($("map").querySelector("svg"), state.report, (power) => names[power] || power);
+  });
 }
