@@ -94,6 +94,8 @@ export function eventWords(event) {
       return `${event.province} stops being a supply centre${event.owner ? ` (was ${event.owner})` : ""}`;
     case "centre_gained":
       return `${event.province} becomes a supply centre (owner ${event.owner || "nobody"})`;
+    case "condition_met": // a conditional event fired: its condition, as the engine words it
+      return `${event.when} (event ${event.event})`;
     default:
       return JSON.stringify(event);
   }
