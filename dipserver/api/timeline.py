@@ -85,7 +85,11 @@ class _ConditionalSerializer(serializers.Serializer[Any]):
         help_text='"From 1903, after the Autumn retreats, when GERMANY controls WAR: ..."'
     )
     holds = serializers.BooleanField(
-        help_text="The condition holds on the board now: the change comes at its next hook within its years."
+        help_text="The condition holds on the board now: the change comes at its next hook within its years "
+        "(unless it is made already)."
+    )
+    made = serializers.BooleanField(
+        help_text="Its changes are on the map already (it fired, or the map was so): it fires no more."
     )
 
 

@@ -12,6 +12,7 @@ from typing import Any
 from dipserver.engine.board import MapState
 from dipserver.engine.position import Position
 from dipserver.engine.timeline import _HOOK_POINT, _PHASE_POINT, Change, Event, Hook, load_timeline, walk
+from dipserver.engine.timelinerows import already_made
 from dipserver.engine.types import Phase
 from dipserver.engine.variant import Variant
 
@@ -97,7 +98,8 @@ def conditions_data(
 ) -> list[dict[str, Any]]:
     """Each conditional event a game with ``options`` plays, as plain data: its number, hook, change and
     provinces (for sc_loss_all, those kept), its years, its condition (kind, power, provinces, centres)
-    in data and in words, and whether the condition holds on ``position`` now."""
+    in data and in words, whether the condition holds on ``position`` now, and whether its changes are
+    on ``map_state`` already (then it fires no more)."""
     timeline = load_timeline(variant)
     resolved = timeline.game_options(options)
     rows = []
@@ -121,6 +123,7 @@ def conditions_data(
                 },
                 "words": conditional_text(event),
                 "holds": when.holds(position, map_state.supply_centres),
+                "made": already_made(event, map_state),
             }
         )
     return rows

@@ -130,6 +130,12 @@ def conditional(
     return tuple(fired)
 
 
+def already_made(event: Event, map_state: MapState) -> bool:
+    """Whether every change ``event`` makes is on the map already: a conditional event then fires no more
+    (until the map is changed back)."""
+    return not any(_changes_something(c, map_state) for c in _changes_of(event, event.year or 0))
+
+
 def _changes_of(event: Event, year: int) -> tuple[Scheduled, ...]:
     if event.change is Change.SC_LOSS_ALL:
         return (Scheduled(year, event.hook, event.change, None, event.keep),)

@@ -74,6 +74,8 @@ function renderHead() {
     toggle.checked = Boolean(mine && mine.ready);
     toggle.disabled = !mine || !phaseOpen() || over;
   }
+  const processNow = $("process-now");
+  if (processNow) processNow.hidden = over; // a finished game has nothing left to process
   $("game").dataset.state = game.status;
 }
 

@@ -1,5 +1,6 @@
 """``GET .../timeline``'s ``conditions``: the map changes that come when a condition on the game holds
-(``when`` in the timeline), each with its condition and whether it holds on the board now. The game here
+(``when`` in the timeline), each with its condition, whether it holds on the board now and whether its
+change is on the map already. The game here
 plays a copy of the standard map given a conditional timeline."""
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ def test_a_conditional_change_is_listed_with_its_condition(conditional_standard,
                 "From 1903, after the Autumn retreats, when GERMANY controls WAR: UKR becomes impassable"
             ),
             "holds": False,
+            "made": False,
         }
     ]
 
@@ -69,6 +71,21 @@ def test_a_condition_that_holds_on_the_board_says_so(conditional_standard, playe
     set_up(game, "F1903M", "GERMANY A WAR", owners={"GERMANY": ["WAR", "BER"]})
     [row] = conditions(game.id)
     assert row["holds"] is True
+    assert row["made"] is False
+
+
+def test_a_condition_whose_change_is_on_the_map_is_made_and_fires_no_more(
+    conditional_standard, players, master
+) -> None:
+    game = start_game(players, master, variant="standard")
+    set_up(game, "S1904M", "GERMANY A WAR", owners={"GERMANY": ["WAR", "BER"]})
+    phase = game.current_phase
+    phase.snapshot["map"]["terrain"]["UKR"] = "impassable"  # it fired after the Autumn of 1903
+    phase.save(update_fields=["snapshot"])
+
+    [row] = conditions(game.id)
+
+    assert (row["holds"], row["made"]) == (True, True)
 
 
 def test_a_timeline_without_conditions_lists_none(players, master) -> None:

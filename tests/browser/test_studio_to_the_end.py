@@ -222,6 +222,8 @@ def test_a_studio_map_is_authored_published_and_played_to_its_end_by_bots(
 
     page.goto(f"{live_server.url}/games/{game.id}/")
     expect(page.locator("#phase-title")).to_contain_text("Game over", timeout=TIMEOUT)
+    expect(page.locator("#process-now")).to_be_hidden()  # nothing is left to process
+    expect(page.locator("#conditions-block")).to_be_hidden()  # nor any change to come
     page.locator("#history").fill(str(phases.index(first)))
     report = page.locator("#phase-report .events")
     expect(report).to_contain_text(f"{CONDITION} (event 1)", timeout=TIMEOUT)

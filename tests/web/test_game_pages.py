@@ -151,6 +151,15 @@ def test_only_game_masters_get_the_process_button_and_its_confirmation(client, s
     assert '<dialog id="process-confirm"' in page  # it asks first, naming who has not ordered
 
 
+def test_a_finished_games_master_is_offered_nothing_to_process(client, sahara, master):
+    Game.objects.filter(id=sahara.id).update(status=Game.Status.FINISHED, result=Game.Result.DRAW)
+    client.force_login(master)
+
+    page = client.get(f"/games/{sahara.id}/").content.decode()
+
+    assert '<button type="button" id="process-now" hidden' in page
+
+
 def test_an_ice_lords_game_page_names_and_colours_its_generated_powers(client, players):
     from dipserver.games.services.games import game_create, game_join
 

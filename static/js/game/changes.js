@@ -70,7 +70,8 @@ export function renderChanges() {
 // The conditional changes (GET .../timeline's `conditions`) in the server's words; how many there are.
 function renderConditions() {
   const block = $("conditions-block");
-  const conditions = state.timeline?.conditions || [];
+  // A finished game has no changes to come: its conditions are history (the phases' events say which fired).
+  const conditions = state.game?.status === "finished" ? [] : state.timeline?.conditions || [];
   if (!block) return conditions.length;
   block.hidden = !conditions.length;
   const shown = new Set(conditions.map((c) => c.event));
@@ -85,13 +86,17 @@ function conditionItem(row) {
   return el(
     "li",
     {
-      class: row.holds ? "holds" : "",
+      class: row.made ? "made" : row.holds ? "holds" : "",
       "data-event": String(row.event),
       "data-provinces": provinces.join(" "),
       onmouseenter: () => watch("hovered", row.event),
       onmouseleave: () => watch("hovered", null),
     },
-    row.holds ? el("strong", { class: "holds-now" }, `Holds now: comes at the next hook, ${hookWords(row.hook)}. `) : null,
+    row.made
+      ? el("strong", { class: "made" }, "Done: the map has this change. ")
+      : row.holds
+        ? el("strong", { class: "holds-now" }, `Holds now: comes at the next hook, ${hookWords(row.hook)}. `)
+        : null,
     row.words,
     provinces.length
       ? el(
