@@ -23,6 +23,7 @@ from dipserver.games.services.common import phase_title
 from dipserver.games.services.mutes import game_mute
 from dipserver.games.variants import game_variant, studio_versions_published
 from dipserver.notices.selectors import press_unread_of, unread_of
+from dipserver.players import house_bots
 from dipserver.web.first_answers import first_answers
 from dipserver.web.forms import GameCreateForm
 from dipserver.web.variants import studio_choices, studio_facts, variant_choices, variant_facts
@@ -251,6 +252,28 @@ def game_leave(request: HttpRequest, game_id: int) -> HttpResponse:
     return redirect("lobby")
 
 
+def _masters(game: Game, user: Any) -> bool:
+    """Whether ``user`` is one of the game's masters (a superuser masters every game)."""
+    return bool(user.is_authenticated and (user.is_superuser or game.masters.filter(id=user.id).exists()))
+
+
+@login_required
+@require_POST
+def game_fill_with_bots(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A game master starts a forming game now, the site's bots in its empty seats (the API's POST
+    .../fill-with-bots), where the game was created to take them."""
+    game = Game.objects.filter(id=game_id).first()
+    if game is None or not _masters(game, request.user):
+        raise Http404(f"There is no game {game_id} that you master.")
+    try:
+        house_bots.game_fill_with_bots(game_id=game_id)
+    except GameError as exc:
+        messages.error(request, f"The bots could not take the seats: {exc}.")
+    else:
+        messages.success(request, "The game has started: the site's bots play the seats that were empty.")
+    return redirect("game", game_id=game_id)
+
+
 @login_required
 @require_POST
 def game_mute_toggle(request: HttpRequest, game_id: int) -> HttpResponse:
@@ -308,7 +331,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         # A generated board (Ice Lords) has no variant folder, so no season maps: the page says so instead.
         "startMap": reverse("variant-season-map", args=[game.variant, 0]) if facts.get("slug") else None,
     }
-    is_master = user.is_authenticated and (user.is_superuser or game.masters.filter(id=user.id).exists())
+    is_master = _masters(game, user)
     # Its players and masters may mute its news (mail and the inbox); the page says which it is.
     muted = cast(User, user).id in game.muted_by if seat or is_master else None
     context = {

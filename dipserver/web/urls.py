@@ -34,6 +34,7 @@ urlpatterns = [
     path("games/<int:game_id>/", games.game_page, name="game"),
     path("games/<int:game_id>/join/", games.game_join, name="game-join"),
     path("games/<int:game_id>/leave/", games.game_leave, name="game-leave"),
+    path("games/<int:game_id>/fill-with-bots/", games.game_fill_with_bots, name="game-fill-with-bots"),
     path("games/<int:game_id>/seats/<int:seat_id>/take/", games.seat_take, name="seat-take"),
     path("seat-requests/<int:request_id>/", games.seat_request_decide, name="seat-request-decide"),
     path("players/<str:username>/", players.profile_page, name="player"),

@@ -104,6 +104,25 @@ def test_bots_are_marked_in_the_game_payload_and_on_their_profile(users):
     assert "bot</span>" in Client().get(f"/players/{bot['player']}/").content.decode()
 
 
+def test_the_game_page_lets_its_master_start_a_forming_game_with_bots(users):
+    master = UserFactory(username="master")
+    game = game_create(name="Early", variant="standard", bots_fill_seats=True, masters=[master])
+    game_join(game_id=game.id, user=users[0], now=START)
+    page, player = Client(), Client()
+    page.force_login(master)
+    player.force_login(users[0])
+
+    assert 'id="fill-with-bots"' in page.get(f"/games/{game.id}/").content.decode()
+    assert 'id="fill-with-bots"' not in player.get(f"/games/{game.id}/").content.decode()
+    assert player.post(f"/games/{game.id}/fill-with-bots/").status_code == 404
+    assert page.post(f"/games/{game.id}/fill-with-bots/").status_code == 302
+
+    game.refresh_from_db()
+    assert (
+        game.status == Game.Status.ACTIVE and Power.objects.filter(game=game, user__is_bot=True).count() == 6
+    )
+
+
 def test_the_api_lets_only_the_master_fill_seats_with_bots(users):
     game = game_create(
         name="Bots", variant="standard", bots_fill_seats=True, masters=[UserFactory(username="m")]
