@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from dipserver.engine.adjustments import build_sites
@@ -125,9 +126,24 @@ def _tokens(text: str) -> list[str]:
     return [t for t in _TOKEN_RE.findall(cleaned) if t not in _IGNORED]
 
 
+@lru_cache(maxsize=64)
+def _name_starts(variant: Variant) -> dict[str, int]:
+    """Each word that begins one of ``variant``'s names (codes, names, aliases): the most tokens a name
+    beginning with it may take (its words, and a hyphen between each two)."""
+    most: dict[str, int] = {}
+    for name in variant.names:
+        words = name.split()
+        if words:
+            most[words[0]] = max(most.get(words[0], 0), 2 * len(words) - 1)
+    return most
+
+
 def _match_name(variant: Variant, tokens: list[str], i: int) -> tuple[str, int] | None:
-    """The longest province name starting at ``tokens[i]``: (code, tokens used)."""
-    for length in range(min(_MAX_NAME_WORDS, len(tokens) - i), 0, -1):
+    """The longest province name starting at ``tokens[i]``: (code, tokens used). Only as many tokens are
+    tried as the longest name beginning with that word has (none where no name begins with it)."""
+    first = normalise_name(tokens[i]).split(maxsplit=1)
+    most = _name_starts(variant).get(first[0], 0) if first else 0
+    for length in range(min(_MAX_NAME_WORDS, most, len(tokens) - i), 0, -1):
         words = tokens[i : i + length]
         # A name is words, perhaps joined by hyphens ("Mid-Atlantic"); arrows and brackets end it.
         if not (_is_word(words[0]) and _is_word(words[-1]) and all(_is_word(w) or w == "-" for w in words)):

@@ -166,7 +166,7 @@ def test_the_drawing_is_a_grid_in_the_geometry_file_shape() -> None:
     assert (drawing["width"], drawing["height"]) == (720, 720)
     assert set(drawing["provinces"]) == set(board_map.variant.provinces)
     e5 = drawing["provinces"]["E5"]
-    assert path_data(e5["polygons"]) == "M320 320L400 320L400 400L320 400Z"
+    assert path_data(e5["polygons"]) == "M320 320l80 0 0 80-80 0z"  # the square 320-400, in relative steps
     assert e5["unit"][0] == 360 and set(e5) >= {"medium", "polygons", "label", "unit", "sc", "coasts"}
     assert {d["medium"] for p, d in drawing["provinces"].items() if board_map.tiles[p] == "water"} == {"sea"}
 
