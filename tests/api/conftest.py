@@ -7,7 +7,7 @@ from rest_framework.test import APIClient
 
 from dipserver.accounts.tokens import token_create
 from dipserver.games.models import Game, Power
-from tests.factories import AdminFactory, GameFactory, UserFactory
+from tests.factories import AdminFactory, GameFactory, GameMasterFactory, UserFactory
 
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 
@@ -33,6 +33,18 @@ def outsider(db):
 @pytest.fixture
 def master(db):
     return UserFactory(username="master")
+
+
+@pytest.fixture
+def gm(db):
+    """A game master (of the *Game masters* group): the studio's author."""
+    return GameMasterFactory(username="author")
+
+
+@pytest.fixture
+def api(gm):
+    """The game master's client (a test module that means someone else defines its own ``api``)."""
+    return client_for(gm)
 
 
 @pytest.fixture

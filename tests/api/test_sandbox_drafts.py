@@ -15,16 +15,6 @@ BASE = "/api/v1/sandboxes"
 
 
 @pytest.fixture
-def gm(db):
-    return GameMasterFactory(username="author")
-
-
-@pytest.fixture
-def api(gm):
-    return client_for(gm)
-
-
-@pytest.fixture
 def draft(gm):
     return small_draft(gm)
 

@@ -3,10 +3,6 @@ with the event shown firing, publishes, and a broken ``when`` is a problem on th
 
 from __future__ import annotations
 
-import pytest
-
-from tests.api.conftest import client_for
-from tests.factories import GameMasterFactory
 from tests.studio.conftest import small_draft
 
 DRAFTS = "/api/v1/studio/drafts"
@@ -19,16 +15,6 @@ CONDITIONAL = {
     "until": 1910,
 }
 DATED = {"year": 1903, "hook": "after_spring_retreats", "change": "sc_loss", "provinces": ["FAR"]}
-
-
-@pytest.fixture
-def gm(db):
-    return GameMasterFactory(username="author")
-
-
-@pytest.fixture
-def api(gm):
-    return client_for(gm)
 
 
 def saved_with(api, gm, *events) -> dict:

@@ -6,23 +6,11 @@ import base64
 import io
 import zipfile
 
-import pytest
-
 from tests.api.conftest import client_for
 from tests.factories import GameMasterFactory, UserFactory
 from tests.studio.conftest import small_draft, small_map, small_variant_tables
 
 DRAFTS = "/api/v1/studio/drafts"
-
-
-@pytest.fixture
-def gm(db):
-    return GameMasterFactory(username="author")
-
-
-@pytest.fixture
-def api(gm):
-    return client_for(gm)
 
 
 def created(api, **body):

@@ -16,16 +16,6 @@ DRAFTS = "/api/v1/studio/drafts"
 
 
 @pytest.fixture
-def gm(db):
-    return GameMasterFactory(username="author")
-
-
-@pytest.fixture
-def api(gm):
-    return client_for(gm)
-
-
-@pytest.fixture
 def draft(api):
     response = api.post(DRAFTS, {"slug": "mine", "name": "Mine"}, format="json")
     assert response.status_code == 201

@@ -14,16 +14,6 @@ from tests.studio.conftest import small_draft
 VERSIONS = "/api/v1/studio/versions"
 
 
-@pytest.fixture
-def gm(db):
-    return GameMasterFactory(username="author")
-
-
-@pytest.fixture
-def api(gm):
-    return client_for(gm)
-
-
 def code_of(response) -> tuple[int, str]:
     return response.status_code, response.json()["error"]["code"]
 
