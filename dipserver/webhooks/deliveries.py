@@ -145,8 +145,13 @@ def delivery_record(*, delivery: Delivery, result: Result, now: dt.datetime) -> 
         changes |= {"status": Delivery.Status.DELIVERED, "delivered_at": now, "last_error": ""}
         tried = Tried(Outcome.DELIVERED)
     elif result.retry and delivery.attempts < TRIES:
-        wait = get_exponential_backoff_interval(
-            BACKOFF_SECONDS, delivery.attempts - 1, BACKOFF_MAX_SECONDS, full_jitter=True
+        # Full jitter draws a whole number of seconds from 0 up: at least one, so a receiver that failed is
+        # never tried again at once (a draw of 0 made the next try due before the record was written).
+        wait = max(
+            1,
+            get_exponential_backoff_interval(
+                BACKOFF_SECONDS, delivery.attempts - 1, BACKOFF_MAX_SECONDS, full_jitter=True
+            ),
         )
         changes |= {"last_error": result.error[:2000], "next_attempt_at": now + dt.timedelta(seconds=wait)}
         tried = Tried(Outcome.RETRY, wait)
