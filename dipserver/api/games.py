@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any, cast
 
 from django.db.models import Count, Q
@@ -15,6 +14,7 @@ from rest_framework.views import APIView
 
 from dipserver.accounts.models import User
 from dipserver.api.etag import game_tag, matches, not_modified, tagged
+from dipserver.api.game_rows import SETTINGS, my_seat, power_rows
 from dipserver.api.inputs import Input, query_of
 from dipserver.api.orders import phase_field
 from dipserver.api.pagination import Pagination
@@ -22,12 +22,11 @@ from dipserver.api.payloads import game_status, phase_status, power_status, pres
 from dipserver.api.permissions import Viewer, game_or_404, power_required, seat_required, viewer_of
 from dipserver.api.throttling import WriteThrottle
 from dipserver.games import selectors
-from dipserver.games.models import Game, Phase, Power
+from dipserver.games.models import Game
 from dipserver.games.services import games as game_services
 from dipserver.games.services.mutes import game_mute
 from dipserver.games.services.powers import power_vacation_take
-from dipserver.games.turn import powers_to_act
-from dipserver.games.variants import GENERATED_POWERS, game_variant, playable_slugs
+from dipserver.games.variants import GENERATED_POWERS, playable_slugs
 
 _PHASE_TYPES = ("M", "R", "A")
 
@@ -243,74 +242,6 @@ class GamesApi(APIView):
         return Response(game_detail_data(game.id, viewer_of(request, game)), status=status.HTTP_201_CREATED)
 
 
-# The game's settings as the detail answer gives them: the model's fields of the same names.
-_SETTINGS = (
-    "press",
-    "options",
-    "phase_minutes",
-    "deadline_zone",
-    "grace_minutes",
-    "vacation_days",
-    "missed_limit",
-    "min_reliability",
-    "min_rating",
-    "rated",
-    "replacement_approval",
-    "bots_fill_seats",
-    "bots_play_disorder",
-    "replacement_grace_minutes",
-    "end_year",
-    "commitment",
-)
-
-
-def _power_rows(view: selectors.GameView, viewer: Viewer) -> list[dict[str, Any]]:
-    """Each seat's public line: who plays it (when the viewer may see), its counts, whether it has ordered."""
-    game = view.game
-    snapshot = view.phase.snapshot if view.phase else {"units": [], "owners": {}}
-    centres = Counter(snapshot["owners"].values())
-    units = Counter(unit["power"] for unit in snapshot["units"])
-    players = viewer.sees_players(game)
-    seat = viewer.seat
-    # Whether each power has orders to give and has given some, never which: the orders stay secret.
-    open_phase = view.phase if view.phase is not None and view.phase.status == Phase.Status.OPEN else None
-    # The same powers as ``waiting``: with the variant, Winter conversions (Wall of Ice rule 4) count too.
-    acting = powers_to_act(snapshot, game_variant(game)) if open_phase else set()
-    ordered = selectors.seats_with_orders(phase=open_phase) if open_phase else set()
-    return [
-        {
-            "seat": p.id,
-            "power": p.name or None,
-            "player": (p.user.username if p.user else None)
-            if players or (seat and seat.id == p.id)
-            else None,
-            "is_bot": bool(p.user and p.user.is_bot),
-            "status": p.status,
-            "ready": p.ready,
-            "missed_phases": p.missed_phases,
-            "seat_open": p.seat_open,
-            "centres": centres.get(p.name, 0),
-            "units": units.get(p.name, 0),
-            "needs_orders": p.name in acting and p.status == Power.Status.ACTIVE,
-            "has_orders": p.id in ordered,
-        }
-        for p in view.powers
-    ]
-
-
-def _my_seat(viewer: Viewer) -> dict[str, Any]:
-    seat = viewer.seat
-    return {
-        "seat": seat.id if seat else None,
-        "power": (seat.name or None) if seat else None,
-        "is_master": viewer.master,
-        "draw_vote": seat.draw_vote if seat else None,
-        "concede_to": (seat.concede_to or None) if seat else None,
-        "vacation_days_left": seat.vacation_days_left if seat else None,
-        "away_until": seat.away_until if seat else None,
-    }
-
-
 def game_detail_data(game_id: int, viewer: Viewer) -> dict[str, Any]:
     view = selectors.game_get(game_id=game_id)
     game = view.game
@@ -326,15 +257,15 @@ def game_detail_data(game_id: int, viewer: Viewer) -> dict[str, Any]:
         "status": game.status,
         "result": game.result or None,
         "winners": game.winners,
-        **{name: getattr(game, name) for name in _SETTINGS},
+        **{name: getattr(game, name) for name in SETTINGS},
         "has_password": bool(game.join_password),
         "secret": game.secret_revealed,
         "current_phase": _phase_ref(view.phase),
         "phases": len(view.phase_names),
         "waiting": view.waiting,
         "next_map_change": upcoming or None,
-        "powers": _power_rows(view, viewer),
-        "me": _my_seat(viewer),
+        "powers": power_rows(view, viewer),
+        "me": my_seat(viewer),
         "created_at": game.created_at,
         "started_at": game.started_at,
         "finished_at": game.finished_at,

@@ -237,17 +237,10 @@ def play_phase(
     orders, texts, read_lines, unreadable = _read_all(order_texts, board, position, read_with, state)
 
     plain, given_for, with_effects = _handed_on(orders)
-    played = None
+    played: module_phase.Played | None = None
     if modules.any:
-        # Depots and Snow Storms go beside the unit orders, as ``play``'s ``extra``.
-        extra = module_phase.ModuleOrders()
-        for power in list(plain):
-            plain[power], theirs = split_orders(plain[power])
-            extra = module_phase.ModuleOrders(extra.depots + theirs.depots, extra.storms + theirs.storms)
         assert state is not None
-        played = module_phase.play(
-            board, position, plain, modules, state, extra=extra, build_rule=variant.build_rule
-        )
+        played = _played_with_modules(variant, board, position, plain, modules, state)
         result = played.result
     else:
         # The orders were read here, on this board and position, and so checked each on its own.
@@ -293,6 +286,25 @@ def play_phase(
         return turn
     opened = open_modules(variant, map_state, new_position, modules, played.state, secret)
     return replace(turn, opened=opened, check=played.check, module_data=played.to_data())
+
+
+def _played_with_modules(
+    variant: Variant,
+    board: Board,
+    position: Position,
+    plain: dict[str, list[Order]],
+    modules: Modules,
+    state: ModuleState,
+) -> module_phase.Played:
+    """The phase adjudicated with the rule modules on: depots and Snow Storms go beside the unit orders,
+    as ``module_phase.play``'s ``extra``."""
+    extra = module_phase.ModuleOrders()
+    for power in list(plain):
+        plain[power], theirs = split_orders(plain[power])
+        extra = module_phase.ModuleOrders(extra.depots + theirs.depots, extra.storms + theirs.storms)
+    return module_phase.play(
+        board, position, plain, modules, state, extra=extra, build_rule=variant.build_rule
+    )
 
 
 def _read_all(
