@@ -104,11 +104,6 @@ class Board:
         # fleet may: each sea and coastal location (a named coast, where there are some).
         self.army_locations: frozenset[str] = frozenset(self._army)
         self.fleet_positions: frozenset[str] = frozenset(self._fleet)
-        # Every place an order may name on this map, ``p`` and each ``p/coast``, to its province. A dict
-        # (compiled, its ``get`` is a C call), never written after this.
-        self.place_provinces: dict[str, str] = {
-            loc: p for p in self.provinces for loc in (p, *(f"{p}/{c}" for c in self.coasts(p)))
-        }
 
     # --- derivation -------------------------------------------------------------------------------
 
@@ -337,7 +332,6 @@ _DERIVED = (
     "_coastal",
     "army_locations",
     "fleet_positions",
-    "place_provinces",
 )
 
 COAST_NAMES = {"NC": "north coast", "SC": "south coast", "EC": "east coast", "WC": "west coast"}
