@@ -1,4 +1,6 @@
-"""Reading orders as players type them: the words, the grammar, and the order kind that checks the result.
+"""Reading orders as players type them: one text (``parse_order``), or a power's lines checked as a set
+(``parse_orders``), answered by the one grammar (``grammar.py``, the words by ``lexicon.py``) or from its
+memo (``readings.py``).
 
 Two kinds of answer, as the DATC requires:
 - an order that cannot be understood, or that is impossible on this map (no such unit, not yours, a
@@ -21,35 +23,26 @@ the grammar cannot read goes to the kinds with a notation of their own.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
-from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from dipserver.engine.adjustments import build_sites
 from dipserver.engine.board import Board
-
-# The kinds register themselves when loaded: the Diplomacy ones and the variants' conversions here, the rule
-# modules' orders with the modules (``modules/orders.py``; ``module_notation`` refuses them in a game
-# without modules). The reader finds them through the registry alone.
-from dipserver.engine.kinds import conversion as _conversion  # noqa: F401  (registers its kinds)
-from dipserver.engine.kinds import module_notation as _module_notation  # noqa: F401  (registers its reader)
-from dipserver.engine.kinds import standard as _standard  # noqa: F401  (registers its kinds)
-from dipserver.engine.kinds.abstraction import AS_FLEET
+from dipserver.engine.grammar import read_text
 from dipserver.engine.kinds.reading import BuildRule as BuildRule
-from dipserver.engine.kinds.reading import Intent, Loc, Reading
+from dipserver.engine.kinds.reading import Reading
 from dipserver.engine.kinds.reading import adjustment_due as adjustment_due
-from dipserver.engine.kinds.registry import changes, checking_together, kind_of, reader_for, text_readers
+from dipserver.engine.kinds.registry import changes, checking_together, kind_of
 
 # OrderError lives with the order values, so that the modules that read other kinds of order (conversions,
 # rule modules) can raise it without importing this module, which imports them: no import cycle.
 from dipserver.engine.orders import Build, Disband, Order
 from dipserver.engine.orders import OrderError as OrderError
 from dipserver.engine.position import Position
-from dipserver.engine.readings import MAX_ANSWERS, MAX_ORDER_TEXT, Answer, still_true, too_long
+from dipserver.engine.readings import MAX_ANSWERS, MAX_ORDER_TEXT, Answer, still_true
 from dipserver.engine.readings import ParsedLine as ParsedLine
-from dipserver.engine.types import BESIDE, HOME, OWNED, PhaseType, UnitType
-from dipserver.engine.variant import Variant, normalise_name
+from dipserver.engine.types import BESIDE, HOME, OWNED, PhaseType
+from dipserver.engine.variant import Variant
 
 if TYPE_CHECKING:
     # The rule modules' orders come with their module (it registers their kinds): never loaded from here.
@@ -78,219 +71,6 @@ BUILD_RULES: dict[str, BuildRule] = {HOME: home_centres, OWNED: owned_centres, B
 
 def build_rule_for(variant: Variant) -> BuildRule:
     return BUILD_RULES[variant.build_rule]
-
-
-# --- tokens -----------------------------------------------------------------------------------------
-
-_KEYWORDS = {
-    **dict.fromkeys(("-", "->", "=>", "to", "move", "moves", "m"), "move"),
-    **dict.fromkeys(("s", "sup", "support", "supports"), "support"),
-    **dict.fromkeys(("c", "convoy", "convoys"), "convoy"),
-    **dict.fromkeys(("h", "hold", "holds", "stand", "stands"), "hold"),
-    **dict.fromkeys(("r", "retreat", "retreats"), "retreat"),
-    **dict.fromkeys(("d", "disband", "disbands", "remove", "removes"), "disband"),
-    **dict.fromkeys(("b", "build", "builds"), "build"),
-    **dict.fromkeys(("waive", "waives"), "waive"),
-    **dict.fromkeys(("via",), "via"),
-}
-_UNIT_WORDS = {"a": UnitType.ARMY, "army": UnitType.ARMY, "f": UnitType.FLEET, "fleet": UnitType.FLEET}
-_COAST_WORDS = {
-    "nc": "NC",
-    "sc": "SC",
-    "ec": "EC",
-    "wc": "WC",
-    "north": "NC",
-    "south": "SC",
-    "east": "EC",
-    "west": "WC",
-}
-_SHORT_COAST_WORDS = {"n": "NC", "s": "SC", "e": "EC", "w": "WC"}  # only inside "/x" or "(x)"
-_TOKEN_RE = re.compile(r"->|=>|[a-z0-9.']+|\S")
-_IGNORED = frozenset(",:;?!")  # separators, and "?" for a unit type the writer did not know (DATC texts)
-_MAX_NAME_WORDS = 4
-
-
-_Item = tuple[str, object]  # ("kw", kind) | ("type", UnitType) | ("loc", Loc)
-
-
-def _is_word(token: str) -> bool:
-    return token[0].isalnum()
-
-
-def _word(token: str) -> str:
-    return token.strip(".'")
-
-
-def _tokens(text: str) -> list[str]:
-    cleaned = text.lower().replace("\u2013", "-").replace("\u2014", "-").replace("\u2192", "->")
-    return [t for t in _TOKEN_RE.findall(cleaned) if t not in _IGNORED]
-
-
-@lru_cache(maxsize=64)
-def _name_starts(variant: Variant) -> dict[str, int]:
-    """Each word that begins one of ``variant``'s names (codes, names, aliases): the most tokens a name
-    beginning with it may take (its words, and a hyphen between each two)."""
-    most: dict[str, int] = {}
-    for name in variant.names:
-        words = name.split()
-        if words:
-            most[words[0]] = max(most.get(words[0], 0), 2 * len(words) - 1)
-    return most
-
-
-def _match_name(variant: Variant, tokens: list[str], i: int) -> tuple[str, int] | None:
-    """The longest province name starting at ``tokens[i]``: (code, tokens used). Only as many tokens are
-    tried as the longest name beginning with that word has (none where no name begins with it)."""
-    first = normalise_name(tokens[i]).split(maxsplit=1)
-    most = _name_starts(variant).get(first[0], 0) if first else 0
-    for length in range(min(_MAX_NAME_WORDS, most, len(tokens) - i), 0, -1):
-        words = tokens[i : i + length]
-        # A name is words, perhaps joined by hyphens ("Mid-Atlantic"); arrows and brackets end it.
-        if not (_is_word(words[0]) and _is_word(words[-1]) and all(_is_word(w) or w == "-" for w in words)):
-            continue
-        if length == 1 and _word(words[0]) in _KEYWORDS | _UNIT_WORDS:
-            return None
-        code = variant.names.get(normalise_name(" ".join(words)))
-        if code is not None:
-            return code, length
-    return None
-
-
-def _match_coast(tokens: list[str], i: int) -> tuple[str, int] | None:
-    """A coast written after a province: ``/nc``, ``(nc)``, ``nc``, ``north coast``, ``(north coast)``."""
-
-    def bare(j: int, short_ok: bool) -> tuple[str, int] | None:
-        if j >= len(tokens):
-            return None
-        word = _word(tokens[j]).replace(".", "")
-        coast = _COAST_WORDS.get(word) or (_SHORT_COAST_WORDS.get(word) if short_ok else None)
-        if coast is None:
-            return None
-        used = 1
-        if j + 1 < len(tokens) and _word(tokens[j + 1]) == "coast":
-            used = 2
-        elif word in ("north", "south", "east", "west") and not short_ok:
-            return None  # a lone direction word after a place is too easily something else
-        return coast, used
-
-    if i < len(tokens) and tokens[i] == "/":
-        found = bare(i + 1, short_ok=True)
-        return (found[0], found[1] + 1) if found else None
-    if i < len(tokens) and tokens[i] == "(":
-        found = bare(i + 1, short_ok=True)
-        if found and i + 1 + found[1] < len(tokens) and tokens[i + 1 + found[1]] == ")":
-            return found[0], found[1] + 2
-        return None
-    return bare(i, short_ok=False)
-
-
-def _lex(variant: Variant, text: str) -> list[_Item]:
-    tokens = _tokens(text)
-    items: list[_Item] = []
-    i = 0
-    while i < len(tokens):
-        name = _match_name(variant, tokens, i)
-        if name is not None:
-            code, used = name
-            typed = " ".join(tokens[i : i + used])
-            i += used
-            coast = _match_coast(tokens, i)
-            if coast is not None:
-                i += coast[1]
-            items.append(("loc", Loc(code, coast[0] if coast else None, typed)))
-            continue
-        word = _word(tokens[i])
-        if word in _UNIT_WORDS:
-            items.append(("type", _UNIT_WORDS[word]))
-        elif word in ("via", "by") and i + 1 < len(tokens) and _word(tokens[i + 1]) in ("convoy", "convoys"):
-            items.append(("kw", "via"))
-            i += 1
-        elif word in _KEYWORDS:
-            items.append(("kw", _KEYWORDS[word]))
-        else:
-            raise OrderError(f"'{tokens[i]}' is not a place or an order word I know")
-        i += 1
-    return items
-
-
-# --- grammar: items -> what the player asked for -----------------------------------------------------
-
-
-class _Reader:
-    def __init__(self, items: list[_Item], text: str) -> None:
-        self.items, self.i, self.text = items, 0, text
-
-    def peek(self) -> _Item | None:
-        return self.items[self.i] if self.i < len(self.items) else None
-
-    def take_kw(self, *kinds: str) -> str | None:
-        item = self.peek()
-        if item is not None and item[0] == "kw" and item[1] in kinds:
-            self.i += 1
-            return str(item[1])
-        return None
-
-    def unit(self, role: str) -> tuple[UnitType | None, Loc]:
-        unit_type = None
-        item = self.peek()
-        if item is not None and item[0] == "type":
-            unit_type = item[1]
-            self.i += 1
-            item = self.peek()
-        if item is None or item[0] != "loc":
-            raise OrderError(f"Expected the place of {role} in '{self.text}'")
-        self.i += 1
-        return unit_type, item[1]  # type: ignore[return-value]
-
-    def place(self, role: str) -> Loc:
-        item = self.peek()
-        if item is None or item[0] != "loc":
-            raise OrderError(f"Expected {role} in '{self.text}'")
-        self.i += 1
-        return item[1]  # type: ignore[return-value]
-
-    def done(self) -> None:
-        if self.i < len(self.items):
-            raise OrderError(f"Did not understand the end of '{self.text}'")
-
-
-def _read(items: list[_Item], text: str) -> Intent:
-    r = _Reader(items, text)
-    if not items:
-        raise OrderError("Empty order")
-    lead = r.take_kw("build", "disband", "waive", "retreat", "move", "support", "convoy", "hold")
-    if lead == "waive":
-        r.done()
-        return Intent("waive")
-    if lead in ("build", "disband"):
-        unit_type, loc = r.unit("the unit")
-        r.done()
-        return Intent(lead, unit_type, loc)
-    if lead is not None:
-        raise OrderError(f"Start with the unit, as in 'A PAR - BUR', not with '{lead}'")
-    unit_type, unit = r.unit("the ordered unit")
-    intent = Intent("hold", unit_type, unit)
-    verb = r.take_kw("hold", "move", "support", "convoy", "retreat", "disband", "build", "waive")
-    if verb in (None, "hold", "disband", "build"):
-        intent.verb = verb or "hold"
-    elif verb in ("move", "retreat"):
-        intent.verb = verb
-        r.take_kw("move")  # "R - SER", "retreats to SER"
-        intent.dest = r.place("where the unit goes")
-        intent.via = r.take_kw("via") is not None
-    elif verb in ("support", "convoy"):
-        intent.verb = verb
-        intent.target_type, intent.target = r.unit(f"the unit to {verb}")
-        if r.take_kw("move"):
-            intent.dest = r.place("where the supported unit goes")
-        elif verb == "convoy":
-            raise OrderError("A convoy names the army and where it goes, as in 'F NTH C A LON - NWY'")
-        else:
-            r.take_kw("hold")
-    else:
-        raise OrderError(f"'{verb}' does not fit here in '{text}'")
-    r.done()
-    return intent
 
 
 def parse_order(
@@ -326,35 +106,7 @@ def parse_in_full(
 ) -> Order:
     """``parse_order`` without the memo: the grammar reads the text now (the memo's answers are its)."""
     reading = Reading(board, position, power.upper(), build_rule or build_rule_for(board.variant), modules)
-    return _grammar(reading, text)  # type: ignore[no-any-return]
-
-
-def _grammar(reading: Reading, text: str) -> Any:
-    """The one grammar: the text read into an ``Intent``, then turned into the order by the kind of its
-    verb in this phase, which checks it; ``OrderError`` with the reason."""
-    if len(text) > MAX_ORDER_TEXT and (why := too_long(text)) is not None:
-        raise OrderError(why)
-    board, power = reading.board, reading.power
-    if power not in board.variant.powers:
-        raise OrderError(f"{power} is not a power in this game")
-    text = _without_power_prefix(board.variant, text, power)
-    if "/" in text and AS_FLEET.search(text):
-        text = AS_FLEET.sub("F ", text)  # an A/F is ordered, and supported, as its fleet (Abstraction, 5.6)
-    try:
-        intent = _read(_lex(board.variant, text), text.strip())
-    except OrderError:
-        # Perhaps an order of a kind with its own notation: a rule module's ("establish depot PAR") or a
-        # variant's conversion ("F BRE becomes army"). Each reads it, or says plainly why this game, phase
-        # or place does not allow it; none knowing it, the grammar's reason stands.
-        for kind in text_readers():
-            order = kind.read_text(reading, text)
-            if order is not None:
-                return order
-        raise
-    reader = reader_for(reading.phase, intent.verb)
-    if reader is None:
-        raise OrderError(_PHASE_REFUSALS[reading.phase].format(verb=intent.verb))
-    return reader.read(reading, intent)
+    return read_text(reading, text)  # type: ignore[no-any-return]
 
 
 class OrderReader:
@@ -397,7 +149,7 @@ class OrderReader:
                 return found
         reading = self.reading()
         try:
-            order = _grammar(reading, text)
+            order = read_text(reading, text)
         except OrderError as err:
             answer: Answer = (None, err.reason, tuple(reading.looked), None, None)
         else:
@@ -409,39 +161,6 @@ class OrderReader:
             if len(kept) < MAX_ANSWERS:
                 kept[text] = answer
         return answer
-
-
-# The reason for a verb no kind reads in a phase.
-_PHASE_REFUSALS = {
-    PhaseType.MOVEMENT: "This is a movement phase: {verb} orders come later",
-    PhaseType.RETREATS: "This is a retreat phase: a dislodged unit retreats or disbands",
-    PhaseType.ADJUSTMENTS: "This is an adjustment phase: build, disband or waive",
-}
-
-
-_PREFIX_RE = re.compile(r"^\s*([A-Za-z][A-Za-z ]*?)\s*:\s*")
-
-
-def _without_power_prefix(variant: Variant, text: str, power: str) -> str:
-    """``"England: A LON H"`` -> ``"A LON H"`` when England is the one ordering."""
-    m = _PREFIX_RE.match(text)
-    if m is None:
-        return text
-    named = next(
-        (
-            p
-            for p, info in variant.powers.items()
-            if normalise_name(m.group(1)) in (p.lower(), info.name.lower())
-        ),
-        None,
-    )
-    if named is None:
-        raise OrderError(f"'{m.group(1)}' is not a power in this game")
-    if named != power:
-        raise OrderError(
-            f"These are orders for {variant.powers[named].name}, not {variant.powers[power].name}"
-        )
-    return text[m.end() :]
 
 
 def order_unit(order: Order) -> str | None:

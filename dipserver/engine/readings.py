@@ -1,4 +1,4 @@
-"""The reader's memo: what the one grammar (``parse.py`` and the kinds' ``read``) answered for an order
+"""The reader's memo: what the one grammar (``grammar.py`` and the kinds' ``read``) answered for an order
 text, kept with the board, beside the units of the position it looked at.
 
 Tools, the options and every phase send the same texts again and again (``A MUN S A PAR - BUR``). A

@@ -11,7 +11,7 @@ the module puts on convoys, fleets with an army aboard and their moves.
   ``A LON boards F ENG; A/F ENG - MAO; A/F MAO lands POR``): it is read while some fleet of the power could
   carry an army there (``chain_problem``); the movement phase lands it only if the sail arrives
   (``ferry.add_chained``), and it is void when no A/F of the power sails there.
-- ``A/F NTH - ENG`` and any other order with ``A/F`` read as the fleet's order (``parse.py``): the A/F
+- ``A/F NTH - ENG`` and any other order with ``A/F`` read as the fleet's order (``grammar.py``): the A/F
   moves, supports and is supported as a fleet. It stays at sea (it lands its army instead) and cannot convoy.
 - Fast Ferry: a convoy crosses one sea space with one fleet.
 
@@ -48,7 +48,7 @@ _EMBARK = re.compile(
 _LAND = re.compile(
     rf"^(?:A/F|AF|A|F)\s+{_PLACE}\s+(?:LANDS?|DISEMBARKS?)(?:\s+(?:TO|IN|INTO|AT|ON))?\s+(?:-\s*)?{_PLACE}$"
 )
-# ``A/F NTH - ENG``: the parser reads an A/F's own orders as the fleet's (``parse.py``).
+# ``A/F NTH - ENG``: the grammar reads an A/F's own orders as the fleet's (``grammar.py``).
 AS_FLEET = re.compile(r"(?<![A-Z])A/F\s+", re.IGNORECASE)
 
 

@@ -1,7 +1,7 @@
 """What a kind reads from: the player's order as the grammar understood it (``Intent``), and the board,
 position and power it is checked against (``Reading``), with the checks every kind shares.
 
-``parse.py`` turns the text into an ``Intent``; the kind of its verb turns that into the order, checking
+``grammar.py`` turns the text into an ``Intent``; the kind of its verb turns that into the order, checking
 it with these helpers and raising ``OrderError`` with a reason for the player.
 """
 

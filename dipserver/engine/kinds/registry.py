@@ -84,7 +84,7 @@ NOTHING = Drawing("none")
 class Kind:
     """One kind of order. A kind module subclasses it, sets the class attributes and overrides what applies.
 
-    ``reads`` are the (phase, verb) pairs of the reader's grammar this kind takes (``parse.py``); a kind
+    ``reads`` are the (phase, verb) pairs of the reader's grammar this kind takes (``grammar.py``); a kind
     with a notation of its own sets ``rank`` and overrides ``read_text`` instead (tried in rank order when
     the grammar cannot read a line). ``offered_in`` lists the phases whose unit options it offers, in
     ``position`` order among the kinds of that phase. ``records`` are the kinds its result records carry
