@@ -10,6 +10,8 @@ order word refuses the text (``OrderError``).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import lru_cache
 
 from dipserver.engine.kinds.reading import Loc
@@ -40,25 +42,59 @@ _COAST_WORDS = {
     "west": "WC",
 }
 _SHORT_COAST_WORDS = {"n": "NC", "s": "SC", "e": "EC", "w": "WC"}  # only inside "/x" or "(x)"
-_TOKEN_RE = re.compile(r"->|=>|[a-z0-9.']+|\S")
-_IGNORED = frozenset(",:;?!")  # separators, and "?" for a unit type the writer did not know (DATC texts)
+# The tokens: arrows, runs of letters, digits, full stops and apostrophes, and any other character alone
+# but the separators, which are left out (and "?", for a unit type the writer did not know: DATC texts).
+_TOKEN_RE = re.compile(r"->|=>|[a-z0-9.']+|[^\s,:;?!]")
 _MAX_NAME_WORDS = 4
+# The most tokens a variant's lexicon keeps (a text brings at most ``readings.MAX_ORDER_TEXT`` characters;
+# the maps' own words are a few hundred): a token past that is worked out each time it comes.
+_MAX_WORDS = 5_000
 
 
 Item = tuple[str, object]  # ("kw", kind) | ("type", UnitType) | ("loc", Loc)
 
 
-def _is_word(token: str) -> bool:
-    return token[0].isalnum()
+@dataclass(frozen=True, slots=True)
+class Word:
+    """What one token means in a variant's orders, worked out once (``meaning``)."""
+
+    norm: str  # as names are compared (``normalise_name``): "st." -> "st", "-" -> ""
+    word: bool  # begins with a letter or digit: may begin or end a name
+    inner: bool  # a word or a hyphen: may stand inside a name ("Mid-Atlantic")
+    most: int  # the most tokens a name beginning with it may take (0: no name begins with it)
+    alone: str | None  # the province it names on its own; never for an order word ("s", "a")
+    plain: str  # without full stops and apostrophes around it ("a." -> "a")
+    item: Item | None  # the unit type or order word it is, if it is one
+    coast: str | None  # the coast it names after a province ("nc", "north")
+    short: str | None  # the coast it names inside "/x" or "(x)", where "n" will do
+    direction: bool  # "north" and the like: a coast after a province only with "coast" after it
 
 
-def _word(token: str) -> str:
-    return token.strip(".'")
+def meaning(variant: Variant, token: str) -> Word:
+    """``token`` (lower case, as ``lex`` cuts a text) in ``variant``'s orders."""
+    norm = normalise_name(token)
+    first = norm.split(maxsplit=1)
+    most = min(_MAX_NAME_WORDS, _name_starts(variant).get(first[0], 0)) if first else 0
+    word = token[0].isalnum()
+    plain = token.strip(".'")
+    item: Item | None = None
+    if plain in _UNIT_WORDS:
+        item = ("type", _UNIT_WORDS[plain])
+    elif plain in _KEYWORDS:
+        item = ("kw", _KEYWORDS[plain])
+    # An order word alone is never a name: "s" supports, whatever a map calls "S".
+    alone = variant.names.get(norm) if word and most and plain not in _KEYWORDS | _UNIT_WORDS else None
+    spelled = plain.replace(".", "")
+    coast = _COAST_WORDS.get(spelled)
+    short = coast or _SHORT_COAST_WORDS.get(spelled)
+    direction = spelled in ("north", "south", "east", "west")
+    return Word(norm, word, word or token == "-", most, alone, plain, item, coast, short, direction)
 
 
-def _tokens(text: str) -> list[str]:
-    cleaned = text.lower().replace("\u2013", "-").replace("\u2014", "-").replace("\u2192", "->")
-    return [t for t in _TOKEN_RE.findall(cleaned) if t not in _IGNORED]
+@lru_cache(maxsize=64)
+def _lexicon(variant: Variant) -> dict[str, Word]:
+    """The tokens met in ``variant``'s orders so far, each with its meaning (filled by ``lex``)."""
+    return {}
 
 
 @lru_cache(maxsize=64)
@@ -73,75 +109,90 @@ def _name_starts(variant: Variant) -> dict[str, int]:
     return most
 
 
-def _match_name(variant: Variant, tokens: list[str], i: int) -> tuple[str, int] | None:
-    """The longest province name starting at ``tokens[i]``: (code, tokens used). Only as many tokens are
+def _match_name(names: Mapping[str, str], words: list[Word], i: int) -> tuple[str, int] | None:
+    """The longest province name starting at token ``i``: (code, tokens used). Only as many tokens are
     tried as the longest name beginning with that word has (none where no name begins with it)."""
-    first = normalise_name(tokens[i]).split(maxsplit=1)
-    most = _name_starts(variant).get(first[0], 0) if first else 0
-    for length in range(min(_MAX_NAME_WORDS, most, len(tokens) - i), 0, -1):
-        words = tokens[i : i + length]
-        # A name is words, perhaps joined by hyphens ("Mid-Atlantic"); arrows and brackets end it.
-        if not (_is_word(words[0]) and _is_word(words[-1]) and all(_is_word(w) or w == "-" for w in words)):
-            continue
-        if length == 1 and _word(words[0]) in _KEYWORDS | _UNIT_WORDS:
-            return None
-        code = variant.names.get(normalise_name(" ".join(words)))
-        if code is not None:
-            return code, length
-    return None
+    first = words[i]
+    if not first.word:
+        return None
+    for length in range(min(first.most, len(words) - i), 1, -1):
+        # A name is words, perhaps joined by hyphens ("Mid-Atlantic"); arrows and brackets end it. Its
+        # tokens compare as their words, each token's own joined by a space ("st." "petersburg").
+        span = words[i : i + length]
+        if span[-1].word and all(w.inner for w in span):
+            code = names.get(" ".join([w.norm for w in span if w.norm]))
+            if code is not None:
+                return code, length
+    return None if first.alone is None else (first.alone, 1)
 
 
-def _match_coast(tokens: list[str], i: int) -> tuple[str, int] | None:
+def _match_coast(tokens: list[str], words: list[Word], i: int) -> tuple[str, int] | None:
     """A coast written after a province: ``/nc``, ``(nc)``, ``nc``, ``north coast``, ``(north coast)``."""
-
-    def bare(j: int, short_ok: bool) -> tuple[str, int] | None:
-        if j >= len(tokens):
-            return None
-        word = _word(tokens[j]).replace(".", "")
-        coast = _COAST_WORDS.get(word) or (_SHORT_COAST_WORDS.get(word) if short_ok else None)
-        if coast is None:
-            return None
-        used = 1
-        if j + 1 < len(tokens) and _word(tokens[j + 1]) == "coast":
-            used = 2
-        elif word in ("north", "south", "east", "west") and not short_ok:
-            return None  # a lone direction word after a place is too easily something else
-        return coast, used
-
-    if i < len(tokens) and tokens[i] == "/":
-        found = bare(i + 1, short_ok=True)
+    if i >= len(tokens):
+        return None
+    if tokens[i] == "/":
+        found = _coast_word(words, i + 1, short_ok=True)
         return (found[0], found[1] + 1) if found else None
-    if i < len(tokens) and tokens[i] == "(":
-        found = bare(i + 1, short_ok=True)
+    if tokens[i] == "(":
+        found = _coast_word(words, i + 1, short_ok=True)
         if found and i + 1 + found[1] < len(tokens) and tokens[i + 1 + found[1]] == ")":
             return found[0], found[1] + 2
         return None
-    return bare(i, short_ok=False)
+    return _coast_word(words, i, short_ok=False)
+
+
+def _coast_word(words: list[Word], j: int, short_ok: bool) -> tuple[str, int] | None:
+    if j >= len(words):
+        return None
+    word = words[j]
+    coast = word.short if short_ok else word.coast
+    if coast is None:
+        return None
+    if j + 1 < len(words) and words[j + 1].plain == "coast":
+        return coast, 2
+    if word.direction and not short_ok:
+        return None  # a lone direction word after a place is too easily something else
+    return coast, 1
 
 
 def lex(variant: Variant, text: str) -> list[Item]:
-    tokens = _tokens(text)
+    """``text`` cut into items: each token met before in the variant's orders is looked up, not worked
+    out again."""
+    cleaned = text.lower().replace("\u2013", "-").replace("\u2014", "-").replace("\u2192", "->")
+    tokens = _TOKEN_RE.findall(cleaned)
+    known = _lexicon(variant)
+    words = []
+    for token in tokens:
+        word = known.get(token)
+        if word is None:
+            word = meaning(variant, token)
+            if len(known) < _MAX_WORDS:
+                known[token] = word
+        words.append(word)
+    names = variant.names
     items: list[Item] = []
     i = 0
-    while i < len(tokens):
-        name = _match_name(variant, tokens, i)
+    while i < len(words):
+        name = _match_name(names, words, i)
         if name is not None:
             code, used = name
             typed = " ".join(tokens[i : i + used])
             i += used
-            coast = _match_coast(tokens, i)
+            coast = _match_coast(tokens, words, i)
             if coast is not None:
                 i += coast[1]
             items.append(("loc", Loc(code, coast[0] if coast else None, typed)))
             continue
-        word = _word(tokens[i])
-        if word in _UNIT_WORDS:
-            items.append(("type", _UNIT_WORDS[word]))
-        elif word in ("via", "by") and i + 1 < len(tokens) and _word(tokens[i + 1]) in ("convoy", "convoys"):
+        word = words[i]
+        if word.item is not None and word.item[0] == "type":
+            items.append(word.item)
+        elif (
+            word.plain in ("via", "by") and i + 1 < len(words) and words[i + 1].plain in ("convoy", "convoys")
+        ):
             items.append(("kw", "via"))
             i += 1
-        elif word in _KEYWORDS:
-            items.append(("kw", _KEYWORDS[word]))
+        elif word.item is not None:
+            items.append(word.item)
         else:
             raise OrderError(f"'{tokens[i]}' is not a place or an order word I know")
         i += 1
