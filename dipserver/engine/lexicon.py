@@ -63,6 +63,7 @@ class Word:
     inner: bool  # a word or a hyphen: may stand inside a name ("Mid-Atlantic")
     most: int  # the most tokens a name beginning with it may take (0: no name begins with it)
     alone: str | None  # the province it names on its own; never for an order word ("s", "a")
+    place: Item | None  # that province as an item, written as this token, with no coast after it
     plain: str  # without full stops and apostrophes around it ("a." -> "a")
     item: Item | None  # the unit type or order word it is, if it is one
     coast: str | None  # the coast it names after a province ("nc", "north")
@@ -88,7 +89,8 @@ def meaning(variant: Variant, token: str) -> Word:
     coast = _COAST_WORDS.get(spelled)
     short = coast or _SHORT_COAST_WORDS.get(spelled)
     direction = spelled in ("north", "south", "east", "west")
-    return Word(norm, word, word or token == "-", most, alone, plain, item, coast, short, direction)
+    place: Item | None = ("loc", Loc(alone, None, token)) if alone is not None else None
+    return Word(norm, word, word or token == "-", most, alone, place, plain, item, coast, short, direction)
 
 
 @lru_cache(maxsize=64)
@@ -109,21 +111,21 @@ def _name_starts(variant: Variant) -> dict[str, int]:
     return most
 
 
-def _match_name(names: Mapping[str, str], words: list[Word], i: int) -> tuple[str, int] | None:
-    """The longest province name starting at token ``i``: (code, tokens used). Only as many tokens are
-    tried as the longest name beginning with that word has (none where no name begins with it)."""
+def _match_name(names: Mapping[str, str], words: list[Word], i: int) -> tuple[str | None, int]:
+    """The longest province name starting at token ``i``: (code, tokens used), or (None, 0). Only as many
+    tokens are tried as the longest name beginning with that word has (none where no name begins with it;
+    one, most often: then the token's own ``alone``)."""
     first = words[i]
-    if not first.word:
-        return None
-    for length in range(min(first.most, len(words) - i), 1, -1):
-        # A name is words, perhaps joined by hyphens ("Mid-Atlantic"); arrows and brackets end it. Its
-        # tokens compare as their words, each token's own joined by a space ("st." "petersburg").
-        span = words[i : i + length]
-        if span[-1].word and all(w.inner for w in span):
-            code = names.get(" ".join([w.norm for w in span if w.norm]))
-            if code is not None:
-                return code, length
-    return None if first.alone is None else (first.alone, 1)
+    if first.word:
+        for length in range(min(first.most, len(words) - i), 1, -1):
+            # A name is words, perhaps joined by hyphens ("Mid-Atlantic"); arrows and brackets end it.
+            # Its tokens compare as their words, each token's own joined by a space ("st." "petersburg").
+            span = words[i : i + length]
+            if span[-1].word and all(w.inner for w in span):
+                code = names.get(" ".join([w.norm for w in span if w.norm]))
+                if code is not None:
+                    return code, length
+    return first.alone, 1
 
 
 def _match_coast(tokens: list[str], words: list[Word], i: int) -> tuple[str, int] | None:
@@ -173,17 +175,17 @@ def lex(variant: Variant, text: str) -> list[Item]:
     items: list[Item] = []
     i = 0
     while i < len(words):
-        name = _match_name(names, words, i)
-        if name is not None:
-            code, used = name
-            typed = " ".join(tokens[i : i + used])
-            i += used
-            coast = _match_coast(tokens, words, i)
-            if coast is not None:
-                i += coast[1]
-            items.append(("loc", Loc(code, coast[0] if coast else None, typed)))
-            continue
         word = words[i]
+        code, used = _match_name(names, words, i) if word.most > 1 else (word.alone, 1)
+        if code is not None:
+            coast = _match_coast(tokens, words, i + used)
+            if coast is None and used == 1 and word.place is not None:
+                items.append(word.place)  # a name alone, as its token has it
+            else:
+                typed = " ".join(tokens[i : i + used])
+                items.append(("loc", Loc(code, coast[0] if coast else None, typed)))
+            i += used + (coast[1] if coast else 0)
+            continue
         if word.item is not None and word.item[0] == "type":
             items.append(word.item)
         elif (
