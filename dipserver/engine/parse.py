@@ -23,7 +23,7 @@ the grammar cannot read goes to the kinds with a notation of their own.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from dipserver.engine.adjustments import build_sites
@@ -237,9 +237,10 @@ def parse_orders(
     return results
 
 
-def checked_together(reading: Reading, lines: list[ParsedLine]) -> list[ParsedLine]:
+def checked_together(lines: list[ParsedLine], reading: Callable[[], Reading]) -> list[ParsedLine]:
     """A power's lines, each read on its own, checked as a set by the kind of each order among them that
-    has such a check (``Kind.check_together``): a line refused there keeps what it read as."""
+    has such a check (``Kind.check_together``), on the reading ``reading`` makes (only then): a line
+    refused there keeps what it read as."""
     classes = {type(line.order) for line in lines}
     kinds = [kind for kind in checking_together() if kind.order_class in classes]
     if not kinds:
@@ -247,8 +248,9 @@ def checked_together(reading: Reading, lines: list[ParsedLine]) -> list[ParsedLi
     given = [line for line in lines if line.order is not None]
     orders = [line.order for line in given]
     refused: dict[int, str] = {}
+    made = reading()
     for kind in kinds:
-        refused.update(kind.check_together(reading, orders))
+        refused.update(kind.check_together(made, orders))
     if not refused:
         return lines
     by_line = {given[i].number: why for i, why in refused.items()}

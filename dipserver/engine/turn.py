@@ -129,7 +129,7 @@ def read_orders(
     and an order they forbid now (a blizzard, no supply) is refused with their reason, as ``play`` would
     judge it: for order entry and for play (``one_per_unit``: as ``parse.parse_orders``)."""
     lines = lines.splitlines() if isinstance(lines, str) else list(lines)
-    read: dict[int, ReadLine] = {}
+    read: dict[int, ReadLine] = {}  # the conversion orders' lines (read first), by number
     standard = list(lines)
     converting: set[str] = set()
     # A variant without conversion orders has none to read first (most lines read at the parser's front).
@@ -154,21 +154,23 @@ def read_orders(
     # is that unit's order this phase: another order for it is refused.
     to_fleet = {kind_of(r.order).unit_key(r.order) for r in read.values() if _commands_unit(r.order)}
     in_play = InPlay(modules, module_state or ModuleState()) if modules is not None and modules.any else None
+    rows: list[ReadLine] = []  # the parser's, in the order of the lines
     for line in parse_orders(standard, board, position, power, modules=in_play, one_per_unit=one_per_unit):
         if line.order is None:
             alone = _read_alone(line.text, board, position, power, in_play)
-            read[line.number] = ReadLine(line.number, line.text, None, line.error, alone)
-            continue
-        unit = order_unit(line.order) if to_fleet else None
-        if unit is not None and unit in to_fleet:
+            line = ReadLine(line.number, line.text, None, line.error, alone)
+        elif to_fleet and (unit := order_unit(line.order)) is not None and unit in to_fleet:
             why = (
                 f"The army in {board.province_name(unit)} is ordered to become a fleet (and holds meanwhile)"
             )
-            read[line.number] = ReadLine(line.number, line.text, None, why, line.order)
-            continue
-        read[line.number] = line
-    lines_read = [read[n] for n in sorted(read)]
-    lines_read = checked_together(Reading(board, position, power, build_rule_for(board.variant)), lines_read)
+            line = ReadLine(line.number, line.text, None, why, line.order)
+        rows.append(line)
+    # The conversions' lines go back among the others, by line number.
+    lines_read = sorted([*read.values(), *rows], key=lambda row: row.number) if read else rows
+    # The set's checks read the position only when some kind among the orders has such a check.
+    lines_read = checked_together(
+        lines_read, lambda: Reading(board, position, power, build_rule_for(board.variant))
+    )
     if modules is not None and modules.any:
         lines_read = [_module_checked(board, position, modules, module_state, power, r) for r in lines_read]
     return lines_read
