@@ -147,6 +147,10 @@ class OrderReader:
             found = kept.get(text) if len(text) <= MAX_ORDER_TEXT else None  # longer: refused unread
             if found is not None and still_true(found[2], self.units):
                 return found
+        return self.read(text)
+
+    def read(self, text: str) -> Answer:
+        """The grammar's answer for ``text`` now, kept in the memo where it may be."""
         reading = self.reading()
         try:
             order = read_text(reading, text)
@@ -156,6 +160,7 @@ class OrderReader:
             kind = kind_of(order)
             answer = (order, None, tuple(reading.looked), kind, kind.unit_key(order))
         if self.key is not None and not reading.whole and len(text) <= MAX_ORDER_TEXT:
+            kept = self.kept
             if kept is None:
                 kept = self.kept = self.board.readings.setdefault(self.key, {})
             if len(kept) < MAX_ANSWERS:
@@ -200,10 +205,11 @@ def parse_orders(
         if not text or text[0] == "#":
             continue
         # The memo's answer when the units it looked at stand as they did (``OrderReader.answer``'s check,
-        # here for the loop's sake), else the grammar's.
+        # here for the loop's sake), else the grammar's (kept: the memo may be new).
         found = kept.get(text) if kept is not None and len(text) <= MAX_ORDER_TEXT else None
         if found is None or not still_true(found[2], units):
-            found = texts.answer(text)
+            found = texts.read(text)
+            kept = texts.kept
         order, why, _, kind, key = found
         if why is not None:
             results.append(ParsedLine(number, text, None, why))
