@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from dipserver.engine.kinds.reading import Loc
 from dipserver.engine.orders import OrderError
@@ -54,9 +54,10 @@ _MAX_WORDS = 5_000
 Item = tuple[str, object]  # ("kw", kind) | ("type", UnitType) | ("loc", Loc)
 
 
-@dataclass(frozen=True, slots=True)
-class Word:
-    """What one token means in a variant's orders, worked out once (``meaning``)."""
+class Word(NamedTuple):
+    """What one token means in a variant's orders, worked out once (``meaning``). A named tuple, not a
+    dataclass: every run that reads an order imports this module, and making a dataclass's class is a
+    cost of its start-up (``docs/benchmarks.md``)."""
 
     norm: str  # as names are compared (``normalise_name``): "st." -> "st", "-" -> ""
     word: bool  # begins with a letter or digit: may begin or end a name
