@@ -60,8 +60,8 @@ class Word(NamedTuple):
     cost of its start-up (``docs/benchmarks.md``)."""
 
     norm: str  # as names are compared (``normalise_name``): "st." -> "st", "-" -> ""
-    word: bool  # begins with a letter or digit: may begin or end a name
-    inner: bool  # a word or a hyphen: may stand inside a name ("Mid-Atlantic")
+    alnum: bool  # begins with a letter or digit: may begin or end a name
+    inner: bool  # such a token or a hyphen: may stand inside a name ("Mid-Atlantic")
     most: int  # the most tokens a name beginning with it may take (0: no name begins with it)
     alone: str | None  # the province it names on its own; never for an order word ("s", "a")
     place: Item | None  # that province as an item, written as this token, with no coast after it
@@ -77,7 +77,7 @@ def meaning(variant: Variant, token: str) -> Word:
     norm = normalise_name(token)
     first = norm.split(maxsplit=1)
     most = min(_MAX_NAME_WORDS, _name_starts(variant).get(first[0], 0)) if first else 0
-    word = token[0].isalnum()
+    alnum = token[0].isalnum()
     plain = token.strip(".'")
     item: Item | None = None
     if plain in _UNIT_WORDS:
@@ -85,13 +85,13 @@ def meaning(variant: Variant, token: str) -> Word:
     elif plain in _KEYWORDS:
         item = ("kw", _KEYWORDS[plain])
     # An order word alone is never a name: "s" supports, whatever a map calls "S".
-    alone = variant.names.get(norm) if word and most and plain not in _KEYWORDS | _UNIT_WORDS else None
+    alone = variant.names.get(norm) if alnum and most and plain not in _KEYWORDS | _UNIT_WORDS else None
     spelled = plain.replace(".", "")
     coast = _COAST_WORDS.get(spelled)
     short = coast or _SHORT_COAST_WORDS.get(spelled)
     direction = spelled in ("north", "south", "east", "west")
     place: Item | None = ("loc", Loc(alone, None, token)) if alone is not None else None
-    return Word(norm, word, word or token == "-", most, alone, place, plain, item, coast, short, direction)
+    return Word(norm, alnum, alnum or token == "-", most, alone, place, plain, item, coast, short, direction)
 
 
 @lru_cache(maxsize=64)
@@ -113,16 +113,16 @@ def _name_starts(variant: Variant) -> dict[str, int]:
 
 
 def _match_name(names: Mapping[str, str], words: list[Word], i: int) -> tuple[str | None, int]:
-    """The longest province name starting at token ``i``: (code, tokens used), or (None, 0). Only as many
-    tokens are tried as the longest name beginning with that word has (none where no name begins with it;
-    one, most often: then the token's own ``alone``)."""
+    """The longest province name starting at token ``i``: (code, tokens used), the code None where no name
+    starts there. Only as many tokens are tried as the longest name beginning with that word has (none
+    where no name begins with it; one, most often: then the token's own ``alone``)."""
     first = words[i]
-    if first.word:
+    if first.alnum:
         for length in range(min(first.most, len(words) - i), 1, -1):
             # A name is words, perhaps joined by hyphens ("Mid-Atlantic"); arrows and brackets end it.
             # Its tokens compare as their words, each token's own joined by a space ("st." "petersburg").
             span = words[i : i + length]
-            if span[-1].word and all(w.inner for w in span):
+            if span[-1].alnum and all(w.inner for w in span):
                 code = names.get(" ".join([w.norm for w in span if w.norm]))
                 if code is not None:
                     return code, length
