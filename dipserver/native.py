@@ -46,6 +46,8 @@ MODULES = (
     "dipserver.engine.movement",
     "dipserver.engine.convoys",
     "dipserver.engine.readings",
+    "dipserver.engine.lexicon",  # the words of every order text the memo has not met
+    "dipserver.engine.grammar",  # and those words read into what the player asked for
     "dipserver.engine.ordersheet",
     "dipserver.engine.adjudicate",
     "dipserver.engine.adjustments",
