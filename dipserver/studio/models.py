@@ -35,8 +35,8 @@ class Draft(models.Model):
 class VariantVersion(models.Model):
     """One published version of a studio variant, frozen: its files (``{"<slug>/<file>.toml": text}``, its
     base chain's included, as ``games.VariantArchive`` keeps them), its drawing, the draft's own tests,
-    and the engine's version hash of the files. Only the publication marks ever change; a site admin may unpublish it (no new
-    game may pin it) and the games that pinned it go on playing it."""
+    and the engine's version hash of the files. Only the publication marks ever change; a site admin may
+    unpublish it (no new game may pin it) and the games that pinned it go on playing it."""
 
     MUTABLE_FIELDS = frozenset({"published", "unpublished_at", "unpublished_by"})
 

@@ -96,7 +96,8 @@ def test_an_order_the_new_map_refuses_is_named_with_its_power_and_why(browser, l
         game, gm, second = studio_game("named")
         third = republished(gm, second.draft, dal_moved_from_alp_to_far)
         red = game.powers.get(name="RED").user
-        assert orders_submit(game_id=game.id, user=red, text="A ALP - DAL", phase="S1901M", now=START).accepted
+        given = orders_submit(game_id=game.id, user=red, text="A ALP - DAL", phase="S1901M", now=START)
+        assert given.accepted
     page = open_game(browser, base, game, gm, lock)
     box = page.locator("#studio-versions")
     box.locator("summary").click()

@@ -16,8 +16,7 @@ from dipserver.games.services.transfer import game_export, game_import, game_rep
 from dipserver.games.variants import geometry_of
 from dipserver.studio import services
 from dipserver.studio.models import VariantVersion
-from tests.factories import GameFactory, GameMasterFactory, UserFactory
-from tests.studio.test_game_versions import START
+from tests.factories import GameFactory, GameMasterFactory
 from tests.studio.test_scenarios import HOLDS, with_cases
 
 
@@ -25,14 +24,6 @@ from tests.studio.test_scenarios import HOLDS, with_cases
 def first(gm):
     draft = with_cases(gm, HOLDS)
     return services.version_publish(user=gm, draft_id=draft.id, revision=draft.revision)
-
-
-@pytest.fixture
-def game(gm, first):
-    players = [UserFactory(username=f"p{i}") for i in range(2)]
-    return GameFactory(
-        name="Small game", variant="", studio_version=first.id, players=players, joined_at=START, masters=[gm]
-    )
 
 
 def exported(game: Game) -> dict[str, Any]:

@@ -100,4 +100,5 @@ def test_a_version_published_without_tests_runs_none(gm):
 def test_the_studio_lists_each_version_with_its_tests_to_run(client, gm, published):
     client.force_login(gm)
     page = client.get("/studio/").content.decode()
-    assert f'href="/api/v1/studio/versions/{published.id}/tests" class="version-tests">run its 1 test<' in page
+    link = f'href="/api/v1/studio/versions/{published.id}/tests" class="version-tests">run its 1 test<'
+    assert link in page
