@@ -101,4 +101,4 @@ def test_the_studio_lists_each_version_with_its_tests_to_run(client, gm, publish
     client.force_login(gm)
     page = client.get("/studio/").content.decode()
     link = f'href="/api/v1/studio/versions/{published.id}/tests" class="version-tests">run its 1 test<'
-    assert link in page
+    assert link in page and "<li>Red holds</li>" in page
