@@ -23,7 +23,7 @@ from dataclasses import replace
 from typing import Any
 
 from dipserver.adjudicator.request import Request, RequestError, _generated_defaults, read_request
-from dipserver.engine.modules.orders import InPlay
+from dipserver.engine.modules.phase import InPlay
 from dipserver.engine.position import Position
 
 

@@ -24,9 +24,8 @@ from dipserver.engine.kinds.offering import Option as Option
 from dipserver.engine.kinds.registry import Kind, kind_of, kinds, offered
 from dipserver.engine.kinds.waive import WAIVE
 from dipserver.engine.modules.abstraction import chain_landings, ferry_orders
-from dipserver.engine.modules.orders import InPlay, module_options
-from dipserver.engine.modules.phase import Checker
-from dipserver.engine.modules.state import EstablishDepot, SnowStorm
+from dipserver.engine.modules.orders import EstablishDepot, SnowStorm
+from dipserver.engine.modules.phase import Checker, InPlay, module_options
 from dipserver.engine.orders import Build, ConversionOrder, Order
 from dipserver.engine.parse import BuildRule, adjustment_due, build_rule_for
 from dipserver.engine.position import Position

@@ -15,7 +15,7 @@ the module puts on convoys, fleets with an army aboard and their moves.
   moves, supports and is supported as a fleet. It stays at sea (it lands its army instead) and cannot convoy.
 - Fast Ferry: a convoy crosses one sea space with one fleet.
 
-The reader knows the module is on from the game's modules (``Reading.modules``, ``modules.orders.InPlay``);
+The reader knows the module is on from the game's modules (``Reading.modules``, ``modules.phase.InPlay``);
 the adjudicator from ``Standing.ferry``.
 """
 
