@@ -12,7 +12,7 @@ Accepted notation, any case: ``A LON - NWY VIA``, ``A LON-NWY via convoy``, ``F 
 ``WAIVE``, ``A RUM H``; full names and aliases (``Army Munich supports Paris to Burgundy``), coasts as
 ``/nc``, ``(nc)``, `` nc`` or ``north coast``; the unit type may be left out. A variant's conversion
 orders (``kinds/conversion.py``) and, when the game's rule modules are given, their orders (``establish
-depot PAR``, ``place blizzard MUN``: ``modules/orders.py``) are read too.
+depot PAR``, ``place blizzard MUN``: ``modules/kinds.py``) are read too.
 
 The grammar yields an ``Intent`` (a verb and its places); the kind that reads that verb in the phase
 (``kinds/registry.py``) turns it into the order and checks it against the board and the position. A line
@@ -30,8 +30,8 @@ from dipserver.engine.adjustments import build_sites
 from dipserver.engine.board import Board
 
 # The kinds register themselves when loaded: the Diplomacy ones and the variants' conversions here, the rule
-# modules' orders with the modules (``modules/orders.py``; ``module_notation`` refuses them in a game
-# without modules). The reader finds them through the registry alone.
+# modules' orders in ``modules/kinds.py`` (``records.py`` loads them; ``module_notation`` refuses them in a
+# game without modules). The reader finds them through the registry alone.
 from dipserver.engine.kinds import conversion as _conversion  # noqa: F401  (registers its kinds)
 from dipserver.engine.kinds import module_notation as _module_notation  # noqa: F401  (registers its reader)
 from dipserver.engine.kinds import standard as _standard  # noqa: F401  (registers its kinds)
@@ -53,7 +53,7 @@ from dipserver.engine.variant import Variant, normalise_name
 
 if TYPE_CHECKING:
     # The rule modules' orders come with their module (it registers their kinds): never loaded from here.
-    from dipserver.engine.modules.orders import InPlay
+    from dipserver.engine.modules.phase import InPlay
 
 # --- build rules: where a power may place new units (variants differ) --------------------------------
 
@@ -303,7 +303,7 @@ def parse_order(
 ) -> Order:
     """One order for ``power`` in ``position``'s phase, or ``OrderError`` with a reason for the player.
 
-    ``modules`` (``modules.orders.InPlay``: the game's rule modules and their state) lets the parser read
+    ``modules`` (``modules.phase.InPlay``: the game's rule modules and their state) lets the parser read
     module orders (``establish depot PAR``, ``place blizzard MUN``) as ``EstablishDepot``/``SnowStorm``;
     without it such an order is refused with the reason. The module orders are checked as ``play`` checks
     them; the Diplomacy orders are not screened here (``modules.phase.order_problem`` does that).
