@@ -25,10 +25,10 @@ from typing import Any
 
 from dipserver.engine import icelords
 from dipserver.engine.board import MapState, board_for
-from dipserver.engine.modules import Modules, ModuleState
+from dipserver.engine.modules import Modules
 from dipserver.engine.modules.blizzard import BlizzardOptions
 from dipserver.engine.modules.dice import Dice
-from dipserver.engine.modules.phase import open_phase
+from dipserver.engine.modules.phase import ModuleState, open_phase
 from dipserver.engine.modules.supply import Depot, SupplyOptions, SupplyState
 from dipserver.engine.orders import Hold, Move, SupportHold, SupportMove
 from dipserver.engine.position import Position

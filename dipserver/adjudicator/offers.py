@@ -20,11 +20,14 @@ position: both are ``PowerOptions.to_data`` of the engine's options, with the ga
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+import dipserver.engine.modules as rules  # their play, loaded when a request first has modules
 from dipserver.adjudicator.request import Request, RequestError, _generated_defaults, read_request
-from dipserver.engine.modules.orders import InPlay
 from dipserver.engine.position import Position
+
+if TYPE_CHECKING:
+    from dipserver.engine.modules.phase import InPlay
 
 
 def options_request(data: Any) -> dict[str, Any]:
@@ -59,4 +62,4 @@ def _in_play(request: Request, data: Any) -> tuple[Position, InPlay | None]:
         return position, None
     if opened is None:
         opened = open_modules(variant, request.board.map_state, position, modules, None, secret).state
-    return position, InPlay(modules, opened)
+    return position, rules.phase.InPlay(modules, opened)

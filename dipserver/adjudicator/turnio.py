@@ -31,18 +31,22 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+import dipserver.engine.modules as rules  # their play, loaded when a request first has modules
 from dipserver.adjudicator.answers import position_data
 from dipserver.engine.board import MapState, board_for
 from dipserver.engine.chronicle import map_data
 from dipserver.engine.coasts import recompute_coasts
-from dipserver.engine.modules import ModuleState, modules_for, split_options
+from dipserver.engine.modules import modules_for, split_options
 from dipserver.engine.position import Position
 from dipserver.engine.timeline import TimelineError, load_timeline
 from dipserver.engine.turn import Turn, open_modules, play_phase
 from dipserver.engine.types import Terrain
 from dipserver.engine.variant import Variant
+
+if TYPE_CHECKING:
+    from dipserver.engine.modules.phase import ModuleState
 
 TIMELINE_KEYS = frozenset({"options", "map", "stay_flags", "last_occupants"})
 
@@ -92,7 +96,7 @@ def module_state(variant: Variant, raw: Any) -> ModuleState | None:
     if not isinstance(raw, dict):
         raise MapRequestError(shape)
     try:
-        state = ModuleState.from_data(raw)
+        state = rules.phase.ModuleState.from_data(raw)
         unknown = sorted(set(state.blizzards) - set(variant.provinces))
     except (AttributeError, KeyError, TypeError, ValueError):
         raise MapRequestError(shape) from None

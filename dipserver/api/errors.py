@@ -152,10 +152,13 @@ def status_of(code: str) -> int:
 
 def refused(exc: GameError | TokenError | WebhookError | StudioError) -> Refused:
     """A service's refusal as the API answers it: its code, and the status that code maps to; a studio
-    refusal also names its provinces and, when it found several mistakes, each one."""
+    refusal also names its provinces and, when it found several mistakes, each one (a game's refusal
+    too, when it names its problems: a version the open phase's units or orders do not fit)."""
     answer = Refused(str(exc), code=exc.code)
     if isinstance(exc, StudioError):
         answer.extra = {"provinces": list(exc.provinces), "problems": list(exc.problems)}
+    elif isinstance(exc, GameError) and exc.problems:
+        answer.extra = {"problems": list(exc.problems)}
     return answer
 
 

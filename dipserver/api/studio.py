@@ -254,10 +254,13 @@ class VersionListApi(APIView):
 
 
 class VersionDetailApi(APIView):
+    """One version: its files, drawing and the tests published with it (``.../tests`` runs them)."""
+
     @extend_schema(responses={200: None, 404: None})
     def get(self, request: Request, version_id: int) -> Response:
         version = version_of(request.user, version_id)
-        return Response({**version_summary(version), "files": version.files, "geometry": version.geometry})
+        body = {**version_summary(version), "files": version.files, "geometry": version.geometry}
+        return Response({**body, "tests": version.tests or {"scenarios": []}})
 
 
 class VersionPackageApi(APIView):

@@ -1,6 +1,7 @@
 """The studio's API for a draft's own tests: run them all on the draft as saved, or try one case (as the
 editor holds it, before it is saved) on it. The cases themselves are saved with the draft's tables
-(``tests``); ``GET .../check`` runs them too, with everything else."""
+(``tests``); ``GET .../check`` runs them too, with everything else. A published version keeps the tests
+its draft had, frozen with it: anyone who may read the version may run them on its files."""
 
 from __future__ import annotations
 
@@ -12,9 +13,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from dipserver.api.inputs import Input
-from dipserver.api.throttling import WriteThrottle
+from dipserver.api.throttling import ScenarioThrottle, WriteThrottle
 from dipserver.studio.scenarios import case_of, tests_run
-from dipserver.studio.selectors import draft_of
+from dipserver.studio.selectors import draft_of, version_of, version_tests
 
 
 class DraftTestsApi(APIView):
@@ -39,3 +40,14 @@ class DraftTestsApi(APIView):
         draft = draft_of(request.user, draft_id)
         [result] = tests_run(draft.slug, draft.data, (case_of(data.validated_data["scenario"]),))
         return Response(result)
+
+
+class VersionTestsApi(APIView):
+    """The tests published with a version, run on its frozen files (as they ran on the draft)."""
+
+    throttle_classes = [ScenarioThrottle]
+
+    @extend_schema(responses={200: None, 404: None})
+    def get(self, request: Request, version_id: int) -> Response:
+        results = version_tests(version_of(request.user, version_id))
+        return Response({"ok": all(r["passed"] for r in results), "tests": results})

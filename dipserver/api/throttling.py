@@ -105,3 +105,15 @@ class SandboxThrottle(_SettingsRateThrottle):
         user = request.user
         ident = f"user-{user.pk}" if user and user.is_authenticated else self.get_ident(request)
         return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+class ScenarioThrottle(_SettingsRateThrottle):
+    """A published version's tests run, per user (per address for the anonymous), reads too: each run
+    plays its cases' phases, and anyone may read a published version."""
+
+    scope = "scenario_runs"
+
+    def get_cache_key(self, request: Any, view: Any) -> str:
+        user = request.user
+        ident = f"user-{user.pk}" if user and user.is_authenticated else self.get_ident(request)
+        return self.cache_format % {"scope": self.scope, "ident": ident}

@@ -133,6 +133,11 @@ urlpatterns = [
         name="studio-version-package",
     ),
     path(
+        "studio/versions/<int:version_id>/tests",
+        studio_tests.VersionTestsApi.as_view(),
+        name="studio-version-tests",
+    ),
+    path(
         "studio/versions/<int:version_id>/unpublish",
         studio.VersionUnpublishApi.as_view(),
         name="studio-version-unpublish",

@@ -40,10 +40,10 @@ if TYPE_CHECKING:
     from dipserver.engine.icelords import MapGenerationError as MapGenerationError
     from dipserver.engine.mapstate import MapState as MapState
     from dipserver.engine.modules import Modules as Modules
-    from dipserver.engine.modules import ModuleState as ModuleState
     from dipserver.engine.modules import modules_for as modules_for
     from dipserver.engine.modules import split_options as split_options
-    from dipserver.engine.modules.orders import InPlay as InPlay
+    from dipserver.engine.modules.phase import InPlay as InPlay
+    from dipserver.engine.modules.phase import ModuleState as ModuleState
     from dipserver.engine.modules.phase import Opened as Opened
     from dipserver.engine.modules.supply import SupplyReport as SupplyReport
     from dipserver.engine.options import OPTION_KINDS as OPTION_KINDS

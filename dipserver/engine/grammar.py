@@ -11,8 +11,8 @@ import re
 from typing import Any
 
 # The kinds register themselves when loaded: the Diplomacy ones and the variants' conversions here, the rule
-# modules' orders with the modules (``modules/orders.py``; ``module_notation`` refuses them in a game
-# without modules). The grammar finds them through the registry alone.
+# modules' orders in ``modules/kinds.py`` (``records.py`` loads them; ``module_notation`` refuses them in a
+# game without modules). The grammar finds them through the registry alone.
 from dipserver.engine.kinds import conversion as _conversion  # noqa: F401  (registers its kinds)
 from dipserver.engine.kinds import module_notation as _module_notation  # noqa: F401  (registers its reader)
 from dipserver.engine.kinds import standard as _standard  # noqa: F401  (registers its kinds)

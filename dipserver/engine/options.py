@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+import dipserver.engine.modules as rules  # their play, loaded when a game first has modules
 from dipserver.engine.board import Board
 from dipserver.engine.builds import builds_elsewhere, free_centres
 from dipserver.engine.kinds import conversion as _conversion  # noqa: F401  (registers its kinds)
@@ -24,15 +25,16 @@ from dipserver.engine.kinds.offering import Option as Option
 from dipserver.engine.kinds.registry import Kind, kind_of, kinds, offered
 from dipserver.engine.kinds.waive import WAIVE
 from dipserver.engine.modules.abstraction import chain_landings, ferry_orders
-from dipserver.engine.modules.orders import InPlay, module_options
-from dipserver.engine.modules.phase import Checker
-from dipserver.engine.modules.state import EstablishDepot, SnowStorm
+from dipserver.engine.modules.orders import EstablishDepot, SnowStorm
 from dipserver.engine.orders import Build, ConversionOrder, Order
 from dipserver.engine.parse import BuildRule, adjustment_due, build_rule_for
 from dipserver.engine.position import Position
 from dipserver.engine.records import Drawing, order_drawing
 from dipserver.engine.timeline import load_timeline
 from dipserver.engine.types import PhaseType, Unit, province_of
+
+if TYPE_CHECKING:
+    from dipserver.engine.modules.phase import Checker, InPlay
 
 # An option's ``kind``, the API's enum: every kind registered once this module is loaded (the Diplomacy
 # kinds, the conversions, the rule modules' orders: all imported above).
@@ -149,7 +151,7 @@ def _checker(board: Board, position: Position, modules: InPlay | None) -> Checke
     """What the modules in play forbid this phase, worked out once for every power; None without them."""
     if modules is None or not modules.modules.any:
         return None
-    return Checker(board, position, modules.modules, modules.state)
+    return rules.phase.Checker(board, position, modules.modules, modules.state)
 
 
 def _judged(board: Board, checker: Checker | None) -> Board:
@@ -176,7 +178,7 @@ def _power_options(
         loc: tuple(o for o in options if checker.problem(found.power, o.order) is None)
         for loc, options in found.units.items()
     }
-    offered_now = module_options(checker.board, position, found.power, modules)
+    offered_now = rules.phase.module_options(checker.board, position, found.power, modules)
     extra = tuple(Option(str(o), o, kind_of(o).name) for o in offered_now)
     if modules.modules.abstraction and position.phase.type is PhaseType.MOVEMENT:
         landings = [

@@ -14,7 +14,7 @@ Accepted notation, any case: ``A LON - NWY VIA``, ``A LON-NWY via convoy``, ``F 
 ``WAIVE``, ``A RUM H``; full names and aliases (``Army Munich supports Paris to Burgundy``), coasts as
 ``/nc``, ``(nc)``, `` nc`` or ``north coast``; the unit type may be left out. A variant's conversion
 orders (``kinds/conversion.py``) and, when the game's rule modules are given, their orders (``establish
-depot PAR``, ``place blizzard MUN``: ``modules/orders.py``) are read too.
+depot PAR``, ``place blizzard MUN``: ``modules/kinds.py``) are read too.
 
 The grammar yields an ``Intent`` (a verb and its places); the kind that reads that verb in the phase
 (``kinds/registry.py``) turns it into the order and checks it against the board and the position. A line
@@ -46,7 +46,7 @@ from dipserver.engine.variant import Variant
 
 if TYPE_CHECKING:
     # The rule modules' orders come with their module (it registers their kinds): never loaded from here.
-    from dipserver.engine.modules.orders import InPlay
+    from dipserver.engine.modules.phase import InPlay
 
 # --- build rules: where a power may place new units (variants differ) --------------------------------
 
@@ -83,7 +83,7 @@ def parse_order(
 ) -> Order:
     """One order for ``power`` in ``position``'s phase, or ``OrderError`` with a reason for the player.
 
-    ``modules`` (``modules.orders.InPlay``: the game's rule modules and their state) lets the parser read
+    ``modules`` (``modules.phase.InPlay``: the game's rule modules and their state) lets the parser read
     module orders (``establish depot PAR``, ``place blizzard MUN``) as ``EstablishDepot``/``SnowStorm``;
     without it such an order is refused with the reason. The module orders are checked as ``play`` checks
     them; the Diplomacy orders are not screened here (``modules.phase.order_problem`` does that).

@@ -29,7 +29,7 @@ from dipserver.engine.kinds import conversion as _conversion  # noqa: F401  (reg
 from dipserver.engine.kinds import standard as _standard  # noqa: F401  (registers the Diplomacy kinds)
 from dipserver.engine.kinds.registry import Drawing as Drawing
 from dipserver.engine.kinds.registry import drawing_of, kind_of, record_kinds
-from dipserver.engine.modules import orders as _module_orders  # noqa: F401  (registers the modules' kinds)
+from dipserver.engine.modules import kinds as _module_kinds  # noqa: F401  (registers the modules' kinds)
 from dipserver.engine.orders import OrderResult, Outcome
 from dipserver.engine.position import Position
 

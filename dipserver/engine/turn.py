@@ -32,6 +32,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, cast
 
+import dipserver.engine.modules as rules  # their play and state, loaded when a game first has modules
 from dipserver.engine import conversions
 from dipserver.engine.adjudicate import PhaseResult, adjudicate
 from dipserver.engine.adjustments import has_adjustments
@@ -40,10 +41,7 @@ from dipserver.engine.kinds.conversion import variant_orders
 from dipserver.engine.kinds.effects import Effect, Effects, Given, apply_all
 from dipserver.engine.kinds.reading import Reading
 from dipserver.engine.kinds.registry import Kind, kind_of
-from dipserver.engine.modules import Modules, ModuleState, modules_for, split_options
-from dipserver.engine.modules import phase as module_phase
-from dipserver.engine.modules.orders import InPlay, split_orders
-from dipserver.engine.modules.phase import Opened
+from dipserver.engine.modules import Modules, modules_for, split_options
 from dipserver.engine.orders import ConversionOrder, Order, Outcome
 from dipserver.engine.parse import (
     OrderError,
@@ -63,6 +61,8 @@ from dipserver.engine.victory import Outcome as GameOutcome
 from dipserver.engine.victory import game_outcome
 
 if TYPE_CHECKING:
+    from dipserver.engine.modules import phase as module_phase
+    from dipserver.engine.modules.phase import InPlay, ModuleState, Opened
     from dipserver.engine.modules.supply import SupplyReport
 
 AnyOrder = Order | ConversionOrder
@@ -153,7 +153,11 @@ def read_orders(
     # A conversion the adjudicator sees as the unit's own order (an army becoming a fleet holds meanwhile)
     # is that unit's order this phase: another order for it is refused.
     to_fleet = {kind_of(r.order).unit_key(r.order) for r in read.values() if _commands_unit(r.order)}
-    in_play = InPlay(modules, module_state or ModuleState()) if modules is not None and modules.any else None
+    in_play = (
+        rules.phase.InPlay(modules, module_state or rules.phase.ModuleState())
+        if modules is not None and modules.any
+        else None
+    )
     rows: list[ReadLine] = []  # the parser's, in the order of the lines
     for line in parse_orders(standard, board, position, power, modules=in_play, one_per_unit=one_per_unit):
         if line.order is None:
@@ -204,7 +208,9 @@ def _module_checked(
     order = cast(Order, line.order)
     if order_unit(order) is None:
         return line  # waives and the module orders (already checked by the parser)
-    why = module_phase.order_problem(board, position, modules, state or ModuleState(), power, order)
+    why = rules.phase.order_problem(
+        board, position, modules, state or rules.phase.ModuleState(), power, order
+    )
     return line if why is None else ReadLine(line.number, line.text, None, why, line.order)
 
 
@@ -234,7 +240,7 @@ def play_phase(
     options = load_timeline(variant).game_options(split_options(options)[1] if options else None)
     board = board_for(variant, map_state)
     # A game without rule modules has no module state (and makes none: it is four values).
-    state = (module_state or ModuleState()) if modules.any else None
+    state = (module_state or rules.phase.ModuleState()) if modules.any else None
     read_with = modules if modules.any else None
     orders, texts, read_lines, unreadable = _read_all(order_texts, board, position, read_with, state)
 
@@ -300,11 +306,11 @@ def _played_with_modules(
 ) -> module_phase.Played:
     """The phase adjudicated with the rule modules on: depots and Snow Storms go beside the unit orders,
     as ``module_phase.play``'s ``extra``."""
-    extra = module_phase.ModuleOrders()
+    extra = rules.state.ModuleOrders()
     for power in list(plain):
-        plain[power], theirs = split_orders(plain[power])
-        extra = module_phase.ModuleOrders(extra.depots + theirs.depots, extra.storms + theirs.storms)
-    return module_phase.play(
+        plain[power], theirs = rules.state.split_orders(plain[power])
+        extra = rules.state.ModuleOrders(extra.depots + theirs.depots, extra.storms + theirs.storms)
+    return rules.phase.play(
         board, position, plain, modules, state, extra=extra, build_rule=variant.build_rule
     )
 
@@ -425,7 +431,7 @@ def open_modules(
     """Open ``position.phase`` for the rule modules on its map (after the timeline's changes): the
     blizzards of a movement phase drawn from ``secret`` and announced, everyone's supply traced."""
     board = board_for(variant, map_state)
-    return module_phase.open_phase(board, position, modules, state or ModuleState(), secret or "")
+    return rules.phase.open_phase(board, position, modules, state or rules.phase.ModuleState(), secret or "")
 
 
 def _run_hooks(

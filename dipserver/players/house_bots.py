@@ -5,7 +5,7 @@ their own made for the run and revoked after it.
 
 A game master fills a forming game's empty seats with bots (where the game allows it) or hands a power in
 civil disorder to one; when a phase opens in a game where a bot has held a seat, ``bots_play_later`` queues
-the task that has every bot seat order once the transaction commits.
+the task that has every bot seat order once the transaction commits (the turn itself: ``bot_turns``).
 """
 
 from __future__ import annotations
@@ -14,43 +14,19 @@ import functools
 import logging
 from typing import Any
 
-import httpx
-from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.wsgi import get_wsgi_application
 from django.db import transaction
 
-from dipserver.accounts.tokens import token_create, token_revoke
-from dipserver.bot import ApiClient, Bot, Reply
 from dipserver.games.errors import GameError
 from dipserver.games.models import Game, Power
 from dipserver.games.services.common import game_locked, powers_locked
 from dipserver.games.services.games import game_join
 from dipserver.games.services.seats import seat_hand_over
 from dipserver.games.variants import game_variant
+from dipserver.players.tasks import house_bots_play
 
 log = logging.getLogger(__name__)
 BOT_NAME = "bot-{}"  # the site's bots: bot-1, bot-2, ... (one per seat of a game)
-
-
-class WsgiTransport:
-    """The bot's transport onto this site's WSGI application, in process (no socket, no network)."""
-
-    def __init__(self) -> None:
-        host = next((h.lstrip(".") for h in settings.ALLOWED_HOSTS if h not in ("*", "")), "localhost")
-        scheme = "https" if getattr(settings, "SECURE_SSL_REDIRECT", False) else "http"
-        app = httpx.WSGITransport(app=get_wsgi_application())
-        self.client = httpx.Client(transport=app, base_url=f"{scheme}://{host}")
-
-    def request(
-        self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
-    ) -> Reply:
-        answer = self.client.request(
-            method, path, json=body, headers={"Accept": "application/json", **(headers or {})}
-        )
-        kind = answer.headers.get("content-type", "")
-        data = answer.json() if answer.content and kind.startswith("application/json") else None
-        return Reply(answer.status_code, data, {k.lower(): v for k, v in answer.headers.items()})
 
 
 def house_bots(count: int, *, besides: set[int]) -> list[Any]:
@@ -117,28 +93,7 @@ def bots_play_later(game: Game) -> None:
 
 
 def _queue(game_id: int) -> None:
-    from dipserver.players.tasks import house_bots_play
-
     try:
         house_bots_play.delay(game_id)
     except Exception:  # the broker is down: the bots miss this phase and hold, like an absent player
         log.exception("could not queue the bots of game %s", game_id)
-
-
-def bots_play(*, game_id: int) -> int:
-    """Every bot seat of the game orders for the open phase through the API; how many acted."""
-    seats = Power.objects.filter(game_id=game_id, user__is_bot=True).select_related("user")
-    acted = 0
-    for seat in seats:
-        if seat.status == Power.Status.ELIMINATED or seat.user is None:
-            continue
-        token, secret = token_create(user=seat.user, name=f"house bot, game {game_id}", expires_in_days=1)
-        try:
-            api = ApiClient(WsgiTransport())
-            api.token = secret
-            bot = Bot(api, seat.user.username, seed=game_id)
-            bot.game_id = game_id
-            acted += bool(bot.step())
-        finally:
-            token_revoke(token=token)
-    return acted

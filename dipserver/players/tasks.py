@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from dipserver.players.house_bots import bots_play
+from dipserver.players.bot_turns import bots_play
 
 
 @shared_task(name="dipserver.players.house_bots_play", trail=False)  # type: ignore[untyped-decorator]  # Celery ships no type hints

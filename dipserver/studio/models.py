@@ -34,9 +34,9 @@ class Draft(models.Model):
 
 class VariantVersion(models.Model):
     """One published version of a studio variant, frozen: its files (``{"<slug>/<file>.toml": text}``, its
-    base chain's included, as ``games.VariantArchive`` keeps them), its drawing, and the engine's version
-    hash of those files. Only the publication marks ever change; a site admin may unpublish it (no new
-    game may pin it) and the games that pinned it go on playing it."""
+    base chain's included, as ``games.VariantArchive`` keeps them), its drawing, the draft's own tests,
+    and the engine's version hash of the files. Only the publication marks ever change; a site admin may
+    unpublish it (no new game may pin it) and the games that pinned it go on playing it."""
 
     MUTABLE_FIELDS = frozenset({"published", "unpublished_at", "unpublished_by"})
 
@@ -50,6 +50,9 @@ class VariantVersion(models.Model):
     files = models.JSONField()
     geometry = models.JSONField(null=True, blank=True)
     svg = models.TextField(blank=True, default="")
+    # The draft's own tests as published ({"scenarios": [...]}): frozen with the files, never read by the
+    # loader nor counted in the version hash, run on the version as on the draft.
+    tests = models.JSONField(default=dict, blank=True)
     version = models.CharField(max_length=64, db_index=True)
     published = models.BooleanField(default=True)
     published_at = models.DateTimeField(auto_now_add=True)

@@ -1,5 +1,5 @@
 """Reads of the studio: a game master's drafts (private: anyone else is told there is no such draft),
-published versions (everyone), and a draft's check."""
+published versions (everyone) and their tests run, and a draft's check."""
 
 from __future__ import annotations
 
@@ -8,9 +8,12 @@ from typing import Any
 from django.db.models import QuerySet
 
 from dipserver.accounts.roles import GAME_MASTERS_GROUP
+from dipserver.engine import load_variant_from_sources
 from dipserver.studio.checking import Report, report_of
 from dipserver.studio.errors import StudioError
 from dipserver.studio.models import Draft, VariantVersion
+from dipserver.studio.package import TESTS
+from dipserver.studio.scenarios import draft_scenarios, results_of
 
 
 def is_game_master(user: Any) -> bool:
@@ -55,6 +58,14 @@ def version_of(user: Any, version_id: int) -> VariantVersion:
     if version is None:
         raise StudioError(f"There is no published variant version {version_id}", code="not_found")
     return version
+
+
+def version_tests(version: VariantVersion) -> list[dict[str, Any]]:
+    """The tests published with a version, run on its frozen files: each ``{"name", "passed",
+    "failures"}``, in the order the draft listed them."""
+    cases = draft_scenarios({TESTS: version.tests}) if version.tests else ()
+    variant = load_variant_from_sources(version.slug, version.files)
+    return results_of(variant, cases)
 
 
 def version_published(slug: str) -> VariantVersion | None:

@@ -4,6 +4,7 @@ is its owner's alone. Row locks: the draft first, then the versions of its slug 
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from typing import Any
@@ -17,7 +18,7 @@ from dipserver.studio.checking import Report
 from dipserver.studio.drawing import CleanSvg, sanitised
 from dipserver.studio.errors import StudioError
 from dipserver.studio.models import Draft, VariantVersion
-from dipserver.studio.package import SLUG_PATTERN, Package, package_read, tables_of
+from dipserver.studio.package import SLUG_PATTERN, TESTS, Package, package_read, tables_of
 from dipserver.studio.selectors import draft_of, draft_report, is_game_master, is_site_admin, version_of
 
 MAX_DATA_BYTES = 1_000_000  # a draft's tables as JSON
@@ -64,6 +65,8 @@ def draft_from_version(*, user: Any, version_id: int, slug: str) -> Draft:
     _slug_checked(slug, user)
     data = tables_of(version.slug, version.files)
     data.setdefault("variant", {})["name"] = data.get("variant", {}).get("name", version.name)
+    if version.tests:  # the tests published with the version go on with the draft that follows it
+        data[TESTS] = copy.deepcopy(version.tests)
     return _draft_new(user, slug, data, version.geometry, version.svg)
 
 
@@ -145,8 +148,9 @@ def draft_delete(*, user: Any, draft_id: int) -> None:
 
 
 def version_publish(*, user: Any, draft_id: int, revision: int) -> VariantVersion:
-    """Freeze the draft as the next version of its slug: only a draft whose check finds no problem, only
-    by a game master, and only under a slug no installed variant and no other author has."""
+    """Freeze the draft as the next version of its slug, its own tests with it: only a draft whose check
+    (its tests run) finds no problem, only by a game master, and only under a slug no installed variant
+    and no other author has. The same files, drawing and tests as the last version are refused."""
     _master_required(user)
     draft = draft_of(user, draft_id)
     report = draft_clean(draft, "publishing")  # outside the transaction: checking walks the timeline
@@ -157,20 +161,23 @@ def version_publish(*, user: Any, draft_id: int, revision: int) -> VariantVersio
             raise StudioError(
                 f"The slug {draft.slug!r} belongs to another author's variant", code="slug_taken"
             )
-        if earlier and earlier[0].version == report.version and earlier[0].geometry == draft.geometry:
+        tests = draft.data.get(TESTS) if draft.data.get(TESTS, {}).get("scenarios") else {}
+        last = earlier[0] if earlier else None
+        if last and (last.version, last.geometry, last.tests) == (report.version, draft.geometry, tests):
             raise StudioError(
-                f"Version {earlier[0].number} of {draft.slug} is already these files", code="unchanged"
+                f"Version {last.number} of {draft.slug} is already these files and tests", code="unchanged"
             )
         try:
             return VariantVersion.objects.create(
                 slug=draft.slug,
-                number=(earlier[0].number + 1) if earlier else 1,
+                number=last.number + 1 if last else 1,
                 name=str(draft.data.get("variant", {}).get("name", draft.slug)),
                 author=user,
                 draft=draft,
                 files=report.files,
                 geometry=draft.geometry,
                 svg=draft.svg,
+                tests=tests,
                 version=report.version or "",
             )
         except IntegrityError:  # the same slug published at this very moment by another request
@@ -212,7 +219,10 @@ def package_of_draft(draft: Draft) -> Package:
 
 
 def package_of_version(version: VariantVersion) -> Package:
-    return Package(version.slug, tables_of(version.slug, version.files), version.geometry, version.svg)
+    data = tables_of(version.slug, version.files)
+    if version.tests:
+        data[TESTS] = version.tests
+    return Package(version.slug, data, version.geometry, version.svg)
 
 
 # --- helpers -------------------------------------------------------------------------------------------

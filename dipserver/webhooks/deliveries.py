@@ -7,6 +7,10 @@
    ``DIPSERVER_WEBHOOK_DEADLINE``.
 3. **Record** the outcome under the lease; the lease is given back.
 
+One event's deliveries (``deliveries_send``) go out side by side, at most ``BATCH_IN_FLIGHT`` at once,
+each claimed as it starts and recorded as it ends, the database in the calling thread only and the POSTs
+in a thread pool: a slow receiver holds one place, never the deliveries behind it.
+
 A second run of a delivery that is in flight sends nothing and waits until the lease runs out. A worker
 that dies mid-try records nothing: its lease runs out and the delivery is tried again (its task message
 comes back, ``acks_late``, or the sweep finds it), with the same ``X-Dipserver-Delivery`` so a receiver
@@ -20,6 +24,9 @@ import enum
 import json
 import logging
 import uuid
+from collections import deque
+from collections.abc import Iterable
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from typing import NamedTuple
 
 from celery.utils.time import get_exponential_backoff_interval
@@ -45,6 +52,9 @@ TRIES = 8  # about an hour of trying in all
 BACKOFF_SECONDS, BACKOFF_MAX_SECONDS = 30, 3600
 DELIVERY_HEADER = "X-Dipserver-Delivery"  # the same on every try: a receiver may drop a repeat by it
 EVENT_HEADER = "X-Dipserver-Event"
+# One batch's deliveries in flight at once: a few slow receivers hold a place each, the rest go on; the
+# bound keeps a batch to a few threads and connections in the worker.
+BATCH_IN_FLIGHT = 8
 
 
 class Outcome(enum.StrEnum):
@@ -89,6 +99,29 @@ def delivery_send(*, delivery_id: int, now: dt.datetime | None = None) -> Tried:
         return claimed
     result = _sent(claimed)
     return delivery_record(delivery=claimed, result=result, now=timezone.now())
+
+
+def deliveries_send(*, delivery_ids: Iterable[int]) -> list[tuple[int, Tried]]:
+    """Each delivery sent as ``delivery_send`` sends one, side by side (module docstring): claimed when
+    a place is free, so its lease counts from its own start, and recorded when its POST ends. Answers
+    each id with how its try went, in the order they ended."""
+    waiting, tried = deque(delivery_ids), []
+    in_flight: dict[Future[Result], Delivery] = {}
+    with ThreadPoolExecutor(max_workers=BATCH_IN_FLIGHT, thread_name_prefix="webhook") as pool:
+        while waiting or in_flight:
+            while waiting and len(in_flight) < BATCH_IN_FLIGHT:
+                delivery_id = waiting.popleft()
+                claimed = delivery_claim(delivery_id=delivery_id, now=timezone.now())
+                if isinstance(claimed, Tried):
+                    tried.append((delivery_id, claimed))
+                else:
+                    in_flight[pool.submit(_sent, claimed)] = claimed
+            ended, _ = wait(in_flight, return_when=FIRST_COMPLETED)
+            for future in ended:
+                delivery = in_flight.pop(future)
+                outcome = delivery_record(delivery=delivery, result=future.result(), now=timezone.now())
+                tried.append((delivery.id, outcome))
+    return tried
 
 
 def delivery_claim(*, delivery_id: int, now: dt.datetime) -> Delivery | Tried:

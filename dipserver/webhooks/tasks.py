@@ -9,7 +9,7 @@ from typing import Any
 
 from celery import shared_task
 
-from dipserver.webhooks.deliveries import TRIES, Outcome, deliveries_lost, delivery_send
+from dipserver.webhooks.deliveries import TRIES, Outcome, deliveries_lost, deliveries_send, delivery_send
 
 # A run that finds its delivery in flight (a duplicate message, or the first try's worker died) waits
 # for the lease to run out; such waits come on top of the tries.
@@ -37,13 +37,12 @@ def webhook_deliver(self: Any, delivery_id: int) -> str:
     name="dipserver.webhooks.deliver_many", bind=True, trail=False, ignore_result=True
 )
 def webhooks_deliver(self: Any, delivery_ids: list[int]) -> int:
-    """One event's deliveries, tried in turn: one task message for all of them (publishing one costs the
-    announcing worker more than the delivery's row). A delivery to try again goes on as
-    ``webhook_deliver``'s first retry; a worker that dies part way leaves the rest to the sweep. Never
-    raises. Returns how many were delivered."""
+    """One event's deliveries, side by side (``deliveries_send``: a slow receiver holds none of the
+    others): one task message for all of them (publishing one costs the announcing worker more than the
+    delivery's row). A delivery to try again goes on as ``webhook_deliver``'s first retry; a worker that
+    dies part way leaves the rest to the sweep. Never raises. Returns how many were delivered."""
     delivered = 0
-    for delivery_id in delivery_ids:
-        tried = delivery_send(delivery_id=delivery_id)
+    for delivery_id, tried in deliveries_send(delivery_ids=delivery_ids):
         if tried.outcome == Outcome.RETRY:
             webhook_deliver.apply_async((delivery_id,), countdown=tried.wait, retries=1)
         elif tried.outcome == Outcome.IN_FLIGHT and not self.request.is_eager:

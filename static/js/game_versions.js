@@ -16,6 +16,17 @@ function pairs(list) {
   return list.map(([a, b]) => `${a}–${b}`).join(", ");
 }
 
+// A problem that refuses the version now; an order it refuses is named: its power, the order, and why.
+function problemItem(problem) {
+  const li = item(problem.order ? "" : problem.message);
+  li.dataset.code = problem.code;
+  if (problem.order) {
+    const order = Object.assign(document.createElement("code"), { textContent: problem.order });
+    li.append(`${problem.power}: `, order, ` would no longer be valid: ${problem.reason}`);
+  }
+  return li;
+}
+
 // The diff in sentences, one per kind of change.
 export function diffLines(diff) {
   if (diff.same) return ["Nothing changes on the map, in the timeline or in victory."];
@@ -44,7 +55,7 @@ async function preview(version) {
   chosen = { id: version.id, phase: body.phase, number: version.number };
   $("version-preview-title").textContent = `Version ${version.number} (${version.published_at.slice(0, 10)}) against version ${body.from.number}`;
   $("version-diff").replaceChildren(...diffLines(body.diff).map(item));
-  $("version-problems").replaceChildren(...body.problems.map((p) => item(p.message)));
+  $("version-problems").replaceChildren(...body.problems.map(problemItem));
   $("version-apply").disabled = !body.applicable;
   $("version-apply").textContent = body.phase ? `Give the game version ${version.number} from ${body.phase}` : `Give the game version ${version.number}`;
   $("version-preview").hidden = false;

@@ -9,8 +9,8 @@ from typing import Any
 
 from dipserver.adjudicator.cli import answer_text
 from dipserver.engine.board import board_for
-from dipserver.engine.modules import Modules, ModuleState
-from dipserver.engine.modules.orders import InPlay
+from dipserver.engine.modules import Modules
+from dipserver.engine.modules.phase import InPlay, ModuleState
 from dipserver.engine.options import legal_options
 from dipserver.engine.variant import load_variant
 from tests.adjudicator.command_line import request, run

@@ -9,11 +9,12 @@ from typing import Any
 import pytest
 
 from dipserver.games.models import Phase
+from dipserver.games.services.orders import orders_submit
 from dipserver.studio import services
 from tests.api.conftest import client_for
 from tests.factories import AdminFactory, GameFactory, GameMasterFactory, UserFactory
 from tests.studio.conftest import small_draft
-from tests.studio.test_game_versions import republished, without_ess
+from tests.studio.test_game_versions import alp_apart_from_dal, republished, without_ess
 
 START = dt.datetime(2026, 3, 1, 12, 0, tzinfo=dt.UTC)
 
@@ -135,3 +136,20 @@ def test_a_missing_game(gm):
 def test_a_malformed_phase(gm, game, second):
     response = client_for(gm).post(url(game, second), {"phase": "tomorrow"}, format="json")
     assert response.status_code == 400
+
+
+def test_the_preview_and_the_refusal_name_each_order_refused_with_its_power_and_reason(gm, game, first):
+    third = republished(gm, first.draft, alp_apart_from_dal)
+    red = game.powers.get(name="RED").user
+    assert orders_submit(game_id=game.id, user=red, text="A ALP - DAL", phase="S1901M", now=START).accepted
+    [problem] = client_for(gm).get(url(game, third)).json()["problems"]
+    assert {k: problem[k] for k in ("code", "power", "order", "provinces")} == {
+        "code": "order_refused",
+        "power": "RED",
+        "order": "A ALP - DAL",
+        "provinces": ["ALP", "DAL"],
+    }
+    assert problem["reason"]
+    response = client_for(gm).post(url(game, third), {"phase": "S1901M"}, format="json")
+    assert code_of(response) == (409, "position_invalid")
+    assert response.json()["error"]["problems"] == [problem]

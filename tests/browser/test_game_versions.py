@@ -5,11 +5,13 @@ now), and given from the start of the open phase; a position the new map cannot 
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
 from dipserver.games.models import Game, Phase
+from dipserver.games.services.orders import orders_submit
 from dipserver.studio import services
 from tests.browser.test_lobby_actions import TIMEOUT, open_game
 from tests.factories import GameFactory, GameMasterFactory, UserFactory
@@ -78,3 +80,30 @@ def test_a_position_the_new_map_cannot_hold_keeps_it_refused(browser, live_serve
     shoot(page, "version-refused")
     with lock:
         assert Game.objects.get(id=game.id).studio_version_id != second.id
+
+
+def dal_moved_from_alp_to_far(tables: dict[str, Any]) -> None:
+    """Version 2's map (no ESS) with DAL bordering FAR instead of ALP."""
+    provinces = tables["map"]["provinces"]
+    provinces["ALP"]["borders"].remove("DAL")
+    provinces["DAL"]["borders"] = ["FAR"]
+    provinces["FAR"]["borders"].append("DAL")
+
+
+def test_an_order_the_new_map_refuses_is_named_with_its_power_and_why(browser, live_server, shoot):
+    base, lock = live_server.url, live_server.lock
+    with lock:
+        game, gm, second = studio_game("named")
+        third = republished(gm, second.draft, dal_moved_from_alp_to_far)
+        red = game.powers.get(name="RED").user
+        given = orders_submit(game_id=game.id, user=red, text="A ALP - DAL", phase="S1901M", now=START)
+        assert given.accepted
+    page = open_game(browser, base, game, gm, lock)
+    box = page.locator("#studio-versions")
+    box.locator("summary").click()
+    expect(box).to_have_attribute("data-ready", "true", timeout=TIMEOUT)
+    box.locator(f'button[data-version="{third.id}"]').click()
+    problem = page.locator('#version-problems li[data-code="order_refused"]')
+    expect(problem).to_contain_text("RED: A ALP - DAL would no longer be valid:")
+    expect(problem.locator("code")).to_have_text("A ALP - DAL")
+    expect(page.locator("#version-apply")).to_be_disabled()

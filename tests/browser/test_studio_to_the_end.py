@@ -18,7 +18,7 @@ from playwright.sync_api import Page, expect
 
 from dipserver.games.models import Game, Phase
 from dipserver.games.services.phases import phase_process
-from dipserver.players.house_bots import bots_play
+from dipserver.players.bot_turns import bots_play
 from dipserver.studio import services
 from dipserver.studio.models import Draft, VariantVersion
 from tests.browser.test_lobby_actions import TIMEOUT, open_page

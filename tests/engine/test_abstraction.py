@@ -11,7 +11,7 @@ import pytest
 
 from dipserver.engine.board import MapState, board_for
 from dipserver.engine.modules import Modules, modules_for
-from dipserver.engine.modules.orders import InPlay
+from dipserver.engine.modules.phase import InPlay
 from dipserver.engine.options import legal_options
 from dipserver.engine.position import Position
 from dipserver.engine.timeline import Hook, walk

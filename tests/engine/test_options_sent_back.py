@@ -24,8 +24,8 @@ from dipserver.adjudicator.cli import answer_text
 from dipserver.engine.board import MapState, board_for
 from dipserver.engine.chronicle import map_data
 from dipserver.engine.icelords import DEFAULT_OPTIONS, generate
-from dipserver.engine.modules import ModuleState, modules_for
-from dipserver.engine.modules.orders import InPlay
+from dipserver.engine.modules import modules_for
+from dipserver.engine.modules.phase import InPlay, ModuleState
 from dipserver.engine.options import PowerOptions, phase_options
 from dipserver.engine.orders import Build
 from dipserver.engine.position import Position

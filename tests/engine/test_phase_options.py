@@ -7,10 +7,10 @@ import pytest
 
 from dipserver.engine.board import Board
 from dipserver.engine.kinds.registry import Kind, offered, register, unregister
-from dipserver.engine.modules import Modules, ModuleState
+from dipserver.engine.modules import Modules
 from dipserver.engine.modules.blizzard import BlizzardOptions
 from dipserver.engine.modules.dice import Dice
-from dipserver.engine.modules.orders import InPlay
+from dipserver.engine.modules.phase import InPlay, ModuleState
 from dipserver.engine.modules.supply import SupplyOptions
 from dipserver.engine.options import legal_options, phase_options
 from dipserver.engine.position import Position

@@ -15,7 +15,8 @@ from dipserver.games.services.games import game_create, game_join
 from dipserver.games.services.phases import phase_process
 from dipserver.games.services.powers import power_civil_disorder_set
 from dipserver.games.services.seats import seat_take
-from dipserver.players.house_bots import bots_play, game_fill_with_bots, seat_to_bot
+from dipserver.players.bot_turns import bots_play
+from dipserver.players.house_bots import game_fill_with_bots, seat_to_bot
 from tests.factories import UserFactory
 from tests.players.conftest import START, play, seat, started_game
 

@@ -9,10 +9,10 @@ import pytest
 
 from dipserver.engine import icelords
 from dipserver.engine.board import board_for
-from dipserver.engine.modules import Modules, ModuleState
+from dipserver.engine.modules import Modules
 from dipserver.engine.modules.blizzard import BlizzardOptions
 from dipserver.engine.modules.dice import Dice
-from dipserver.engine.modules.phase import open_phase, play
+from dipserver.engine.modules.phase import ModuleState, open_phase, play
 from dipserver.engine.modules.supply import Depot, SupplyOptions, SupplyState
 from dipserver.engine.orders import ConvertToArmy, ConvertToFleet, Hold, Outcome, StayFleet
 from dipserver.engine.position import Position

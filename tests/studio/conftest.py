@@ -1,17 +1,20 @@
-"""Fixtures of the studio's tests: a game master, a player who is not one, and the small SVG map."""
+"""Fixtures of the studio's tests: a game master, a player who is not one, the small SVG map, and a game
+of a published version (the test module's ``first``)."""
 
 from __future__ import annotations
 
+import datetime as dt
 import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.factories import GameMasterFactory, UserFactory
+from tests.factories import GameFactory, GameMasterFactory, UserFactory
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "studio"
 VARIANTS = Path(__file__).resolve().parents[2] / "variants"
+START = dt.datetime(2026, 3, 1, 12, 0, tzinfo=dt.UTC)
 
 
 @pytest.fixture
@@ -22,6 +25,16 @@ def gm(db):
 @pytest.fixture
 def player(db):
     return UserFactory(username="player")
+
+
+@pytest.fixture
+def game(gm, first):
+    """A started two-player game of the version ``first`` (a fixture of the test module), mastered by
+    ``gm``."""
+    players = [UserFactory(username=f"p{i}") for i in range(2)]
+    return GameFactory(
+        name="Small game", variant="", studio_version=first.id, players=players, joined_at=START, masters=[gm]
+    )
 
 
 def small_map() -> bytes:

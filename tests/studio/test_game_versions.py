@@ -4,7 +4,6 @@ orders given fit the new version; the game records the change."""
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 from typing import Any
 
@@ -25,10 +24,8 @@ from dipserver.games.services.versions import (
 )
 from dipserver.games.variants import game_variant
 from dipserver.studio import services
-from tests.factories import AdminFactory, GameFactory, UserFactory
-from tests.studio.conftest import small_draft
-
-START = dt.datetime(2026, 3, 1, 12, 0, tzinfo=dt.UTC)
+from tests.factories import AdminFactory, GameFactory
+from tests.studio.conftest import START, small_draft
 
 
 def republished(gm: Any, draft: Any, edit: Any) -> Any:
@@ -60,14 +57,6 @@ def five_to_win(tables: dict[str, Any]) -> None:
 def first(gm):
     draft = small_draft(gm)
     return services.version_publish(user=gm, draft_id=draft.id, revision=draft.revision)
-
-
-@pytest.fixture
-def game(gm, first):
-    players = [UserFactory(username=f"p{i}") for i in range(2)]
-    return GameFactory(
-        name="Small game", variant="", studio_version=first.id, players=players, joined_at=START, masters=[gm]
-    )
 
 
 def refusal(call: Any, **kwargs: Any) -> GameError:
@@ -244,3 +233,59 @@ def test_an_exported_game_keeps_its_changes_and_replays(gm, game, first):
     (change,) = version_changes(game=copy)
     assert (change.from_version["number"], change.to_version["number"], change.by) == (1, 2, gm)
     assert game_replay(game_id=copy.id) == []
+
+
+def without_dal(tables: dict[str, Any]) -> None:
+    provinces = tables["map"]["provinces"]
+    del provinces["DAL"]
+    for spec in provinces.values():
+        spec["borders"] = [b for b in spec.get("borders", []) if b != "DAL"]
+
+
+def red_orders(game: Game, text: str) -> None:
+    red = game.powers.get(name="RED").user
+    assert orders_submit(game_id=game.id, user=red, text=text, phase="S1901M", now=START).accepted
+
+
+def test_the_preview_names_an_order_the_new_map_no_longer_allows(gm, game, first):
+    second = republished(gm, first.draft, alp_apart_from_dal)
+    red_orders(game, "A ALP - DAL")
+    [problem] = version_preview(game_id=game.id, version_id=second.id).problems
+    assert {k: problem[k] for k in ("code", "power", "order", "provinces")} == {
+        "code": "order_refused",
+        "power": "RED",
+        "order": "A ALP - DAL",
+        "provinces": ["ALP", "DAL"],
+    }
+    assert problem["reason"] and problem["reason"] in problem["message"]
+
+
+def test_the_preview_names_an_order_naming_a_province_the_new_map_removes(gm, game, first):
+    second = republished(gm, first.draft, without_dal)
+    red_orders(game, "A ALP - DAL")
+    [problem] = version_preview(game_id=game.id, version_id=second.id).problems
+    assert (problem["code"], problem["power"]) == ("order_province_removed", "RED")
+    assert problem["order"] == "A ALP - DAL"
+    assert problem["provinces"] == ["ALP", "DAL"] and problem["reason"]
+
+
+def test_the_preview_leaves_out_the_orders_the_new_map_still_takes(gm, game, first):
+    second = republished(gm, first.draft, alp_apart_from_dal)
+    red_orders(game, "A ALP - BRE")
+    assert version_preview(game_id=game.id, version_id=second.id).problems == ()
+
+
+def test_the_refusal_carries_each_problem_as_data(gm, game, first):
+    second = republished(gm, first.draft, alp_apart_from_dal)
+    red_orders(game, "A ALP - DAL")
+    refused = refusal(version_apply, game_id=game.id, version_id=second.id, phase_name="S1901M", user=gm)
+    assert [(p["code"], p["order"]) for p in refused.problems] == [("order_refused", "A ALP - DAL")]
+
+
+def test_a_unit_the_new_map_cannot_hold_is_a_problem_with_its_code(gm, game, first):
+    second = republished(gm, first.draft, without_ess)
+    phase = Phase.objects.get(game=game, index=0)
+    phase.snapshot["units"].append({"power": "RED", "type": "A", "location": "ESS"})
+    phase.save(update_fields=["snapshot"])
+    [problem] = version_preview(game_id=game.id, version_id=second.id).problems
+    assert (problem["code"], problem["provinces"]) == ("province_removed", ["ESS"])

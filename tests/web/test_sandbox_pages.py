@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
+from dipserver.games.services.games import game_create, game_join
 from dipserver.sandbox.models import Sandbox
 from dipserver.sandbox.services import sandbox_from_variant, sandbox_update
 from tests.factories import UserFactory
@@ -67,3 +68,19 @@ def test_a_sandbox_of_a_phase_that_does_not_exist_goes_back_to_the_game_saying_w
     assert answer.redirect_chain[-1][0] == f"/games/{sahara.id}/"
     assert "No sandbox was opened" in answer.content.decode()
     assert not Sandbox.objects.exists()
+
+
+SHARED_PARTS = {"web/order_entry.html", "web/province_list.html", "web/modules_panel.html"}
+
+
+def test_the_sandbox_page_and_the_game_page_draw_their_shared_panels_from_the_same_templates(players):
+    """One template each for the order entry, the provinces in words and the rule modules' panel."""
+    game = game_create(name="Grid", variant="ice_lords", powers=3)
+    for user in players[:3]:
+        game_join(game_id=game.id, user=user)
+    owner = players[0]
+    sandbox = sandbox_from_variant(owner=owner, slug="ice_lords", options={"blizzards": True})
+    client = _client(owner)
+    for url in (f"/games/{game.id}/", f"/sandboxes/{sandbox.id}/"):
+        used = {template.name for template in client.get(url).templates}
+        assert used >= SHARED_PARTS, url

@@ -33,6 +33,8 @@ DIPSERVER_API_THROTTLES = {
     # Sandboxes, per user (per address for a share link's visitors), reads and writes alike: playing a
     # step adjudicates a phase, drawing one renders a map.
     "sandboxes": "240/min",
+    # A published studio version's tests run, reads too (anyone may run them): each plays its cases.
+    "scenario_runs": "60/min",
 }
 
 SPECTACULAR_SETTINGS = {

@@ -15,7 +15,7 @@ the module puts on convoys, fleets with an army aboard and their moves.
   moves, supports and is supported as a fleet. It stays at sea (it lands its army instead) and cannot convoy.
 - Fast Ferry: a convoy crosses one sea space with one fleet.
 
-The reader knows the module is on from the game's modules (``Reading.modules``, ``modules.orders.InPlay``);
+The reader knows the module is on from the game's modules (``Reading.modules``, ``modules.phase.InPlay``);
 the adjudicator from ``Standing.ferry``.
 """
 
@@ -41,11 +41,12 @@ OFF = "This game plays with standard convoys: armies do not board fleets (the Ab
 NO_CONVOY = "cannot convoy: an A/F (a fleet with an army aboard) never convoys"
 STAYS_AT_SEA = "stays at sea: an A/F lands its army instead (A/F {sea} lands {dest})"
 
+# Patterns, compiled by ``re`` at their first use: every reader loads this module, few meet such an order.
 _PLACE = r"([A-Z][A-Z .'-]*?)"
-_EMBARK = re.compile(
+_EMBARK = (
     rf"^(?:A|ARMY)?\s*{_PLACE}\s+(?:BOARDS?|EMBARKS?)(?:\s+(?:ON|ONTO|IN))?\s+(?:(?:F|FLEET)\s+)?{_PLACE}$"
 )
-_LAND = re.compile(
+_LAND = (
     rf"^(?:A/F|AF|A|F)\s+{_PLACE}\s+(?:LANDS?|DISEMBARKS?)(?:\s+(?:TO|IN|INTO|AT|ON))?\s+(?:-\s*)?{_PLACE}$"
 )
 # ``A/F NTH - ENG``: the grammar reads an A/F's own orders as the fleet's (``grammar.py``).
@@ -141,10 +142,10 @@ def by_sea(board: Board, order: object) -> bool:
     return order.via_convoy or (board.is_land(order.unit) and order.dest not in board.army_moves(order.unit))
 
 
-def _read_pair(reading: Reading, pattern: re.Pattern[str], text: str, doing: str) -> tuple[str, str] | None:
+def _read_pair(reading: Reading, pattern: str, text: str, doing: str) -> tuple[str, str] | None:
     """The two provinces a boarding or landing order names, or ``None`` when ``text`` is not one; refused
     with the reason when the rules are off, out of a movement phase, or a name is not a province."""
-    m = pattern.match(" ".join(text.upper().split()))
+    m = re.match(pattern, " ".join(text.upper().split()))
     if m is None:
         return None
     if not ferry_on(reading):

@@ -5,9 +5,9 @@
 - Snow Storm tokens: ``place blizzard MUN``, ``remove blizzard MUN`` (also ``place a blizzard on Munich``,
   ``remove the blizzard from Munich``).
 
-The orders' kinds are the modules' (``modules/orders.py``, loaded with the game's modules). This module is
-light, so that the reader can load it in every process and still say why a game without the modules has
-no depots or Snow Storms, word for word as the modules' kinds would.
+The orders' kinds are the modules' (``modules/kinds.py``; they check an order with the game's modules).
+This module is light, so that the reader can load it in every process and still say why a game without
+the modules has no depots or Snow Storms, word for word as the modules' kinds would.
 """
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ def without_modules(found: tuple[str, str, bool]) -> str:
 
 class _WithoutModules:
     """The reader of module orders in a game without rule modules: it refuses them with the reason. (With
-    modules, ``modules/orders.py``'s kinds read them.)"""
+    modules, ``modules/kinds.py``'s kinds read them.)"""
 
     rank: int | None = 10
 

@@ -65,7 +65,7 @@ class Reading:
         modules: object | None = None,
     ) -> None:
         self.board, self._position, self.power, self.build_rule = board, position, power, build_rule
-        # The game's rule modules (``modules.orders.InPlay``), for their kinds to read; named loosely, for
+        # The game's rule modules (``modules.phase.InPlay``), for their kinds to read; named loosely, for
         # that module registers its kinds here and this package never imports it back.
         self.modules = modules
         self.phase: PhaseType = position.phase.type

@@ -7,7 +7,7 @@ of its own), how the adjudicator checks it against the units (``legal``), what t
 draws that record (``drawing``), and what a successful order does to the state the phase leaves behind
 beyond what the adjudicator resolves (``apply``: ``kinds/effects.py``). Each kind lives in a
 module of its own and registers itself when that module is loaded: the standard kinds in this package, the
-conversions in ``kinds/conversion.py``, the rule modules' orders in ``modules/orders.py``. Nothing looks a
+conversions in ``kinds/conversion.py``, the rule modules' orders in ``modules/kinds.py``. Nothing looks a
 kind up by importing its module at call time; the registry's tables are filled once, at import.
 """
 

@@ -1,25 +1,24 @@
 """Rule modules a game can switch on with any variant: blizzards and supply lines (variant-rulings §8), and
 the Abstraction A/F rules (§5.6: Deluge's by default, its timeline's ``convoys`` setting).
 
-``Modules`` is the game's choice (read from its options); ``ModuleState`` is what the modules remember from
-phase to phase (announced blizzards, pending Snow Storms, depots, supply marks); its parts and the modules'
-own orders are plain values (``state.py``). ``phase.open_phase`` and ``phase.play`` wrap the standard
-pipeline: with no module on they are exactly ``adjudicate``.
-
-The rules themselves (``RULES``: ``blizzard``, ``supply``, ``starvation`` ...) are loaded when a game first
-plays them, here and only here: ``__getattr__`` imports one the first time it is named as an attribute of
-this package (``rules.supply.trace(...)`` in ``phase.py``), and ``Modules.from_options`` reads a module's
-settings with its own code once a game's options switch it on. A game without modules, the usual one,
-never loads them: they are a large part of a one-request command's start-up.
+``Modules`` is the game's choice (read from its options), here with ``modules_for``: every game asks it.
+How the modules open and play a phase and what they remember from phase to phase (``phase.py``:
+``ModuleState``, with ``InPlay`` for the reader and the options; its parts in ``state.py``) and the rules
+themselves (``RULES``: ``blizzard``, ``supply``, ``starvation`` ...) are loaded when a game first plays
+with modules, here and only here: ``__getattr__`` imports one the first time it is named as an attribute
+of this package (``rules.phase.play(...)`` in ``turn.py``, ``rules.supply.trace(...)`` in ``phase.py``),
+and ``Modules.from_options`` reads a module's settings with its own code once a game's options switch it
+on. The modules' own orders (depots, Snow Storms: ``orders.py``) and their kinds (``kinds.py``) are light
+and registered in every process. A game without modules, the usual one, never loads the rest: it is a
+large part of a one-request command's start-up.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from dipserver.engine.modules.state import Aboard, SnowStorm, SupplyState
 from dipserver.engine.timeline import load_timeline
 from dipserver.engine.variant import Variant
 
@@ -34,12 +33,15 @@ if TYPE_CHECKING:
     from dipserver.engine.modules.supply import SupplyOptions
 
 RULES = ("blizzard", "screen", "starvation", "supply")
+# What a game with modules plays them with (``phase``: opening and playing a phase; ``state``: what they
+# remember): loaded as the rules are, the first time a game has modules.
+PLAY = ("phase", "state")
 
 
 def __getattr__(name: str) -> ModuleType:
-    """The rule module ``name`` of ``RULES``, imported the first time it is asked for (then a plain
-    attribute: importing a submodule sets it on its package)."""
-    if name not in RULES:
+    """The rule module ``name`` of ``RULES`` (or of ``PLAY``), imported the first time it is asked for
+    (then a plain attribute: importing a submodule sets it on its package)."""
+    if name not in RULES and name not in PLAY:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     import importlib
 
@@ -116,45 +118,3 @@ def modules_for(variant: Variant, options: Mapping[str, Any] | None) -> Modules:
     if not chosen.abstraction and timeline.settings_for(timeline.game_options(rest)).convoys == "abstraction":
         chosen = replace(chosen, abstraction=True)
     return chosen
-
-
-@dataclass(frozen=True, slots=True)
-class ModuleState:
-    """What the modules carry from one phase to the next; store it with the phase (``to_data``)."""
-
-    blizzards: frozenset[str] = frozenset()  # the blizzards of the current movement phase and its retreats
-    storms: tuple[SnowStorm, ...] = ()  # Snow Storms ordered, waiting for the next movement phase's draw
-    tokens_used: Mapping[str, int] = field(default_factory=dict)  # power -> Snow Storm tokens spent
-    supply: SupplyState = field(default_factory=SupplyState)
-    aboard: Aboard = field(default_factory=lambda: Aboard({}, {}))  # Davis's limit: moves ended aboard
-
-    def tokens_left(self, modules: Modules, power: str) -> int:
-        total = modules.blizzards.snow_storm_tokens if modules.blizzards else 0
-        return total - self.tokens_used.get(power, 0)
-
-    def to_data(self) -> dict[str, Any]:
-        data = {
-            "blizzards": sorted(self.blizzards),
-            "storms": [{"power": s.power, "province": s.province, "place": s.place} for s in self.storms],
-            "tokens_used": dict(sorted(self.tokens_used.items())),
-            "supply": self.supply.to_data(),
-        }
-        if self.aboard.units or self.aboard.dislodged:  # only with Davis's limit, and an army aboard
-            data["aboard"] = {
-                "units": dict(sorted(self.aboard.units.items())),
-                "dislodged": dict(sorted(self.aboard.dislodged.items())),
-            }
-        return data
-
-    @classmethod
-    def from_data(cls, data: Mapping[str, Any]) -> ModuleState:
-        return cls(
-            frozenset(data.get("blizzards", ())),
-            tuple(SnowStorm(s["power"], s["province"], s["place"]) for s in data.get("storms", ())),
-            dict(data.get("tokens_used", {})),
-            SupplyState.from_data(data.get("supply", {})),
-            Aboard(
-                dict(data.get("aboard", {}).get("units", {})),
-                dict(data.get("aboard", {}).get("dislodged", {})),
-            ),
-        )

@@ -1,6 +1,8 @@
 """The phase pipeline with rule modules: ``open_phase`` when a phase opens, ``play`` to adjudicate it.
 
-A game with modules keeps a ``ModuleState`` beside each phase. The server's loop becomes:
+A game with modules keeps a ``ModuleState`` beside each phase (its parts are ``state.py``'s); ``InPlay``
+is the game's modules with that state, as the reader (``parse_module_order``, ``order_problem``) and the
+options (``module_options``) check orders against them. The server's loop becomes:
 
 1. apply the timeline hooks as for any variant (the map of the new phase);
 2. ``open_phase(board, position, modules, state, secret)``: draws and announces the blizzards of a movement
@@ -16,23 +18,75 @@ With ``Modules()`` (nothing on), ``play`` returns exactly what ``adjudicate`` do
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import dipserver.engine.modules as rules  # the rule modules, each loaded when a game first plays it
 from dipserver.engine.adjudicate import PhaseResult, adjudicate
 from dipserver.engine.adjustments import has_adjustments
 from dipserver.engine.board import Board
-from dipserver.engine.modules import Modules, ModuleState
-from dipserver.engine.modules.state import Depot, EstablishDepot, SnowStorm, SupplyState
+from dipserver.engine.kinds.module_notation import DEPOT, STORM, without_modules
+from dipserver.engine.modules import Modules
+from dipserver.engine.modules.orders import EstablishDepot, ModuleOrder, SnowStorm, read_module_order
+from dipserver.engine.modules.state import Aboard, Depot, SupplyState
 from dipserver.engine.modules.state import ModuleOrders as ModuleOrders
-from dipserver.engine.orders import Disband, Order, OrderResult, Outcome
+from dipserver.engine.orders import Disband, Order, OrderError, OrderResult, Outcome
 from dipserver.engine.position import Position
 from dipserver.engine.types import Phase, PhaseType, Season, Unit
 
 if TYPE_CHECKING:
     from dipserver.engine.modules.screen import Problem
     from dipserver.engine.modules.supply import SupplyOptions, SupplyReport
+
+
+@dataclass(frozen=True, slots=True)
+class ModuleState:
+    """What the modules carry from one phase to the next; store it with the phase (``to_data``)."""
+
+    blizzards: frozenset[str] = frozenset()  # the blizzards of the current movement phase and its retreats
+    storms: tuple[SnowStorm, ...] = ()  # Snow Storms ordered, waiting for the next movement phase's draw
+    tokens_used: Mapping[str, int] = field(default_factory=dict)  # power -> Snow Storm tokens spent
+    supply: SupplyState = field(default_factory=SupplyState)
+    aboard: Aboard = field(default_factory=lambda: Aboard({}, {}))  # Davis's limit: moves ended aboard
+
+    def tokens_left(self, modules: Modules, power: str) -> int:
+        total = modules.blizzards.snow_storm_tokens if modules.blizzards else 0
+        return total - self.tokens_used.get(power, 0)
+
+    def to_data(self) -> dict[str, Any]:
+        data = {
+            "blizzards": sorted(self.blizzards),
+            "storms": [{"power": s.power, "province": s.province, "place": s.place} for s in self.storms],
+            "tokens_used": dict(sorted(self.tokens_used.items())),
+            "supply": self.supply.to_data(),
+        }
+        if self.aboard.units or self.aboard.dislodged:  # only with Davis's limit, and an army aboard
+            data["aboard"] = {
+                "units": dict(sorted(self.aboard.units.items())),
+                "dislodged": dict(sorted(self.aboard.dislodged.items())),
+            }
+        return data
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> ModuleState:
+        return cls(
+            frozenset(data.get("blizzards", ())),
+            tuple(SnowStorm(s["power"], s["province"], s["place"]) for s in data.get("storms", ())),
+            dict(data.get("tokens_used", {})),
+            SupplyState.from_data(data.get("supply", {})),
+            Aboard(
+                dict(data.get("aboard", {}).get("units", {})),
+                dict(data.get("aboard", {}).get("dislodged", {})),
+            ),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class InPlay:
+    """The modules of a game and what they remember, as the parser and the options need them."""
+
+    modules: Modules
+    state: ModuleState = field(default_factory=ModuleState)
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +231,38 @@ def order_problem(
     ``play`` would put in ``Played.refused`` for it alone (several depots or storms of one power in one
     phase also count against the limits: ``Checker.batch_problem``)."""
     return Checker(board, position, modules, state).problem(power, order)
+
+
+def parse_module_order(
+    text: str, board: Board, position: Position, power: str, in_play: InPlay | None
+) -> ModuleOrder | None:
+    """The module order ``text`` gives, checked as ``play`` would; ``None`` if it is not a module order.
+
+    Raises ``parse.OrderError`` with the reason when the game, phase or place does not allow it."""
+    order = read_module_order(text, board, power)
+    if order is None:
+        return None
+    if in_play is None:
+        raise OrderError(without_modules((DEPOT if isinstance(order, EstablishDepot) else STORM, "", True)))
+    why = Checker(board, position, in_play.modules, in_play.state).problem(power, order)
+    if why is not None:
+        raise OrderError(why[0].upper() + why[1:])
+    return order
+
+
+def module_options(board: Board, position: Position, power: str, in_play: InPlay) -> list[ModuleOrder]:
+    """Every module order ``power`` may give now, each one ``order_problem`` lets through: depots for its
+    units in movement phases, then Snow Storms (place, then remove) on every passable province."""
+    modules, state = in_play.modules, in_play.state
+    checker = Checker(board, position, modules, state)
+    candidates: list[ModuleOrder] = []
+    if modules.supply is not None and modules.supply.depots and position.phase.type is PhaseType.MOVEMENT:
+        candidates += [EstablishDepot(power, p) for p in sorted(u.province for u in position.units_of(power))]
+    if modules.blizzards is not None and state.tokens_left(modules, power) > 0:
+        passable = sorted(p for p in board.provinces if board.terrain(p).passable)
+        candidates += [SnowStorm(power, p, True) for p in passable]
+        candidates += [SnowStorm(power, p, False) for p in passable]
+    return [order for order in candidates if checker.problem(power, order) is None]
 
 
 class Checker:

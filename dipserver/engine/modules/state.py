@@ -1,15 +1,19 @@
-"""What the rule modules remember from phase to phase, and the orders they take: the parts of
-``ModuleState`` (``__init__.py``) and the values a game without modules still names (the modules' order
-kinds are registered in every process, ``orders.py``). Plain values, so that they load without the rules.
+"""What the rule modules remember from phase to phase: the parts of ``ModuleState`` (``phase.py``), and
+the module orders a phase plays beside the Diplomacy orders (``ModuleOrders``). Plain values, loaded when a
+game first has modules; the module orders themselves are ``orders.py``'s.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from dipserver.engine.modules.orders import EstablishDepot, SnowStorm
 from dipserver.engine.types import Phase
+
+if TYPE_CHECKING:
+    from dipserver.engine.orders import Order
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,17 +25,6 @@ class Depot:
 
     def operative(self, phase: Phase) -> bool:
         return Phase.parse(self.since).sort_key() < phase.sort_key()
-
-
-@dataclass(frozen=True, slots=True)
-class EstablishDepot:
-    """A module order given with the movement orders: the unit in ``province`` founds a depot there."""
-
-    power: str
-    province: str
-
-    def __str__(self) -> str:
-        return f"establish depot {self.province}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,18 +52,6 @@ class SupplyState:
 
 
 @dataclass(frozen=True, slots=True)
-class SnowStorm:
-    """A Snow Storm token: ``place`` a blizzard on ``province``, or remove the one there (``place=False``)."""
-
-    power: str
-    province: str
-    place: bool = True
-
-    def __str__(self) -> str:
-        return f"{'place' if self.place else 'remove'} blizzard {self.province}"
-
-
-@dataclass(frozen=True, slots=True)
 class Aboard:
     """How many moves in a row each army has ended aboard: by its A/F's province (``units``), and for the
     A/Fs dislodged and still to retreat (``dislodged``)."""
@@ -85,3 +66,19 @@ class ModuleOrders:
 
     depots: tuple[EstablishDepot, ...] = ()  # movement phases, supply lines on
     storms: tuple[SnowStorm, ...] = ()  # any phase before a movement phase, Snow Storm tokens on
+
+
+def split_orders(orders: Iterable[object]) -> tuple[list[Order], ModuleOrders]:
+    """A power's parsed orders as (the unit and conversion orders, the module orders for ``play``'s
+    ``extra``), each kept in the order given."""
+    rest: list[Order] = []
+    depots: list[EstablishDepot] = []
+    storms: list[SnowStorm] = []
+    for order in orders:
+        if isinstance(order, EstablishDepot):
+            depots.append(order)
+        elif isinstance(order, SnowStorm):
+            storms.append(order)
+        else:
+            rest.append(order)  # type: ignore[arg-type]
+    return rest, ModuleOrders(tuple(depots), tuple(storms))

@@ -7,11 +7,18 @@ given, with when), ``messages`` (press with its anonymity, idempotency key and t
 ``press_marks`` (how far each power has read each channel), ``tenures`` (who held each seat from which
 phase to which), ``seat_requests`` (players asking for an open seat), ``reminders`` (the deadline reminders
 announced, so an imported game reminds nobody twice) and ``announcements`` (its events not yet told on
-every channel: the importing server's sweep tells them, as it does a phase's untold results). Rows carry
+every channel: the importing server's sweep tells them, as it does a phase's untold results) and
+``studio_version`` (the studio version the game plays: its files, drawing, tests and author, or null).
+Rows carry
 every value field of their model (``transfer_rows``), so a field added to a model travels without a
 change here. Users are named by username and re-attached on import when that user exists; the game's
 masters too. ``open_orders``, the orders given so far in the open phase, is for reading. Format
 ``dipserver-game/1`` still imports.
+
+A studio game is pinned on import to the same version here (its slug and number, with the same files);
+where there is none, the version is made here from the export, frozen as it was and unpublished (the game
+plays it; no new game is offered it), under its author's account, which must exist here. A version of that
+slug and number with other files, or the slug of another author here, refuses the import.
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils import timezone
 
 from dipserver.games.errors import GameError
 from dipserver.games.models import (
@@ -43,13 +51,18 @@ from dipserver.games.results_upgrade import phases_filled
 from dipserver.games.transfer_rows import bulk_create_as_given, row_in, row_out
 from dipserver.games.turn import turn_play
 from dipserver.games.variants import game_variant, phase_variant
+from dipserver.studio.models import VariantVersion
 
 FORMAT = "dipserver-game/2"
 FORMATS = ("dipserver-game/1", FORMAT)
 
 
 def game_export(*, game_id: int) -> dict[str, Any]:
-    game = Game.objects.select_related("created_by", "current_phase").filter(id=game_id).first()
+    game = (
+        Game.objects.select_related("created_by", "current_phase", "studio_version__author")
+        .filter(id=game_id)
+        .first()
+    )
     if game is None:
         raise GameError(f"There is no game {game_id}", code="not_found")
     archive = VariantArchive.objects.filter(version=game.variant_version).first()
@@ -66,6 +79,8 @@ def game_export(*, game_id: int) -> dict[str, Any]:
             "masters": sorted(game.masters.values_list("username", flat=True)),
             "current_phase": game.current_phase.index if game.current_phase else None,
         },
+        # The studio version the game plays, whole, so the importing server pins the same one.
+        "studio_version": _studio_version_out(game.studio_version),
         # The pinned variant's files, so the importing server plays the same rules (none: generated board).
         "variant_files": archive.files if archive else None,
         "variant_archive": row_out(archive) if archive else None,
@@ -127,9 +142,11 @@ def game_import(*, data: dict[str, Any], masters: Iterable[Any] = ()) -> Game:
     spec = data["game"]
     _archive_import(data)
     users = _users(data)
-    game = bulk_create_as_given(
-        Game, [Game(**row_in(Game, spec), created_by=users.get(spec.get("created_by") or ""))], [spec]
-    )[0]
+    studio = _studio_version_import(data.get("studio_version"))
+    game = Game(
+        **row_in(Game, spec), created_by=users.get(spec.get("created_by") or ""), studio_version=studio
+    )
+    game = bulk_create_as_given(Game, [game], [spec])[0]
     game.masters.add(*masters, *(users[u] for u in spec.get("masters", ()) if u in users))
     powers = bulk_create_as_given(
         Power,
@@ -170,6 +187,43 @@ def game_import(*, data: dict[str, Any], masters: Iterable[Any] = ()) -> Game:
     # An export made before results were records: their records, read once from the stored text.
     Phase.objects.bulk_update(phases_filled(phases, variant), ["results"])
     return game
+
+
+def _studio_version_out(version: VariantVersion | None) -> dict[str, Any] | None:
+    if version is None:
+        return None
+    return {**row_out(version), "author": version.author.username}
+
+
+def _studio_version_import(row: dict[str, Any] | None) -> VariantVersion | None:
+    """The studio version an exported game plays, here (module docstring); None for another variant."""
+    if row is None:
+        return None
+    slug, number, author = row["slug"], row["number"], row["author"]
+    here = VariantVersion.objects.filter(slug=slug, number=number).first()
+    if here is not None:
+        if here.version != row["version"]:
+            raise GameError(
+                f"The game plays studio variant {slug} version {number}, but that version here has other "
+                "files: it cannot be imported here",
+                code="other_variant",
+            )
+        return here
+    if VariantVersion.objects.filter(slug=slug).exclude(author__username=author).exists():
+        raise GameError(
+            f"The game plays studio variant {slug}, whose slug belongs to another author here: it cannot "
+            "be imported here",
+            code="other_variant",
+        )
+    owner = get_user_model().objects.filter(username=author).first()
+    if owner is None:
+        raise GameError(
+            f"The game plays studio variant {slug} version {number} by {author}, who has no account here: "
+            f"make the account {author!r}, then import the game again",
+            code="not_found",
+        )
+    fields = {**row_in(VariantVersion, row), "published": False, "unpublished_at": timezone.now()}
+    return bulk_create_as_given(VariantVersion, [VariantVersion(author=owner, **fields)], [row])[0]
 
 
 def _users(data: dict[str, Any]) -> dict[str, Any]:

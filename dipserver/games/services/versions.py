@@ -14,11 +14,17 @@ stands. Provinces the new version adds join with their start values; provinces i
 
 The change is recorded as a ``VersionChange`` (who, when, from which version to which, the diff, and the
 position as the old version left it, so the phase before replays to it).
+
+Each problem is data: ``{"code", "message", "provinces"}``, and an order the new version refuses also
+names its ``power``, the ``order`` as given and the engine's ``reason``. Orders are secret until the phase
+is processed, but not from the game's masters (their console lists the open phase's orders): the preview
+and the refusal are theirs alone, and a master cannot fix what the preview does not name.
 """
 
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -89,7 +95,7 @@ def version_preview(*, game_id: int, version_id: int) -> Preview:
     problems: list[dict[str, Any]] = []
     if phase is not None:
         snapshot, problems = carried_over(phase.snapshot, old, new)
-        problems = problems or _orders_unread(game, phase, new, snapshot)
+        problems = problems or _orders_unread(game, phase, old, new, snapshot)
     problems += _options_problems(game, new)
     return Preview(game, version, diff, phase.name if phase else None, tuple(problems))
 
@@ -114,9 +120,11 @@ def version_apply(*, game_id: int, version_id: int, phase_name: str | None, user
                 raise GameError(f"{game.name}'s phase {phase.name} is being processed", code="conflict")
             before = phase.snapshot
             snapshot, problems = carried_over(before, old, new)
-            problems = problems or _orders_unread(game, phase, new, snapshot)
+            problems = problems or _orders_unread(game, phase, old, new, snapshot)
             if problems:
-                raise GameError(_refusal_text(version, problems), code="position_invalid")
+                raise GameError(
+                    _refusal_text(version, problems), code="position_invalid", problems=tuple(problems)
+                )
             phase.snapshot, phase.variant_version = snapshot, new.version
             phase.save(update_fields=["snapshot", "variant_version"])
         change = VersionChange.objects.create(
@@ -144,7 +152,11 @@ def carried_over(
     gone = set(snapshot["owners"]) - set(moved["map"]["supply_centres"])
     for centre in sorted(gone):
         problems.append(
-            _problem(f"{centre}, owned by {snapshot['owners'][centre]}, is no longer a supply centre", centre)
+            _problem(
+                "centre_removed",
+                f"{centre}, owned by {snapshot['owners'][centre]}, is no longer a supply centre",
+                centre,
+            )
         )
     moved["owners"] = {p: o for p, o in snapshot["owners"].items() if p not in gone}
     moved["last_occupants"] = {
@@ -204,42 +216,63 @@ def _position_problems(snapshot: dict[str, Any], new: Variant) -> list[dict[str,
             f"the {dislodged}{'army' if kind is UnitType.ARMY else 'fleet'} of {unit['power']} in {location}"
         )
         if unit["power"] not in new.powers:
-            problems.append(_problem(f"{what}: {unit['power']} is not a power of the new version", province))
+            problems.append(
+                _problem(
+                    "power_removed", f"{what}: {unit['power']} is not a power of the new version", province
+                )
+            )
         elif province not in new.provinces:
-            problems.append(_problem(f"{what}: {province} is not on the new map", province))
+            problems.append(
+                _problem("province_removed", f"{what}: {province} is not on the new map", province)
+            )
         elif not board.can_occupy(kind, location):
-            problems.append(_problem(f"{what}: it cannot stand there on the new map", province))
+            problems.append(
+                _problem("unit_cannot_stand", f"{what}: it cannot stand there on the new map", province)
+            )
     retreats = {place for dislodged in snapshot["dislodged"] for place in dislodged["retreats"]}
     problems += [
-        _problem(f"a retreat to {place} is not on the new map", place.partition("/")[0])
+        _problem("retreat_removed", f"a retreat to {place} is not on the new map", place.partition("/")[0])
         for place in sorted(retreats)
         if place.partition("/")[0] not in new.provinces
     ]
     return problems
 
 
-def _orders_unread(game: Game, phase: Phase, new: Variant, snapshot: dict[str, Any]) -> list[dict[str, Any]]:
-    """The orders already given that the new version no longer reads (counted per power: orders are
-    secret until the phase is processed)."""
+def _orders_unread(
+    game: Game, phase: Phase, old: Variant, new: Variant, snapshot: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """Each order already given that the new version refuses, read as the game's orders are: the power,
+    the order, and the engine's reason, coded ``order_province_removed`` (it names a province the new map
+    no longer has) or ``order_refused`` (the new map refuses it otherwise: a border gone, a unit that
+    cannot go there)."""
     board, position = board_for(new, map_state_of(snapshot)), position_of(snapshot)
     modules = snapshot.get("modules")
     state = ModuleState.from_data(modules["state"]) if modules else None
-    problems = []
     texts: dict[str, list[str]] = {}
     for power, text in Order.objects.filter(phase=phase).order_by("id").values_list("power__name", "text"):
         texts.setdefault(power, []).append(text)
+    known = set(old.provinces) | set(new.provinces)
+    problems = []
     for power, lines in sorted(texts.items()):
         read = read_orders(
             lines, board, position, power, modules=modules_for(new, game.options), module_state=state
         )
-        unread = sum(1 for line in read if line.error is not None)
-        if unread:
-            problems.append(
-                _problem(
-                    f"{unread} order(s) {power} has given would no longer be valid; they must be changed"
-                )
-            )
+        for line in read:
+            if line.error is None:
+                continue
+            provinces = _provinces_in(line.text, known)
+            gone = set(provinces) - set(new.provinces)
+            code = "order_province_removed" if gone else "order_refused"
+            message = f"{power}'s order {line.text} would no longer be valid: {line.error}"
+            problem = _problem(code, message, *provinces)
+            problems.append({**problem, "power": power, "order": line.text, "reason": line.error})
     return problems
+
+
+def _provinces_in(text: str, known: set[str]) -> list[str]:
+    """The provinces an order's text names (coasts left off), in its order."""
+    words = (word.partition("/")[0] for word in re.findall(r"[A-Za-z0-9/]+", text.upper()))
+    return list(dict.fromkeys(word for word in words if word in known))
 
 
 def _offerable(game: Game, version_id: int) -> VariantVersion:
@@ -285,7 +318,7 @@ def _options_problems(game: Game, new: Variant) -> list[dict[str, Any]]:
     try:
         _options_or_refusal(game, new)
     except GameError as exc:
-        return [_problem(str(exc))]
+        return [_problem("options_unfit", str(exc))]
     return []
 
 
@@ -293,8 +326,8 @@ def _refusal_text(version: VariantVersion, problems: list[dict[str, Any]]) -> st
     return f"The game cannot move to {version}: " + "; ".join(p["message"] for p in problems)
 
 
-def _problem(message: str, *provinces: str) -> dict[str, Any]:
-    return {"message": message, "provinces": list(provinces)}
+def _problem(code: str, message: str, *provinces: str) -> dict[str, Any]:
+    return {"code": code, "message": message, "provinces": list(provinces)}
 
 
 def _value(terrain: Any) -> str | None:

@@ -8,8 +8,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from dipserver.engine.board import Board
-from dipserver.engine.modules import Modules, ModuleState
-from dipserver.engine.modules.phase import ModuleOrders, Played, play
+from dipserver.engine.modules import Modules
+from dipserver.engine.modules.phase import ModuleOrders, ModuleState, Played, play
 from dipserver.engine.orders import Order, Outcome
 from dipserver.engine.parse import parse_order
 from dipserver.engine.position import Position

@@ -23,11 +23,11 @@ from dipserver.engine.icelords import (
     problems,
     square,
 )
-from dipserver.engine.modules import Modules, ModuleState, split_options
+from dipserver.engine.modules import Modules, split_options
 from dipserver.engine.modules.blizzard import BlizzardOptions
 from dipserver.engine.modules.blizzard import draw as blizzard_draw
 from dipserver.engine.modules.dice import Dice
-from dipserver.engine.modules.phase import open_phase, play
+from dipserver.engine.modules.phase import ModuleState, open_phase, play
 from dipserver.engine.orders import Move, Outcome
 from dipserver.engine.parse import parse_order
 from dipserver.engine.position import Position

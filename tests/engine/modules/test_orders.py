@@ -7,11 +7,18 @@ import pytest
 
 from dipserver.engine.board import Board
 from dipserver.engine.kinds.registry import NOTHING
-from dipserver.engine.modules import Modules, ModuleState
+from dipserver.engine.modules import Modules
 from dipserver.engine.modules.blizzard import BlizzardOptions, SnowStorm
 from dipserver.engine.modules.dice import Dice
-from dipserver.engine.modules.orders import InPlay, module_options, split_orders
-from dipserver.engine.modules.phase import ModuleOrders, order_problem, play
+from dipserver.engine.modules.phase import (
+    InPlay,
+    ModuleOrders,
+    ModuleState,
+    module_options,
+    order_problem,
+    play,
+)
+from dipserver.engine.modules.state import split_orders
 from dipserver.engine.modules.supply import Depot, EstablishDepot, SupplyOptions, SupplyState
 from dipserver.engine.options import legal_options
 from dipserver.engine.orders import Hold, Move, SupportHold

@@ -14,8 +14,8 @@ import pytest
 
 from dipserver.engine.board import Board, board_for
 from dipserver.engine.icelords import generate
-from dipserver.engine.modules import Modules, ModuleState
-from dipserver.engine.modules.phase import open_phase, play
+from dipserver.engine.modules import Modules
+from dipserver.engine.modules.phase import ModuleState, open_phase, play
 from dipserver.engine.options import legal_options
 from dipserver.engine.orders import Order
 from dipserver.engine.position import Position

@@ -8,10 +8,10 @@ from dataclasses import replace
 import pytest
 
 from dipserver.engine.board import Board, board_for
-from dipserver.engine.modules import Modules, ModuleState
+from dipserver.engine.modules import Modules
 from dipserver.engine.modules.blizzard import BlizzardOptions
 from dipserver.engine.modules.dice import Dice
-from dipserver.engine.modules.phase import ModuleOrders, open_phase
+from dipserver.engine.modules.phase import ModuleOrders, ModuleState, open_phase
 from dipserver.engine.modules.supply import (
     Depot,
     EstablishDepot,

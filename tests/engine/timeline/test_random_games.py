@@ -17,7 +17,7 @@ import pytest
 
 from dipserver.engine.board import board_for
 from dipserver.engine.modules import modules_for
-from dipserver.engine.modules.orders import InPlay
+from dipserver.engine.modules.phase import InPlay
 from dipserver.engine.options import Option, legal_options
 from dipserver.engine.orders import Disembark, Embark
 from dipserver.engine.types import Phase, PhaseType
