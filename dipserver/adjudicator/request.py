@@ -190,7 +190,8 @@ def _map_changes(variant: Variant) -> bool:
         return (
             False  # no timeline file, no changes (load_timeline's rule); spares importing the timeline code
         )
-    from dipserver.engine.timeline import TimelineError, load_timeline
+    from dipserver.engine.timelinecache import load_timeline
+    from dipserver.engine.timelinedata import TimelineError
 
     try:
         timeline = load_timeline(variant)

@@ -21,7 +21,7 @@ The same ``"options"`` (then with the rule modules, ``blizzards`` and ``supply_l
 
 Orders may include the variant's conversion orders (``F BRE becomes army``, ``A POR becomes fleet``,
 ``F NAO stays fleet``). The phase is played by ``turn.play_phase``; the answer adds ``"events"`` (the
-map changes between this phase and the next, as ``chronicle.event_text`` describes them) and
+map changes between this phase and the next, as ``hooks.event_text`` describes them) and
 ``"outcome"`` (``null`` while the game goes on, else ``{"result": "win"|"draw"|"no_winner", "powers",
 "reason"}``), and ``next`` carries the changed map, the options and the flags, so ``next`` + orders is
 again a valid request.
@@ -36,11 +36,12 @@ from typing import TYPE_CHECKING, Any
 import dipserver.engine.modules as rules  # their play, loaded when a request first has modules
 from dipserver.adjudicator.answers import position_data
 from dipserver.engine.board import MapState, board_for
-from dipserver.engine.chronicle import map_data
 from dipserver.engine.coasts import recompute_coasts
+from dipserver.engine.hooks import event_text, map_data
 from dipserver.engine.modules import modules_for, split_options
 from dipserver.engine.position import Position
-from dipserver.engine.timeline import TimelineError, load_timeline
+from dipserver.engine.timelinecache import load_timeline
+from dipserver.engine.timelinedata import TimelineError
 from dipserver.engine.turn import Turn, open_modules, play_phase
 from dipserver.engine.types import Terrain
 from dipserver.engine.variant import Variant
@@ -225,8 +226,6 @@ def answer(
     """The answer's JSON data; ``next`` in the request's own shape, the changed map included (unless the
     map never changes), and with the rule modules on, the module state of the next phase. Each outcome is
     keyed by its order's text exactly as the request gave it (``typed``), white space and all."""
-    from dipserver.engine.chronicle import event_text
-
     as_given = {power: {t.strip(): t for t in texts} for power, texts in (typed or {}).items()}
     results: dict[str, dict[str, str]] = {}
     reasons: dict[str, dict[str, str]] = {}

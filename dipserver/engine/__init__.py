@@ -27,9 +27,7 @@ if TYPE_CHECKING:
     from dipserver.engine.checks import CheckReport as CheckReport
     from dipserver.engine.checks import Finding as Finding
     from dipserver.engine.checks import check_variant as check_variant
-    from dipserver.engine.chronicle import HOOK_WORDS as HOOK_WORDS
     from dipserver.engine.chronicle import conditions_data as conditions_data
-    from dipserver.engine.chronicle import event_text as event_text
     from dipserver.engine.conversions import check_conversion as check_conversion
     from dipserver.engine.conversions import conversion_text as conversion_text
     from dipserver.engine.conversions import parse_conversion as parse_conversion
@@ -37,6 +35,10 @@ if TYPE_CHECKING:
     from dipserver.engine.definition import Power as Power
     from dipserver.engine.definition import ProvinceInfo as ProvinceInfo
     from dipserver.engine.definition import Variant as Variant
+    from dipserver.engine.hooks import HOOK_WORDS as HOOK_WORDS
+    from dipserver.engine.hooks import Hook as Hook
+    from dipserver.engine.hooks import event_text as event_text
+    from dipserver.engine.hooks import hooks_between as hooks_between
     from dipserver.engine.icelords import MapGenerationError as MapGenerationError
     from dipserver.engine.mapstate import MapState as MapState
     from dipserver.engine.modules import Modules as Modules
@@ -98,17 +100,15 @@ if TYPE_CHECKING:
     from dipserver.engine.sources import generated_sources as generated_sources
     from dipserver.engine.sources import variant_slugs as variant_slugs
     from dipserver.engine.sources import variant_source as variant_source
-    from dipserver.engine.timeline import TERRAIN_OF as TERRAIN_OF
-    from dipserver.engine.timeline import Change as Change
-    from dipserver.engine.timeline import Hook as Hook
-    from dipserver.engine.timeline import Scheduled as Scheduled
-    from dipserver.engine.timeline import Timeline as Timeline
-    from dipserver.engine.timeline import TimelineError as TimelineError
     from dipserver.engine.timeline import apply_hook as apply_hook
-    from dipserver.engine.timeline import hooks_between as hooks_between
-    from dipserver.engine.timeline import load_timeline as load_timeline
     from dipserver.engine.timeline import schedule as schedule
     from dipserver.engine.timeline import walk as walk
+    from dipserver.engine.timelinecache import load_timeline as load_timeline
+    from dipserver.engine.timelinedata import Timeline as Timeline
+    from dipserver.engine.timelinedata import TimelineError as TimelineError
+    from dipserver.engine.timelinerows import TERRAIN_OF as TERRAIN_OF
+    from dipserver.engine.timelinerows import Change as Change
+    from dipserver.engine.timelinerows import Scheduled as Scheduled
     from dipserver.engine.turn import ReadLine as ReadLine
     from dipserver.engine.turn import Turn as Turn
     from dipserver.engine.turn import open_modules as open_modules

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from dipserver.engine.position import Position
-from dipserver.engine.timeline import Timeline
+from dipserver.engine.timelinedata import Timeline
 
 
 def free_centres(

@@ -1,7 +1,8 @@
 """The timeline as the command line shows it: hooks and events in words, the map of a phase as data.
 
 ``describe`` tells a variant's timeline season by season (the ``timeline`` command), ``map_at`` gives the
-map of a phase as plain data (``map --at``), ``event_text`` says one event of a hook's result in words.
+map of a phase as plain data (``map --at``). One event of a hook's result in words (``event_text``) and a
+map as plain data (``map_data``) are every answer's, and ``hooks.py``'s.
 """
 
 from __future__ import annotations
@@ -10,45 +11,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from dipserver.engine.board import MapState
+from dipserver.engine.hooks import _HOOK_POINT, _PHASE_POINT, HOOK_WORDS, event_text, map_data
 from dipserver.engine.position import Position
-from dipserver.engine.timeline import _HOOK_POINT, _PHASE_POINT, Change, Event, Hook, load_timeline, walk
+from dipserver.engine.timeline import Change, Event, load_timeline, walk
 from dipserver.engine.timelinerows import already_made
 from dipserver.engine.types import Phase
 from dipserver.engine.variant import Variant
-
-# Hooks as players read them (command line, admin, pages).
-HOOK_WORDS = {
-    Hook.AFTER_SPRING_RETREATS: "after the Spring retreats",
-    Hook.AFTER_FALL_RETREATS: "after the Autumn retreats",
-    Hook.BEFORE_WINTER_ADJUSTMENTS: "before the Winter adjustments",
-    Hook.AFTER_WINTER_ADJUSTMENTS: "after the Winter adjustments",
-}
-
-
-def event_text(event: Mapping[str, Any]) -> str:
-    """One event in words, e.g. ``"BAR becomes impassable"`` or ``"F SYR (TURKEY) becomes A SYR"``."""
-    kind = event["kind"]
-    if kind == "terrain":
-        return f"{event['province']} becomes {event['to']}"
-    if kind == "unit_removed":
-        return f"{event['unit']} ({event['power']}) is removed: {event['reason']}"
-    if kind in ("unit_converted", "fleet_moved"):
-        return f"{event['unit']} ({event['power']}) becomes {event['to']}: {event['reason']}"
-    if kind == "coasts":
-        coasts = event["coasts"]
-        named = "; ".join(f"{c} on {', '.join(w)}" for c, w in coasts.items())
-        return f"{event['province']} coasts: {named}" if coasts else f"{event['province']} has one coast"
-    if kind == "centre_lost":
-        return f"{event['province']} stops being a supply centre" + (
-            f" (was {event['owner']})" * bool(event["owner"])
-        )
-    if kind == "condition_met":
-        return f"{event['when']} (event {event['event']})"
-    if kind == "centre_gained":
-        owner = event["owner"] or "nobody"
-        home = f", home of {event['home']}" if event.get("home") else ""
-        return f"{event['province']} becomes a supply centre (owner {owner}{home})"
-    return str(dict(event))
 
 
 def describe(variant: Variant, options: Mapping[str, Any], secret: str | None = None) -> list[str]:
@@ -144,21 +112,3 @@ def map_at(
             break
         map_state, position = step.map_state, step.position
     return {**map_data(map_state, position), "phase": str(target)}
-
-
-def map_data(state: MapState, position: Position) -> dict[str, Any]:
-    """A map as plain data (the command line's ``map --at``): every province's terrain, coasts, centre,
-    owner and home, with the position's phase."""
-    return {
-        "phase": str(position.phase),
-        "provinces": {
-            code: {
-                "terrain": state.terrain[code].value,
-                "coasts": sorted(state.coasts.get(code, {})),
-                "sc": code in state.supply_centres,
-                "owner": position.owners.get(code),
-                "home": state.homes.get(code),
-            }
-            for code in sorted(state.terrain)
-        },
-    }

@@ -19,7 +19,7 @@ from dipserver.engine.board import Board
 from dipserver.engine.kinds.conversion import check_conversion as check_conversion
 from dipserver.engine.kinds.conversion import conversion_text as conversion_text
 from dipserver.engine.kinds.conversion import parse_conversion as parse_conversion
-from dipserver.engine.timeline import load_timeline
+from dipserver.engine.timelinecache import load_timeline
 from dipserver.engine.types import Unit, UnitType
 
 

@@ -30,7 +30,7 @@ from dipserver.engine.orders import Build, ConversionOrder, Order
 from dipserver.engine.parse import BuildRule, adjustment_due, build_rule_for
 from dipserver.engine.position import Position
 from dipserver.engine.records import Drawing, order_drawing
-from dipserver.engine.timeline import load_timeline
+from dipserver.engine.timelinecache import load_timeline
 from dipserver.engine.types import PhaseType, Unit, province_of
 
 if TYPE_CHECKING:

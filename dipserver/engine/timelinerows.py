@@ -1,31 +1,24 @@
-"""The rows of a timeline file (``timeline.py`` reads them): the hooks they run at, the changes they make,
-whether a row could ever change anything in a game (``never_applies``, for the reader's checks), and
-which conditional rows fire at a hook (``conditional``).
+"""The rows of a timeline file (``timelinefile.py`` reads them): the changes they make, the variant's own
+switches (``OptionSpec``), whether a row could ever change anything in a game (``never_applies``, for the
+reader's checks), and which conditional rows fire at a hook (``conditional``). Only a variant with a
+timeline file loads them: a game without one asks only for its hooks (``hooks.py``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from dipserver.engine.board import MapState
 from dipserver.engine.definition import Variant
+from dipserver.engine.hooks import Hook
 from dipserver.engine.position import Position
 from dipserver.engine.types import Terrain
 
 if TYPE_CHECKING:
     from dipserver.engine.conditions import Condition
-
-
-class Hook(StrEnum):
-    """The moments between phases at which a map may change (ruling E1), in the order they occur."""
-
-    AFTER_SPRING_RETREATS = "after_spring_retreats"
-    AFTER_FALL_RETREATS = "after_fall_retreats"
-    BEFORE_WINTER_ADJUSTMENTS = "before_winter_adjustments"
-    AFTER_WINTER_ADJUSTMENTS = "after_winter_adjustments"
 
 
 class Change(StrEnum):
@@ -38,6 +31,16 @@ class Change(StrEnum):
 
 
 TERRAIN_OF = {Change.LAND: Terrain.LAND, Change.SEA: Terrain.SEA, Change.IMPASSABLE: Terrain.IMPASSABLE}
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """One of the variant's own switches (``[options]``): its default, and the settings it overrides."""
+
+    name: str
+    default: bool
+    description: str
+    settings: Mapping[str, str] = field(default_factory=dict)  # settings it overrides when on
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,17 +75,6 @@ class Scheduled:
     province: str | None  # None for sc_loss_all
     keep: tuple[str, ...] = ()
     entry: str = ""  # the id its random draw used, empty when it was not drawn
-
-
-# Each phase and hook as a point on a year's clock: a hook runs between two phases iff its point lies
-# between theirs. The two Autumn-to-Winter hooks share a moment; their order is the list order.
-_PHASE_POINT = {"SM": 0, "SR": 10, "FM": 20, "FR": 30, "WA": 40}
-_HOOK_POINT = {
-    Hook.AFTER_SPRING_RETREATS: 15,
-    Hook.AFTER_FALL_RETREATS: 35,
-    Hook.BEFORE_WINTER_ADJUSTMENTS: 36,
-    Hook.AFTER_WINTER_ADJUSTMENTS: 45,
-}
 
 
 def never_applies(variant: Variant, events: tuple[Event, ...], event: Event, province: str) -> str | None:

@@ -37,6 +37,7 @@ from dipserver.engine import conversions
 from dipserver.engine.adjudicate import PhaseResult, adjudicate
 from dipserver.engine.adjustments import has_adjustments
 from dipserver.engine.board import Board, MapState, board_for
+from dipserver.engine.hooks import Hook, hooks_between
 from dipserver.engine.kinds.conversion import variant_orders
 from dipserver.engine.kinds.effects import Effect, Effects, Given, apply_all
 from dipserver.engine.kinds.reading import Reading
@@ -54,7 +55,7 @@ from dipserver.engine.parse import (
 )
 from dipserver.engine.position import Position
 from dipserver.engine.records import Played
-from dipserver.engine.timeline import Hook, apply_hook, hooks_between, load_timeline
+from dipserver.engine.timelinecache import load_timeline
 from dipserver.engine.types import Phase, PhaseType, Season, province_of
 from dipserver.engine.variant import Variant
 from dipserver.engine.victory import Outcome as GameOutcome
@@ -446,6 +447,9 @@ def _run_hooks(
 ) -> tuple[MapState, Position, list[dict[str, Any]]]:
     """The timeline hooks between ``done`` and ``position.phase``; ``skipped`` is updated in place when
     the before-Winter hook decides the Winter afresh (E30)."""
+    # Here, where a timeline changes something (``_quiet``): a game without one never loads the schedule.
+    from dipserver.engine.timeline import apply_hook
+
     events: list[dict[str, Any]] = []
     nxt = position.phase
 

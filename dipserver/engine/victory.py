@@ -35,10 +35,10 @@ from typing import Any
 
 from dipserver.engine.adjustments import build_sites
 from dipserver.engine.board import MapState, board_for
+from dipserver.engine.hooks import _HOOK_POINT as HOOK_POINTS
+from dipserver.engine.hooks import _PHASE_POINT as PHASE_POINTS
 from dipserver.engine.position import Position
-from dipserver.engine.timeline import _HOOK_POINT as HOOK_POINTS
-from dipserver.engine.timeline import _PHASE_POINT as PHASE_POINTS
-from dipserver.engine.timeline import load_timeline
+from dipserver.engine.timelinecache import load_timeline
 from dipserver.engine.types import Phase
 from dipserver.engine.variant import Variant
 

@@ -11,7 +11,7 @@ import pytest
 
 from dipserver.adjudicator.answers import position_data
 from dipserver.adjudicator.cli import answer_text
-from dipserver.engine.chronicle import map_data
+from dipserver.engine.hooks import map_data
 from dipserver.engine.timeline import load_timeline
 from dipserver.games.mappers import board_of, map_state_of, position_of
 from dipserver.games.models import Game

@@ -22,7 +22,7 @@ import pytest
 from dipserver.adjudicator.answers import position_data
 from dipserver.adjudicator.cli import answer_text
 from dipserver.engine.board import MapState, board_for
-from dipserver.engine.chronicle import map_data
+from dipserver.engine.hooks import map_data
 from dipserver.engine.icelords import DEFAULT_OPTIONS, generate
 from dipserver.engine.modules import modules_for
 from dipserver.engine.modules.phase import InPlay, ModuleState

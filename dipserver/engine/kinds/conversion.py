@@ -99,7 +99,7 @@ def variant_orders(variant: Variant) -> frozenset[str]:
     if found is None:
         # Imported here, not above: the reader loads this module in every process, and the timeline's
         # reading (tomllib, the fix-ups) is needed only once a conversion order is met.
-        from dipserver.engine.timeline import load_timeline
+        from dipserver.engine.timelinecache import load_timeline
 
         if len(_VARIANT_ORDERS) >= 64:  # a server's variants are few; generated boards make more
             _VARIANT_ORDERS.clear()

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from dipserver.engine.timeline import load_timeline
+from dipserver.engine.timelinecache import load_timeline
 from dipserver.engine.variant import Variant
 
 if TYPE_CHECKING:
