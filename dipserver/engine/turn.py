@@ -56,6 +56,7 @@ from dipserver.engine.parse import (
 )
 from dipserver.engine.position import Position
 from dipserver.engine.records import Played
+from dipserver.engine.results import rows_of
 from dipserver.engine.timeline import Hook, apply_hook, hooks_between, load_timeline
 from dipserver.engine.types import Phase, PhaseType, Season, province_of
 from dipserver.engine.variant import Variant
@@ -402,13 +403,14 @@ def _order_results(
     in its place), but for those ``reported`` by their kind's own effect; then the orders the adjudicator
     made up itself (a disband for want of a retreat, civil disorder)."""
     played: list[Played] = []
-    for r in result.results:
-        order = given_for.get(id(r.order))
+    # Read as rows: the pipeline makes its records of the phase without a value per result in between.
+    for power, handed_on, outcome, reason, dislodged in rows_of(result.results):
+        order = given_for.get(id(handed_on))
         if order is None:  # made up by the adjudicator: no text was typed for it
-            played.append(Played(r.power, r.order, "", r.outcome, r.reason, r.dislodged))
+            played.append(Played(power, handed_on, "", outcome, reason, dislodged))
         elif id(order) not in reported:
             text = texts.get(id(order), "")
-            played.append(Played(r.power, order, text, r.outcome, r.reason, r.dislodged))
+            played.append(Played(power, order, text, outcome, reason, dislodged))
     return played
 
 
