@@ -1,5 +1,5 @@
-"""A movement phase's results: read as the tuple of ``OrderResult`` values they stand for, built once; the
-one pipeline reads them as rows without building a value."""
+"""A movement phase's results, and a turn's played lines: read as the tuple of values they stand for, built
+once; the one pipeline and the command line read them as rows without building a value."""
 
 from __future__ import annotations
 
@@ -7,8 +7,11 @@ from dipserver.engine.adjudicate import adjudicate
 from dipserver.engine.board import Board
 from dipserver.engine.orders import Disband, Hold, Move, OrderResult, Outcome
 from dipserver.engine.position import Position
+from dipserver.engine.records import Played
 from dipserver.engine.results import Results, rows_of
+from dipserver.engine.turn import play_phase
 from dipserver.engine.types import Phase, Unit, UnitType
+from dipserver.engine.variant import Variant
 
 HOLD = Hold("PAR")
 MOVE = Move("MUN", "BUR")
@@ -61,3 +64,12 @@ def test_more_results_come_after(board: Board) -> None:
     more = results.plus([disband])
     assert more == (*results, disband)
     assert len(results) == 2
+
+
+def test_a_turns_played_lines_are_rows_until_read(standard: Variant) -> None:
+    turn = play_phase(standard, standard.map_state, standard.start, {"FRANCE": ["A PAR - BUR", "A MAR H X"]})
+    rows = rows_of(turn.played)
+    assert rows[0] == ("FRANCE", Move("PAR", "BUR"), "A PAR - BUR", Outcome.SUCCESS, "", False, False)
+    assert rows[-1][2:4] == ("A MAR H X", Outcome.INVALID) and rows[-1][6] is True
+    assert tuple(turn.played) == tuple(Played(*row) for row in rows)
+    assert rows_of(tuple(turn.played)) == rows
