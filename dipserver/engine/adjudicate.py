@@ -108,7 +108,7 @@ def _after_movement(
     results = outcome.results.plus(disbanded) if disbanded else outcome.results
     if waiting:
         retreat = Phase(phase.year, phase.season, PhaseType.RETREATS)
-        nxt = replace(position, phase=retreat, units=outcome.units, dislodged=waiting)
+        nxt = _moved_on(position, retreat, outcome.units, position.owners, waiting)
         return PhaseResult(phase, results, nxt)
     skipped = [Phase(phase.year, phase.season, PhaseType.RETREATS)]
     return _advance(board, position, results, outcome.units, rule, skipped)
@@ -139,12 +139,19 @@ def _advance(
     return PhaseResult(phase, results, _moved_on(position, winter, units, owners), tuple(skipped))
 
 
-def _moved_on(position: Position, phase: Phase, units: dict[str, Unit], owners: dict[str, str]) -> Position:
-    """The next position (``owners`` a new dict); fields this module does not know about (variant
-    bookkeeping) carry over."""
+def _moved_on(
+    position: Position,
+    phase: Phase,
+    units: dict[str, Unit],
+    owners: Mapping[str, str],
+    dislodged: dict[str, Dislodged] | None = None,
+) -> Position:
+    """The next position (no unit dislodged unless ``dislodged``); fields this module does not know
+    about (variant bookkeeping) carry over."""
+    dislodged = {} if dislodged is None else dislodged
     if _PLAIN_POSITION:  # every field named here: half the cost of ``replace``, once a phase
-        return Position(phase, units, owners, {}, position.last_occupants)
-    return replace(position, phase=phase, units=units, owners=owners, dislodged={})
+        return Position(phase, units, owners, dislodged, position.last_occupants)
+    return replace(position, phase=phase, units=units, owners=owners, dislodged=dislodged)
 
 
 _PLAIN_POSITION = tuple(f.name for f in fields(Position)) == (
