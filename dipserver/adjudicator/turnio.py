@@ -40,6 +40,8 @@ from dipserver.engine.coasts import recompute_coasts
 from dipserver.engine.hooks import event_text, map_data
 from dipserver.engine.modules import modules_for, split_options
 from dipserver.engine.position import Position
+from dipserver.engine.records import shown as shown_text
+from dipserver.engine.results import rows_of
 from dipserver.engine.timelinecache import load_timeline
 from dipserver.engine.timelinedata import TimelineError
 from dipserver.engine.turn import Turn, open_modules, play_phase
@@ -230,15 +232,16 @@ def answer(
     results: dict[str, dict[str, str]] = {}
     reasons: dict[str, dict[str, str]] = {}
     position = turn.played_from or turn.position
-    for p in turn.played:
-        given = results.setdefault(p.power, {})
-        shown = p.shown(position)
-        text = as_given.get(p.power, {}).get(shown, shown)
+    # Read as rows (``Played``'s fields): the answer needs no value per order.
+    for power, order, typed_text, outcome, reason, _, _ in rows_of(turn.played):
+        given = results.setdefault(power, {})
+        shown = shown_text(order, typed_text, position)
+        text = as_given.get(power, {}).get(shown, shown)
         if text in given:
             continue  # a repeated text: the first gave the unit its order
-        given[text] = str(p.outcome)  # a StrEnum member's own string: ``.value`` is a slow property
-        if p.reason:
-            reasons.setdefault(p.power, {})[text] = p.reason
+        given[text] = str(outcome)  # a StrEnum member's own string: ``.value`` is a slow property
+        if reason:
+            reasons.setdefault(power, {})[text] = reason
     # The phase's own board where the map did not change (most phases): no map state to hash and look up.
     board = turn.board
     if board is None or board.map_state is not turn.map_state:

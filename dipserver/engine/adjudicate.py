@@ -14,7 +14,7 @@ Everything is plain data, so a command line or a task can serialise a ``PhaseRes
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING
 
@@ -23,6 +23,7 @@ from dipserver.engine.convoys import NOWHERE_TO_RETREAT
 from dipserver.engine.movement import resolve_movement
 from dipserver.engine.orders import Disband, Order, OrderResult, Outcome
 from dipserver.engine.position import Dislodged, Position
+from dipserver.engine.results import Row
 from dipserver.engine.retreats import resolve_retreats
 from dipserver.engine.types import HOME, Phase, PhaseType, Season, Unit
 
@@ -33,7 +34,9 @@ if TYPE_CHECKING:
 @dataclass(frozen=True, slots=True)
 class PhaseResult:
     phase: Phase  # the phase adjudicated
-    results: tuple[OrderResult, ...]  # one per order given, then automatic disbands (with their reason)
+    # One per order given, then automatic disbands (with their reason): after a movement phase its
+    # ``Results``, built as values when first read (``results.py``).
+    results: Sequence[OrderResult]
     position: Position  # the start of the next phase to be played
     skipped: tuple[Phase, ...] = ()  # phases passed over because nobody had anything to decide
 
@@ -94,18 +97,19 @@ def _after_movement(
     outcome = resolve_movement(
         judged, position.units, orders_by_power, checked=checked, abstraction=abstraction
     )
-    results = list(outcome.results)
+    disbanded: list[Row | OrderResult] = []
     waiting: dict[str, Dislodged] = {}
     for prov, d in outcome.dislodged.items():
         if d.retreats:
             waiting[prov] = d
         else:
             why = NOWHERE_TO_RETREAT
-            results.append(OrderResult(d.unit.power, Disband(d.unit.location), Outcome.SUCCESS, why))
+            disbanded.append((d.unit.power, Disband(d.unit.location), Outcome.SUCCESS, why, False))
+    results = outcome.results.plus(disbanded) if disbanded else outcome.results
     if waiting:
         retreat = Phase(phase.year, phase.season, PhaseType.RETREATS)
-        nxt = replace(position, phase=retreat, units=outcome.units, dislodged=waiting)
-        return PhaseResult(phase, tuple(results), nxt)
+        nxt = _moved_on(position, retreat, outcome.units, position.owners, waiting)
+        return PhaseResult(phase, results, nxt)
     skipped = [Phase(phase.year, phase.season, PhaseType.RETREATS)]
     return _advance(board, position, results, outcome.units, rule, skipped)
 
@@ -113,13 +117,13 @@ def _after_movement(
 def _advance(
     board: Board,
     position: Position,
-    results: Iterable[OrderResult],
+    results: Sequence[OrderResult],
     units: dict[str, Unit],
     rule: str,
     skipped: list[Phase],
 ) -> PhaseResult:
     """From the end of a season's movement (and retreats) to the next phase with decisions to make."""
-    phase, results = position.phase, tuple(results)
+    phase = position.phase
     owners = dict(position.owners)
     if phase.season is Season.SPRING:
         nxt = Phase(phase.year, Season.FALL, PhaseType.MOVEMENT)
@@ -135,12 +139,19 @@ def _advance(
     return PhaseResult(phase, results, _moved_on(position, winter, units, owners), tuple(skipped))
 
 
-def _moved_on(position: Position, phase: Phase, units: dict[str, Unit], owners: dict[str, str]) -> Position:
-    """The next position (``owners`` a new dict); fields this module does not know about (variant
-    bookkeeping) carry over."""
+def _moved_on(
+    position: Position,
+    phase: Phase,
+    units: dict[str, Unit],
+    owners: Mapping[str, str],
+    dislodged: dict[str, Dislodged] | None = None,
+) -> Position:
+    """The next position (no unit dislodged unless ``dislodged``); fields this module does not know
+    about (variant bookkeeping) carry over."""
+    dislodged = {} if dislodged is None else dislodged
     if _PLAIN_POSITION:  # every field named here: half the cost of ``replace``, once a phase
-        return Position(phase, units, owners, {}, position.last_occupants)
-    return replace(position, phase=phase, units=units, owners=owners, dislodged={})
+        return Position(phase, units, owners, dislodged, position.last_occupants)
+    return replace(position, phase=phase, units=units, owners=owners, dislodged=dislodged)
 
 
 _PLAIN_POSITION = tuple(f.name for f in fields(Position)) == (

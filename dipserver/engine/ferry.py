@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from dipserver.engine.board import Board
     from dipserver.engine.kinds.standing import Standing
     from dipserver.engine.resolver import Decisions
+    from dipserver.engine.results import Row
 
 STAYS_ABOARD = "It could not land, so it stays aboard the fleet in {sea}: an A/F (Fast Ferry)"
 NO_SAIL = "No A/F of yours sailed to {sea}, so no army lands from there"
@@ -249,7 +250,11 @@ class Chains:
         return decisions
 
     def report(
-        self, rows: Rows, decisions: Decisions, results: list[OrderResult], name: Callable[[str], str]
+        self,
+        rows: Rows,
+        decisions: Decisions,
+        results: list[Row | OrderResult],
+        name: Callable[[str], str],
     ) -> None:
         """Each one's result in its slot: it landed or bounced; or it was not made (no A/F of the power
         sailed there, the sail did not arrive, or the landing would have turned it back), which counts as

@@ -58,6 +58,7 @@ from dipserver.engine.resolver import (
     OrderTable,
     resolve,
 )
+from dipserver.engine.results import Results, Row
 from dipserver.engine.types import Unit, UnitType, coast_of, unit_moved
 
 if TYPE_CHECKING:
@@ -68,7 +69,7 @@ if TYPE_CHECKING:
 class MovementOutcome:
     """What a movement phase leaves."""
 
-    results: tuple[OrderResult, ...]  # one per order given, in the order given
+    results: Results  # one per order given, in the order given
     units: dict[str, Unit]  # the units still on the board, keyed by province
     dislodged: dict[str, Dislodged]  # every dislodged unit with its retreat options (possibly none)
 
@@ -139,7 +140,8 @@ class _Phase:
             if any(r.outcome is Outcome.SUCCESS for r in self._boarded.values()):
                 self._before = before
                 self.standing = Standing(self.board, self.units, before.checked, True)
-        results: list[OrderResult] = []  # in the order given; legal orders' slots are filled last
+        # In the order given, as rows (``results.py``); legal orders' slots are filled last.
+        results: list[Row | OrderResult] = []
         chosen = self._legal_orders(orders_by_power, results)
         sane = self._validate(chosen)
         table = OrderTable(
@@ -159,12 +161,12 @@ class _Phase:
         self._report(chosen, sane, decisions, dislodged_by, results)
         if self._chains.given:
             self._chains.report(sane, decisions, results, self.standing.name)
-        return MovementOutcome(tuple(results), new_units, dislodged)
+        return MovementOutcome(Results(results), new_units, dislodged)
 
     # step 1: legality -----------------------------------------------------------------------------
 
     def _legal_orders(
-        self, orders_by_power: Mapping[str, Iterable[Order]], results: list[OrderResult]
+        self, orders_by_power: Mapping[str, Iterable[Order]], results: list[Row | OrderResult]
     ) -> dict[str, _Given]:
         """The one legal order of each ordered unit (by province); every other order is reported."""
         units, checks, standing = self.units, MOVEMENT_CHECKS, self.standing
@@ -233,21 +235,21 @@ class _Phase:
         self._repeated(chosen, extra, results)
         return chosen
 
-    def _refused(self, power: str, order: Order, problem: str) -> OrderResult:
+    def _refused(self, power: str, order: Order, problem: str) -> Row | OrderResult:
         """An order the units do not take: illegal, or void where an army's boarding made it so."""
         if self._before is not None:
             return ferry.refused(self._before, power, order, problem)
-        return OrderResult(power, order, Outcome.INVALID, problem)
+        return (power, order, Outcome.INVALID, problem, False)
 
     def _repeated(
-        self, chosen: dict[str, _Given], extra: dict[str, list[_Given]], results: list[OrderResult]
+        self, chosen: dict[str, _Given], extra: dict[str, list[_Given]], results: list[Row | OrderResult]
     ) -> None:
         """The units given two legal orders: a repeat is void; given different ones, the unit holds."""
         for prov, later in extra.items():
             first = chosen[prov]
             if all(g[2] == first[2] for g in later):
                 for slot, power, order, _ in later:
-                    results[slot] = OrderResult(power, order, Outcome.VOID, "Repeated order")
+                    results[slot] = (power, order, Outcome.VOID, "Repeated order", False)
             else:
                 # Different legal orders for one unit: it holds, and may receive hold support (DATC 4.D.3).
                 del chosen[prov]
@@ -255,7 +257,7 @@ class _Phase:
                 self._others = [o for o in self._others if o[0] != prov]
                 why = f"{self.standing.unit_name(prov)} was given different orders, so it holds"
                 for slot, power, order, _ in [first, *later]:
-                    results[slot] = OrderResult(power, order, Outcome.INVALID, why)
+                    results[slot] = (power, order, Outcome.INVALID, why, False)
 
     # step 2: validity ---------------------------------------------------------------------------
 
@@ -427,7 +429,7 @@ class _Phase:
         sane: _Sanitised,
         decisions: Decisions,
         dislodged_by: dict[int, int],
-        results: list[OrderResult],
+        results: list[Row | OrderResult],
     ) -> None:
         """Fill in the result of every order that was resolved (its slot in ``results``)."""
         kinds, index, void = sane.kind, sane.index, sane.void
@@ -468,7 +470,7 @@ class _Phase:
                 reason = PARADOX
             else:
                 outcome = succeeded if success[i] else dislodged
-            results[slot] = OrderResult(power, order, outcome, reason, hit)
+            results[slot] = (power, order, outcome, reason, hit)
 
 
 @final

@@ -121,6 +121,12 @@ def order_drawing(
     return drawing_of(record)
 
 
+def shown(order: Any, text: str, position: Position) -> str:
+    """The text to show for an order played (``Played``'s fields): as typed, or the short notation of an
+    order the engine made up (``text`` empty)."""
+    return text or kind_of(order).text(order, position)
+
+
 @dataclass(frozen=True, slots=True)
 class Played:
     """What a phase decided of one line or order, as data: its record is made from it when asked
@@ -136,7 +142,7 @@ class Played:
 
     def shown(self, position: Position) -> str:
         """The text to show for it: as typed, or the short notation of an order the engine made up."""
-        return self.text or kind_of(self.order).text(self.order, position)
+        return shown(self.order, self.text, position)
 
     def record(self, position: Position, board: Board | None = None) -> Record:
         """Its record (the module's docstring), ``position`` being the phase's, with ``text`` as shown."""

@@ -55,6 +55,7 @@ from dipserver.engine.parse import (
 )
 from dipserver.engine.position import Position
 from dipserver.engine.records import Played
+from dipserver.engine.results import Built, rows_of
 from dipserver.engine.timelinecache import load_timeline
 from dipserver.engine.types import Phase, PhaseType, Season, province_of
 from dipserver.engine.variant import Variant
@@ -68,6 +69,9 @@ if TYPE_CHECKING:
 
 AnyOrder = Order | ConversionOrder
 
+
+# ``Played``'s fields as a row: power, order, text, outcome, reason, dislodged, refused.
+PlayedRow = tuple[str, Any, str, Outcome, str, bool, bool]
 
 # One submitted line, read and checked: the parser's row (``parse.ParsedLine``), named for order entry.
 ReadLine = ParsedLine
@@ -83,7 +87,9 @@ class Turn:
 
     phase: Phase  # the phase played
     lines: dict[str, list[ReadLine]]  # each power's lines as read
-    played: tuple[Played, ...]  # the orders handed on, in the order given; the ones made up; then the rest
+    # The orders handed on, in the order given; the ones made up; then the rest: made into ``Played`` values
+    # when first read (``results.Built``; the command line answers from the rows).
+    played: Sequence[Played]
     events: list[dict[str, Any]]  # the map changes between this phase and the next (timeline events)
     skipped: list[str]  # phases passed over because nobody had anything to decide
     map_state: MapState  # the map of the next phase
@@ -281,7 +287,7 @@ def play_phase(
     turn = Turn(
         done,
         read_lines,
-        tuple(results),
+        Built(results, Played),
         events,
         skipped,
         map_state,
@@ -322,7 +328,7 @@ def _read_all(
     position: Position,
     modules: Modules | None,
     state: ModuleState | None,
-) -> tuple[dict[str, list[AnyOrder]], dict[int, str], dict[str, list[ReadLine]], list[Played]]:
+) -> tuple[dict[str, list[AnyOrder]], dict[int, str], dict[str, list[ReadLine]], list[PlayedRow]]:
     """Every power's texts read: the orders, the text typed for each (by the order's id), each power's
     lines, and the lines refused, as results. A second order for a unit goes to the adjudicator, which
     judges it (DATC 4.D.3); order entry refuses it instead (``read_orders``' default), so a game's stored
@@ -330,7 +336,7 @@ def _read_all(
     orders: dict[str, list[AnyOrder]] = {}
     texts: dict[int, str] = {}
     read_lines: dict[str, list[ReadLine]] = {}
-    unreadable: list[Played] = []
+    unreadable: list[PlayedRow] = []
     for power, lines in order_texts.items():
         read = read_orders(
             lines, board, position, power, modules=modules, module_state=state, one_per_unit=False
@@ -339,7 +345,7 @@ def _read_all(
             read_lines.setdefault(power, []).append(line)
             if line.order is None:
                 why = line.error or ""
-                unreadable.append(Played(power, line.refused, line.text, Outcome.INVALID, why, refused=True))
+                unreadable.append((power, line.refused, line.text, Outcome.INVALID, why, False, True))
             else:
                 orders.setdefault(power, []).append(line.order)
                 texts[id(line.order)] = line.text
@@ -406,18 +412,19 @@ def _order_results(
     given_for: Mapping[int, AnyOrder],
     reported: Collection[int],
     texts: Mapping[int, str],
-) -> list[Played]:
+) -> list[PlayedRow | Played]:
     """One result per order handed on, in the order given, as the order given (a kind may hand on another
     in its place), but for those ``reported`` by their kind's own effect; then the orders the adjudicator
     made up itself (a disband for want of a retreat, civil disorder)."""
-    played: list[Played] = []
-    for r in result.results:
-        order = given_for.get(id(r.order))
+    played: list[PlayedRow | Played] = []
+    # Rows in, rows out: ``Played`` values are made when ``Turn.played`` is first read.
+    for power, handed_on, outcome, reason, dislodged in rows_of(result.results):
+        order = given_for.get(id(handed_on))
         if order is None:  # made up by the adjudicator: no text was typed for it
-            played.append(Played(r.power, r.order, "", r.outcome, r.reason, r.dislodged))
+            played.append((power, handed_on, "", outcome, reason, dislodged, False))
         elif id(order) not in reported:
             text = texts.get(id(order), "")
-            played.append(Played(r.power, order, text, r.outcome, r.reason, r.dislodged))
+            played.append((power, order, text, outcome, reason, dislodged, False))
     return played
 
 
