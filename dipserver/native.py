@@ -51,6 +51,7 @@ MODULES = (
     "dipserver.engine.ordersheet",
     "dipserver.engine.adjudicate",
     "dipserver.engine.adjustments",
+    "dipserver.engine.buildsites",
     "dipserver.engine.retreats",
     "dipserver.engine.kinds.hold",
     "dipserver.engine.kinds.move",

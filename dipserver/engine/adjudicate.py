@@ -18,13 +18,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING
 
-from dipserver.engine.adjustments import has_adjustments, resolve_adjustments
+from dipserver.engine.buildsites import has_adjustments
 from dipserver.engine.convoys import NOWHERE_TO_RETREAT
 from dipserver.engine.movement import resolve_movement
 from dipserver.engine.orders import Disband, Order, OrderResult, Outcome
 from dipserver.engine.position import Dislodged, Position
 from dipserver.engine.results import Row
-from dipserver.engine.retreats import resolve_retreats
 from dipserver.engine.types import HOME, Phase, PhaseType, Season, Unit
 
 if TYPE_CHECKING:
@@ -76,9 +75,14 @@ def adjudicate(
     judged = order_board or board
     if phase.type is PhaseType.MOVEMENT:
         return _after_movement(board, judged, position, orders_by_power, rule, checked, abstraction)
+    # A retreat or an adjustment phase loads its own module when one is first played: a movement never does.
     if phase.type is PhaseType.RETREATS:
+        from dipserver.engine.retreats import resolve_retreats
+
         retreats = resolve_retreats(judged, position.units, position.dislodged, orders_by_power)
         return _advance(board, position, retreats.results, retreats.units, rule, [])
+    from dipserver.engine.adjustments import resolve_adjustments
+
     adjustments = resolve_adjustments(board, position.units, position.owners, orders_by_power, rule)
     nxt = Phase(phase.year + 1, Season.SPRING, PhaseType.MOVEMENT)
     return PhaseResult(phase, adjustments.results, replace(position, phase=nxt, units=adjustments.units))

@@ -8,17 +8,21 @@ for armies and fleets alike; on equal distance a fleet before an army, then by t
 
 An A/F (Abstraction, a fleet with an army aboard) is two units: it counts twice, and a removal there
 removes the army aboard first, leaving the fleet.
+
+Who may build and whether a Winter is played at all are ``buildsites.py``'s: every phase asks them, and
+only an adjustment phase loads this module (``adjudicate.py``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from dipserver.engine.buildsites import adjustment_counts, build_sites
 from dipserver.engine.distances import distances_from
 from dipserver.engine.orders import Build, Disband, Order, OrderResult, Outcome, Waive
-from dipserver.engine.types import BESIDE, HOME, OWNED, Unit, UnitType, coast_of, province_of
+from dipserver.engine.types import HOME, Unit, UnitType, coast_of, province_of
 
 if TYPE_CHECKING:
     from dipserver.engine.board import Board
@@ -28,68 +32,6 @@ if TYPE_CHECKING:
 class AdjustmentOutcome:
     results: tuple[OrderResult, ...]  # one per order given, then one per civil-disorder removal
     units: dict[str, Unit]  # keyed by province
-
-
-def adjustment_counts(units: Mapping[str, Unit], owners: Mapping[str, str]) -> dict[str, int]:
-    """Per power: centres owned minus units (positive: may build; negative: must remove)."""
-    counts: dict[str, int] = {}  # compiled, a loop of dict lookups beats Counter (a Python-level call)
-    for owner in owners.values():
-        counts[owner] = counts.get(owner, 0) + 1
-    for unit in units.values():
-        counts[unit.power] = counts.get(unit.power, 0) - (2 if unit.aboard else 1)
-    return counts
-
-
-def build_sites(
-    board: Board, units: Mapping[str, Unit], owners: Mapping[str, str], power: str, build_rule: str = HOME
-) -> list[str]:
-    """Vacant centres where ``power`` may build now, by ``build_rule`` (``HOME``, ``OWNED`` or ``BESIDE``)."""
-    return sorted(_sites(board, units, owners, {power}, build_rule))
-
-
-def _sites(
-    board: Board,
-    units: Mapping[str, Unit],
-    owners: Mapping[str, str],
-    powers: Container[str],
-    build_rule: str,
-) -> Iterator[str]:
-    """The vacant centres where one of ``powers`` may build, in the owners' order."""
-    centres, homes, beside = board.supply_centres, board.homes, build_rule == BESIDE
-    any_owned = beside or build_rule == OWNED
-    return (
-        prov
-        for prov, owner in owners.items()
-        if owner in powers
-        and prov not in units
-        and prov in centres
-        and board.terrain(prov).passable
-        and (any_owned or homes.get(prov) == owner)
-        and (not beside or _unit_beside(board, units, prov, owner))
-    )
-
-
-def _unit_beside(board: Board, units: Mapping[str, Unit], prov: str, power: str) -> bool:
-    """Whether ``power`` has a unit in a province bordering ``prov`` (Ice Lords: recruiting needs one)."""
-    return any(
-        (unit := units.get(near)) is not None and unit.power == power for near in board.neighbours(prov)
-    )
-
-
-def has_adjustments(
-    board: Board, units: Mapping[str, Unit], owners: Mapping[str, str], build_rule: str = HOME
-) -> bool:
-    """Whether any power has a build it could make or a unit it must remove: else the phase is skipped.
-
-    Run after every Fall: it stops at the first power that must remove a unit; then every power with a
-    centre to spare is looked for in one pass over the centres (``build_sites``' own search)."""
-    builders = set()
-    for power, delta in adjustment_counts(units, owners).items():
-        if delta < 0:
-            return True
-        if delta > 0:
-            builders.add(power)
-    return bool(builders) and next(_sites(board, units, owners, builders, build_rule), None) is not None
 
 
 def resolve_adjustments(

@@ -26,8 +26,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
-from dipserver.engine.adjustments import build_sites
 from dipserver.engine.board import Board
+from dipserver.engine.buildsites import build_sites
 from dipserver.engine.grammar import read_text
 from dipserver.engine.kinds.reading import BuildRule as BuildRule
 from dipserver.engine.kinds.reading import Reading

@@ -35,8 +35,8 @@ from typing import TYPE_CHECKING, Any, cast
 import dipserver.engine.modules as rules  # their play and state, loaded when a game first has modules
 from dipserver.engine import conversions
 from dipserver.engine.adjudicate import PhaseResult, adjudicate
-from dipserver.engine.adjustments import has_adjustments
 from dipserver.engine.board import Board, MapState, board_for
+from dipserver.engine.buildsites import has_adjustments
 from dipserver.engine.hooks import Hook, hooks_between
 from dipserver.engine.kinds.conversion import variant_orders
 from dipserver.engine.kinds.effects import Effect, Effects, Given, apply_all

@@ -33,8 +33,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from dipserver.engine.adjustments import build_sites
 from dipserver.engine.board import MapState, board_for
+from dipserver.engine.buildsites import build_sites
 from dipserver.engine.hooks import _HOOK_POINT as HOOK_POINTS
 from dipserver.engine.hooks import _PHASE_POINT as PHASE_POINTS
 from dipserver.engine.position import Position

@@ -13,8 +13,8 @@ import dataclasses
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dipserver.engine.adjustments import adjustment_counts, build_sites, has_adjustments
 from dipserver.engine.board import Board, board_for
+from dipserver.engine.buildsites import adjustment_counts, build_sites, has_adjustments
 from dipserver.engine.types import HOME, OWNED, Terrain, Unit, UnitType
 from dipserver.engine.variant import load_variant
 

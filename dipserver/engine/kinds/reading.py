@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 
-from dipserver.engine.adjustments import adjustment_counts
 from dipserver.engine.board import Board
+from dipserver.engine.buildsites import adjustment_counts
 from dipserver.engine.kinds.words import a_unit, unit_phrase
 from dipserver.engine.orders import OrderError
 from dipserver.engine.position import Position

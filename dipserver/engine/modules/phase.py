@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING, Any
 
 import dipserver.engine.modules as rules  # the rule modules, each loaded when a game first plays it
 from dipserver.engine.adjudicate import PhaseResult, adjudicate
-from dipserver.engine.adjustments import has_adjustments
 from dipserver.engine.board import Board
+from dipserver.engine.buildsites import has_adjustments
 from dipserver.engine.kinds.module_notation import DEPOT, STORM, without_modules
 from dipserver.engine.modules import Modules
 from dipserver.engine.modules.orders import EstablishDepot, ModuleOrder, SnowStorm, read_module_order
