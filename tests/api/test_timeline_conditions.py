@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from dipserver.engine import timeline as timeline_module
+from dipserver.engine import timelinecache
 from dipserver.engine import variant as variant_module
 from dipserver.games import variants as game_variants
 from tests.api.conftest import client_for, start_game
@@ -34,7 +34,7 @@ def conditional_standard(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Ite
     shutil.copytree(variant_module.VARIANTS_DIR, root)
     (root / "standard" / "timeline.toml").write_text(SNOWED_UKRAINE)
     monkeypatch.setattr(variant_module, "VARIANTS_DIR", root)
-    monkeypatch.setattr(timeline_module, "VARIANTS_DIR", root)
+    monkeypatch.setattr(timelinecache, "VARIANTS_DIR", root)
     yield
     variant_module._load_cached.cache_clear()
     game_variants._archived.cache_clear()

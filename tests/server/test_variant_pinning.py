@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from dipserver.engine import timeline as timeline_module
+from dipserver.engine import timelinecache
 from dipserver.engine import variant as variant_module
 from dipserver.engine.variant import load_variant, load_variant_from_sources, variant_sources
 from dipserver.games import variants as game_variants
@@ -25,7 +25,7 @@ def variants_dir(tmp_path, monkeypatch):
     root = tmp_path / "variants"
     shutil.copytree(variant_module.VARIANTS_DIR, root)
     monkeypatch.setattr(variant_module, "VARIANTS_DIR", root)
-    monkeypatch.setattr(timeline_module, "VARIANTS_DIR", root)
+    monkeypatch.setattr(timelinecache, "VARIANTS_DIR", root)
     yield root
     variant_module._load_cached.cache_clear()
     game_variants._archived.cache_clear()
