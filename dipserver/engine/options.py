@@ -210,9 +210,14 @@ def _legal_options(offering: Offering, build_rule: BuildRule | None) -> PowerOpt
 
 
 def _kinds(offering: Offering, group: str) -> list[Kind]:
-    """The kinds of ``group`` that offer units orders in this phase of this variant, in their order."""
-    variant = offering.board.variant
-    return [kind for kind in offered(offering.position.phase.type, group) if kind.offers_in(variant)]
+    """The kinds of ``group`` that offer units orders in this phase of this variant, in their order: once a
+    phase, for every power."""
+    found: list[Kind] | None = offering.kinds.get(group)
+    if found is None:
+        variant = offering.board.variant
+        found = [kind for kind in offered(offering.position.phase.type, group) if kind.offers_in(variant)]
+        offering.kinds[group] = found
+    return found
 
 
 def _unit_options(offering: Offering, unit: Unit, kinds: list[Kind]) -> tuple[Option, ...]:

@@ -110,7 +110,8 @@ class MoveKind(Kind):
         return f"{standing.unit_name(here)} cannot {verb} {standing.name(dest_prov)}", ""
 
     def offer(self, offering: Offering, unit: Unit) -> tuple[Option, ...]:
-        """Its moves by land or along the coasts, then those by convoy where fleets stand now."""
+        """Its moves by land or along the coasts, then those by convoy where fleets stand now: kept under the
+        unit's words, and with the provinces fleets could carry it to."""
         board, name, loc, table = (
             offering.board,
             offering.names[unit.province],
@@ -126,8 +127,14 @@ class MoveKind(Kind):
             return found
         key = (name, convoyed)
         by_sea = table.get(key)
-        if by_sea is None:
-            by_sea = offering.keep(self, key, [Move(loc, d, True) for d in convoyed])
+        if by_sea is None:  # made of each move's own, kept under the unit's words and its destination
+            by_sea = ()
+            for dest in convoyed:
+                move = table.get((name, dest))
+                if move is None:
+                    move = offering.keep(self, (name, dest), [Move(loc, dest, True)])
+                by_sea += move
+            offering.store(self, key, by_sea)
         return found + by_sea
 
     def text(self, order: Move, position: Position) -> str:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, fields
+from sys import intern
 from typing import Any, Protocol
 
 from dipserver.engine.board import Board
@@ -22,6 +23,7 @@ from dipserver.engine.position import Position
 from dipserver.engine.types import Unit, UnitType
 
 _NONE: frozenset[str] = frozenset()
+_NO_CARRY: tuple[tuple[str, ...], frozenset[str]] = ((), _NONE)
 _KEPT_CAP = 65_536  # options kept per kind and board; the cap only guards a long-running process's memory
 
 
@@ -70,15 +72,18 @@ class _Known:
     def __init__(self, board: Board, position: Position) -> None:
         units = position.units
         fleet = UnitType.FLEET
-        self.fleet_seas = frozenset(p for p, u in units.items() if u.type is fleet and board.is_water(p))
-        self.names = {p: str(u) for p, u in units.items()}  # "A PAR", "A/F NTH": ``unit_at``'s words
-        self.units = sorted(units.items())  # by province: ``others`` of every unit
+        self.fleet_seas = board.seas.intersection([p for p, u in units.items() if u.type is fleet])
+        # "A PAR", "A/F NTH": ``unit_at``'s words. Interned: the keys of the tables kept on the board name
+        # units by them, and a phase then finds its words there as the same strings.
+        self.names = {p: intern(str(u)) for p, u in units.items()}
         self.landings: dict[str, frozenset[str]] = {}  # a sea with a fleet -> where the fleets joined land
         self.groups: dict[str, frozenset[str]] = {}  # a sea with a fleet -> the seas of the fleets joined
-        self.convoyed: dict[str, tuple[str, ...]] = {}  # an army's province -> where fleets carry it
-        self.convoyed_without: dict[tuple[str, str], tuple[str, ...]] = {}  # the same, but for one fleet
-        self.movers: dict[str, list[str]] | None = None  # ``movers_into``
-        self.carried: dict[str, tuple[str, ...]] = {}  # ``convoyed_armies``
+        self.convoyed_without: dict[tuple[str, str], frozenset[str]] = {}  # the same, but for one fleet
+        # An army's province -> where fleets carry it, and the part it cannot walk to (``_carry``); each
+        # province some army reaches by convoy alone -> those armies (``_carried_into``).
+        self.carry: dict[str, tuple[tuple[str, ...], frozenset[str]]] = {}
+        self.carried_into: dict[str, list[str]] | None = None
+        self.kinds: dict[str, list[Any]] = {}  # the kinds that offer each group's options (``options.py``)
 
 
 class Offering:
@@ -89,6 +94,7 @@ class Offering:
         # The words of the unit in each province in the texts of a movement phase's options ("A PAR"): what
         # a key of ``keep`` names the units by.
         self.names = self._known.names
+        self.kinds = self._known.kinds
 
     def for_power(self, power: str) -> Offering:
         """The same phase for ``power``, sharing what is known of the units' moves."""
@@ -106,47 +112,119 @@ class Offering:
         later phase on this map: ``key`` names every unit the texts name (by ``names``) and whatever else
         decides the orders."""
         position, name = self.position, kind.name
-        found = tuple(Option(kind.text(order, position), order, name) for order in orders)
+        return self.store(
+            kind, key, tuple(Option(kind.text(order, position), order, name) for order in orders)
+        )
+
+    def store(self, kind: Writer, key: Hashable, options: tuple[Option, ...]) -> tuple[Option, ...]:
+        """``options`` of ``kind`` kept on the board under ``key`` (as ``keep``), for options already made."""
         table = self.table(kind)
         if len(table) < _KEPT_CAP:
-            table[key] = found
-        return found
+            table[key] = options
+        return options
 
     def convoyed(self, unit: Unit) -> tuple[str, ...]:
-        """Where fleets at sea could carry ``unit`` (an army), sorted. Once per unit: the supports of a phase
-        ask for each unit's again and again."""
-        known = self._known.convoyed
-        found = known.get(unit.province)
+        """Where fleets at sea could carry ``unit`` (an army), sorted."""
+        return self._carry(unit.province)[0] if unit.type is UnitType.ARMY else ()
+
+    def _carry(self, army: str) -> tuple[tuple[str, ...], frozenset[str]]:
+        """Where fleets at sea could carry the army in ``army``, sorted, and the part of it the army cannot
+        walk to: once a phase per army (the supports ask for each army's again and again), kept on the
+        board by the army and the seas of the fleets joined to those beside it (``Board.convoy_lands``)."""
+        known = self._known.carry
+        found = known.get(army)
         if found is None:
-            found = known[unit.province] = self._carried(unit, self.fleet_seas)
+            board = self.board
+            start = board.water_neighbours(army) & self.fleet_seas
+            if not start:  # no fleet beside it: no convoy
+                found = known[army] = _NO_CARRY
+                return found
+            groups = {self.fleets_joined(sea) for sea in start}
+            carriers = groups.pop() if len(groups) == 1 else frozenset().union(*groups)
+            key = (army, carriers)
+            found = board.convoy_lands.get(key)
+            if found is None:
+                lands = set().union(*[board.shore_lands(sea) for sea in carriers])
+                lands.discard(army)
+                found = (tuple(sorted(lands)), frozenset(lands).difference(board.army_moves(army)))
+                if len(board.convoy_lands) < _KEPT_CAP:
+                    board.convoy_lands[key] = found
+            known[army] = found
         return found
 
-    def convoyed_armies(self) -> dict[str, tuple[str, ...]]:
-        """``convoyed`` of every army fleets could carry now, by its province (``movers_into`` fills it)."""
-        self.movers_into()
-        return self._known.carried
-
-    def convoyed_without(self, unit: Unit, sea: str) -> tuple[str, ...]:
-        """Where fleets at sea but the one in ``sea`` could carry ``unit`` (an army), sorted."""
+    def convoyed_without(self, unit: Unit, sea: str) -> frozenset[str]:
+        """Where fleets at sea but the one in ``sea`` could carry ``unit`` (an army)."""
         known, key = self._known.convoyed_without, (unit.province, sea)
         found = known.get(key)
         if found is None:
-            found = known[key] = self._carried(unit, self.fleet_seas - {sea})
+            found = known[key] = self._carried_without(unit.province, sea)
         return found
 
-    def _carried(self, unit: Unit, fleets: frozenset[str]) -> tuple[str, ...]:
-        here = unit.province
-        if unit.type is not UnitType.ARMY:
-            return ()
-        start = self.board.water_neighbours(here) & fleets
-        if not start:  # no fleet beside it: no convoy
-            return ()
-        if fleets is self.fleet_seas:
-            lands = set().union(*[self.landings(sea) for sea in start])
-        else:
-            lands = set().union(*[self.board.shore_lands(sea) for sea in _joined(self.board, start, fleets)])
-        lands.discard(here)
-        return tuple(sorted(lands))
+    def _carried_without(self, army: str, sea: str) -> frozenset[str]:
+        """``convoyed_without``: the landings of the other groups of fleets beside the army, and those of the
+        fleets joined to the one in ``sea`` without it, which the board keeps by the army, the sea and that
+        group (``Board.carried_lands``)."""
+        board, group = self.board, self.fleets_joined(sea)
+        start = board.water_neighbours(army) & self.fleet_seas
+        lands: set[str] = set()
+        for each in start - group:
+            lands.update(self.landings(each))
+        key = (army, sea, group)
+        part = board.carried_lands.get(key)
+        if part is None:
+            rest = group - {sea}
+            joined = _joined(board, start & rest, rest)
+            part = frozenset().union(*[board.shore_lands(each) for each in joined])
+            if len(board.carried_lands) < _KEPT_CAP:
+                board.carried_lands[key] = part
+        lands.update(part)
+        lands.discard(army)
+        return frozenset(lands)
+
+    def supported_by_sea(self, unit: Unit) -> dict[str, tuple[str, ...]]:
+        """The armies whose moves ``unit`` may support into provinces they reach by convoy alone, each with
+        those provinces, sorted: the provinces ``unit`` reaches that fleets could carry the army to and it
+        cannot walk to. A fleet cannot both support a convoyed move and be one of the fleets carrying it,
+        so for a fleet at sea, the army's routes through its own sea don't count (DATC 6.D.31)."""
+        carried_into = self._carried_into()
+        if not carried_into:
+            return {}
+        here, board = unit.province, self.board
+        reach = board.sorted_reach(unit.type, unit.location)
+        armies: set[str] | None = None
+        for province in reach:
+            into = carried_into.get(province)
+            if into is not None:
+                armies = set(into) if armies is None else armies.union(into)
+        if armies is None:
+            return {}
+        armies.discard(here)
+        found: dict[str, tuple[str, ...]] = {}
+        for army in armies:
+            alone = self._carry(army)[1]
+            extra = [p for p in reach if p in alone]
+            if here in self.fleet_seas and not self.fleets_joined(here).isdisjoint(
+                board.water_neighbours(army)
+            ):
+                without = self.convoyed_without(self.position.units[army], here)
+                extra = [p for p in extra if p in without]
+            if extra:
+                found[army] = tuple(extra)
+        return found
+
+    def _carried_into(self) -> dict[str, list[str]]:
+        """Each province some army reaches by convoy alone, with those armies."""
+        known = self._known
+        if known.carried_into is None:
+            board, fleets = self.board, self.fleet_seas
+            into: dict[str, list[str]] = {}
+            for here, unit in self.position.units.items():
+                if unit.type is not UnitType.ARMY or board.water_neighbours(here).isdisjoint(fleets):
+                    continue
+                for province in self._carry(here)[1]:
+                    into.setdefault(province, []).append(here)
+            known.carried_into = into
+        return known.carried_into
 
     def landings(self, sea: str) -> frozenset[str]:
         """The land provinces the fleet in ``sea`` and the fleets at sea joined to it reach."""
@@ -168,31 +246,6 @@ class Offering:
             for each in found:
                 known[each] = found
         return found
-
-    def move_provinces(self, unit: Unit) -> frozenset[str]:
-        """The provinces ``unit``'s moves lead into: by land or along the coasts, and by convoy."""
-        reach = self.board.reach_provinces(unit.type, unit.location)
-        convoyed = self.convoyed(unit)
-        return reach.union(convoyed) if convoyed else reach
-
-    def movers_into(self) -> dict[str, list[str]]:
-        """The provinces of the units whose moves lead into each province (by convoy through any of the
-        fleets), by province: a support's options look up the provinces it reaches instead of asking every
-        other unit where it goes."""
-        known = self._known
-        if known.movers is None:
-            movers: dict[str, list[str]] = {}
-            for here, unit in known.units:
-                for province in self.move_provinces(unit):
-                    movers.setdefault(province, []).append(here)
-            known.carried = {p: found for p, found in known.convoyed.items() if found}
-            known.movers = movers
-        return known.movers
-
-    def others(self, unit: Unit) -> list[Unit]:
-        """The other units on the board, by province."""
-        here = unit.province
-        return [u for p, u in self._known.units if p != here]
 
 
 def _joined(board: Board, start: Iterable[str], fleets: frozenset[str]) -> frozenset[str]:
