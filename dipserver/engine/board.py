@@ -82,15 +82,10 @@ class Board:
         # same few fleets, and each search is a graph walk. Filled as they are first asked.
         self.sea_routes: dict[tuple[str, str, frozenset[str]], frozenset[str]] = {}
         self.needed_fleets: dict[tuple[str, str, frozenset[str]], frozenset[str]] = {}
-        # The options' (``kinds/offering.py``): where the fleets joined to one carry an army without it, by
-        # the army, that fleet's sea and the seas of the fleets joined to it.
-        self.carried_lands: dict[tuple[str, str, frozenset[str]], frozenset[str]] = {}
-        # and where the fleets joined to those beside an army carry it (and those of them it cannot walk
-        # to), by the army and the seas of those fleets.
-        self.convoy_lands: dict[tuple[str, frozenset[str]], tuple[tuple[str, ...], frozenset[str]]] = {}
         # The options' parts on this map (``kinds/offering.py``): by kind, then by the units the options
-        # name; and the drawings of options offered (``options.py``). Filled as phases ask.
-        self.offers: dict[str, dict[Any, tuple[Any, ...]]] = {}
+        # name (and where fleets carry armies, by the army and the fleets); and the drawings of options
+        # offered (``options.py``). Filled as phases ask.
+        self.offers: dict[str, dict[Any, Any]] = {}
         self.option_drawings: dict[tuple[str, str, str], Any] = {}
         shore = self._shore
         self._land_waters = {p: frozenset(n for n in borders.get(p, _EMPTY) if n in shore) for p in land}
@@ -105,8 +100,9 @@ class Board:
         self.fleet_table: dict[str, frozenset[str]] = self._fleet
         self._convoy_reach: dict[str, frozenset[str]] = {}
         self._shore_lands: dict[str, frozenset[str]] = {}
-        self._sorted_reach: dict[str, tuple[str, ...]] = {}
-        self._neighbourhoods: dict[str, tuple[str, ...]] = {}
+        # ``sorted_reach`` and ``neighbourhood`` of an army's and of a fleet's location, filled on first use.
+        self._sorted_reach: tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]] = ({}, {})
+        self._neighbourhoods: tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]] = ({}, {})
         self._into: dict[str, set[str]] = {}  # ``_movers_into``, filled on first use
         self._coastal = frozenset(p for p, waters in self._land_waters.items() if waters & sea)
         # Where an army may stand (``can_occupy``): the passable land provinces, never a coast; where a
@@ -255,24 +251,24 @@ class Board:
 
     def sorted_reach(self, unit_type: UnitType, src_loc: str) -> tuple[str, ...]:
         """``reach_provinces``, sorted (kept per location: the options walk them in order every phase)."""
-        key = unit_type + src_loc  # "AMUN", "FSTP/NC": the member is its string
-        found = self._sorted_reach.get(key)
+        kept = self._sorted_reach[unit_type is UnitType.FLEET]
+        found = kept.get(src_loc)
         if found is None:
-            found = self._sorted_reach[key] = tuple(sorted(self.reach_provinces(unit_type, src_loc)))
+            found = kept[src_loc] = tuple(sorted(self.reach_provinces(unit_type, src_loc)))
         return found
 
     def neighbourhood(self, unit_type: UnitType, src_loc: str) -> tuple[str, ...]:
         """The provinces, sorted, other than its own, from which a unit of some kind could move (not by
         convoy) into a province a unit at ``src_loc`` reaches: the units whose moves it might support."""
-        key = unit_type + src_loc
-        found = self._neighbourhoods.get(key)
+        kept = self._neighbourhoods[unit_type is UnitType.FLEET]
+        found = kept.get(src_loc)
         if found is None:
             into = self._movers_into()
             near: set[str] = set()
             for province in self.reach_provinces(unit_type, src_loc):
                 near.update(into.get(province, _EMPTY))
             near.discard(province_of(src_loc))
-            found = self._neighbourhoods[key] = tuple(sorted(near))
+            found = kept[src_loc] = tuple(sorted(near))
         return found
 
     def _movers_into(self) -> dict[str, set[str]]:
@@ -349,14 +345,12 @@ class Board:
         self.readings = {}
         self.sea_routes = {}
         self.needed_fleets = {}
-        self.carried_lands = {}
-        self.convoy_lands = {}
         self.offers = {}
         self.option_drawings = {}
         self._convoy_reach = {}
         self._shore_lands = {}
-        self._sorted_reach = {}
-        self._neighbourhoods = {}
+        self._sorted_reach = ({}, {})
+        self._neighbourhoods = ({}, {})
         self._into = {}
 
 

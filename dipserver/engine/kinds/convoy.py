@@ -95,7 +95,8 @@ class ConvoyKind(Kind):
     def offer(self, offering: Offering, unit: Unit) -> list[Option]:
         """Convoys this fleet is needed for: it lies on a minimal route of seas where fleets stand now. Such
         a route passes only fleets joined to this one, so those fleets and the army decide the convoys of
-        each army on their shores."""
+        each army on their shores: kept in the fleet's ``row`` under the fleets' seas and the army's words
+        (and each convoy under the army's words and its destination)."""
         board = offering.board
         if not at_sea(board, unit):
             return []
@@ -105,21 +106,21 @@ class ConvoyKind(Kind):
         armies = [p for p in sorted(reach) if (u := units.get(p)) is not None and u.type is UnitType.ARMY]
         if not armies:
             return []
-        name, names, table = offering.names[sea], offering.names, offering.table(self)
+        names = offering.names
+        row = offering.row(self, names[sea])
         found: list[Option] = []
         for army in armies:
-            key = (name, fleets, names[army])
-            convoys = table.get(key)
+            words = names[army]
+            convoys = row.get((fleets, words))
             if convoys is None:
-                convoys = offering.keep(
-                    self,
-                    key,
-                    [
-                        Convoy(sea, army, d)
-                        for d in sorted(reach - {army})
-                        if sea in necessary_fleets(board, army, d, fleets)
-                    ],
-                )
+                convoys = ()
+                for dest in sorted(reach - {army}):
+                    if sea in necessary_fleets(board, army, dest, fleets):
+                        convoy = row.get((words, dest))
+                        if convoy is None:
+                            convoy = offering.keep(self, (words, dest), [Convoy(sea, army, dest)], row)
+                        convoys += convoy
+                offering.store(self, (fleets, words), convoys, row)
             found += convoys
         return found
 

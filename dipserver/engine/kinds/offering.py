@@ -24,6 +24,9 @@ from dipserver.engine.types import Unit, UnitType
 
 _NONE: frozenset[str] = frozenset()
 _NO_CARRY: tuple[tuple[str, ...], frozenset[str]] = ((), _NONE)
+# What the board keeps besides the kinds' options (``Board.offers``, under names no kind has).
+_CONVOY_LANDS = " convoy lands"  # (army, the seas of the fleets joined beside it) -> ``_carry``
+_CARRIED_LANDS = " carried lands"  # (army, sea, the seas of its fleet's group) -> ``_carried_without``'s
 _KEPT_CAP = 65_536  # options kept per kind and board; the cap only guards a long-running process's memory
 
 
@@ -83,7 +86,9 @@ class _Known:
         # province some army reaches by convoy alone -> those armies (``_carried_into``).
         self.carry: dict[str, tuple[tuple[str, ...], frozenset[str]]] = {}
         self.carried_into: dict[str, list[str]] | None = None
-        self.kinds: dict[str, list[Any]] = {}  # the kinds that offer each group's options (``options.py``)
+        self.carriers: dict[str, frozenset[str]] = {}  # an army's province -> the seas of the fleets carrying
+        self.by_power: dict[str, list[Unit]] | None = None  # ``own_units``
+        self.kinds: dict[str, list[Any]] = {}  # what offers each group's options (``options.py``)
 
 
 class Offering:
@@ -100,27 +105,62 @@ class Offering:
         """The same phase for ``power``, sharing what is known of the units' moves."""
         return Offering(self.board, self.position, power, self._known)
 
+    def own_units(self) -> list[Unit]:
+        """The power's units, by location (every power's sorted out at once, the first time one is asked)."""
+        known = self._known
+        if known.by_power is None:
+            known.by_power = {}
+            for unit in sorted(self.position.units.values(), key=_by_location):
+                known.by_power.setdefault(unit.power, []).append(unit)
+        return known.by_power.get(self.power, [])
+
     def table(self, kind: Writer) -> dict[Hashable, tuple[Option, ...]]:
         """The options of ``kind`` kept on this board by the phases before (``keep``), by key."""
-        found = self.board.offers.get(kind.name)
+        return self._kept(kind.name)
+
+    def row(self, kind: Writer, words: str) -> dict[Hashable, tuple[Option, ...]]:
+        """The options of ``kind`` kept on this board for the unit with ``words`` ("A PAR"), by the rest of
+        their key (a support's: the supported unit's words): ``keep``'s ``table`` for a kind that keeps its
+        options unit by unit (its ``table`` is then these rows, by the unit's words)."""
+        rows = self._kept(kind.name)
+        found = rows.get(words)
         if found is None:
-            found = self.board.offers[kind.name] = {}
+            found = {}
+            if len(rows) < _KEPT_CAP:
+                rows[words] = found
         return found
 
-    def keep(self, kind: Writer, key: Hashable, orders: Iterable[Any]) -> tuple[Option, ...]:
+    def _kept(self, name: str) -> dict[Any, Any]:
+        found = self.board.offers.get(name)
+        if found is None:
+            found = self.board.offers[name] = {}
+        return found
+
+    def keep(
+        self,
+        kind: Writer,
+        key: Hashable,
+        orders: Iterable[Any],
+        table: dict[Hashable, tuple[Option, ...]] | None = None,
+    ) -> tuple[Option, ...]:
         """``orders`` as options of ``kind``, each with its text, kept on the board under ``key`` for every
         later phase on this map: ``key`` names every unit the texts name (by ``names``) and whatever else
-        decides the orders."""
+        decides the orders. In the kind's ``table``, or in ``table`` (a ``row``)."""
         position, name = self.position, kind.name
-        return self.store(
-            kind, key, tuple(Option(kind.text(order, position), order, name) for order in orders)
-        )
+        found = tuple(Option(kind.text(order, position), order, name) for order in orders)
+        return self.store(kind, key, found, table)
 
-    def store(self, kind: Writer, key: Hashable, options: tuple[Option, ...]) -> tuple[Option, ...]:
+    def store(
+        self,
+        kind: Writer,
+        key: Hashable,
+        options: tuple[Option, ...],
+        table: dict[Hashable, tuple[Option, ...]] | None = None,
+    ) -> tuple[Option, ...]:
         """``options`` of ``kind`` kept on the board under ``key`` (as ``keep``), for options already made."""
-        table = self.table(kind)
-        if len(table) < _KEPT_CAP:
-            table[key] = options
+        into = self.table(kind) if table is None else table
+        if len(into) < _KEPT_CAP:
+            into[key] = options
         return options
 
     def convoyed(self, unit: Unit) -> tuple[str, ...]:
@@ -130,7 +170,7 @@ class Offering:
     def _carry(self, army: str) -> tuple[tuple[str, ...], frozenset[str]]:
         """Where fleets at sea could carry the army in ``army``, sorted, and the part of it the army cannot
         walk to: once a phase per army (the supports ask for each army's again and again), kept on the
-        board by the army and the seas of the fleets joined to those beside it (``Board.convoy_lands``)."""
+        board by the army and the seas of the fleets joined to those beside it."""
         known = self._known.carry
         found = known.get(army)
         if found is None:
@@ -141,14 +181,15 @@ class Offering:
                 return found
             groups = {self.fleets_joined(sea) for sea in start}
             carriers = groups.pop() if len(groups) == 1 else frozenset().union(*groups)
-            key = (army, carriers)
-            found = board.convoy_lands.get(key)
+            self._known.carriers[army] = carriers
+            kept, key = self._kept(_CONVOY_LANDS), (army, carriers)
+            found = kept.get(key)
             if found is None:
                 lands = set().union(*[board.shore_lands(sea) for sea in carriers])
                 lands.discard(army)
                 found = (tuple(sorted(lands)), frozenset(lands).difference(board.army_moves(army)))
-                if len(board.convoy_lands) < _KEPT_CAP:
-                    board.convoy_lands[key] = found
+                if len(kept) < _KEPT_CAP:
+                    kept[key] = found
             known[army] = found
         return found
 
@@ -161,23 +202,22 @@ class Offering:
         return found
 
     def _carried_without(self, army: str, sea: str) -> frozenset[str]:
-        """``convoyed_without``: the landings of the other groups of fleets beside the army, and those of the
-        fleets joined to the one in ``sea`` without it, which the board keeps by the army, the sea and that
-        group (``Board.carried_lands``)."""
+        """``convoyed_without``: where the fleets joined to the one in ``sea`` carry the army without it,
+        which the board keeps by the army, the sea and their seas, and where the others beside it do."""
         board, group = self.board, self.fleets_joined(sea)
-        start = board.water_neighbours(army) & self.fleet_seas
-        lands: set[str] = set()
-        for each in start - group:
-            lands.update(self.landings(each))
-        key = (army, sea, group)
-        part = board.carried_lands.get(key)
+        kept, key = self._kept(_CARRIED_LANDS), (army, sea, group)
+        part: frozenset[str] | None = kept.get(key)
         if part is None:
             rest = group - {sea}
-            joined = _joined(board, start & rest, rest)
-            part = frozenset().union(*[board.shore_lands(each) for each in joined])
-            if len(board.carried_lands) < _KEPT_CAP:
-                board.carried_lands[key] = part
-        lands.update(part)
+            joined = _joined(board, board.water_neighbours(army) & rest, rest)
+            part = frozenset().union(*[board.shore_lands(each) for each in joined]) - {army}
+            if len(kept) < _KEPT_CAP:
+                kept[key] = part
+        self._carry(army)
+        carriers = self._known.carriers.get(army, _NONE)
+        if carriers is group or carriers <= group:  # no other fleets beside it
+            return part
+        lands = set(part).union(*[board.shore_lands(each) for each in carriers - group])
         lands.discard(army)
         return frozenset(lands)
 
@@ -203,9 +243,7 @@ class Offering:
         for army in armies:
             alone = self._carry(army)[1]
             extra = [p for p in reach if p in alone]
-            if here in self.fleet_seas and not self.fleets_joined(here).isdisjoint(
-                board.water_neighbours(army)
-            ):
+            if extra and here in self._known.carriers.get(army, _NONE):  # a fleet that could carry it
                 without = self.convoyed_without(self.position.units[army], here)
                 extra = [p for p in extra if p in without]
             if extra:
@@ -246,6 +284,10 @@ class Offering:
             for each in found:
                 known[each] = found
         return found
+
+
+def _by_location(unit: Unit) -> str:
+    return unit.location
 
 
 def _joined(board: Board, start: Iterable[str], fleets: frozenset[str]) -> frozenset[str]:

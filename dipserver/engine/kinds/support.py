@@ -8,7 +8,7 @@ asks whether the supported move is possible while this support is given (DATC 6.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from dipserver.engine.convoys import sea_route
@@ -77,17 +77,17 @@ class SupportHoldKind(Kind):
         return None, ""
 
     def offer(self, offering: Offering, unit: Unit) -> list[Option]:
-        """Its supports of each unit in a province it ``reaches``, by province: each kept under the two units'
-        words."""
-        names, here, table = offering.names, unit.province, offering.table(self)
-        name = names[here]
+        """Its supports of each unit in a province it ``reaches``, by province: each kept in the unit's
+        ``row`` under the supported unit's words."""
+        names, here = offering.names, unit.province
+        row = offering.row(self, names[here])
         found: list[Option] = []
         for target in offering.board.sorted_reach(unit.type, unit.location):
-            if target in names and target != here:  # ``names``: every unit's province
-                key = (name, names[target])
-                support = table.get(key)
+            words = names.get(target)  # ``names``: every unit's province
+            if words is not None and target != here:
+                support = row.get(words)
                 if support is None:
-                    support = offering.keep(self, key, [SupportHold(unit.location, target)])
+                    support = offering.keep(self, words, [SupportHold(unit.location, target)], row)
                 found += support
         return found
 
@@ -147,24 +147,24 @@ class SupportMoveKind(Kind):
         """Its supports of every move into a province it ``reaches``, by the supported unit's province, then
         by destination. The units that might move there stand in its ``neighbourhood`` (a table of the
         map), or are armies fleets could carry there. Supports of moves by land or along the coasts depend on
-        the two units alone and are kept under their words; those of an army into provinces it reaches by
-        convoy alone on those provinces too."""
-        here, names, table = unit.province, offering.names, offering.table(self)
+        the two units alone and are kept in the unit's ``row`` under the supported unit's words; those of an
+        army into provinces it reaches by convoy alone under its words and those provinces."""
+        names = offering.names
+        row = offering.row(self, names[unit.province])
         targets: Sequence[str] = offering.board.neighbourhood(unit.type, unit.location)
         by_sea = offering.supported_by_sea(unit)
         if by_sea:
             targets = _merged(targets, by_sea)
-        name = names[here]
         found: list[Option] = []
         for target in targets:
             words = names.get(target)
             if words is None:  # no unit there
                 continue
             extra = by_sea.get(target) if by_sea else None
-            key = (name, words) if extra is None else (name, words, *extra)
-            supports = table.get(key)
+            key: Hashable = words if extra is None else (words, *extra)
+            supports = row.get(key)
             if supports is None:
-                supports = _kept_supports(self, offering, unit, target, key)
+                supports = _kept_supports(self, offering, unit, target, extra or (), key, row)
             if supports:
                 found += supports
         return found
@@ -180,28 +180,37 @@ class SupportMoveKind(Kind):
         return helping_line(record, "support")
 
 
-def _merged(provinces: Sequence[str], more: Iterable[str]) -> list[str]:
+def _merged(provinces: Sequence[str], more: Iterable[str]) -> Sequence[str]:
     """``provinces`` (sorted) with ``more``, sorted, each once."""
-    merged = list(provinces)
+    merged: list[str] | None = None
     for province in more:
-        at = bisect_left(merged, province)
-        if at == len(merged) or merged[at] != province:
+        within = provinces if merged is None else merged
+        at = bisect_left(within, province)
+        if at == len(within) or within[at] != province:
+            if merged is None:
+                merged = list(provinces)
             merged.insert(at, province)
-    return merged
+    return provinces if merged is None else merged
 
 
 def _kept_supports(
-    kind: SupportMoveKind, offering: Offering, unit: Unit, target: str, key: tuple[str, ...]
+    kind: SupportMoveKind,
+    offering: Offering,
+    unit: Unit,
+    target: str,
+    by_sea: tuple[str, ...],
+    key: Hashable,
+    row: dict[Hashable, tuple[Option, ...]],
 ) -> tuple[Option, ...]:
-    """``unit``'s supports of the unit in ``target`` that ``key`` names (``SupportMoveKind.offer``), kept:
-    into the provinces both reach, and those ``key`` lists after the two units (by convoy alone)."""
+    """``unit``'s supports of the unit in ``target`` (``SupportMoveKind.offer``), kept in its ``row`` under
+    ``key``: into the provinces both reach, and into those of ``by_sea`` (by convoy alone)."""
     board, other = offering.board, offering.position.units[target]
     into = set(
         board.reach_provinces(unit.type, unit.location) & board.reach_provinces(other.type, other.location)
     )
-    into.update(key[2:])
+    into.update(by_sea)
     into.discard(unit.province)
-    return offering.keep(kind, key, [SupportMove(unit.location, target, d) for d in sorted(into)])
+    return offering.keep(kind, key, [SupportMove(unit.location, target, d) for d in sorted(into)], row)
 
 
 def helping_line(record: Mapping[str, Any], label: str) -> Drawing:
