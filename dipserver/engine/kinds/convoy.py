@@ -103,7 +103,7 @@ class ConvoyKind(Kind):
         sea = unit.province
         fleets, reach = offering.fleets_joined(sea), offering.landings(sea)
         units = offering.position.units
-        armies = [p for p in sorted(reach) if (u := units.get(p)) is not None and u.type is UnitType.ARMY]
+        armies = sorted(p for p in reach if (u := units.get(p)) is not None and u.type is UnitType.ARMY)
         if not armies:
             return []
         names = offering.names

@@ -73,15 +73,22 @@ class _Known:
     """What a phase's units may do, worked out on first use: the same for every power."""
 
     def __init__(self, board: Board, position: Position) -> None:
-        units = position.units
         fleet = UnitType.FLEET
-        self.fleet_seas = board.seas.intersection([p for p, u in units.items() if u.type is fleet])
-        # "A PAR", "A/F NTH": ``unit_at``'s words. Interned: the keys of the tables kept on the board name
-        # units by them, and a phase then finds its words there as the same strings.
-        self.names = {p: intern(str(u)) for p, u in units.items()}
+        # "A PAR", "A/F NTH": ``unit_at``'s words, by province (``names``) and by location (``words``).
+        # Interned: the keys of the tables kept on the board name units by them, and a phase then finds
+        # its words there as the same strings.
+        self.names: dict[str, str] = {}
+        self.words: dict[str, str] = {}
+        fleets: list[str] = []
+        for province, unit in position.units.items():
+            self.names[province] = self.words[unit.location] = intern(str(unit))
+            if unit.type is fleet:
+                fleets.append(province)
+        self.fleet_seas = board.seas.intersection(fleets)
         self.landings: dict[str, frozenset[str]] = {}  # a sea with a fleet -> where the fleets joined land
         self.groups: dict[str, frozenset[str]] = {}  # a sea with a fleet -> the seas of the fleets joined
-        self.convoyed_without: dict[tuple[str, str], frozenset[str]] = {}  # the same, but for one fleet
+        # (an army's province, a fleet's sea) -> where the fleets but that one carry the army
+        self.convoyed_without: dict[tuple[str, str], frozenset[str]] = {}
         # An army's province -> where fleets carry it, and the part it cannot walk to (``_carry``); each
         # province some army reaches by convoy alone -> those armies (``_carried_into``).
         self.carry: dict[str, tuple[tuple[str, ...], frozenset[str]]] = {}
@@ -99,6 +106,7 @@ class Offering:
         # The words of the unit in each province in the texts of a movement phase's options ("A PAR"): what
         # a key of ``keep`` names the units by.
         self.names = self._known.names
+        self.words = self._known.words  # ``names`` by each unit's location: a kind's own unit's words
         self.kinds = self._known.kinds
 
     def for_power(self, power: str) -> Offering:
@@ -241,7 +249,7 @@ class Offering:
         armies.discard(here)
         found: dict[str, tuple[str, ...]] = {}
         for army in armies:
-            alone = self._carry(army)[1]
+            alone = self._known.carry[army][1]  # ``_carried_into`` worked it out
             extra = [p for p in reach if p in alone]
             if extra and here in self._known.carriers.get(army, _NONE):  # a fleet that could carry it
                 without = self.convoyed_without(self.position.units[army], here)

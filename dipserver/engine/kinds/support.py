@@ -80,7 +80,7 @@ class SupportHoldKind(Kind):
         """Its supports of each unit in a province it ``reaches``, by province: each kept in the unit's
         ``row`` under the supported unit's words."""
         names, here = offering.names, unit.province
-        row = offering.row(self, names[here])
+        row = offering.row(self, offering.words[unit.location])
         found: list[Option] = []
         for target in offering.board.sorted_reach(unit.type, unit.location):
             words = names.get(target)  # ``names``: every unit's province
@@ -150,7 +150,7 @@ class SupportMoveKind(Kind):
         the two units alone and are kept in the unit's ``row`` under the supported unit's words; those of an
         army into provinces it reaches by convoy alone under its words and those provinces."""
         names = offering.names
-        row = offering.row(self, names[unit.province])
+        row = offering.row(self, offering.words[unit.location])
         targets: Sequence[str] = offering.board.neighbourhood(unit.type, unit.location)
         by_sea = offering.supported_by_sea(unit)
         if by_sea:
