@@ -6,9 +6,12 @@ power's ``Offering`` of a phase shares it (``for_power``; ``options.phase_option
 
 An option is an order with its text. The order depends on the map alone; the text names units by their
 words ("A PAR"), so it depends on the position only through the units it names. The kinds of a movement
-phase therefore keep their options on the board (``keep``, ``table``), under a key that names every unit
-the texts name and whatever else decides the orders (the convoy routes open): a later phase on the same
-map looks them up instead of building them again. The board changes only between phases, with its map.
+phase therefore keep their options on the board (``keep``, ``table``, or a ``row`` per unit), under a key
+that names every unit the texts name and whatever else decides the orders (the convoy routes open): a
+later phase on the same map looks them up instead of building them again. The keys are small (a pair of
+units, a unit and a destination) so that a position never met before is mostly made of options kept. The
+board changes only between phases, with its map; where fleets could carry each army is kept on it too,
+by the army and the fleets.
 """
 
 from __future__ import annotations
@@ -237,25 +240,23 @@ class Offering:
         carried_into = self._carried_into()
         if not carried_into:
             return {}
-        here, board = unit.province, self.board
-        reach = board.sorted_reach(unit.type, unit.location)
-        armies: set[str] | None = None
-        for province in reach:
-            into = carried_into.get(province)
-            if into is not None:
-                armies = set(into) if armies is None else armies.union(into)
-        if armies is None:
-            return {}
-        armies.discard(here)
+        here = unit.province
+        extras: dict[str, list[str]] = {}  # by army: the provinces, in order, as ``reach`` is sorted
+        for province in self.board.sorted_reach(unit.type, unit.location):
+            armies = carried_into.get(province)
+            if armies is not None:
+                for army in armies:
+                    if army != here:
+                        extras.setdefault(army, []).append(province)
         found: dict[str, tuple[str, ...]] = {}
-        for army in armies:
-            alone = self._known.carry[army][1]  # ``_carried_into`` worked it out
-            extra = [p for p in reach if p in alone]
-            if extra and here in self._known.carriers.get(army, _NONE):  # a fleet that could carry it
+        carriers = self._known.carriers
+        for army, extra in extras.items():
+            if here in carriers.get(army, _NONE):  # a fleet that could carry it
                 without = self.convoyed_without(self.position.units[army], here)
                 extra = [p for p in extra if p in without]
-            if extra:
-                found[army] = tuple(extra)
+                if not extra:
+                    continue
+            found[army] = tuple(extra)
         return found
 
     def _carried_into(self) -> dict[str, list[str]]:
