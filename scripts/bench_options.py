@@ -15,8 +15,8 @@ map, ``kinds/offering.py``) are first filled by other games: the random games of
 asked for; then each position is timed once, as a server meets a phase for the first time. The same is
 printed with the tables emptied before each position ("cold": nothing learnt from earlier phases), and
 ``legal_options`` asked power by power afterwards, as clients ask the API for their own power's. With
-``--callgrind`` the instructions of one ``phase_options`` of the random workload are counted too
-(``valgrind --tool=callgrind``: the difference of a run over the first 100 positions three times and one
+``--callgrind`` the instructions of one ``phase_options`` of each workload are counted too
+(``valgrind --tool=callgrind``: the difference of a run over its first 100 positions three times and one
 run over them once), a figure load leaves alone.
 
 The reference runs in an interpreter of its own with the ``diplomacy`` package (``--reference-python``, or
@@ -106,7 +106,8 @@ def main() -> int:
                 f"{TARGET_RATIO:g}x (dipcc): {met} it"
             )
     if args.callgrind:
-        print(counted(workloads["random"][:100]))
+        for name, positions in workloads.items():
+            print(f"{name}: {counted(positions[:100])}")
     print(f"\nuptime at the end: {_uptime()}")
     return 0
 

@@ -83,8 +83,9 @@ class Board:
         self.sea_routes: dict[tuple[str, str, frozenset[str]], frozenset[str]] = {}
         self.needed_fleets: dict[tuple[str, str, frozenset[str]], frozenset[str]] = {}
         # The options' parts on this map (``kinds/offering.py``): by kind, then by the units the options
-        # name; and the drawings of options offered (``options.py``). Filled as phases ask.
-        self.offers: dict[str, dict[Any, tuple[Any, ...]]] = {}
+        # name (and where fleets carry armies, by the army and the fleets); and the drawings of options
+        # offered (``options.py``). Filled as phases ask.
+        self.offers: dict[str, dict[Any, Any]] = {}
         self.option_drawings: dict[tuple[str, str, str], Any] = {}
         shore = self._shore
         self._land_waters = {p: frozenset(n for n in borders.get(p, _EMPTY) if n in shore) for p in land}
@@ -99,6 +100,10 @@ class Board:
         self.fleet_table: dict[str, frozenset[str]] = self._fleet
         self._convoy_reach: dict[str, frozenset[str]] = {}
         self._shore_lands: dict[str, frozenset[str]] = {}
+        # ``sorted_reach`` and ``neighbourhood`` of an army's and of a fleet's location, filled on first use.
+        self._sorted_reach: tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]] = ({}, {})
+        self._neighbourhoods: tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]] = ({}, {})
+        self._into: dict[str, set[str]] = {}  # ``_movers_into``, filled on first use
         self._coastal = frozenset(p for p, waters in self._land_waters.items() if waters & sea)
         # Where an army may stand (``can_occupy``): the passable land provinces, never a coast; where a
         # fleet may: each sea and coastal location (a named coast, where there are some).
@@ -239,6 +244,39 @@ class Board:
         """The provinces a unit at ``src_loc`` could move into some part of: where it may support."""
         return (self._army if unit_type is UnitType.ARMY else self._fleet_provinces).get(src_loc, _EMPTY)
 
+    def sorted_reach(self, unit_type: UnitType, src_loc: str) -> tuple[str, ...]:
+        """``reach_provinces``, sorted (kept per location: the options walk them in order every phase)."""
+        kept = self._sorted_reach[unit_type is UnitType.FLEET]
+        found = kept.get(src_loc)
+        if found is None:
+            found = kept[src_loc] = tuple(sorted(self.reach_provinces(unit_type, src_loc)))
+        return found
+
+    def neighbourhood(self, unit_type: UnitType, src_loc: str) -> tuple[str, ...]:
+        """The provinces, sorted, other than its own, from which a unit of some kind could move (not by
+        convoy) into a province a unit at ``src_loc`` reaches: the units whose moves it might support."""
+        kept = self._neighbourhoods[unit_type is UnitType.FLEET]
+        found = kept.get(src_loc)
+        if found is None:
+            into = self._movers_into()
+            near: set[str] = set()
+            for province in self.reach_provinces(unit_type, src_loc):
+                near.update(into.get(province, _EMPTY))
+            near.discard(province_of(src_loc))
+            found = kept[src_loc] = tuple(sorted(near))
+        return found
+
+    def _movers_into(self) -> dict[str, set[str]]:
+        """Each province, with the provinces from which an army or a fleet somewhere in them moves there."""
+        found = self._into
+        if found:
+            return found
+        for tables in (self._army, self._fleet_provinces):
+            for src, reach in tables.items():
+                for province in reach:
+                    found.setdefault(province, set()).add(province_of(src))
+        return found
+
     def fleet_reachable_coasts(self, src_loc: str, dst_prov: str) -> tuple[str, ...]:
         """Locations of ``dst_prov`` a fleet at ``src_loc`` can reach, sorted; used to infer a coast."""
         return self._reach_coasts.get((src_loc, dst_prov), ())
@@ -306,6 +344,9 @@ class Board:
         self.option_drawings = {}
         self._convoy_reach = {}
         self._shore_lands = {}
+        self._sorted_reach = ({}, {})
+        self._neighbourhoods = ({}, {})
+        self._into = {}
 
 
 # What ``__init__`` derives besides the caches ``__setstate__`` empties (the variant cache's test holds a

@@ -9,7 +9,7 @@ orders (support of an empty province, a move waiting for a fleet that is not the
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -22,7 +22,7 @@ from dipserver.engine.kinds.build import BUILD
 from dipserver.engine.kinds.disband import DISBAND
 from dipserver.engine.kinds.offering import Offering
 from dipserver.engine.kinds.offering import Option as Option
-from dipserver.engine.kinds.registry import Kind, kind_of, kinds, offered
+from dipserver.engine.kinds.registry import kind_of, kinds, offered
 from dipserver.engine.kinds.waive import WAIVE
 from dipserver.engine.modules.abstraction import chain_landings, ferry_orders
 from dipserver.engine.modules.orders import EstablishDepot, SnowStorm
@@ -193,14 +193,14 @@ def _legal_options(offering: Offering, build_rule: BuildRule | None) -> PowerOpt
     board, position, power = offering.board, offering.position, offering.power
     phase = position.phase.type
     if phase is PhaseType.MOVEMENT or phase is PhaseType.RETREATS:
-        kinds = _kinds(offering, "units")
+        offers_of = _offers(offering, "units")
         if phase is PhaseType.MOVEMENT:
-            ordered = sorted(position.units_of(power), key=_by_location)
+            ordered = offering.own_units()
         else:
             ordered = sorted(
                 [d.unit for d in position.dislodged.values() if d.unit.power == power], key=_by_location
             )
-        units = {u.location: _unit_options(offering, u, kinds) for u in ordered}
+        units = {u.location: _unit_options(offering, u, offers_of) for u in ordered}
         conversions = _conversions(offering)
         return PowerOptions(
             power, str(position.phase), units, conversions=conversions, position=position, board=board
@@ -211,18 +211,27 @@ def _legal_options(offering: Offering, build_rule: BuildRule | None) -> PowerOpt
     )
 
 
-def _kinds(offering: Offering, group: str) -> list[Kind]:
-    """The kinds of ``group`` that offer units orders in this phase of this variant, in their order."""
-    variant = offering.board.variant
-    return [kind for kind in offered(offering.position.phase.type, group) if kind.offers_in(variant)]
+# A kind's ``offer``: what it offers a unit.
+Offer = Callable[[Offering, Unit], Sequence[Any]]
 
 
-def _unit_options(offering: Offering, unit: Unit, kinds: list[Kind]) -> tuple[Option, ...]:
-    """What each of ``kinds`` offers ``unit``, kind after kind: the options a kind keeps on the board as
-    they are, the orders another kind gives each with its text."""
+def _offers(offering: Offering, group: str) -> list[Offer]:
+    """The ``offer`` of each kind of ``group`` that offers units orders in this phase of this variant, in
+    their order: once a phase, for every power."""
+    found: list[Offer] | None = offering.kinds.get(group)
+    if found is None:
+        variant = offering.board.variant
+        kinds = offered(offering.position.phase.type, group)
+        found = offering.kinds[group] = [kind.offer for kind in kinds if kind.offers_in(variant)]
+    return found
+
+
+def _unit_options(offering: Offering, unit: Unit, offers_of: list[Offer]) -> tuple[Option, ...]:
+    """What each kind offers ``unit`` (``offers_of``: their ``offer``), kind after kind: the options a kind
+    keeps on the board as they are, the orders another kind gives each with its text."""
     found: list[Option] = []
-    for kind in kinds:
-        offers = kind.offer(offering, unit)
+    for offer in offers_of:
+        offers = offer(offering, unit)
         if offers and not isinstance(offers[0], Option):
             offers = _options(offering.position, offers)
         found += offers
@@ -231,13 +240,13 @@ def _unit_options(offering: Offering, unit: Unit, kinds: list[Kind]) -> tuple[Op
 
 def _conversions(offering: Offering) -> tuple[Option, ...]:
     """Each conversion order the variant allows a unit of the power in this phase and place."""
-    kinds = _kinds(offering, "conversions")
-    if not kinds:
+    offers_of = _offers(offering, "conversions")
+    if not offers_of:
         return ()
     position, power = offering.position, offering.power
     waiting = [d.unit for d in position.dislodged.values() if d.unit.power == power]  # a retreat phase
     units = sorted([*position.units_of(power), *waiting], key=_by_location)
-    return tuple(option for unit in units for option in _unit_options(offering, unit, kinds))
+    return tuple(option for unit in units for option in _unit_options(offering, unit, offers_of))
 
 
 def _by_location(unit: Unit) -> str:

@@ -92,29 +92,36 @@ class ConvoyKind(Kind):
                 _one_sea_only(board.location_name(unit.location), reading.name(target), reading.name(dest))
             )
 
-    def offer(self, offering: Offering, unit: Unit) -> tuple[Option, ...]:
+    def offer(self, offering: Offering, unit: Unit) -> list[Option]:
         """Convoys this fleet is needed for: it lies on a minimal route of seas where fleets stand now. Such
-        a route passes only fleets joined to this one, so those fleets and the armies on their shores
-        decide the convoys."""
+        a route passes only fleets joined to this one, so those fleets and the army decide the convoys of
+        each army on their shores: kept in the fleet's ``row`` under the fleets' seas and the army's words
+        (and each convoy under the army's words and its destination)."""
         board = offering.board
         if not at_sea(board, unit):
-            return ()
+            return []
         sea = unit.province
         fleets, reach = offering.fleets_joined(sea), offering.landings(sea)
         units = offering.position.units
-        armies = [p for p in sorted(reach) if (u := units.get(p)) is not None and u.type is UnitType.ARMY]
+        armies = sorted(p for p in reach if (u := units.get(p)) is not None and u.type is UnitType.ARMY)
         if not armies:
-            return ()
-        key = (offering.names[sea], fleets, *[offering.names[p] for p in armies])
-        found = offering.table(self).get(key)
-        if found is None:
-            convoys = [
-                Convoy(sea, a, d)
-                for a in armies
-                for d in sorted(reach - {a})
-                if sea in necessary_fleets(board, a, d, fleets)
-            ]
-            found = offering.keep(self, key, convoys)
+            return []
+        names = offering.names
+        row = offering.row(self, names[sea])
+        found: list[Option] = []
+        for army in armies:
+            words = names[army]
+            convoys = row.get((fleets, words))
+            if convoys is None:
+                convoys = ()
+                for dest in sorted(reach - {army}):
+                    if sea in necessary_fleets(board, army, dest, fleets):
+                        convoy = row.get((words, dest))
+                        if convoy is None:
+                            convoy = offering.keep(self, (words, dest), [Convoy(sea, army, dest)], row)
+                        convoys += convoy
+                offering.store(self, (fleets, words), convoys, row)
+            found += convoys
         return found
 
     def text(self, order: Convoy, position: Position) -> str:

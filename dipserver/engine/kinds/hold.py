@@ -32,7 +32,7 @@ class HoldKind(Kind):
         return None, ""
 
     def offer(self, offering: Offering, unit: Unit) -> tuple[Option, ...]:
-        name = offering.names[unit.province]
+        name = offering.words[unit.location]
         found = offering.table(self).get(name)
         return offering.keep(self, name, [Hold(unit.location)]) if found is None else found
 

@@ -110,10 +110,11 @@ class MoveKind(Kind):
         return f"{standing.unit_name(here)} cannot {verb} {standing.name(dest_prov)}", ""
 
     def offer(self, offering: Offering, unit: Unit) -> tuple[Option, ...]:
-        """Its moves by land or along the coasts, then those by convoy where fleets stand now."""
+        """Its moves by land or along the coasts, then those by convoy where fleets stand now: kept under the
+        unit's words, and (all of them) with the provinces fleets could carry it to."""
         board, name, loc, table = (
             offering.board,
-            offering.names[unit.province],
+            offering.words[unit.location],
             unit.location,
             offering.table(self),
         )
@@ -125,10 +126,16 @@ class MoveKind(Kind):
         if not convoyed:
             return found
         key = (name, convoyed)
-        by_sea = table.get(key)
-        if by_sea is None:
-            by_sea = offering.keep(self, key, [Move(loc, d, True) for d in convoyed])
-        return found + by_sea
+        every = table.get(key)
+        if every is None:  # made of each move's own, kept under the unit's words and its destination
+            every = found
+            for dest in convoyed:
+                move = table.get((name, dest))
+                if move is None:
+                    move = offering.keep(self, (name, dest), [Move(loc, dest, True)])
+                every += move
+            offering.store(self, key, every)
+        return every
 
     def text(self, order: Move, position: Position) -> str:
         return f"{unit_at(position, order.unit)} - {order.dest}" + (" VIA" if order.via_convoy else "")

@@ -6,15 +6,19 @@ power's ``Offering`` of a phase shares it (``for_power``; ``options.phase_option
 
 An option is an order with its text. The order depends on the map alone; the text names units by their
 words ("A PAR"), so it depends on the position only through the units it names. The kinds of a movement
-phase therefore keep their options on the board (``keep``, ``table``), under a key that names every unit
-the texts name and whatever else decides the orders (the convoy routes open): a later phase on the same
-map looks them up instead of building them again. The board changes only between phases, with its map.
+phase therefore keep their options on the board (``keep``, ``table``, or a ``row`` per unit), under a key
+that names every unit the texts name and whatever else decides the orders (the convoy routes open): a
+later phase on the same map looks them up instead of building them again. The keys are small (a pair of
+units, a unit and a destination) so that a position never met before is mostly made of options kept. The
+board changes only between phases, with its map; where fleets could carry each army is kept on it too,
+by the army and the fleets.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, fields
+from sys import intern
 from typing import Any, Protocol
 
 from dipserver.engine.board import Board
@@ -22,6 +26,10 @@ from dipserver.engine.position import Position
 from dipserver.engine.types import Unit, UnitType
 
 _NONE: frozenset[str] = frozenset()
+_NO_CARRY: tuple[tuple[str, ...], frozenset[str]] = ((), _NONE)
+# What the board keeps besides the kinds' options (``Board.offers``, under names no kind has).
+_CONVOY_LANDS = " convoy lands"  # (army, the seas of the fleets joined beside it) -> ``_carry``
+_CARRIED_LANDS = " carried lands"  # (army, sea, the seas of its fleet's group) -> ``_carried_without``'s
 _KEPT_CAP = 65_536  # options kept per kind and board; the cap only guards a long-running process's memory
 
 
@@ -68,17 +76,29 @@ class _Known:
     """What a phase's units may do, worked out on first use: the same for every power."""
 
     def __init__(self, board: Board, position: Position) -> None:
-        units = position.units
         fleet = UnitType.FLEET
-        self.fleet_seas = frozenset(p for p, u in units.items() if u.type is fleet and board.is_water(p))
-        self.names = {p: str(u) for p, u in units.items()}  # "A PAR", "A/F NTH": ``unit_at``'s words
-        self.units = sorted(units.items())  # by province: ``others`` of every unit
+        # "A PAR", "A/F NTH": ``unit_at``'s words, by province (``names``) and by location (``words``).
+        # Interned: the keys of the tables kept on the board name units by them, and a phase then finds
+        # its words there as the same strings.
+        self.names: dict[str, str] = {}
+        self.words: dict[str, str] = {}
+        fleets: list[str] = []
+        for province, unit in position.units.items():
+            self.names[province] = self.words[unit.location] = intern(str(unit))
+            if unit.type is fleet:
+                fleets.append(province)
+        self.fleet_seas = board.seas.intersection(fleets)
         self.landings: dict[str, frozenset[str]] = {}  # a sea with a fleet -> where the fleets joined land
         self.groups: dict[str, frozenset[str]] = {}  # a sea with a fleet -> the seas of the fleets joined
-        self.convoyed: dict[str, tuple[str, ...]] = {}  # an army's province -> where fleets carry it
-        self.convoyed_without: dict[tuple[str, str], tuple[str, ...]] = {}  # the same, but for one fleet
-        self.movers: dict[str, list[str]] | None = None  # ``movers_into``
-        self.carried: dict[str, tuple[str, ...]] = {}  # ``convoyed_armies``
+        # (an army's province, a fleet's sea) -> where the fleets but that one carry the army
+        self.convoyed_without: dict[tuple[str, str], frozenset[str]] = {}
+        # An army's province -> where fleets carry it, and the part it cannot walk to (``_carry``); each
+        # province some army reaches by convoy alone -> those armies (``_carried_into``).
+        self.carry: dict[str, tuple[tuple[str, ...], frozenset[str]]] = {}
+        self.carried_into: dict[str, list[str]] | None = None
+        self.carriers: dict[str, frozenset[str]] = {}  # an army's province -> the seas of the fleets carrying
+        self.by_power: dict[str, list[Unit]] | None = None  # ``own_units``
+        self.kinds: dict[str, list[Any]] = {}  # what offers each group's options (``options.py``)
 
 
 class Offering:
@@ -89,64 +109,169 @@ class Offering:
         # The words of the unit in each province in the texts of a movement phase's options ("A PAR"): what
         # a key of ``keep`` names the units by.
         self.names = self._known.names
+        self.words = self._known.words  # ``names`` by each unit's location: a kind's own unit's words
+        self.kinds = self._known.kinds
 
     def for_power(self, power: str) -> Offering:
         """The same phase for ``power``, sharing what is known of the units' moves."""
         return Offering(self.board, self.position, power, self._known)
 
+    def own_units(self) -> list[Unit]:
+        """The power's units, by location (every power's sorted out at once, the first time one is asked)."""
+        known = self._known
+        if known.by_power is None:
+            known.by_power = {}
+            for unit in sorted(self.position.units.values(), key=_by_location):
+                known.by_power.setdefault(unit.power, []).append(unit)
+        return known.by_power.get(self.power, [])
+
     def table(self, kind: Writer) -> dict[Hashable, tuple[Option, ...]]:
         """The options of ``kind`` kept on this board by the phases before (``keep``), by key."""
-        found = self.board.offers.get(kind.name)
+        return self._kept(kind.name)
+
+    def row(self, kind: Writer, words: str) -> dict[Hashable, tuple[Option, ...]]:
+        """The options of ``kind`` kept on this board for the unit with ``words`` ("A PAR"), by the rest of
+        their key (a support's: the supported unit's words): ``keep``'s ``table`` for a kind that keeps its
+        options unit by unit (its ``table`` is then these rows, by the unit's words)."""
+        rows = self._kept(kind.name)
+        found = rows.get(words)
         if found is None:
-            found = self.board.offers[kind.name] = {}
+            found = {}
+            if len(rows) < _KEPT_CAP:
+                rows[words] = found
         return found
 
-    def keep(self, kind: Writer, key: Hashable, orders: Iterable[Any]) -> tuple[Option, ...]:
+    def _kept(self, name: str) -> dict[Any, Any]:
+        found = self.board.offers.get(name)
+        if found is None:
+            found = self.board.offers[name] = {}
+        return found
+
+    def keep(
+        self,
+        kind: Writer,
+        key: Hashable,
+        orders: Iterable[Any],
+        table: dict[Hashable, tuple[Option, ...]] | None = None,
+    ) -> tuple[Option, ...]:
         """``orders`` as options of ``kind``, each with its text, kept on the board under ``key`` for every
         later phase on this map: ``key`` names every unit the texts name (by ``names``) and whatever else
-        decides the orders."""
+        decides the orders. In the kind's ``table``, or in ``table`` (a ``row``)."""
         position, name = self.position, kind.name
         found = tuple(Option(kind.text(order, position), order, name) for order in orders)
-        table = self.table(kind)
-        if len(table) < _KEPT_CAP:
-            table[key] = found
-        return found
+        return self.store(kind, key, found, table)
+
+    def store(
+        self,
+        kind: Writer,
+        key: Hashable,
+        options: tuple[Option, ...],
+        table: dict[Hashable, tuple[Option, ...]] | None = None,
+    ) -> tuple[Option, ...]:
+        """``options`` of ``kind`` kept on the board under ``key`` (as ``keep``), for options already made."""
+        into = self.table(kind) if table is None else table
+        if len(into) < _KEPT_CAP:
+            into[key] = options
+        return options
 
     def convoyed(self, unit: Unit) -> tuple[str, ...]:
-        """Where fleets at sea could carry ``unit`` (an army), sorted. Once per unit: the supports of a phase
-        ask for each unit's again and again."""
-        known = self._known.convoyed
-        found = known.get(unit.province)
+        """Where fleets at sea could carry ``unit`` (an army), sorted."""
+        return self._carry(unit.province)[0] if unit.type is UnitType.ARMY else ()
+
+    def _carry(self, army: str) -> tuple[tuple[str, ...], frozenset[str]]:
+        """Where fleets at sea could carry the army in ``army``, sorted, and the part of it the army cannot
+        walk to: once a phase per army (the supports ask for each army's again and again), kept on the
+        board by the army and the seas of the fleets joined to those beside it."""
+        known = self._known.carry
+        found = known.get(army)
         if found is None:
-            found = known[unit.province] = self._carried(unit, self.fleet_seas)
+            board = self.board
+            start = board.water_neighbours(army) & self.fleet_seas
+            if not start:  # no fleet beside it: no convoy
+                found = known[army] = _NO_CARRY
+                return found
+            groups = {self.fleets_joined(sea) for sea in start}
+            carriers = groups.pop() if len(groups) == 1 else frozenset().union(*groups)
+            self._known.carriers[army] = carriers
+            kept, key = self._kept(_CONVOY_LANDS), (army, carriers)
+            found = kept.get(key)
+            if found is None:
+                lands = set().union(*[board.shore_lands(sea) for sea in carriers])
+                lands.discard(army)
+                found = (tuple(sorted(lands)), frozenset(lands).difference(board.army_moves(army)))
+                if len(kept) < _KEPT_CAP:
+                    kept[key] = found
+            known[army] = found
         return found
 
-    def convoyed_armies(self) -> dict[str, tuple[str, ...]]:
-        """``convoyed`` of every army fleets could carry now, by its province (``movers_into`` fills it)."""
-        self.movers_into()
-        return self._known.carried
-
-    def convoyed_without(self, unit: Unit, sea: str) -> tuple[str, ...]:
-        """Where fleets at sea but the one in ``sea`` could carry ``unit`` (an army), sorted."""
+    def convoyed_without(self, unit: Unit, sea: str) -> frozenset[str]:
+        """Where fleets at sea but the one in ``sea`` could carry ``unit`` (an army)."""
         known, key = self._known.convoyed_without, (unit.province, sea)
         found = known.get(key)
         if found is None:
-            found = known[key] = self._carried(unit, self.fleet_seas - {sea})
+            found = known[key] = self._carried_without(unit.province, sea)
         return found
 
-    def _carried(self, unit: Unit, fleets: frozenset[str]) -> tuple[str, ...]:
+    def _carried_without(self, army: str, sea: str) -> frozenset[str]:
+        """``convoyed_without``: where the fleets joined to the one in ``sea`` carry the army without it,
+        which the board keeps by the army, the sea and their seas, and where the others beside it do."""
+        board, group = self.board, self.fleets_joined(sea)
+        kept, key = self._kept(_CARRIED_LANDS), (army, sea, group)
+        part: frozenset[str] | None = kept.get(key)
+        if part is None:
+            rest = group - {sea}
+            joined = _joined(board, board.water_neighbours(army) & rest, rest)
+            part = frozenset().union(*[board.shore_lands(each) for each in joined]) - {army}
+            if len(kept) < _KEPT_CAP:
+                kept[key] = part
+        self._carry(army)
+        carriers = self._known.carriers.get(army, _NONE)
+        if carriers is group or carriers <= group:  # no other fleets beside it
+            return part
+        lands = set(part).union(*[board.shore_lands(each) for each in carriers - group])
+        lands.discard(army)
+        return frozenset(lands)
+
+    def supported_by_sea(self, unit: Unit) -> dict[str, tuple[str, ...]]:
+        """The armies whose moves ``unit`` may support into provinces they reach by convoy alone, each with
+        those provinces, sorted: the provinces ``unit`` reaches that fleets could carry the army to and it
+        cannot walk to. A fleet cannot both support a convoyed move and be one of the fleets carrying it,
+        so for a fleet at sea, the army's routes through its own sea don't count (DATC 6.D.31)."""
+        carried_into = self._carried_into()
+        if not carried_into:
+            return {}
         here = unit.province
-        if unit.type is not UnitType.ARMY:
-            return ()
-        start = self.board.water_neighbours(here) & fleets
-        if not start:  # no fleet beside it: no convoy
-            return ()
-        if fleets is self.fleet_seas:
-            lands = set().union(*[self.landings(sea) for sea in start])
-        else:
-            lands = set().union(*[self.board.shore_lands(sea) for sea in _joined(self.board, start, fleets)])
-        lands.discard(here)
-        return tuple(sorted(lands))
+        extras: dict[str, list[str]] = {}  # by army: the provinces, in order, as ``reach`` is sorted
+        for province in self.board.sorted_reach(unit.type, unit.location):
+            armies = carried_into.get(province)
+            if armies is not None:
+                for army in armies:
+                    if army != here:
+                        extras.setdefault(army, []).append(province)
+        found: dict[str, tuple[str, ...]] = {}
+        carriers = self._known.carriers
+        for army, extra in extras.items():
+            if here in carriers.get(army, _NONE):  # a fleet that could carry it
+                without = self.convoyed_without(self.position.units[army], here)
+                extra = [p for p in extra if p in without]
+                if not extra:
+                    continue
+            found[army] = tuple(extra)
+        return found
+
+    def _carried_into(self) -> dict[str, list[str]]:
+        """Each province some army reaches by convoy alone, with those armies."""
+        known = self._known
+        if known.carried_into is None:
+            board, fleets = self.board, self.fleet_seas
+            into: dict[str, list[str]] = {}
+            for here, unit in self.position.units.items():
+                if unit.type is not UnitType.ARMY or board.water_neighbours(here).isdisjoint(fleets):
+                    continue
+                for province in self._carry(here)[1]:
+                    into.setdefault(province, []).append(here)
+            known.carried_into = into
+        return known.carried_into
 
     def landings(self, sea: str) -> frozenset[str]:
         """The land provinces the fleet in ``sea`` and the fleets at sea joined to it reach."""
@@ -169,30 +294,9 @@ class Offering:
                 known[each] = found
         return found
 
-    def move_provinces(self, unit: Unit) -> frozenset[str]:
-        """The provinces ``unit``'s moves lead into: by land or along the coasts, and by convoy."""
-        reach = self.board.reach_provinces(unit.type, unit.location)
-        convoyed = self.convoyed(unit)
-        return reach.union(convoyed) if convoyed else reach
 
-    def movers_into(self) -> dict[str, list[str]]:
-        """The provinces of the units whose moves lead into each province (by convoy through any of the
-        fleets), by province: a support's options look up the provinces it reaches instead of asking every
-        other unit where it goes."""
-        known = self._known
-        if known.movers is None:
-            movers: dict[str, list[str]] = {}
-            for here, unit in known.units:
-                for province in self.move_provinces(unit):
-                    movers.setdefault(province, []).append(here)
-            known.carried = {p: found for p, found in known.convoyed.items() if found}
-            known.movers = movers
-        return known.movers
-
-    def others(self, unit: Unit) -> list[Unit]:
-        """The other units on the board, by province."""
-        here = unit.province
-        return [u for p, u in self._known.units if p != here]
+def _by_location(unit: Unit) -> str:
+    return unit.location
 
 
 def _joined(board: Board, start: Iterable[str], fleets: frozenset[str]) -> frozenset[str]:

@@ -7,7 +7,8 @@ asks whether the supported move is possible while this support is given (DATC 6.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from bisect import bisect_left
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from dipserver.engine.convoys import sea_route
@@ -75,16 +76,19 @@ class SupportHoldKind(Kind):
             )
         return None, ""
 
-    def offer(self, offering: Offering, unit: Unit) -> tuple[Option, ...]:
-        reach = offering.board.reach_provinces(unit.type, unit.location)  # where it ``reaches``, as one set
+    def offer(self, offering: Offering, unit: Unit) -> list[Option]:
+        """Its supports of each unit in a province it ``reaches``, by province: each kept in the unit's
+        ``row`` under the supported unit's words."""
         names, here = offering.names, unit.province
-        targets = [p for p in sorted(reach) if p in names and p != here]  # ``names``: every unit's province
-        if not targets:
-            return ()
-        key = (names[here], *[names[p] for p in targets])
-        found = offering.table(self).get(key)
-        if found is None:
-            found = offering.keep(self, key, [SupportHold(unit.location, p) for p in targets])
+        row = offering.row(self, offering.words[unit.location])
+        found: list[Option] = []
+        for target in offering.board.sorted_reach(unit.type, unit.location):
+            words = names.get(target)  # ``names``: every unit's province
+            if words is not None and target != here:
+                support = row.get(words)
+                if support is None:
+                    support = offering.keep(self, words, [SupportHold(unit.location, target)], row)
+                found += support
         return found
 
     def text(self, order: SupportHold, position: Position) -> str:
@@ -141,48 +145,29 @@ class SupportMoveKind(Kind):
 
     def offer(self, offering: Offering, unit: Unit) -> list[Option]:
         """Its supports of every move into a province it ``reaches``, by the supported unit's province, then
-        by destination. Those of moves by land or along the coasts depend on the two units alone and are
-        kept under their words; those of moves by convoy on the fleets too."""
-        here = unit.province
-        reach = offering.board.reach_provinces(unit.type, unit.location)
-        movers = offering.movers_into()
-        targets: set[str] = set()  # the provinces of the units whose moves lead where it reaches
-        for province in reach:
-            targets.update(movers.get(province, ()))
-        targets.discard(here)
-        names, convoyed, table = offering.names, offering.convoyed_armies(), offering.table(self)
-        name = names[here]
+        by destination. The units that might move there stand in its ``neighbourhood`` (a table of the
+        map), or are armies fleets could carry there. Supports of moves by land or along the coasts depend on
+        the two units alone and are kept in the unit's ``row`` under the supported unit's words; those of an
+        army into provinces it reaches by convoy alone under its words and those provinces."""
+        names = offering.names
+        row = offering.row(self, offering.words[unit.location])
+        targets: Sequence[str] = offering.board.neighbourhood(unit.type, unit.location)
+        by_sea = offering.supported_by_sea(unit)
+        if by_sea:
+            targets = _merged(targets, by_sea)
         found: list[Option] = []
-        for target in sorted(targets):
-            carried = convoyed.get(target)
-            key = (name, names[target]) if carried is None else self._by_sea(offering, unit, reach, target)
-            supports = table.get(key)
+        for target in targets:
+            words = names.get(target)
+            if words is None:  # no unit there
+                continue
+            extra = by_sea.get(target) if by_sea else None
+            key: Hashable = words if extra is None else (words, *extra)
+            supports = row.get(key)
             if supports is None:
-                supports = self._keep(offering, unit, reach, target, key)
-            found += supports
+                supports = _kept_supports(self, offering, unit, target, extra or (), key, row)
+            if supports:
+                found += supports
         return found
-
-    def _by_sea(self, offering: Offering, unit: Unit, reach: frozenset[str], target: str) -> tuple[str, ...]:
-        """The key of ``unit``'s supports of the army in ``target``, which fleets could carry: the two
-        units' words, then where it may be supported into by convoy alone (none: the key of those by land)."""
-        here, army = unit.province, offering.position.units[target]
-        moves = offering.board.reach_provinces(army.type, army.location)
-        extra = reach.intersection(offering.convoyed(army)).difference(moves, (here,))
-        if extra and here in offering.fleet_seas:
-            # A fleet cannot both support a convoyed move and be one of the fleets carrying it, so an
-            # army's routes through the supporter's own sea don't count (DATC 6.D.31).
-            extra = extra.intersection(offering.convoyed_without(army, here))
-        return (offering.names[here], offering.names[target], *sorted(extra))
-
-    def _keep(
-        self, offering: Offering, unit: Unit, reach: frozenset[str], target: str, key: tuple[str, ...]
-    ) -> tuple[Option, ...]:
-        """The supports ``key`` names (``offer``), kept."""
-        other = offering.position.units[target]
-        into = set(reach & offering.board.reach_provinces(other.type, other.location))
-        into.update(key[2:])  # by convoy alone
-        into.discard(unit.province)
-        return offering.keep(self, key, [SupportMove(unit.location, target, d) for d in sorted(into)])
 
     def text(self, order: SupportMove, position: Position) -> str:
         return f"{unit_at(position, order.unit)} S {unit_at(position, order.target)} - {order.dest}"
@@ -193,6 +178,39 @@ class SupportMoveKind(Kind):
 
     def drawing(self, record: Mapping[str, Any]) -> Drawing:
         return helping_line(record, "support")
+
+
+def _merged(provinces: Sequence[str], more: Iterable[str]) -> Sequence[str]:
+    """``provinces`` (sorted) with ``more``, sorted, each once."""
+    merged: list[str] | None = None
+    for province in more:
+        within = provinces if merged is None else merged
+        at = bisect_left(within, province)
+        if at == len(within) or within[at] != province:
+            if merged is None:
+                merged = list(provinces)
+            merged.insert(at, province)
+    return provinces if merged is None else merged
+
+
+def _kept_supports(
+    kind: SupportMoveKind,
+    offering: Offering,
+    unit: Unit,
+    target: str,
+    by_sea: tuple[str, ...],
+    key: Hashable,
+    row: dict[Hashable, tuple[Option, ...]],
+) -> tuple[Option, ...]:
+    """``unit``'s supports of the unit in ``target`` (``SupportMoveKind.offer``), kept in its ``row`` under
+    ``key``: into the provinces both reach, and into those of ``by_sea`` (by convoy alone)."""
+    board, other = offering.board, offering.position.units[target]
+    into = set(
+        board.reach_provinces(unit.type, unit.location) & board.reach_provinces(other.type, other.location)
+    )
+    into.update(by_sea)
+    into.discard(unit.province)
+    return offering.keep(kind, key, [SupportMove(unit.location, target, d) for d in sorted(into)], row)
 
 
 def helping_line(record: Mapping[str, Any], label: str) -> Drawing:
