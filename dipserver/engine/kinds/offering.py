@@ -30,6 +30,8 @@ _NO_CARRY: tuple[tuple[str, ...], frozenset[str]] = ((), _NONE)
 # What the board keeps besides the kinds' options (``Board.offers``, under names no kind has).
 _CONVOY_LANDS = " convoy lands"  # (army, the seas of the fleets joined beside it) -> ``_carry``
 _CARRIED_LANDS = " carried lands"  # (army, sea, the seas of its fleet's group) -> ``_carried_without``'s
+_ARMY_WORDS = " army words"  # an army's location -> its words ("A PAR"), interned
+_FLEET_WORDS = " fleet words"  # a fleet's location -> its words ("F STP/SC"), interned
 _KEPT_CAP = 65_536  # options kept per kind and board; the cap only guards a long-running process's memory
 
 
@@ -79,14 +81,24 @@ class _Known:
         fleet = UnitType.FLEET
         # "A PAR", "A/F NTH": ``unit_at``'s words, by province (``names``) and by location (``words``).
         # Interned: the keys of the tables kept on the board name units by them, and a phase then finds
-        # its words there as the same strings.
+        # its words there as the same strings. Kept on the board by location (an army's, a fleet's).
         self.names: dict[str, str] = {}
         self.words: dict[str, str] = {}
         fleets: list[str] = []
+        armies_named, fleets_named = _kept(board, _ARMY_WORDS), _kept(board, _FLEET_WORDS)
         for province, unit in position.units.items():
-            self.names[province] = self.words[unit.location] = intern(str(unit))
+            location = unit.location
             if unit.type is fleet:
                 fleets.append(province)
+                named = fleets_named
+            else:
+                named = armies_named
+            words = None if unit.aboard else named.get(location)
+            if words is None:
+                words = intern(str(unit))
+                if not unit.aboard:
+                    named[location] = words
+            self.names[province] = self.words[location] = words
         self.fleet_seas = board.seas.intersection(fleets)
         self.landings: dict[str, frozenset[str]] = {}  # a sea with a fleet -> where the fleets joined land
         self.groups: dict[str, frozenset[str]] = {}  # a sea with a fleet -> the seas of the fleets joined
@@ -142,10 +154,7 @@ class Offering:
         return found
 
     def _kept(self, name: str) -> dict[Any, Any]:
-        found = self.board.offers.get(name)
-        if found is None:
-            found = self.board.offers[name] = {}
-        return found
+        return _kept(self.board, name)
 
     def keep(
         self,
@@ -293,6 +302,14 @@ class Offering:
             for each in found:
                 known[each] = found
         return found
+
+
+def _kept(board: Board, name: str) -> dict[Any, Any]:
+    """The table ``name`` the board keeps for the options (``Board.offers``)."""
+    found = board.offers.get(name)
+    if found is None:
+        found = board.offers[name] = {}
+    return found
 
 
 def _by_location(unit: Unit) -> str:
