@@ -134,7 +134,11 @@ class Offering:
         if known.by_power is None:
             known.by_power = {}
             for unit in sorted(self.position.units.values(), key=_by_location):
-                known.by_power.setdefault(unit.power, []).append(unit)
+                units = known.by_power.get(unit.power)
+                if units is None:
+                    known.by_power[unit.power] = [unit]
+                else:
+                    units.append(unit)
         return known.by_power.get(self.power, [])
 
     def table(self, kind: Writer) -> dict[Hashable, tuple[Option, ...]]:
@@ -256,7 +260,11 @@ class Offering:
             if armies is not None:
                 for army in armies:
                     if army != here:
-                        extras.setdefault(army, []).append(province)
+                        into = extras.get(army)
+                        if into is None:
+                            extras[army] = [province]
+                        else:
+                            into.append(province)
         found: dict[str, tuple[str, ...]] = {}
         carriers = self._known.carriers
         for army, extra in extras.items():
@@ -278,7 +286,11 @@ class Offering:
                 if unit.type is not UnitType.ARMY or board.water_neighbours(here).isdisjoint(fleets):
                     continue
                 for province in self._carry(here)[1]:
-                    into.setdefault(province, []).append(here)
+                    armies = into.get(province)
+                    if armies is None:
+                        into[province] = [here]
+                    else:
+                        armies.append(here)
             known.carried_into = into
         return known.carried_into
 
