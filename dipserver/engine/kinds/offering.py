@@ -85,6 +85,7 @@ class _Known:
         self.names: dict[str, str] = {}
         self.words: dict[str, str] = {}
         fleets: list[str] = []
+        self.armies: list[str] = []  # the armies' provinces
         armies_named, fleets_named = _kept(board, _ARMY_WORDS), _kept(board, _FLEET_WORDS)
         for province, unit in position.units.items():
             location = unit.location
@@ -92,6 +93,7 @@ class _Known:
                 fleets.append(province)
                 named = fleets_named
             else:
+                self.armies.append(province)
                 named = armies_named
             words = None if unit.aboard else named.get(location)
             if words is None:
@@ -100,6 +102,7 @@ class _Known:
                     named[location] = words
             self.names[province] = self.words[location] = words
         self.fleet_seas = board.seas.intersection(fleets)
+        self.army_places = frozenset(self.armies)
         self.landings: dict[str, frozenset[str]] = {}  # a sea with a fleet -> where the fleets joined land
         self.groups: dict[str, frozenset[str]] = {}  # a sea with a fleet -> the seas of the fleets joined
         # (an army's province, a fleet's sea) -> where the fleets but that one carry the army
@@ -118,6 +121,7 @@ class Offering:
         self.board, self.position, self.power = board, position, power
         self._known = _Known(board, position) if known is None else known
         self.fleet_seas = self._known.fleet_seas
+        self.army_places = self._known.army_places  # the provinces with an army
         # The words of the unit in each province in the texts of a movement phase's options ("A PAR"): what
         # a key of ``keep`` names the units by.
         self.names = self._known.names
@@ -282,8 +286,8 @@ class Offering:
         if known.carried_into is None:
             board, fleets = self.board, self.fleet_seas
             into: dict[str, list[str]] = {}
-            for here, unit in self.position.units.items():
-                if unit.type is not UnitType.ARMY or board.water_neighbours(here).isdisjoint(fleets):
+            for here in known.armies:
+                if board.water_neighbours(here).isdisjoint(fleets):
                     continue
                 for province in self._carry(here)[1]:
                     armies = into.get(province)
