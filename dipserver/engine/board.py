@@ -71,10 +71,9 @@ class Board:
         }
         sea = self._sea
         # Every province's open seas (convoys.py's searches look up many), and the names convoys.py's
-        # messages use, filled as they are first written: attributes, read on hot paths.
-        self.water_table: Mapping[str, frozenset[str]] = {
-            p: near & sea for p, near in self._neighbours.items()
-        }
+        # messages use, filled as they are first written: attributes, read on hot paths (typed as the dict
+        # it is: compiled, its ``get`` is a C call, not a method looked up on a mapping).
+        self.water_table: dict[str, frozenset[str]] = {p: near & sea for p, near in self._neighbours.items()}
         self.message_names: dict[str, str] = {}
         # The reader's memo of its answers on this board (``readings.py``), filled as texts come.
         self.readings: dict[Any, Any] = {}

@@ -102,8 +102,7 @@ class ConvoyKind(Kind):
             return []
         sea = unit.province
         fleets, reach = offering.fleets_joined(sea), offering.landings(sea)
-        units = offering.position.units
-        armies = sorted(p for p in reach if (u := units.get(p)) is not None and u.type is UnitType.ARMY)
+        armies = sorted(reach & offering.army_places)
         if not armies:
             return []
         names = offering.names

@@ -30,6 +30,8 @@ _NO_CARRY: tuple[tuple[str, ...], frozenset[str]] = ((), _NONE)
 # What the board keeps besides the kinds' options (``Board.offers``, under names no kind has).
 _CONVOY_LANDS = " convoy lands"  # (army, the seas of the fleets joined beside it) -> ``_carry``
 _CARRIED_LANDS = " carried lands"  # (army, sea, the seas of its fleet's group) -> ``_carried_without``'s
+_ARMY_WORDS = " army words"  # an army's location -> its words ("A PAR"), interned
+_FLEET_WORDS = " fleet words"  # a fleet's location -> its words ("F STP/SC"), interned
 _KEPT_CAP = 65_536  # options kept per kind and board; the cap only guards a long-running process's memory
 
 
@@ -79,15 +81,28 @@ class _Known:
         fleet = UnitType.FLEET
         # "A PAR", "A/F NTH": ``unit_at``'s words, by province (``names``) and by location (``words``).
         # Interned: the keys of the tables kept on the board name units by them, and a phase then finds
-        # its words there as the same strings.
+        # its words there as the same strings. Kept on the board by location (an army's, a fleet's).
         self.names: dict[str, str] = {}
         self.words: dict[str, str] = {}
         fleets: list[str] = []
+        self.armies: list[str] = []  # the armies' provinces
+        armies_named, fleets_named = _kept(board, _ARMY_WORDS), _kept(board, _FLEET_WORDS)
         for province, unit in position.units.items():
-            self.names[province] = self.words[unit.location] = intern(str(unit))
+            location = unit.location
             if unit.type is fleet:
                 fleets.append(province)
+                named = fleets_named
+            else:
+                self.armies.append(province)
+                named = armies_named
+            words = None if unit.aboard else named.get(location)
+            if words is None:
+                words = intern(str(unit))
+                if not unit.aboard:
+                    named[location] = words
+            self.names[province] = self.words[location] = words
         self.fleet_seas = board.seas.intersection(fleets)
+        self.army_places = frozenset(self.armies)
         self.landings: dict[str, frozenset[str]] = {}  # a sea with a fleet -> where the fleets joined land
         self.groups: dict[str, frozenset[str]] = {}  # a sea with a fleet -> the seas of the fleets joined
         # (an army's province, a fleet's sea) -> where the fleets but that one carry the army
@@ -106,6 +121,7 @@ class Offering:
         self.board, self.position, self.power = board, position, power
         self._known = _Known(board, position) if known is None else known
         self.fleet_seas = self._known.fleet_seas
+        self.army_places = self._known.army_places  # the provinces with an army
         # The words of the unit in each province in the texts of a movement phase's options ("A PAR"): what
         # a key of ``keep`` names the units by.
         self.names = self._known.names
@@ -122,7 +138,11 @@ class Offering:
         if known.by_power is None:
             known.by_power = {}
             for unit in sorted(self.position.units.values(), key=_by_location):
-                known.by_power.setdefault(unit.power, []).append(unit)
+                units = known.by_power.get(unit.power)
+                if units is None:
+                    known.by_power[unit.power] = [unit]
+                else:
+                    units.append(unit)
         return known.by_power.get(self.power, [])
 
     def table(self, kind: Writer) -> dict[Hashable, tuple[Option, ...]]:
@@ -142,10 +162,7 @@ class Offering:
         return found
 
     def _kept(self, name: str) -> dict[Any, Any]:
-        found = self.board.offers.get(name)
-        if found is None:
-            found = self.board.offers[name] = {}
-        return found
+        return _kept(self.board, name)
 
     def keep(
         self,
@@ -247,7 +264,11 @@ class Offering:
             if armies is not None:
                 for army in armies:
                     if army != here:
-                        extras.setdefault(army, []).append(province)
+                        into = extras.get(army)
+                        if into is None:
+                            extras[army] = [province]
+                        else:
+                            into.append(province)
         found: dict[str, tuple[str, ...]] = {}
         carriers = self._known.carriers
         for army, extra in extras.items():
@@ -265,11 +286,15 @@ class Offering:
         if known.carried_into is None:
             board, fleets = self.board, self.fleet_seas
             into: dict[str, list[str]] = {}
-            for here, unit in self.position.units.items():
-                if unit.type is not UnitType.ARMY or board.water_neighbours(here).isdisjoint(fleets):
+            for here in known.armies:
+                if board.water_neighbours(here).isdisjoint(fleets):
                     continue
                 for province in self._carry(here)[1]:
-                    into.setdefault(province, []).append(here)
+                    armies = into.get(province)
+                    if armies is None:
+                        into[province] = [here]
+                    else:
+                        armies.append(here)
             known.carried_into = into
         return known.carried_into
 
@@ -293,6 +318,14 @@ class Offering:
             for each in found:
                 known[each] = found
         return found
+
+
+def _kept(board: Board, name: str) -> dict[Any, Any]:
+    """The table ``name`` the board keeps for the options (``Board.offers``)."""
+    found = board.offers.get(name)
+    if found is None:
+        found = board.offers[name] = {}
+    return found
 
 
 def _by_location(unit: Unit) -> str:
