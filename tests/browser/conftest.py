@@ -100,6 +100,21 @@ def live_server(request, django_db_setup) -> Iterator[object]:
     server.stop()
 
 
+@pytest.fixture(autouse=True)
+def server_idle_before_flush(request, transactional_db) -> Iterator[None]:
+    """After each browser test, before its database is flushed: the test's pages closed and the live
+    server's last request finished. A page left open (the game page polls its timeline) could otherwise
+    be served while the flush runs, and SQLite refuses the flush ("database table is locked"). Set up
+    after ``transactional_db``, so it is torn down before the flush."""
+    yield
+    if "browser" in request.fixturenames:
+        for context in request.getfixturevalue("browser").contexts:
+            context.close()
+    if "live_server" in request.fixturenames:
+        with request.getfixturevalue("live_server").lock:
+            pass  # a request in flight holds the lock until it is answered
+
+
 @pytest.fixture
 def shoot(request):
     """``shoot(page, "name")`` saves a full-page screenshot as a test artifact (``full_page=False``: only
