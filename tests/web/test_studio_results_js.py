@@ -3,31 +3,13 @@ gave no results (throttled, gone, a server failure, no connection)."""
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
-import subprocess
-from pathlib import Path
-
 import pytest
 
-RESULTS = Path(__file__).resolve().parents[2] / "static" / "js" / "test_results.js"
-NODE = shutil.which("node")
+from tests.web.node_js import js_value
 
 
 def run(expression: str) -> str:
-    if NODE is None:  # like the browser tests: skipped on a developer's machine, a failure in CI
-        problem = "Node.js is not installed (apt-get install -y nodejs)"
-        if os.environ.get("CI"):
-            pytest.fail(problem, pytrace=False)
-        pytest.skip(problem)
-    module = json.dumps(RESULTS.as_uri())
-    script = f"import {{ runRefused, testsSummary }} from {module}; console.log({expression});"
-    done = subprocess.run(
-        [NODE, "--input-type=module", "-e", script], capture_output=True, text=True, timeout=30
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout.strip()
+    return str(js_value("test_results.js", f"test_results.{expression}"))
 
 
 def test_the_summary_counts_the_tests_that_pass_and_fail():
