@@ -5,6 +5,7 @@ run the server throttles says when to try again, and one that fails on the way s
 from __future__ import annotations
 
 import pytest
+from django.core.cache import cache
 from playwright.sync_api import Page, expect
 
 from dipserver.studio import services
@@ -69,6 +70,8 @@ def test_a_throttled_run_says_when_to_try_again_and_keeps_the_last_results(
     browser, live_server, settings, shoot
 ):
     settings.DIPSERVER_API_THROTTLES = {**settings.DIPSERVER_API_THROTTLES, "scenario_runs": "1/min"}
+    with live_server.lock:
+        cache.clear()  # no run counted before this test's first
     page, version_id = studio_with_a_version(browser, live_server, "throttled")
     run = page.get_by_role("link", name="run its 2 tests")
     results = results_of(page, version_id)
