@@ -19,12 +19,21 @@ function item(result) {
   return li;
 }
 
+// The line above a version's results saying what the run is doing, or why it gave none.
+function stateLine(box, text, className) {
+  const line = box.querySelector(".run-state") ?? Object.assign(document.createElement("p"), { className: "run-state" });
+  line.textContent = text;
+  line.classList.toggle("error", className === "error");
+  box.prepend(line);
+}
+
+// Results of an earlier run stay shown while a new one runs, and when it is refused (marked as earlier).
 async function run(link, box) {
   if (link.getAttribute("aria-busy") === "true") return; // one run at a time per version
   link.setAttribute("aria-busy", "true");
   box.hidden = false;
-  box.className = "version-test-results running";
-  box.replaceChildren(Object.assign(document.createElement("p"), { textContent: "Running the tests…" }));
+  box.classList.add("running");
+  stateLine(box, "Running the tests…");
   try {
     const { body } = await call(link.getAttribute("href"));
     const summary = Object.assign(document.createElement("p"), { className: "tests-summary" });
@@ -35,7 +44,9 @@ async function run(link, box) {
     box.replaceChildren(summary, list);
   } catch (error) {
     box.className = "version-test-results refused";
-    box.replaceChildren(Object.assign(document.createElement("p"), { className: "error", textContent: runRefused(error) }));
+    const earlier = box.querySelector(".tests-summary");
+    if (earlier && !earlier.textContent.startsWith("Earlier run: ")) earlier.textContent = `Earlier run: ${earlier.textContent}`;
+    stateLine(box, runRefused(error), "error");
   } finally {
     link.removeAttribute("aria-busy");
   }

@@ -84,6 +84,11 @@ def test_a_throttled_run_says_when_to_try_again_and_keeps_the_last_results(
     expect(refusal).to_contain_text("Not run: too many test runs for now", timeout=TIMEOUT)
     expect(refusal).to_contain_text(" Try again in ")
     expect(results).to_have_class("version-test-results refused")
+    # The results of the run before stay, said to be earlier.
+    expect(results.locator(".tests-summary")).to_have_text(
+        "Earlier run: 1 of 2 test(s) pass; 1 fail on this server's engine."
+    )
+    expect(results.locator("li.failed .test-failures li")).to_have_text([FAILS_NOW])
     shoot(page, "version-tests-throttled", full_page=False)
 
 
@@ -108,4 +113,7 @@ def test_a_run_that_fails_on_the_way_says_so_and_may_be_tried_again(browser, liv
     )
     page.unroute(tests_url)
     run.click()  # the server answers again: the results come
-    expect(results.locator(".tests-summary")).to_contain_text("1 of 2", timeout=TIMEOUT)
+    expect(results.locator(".tests-summary")).to_have_text(
+        "1 of 2 test(s) pass; 1 fail on this server's engine.", timeout=TIMEOUT
+    )
+    expect(results.locator("p.error")).to_have_count(0)
