@@ -33,17 +33,14 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, cast
 
 import dipserver.engine.modules as rules  # their play and state, loaded when a game first has modules
-from dipserver.engine import conversions
 from dipserver.engine.adjudicate import PhaseResult, adjudicate
 from dipserver.engine.board import Board, MapState, board_for
 from dipserver.engine.buildsites import has_adjustments
 from dipserver.engine.hooks import Hook, hooks_between
-from dipserver.engine.kinds.conversion import variant_orders
-from dipserver.engine.kinds.effects import Effect, Effects, Given, apply_all
 from dipserver.engine.kinds.reading import Reading
 from dipserver.engine.kinds.registry import Kind, kind_of
 from dipserver.engine.modules import Modules, modules_for, split_options
-from dipserver.engine.orders import ConversionOrder, Order, Outcome
+from dipserver.engine.orders import Order, Outcome
 from dipserver.engine.parse import (
     OrderError,
     ParsedLine,
@@ -56,18 +53,20 @@ from dipserver.engine.parse import (
 from dipserver.engine.position import Position
 from dipserver.engine.records import Played
 from dipserver.engine.results import Built, rows_of
-from dipserver.engine.timelinecache import load_timeline
+from dipserver.engine.timelinecache import load_timeline, variant_orders
 from dipserver.engine.types import Phase, PhaseType, Season, province_of
 from dipserver.engine.variant import Variant
 from dipserver.engine.victory import Outcome as GameOutcome
 from dipserver.engine.victory import game_outcome
 
 if TYPE_CHECKING:
+    from dipserver.engine.kinds.conversion import ConversionOrder
+    from dipserver.engine.kinds.effects import Effect, Effects, Given
     from dipserver.engine.modules import phase as module_phase
     from dipserver.engine.modules.phase import InPlay, ModuleState, Opened
     from dipserver.engine.modules.supply import SupplyReport
 
-AnyOrder = Order | ConversionOrder
+    AnyOrder = Order | ConversionOrder  # an order as read: a standard one or a variant's conversion
 
 
 # ``Played``'s fields as a row: power, order, text, outcome, reason, dislodged, refused.
@@ -139,11 +138,15 @@ def read_orders(
     read: dict[int, ReadLine] = {}  # the conversion orders' lines (read first), by number
     standard = list(lines)
     converting: set[str] = set()
-    # A variant without conversion orders has none to read first (most lines read at the parser's front).
-    for number, raw in enumerate(lines if variant_orders(board.variant) else (), start=1):
+    # A variant without conversion orders has none to read first (most lines read at the parser's front),
+    # nor loads their kinds.
+    first = lines if variant_orders(board.variant) else []
+    if first:
+        from dipserver.engine.conversions import parse_conversion
+    for number, raw in enumerate(first, start=1):
         text = raw.strip()
         try:
-            conversion = conversions.parse_conversion(text, board, position, power) if text else None
+            conversion = parse_conversion(text, board, position, power) if text else None
         except OrderError as err:
             read[number], standard[number - 1] = ReadLine(number, text, None, err.reason), ""
             continue
@@ -263,8 +266,7 @@ def play_phase(
     done = position.phase
     events: list[dict[str, Any]] = []
     if with_effects:
-        effects = _effects(board, position, orders, given_for, result, map_state, stay_flags)
-        applied = apply_all(effects)
+        effects, applied = _effects(board, position, orders, given_for, result, map_state, stay_flags)
         reported = {id(g.order) for g, _ in applied}
         results = _order_results(result, given_for, reported, texts)
         results += [_applied(g.power, g.order, e, effects, texts) for g, e in applied]
@@ -388,15 +390,20 @@ def _effects(
     result: PhaseResult,
     map_state: MapState,
     stay_flags: Iterable[str],
-) -> Effects:
-    """The state the adjudication left, for the kinds to apply their orders to. The Sahara flags of the
-    phase before carry over, but for a movement phase, whose orders flag the fleets afresh."""
+) -> tuple[Effects, list[tuple[Given, Effect]]]:
+    """The state the adjudication left, with the kinds' orders applied to it (``apply_all``), and the
+    orders whose kind reported how it went. The Sahara flags of the phase before carry over, but for a
+    movement phase, whose orders flag the fleets afresh."""
+    # Here, where some order given has an effect of its own: a phase of standard orders never loads them.
+    from dipserver.engine.kinds.effects import Effects, Given, apply_all
+
     results = {id(given_for[id(r.order)]): r for r in result.results if id(r.order) in given_for}
     after = result.position
     flags = set() if position.phase.type is PhaseType.MOVEMENT else set(stay_flags)
     units, dislodged, owners = dict(after.units), dict(after.dislodged), dict(after.owners)
     given = [Given(power, o, kind_of(o)) for power, os in orders.items() for o in os]
-    return Effects(board, position, given, results, units, dislodged, owners, map_state, flags)
+    effects = Effects(board, position, given, results, units, dislodged, owners, map_state, flags)
+    return effects, apply_all(effects)
 
 
 def _quiet(variant: Variant) -> bool:
@@ -455,6 +462,7 @@ def _run_hooks(
     """The timeline hooks between ``done`` and ``position.phase``; ``skipped`` is updated in place when
     the before-Winter hook decides the Winter afresh (E30)."""
     # Here, where a timeline changes something (``_quiet``): a game without one never loads the schedule.
+    from dipserver.engine import conversions
     from dipserver.engine.timeline import apply_hook
 
     events: list[dict[str, Any]] = []
