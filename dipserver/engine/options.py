@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import dipserver.engine.modules as rules  # their play, loaded when a game first has modules
 from dipserver.engine.board import Board
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from dipserver.engine.modules.phase import Checker, InPlay
 
     # What an option may offer: an order, a conversion, or a rule module's order.
-    Offered = Order | ConversionOrder | EstablishDepot | SnowStorm
+    Offered: TypeAlias = Order | ConversionOrder | EstablishDepot | SnowStorm
 
 # What an option is drawn in: the power offered it, the phase's position and the board it was judged on.
 Drawn = tuple[str, Position, Board]

@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
 import dipserver.engine.modules as rules  # their play and state, loaded when a game first has modules
 from dipserver.engine.adjudicate import PhaseResult, adjudicate
@@ -61,12 +61,11 @@ from dipserver.engine.victory import game_outcome
 
 if TYPE_CHECKING:
     from dipserver.engine.kinds.conversion import ConversionOrder
-    from dipserver.engine.kinds.effects import Effect, Effects, Given
     from dipserver.engine.modules import phase as module_phase
     from dipserver.engine.modules.phase import InPlay, ModuleState, Opened
     from dipserver.engine.modules.supply import SupplyReport
 
-    AnyOrder = Order | ConversionOrder  # an order as read: a standard one or a variant's conversion
+    AnyOrder: TypeAlias = Order | ConversionOrder
 
 
 # ``Played``'s fields as a row: power, order, text, outcome, reason, dislodged, refused.
@@ -266,10 +265,11 @@ def play_phase(
     done = position.phase
     events: list[dict[str, Any]] = []
     if with_effects:
-        effects, applied = _effects(board, position, orders, given_for, result, map_state, stay_flags)
-        reported = {id(g.order) for g, _ in applied}
-        results = _order_results(result, given_for, reported, texts)
-        results += [_applied(g.power, g.order, e, effects, texts) for g, e in applied]
+        from dipserver.engine.applying import applied, effects_after  # loaded only when an order has one
+
+        effects, done_by = effects_after(board, position, orders, given_for, result, map_state, stay_flags)
+        results = _order_results(result, given_for, {id(g.order) for g, _ in done_by}, texts)
+        results += [applied(g.power, g.order, e, effects, texts) for g, e in done_by]
         new_position, map_state, flags = effects.position(result.position), effects.map_state, effects.flags
         events = effects.events
     else:  # no kind given has an effect of its own: the state is the adjudicator's, as it left it
@@ -382,30 +382,6 @@ def _handed_on(
     return plain, given_for, any(type(kind).apply is not Kind.apply for kind in kinds)
 
 
-def _effects(
-    board: Board,
-    position: Position,
-    orders: Mapping[str, Sequence[AnyOrder]],
-    given_for: Mapping[int, AnyOrder],
-    result: PhaseResult,
-    map_state: MapState,
-    stay_flags: Iterable[str],
-) -> tuple[Effects, list[tuple[Given, Effect]]]:
-    """The state the adjudication left, with the kinds' orders applied to it (``apply_all``), and the
-    orders whose kind reported how it went. The Sahara flags of the phase before carry over, but for a
-    movement phase, whose orders flag the fleets afresh."""
-    # Here, where some order given has an effect of its own: a phase of standard orders never loads them.
-    from dipserver.engine.kinds.effects import Effects, Given, apply_all
-
-    results = {id(given_for[id(r.order)]): r for r in result.results if id(r.order) in given_for}
-    after = result.position
-    flags = set() if position.phase.type is PhaseType.MOVEMENT else set(stay_flags)
-    units, dislodged, owners = dict(after.units), dict(after.dislodged), dict(after.owners)
-    given = [Given(power, o, kind_of(o)) for power, os in orders.items() for o in os]
-    effects = Effects(board, position, given, results, units, dislodged, owners, map_state, flags)
-    return effects, apply_all(effects)
-
-
 def _quiet(variant: Variant) -> bool:
     """Whether the timeline's hooks would leave everything as the phase left it: no event ever changes
     the map (so no centre is ever gained, and Deluge's record of the last occupants is never read), and
@@ -495,13 +471,3 @@ def _run_hooks(
             run(Hook.AFTER_WINTER_ADJUSTMENTS, year)
             break
     return map_state, replace(position, phase=nxt), events
-
-
-def _applied(
-    power: str, order: AnyOrder, effect: Effect, effects: Effects, texts: Mapping[int, str]
-) -> Played:
-    """The result of an order whose kind applied it: its outcome and reason as the kind said, dislodged
-    when the order it handed on for it (a converting army's hold) was."""
-    stood_in = effects.results.get(id(order))
-    dislodged = stood_in is not None and stood_in.dislodged
-    return Played(power, order, texts.get(id(order), ""), effect.outcome, effect.reason, dislodged)
