@@ -217,8 +217,10 @@ def _load_later() -> bool:
     import importlib
 
     before = set(_BY_NAME)
-    while _LATER:
-        importlib.import_module(_LATER.pop(0))
+    # Named until loaded: another thread asking meanwhile imports them too, and so waits for them.
+    for name in tuple(_LATER):
+        importlib.import_module(name)
+    _LATER.clear()
     for name in _BY_NAME.keys() - before:
         kind = _BY_NAME[name]
         if kind.group == "units" and kind.offered_in:
