@@ -30,20 +30,17 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
 import dipserver.engine.modules as rules  # their play and state, loaded when a game first has modules
-from dipserver.engine import conversions
 from dipserver.engine.adjudicate import PhaseResult, adjudicate
 from dipserver.engine.board import Board, MapState, board_for
 from dipserver.engine.buildsites import has_adjustments
 from dipserver.engine.hooks import Hook, hooks_between
-from dipserver.engine.kinds.conversion import variant_orders
-from dipserver.engine.kinds.effects import Effect, Effects, Given, apply_all
 from dipserver.engine.kinds.reading import Reading
 from dipserver.engine.kinds.registry import Kind, kind_of
 from dipserver.engine.modules import Modules, modules_for, split_options
-from dipserver.engine.orders import ConversionOrder, Order, Outcome
+from dipserver.engine.orders import Order, Outcome
 from dipserver.engine.parse import (
     OrderError,
     ParsedLine,
@@ -56,18 +53,19 @@ from dipserver.engine.parse import (
 from dipserver.engine.position import Position
 from dipserver.engine.records import Played
 from dipserver.engine.results import Built, rows_of
-from dipserver.engine.timelinecache import load_timeline
+from dipserver.engine.timelinecache import load_timeline, variant_orders
 from dipserver.engine.types import Phase, PhaseType, Season, province_of
 from dipserver.engine.variant import Variant
 from dipserver.engine.victory import Outcome as GameOutcome
 from dipserver.engine.victory import game_outcome
 
 if TYPE_CHECKING:
+    from dipserver.engine.kinds.conversion import ConversionOrder
     from dipserver.engine.modules import phase as module_phase
     from dipserver.engine.modules.phase import InPlay, ModuleState, Opened
     from dipserver.engine.modules.supply import SupplyReport
 
-AnyOrder = Order | ConversionOrder
+    AnyOrder: TypeAlias = Order | ConversionOrder
 
 
 # ``Played``'s fields as a row: power, order, text, outcome, reason, dislodged, refused.
@@ -139,11 +137,15 @@ def read_orders(
     read: dict[int, ReadLine] = {}  # the conversion orders' lines (read first), by number
     standard = list(lines)
     converting: set[str] = set()
-    # A variant without conversion orders has none to read first (most lines read at the parser's front).
-    for number, raw in enumerate(lines if variant_orders(board.variant) else (), start=1):
+    # A variant without conversion orders has none to read first (most lines read at the parser's front),
+    # nor loads their kinds.
+    first = lines if variant_orders(board.variant) else []
+    if first:
+        from dipserver.engine.conversions import parse_conversion
+    for number, raw in enumerate(first, start=1):
         text = raw.strip()
         try:
-            conversion = conversions.parse_conversion(text, board, position, power) if text else None
+            conversion = parse_conversion(text, board, position, power) if text else None
         except OrderError as err:
             read[number], standard[number - 1] = ReadLine(number, text, None, err.reason), ""
             continue
@@ -263,11 +265,11 @@ def play_phase(
     done = position.phase
     events: list[dict[str, Any]] = []
     if with_effects:
-        effects = _effects(board, position, orders, given_for, result, map_state, stay_flags)
-        applied = apply_all(effects)
-        reported = {id(g.order) for g, _ in applied}
-        results = _order_results(result, given_for, reported, texts)
-        results += [_applied(g.power, g.order, e, effects, texts) for g, e in applied]
+        from dipserver.engine.applying import applied, effects_after  # loaded only when an order has one
+
+        effects, done_by = effects_after(board, position, orders, given_for, result, map_state, stay_flags)
+        results = _order_results(result, given_for, {id(g.order) for g, _ in done_by}, texts)
+        results += [applied(g.power, g.order, e, effects, texts) for g, e in done_by]
         new_position, map_state, flags = effects.position(result.position), effects.map_state, effects.flags
         events = effects.events
     else:  # no kind given has an effect of its own: the state is the adjudicator's, as it left it
@@ -380,25 +382,6 @@ def _handed_on(
     return plain, given_for, any(type(kind).apply is not Kind.apply for kind in kinds)
 
 
-def _effects(
-    board: Board,
-    position: Position,
-    orders: Mapping[str, Sequence[AnyOrder]],
-    given_for: Mapping[int, AnyOrder],
-    result: PhaseResult,
-    map_state: MapState,
-    stay_flags: Iterable[str],
-) -> Effects:
-    """The state the adjudication left, for the kinds to apply their orders to. The Sahara flags of the
-    phase before carry over, but for a movement phase, whose orders flag the fleets afresh."""
-    results = {id(given_for[id(r.order)]): r for r in result.results if id(r.order) in given_for}
-    after = result.position
-    flags = set() if position.phase.type is PhaseType.MOVEMENT else set(stay_flags)
-    units, dislodged, owners = dict(after.units), dict(after.dislodged), dict(after.owners)
-    given = [Given(power, o, kind_of(o)) for power, os in orders.items() for o in os]
-    return Effects(board, position, given, results, units, dislodged, owners, map_state, flags)
-
-
 def _quiet(variant: Variant) -> bool:
     """Whether the timeline's hooks would leave everything as the phase left it: no event ever changes
     the map (so no centre is ever gained, and Deluge's record of the last occupants is never read), and
@@ -455,6 +438,7 @@ def _run_hooks(
     """The timeline hooks between ``done`` and ``position.phase``; ``skipped`` is updated in place when
     the before-Winter hook decides the Winter afresh (E30)."""
     # Here, where a timeline changes something (``_quiet``): a game without one never loads the schedule.
+    from dipserver.engine import conversions
     from dipserver.engine.timeline import apply_hook
 
     events: list[dict[str, Any]] = []
@@ -487,13 +471,3 @@ def _run_hooks(
             run(Hook.AFTER_WINTER_ADJUSTMENTS, year)
             break
     return map_state, replace(position, phase=nxt), events
-
-
-def _applied(
-    power: str, order: AnyOrder, effect: Effect, effects: Effects, texts: Mapping[int, str]
-) -> Played:
-    """The result of an order whose kind applied it: its outcome and reason as the kind said, dislodged
-    when the order it handed on for it (a converting army's hold) was."""
-    stood_in = effects.results.get(id(order))
-    dislodged = stood_in is not None and stood_in.dislodged
-    return Played(power, order, texts.get(id(order), ""), effect.outcome, effect.reason, dislodged)
