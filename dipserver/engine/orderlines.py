@@ -215,13 +215,21 @@ def orders_handed_on(
     (``Kind.apply``): without one, the state the phase leaves is the adjudicator's, as it left it."""
     plain: dict[str, list[Order]] = {}
     given_for: dict[int, AnyOrder] = {}
-    kinds: set[Kind] = set()
+    # The kind of each class of order met, and whether it hands on another order than the one given (its
+    # ``for_adjudication`` is its own): looked up once a phase, for a phase's orders are of a few kinds.
+    kinds: dict[type, tuple[Kind, bool]] = {}
     for power, given in orders.items():
+        handed: list[Order] = []
         for order in given:
-            kind = kind_of(order)
-            kinds.add(kind)
-            seen = kind.for_adjudication(order)
+            known = kinds.get(type(order))
+            if known is None:
+                kind = kind_of(order)
+                own = type(kind).for_adjudication is not Kind.for_adjudication
+                known = kinds[type(order)] = (kind, own)
+            seen: Any = known[0].for_adjudication(order) if known[1] else order
             if seen is not None:
-                plain.setdefault(power, []).append(seen)
+                handed.append(seen)
                 given_for[id(seen)] = order
-    return plain, given_for, any(type(kind).apply is not Kind.apply for kind in kinds)
+        if handed:
+            plain[power] = handed
+    return plain, given_for, any(type(kind).apply is not Kind.apply for kind, _ in kinds.values())
