@@ -14,7 +14,7 @@ here, most of them answered from the memo, so the loops over the lines are most 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import dipserver.engine.modules as rules  # their reading and state, loaded when a game first has modules
 from dipserver.engine import conversions
@@ -23,7 +23,7 @@ from dipserver.engine.kinds.conversion import variant_orders
 from dipserver.engine.kinds.reading import Reading
 from dipserver.engine.kinds.registry import Kind, kind_of
 from dipserver.engine.modules import Modules
-from dipserver.engine.orders import ConversionOrder, Order, Outcome
+from dipserver.engine.orders import Outcome
 from dipserver.engine.parse import (
     OrderError,
     ParsedLine,
@@ -39,7 +39,8 @@ from dipserver.engine.types import province_of
 if TYPE_CHECKING:
     from dipserver.engine.modules.phase import InPlay, ModuleState
 
-AnyOrder = Order | ConversionOrder
+# The orders read are of whatever kinds are registered (a variant's, a rule module's, a test's own), so
+# they are typed ``Any`` here: compiled code checks each value against the type it is declared with.
 
 # ``records.Played``'s fields as a row: power, order, text, outcome, reason, dislodged, refused.
 PlayedRow = tuple[str, Any, str, Outcome, str, bool, bool]
@@ -129,9 +130,7 @@ def _conversions_first(
     return read, standard, to_fleet
 
 
-def _read_alone(
-    text: str, board: Board, position: Position, power: str, in_play: InPlay | None
-) -> AnyOrder | None:
+def _read_alone(text: str, board: Board, position: Position, power: str, in_play: InPlay | None) -> Any:
     """What a refused line reads as on its own (one order too many for its unit or the Winter), for its
     result's record; ``None`` when it does not read at all."""
     try:
@@ -140,7 +139,7 @@ def _read_alone(
         return None
 
 
-def _commands_unit(order: AnyOrder | None) -> bool:
+def _commands_unit(order: Any) -> bool:
     return order is not None and kind_of(order).for_adjudication(order) is not None
 
 
@@ -154,7 +153,7 @@ def _module_checked(
 ) -> ReadLine:
     if line.order is None or kind_of(line.order).group == "conversions":
         return line  # conversions are the variant's, not the modules' business
-    order = cast(Order, line.order)
+    order = line.order
     if order_unit(order) is None:
         return line  # waives and the module orders (already checked by the parser)
     why = rules.phase.order_problem(
@@ -169,12 +168,12 @@ def read_all(
     position: Position,
     modules: Modules | None,
     state: ModuleState | None,
-) -> tuple[dict[str, list[AnyOrder]], dict[int, str], dict[str, list[ReadLine]], list[PlayedRow]]:
+) -> tuple[dict[str, list[Any]], dict[int, str], dict[str, list[ReadLine]], list[PlayedRow]]:
     """Every power's texts read: the orders, the text typed for each (by the order's id), each power's
     lines, and the lines refused, as results. A second order for a unit goes to the adjudicator, which
     judges it (DATC 4.D.3); order entry refuses it instead (``read_orders``' default), so a game's stored
     orders never hold one."""
-    orders: dict[str, list[AnyOrder]] = {}
+    orders: dict[str, list[Any]] = {}
     texts: dict[int, str] = {}
     read_lines: dict[str, list[ReadLine]] = {}
     unreadable: list[PlayedRow] = []
@@ -185,7 +184,7 @@ def read_all(
         if not read:
             continue
         read_lines[power] = read
-        given: list[AnyOrder] = []
+        given: list[Any] = []
         for line in read:
             order = line.order
             if order is None:
@@ -200,8 +199,8 @@ def read_all(
 
 
 def hand_on(
-    orders: Mapping[str, Sequence[AnyOrder]],
-) -> tuple[dict[str, list[Order]], dict[int, AnyOrder]]:
+    orders: Mapping[str, Sequence[Any]],
+) -> tuple[dict[str, list[Any]], dict[int, Any]]:
     """The orders the adjudicator resolves, as each order's kind says (``Kind.for_adjudication``: itself,
     another that stands in for it, or none), and for each order handed on, by its id, the order given."""
     plain, given_for, _ = orders_handed_on(orders)
@@ -209,17 +208,17 @@ def hand_on(
 
 
 def orders_handed_on(
-    orders: Mapping[str, Sequence[AnyOrder]],
-) -> tuple[dict[str, list[Order]], dict[int, AnyOrder], bool]:
+    orders: Mapping[str, Sequence[Any]],
+) -> tuple[dict[str, list[Any]], dict[int, Any], bool]:
     """``hand_on``'s answer, and whether some order given is of a kind with an effect of its own
     (``Kind.apply``): without one, the state the phase leaves is the adjudicator's, as it left it."""
-    plain: dict[str, list[Order]] = {}
-    given_for: dict[int, AnyOrder] = {}
+    plain: dict[str, list[Any]] = {}
+    given_for: dict[int, Any] = {}
     # The kind of each class of order met, and whether it hands on another order than the one given (its
     # ``for_adjudication`` is its own): looked up once a phase, for a phase's orders are of a few kinds.
     kinds: dict[type, tuple[Kind, bool]] = {}
     for power, given in orders.items():
-        handed: list[Order] = []
+        handed: list[Any] = []
         for order in given:
             known = kinds.get(type(order))
             if known is None:

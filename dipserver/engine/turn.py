@@ -41,11 +41,11 @@ from dipserver.engine.hooks import Hook, hooks_between
 from dipserver.engine.kinds.effects import Effect, Effects, Given, apply_all
 from dipserver.engine.kinds.registry import kind_of
 from dipserver.engine.modules import Modules, modules_for, split_options
-from dipserver.engine.orderlines import AnyOrder, PlayedRow, orders_handed_on, read_all
+from dipserver.engine.orderlines import PlayedRow, orders_handed_on, read_all
 from dipserver.engine.orderlines import ReadLine as ReadLine
 from dipserver.engine.orderlines import hand_on as hand_on
 from dipserver.engine.orderlines import read_orders as read_orders
-from dipserver.engine.orders import Order
+from dipserver.engine.orders import ConversionOrder, Order
 from dipserver.engine.position import Position
 from dipserver.engine.records import Played
 from dipserver.engine.results import Built, rows_of
@@ -59,6 +59,8 @@ if TYPE_CHECKING:
     from dipserver.engine.modules import phase as module_phase
     from dipserver.engine.modules.phase import ModuleState, Opened
     from dipserver.engine.modules.supply import SupplyReport
+
+AnyOrder = Order | ConversionOrder
 
 
 @dataclass(frozen=True)
