@@ -25,6 +25,7 @@ const ENTRIES = [
     "js/studio.js",
     "js/sandbox.js",
     "js/game_versions.js",
+    "js/studio_versions.js",
 ];
 // Besides the sources esbuild reads, what changes the output: this file and esbuild's version.
 const BUILD_INPUTS = ["scripts/build_scripts.mjs", "package-lock.json"];

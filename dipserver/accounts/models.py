@@ -60,6 +60,9 @@ class NotificationPreferences(models.Model):
     press = models.CharField("press received", max_length=8, choices=Press.choices, default=Press.EACH)
     game_started = models.BooleanField("a game I joined starts", default=True)
     game_ended = models.BooleanField("a game I play ends", default=True)
+    version_changed = models.BooleanField(
+        "a game I play moves to a newer version of its variant", default=True
+    )
     # How far the press digest got: when it last went, and the newest message it has covered.
     press_digest_at = models.DateTimeField(null=True, blank=True)
     press_digest_upto = models.PositiveBigIntegerField(default=0)
@@ -80,6 +83,7 @@ PREFERENCE_FIELDS = (
     "press",
     "game_started",
     "game_ended",
+    "version_changed",
 )
 
 

@@ -19,6 +19,7 @@ KIND_FIELDS = {
     "press": "press",
     "game_started": "game_started",
     "game_ended": "game_ended",
+    "version_changed": "version_changed",
 }
 
 

@@ -123,6 +123,8 @@ GAME_ERROR_STATUSES = {
     "bad_kind": status.HTTP_422_UNPROCESSABLE_ENTITY,  # a webhook for news that does not exist
     "bad_url": status.HTTP_422_UNPROCESSABLE_ENTITY,  # a webhook URL that cannot be posted to
     "address_refused": status.HTTP_422_UNPROCESSABLE_ENTITY,  # a webhook host the site may not reach
+    # 503: the site cannot check it now (nothing was changed); the same request may be sent again.
+    "lookups_busy": status.HTTP_503_SERVICE_UNAVAILABLE,  # too many webhook host names being looked up
     # The variant studio (dipserver/studio).
     "not_game_master": status.HTTP_403_FORBIDDEN,  # only game masters author and publish variants
     "not_site_admin": status.HTTP_403_FORBIDDEN,  # only site admins unpublish

@@ -40,6 +40,12 @@ if TYPE_CHECKING:
     from dipserver.engine.hooks import event_text as event_text
     from dipserver.engine.hooks import hooks_between as hooks_between
     from dipserver.engine.icelords import MapGenerationError as MapGenerationError
+    from dipserver.engine.kinds.catalogue import OPTION_KINDS as OPTION_KINDS
+    from dipserver.engine.kinds.catalogue import RECORD_KINDS as RECORD_KINDS
+    from dipserver.engine.kinds.conversion import ConversionOrder as ConversionOrder
+    from dipserver.engine.kinds.conversion import ConvertToArmy as ConvertToArmy
+    from dipserver.engine.kinds.conversion import ConvertToFleet as ConvertToFleet
+    from dipserver.engine.kinds.conversion import StayFleet as StayFleet
     from dipserver.engine.mapstate import MapState as MapState
     from dipserver.engine.modules import Modules as Modules
     from dipserver.engine.modules import modules_for as modules_for
@@ -48,15 +54,11 @@ if TYPE_CHECKING:
     from dipserver.engine.modules.phase import ModuleState as ModuleState
     from dipserver.engine.modules.phase import Opened as Opened
     from dipserver.engine.modules.supply import SupplyReport as SupplyReport
-    from dipserver.engine.options import OPTION_KINDS as OPTION_KINDS
     from dipserver.engine.options import Option as Option
     from dipserver.engine.options import PowerOptions as PowerOptions
     from dipserver.engine.options import legal_options as legal_options
     from dipserver.engine.options import phase_options as phase_options
     from dipserver.engine.orders import Build as Build
-    from dipserver.engine.orders import ConversionOrder as ConversionOrder
-    from dipserver.engine.orders import ConvertToArmy as ConvertToArmy
-    from dipserver.engine.orders import ConvertToFleet as ConvertToFleet
     from dipserver.engine.orders import Convoy as Convoy
     from dipserver.engine.orders import Disband as Disband
     from dipserver.engine.orders import Hold as Hold
@@ -66,7 +68,6 @@ if TYPE_CHECKING:
     from dipserver.engine.orders import OrderResult as OrderResult
     from dipserver.engine.orders import Outcome as Outcome
     from dipserver.engine.orders import Retreat as Retreat
-    from dipserver.engine.orders import StayFleet as StayFleet
     from dipserver.engine.orders import SupportHold as SupportHold
     from dipserver.engine.orders import SupportMove as SupportMove
     from dipserver.engine.orders import Waive as Waive
@@ -81,7 +82,6 @@ if TYPE_CHECKING:
     from dipserver.engine.randomness import new_secret as new_secret
     from dipserver.engine.randomness import verify as verify
     from dipserver.engine.records import FIELDS as RECORD_FIELDS
-    from dipserver.engine.records import KINDS as RECORD_KINDS
     from dipserver.engine.records import PLAIN_FIELDS as PLAIN_RECORD_FIELDS
     from dipserver.engine.records import Drawing as Drawing
     from dipserver.engine.records import drawing as record_drawing

@@ -10,10 +10,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-# The kinds register themselves when loaded: the Diplomacy ones and the variants' conversions here, the rule
-# modules' orders in ``modules/kinds.py`` (``records.py`` loads them; ``module_notation`` refuses them in a
-# game without modules). The grammar finds them through the registry alone.
-from dipserver.engine.kinds import conversion as _conversion  # noqa: F401  (registers its kinds)
+# The kinds register themselves when loaded: the Diplomacy ones here, the variants' conversions and the rule
+# modules' orders when the registry first needs them (``kinds/standard.py``; ``module_notation`` refuses the
+# modules' orders in a game without modules). The grammar finds them through the registry alone.
 from dipserver.engine.kinds import module_notation as _module_notation  # noqa: F401  (registers its reader)
 from dipserver.engine.kinds import standard as _standard  # noqa: F401  (registers its kinds)
 from dipserver.engine.kinds.abstraction import AS_FLEET

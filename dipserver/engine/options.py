@@ -11,38 +11,33 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import dipserver.engine.modules as rules  # their play, loaded when a game first has modules
 from dipserver.engine.board import Board
 from dipserver.engine.builds import builds_elsewhere, free_centres
-from dipserver.engine.kinds import conversion as _conversion  # noqa: F401  (registers its kinds)
 from dipserver.engine.kinds import standard as _standard  # noqa: F401  (registers the Diplomacy kinds)
 from dipserver.engine.kinds.build import BUILD
 from dipserver.engine.kinds.disband import DISBAND
 from dipserver.engine.kinds.offering import Offering
 from dipserver.engine.kinds.offering import Option as Option
-from dipserver.engine.kinds.registry import kind_of, kinds, offered
+from dipserver.engine.kinds.registry import kind_of, offered
 from dipserver.engine.kinds.waive import WAIVE
 from dipserver.engine.modules.abstraction import chain_landings, ferry_orders
-from dipserver.engine.modules.orders import EstablishDepot, SnowStorm
-from dipserver.engine.orders import Build, ConversionOrder, Order
+from dipserver.engine.orders import Build, Order
 from dipserver.engine.parse import BuildRule, adjustment_due, build_rule_for
 from dipserver.engine.position import Position
 from dipserver.engine.records import Drawing, order_drawing
-from dipserver.engine.timelinecache import load_timeline
+from dipserver.engine.timelinecache import load_timeline, variant_orders
 from dipserver.engine.types import PhaseType, Unit, province_of
 
 if TYPE_CHECKING:
+    from dipserver.engine.kinds.conversion import ConversionOrder
+    from dipserver.engine.modules.orders import EstablishDepot, SnowStorm
     from dipserver.engine.modules.phase import Checker, InPlay
 
-# An option's ``kind``, the API's enum: every kind registered once this module is loaded (the Diplomacy
-# kinds, the conversions, the rule modules' orders: all imported above).
-OPTION_KINDS: tuple[str, ...] = tuple(kind.name for kind in kinds().values())
-
-
-# What an option may offer: an order, a conversion, or a rule module's order.
-Offered = Order | ConversionOrder | EstablishDepot | SnowStorm
+    # What an option may offer: an order, a conversion, or a rule module's order.
+    Offered: TypeAlias = Order | ConversionOrder | EstablishDepot | SnowStorm
 
 # What an option is drawn in: the power offered it, the phase's position and the board it was judged on.
 Drawn = tuple[str, Position, Board]
@@ -239,7 +234,10 @@ def _unit_options(offering: Offering, unit: Unit, offers_of: list[Offer]) -> tup
 
 
 def _conversions(offering: Offering) -> tuple[Option, ...]:
-    """Each conversion order the variant allows a unit of the power in this phase and place."""
+    """Each conversion order the variant allows a unit of the power in this phase and place: none in a
+    variant whose timeline enables none (most; their kinds are then not even loaded)."""
+    if not variant_orders(offering.board.variant):
+        return ()
     offers_of = _offers(offering, "conversions")
     if not offers_of:
         return ()

@@ -17,9 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import dipserver.engine.modules as rules  # their reading and state, loaded when a game first has modules
-from dipserver.engine import conversions
 from dipserver.engine.board import Board
-from dipserver.engine.kinds.conversion import variant_orders
 from dipserver.engine.kinds.reading import Reading
 from dipserver.engine.kinds.registry import Kind, kind_of
 from dipserver.engine.modules import Modules
@@ -34,6 +32,7 @@ from dipserver.engine.parse import (
     parse_orders,
 )
 from dipserver.engine.position import Position
+from dipserver.engine.timelinecache import variant_orders
 from dipserver.engine.types import province_of
 
 if TYPE_CHECKING:
@@ -65,7 +64,8 @@ def read_orders(
     and an order they forbid now (a blizzard, no supply) is refused with their reason, as ``play`` would
     judge it: for order entry and for play (``one_per_unit``: as ``parse.parse_orders``)."""
     lines = lines.splitlines() if isinstance(lines, str) else list(lines)
-    # A variant without conversion orders has none to read first (most lines read at the parser's front).
+    # A variant without conversion orders has none to read first (most lines read at the parser's front),
+    # nor loads their kinds.
     read, standard, to_fleet = (
         _conversions_first(lines, board, position, power)
         if variant_orders(board.variant)
@@ -104,13 +104,15 @@ def _conversions_first(
     """The variant's conversion orders among ``lines``, read first: their lines by number, the lines left
     for the parser (a conversion's made blank, which keeps the numbering), and the provinces of the
     armies ordered to become fleets (whose conversion is their order this phase)."""
+    from dipserver.engine.conversions import parse_conversion  # their kinds load with them
+
     read: dict[int, ReadLine] = {}
     standard = list(lines)
     converting: set[str] = set()
     for number, raw in enumerate(lines, start=1):
         text = raw.strip()
         try:
-            conversion = conversions.parse_conversion(text, board, position, power) if text else None
+            conversion = parse_conversion(text, board, position, power) if text else None
         except OrderError as err:
             read[number], standard[number - 1] = ReadLine(number, text, None, err.reason), ""
             continue

@@ -98,32 +98,6 @@ class Waive:
 
 
 @dataclass(frozen=True, slots=True)
-class ConvertToArmy:
-    """Winter, Wall of Ice (ruling E14): a fleet on a coast becomes an army. Not a build or removal."""
-
-    unit: str
-
-
-@dataclass(frozen=True, slots=True)
-class ConvertToFleet:
-    """Movement, Deluge (E15): an army in a coastal centre becomes a fleet unless another power moves in.
-
-    The army holds meanwhile (it may be supported to hold). ``coast`` is named where there are several.
-    """
-
-    unit: str
-    coast: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class StayFleet:
-    """Movement, Sahara (E16): given beside the fleet's order, it is disbanded rather than become an army
-    if this season's drying strands it."""
-
-    unit: str
-
-
-@dataclass(frozen=True, slots=True)
 class Embark:
     """Movement, Abstraction (5.6): ``A YOR boards F NTH``: the army goes aboard its own power's fleet at
     sea beside it before the moves are made, forming an A/F that takes the fleet's order."""
@@ -140,10 +114,6 @@ class Disembark:
     unit: str  # the A/F's sea
     dest: str  # the land province
 
-
-# The variant-specific orders (``conversions.py`` checks and applies them); kept out of the unions below
-# so the standard phases see only the orders they know.
-ConversionOrder = ConvertToArmy | ConvertToFleet | StayFleet
 
 MovementOrder = Hold | Move | SupportHold | SupportMove | Convoy | Embark | Disembark
 RetreatOrder = Retreat | Disband

@@ -4,7 +4,8 @@ nothing ever reads a result's text back.
 A record keeps the fields results always had (``power``, ``order``: the order in short notation for
 display, ``outcome``, ``reason``, ``dislodged``) and adds what the order was:
 
-- ``kind``: one of ``KINDS``; ``None`` for a line that did not read as any order (it is ``invalid``);
+- ``kind``: one of ``RECORD_KINDS`` (``kinds/catalogue.py``); ``None`` for a line that did not read as
+  any order (it is ``invalid``);
 - ``unit``: the ordered unit, ``{"type": "A" | "F", "location": "STP/SC"}`` (the unit built, for a
   build); ``None`` for a waive, a blizzard token, or a unit not on the board;
 - ``from``: where the ordered unit stands (``None`` for a build, a waive, a blizzard token);
@@ -25,11 +26,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from dipserver.engine.kinds import conversion as _conversion  # noqa: F401  (registers its kinds)
 from dipserver.engine.kinds import standard as _standard  # noqa: F401  (registers the Diplomacy kinds)
 from dipserver.engine.kinds.registry import Drawing as Drawing
-from dipserver.engine.kinds.registry import drawing_of, kind_of, record_kinds
-from dipserver.engine.modules import kinds as _module_kinds  # noqa: F401  (registers the modules' kinds)
+from dipserver.engine.kinds.registry import drawing_of, kind_of
 from dipserver.engine.orders import OrderResult, Outcome
 from dipserver.engine.position import Position
 
@@ -38,8 +37,6 @@ if TYPE_CHECKING:
 
 Record = dict[str, Any]
 
-# Every kind a record may have, as the schema lists them: the kinds loaded give them (``Kind.records``).
-KINDS = record_kinds()
 # The fields results had before records; kept in every record so that older clients read on.
 PLAIN_FIELDS = ("power", "order", "outcome", "reason", "dislodged")
 FIELDS = (*PLAIN_FIELDS, "kind", "unit", "from", "to", "via")

@@ -25,3 +25,17 @@ def _load_cached(variant: Variant, root: Path) -> Timeline:
     from dipserver.engine.timelinefile import read_timeline  # the one lazy place: a timeline file to read
 
     return read_timeline(variant, path)
+
+
+def variant_orders(variant: Variant) -> frozenset[str]:
+    """The conversion orders ``variant`` enables (its timeline's ``[orders]``: the names of their kinds),
+    kept per variant: the reader asks before every power's lines, the options for each unit of every power."""
+    found = _VARIANT_ORDERS.get(variant)
+    if found is None:
+        if len(_VARIANT_ORDERS) >= 64:  # a server's variants are few; generated boards make more
+            _VARIANT_ORDERS.clear()
+        found = _VARIANT_ORDERS[variant] = load_timeline(variant).orders
+    return found
+
+
+_VARIANT_ORDERS: dict[Variant, frozenset[str]] = {}  # by identity: a Variant compares as itself

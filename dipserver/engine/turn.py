@@ -30,22 +30,19 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import dipserver.engine.modules as rules  # their play and state, loaded when a game first has modules
-from dipserver.engine import conversions
 from dipserver.engine.adjudicate import PhaseResult, adjudicate
 from dipserver.engine.board import Board, MapState, board_for
 from dipserver.engine.buildsites import has_adjustments
 from dipserver.engine.hooks import Hook, hooks_between
-from dipserver.engine.kinds.effects import Effect, Effects, Given, apply_all
-from dipserver.engine.kinds.registry import kind_of
 from dipserver.engine.modules import Modules, modules_for, split_options
 from dipserver.engine.orderlines import PlayedRow, orders_handed_on, read_all
 from dipserver.engine.orderlines import ReadLine as ReadLine
 from dipserver.engine.orderlines import hand_on as hand_on
 from dipserver.engine.orderlines import read_orders as read_orders
-from dipserver.engine.orders import ConversionOrder, Order
+from dipserver.engine.orders import Order
 from dipserver.engine.position import Position
 from dipserver.engine.records import Played
 from dipserver.engine.results import Built, rows_of
@@ -56,11 +53,12 @@ from dipserver.engine.victory import Outcome as GameOutcome
 from dipserver.engine.victory import game_outcome
 
 if TYPE_CHECKING:
+    from dipserver.engine.kinds.conversion import ConversionOrder
     from dipserver.engine.modules import phase as module_phase
     from dipserver.engine.modules.phase import ModuleState, Opened
     from dipserver.engine.modules.supply import SupplyReport
 
-AnyOrder = Order | ConversionOrder
+    AnyOrder: TypeAlias = Order | ConversionOrder
 
 
 @dataclass(frozen=True)
@@ -148,11 +146,11 @@ def play_phase(
     done = position.phase
     events: list[dict[str, Any]] = []
     if with_effects:
-        effects = _effects(board, position, orders, given_for, result, map_state, stay_flags)
-        applied = apply_all(effects)
-        reported = {id(g.order) for g, _ in applied}
-        results = _order_results(result, given_for, reported, texts)
-        results += [_applied(g.power, g.order, e, effects, texts) for g, e in applied]
+        from dipserver.engine.applying import applied, effects_after  # loaded only when an order has one
+
+        effects, done_by = effects_after(board, position, orders, given_for, result, map_state, stay_flags)
+        results = _order_results(result, given_for, {id(g.order) for g, _ in done_by}, texts)
+        results += [applied(g.power, g.order, e, effects, texts) for g, e in done_by]
         new_position, map_state, flags = effects.position(result.position), effects.map_state, effects.flags
         events = effects.events
     else:  # no kind given has an effect of its own: the state is the adjudicator's, as it left it
@@ -205,25 +203,6 @@ def _played_with_modules(
     return rules.phase.play(
         board, position, plain, modules, state, extra=extra, build_rule=variant.build_rule
     )
-
-
-def _effects(
-    board: Board,
-    position: Position,
-    orders: Mapping[str, Sequence[AnyOrder]],
-    given_for: Mapping[int, AnyOrder],
-    result: PhaseResult,
-    map_state: MapState,
-    stay_flags: Iterable[str],
-) -> Effects:
-    """The state the adjudication left, for the kinds to apply their orders to. The Sahara flags of the
-    phase before carry over, but for a movement phase, whose orders flag the fleets afresh."""
-    results = {id(given_for[id(r.order)]): r for r in result.results if id(r.order) in given_for}
-    after = result.position
-    flags = set() if position.phase.type is PhaseType.MOVEMENT else set(stay_flags)
-    units, dislodged, owners = dict(after.units), dict(after.dislodged), dict(after.owners)
-    given = [Given(power, o, kind_of(o)) for power, os in orders.items() for o in os]
-    return Effects(board, position, given, results, units, dislodged, owners, map_state, flags)
 
 
 def _quiet(variant: Variant) -> bool:
@@ -282,6 +261,7 @@ def _run_hooks(
     """The timeline hooks between ``done`` and ``position.phase``; ``skipped`` is updated in place when
     the before-Winter hook decides the Winter afresh (E30)."""
     # Here, where a timeline changes something (``_quiet``): a game without one never loads the schedule.
+    from dipserver.engine import conversions
     from dipserver.engine.timeline import apply_hook
 
     events: list[dict[str, Any]] = []
@@ -314,13 +294,3 @@ def _run_hooks(
             run(Hook.AFTER_WINTER_ADJUSTMENTS, year)
             break
     return map_state, replace(position, phase=nxt), events
-
-
-def _applied(
-    power: str, order: AnyOrder, effect: Effect, effects: Effects, texts: Mapping[int, str]
-) -> Played:
-    """The result of an order whose kind applied it: its outcome and reason as the kind said, dislodged
-    when the order it handed on for it (a converting army's hold) was."""
-    stood_in = effects.results.get(id(order))
-    dislodged = stood_in is not None and stood_in.dislodged
-    return Played(power, order, texts.get(id(order), ""), effect.outcome, effect.reason, dislodged)

@@ -335,14 +335,22 @@ class Reminder(models.Model):
 
 
 class Announcement(models.Model):
-    """An event of a game (it started, it ended, press was sent) not yet told on every channel. Written in
-    the event's transaction and deleted once its task has run, so a task message lost between the commit
-    and the broker is queued again by the sweep once ``due`` has passed. (A phase's results keep
-    ``Phase.announce_due``: it rides on the UPDATE that saves them.)"""
+    """An event of a game (it started, it ended, press was sent, it moved to a newer studio version) not
+    yet told on every channel. Written in the event's transaction and deleted once its task has run, so a
+    task message lost between the commit and the broker is queued again by the sweep once ``due`` has
+    passed. (A phase's results keep ``Phase.announce_due``: it rides on the UPDATE that saves them.)"""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
     message = models.ForeignKey(
         Message, null=True, blank=True, on_delete=models.CASCADE, related_name="+", help_text="Press sent."
+    )
+    change = models.ForeignKey(
+        "VersionChange",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="+",
+        help_text="A newer studio version given to the game.",
     )
     sender = models.CharField(max_length=40, help_text="The notification that tells it.")
     due = models.DateTimeField(help_text="When the sweep queues it again if it is still not told.")

@@ -1,4 +1,5 @@
-"""Emails to players about their games: phase results, deadline reminders, press, game started and ended.
+"""Emails to players about their games: phase results, deadline reminders, press, game started and ended,
+a move to a newer version of its studio variant.
 
 Services call ``notification_later("<name>", ...)`` inside their transaction; after the commit a Celery
 task (``dipserver.games.notification_send``) runs the ``<name>`` function below, so no request ever waits
@@ -33,6 +34,7 @@ from dipserver.games.pictures import PHASE_PICTURE
 from dipserver.games.press_channels import seen_by
 from dipserver.games.selectors import orders_short, orders_state
 from dipserver.games.turn import powers_to_act
+from dipserver.games.version_news import version_news
 from dipserver.mail.delivery import TIME_LEFT
 from dipserver.mail.models import Mail
 from dipserver.mail.outbox import Outgoing, mail_queue
@@ -46,6 +48,7 @@ SENDERS = (
     "deadline_reminder_send",
     "game_started_send",
     "game_ended_send",
+    "version_changed_send",
 )
 
 
@@ -316,3 +319,22 @@ def game_ended_send(*, game_id: int) -> int:
     subject = f"[{game.name}] The game is over: {result}"
     event = f"game:{game.id}:{_stamp(game.finished_at)}"
     return _send([_mail(Mail.Kind.GAME_ENDED, event, s.user, subject, body) for s in seats if s.user])
+
+
+def version_changed_send(*, change_id: int) -> int:
+    """Tell every player that the game plays a newer version of its studio variant from now on (from
+    which phase, and what changes on the map), and each game master of the game who does not play in it,
+    but the one who gave it."""
+    news = version_news(change_id)
+    if news is None:
+        return 0
+    game, kind = news.game, Mail.Kind.VERSION_CHANGED
+    seats = _wanting(news.seats, kind, game)
+    players = {s.user_id for s in news.seats} | {news.change.by_id}
+    masters = _masters_wanting(game, players, kind)
+    told, link = "\n".join(news.lines), f"\n\nThe game: {_game_link(game)}\n"
+    event = f"version:{news.change.id}"
+    mails = [_mail(kind, event, s.user, news.title, told + link) for s in seats if s.user is not None]
+    mastered = f"{told}\nYou receive this as a game master of the game.{link}"
+    mails += [_mail(kind, event, master, news.title, mastered) for master in masters]
+    return _send(mails)

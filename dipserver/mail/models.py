@@ -19,6 +19,7 @@ class Mail(models.Model):
         PRESS = "press", "Press received"
         GAME_STARTED = "game_started", "Game started"
         GAME_ENDED = "game_ended", "Game ended"
+        VERSION_CHANGED = "version_changed", "Variant version changed"
         ACCOUNT = "account", "Account (confirmation, password reset)"
 
     key = models.CharField(max_length=200, unique=True, help_text="The event and the recipient.")

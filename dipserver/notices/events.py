@@ -244,6 +244,23 @@ def game_ended(*, game_id: int) -> list[Notice]:
     return [_notice(Kind.GAME_ENDED, event, game, u, title, "\n".join(lines), **facts) for u in readers]
 
 
+def version_changed(*, change_id: int) -> list[Notice]:
+    """The game plays a newer version of its studio variant: every player and the game as seen without a
+    seat hear the same news (from which phase, and what changes)."""
+    from dipserver.games.version_news import version_news
+
+    news = version_news(change_id)
+    if news is None:
+        return []
+    game, text, link = news.game, "\n".join(news.lines), _link(news.game)
+    readers: list[User | None] = [None, *(s.user for s in _readers(game, news.seats))]
+    event = f"version:{news.change.id}"
+    return [
+        _notice(Kind.VERSION_CHANGED, event, game, u, news.title, text, link=link, **news.facts)
+        for u in readers
+    ]
+
+
 # The mail sender each event is announced by (``notifications.SENDERS``) -> what it tells every reader.
 EVENTS: dict[str, Callable[..., list[Notice]]] = {
     "phase_results_send": phase_processed,
@@ -251,6 +268,7 @@ EVENTS: dict[str, Callable[..., list[Notice]]] = {
     "deadline_reminder_send": deadline_soon,
     "game_started_send": game_started,
     "game_ended_send": game_ended,
+    "version_changed_send": version_changed,
 }
 
 

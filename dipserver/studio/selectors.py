@@ -62,9 +62,15 @@ def version_of(user: Any, version_id: int) -> VariantVersion:
 
 def version_tests(version: VariantVersion) -> list[dict[str, Any]]:
     """The tests published with a version, run on its frozen files: each ``{"name", "passed",
-    "failures"}``, in the order the draft listed them."""
+    "failures"}``, in the order the draft listed them; ``check_failed`` when this server's engine no
+    longer loads the files (they loaded when the version was published)."""
     cases = draft_scenarios({TESTS: version.tests}) if version.tests else ()
-    variant = load_variant_from_sources(version.slug, version.files)
+    try:
+        variant = load_variant_from_sources(version.slug, version.files)
+    except ValueError as exc:  # VariantError: the engine reads the files differently now
+        raise StudioError(
+            f"{version} no longer loads on this server, so its tests cannot run: {exc}", code="check_failed"
+        ) from None
     return results_of(variant, cases)
 
 

@@ -27,6 +27,10 @@ class AccountForm(forms.Form):
     press = forms.ChoiceField(label="Press received", choices=NotificationPreferences.Press.choices)
     game_started = forms.BooleanField(label="A game I joined has started", required=False)
     game_ended = forms.BooleanField(label="A game I play has ended", required=False)
+    version_changed = forms.BooleanField(
+        label="A game I play moves to a newer version of its studio variant (what changes on the map)",
+        required=False,
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

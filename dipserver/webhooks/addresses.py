@@ -9,18 +9,26 @@ addresses are judged by the IPv4 address they carry (``2002:7f00:1::`` is 127.0.
 
 A host name is resolved when the hook is made and again at each delivery, every address it resolves to
 must pass, and the delivery connects to the address that was checked (``transport``), so a name that
-later resolves elsewhere (DNS rebinding) is refused too. ``DIPSERVER_WEBHOOKS_ALLOW_LOOPBACK`` lets
-loopback (127.0.0.0/8, ::1) through, for the test suite's receivers only: only the test settings set it.
+later resolves elsewhere (DNS rebinding) is refused too. An address written in the URL is not looked up.
+
+Each name being looked up has a thread of its own (``Lookups``), shared by every caller asking for that
+name meanwhile, and each caller waits only until its own deadline: a name whose resolver stalls holds one
+thread and its own callers, never the lookups of other names (a shared pool would queue them behind it).
+
+``DIPSERVER_WEBHOOKS_ALLOW_LOOPBACK`` lets loopback (127.0.0.0/8, ::1) through, for the test suite's
+receivers only: only the test settings set it.
 """
 
 from __future__ import annotations
 
 import ipaddress
 import socket
-from collections.abc import Iterable
-from concurrent.futures import Future, ThreadPoolExecutor
+import threading
+from collections.abc import Callable, Iterable
+from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -28,9 +36,9 @@ from django.conf import settings
 from dipserver.webhooks.errors import WebhookError
 
 IpAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
-# Names are resolved in these threads, so a caller can stop waiting for a slow resolver at its deadline
-# (the lookup itself ends when the system resolver gives up, in a thread nobody waits for).
-_RESOLVER = ThreadPoolExecutor(max_workers=8, thread_name_prefix="webhook-resolver")
+# Names looked up at once in one process, at most: past it a lookup is refused at once (the delivery is
+# tried again later) rather than queued, and stalled names cannot pile up threads without bound.
+LOOKUPS_AT_ONCE = 128
 # How long making a hook waits for its name to resolve.
 RESOLVE_SECONDS = 5.0
 
@@ -122,17 +130,82 @@ def addresses_of(found: Iterable[tuple[object, ...]]) -> list[IpAddress]:
     return [ipaddress.ip_address(str(info[4][0]).split("%", 1)[0]) for info in found]  # type: ignore[index]
 
 
-def resolving(target: Target) -> Future[list[IpAddress]]:
-    """The target's host being resolved, in a resolver thread; a ``bad_url`` refusal if it does not."""
+Resolver = Callable[..., list[Any]]  # socket.getaddrinfo's signature and answer
 
-    def resolve() -> list[IpAddress]:
+
+class Lookups:
+    """Host names being looked up, each in a thread of its own (not a pool: nothing waits in a queue
+    behind a stalled name), shared by every caller asking for the same name meanwhile, whatever the
+    port. A result is not kept: the next lookup after it asks the resolver again. ``resolve``:
+    ``socket.getaddrinfo`` (looked up at each call) unless another is given, as the tests give a
+    stalling one."""
+
+    def __init__(self, resolve: Resolver | None = None, at_once: int = LOOKUPS_AT_ONCE) -> None:
+        self.resolve, self.at_once = resolve, at_once
+        self._lock = threading.Lock()
+        self._in_flight: dict[str, Future[list[IpAddress]]] = {}
+
+    def in_flight(self) -> int:
+        with self._lock:
+            return len(self._in_flight)
+
+    def of(self, target: Target) -> Future[list[IpAddress]]:
+        """The addresses of the target's host, being looked up; a ``bad_url`` refusal if it does not
+        resolve, ``lookups_busy`` when ``at_once`` names are already being looked up."""
+        key = target.host.lower()
+        with self._lock:
+            running = self._in_flight.get(key)
+            if running is not None:
+                return running
+            future: Future[list[IpAddress]] = Future()
+            if len(self._in_flight) >= self.at_once:
+                busy = f"Too many host names are being looked up at once; {target.host!r} is looked up later."
+                future.set_exception(WebhookError(busy, code="lookups_busy"))
+                return future
+            # Running from the start, so a caller that stops waiting (asyncio cancels what it waited for)
+            # cannot cancel it under the other callers.
+            future.set_running_or_notify_cancel()
+            self._in_flight[key] = future
+        threading.Thread(target=self._look_up, args=(key, future), name="webhook-lookup", daemon=True).start()
+        return future
+
+    def _look_up(self, host: str, future: Future[list[IpAddress]]) -> None:
         try:
-            found = socket.getaddrinfo(target.host, target.port, type=socket.SOCK_STREAM)
-        except (socket.gaierror, UnicodeError) as exc:
-            raise WebhookError(f"The host {target.host!r} does not resolve: {exc}.", code="bad_url") from None
-        return addresses_of(found)
+            found = (self.resolve or socket.getaddrinfo)(host, None, type=socket.SOCK_STREAM)
+            addresses = addresses_of(found)
+        except (OSError, UnicodeError, ValueError) as exc:
+            error = WebhookError(f"The host {host!r} does not resolve: {exc}.", code="bad_url")
+            self._done(host)
+            future.set_exception(error)
+        else:
+            self._done(host)
+            future.set_result(addresses)
 
-    return _RESOLVER.submit(resolve)
+    def _done(self, host: str) -> None:
+        """The lookup ended: the next caller asks the resolver again (nothing is kept)."""
+        with self._lock:
+            self._in_flight.pop(host, None)
+
+
+lookups = Lookups()
+
+
+def literal_address(host: str) -> IpAddress | None:
+    """The address written as the URL's host (``127.0.0.1``, ``::1``), or None for a name."""
+    try:
+        return ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return None
+
+
+def resolving(target: Target) -> Future[list[IpAddress]]:
+    """The target's addresses: an address in the URL at once, a name as ``lookups`` finds it."""
+    literal = literal_address(target.host)
+    if literal is None:
+        return lookups.of(target)
+    future: Future[list[IpAddress]] = Future()
+    future.set_result([literal])
+    return future
 
 
 def address_checked(target: Target, *, timeout: float = RESOLVE_SECONDS) -> IpAddress:

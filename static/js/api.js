@@ -16,11 +16,13 @@ const firstAnswers = JSON.parse(
 );
 
 export class ApiError extends Error {
-  constructor(status, body) {
+  // retryAfter: the seconds the server's Retry-After asks to wait (a 429 or a 503), else null.
+  constructor(status, body, retryAfter = null) {
     const message = body?.error?.message || `The server answered ${status}.`;
     super(message);
     this.status = status;
     this.body = body;
+    this.retryAfter = retryAfter;
   }
 }
 
@@ -53,7 +55,8 @@ export async function call(url, { method = "GET", json, etag, accept = [], heade
     }
   }
   if (!response.ok && response.status !== 304 && !accept.includes(response.status)) {
-    throw new ApiError(response.status, body);
+    const wait = Number.parseInt(response.headers.get("Retry-After") ?? "", 10);
+    throw new ApiError(response.status, body, Number.isFinite(wait) ? wait : null);
   }
   return { status: response.status, body, etag: response.headers.get("ETag") };
 }

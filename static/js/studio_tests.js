@@ -4,6 +4,7 @@
 // must follow, and "Try it" runs the case on the saved draft before it is added.
 import { call } from "./api.js";
 import { Placer, textOfUnits, unitsOfText } from "./studio_units.js";
+import { testsSummary } from "./test_results.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -61,9 +62,8 @@ export class TestsEditor {
     winner.replaceChildren(new Option("not checked", "-"), new Option("nobody has won", ""), ...this.placer.powers().map((p) => new Option(p, p)));
     winner.value = [...winner.options].some((o) => o.value === chosen) ? chosen : "-";
     const cases = this.cases();
-    const failed = results.filter((r) => !r.passed).length;
     $("tests-summary").textContent = cases.length
-      ? `${results.length - failed} of ${results.length} test(s) pass${failed ? `; ${failed} fail` : ""}`
+      ? testsSummary(results)
       : "No tests yet: a test sets up units, gives orders and says what must follow. Every save runs them.";
     $("tests-list").replaceChildren(...cases.map((scenario, index) => this.item(scenario, index, results[index])));
   }

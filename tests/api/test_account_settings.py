@@ -23,6 +23,7 @@ def test_the_settings_start_with_every_mail_on_and_utc(outsider):
         "press": "each",
         "game_started": True,
         "game_ended": True,
+        "version_changed": True,
     }
 
 

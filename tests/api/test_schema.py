@@ -116,7 +116,7 @@ def test_statuses_order_kinds_and_outcomes_are_enums():
     assert "bounce" in schemas["OutcomeEnum"]["enum"]
     assert {"move", "support_move", "build"} <= set(schemas["OptionKindEnum"]["enum"])
     assert {"move", "support_move", "waive"} <= set(schemas["ResultKindEnum"]["enum"])
-    news = ["phase_processed", "deadline_reminder", "press", "game_started", "game_ended"]
+    news = ["phase_processed", "deadline_reminder", "press", "game_started", "game_ended", "version_changed"]
     assert schemas["NotificationKindEnum"]["enum"] == news
     assert schemas["GamePressEnum"]["enum"] == ["full", "public", "gunboat", "anonymous"]
     assert schemas["PressMailEnum"]["enum"] == ["each", "digest", "off"]

@@ -22,6 +22,7 @@ import pytest
 
 from dipserver.engine.adjudicate import adjudicate
 from dipserver.engine.board import Board
+from dipserver.engine.kinds.conversion import ConversionOrder
 from dipserver.engine.kinds.offering import Offering
 from dipserver.engine.kinds.reading import Reading
 from dipserver.engine.kinds.registry import (
@@ -37,7 +38,7 @@ from dipserver.engine.kinds.registry import (
 from dipserver.engine.kinds.words import unit_at
 from dipserver.engine.modules.orders import ModuleOrder
 from dipserver.engine.options import legal_options
-from dipserver.engine.orders import ConversionOrder, Hold, Order, OrderError, Outcome
+from dipserver.engine.orders import Hold, Order, OrderError, Outcome
 from dipserver.engine.parse import format_order, parse_order
 from dipserver.engine.position import Position
 from dipserver.engine.records import order_record

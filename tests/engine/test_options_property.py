@@ -17,8 +17,9 @@ from dipserver.engine.adjudicate import adjudicate
 from dipserver.engine.board import Board, MapState, board_for
 from dipserver.engine.conversions import parse_conversion
 from dipserver.engine.icelords import generate
+from dipserver.engine.kinds.conversion import ConversionOrder
 from dipserver.engine.options import legal_options
-from dipserver.engine.orders import ConversionOrder, Outcome
+from dipserver.engine.orders import Outcome
 from dipserver.engine.parse import parse_order
 from dipserver.engine.position import Position
 from dipserver.engine.timeline import walk

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from dipserver.engine.board import board_for
+from dipserver.engine.kinds.conversion import ConvertToArmy
 from dipserver.engine.options import legal_options
-from dipserver.engine.orders import ConvertToArmy
 from dipserver.engine.parse import OrderError, parse_order
 from dipserver.engine.position import Position
 from dipserver.engine.timeline import Hook

@@ -9,12 +9,13 @@ import pytest
 
 from dipserver.engine import icelords
 from dipserver.engine.board import board_for
+from dipserver.engine.kinds.conversion import ConvertToArmy, ConvertToFleet, StayFleet
 from dipserver.engine.modules import Modules
 from dipserver.engine.modules.blizzard import BlizzardOptions
 from dipserver.engine.modules.dice import Dice
 from dipserver.engine.modules.phase import ModuleState, open_phase, play
 from dipserver.engine.modules.supply import Depot, SupplyOptions, SupplyState
-from dipserver.engine.orders import ConvertToArmy, ConvertToFleet, Hold, Outcome, StayFleet
+from dipserver.engine.orders import Hold, Outcome
 from dipserver.engine.position import Position
 from dipserver.engine.records import order_record
 from dipserver.engine.types import Phase, Unit, UnitType

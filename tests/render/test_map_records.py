@@ -3,7 +3,8 @@ never its order text."""
 
 from __future__ import annotations
 
-from dipserver.engine.orders import ConvertToFleet, Hold, Move, OrderResult, Outcome, SupportMove
+from dipserver.engine.kinds.conversion import ConvertToFleet
+from dipserver.engine.orders import Hold, Move, OrderResult, Outcome, SupportMove
 from dipserver.engine.records import order_record, result_record, unread_record
 from dipserver.engine.variant import load_variant
 from dipserver.render import render_svg

@@ -102,3 +102,12 @@ def test_the_studio_lists_each_version_with_its_tests_to_run(client, gm, publish
     page = client.get("/studio/").content.decode()
     link = f'href="/api/v1/studio/versions/{published.id}/tests" class="version-tests">run its 1 test<'
     assert link in page and "<li>Red holds</li>" in page
+
+
+def test_a_version_whose_files_no_longer_load_says_so_rather_than_failing(published):
+    files = dict.fromkeys(published.files, "not = [valid")  # as if the engine read them otherwise now
+    VariantVersion.objects.filter(id=published.id).update(files=files)
+    run = client_for().get(f"/api/v1/studio/versions/{published.id}/tests")
+    assert run.status_code == 422
+    error = run.json()["error"]
+    assert error["code"] == "check_failed" and "small v1 no longer loads on this server" in error["message"]

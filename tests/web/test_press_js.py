@@ -4,31 +4,15 @@ idempotency key for its retries."""
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import subprocess
-from pathlib import Path
 
 import pytest
 
-PRESS = Path(__file__).resolve().parents[2] / "static" / "js" / "press.js"
-NODE = shutil.which("node")
+from tests.web.node_js import js_value
 
 
 def run(expression: str) -> object:
     """The JSON value of ``expression``, evaluated with press.js's exports in scope."""
-    if NODE is None:  # like the browser tests: skipped on a developer's machine, a failure in CI
-        problem = "Node.js is not installed (apt-get install -y nodejs)"
-        if os.environ.get("CI"):
-            pytest.fail(problem, pytrace=False)
-        pytest.skip(problem)
-    module = json.dumps(PRESS.as_uri())
-    script = f"import * as press from {module}; console.log(JSON.stringify({expression}));"
-    done = subprocess.run(
-        [NODE, "--input-type=module", "-e", script], capture_output=True, text=True, timeout=30
-    )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    return js_value("press.js", expression)
 
 
 @pytest.mark.parametrize(

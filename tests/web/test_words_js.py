@@ -2,31 +2,13 @@
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
-import subprocess
-from pathlib import Path
-
 import pytest
 
-WORDS = Path(__file__).resolve().parents[2] / "static" / "js" / "words.js"
-NODE = shutil.which("node")
+from tests.web.node_js import js_value
 
 
 def saved_words(rejected: int, total: int) -> str:
-    if NODE is None:  # like the browser tests: skipped on a developer's machine, a failure in CI
-        problem = "Node.js is not installed (apt-get install -y nodejs)"
-        if os.environ.get("CI"):
-            pytest.fail(problem, pytrace=False)
-        pytest.skip(problem)
-    module = json.dumps(WORDS.as_uri())
-    script = f"import {{ savedWords }} from {module}; console.log(savedWords({rejected}, {total}));"
-    done = subprocess.run(
-        [NODE, "--input-type=module", "-e", script], capture_output=True, text=True, timeout=30
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout.strip()
+    return str(js_value("words.js", f"words.savedWords({rejected}, {total})"))
 
 
 @pytest.mark.parametrize(

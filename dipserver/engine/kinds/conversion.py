@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from dipserver.engine.board import Board
@@ -23,18 +23,45 @@ from dipserver.engine.kinds.offering import Offering
 from dipserver.engine.kinds.reading import Reading
 from dipserver.engine.kinds.recording import Described, dislodged_at, held_at, place
 from dipserver.engine.kinds.registry import Drawing, Kind, register
-from dipserver.engine.orders import (
-    ConversionOrder,
-    ConvertToArmy,
-    ConvertToFleet,
-    Hold,
-    OrderError,
-    Outcome,
-    StayFleet,
-)
+from dipserver.engine.orders import Hold, OrderError, Outcome
 from dipserver.engine.position import Position
+from dipserver.engine.timelinecache import variant_orders
 from dipserver.engine.types import PhaseType, Unit, UnitType, coast_of, province_of
 from dipserver.engine.variant import Variant
+
+# The orders' values: plain values as every order's (``orders.py``), here with their kinds, since only a
+# variant with conversions meets them. Each has a docstring: without one, ``dataclass`` writes one from the
+# class's signature as the module loads.
+
+
+@dataclass(frozen=True, slots=True)
+class ConvertToArmy:
+    """Winter, Wall of Ice (ruling E14): a fleet on a coast becomes an army. Not a build or removal."""
+
+    unit: str
+
+
+@dataclass(frozen=True, slots=True)
+class ConvertToFleet:
+    """Movement, Deluge (E15): an army in a coastal centre becomes a fleet unless another power moves in.
+
+    The army holds meanwhile (it may be supported to hold). ``coast`` is named where there are several.
+    """
+
+    unit: str
+    coast: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StayFleet:
+    """Movement, Sahara (E16): given beside the fleet's order, it is disbanded rather than become an army
+    if this season's drying strands it."""
+
+    unit: str
+
+
+# Kept out of ``orders.Order``: the standard phases see only the orders they know.
+ConversionOrder = ConvertToArmy | ConvertToFleet | StayFleet
 
 _KIND = {ConvertToArmy: "convert_to_army", ConvertToFleet: "convert_to_fleet", StayFleet: "stay_fleet"}
 _WHAT = {
@@ -43,8 +70,8 @@ _WHAT = {
     "stay_fleet": "to keep a stranded fleet a fleet",
 }
 
-# Patterns, compiled by ``re`` at their first use (and kept in its cache): every process that reads orders
-# loads this module, few meet a conversion.
+# Patterns, compiled by ``re`` at their first use (and kept in its cache): this module loads with the first
+# line the grammar cannot read (``registry.text_readers``), few of which are conversions.
 _UNIT = r"(?:(?P<kind>A|F|ARMY|FLEET)\s+)?(?P<place>[A-Z][A-Z .'-]*?)(?:\s*/\s*(?P<at>NC|SC|EC|WC))?"
 _FORMS = [
     (
@@ -90,24 +117,6 @@ def parse_conversion(text: str, board: Board, position: Position, power: str) ->
         "Conversions read like 'F BRE becomes army', 'A POR becomes fleet' (with a coast, 'A SPA becomes "
         "fleet NC') or 'F NAO stays fleet'"
     )
-
-
-def variant_orders(variant: Variant) -> frozenset[str]:
-    """The conversion orders ``variant`` enables (its timeline's ``[orders]``), kept per variant: the
-    options ask for each unit of every power."""
-    found = _VARIANT_ORDERS.get(variant)
-    if found is None:
-        # Imported here, not above: the reader loads this module in every process, and the timeline's
-        # reading (tomllib, the fix-ups) is needed only once a conversion order is met.
-        from dipserver.engine.timelinecache import load_timeline
-
-        if len(_VARIANT_ORDERS) >= 64:  # a server's variants are few; generated boards make more
-            _VARIANT_ORDERS.clear()
-        found = _VARIANT_ORDERS[variant] = load_timeline(variant).orders
-    return found
-
-
-_VARIANT_ORDERS: dict[Variant, frozenset[str]] = {}  # by identity: a Variant compares as itself
 
 
 def check_conversion(board: Board, position: Position, power: str, order: ConversionOrder) -> ConversionOrder:

@@ -7,13 +7,21 @@ of its own), how the adjudicator checks it against the units (``legal``), what t
 draws that record (``drawing``), and what a successful order does to the state the phase leaves behind
 beyond what the adjudicator resolves (``apply``: ``kinds/effects.py``). Each kind lives in a
 module of its own and registers itself when that module is loaded: the standard kinds in this package, the
-conversions in ``kinds/conversion.py``, the rule modules' orders in ``modules/kinds.py``. Nothing looks a
-kind up by importing its module at call time; the registry's tables are filled once, at import.
+conversions in ``kinds/conversion.py``, the rule modules' orders in ``modules/kinds.py``.
+
+The kinds few games give (the variants' conversions, the rule modules' orders) are loaded when first
+needed, here and only here: ``kinds/standard.py`` names their modules (``later``), and the registry imports
+them the first time it is asked for a kind it does not have (by order class, name, verb or record), for
+every kind (``kinds``, ``record_kinds``), for the options of a group other than a unit's own (``offered``),
+or for the notations past the first readers' (``text_readers``). Such kinds are given beside a unit's own
+order, never one of its own options, which every options request asks for, and read a notation of their
+own after those first readers (the rule modules' orders refused in a game without them). A process that
+meets none of their orders never loads them: most of a one-request command's start-up is defining values.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
@@ -95,7 +103,9 @@ class Kind:
     reads: tuple[tuple[PhaseType, str], ...] = ()
     rank: int | None = None  # its place among the kinds with a notation of their own
     offered_in: tuple[PhaseType, ...] = ()
-    group: str = "units"  # where the options list it: "units" (a unit's own order), "conversions"
+    # Where the options list it: "units" (a unit's own order), "conversions" (the variant's: asked for only
+    # in a variant whose timeline enables some, ``timelinecache.variant_orders``).
+    group: str = "units"
     position: int = 0  # its place among a unit's options of its group
     beside: bool = False  # given beside the unit's own order (module orders): names no unit to order once
     records: tuple[str, ...] = ()
@@ -187,6 +197,39 @@ MOVEMENT_CHECKS: dict[type, Legal] = {}
 # How many times the kinds and readers changed: the reader's memo (``readings.py``) keeps the answers of
 # one set of them only.
 _CHANGES = [0]
+# The modules of kinds to load when first needed (``later``), until they are.
+_LATER: list[str] = []
+# The readers of notations of their own up to this rank are tried before the kinds loaded later are loaded
+# (``text_readers``); theirs come after.
+_FIRST_RANK = 10
+
+
+def later(*modules: str) -> None:
+    """Name the modules of kinds to load only when the registry first needs them (the module's docstring);
+    each registers its kinds when loaded, as any kind's module does."""
+    _LATER.extend(name for name in modules if name not in _LATER)
+
+
+def _load_later() -> bool:
+    """Load the modules named by ``later`` that are not loaded yet; whether there were any."""
+    if not _LATER:
+        return False
+    import importlib
+
+    before = set(_BY_NAME)
+    # Named until loaded: another thread asking meanwhile imports them too, and so waits for them.
+    for name in tuple(_LATER):
+        importlib.import_module(name)
+    _LATER.clear()
+    for name in _BY_NAME.keys() - before:
+        kind = _BY_NAME[name]
+        if kind.group == "units" and kind.offered_in:
+            raise ValueError(f"order kind {name!r} is one of a unit's own options: it cannot be loaded later")
+        if kind.rank is not None and kind.rank <= _FIRST_RANK:
+            raise ValueError(
+                f"order kind {name!r} reads before rank {_FIRST_RANK + 1}: it cannot be loaded later"
+            )
+    return True
 
 
 def changes() -> int:
@@ -253,33 +296,48 @@ def unregister(kind: Kind) -> None:
 
 def kind_of(order: object) -> Kind:
     kind = _BY_CLASS.get(type(order))
+    if kind is None and _load_later():
+        kind = _BY_CLASS.get(type(order))
     if kind is None:
         raise TypeError(f"not an order: {order!r}")
     return kind
 
 
 def drawing_of(record: Mapping[str, Any]) -> Drawing:
-    """How to draw a result ``record``; nothing for a record of no kind loaded here (or of none at all)."""
+    """How to draw a result ``record``; nothing for a record of no kind there is (or of none at all)."""
     kind = _BY_RECORD.get(record.get("kind") or "")
+    if kind is None and record.get("kind") and _load_later():
+        kind = _BY_RECORD.get(record.get("kind") or "")
     return NOTHING if kind is None else kind.drawing(record)
 
 
 def record_kinds() -> tuple[str, ...]:
-    """Every kind a record of the kinds loaded may have, sorted: the same list whatever loaded first."""
+    """Every kind a record may have, sorted: the same list whatever loaded first."""
+    _load_later()
     return tuple(sorted(_BY_RECORD))
 
 
 def named(name: str) -> Kind:
+    if name not in _BY_NAME:
+        _load_later()
     return _BY_NAME[name]
 
 
 def reader_for(phase: PhaseType, verb: str) -> Kind | None:
     """The kind that reads ``verb`` in a ``phase`` phase, if any does."""
-    return _GRAMMAR.get((phase, verb))
+    kind = _GRAMMAR.get((phase, verb))
+    if kind is None and _load_later():
+        kind = _GRAMMAR.get((phase, verb))
+    return kind
 
 
-def text_readers() -> tuple[TextReader, ...]:
-    return tuple(_TEXT_READERS)
+def text_readers() -> Iterator[TextReader]:
+    """The readers of notations of their own, in rank order: the first ones (up to ``_FIRST_RANK``), then,
+    once the kinds to load later are loaded, the rest with theirs (``_load_later`` holds them to it)."""
+    first = [reader for reader in _TEXT_READERS if (reader.rank or 0) <= _FIRST_RANK]
+    yield from first
+    _load_later()
+    yield from _TEXT_READERS[len(first) :]
 
 
 def offered(phase: PhaseType, group: str = "units") -> list[Kind]:
@@ -287,15 +345,20 @@ def offered(phase: PhaseType, group: str = "units") -> list[Kind]:
     Kept until a kind is registered or removed: the options ask for them unit by unit."""
     found = _OFFERED.get((phase, group))
     if found is None:
+        if group != "units":  # a unit's own options are never a kind's loaded later (``_load_later``)
+            _load_later()
         found = [k for k in _BY_CLASS.values() if phase in k.offered_in and k.group == group]
         found = _OFFERED[(phase, group)] = sorted(found, key=lambda k: k.position)
     return list(found)
 
 
 def kinds() -> Mapping[type, Kind]:
+    """Every kind, by order class."""
+    _load_later()
     return _BY_CLASS
 
 
 def checking_together() -> tuple[Kind, ...]:
-    """The kinds with a ``check_together`` of their own, in registration order."""
+    """The kinds loaded with a ``check_together`` of their own, in registration order: those of the orders
+    read so far (reading an order finds its kind through the registry, which loads it if need be)."""
     return tuple(_TOGETHER)

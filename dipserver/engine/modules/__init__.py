@@ -8,9 +8,9 @@ themselves (``RULES``: ``blizzard``, ``supply``, ``starvation`` ...) are loaded 
 with modules, here and only here: ``__getattr__`` imports one the first time it is named as an attribute
 of this package (``rules.phase.play(...)`` in ``turn.py``, ``rules.supply.trace(...)`` in ``phase.py``),
 and ``Modules.from_options`` reads a module's settings with its own code once a game's options switch it
-on. The modules' own orders (depots, Snow Storms: ``orders.py``) and their kinds (``kinds.py``) are light
-and registered in every process. A game without modules, the usual one, never loads the rest: it is a
-large part of a one-request command's start-up.
+on. The modules' own orders (depots, Snow Storms: ``orders.py``) and their kinds (``kinds.py``) are light,
+and loaded by the order kinds' registry when it first needs them (``kinds/registry.py``). A game without
+modules, the usual one, never loads the rest: it is a large part of a one-request command's start-up.
 """
 
 from __future__ import annotations

@@ -1,10 +1,11 @@
 """The kinds of the rule modules' own orders (``orders.py``): depots and Snow Storm tokens.
 
-Both are order kinds (``kinds/registry.py``), registered when this module is loaded, in every process
-(``records.py`` loads it: the records' kinds are every kind's): the reader (``parse.parse_order``) asks
-them when a line is not a Diplomacy order, and in a game with modules ``phase.parse_module_order`` reads
-the order and checks it with ``phase.Checker`` — the same answers as ``play`` — so the reader and the
-options never accept what the phase would refuse. The kinds are light; the checks are the modules' play
+Both are order kinds (``kinds/registry.py``), registered when this module is loaded, which the registry
+does when it first needs them (``kinds/standard.py`` names this module): the reader
+(``parse.parse_order``) asks them when a line is not a Diplomacy order nor refused by
+``kinds/module_notation.py``, and in a game with modules ``phase.parse_module_order`` reads the order and
+checks it with ``phase.Checker`` — the same answers as ``play`` — so the reader and the options never
+accept what the phase would refuse. The kinds are light; the checks are the modules' play
 (``rules.phase``), loaded when a game first has modules (the package's ``__init__.py``).
 """
 

@@ -1,4 +1,5 @@
-"""Announcements that reach every channel even when their task is lost between the commit and the broker.
+"""Announcements that reach every channel even when their task is lost between the commit and the broker
+(a game's start and end, press, a move to a newer studio version, deadline reminders, phase results).
 
 An event's service calls ``announcement_later`` inside its transaction: an ``Announcement`` row written in
 that transaction says the event is still to be told, ``PUBLISH_WINDOW`` ahead, and the task is queued on
@@ -54,6 +55,7 @@ DURABLE = {
     "game_started_send": "game_id",
     "game_ended_send": "game_id",
     "press_send": "message_id",
+    "version_changed_send": "change_id",
     REMINDERS: "game_id",
 }
 
@@ -64,12 +66,20 @@ logger = logging.getLogger(__name__)
 
 
 def announcement_later(
-    name: str, *, game_id: int, message_id: int | None = None, now: dt.datetime | None = None
+    name: str,
+    *,
+    game_id: int,
+    message_id: int | None = None,
+    change_id: int | None = None,
+    now: dt.datetime | None = None,
 ) -> None:
-    """Run the sender ``name`` for the game (or its press ``message_id``) once the current transaction
-    commits, and record in it that the event is untold (the row goes with the game and the message)."""
-    ids = _ids(name, game_id, message_id)
-    kept = announcement_kept(name, game_id=game_id, message_id=message_id, now=now, due_in=PUBLISH_WINDOW)
+    """Run the sender ``name`` for the game (or its press ``message_id``, or its version change
+    ``change_id``) once the current transaction commits, and record in it that the event is untold (the
+    row goes with the game, the message and the change)."""
+    ids = _ids(name, game_id, message_id, change_id)
+    kept = announcement_kept(
+        name, game_id=game_id, message_id=message_id, change_id=change_id, now=now, due_in=PUBLISH_WINDOW
+    )
     if kept is not None:
         told_later(name, ids)
 
@@ -79,16 +89,20 @@ def announcement_kept(
     *,
     game_id: int,
     message_id: int | None = None,
+    change_id: int | None = None,
     now: dt.datetime | None = None,
     due_in: dt.timedelta = REQUEUE_AFTER,
 ) -> int | None:
     """Record in the current transaction that the event is untold, due to be queued again by the sweep
     ``due_in`` from ``now``; the row's id (None inside ``notifications_muted``: nothing to tell)."""
-    _ids(name, game_id, message_id)
+    _ids(name, game_id, message_id, change_id)
     if not notifications.notifications_on():
         return None
     due = (now or timezone.now()) + due_in
-    return Announcement.objects.create(game_id=game_id, message_id=message_id, sender=name, due=due).id
+    row = Announcement.objects.create(
+        game_id=game_id, message_id=message_id, change_id=change_id, sender=name, due=due
+    )
+    return row.id
 
 
 def told_later(name: str, ids: dict[str, Any]) -> None:
@@ -138,12 +152,17 @@ def _untold(name: str, ids: dict[str, Any]) -> QuerySet[Phase] | QuerySet[Announ
     return Announcement.objects.filter(sender=name, **{arg: ids[arg]})
 
 
-def _ids(name: str, game_id: int, message_id: int | None) -> dict[str, int]:
+def _ids(
+    name: str, game_id: int, message_id: int | None = None, change_id: int | None = None
+) -> dict[str, int]:
     """The sender's arguments, from the row's columns."""
     arg = DURABLE.get(name)
-    value = message_id if arg == "message_id" else game_id
+    value = {"message_id": message_id, "change_id": change_id}.get(arg or "", game_id)
     if arg is None or value is None:
-        raise ValueError(f"No announcement of {name!r} is recorded for game {game_id}, message {message_id}")
+        raise ValueError(
+            f"No announcement of {name!r} is recorded for game {game_id}, message {message_id}, "
+            f"version change {change_id}"
+        )
     return {arg: value}
 
 
@@ -205,12 +224,12 @@ def announcements_due_sweep(*, now: dt.datetime | None = None, limit: int = 1000
             Announcement.objects.select_for_update(skip_locked=True)
             .filter(due__lte=now)
             .order_by("due")
-            .values_list("id", "sender", "game_id", "message_id")[:limit]
+            .values_list("id", "sender", "game_id", "message_id", "change_id")[:limit]
         )
         if rows:
             Announcement.objects.filter(id__in=[row[0] for row in rows]).update(due=again)
         queued = [(PHASE_RESULTS, {"phase_id": p}) for p in phases]
-        queued += [(sender, _ids(sender, game_id, message)) for _, sender, game_id, message in rows]
+        queued += [(row[1], _ids(*row[1:])) for row in rows]
         for name, ids in queued:
             told_later(name, ids)
     return queued

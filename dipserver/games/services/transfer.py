@@ -116,7 +116,7 @@ def game_export(*, game_id: int) -> dict[str, Any]:
         ],
         # A newer studio version given to the game, and the files of each version it played before.
         "version_changes": [
-            {**row_out(c), "by": c.by.username if c.by else None}
+            {**row_out(c), "id": c.id, "by": c.by.username if c.by else None}
             for c in VersionChange.objects.filter(game=game).select_related("by").order_by("id")
         ],
         "earlier_archives": [
@@ -125,9 +125,10 @@ def game_export(*, game_id: int) -> dict[str, Any]:
                 version__in=[c.from_version.get("version") for c in VersionChange.objects.filter(game=game)]
             ).order_by("version")
         ],
-        # ``message``: the exported id of the press it tells, which the import maps to the new one.
+        # ``message``, ``change``: the exported id of the press or the version change it tells, which the
+        # import maps to the new one.
         "announcements": [
-            {**row_out(a), "message": a.message_id}
+            {**row_out(a), "message": a.message_id, "change": a.change_id}
             for a in Announcement.objects.filter(game=game).order_by("id")
         ],
     }
@@ -177,8 +178,8 @@ def game_import(*, data: dict[str, Any], masters: Iterable[Any] = ()) -> Game:
         ],
         reminders,
     )
-    _announcements_import(game, data.get("announcements", []), new_ids)
-    _version_changes_import(game, data, users)
+    changes = _version_changes_import(game, data, users)
+    _announcements_import(game, data.get("announcements", []), new_ids, changes)
     current = spec.get("current_phase", max(by_index, default=None))
     game.current_phase = by_index.get(current) if current is not None else None
     # An update, not save(): save() bumps the game's version, which arrived as exported like every field.
@@ -263,15 +264,17 @@ def _archive_import(data: dict[str, Any]) -> None:
         bulk_create_as_given(VariantArchive, [VariantArchive(**row_in(VariantArchive, row))], [row])
 
 
-def _version_changes_import(game: Game, data: dict[str, Any], users: dict[str, Any]) -> None:
+def _version_changes_import(game: Game, data: dict[str, Any], users: dict[str, Any]) -> dict[int, int]:
+    """The game's version changes and the files of the versions they name; exported id -> new id."""
     for row in data.get("earlier_archives", []):
         VariantArchive.objects.get_or_create(version=row["version"], defaults=row_in(VariantArchive, row))
     rows = data.get("version_changes", [])
-    bulk_create_as_given(
+    created = bulk_create_as_given(
         VersionChange,
         [VersionChange(game=game, by=users.get(r["by"] or ""), **row_in(VersionChange, r)) for r in rows],
         rows,
     )
+    return {r["id"]: new.pk for r, new in zip(rows, created, strict=True) if "id" in r}
 
 
 def _messages_import(
@@ -298,11 +301,25 @@ def _messages_import(
     return {m["id"]: new.pk for m, new in zip(rows, created, strict=True) if "id" in m}
 
 
-def _announcements_import(game: Game, rows: list[dict[str, Any]], new_ids: dict[int, int]) -> None:
-    """The untold events, each press one telling the new message (one that did not come is nobody's)."""
-    rows = [a for a in rows if a["message"] is None or a["message"] in new_ids]
+def _announcements_import(
+    game: Game, rows: list[dict[str, Any]], new_ids: dict[int, int], changes: dict[int, int]
+) -> None:
+    """The untold events, each press one telling the new message and each version change one the new
+    change (one whose message or change did not come is nobody's)."""
+    rows = [
+        a
+        for a in rows
+        if (a["message"] is None or a["message"] in new_ids)
+        and (a.get("change") is None or a["change"] in changes)
+    ]
     untold = [
-        Announcement(game=game, message_id=new_ids.get(a["message"]), **row_in(Announcement, a)) for a in rows
+        Announcement(
+            game=game,
+            message_id=new_ids.get(a["message"]),
+            change_id=changes[a["change"]] if a.get("change") is not None else None,
+            **row_in(Announcement, a),
+        )
+        for a in rows
     ]
     bulk_create_as_given(Announcement, untold, rows)
 

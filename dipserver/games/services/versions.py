@@ -13,7 +13,8 @@ correction of the map reaches the game); where play changed it (a timeline event
 stands. Provinces the new version adds join with their start values; provinces it removes leave.
 
 The change is recorded as a ``VersionChange`` (who, when, from which version to which, the diff, and the
-position as the old version left it, so the phase before replays to it).
+position as the old version left it, so the phase before replays to it), and told to the game's players
+on every channel of its news (``notifications.version_changed_send``: mail, the inbox, webhooks).
 
 Each problem is data: ``{"code", "message", "provinces"}``, and an order the new version refuses also
 names its ``power``, the ``order`` as given and the engine's ``reason``. Orders are secret until the phase
@@ -43,6 +44,7 @@ from dipserver.engine import (
 from dipserver.games.errors import GameError
 from dipserver.games.mappers import map_state_of, position_of
 from dipserver.games.models import Game, Order, Phase, VersionChange
+from dipserver.games.services.announcements import announcement_later
 from dipserver.games.services.common import game_locked, phase_locked, phase_named_or_conflict
 from dipserver.games.variants import game_variant, options_checked, studio_files_pinned
 from dipserver.games.version_diff import version_diff
@@ -139,6 +141,8 @@ def version_apply(*, game_id: int, version_id: int, phase_name: str | None, user
         )
         game.studio_version, game.variant_version, game.options = version, new.version, options
         game.save(update_fields=["studio_version", "variant_version", "options"])
+        # Its players hear it as they hear the game's other news (mail, inbox, webhooks), once committed.
+        announcement_later("version_changed_send", game_id=game.id, change_id=change.id)
     return change
 
 

@@ -8,9 +8,10 @@ import pytest
 
 from dipserver.engine.board import Board, board_for
 from dipserver.engine.conversions import check_conversion, parse_conversion
+from dipserver.engine.kinds.conversion import ConvertToArmy, ConvertToFleet, StayFleet
 from dipserver.engine.kinds.effects import Effect, Effects, Given, apply_all
 from dipserver.engine.kinds.registry import kind_of
-from dipserver.engine.orders import ConvertToArmy, ConvertToFleet, Hold, Move, OrderResult, Outcome, StayFleet
+from dipserver.engine.orders import Hold, Move, OrderResult, Outcome
 from dipserver.engine.parse import OrderError
 from dipserver.engine.position import Position
 from dipserver.engine.timeline import Hook
