@@ -363,7 +363,11 @@ class _Phase:
             if matched:
                 kind[i] = SUPPORT
                 dest[i] = goes
-                out.supports[j].append(i)
+                given = out.supports[j]
+                if given:
+                    given.append(i)
+                else:  # the first support of unit ``j``: a list of its own (``_Sanitised``)
+                    out.supports[j] = [i]
             else:
                 them = self.standing.unit_name(provs[j])
                 what = "hold" if goes is None else f"move to {self.standing.name(order.dest)}"  # type: ignore[union-attr]
@@ -473,6 +477,9 @@ class _Phase:
             results[slot] = (power, order, outcome, reason, hit)
 
 
+_UNSUPPORTED: Final[list[int]] = []  # (``_Sanitised.supports``: never added to)
+
+
 @final
 class _Sanitised:
     """The orders after step 2, one row per unit (``provs[i]`` is unit ``i``'s province), filled in as
@@ -487,7 +494,9 @@ class _Sanitised:
         self.dest: list[str | None] = [None] * n
         self.dest_loc: list[str] = [""] * n  # a move's destination location (with its coast)
         self.route: list[ConvoyRoute | None] = [None] * n
-        self.supports: list[list[int]] = [[] for _ in range(n)]
+        # Most units are not supported: they share one empty list, which nothing adds to (``_match`` gives a
+        # unit its own list with its first support), and are saved making and freeing a list each.
+        self.supports: list[list[int]] = [_UNSUPPORTED] * n
         self.void: dict[int, tuple[Outcome, str]] = {}  # unit -> the outcome and reason of its void order
         self.movers_to: dict[str, list[int]] = {}  # province -> the moves into it
         self.opponent: list[int] = [-1] * n  # a move's head-to-head opponent, or -1
