@@ -111,6 +111,7 @@ def _same_coast(board: Board, supported: str, moved: str) -> bool:
 
 
 _Given = tuple[int, str, Order, str]  # (slot in the results, power, legal order, a move's settled target)
+_Chosen = list[_Given | None]  # the one legal order of each unit, by unit number (None: not ordered)
 
 
 class _Phase:
@@ -142,8 +143,12 @@ class _Phase:
                 self.standing = Standing(self.board, self.units, before.checked, True)
         # In the order given, as rows (``results.py``); legal orders' slots are filled last.
         results: list[Row | OrderResult] = []
-        chosen = self._legal_orders(orders_by_power, results)
-        sane = self._validate(chosen)
+        # The units by number (``_Sanitised``'s rows), numbered before the orders are read: step 1 keeps
+        # each unit's order in its row, and the later steps need not look its province up again.
+        provs = list(self.units)
+        index = {p: i for i, p in enumerate(provs)}
+        chosen = self._legal_orders(orders_by_power, results, index)
+        sane = self._validate(provs, index)
         table = OrderTable(
             sane.provs,
             sane.powers,
@@ -166,16 +171,20 @@ class _Phase:
     # step 1: legality -----------------------------------------------------------------------------
 
     def _legal_orders(
-        self, orders_by_power: Mapping[str, Iterable[Order]], results: list[Row | OrderResult]
-    ) -> dict[str, _Given]:
-        """The one legal order of each ordered unit (by province); every other order is reported."""
-        units, checks, standing = self.units, MOVEMENT_CHECKS, self.standing
+        self,
+        orders_by_power: Mapping[str, Iterable[Order]],
+        results: list[Row | OrderResult],
+        index: dict[str, int],
+    ) -> _Chosen:
+        """The one legal order of each ordered unit (by unit number); every other order is reported."""
+        checks, standing = MOVEMENT_CHECKS, self.standing
+        at = list(self.units.values())
         checked = standing.checked
         fleet_table, army_table = self.board.fleet_table, self.board.army_table
         # Read once, not per order (an enum's member is read slowly in Python 3.11).
         fleet, hold_order, move_order = UnitType.FLEET, Hold, Move
-        chosen: dict[str, _Given] = {}
-        extra: dict[str, list[_Given]] = {}
+        chosen: _Chosen = [None] * len(at)
+        extra: dict[int, list[_Given]] = {}
         moves, others = self._moves, self._others
         for power, orders in orders_by_power.items():
             for order in orders:
@@ -189,7 +198,8 @@ class _Phase:
                 else:
                     loc = order.unit  # type: ignore[union-attr]
                     prov = loc if "/" not in loc else _province(loc)
-                    unit = units.get(prov)
+                    i = index.get(prov, -1)
+                    unit = at[i] if i >= 0 else None
                     if cls is Disembark and (unit is None or unit.power != power):
                         # A landing from a sea an A/F may sail to: checked on the units before any boarded.
                         seen = (self._before or standing).units
@@ -219,10 +229,10 @@ class _Phase:
                             problem, dest = check(standing, prov, unit, order)
                         if problem is None:
                             given = (len(results), power, order, dest)
-                            if prov in chosen:
-                                extra.setdefault(prov, []).append(given)
+                            if chosen[i] is not None:
+                                extra.setdefault(i, []).append(given)
                             else:
-                                chosen[prov] = given
+                                chosen[i] = given
                                 # Sorted for step 2 as they come, saving it a pass over the orders.
                                 if cls is move_order:
                                     moves.append((prov, dest))
@@ -242,17 +252,20 @@ class _Phase:
         return (power, order, Outcome.INVALID, problem, False)
 
     def _repeated(
-        self, chosen: dict[str, _Given], extra: dict[str, list[_Given]], results: list[Row | OrderResult]
+        self, chosen: _Chosen, extra: dict[int, list[_Given]], results: list[Row | OrderResult]
     ) -> None:
         """The units given two legal orders: a repeat is void; given different ones, the unit holds."""
-        for prov, later in extra.items():
-            first = chosen[prov]
+        provs = list(self.units)
+        for i, later in extra.items():
+            first = chosen[i]
+            assert first is not None
             if all(g[2] == first[2] for g in later):
                 for slot, power, order, _ in later:
                     results[slot] = (power, order, Outcome.VOID, "Repeated order", False)
             else:
                 # Different legal orders for one unit: it holds, and may receive hold support (DATC 4.D.3).
-                del chosen[prov]
+                chosen[i] = None
+                prov = provs[i]
                 self._moves = [m for m in self._moves if m[0] != prov]
                 self._others = [o for o in self._others if o[0] != prov]
                 why = f"{self.standing.unit_name(prov)} was given different orders, so it holds"
@@ -261,12 +274,9 @@ class _Phase:
 
     # step 2: validity ---------------------------------------------------------------------------
 
-    def _validate(self, chosen: dict[str, _Given]) -> _Sanitised:
+    def _validate(self, provs: list[str], index: dict[str, int]) -> _Sanitised:
         """Match the legal orders against each other; what does not match holds (and is reported why)."""
-        units = self.units
-        provs = list(units)
-        index = {p: i for i, p in enumerate(provs)}
-        out = _Sanitised(provs, index, [u.power for u in units.values()])
+        out = _Sanitised(provs, index, [u.power for u in self.units.values()])
         if self.ferry:
             ferry.add_landings(out, self._others, self.units)
             if self._chains.given:
@@ -388,8 +398,8 @@ class _Phase:
                     moved_in[dest[m]] = m  # type: ignore[index]
         new_units: dict[str, Unit] = {}
         dislodged_by: dict[int, int] = {}
-        for i, prov in enumerate(provs[: len(units)] if sane.landing or sane.chained else provs):
-            unit = units[prov]
+        # The units in their rows' order (rows past them are A/F landings, ``ferry.add_landings``).
+        for i, unit in enumerate(units.values()):
             if kind[i] == MOVE and success[i]:
                 loc = sane.dest_loc[i]
                 moved = (
@@ -398,10 +408,12 @@ class _Phase:
                     else Unit(unit.power, unit.type, loc, True)
                 )
                 new_units[dest[i]] = moved  # type: ignore[index]
-            elif prov in moved_in:
-                dislodged_by[i] = moved_in[prov]
             else:
-                new_units[prov] = unit
+                prov = provs[i]
+                if prov in moved_in:
+                    dislodged_by[i] = moved_in[prov]
+                else:
+                    new_units[prov] = unit
         if self.ferry:
             sane.ferried = ferry.ferried(new_units, sane, decisions, dislodged_by, len(units))
         if not dislodged_by:
@@ -429,7 +441,7 @@ class _Phase:
 
     @staticmethod
     def _report(
-        chosen: dict[str, _Given],
+        chosen: _Chosen,
         sane: _Sanitised,
         decisions: Decisions,
         dislodged_by: dict[int, int],
@@ -447,12 +459,14 @@ class _Phase:
             Outcome.DISLODGED,
             Disembark,
         )
-        for prov, (slot, power, order, _) in chosen.items():
-            i = index[prov]
+        for i, given in enumerate(chosen):
+            if given is None:
+                continue
+            slot, power, order, _ = given
             hit = hits and i in dislodged_by
             reason = ""
             if landing and type(order) is disembark:
-                i = landing[prov]  # the landing army's row; ``hit``: its A/F was dislodged
+                i = landing[sane.provs[i]]  # the landing army's row; ``hit``: its A/F was dislodged
             kind = kinds[i]
             if voids and i in void:
                 outcome, reason = void[i]
