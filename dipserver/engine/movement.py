@@ -145,10 +145,10 @@ class _Phase:
         results: list[Row | OrderResult] = []
         # The units by number (``_Sanitised``'s rows), numbered before the orders are read: step 1 keeps
         # each unit's order in its row, and the later steps need not look its province up again.
-        provs = list(self.units)
+        provs, at = list(self.units), list(self.units.values())
         index = {p: i for i, p in enumerate(provs)}
-        chosen = self._legal_orders(orders_by_power, results, index)
-        sane = self._validate(provs, index)
+        chosen = self._legal_orders(orders_by_power, results, index, at)
+        sane = self._validate(provs, index, at)
         table = OrderTable(
             sane.provs,
             sane.powers,
@@ -175,10 +175,11 @@ class _Phase:
         orders_by_power: Mapping[str, Iterable[Order]],
         results: list[Row | OrderResult],
         index: dict[str, int],
+        at: list[Unit],
     ) -> _Chosen:
-        """The one legal order of each ordered unit (by unit number); every other order is reported."""
+        """The one legal order of each ordered unit (by unit number: ``index`` numbers the units' provinces,
+        ``at`` lists the units); every other order is reported."""
         checks, standing = MOVEMENT_CHECKS, self.standing
-        at = list(self.units.values())
         checked = standing.checked
         fleet_table, army_table = self.board.fleet_table, self.board.army_table
         # Read once, not per order (an enum's member is read slowly in Python 3.11).
@@ -255,7 +256,6 @@ class _Phase:
         self, chosen: _Chosen, extra: dict[int, list[_Given]], results: list[Row | OrderResult]
     ) -> None:
         """The units given two legal orders: a repeat is void; given different ones, the unit holds."""
-        provs = list(self.units)
         for i, later in extra.items():
             first = chosen[i]
             assert first is not None
@@ -265,7 +265,7 @@ class _Phase:
             else:
                 # Different legal orders for one unit: it holds, and may receive hold support (DATC 4.D.3).
                 chosen[i] = None
-                prov = provs[i]
+                prov = list(self.units)[i]  # (rare: read from the units, not kept for every phase)
                 self._moves = [m for m in self._moves if m[0] != prov]
                 self._others = [o for o in self._others if o[0] != prov]
                 why = f"{self.standing.unit_name(prov)} was given different orders, so it holds"
@@ -274,9 +274,9 @@ class _Phase:
 
     # step 2: validity ---------------------------------------------------------------------------
 
-    def _validate(self, provs: list[str], index: dict[str, int]) -> _Sanitised:
+    def _validate(self, provs: list[str], index: dict[str, int], at: list[Unit]) -> _Sanitised:
         """Match the legal orders against each other; what does not match holds (and is reported why)."""
-        out = _Sanitised(provs, index, [u.power for u in self.units.values()])
+        out = _Sanitised(provs, index, [u.power for u in at])
         if self.ferry:
             ferry.add_landings(out, self._others, self.units)
             if self._chains.given:
@@ -448,7 +448,7 @@ class _Phase:
         results: list[Row | OrderResult],
     ) -> None:
         """Fill in the result of every order that was resolved (its slot in ``results``)."""
-        kinds, index, void = sane.kind, sane.index, sane.void
+        kinds, void = sane.kind, sane.void
         success, path, paradox = decisions.success, decisions.path, decisions.paradox
         hits, voids, landing = bool(dislodged_by), bool(void), sane.landing
         # Read once, not per order (an enum's member is read slowly in Python 3.11).
