@@ -48,16 +48,7 @@ from dipserver.engine.kinds.registry import MOVEMENT_CHECKS
 from dipserver.engine.kinds.standing import Standing
 from dipserver.engine.orders import Convoy, Disembark, Hold, Move, Order, OrderResult, Outcome, SupportMove
 from dipserver.engine.position import Dislodged
-from dipserver.engine.resolver import (
-    CONVOY,
-    HOLD,
-    MOVE,
-    SUPPORT,
-    ConvoyRoute,
-    Decisions,
-    OrderTable,
-    resolve,
-)
+from dipserver.engine.resolver import CONVOY, HOLD, MOVE, SUPPORT, ConvoyRoute, Decisions, OrderTable, resolve
 from dipserver.engine.results import Results, Row
 from dipserver.engine.types import Unit, UnitType, coast_of, unit_moved
 
@@ -99,6 +90,7 @@ def resolve_movement(
 
 
 _NOWHERE: Final[frozenset[str]] = frozenset()
+_UNSUPPORTED: Final[list[int]] = []  # (``_Sanitised.supports``: never added to)
 
 
 def _same_coast(board: Board, supported: str, moved: str) -> bool:
@@ -143,8 +135,7 @@ class _Phase:
                 self.standing = Standing(self.board, self.units, before.checked, True)
         # In the order given, as rows (``results.py``); legal orders' slots are filled last.
         results: list[Row | OrderResult] = []
-        # The units by number (``_Sanitised``'s rows), numbered before the orders are read: step 1 keeps
-        # each unit's order in its row, and the later steps need not look its province up again.
+        # The units by number (``_Sanitised``'s rows) before step 1, which keeps each unit's order in its row.
         provs, at = list(self.units), list(self.units.values())
         index = {p: i for i, p in enumerate(provs)}
         chosen = self._legal_orders(orders_by_power, results, index, at)
@@ -177,8 +168,7 @@ class _Phase:
         index: dict[str, int],
         at: list[Unit],
     ) -> _Chosen:
-        """The one legal order of each ordered unit (by unit number: ``index`` numbers the units' provinces,
-        ``at`` lists the units); every other order is reported."""
+        """The one legal order of each ordered unit, by number (``at[index[prov]]``); the rest reported."""
         checks, standing = MOVEMENT_CHECKS, self.standing
         checked = standing.checked
         fleet_table, army_table = self.board.fleet_table, self.board.army_table
@@ -373,11 +363,7 @@ class _Phase:
             if matched:
                 kind[i] = SUPPORT
                 dest[i] = goes
-                given = out.supports[j]
-                if given:
-                    given.append(i)
-                else:  # the first support of unit ``j``: a list of its own (``_Sanitised``)
-                    out.supports[j] = [i]
+                out.supports[j] = [*out.supports[j], i]  # a list of its own (``_Sanitised.supports``)
             else:
                 them = self.standing.unit_name(provs[j])
                 what = "hold" if goes is None else f"move to {self.standing.name(order.dest)}"  # type: ignore[union-attr]
@@ -398,8 +384,8 @@ class _Phase:
                     moved_in[dest[m]] = m  # type: ignore[index]
         new_units: dict[str, Unit] = {}
         dislodged_by: dict[int, int] = {}
-        # The units in their rows' order (rows past them are A/F landings, ``ferry.add_landings``).
-        for i, unit in enumerate(units.values()):
+        for i, prov in enumerate(provs[: len(units)] if sane.landing or sane.chained else provs):
+            unit = units[prov]
             if kind[i] == MOVE and success[i]:
                 loc = sane.dest_loc[i]
                 moved = (
@@ -408,12 +394,10 @@ class _Phase:
                     else Unit(unit.power, unit.type, loc, True)
                 )
                 new_units[dest[i]] = moved  # type: ignore[index]
+            elif prov in moved_in:
+                dislodged_by[i] = moved_in[prov]
             else:
-                prov = provs[i]
-                if prov in moved_in:
-                    dislodged_by[i] = moved_in[prov]
-                else:
-                    new_units[prov] = unit
+                new_units[prov] = unit
         if self.ferry:
             sane.ferried = ferry.ferried(new_units, sane, decisions, dislodged_by, len(units))
         if not dislodged_by:
@@ -452,13 +436,8 @@ class _Phase:
         success, path, paradox = decisions.success, decisions.path, decisions.paradox
         hits, voids, landing = bool(dislodged_by), bool(void), sane.landing
         # Read once, not per order (an enum's member is read slowly in Python 3.11).
-        succeeded, bounce, cut, dislodged, disembark = (
-            Outcome.SUCCESS,
-            Outcome.BOUNCE,
-            Outcome.CUT,
-            Outcome.DISLODGED,
-            Disembark,
-        )
+        succeeded, bounce, cut = Outcome.SUCCESS, Outcome.BOUNCE, Outcome.CUT
+        dislodged, disembark = Outcome.DISLODGED, Disembark
         for i, given in enumerate(chosen):
             if given is None:
                 continue
@@ -491,9 +470,6 @@ class _Phase:
             results[slot] = (power, order, outcome, reason, hit)
 
 
-_UNSUPPORTED: Final[list[int]] = []  # (``_Sanitised.supports``: never added to)
-
-
 @final
 class _Sanitised:
     """The orders after step 2, one row per unit (``provs[i]`` is unit ``i``'s province), filled in as
@@ -509,7 +485,7 @@ class _Sanitised:
         self.dest_loc: list[str] = [""] * n  # a move's destination location (with its coast)
         self.route: list[ConvoyRoute | None] = [None] * n
         # Most units are not supported: they share one empty list, which nothing adds to (``_match`` gives a
-        # unit its own list with its first support), and are saved making and freeing a list each.
+        # unit a list of its own with each support), and are saved making and freeing a list each.
         self.supports: list[list[int]] = [_UNSUPPORTED] * n
         self.void: dict[int, tuple[Outcome, str]] = {}  # unit -> the outcome and reason of its void order
         self.movers_to: dict[str, list[int]] = {}  # province -> the moves into it
