@@ -157,16 +157,8 @@ def _phases_of(year: int) -> tuple[Phase, ...]:
     these every time (``Phase`` is a frozen value, so one is as good as another equal to it)."""
     found = _YEARS.get(year)
     if found is None:
-        found = tuple(
-            Phase(year, season, kind)
-            for season, kind in (
-                (Season.SPRING, PhaseType.MOVEMENT),
-                (Season.SPRING, PhaseType.RETREATS),
-                (Season.FALL, PhaseType.MOVEMENT),
-                (Season.FALL, PhaseType.RETREATS),
-                (Season.WINTER, PhaseType.ADJUSTMENTS),
-            )
-        )
+        # Each phase's season and kind by their letters, as in its name (``S1901M``).
+        found = tuple(Phase(year, Season(s), PhaseType(k)) for s, k in ("SM", "SR", "FM", "FR", "WA"))
         if len(_YEARS) < 1024:
             _YEARS[year] = found
     return found
