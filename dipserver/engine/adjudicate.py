@@ -158,7 +158,7 @@ def _phases_of(year: int) -> tuple[Phase, ...]:
     found = _YEARS.get(year)
     if found is None:
         # Each phase's season and kind by their letters, as in its name (``S1901M``).
-        found = tuple(Phase(year, Season(s), PhaseType(k)) for s, k in ("SM", "SR", "FM", "FR", "WA"))
+        found = tuple(Phase(year, Season(c[0]), PhaseType(c[1])) for c in ("SM", "SR", "FM", "FR", "WA"))
         if len(_YEARS) < 1024:
             _YEARS[year] = found
     return found
