@@ -48,6 +48,8 @@ MODULES = (
     "dipserver.engine.readings",
     "dipserver.engine.lexicon",  # the words of every order text the memo has not met
     "dipserver.engine.grammar",  # and those words read into what the player asked for
+    "dipserver.engine.parse",  # each power's lines, most answered from the memo
+    "dipserver.engine.orderlines",  # and every power's, read for the pipeline
     "dipserver.engine.ordersheet",
     "dipserver.engine.adjudicate",
     "dipserver.engine.adjustments",

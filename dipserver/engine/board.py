@@ -20,6 +20,7 @@ a dried sea carries no fleet along it.
 from __future__ import annotations
 
 import functools
+import sys
 from collections.abc import Collection, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -248,7 +249,7 @@ class Board:
         kept = self._sorted_reach[unit_type is UnitType.FLEET]
         found = kept.get(src_loc)
         if found is None:
-            found = kept[src_loc] = tuple(sorted(self.reach_provinces(unit_type, src_loc)))
+            found = kept[src_loc] = _interned(sorted(self.reach_provinces(unit_type, src_loc)))
         return found
 
     def neighbourhood(self, unit_type: UnitType, src_loc: str) -> tuple[str, ...]:
@@ -262,7 +263,7 @@ class Board:
             for province in self.reach_provinces(unit_type, src_loc):
                 near.update(into.get(province, _EMPTY))
             near.discard(province_of(src_loc))
-            found = kept[src_loc] = tuple(sorted(near))
+            found = kept[src_loc] = _interned(sorted(near))
         return found
 
     def _movers_into(self) -> dict[str, set[str]]:
@@ -305,7 +306,7 @@ class Board:
         found = self._shore_lands.get(sea)
         if found is None:
             lands = self._neighbours.get(sea, _EMPTY)
-            found = self._shore_lands[sea] = frozenset(p for p in lands if self.is_land(p))
+            found = self._shore_lands[sea] = frozenset(_interned(p for p in lands if self.is_land(p)))
         return found
 
     def convoy_destinations(self, prov: str) -> frozenset[str]:
@@ -373,6 +374,14 @@ _DERIVED = (
     "army_locations",
     "fleet_positions",
 )
+
+
+def _interned(provinces: Iterable[str]) -> tuple[str, ...]:
+    """``provinces`` as the interpreter's one string of each name: the options' tables (``sorted_reach``,
+    ``neighbourhood``, ``shore_lands``) are met with a phase's units keyed by interned names
+    (``kinds/offering.py``), and a dict finds an identical key without comparing the text."""
+    return tuple(sys.intern(p) for p in provinces)
+
 
 COAST_NAMES = {"NC": "north coast", "SC": "south coast", "EC": "east coast", "WC": "west coast"}
 

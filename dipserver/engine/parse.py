@@ -24,7 +24,7 @@ the grammar cannot read goes to the kinds with a notation of their own.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from dipserver.engine.board import Board
 from dipserver.engine.buildsites import build_sites
@@ -37,7 +37,7 @@ from dipserver.engine.kinds.registry import changes, checking_together, kind_of
 
 # OrderError lives with the order values, so that the modules that read other kinds of order (conversions,
 # rule modules) can raise it without importing this module, which imports them: no import cycle.
-from dipserver.engine.orders import Build, Disband, Order
+from dipserver.engine.orders import Build, Disband
 from dipserver.engine.orders import OrderError as OrderError
 from dipserver.engine.position import Position
 from dipserver.engine.readings import MAX_ANSWERS, MAX_ORDER_TEXT, Answer, still_true
@@ -80,8 +80,10 @@ def parse_order(
     power: str,
     build_rule: BuildRule | None = None,
     modules: InPlay | None = None,
-) -> Order:
+) -> Any:
     """One order for ``power`` in ``position``'s phase, or ``OrderError`` with a reason for the player.
+    The order is of the kind that reads it, any kind registered (a rule module's, a test's), hence ``Any``:
+    this module is compiled, and compiled code checks a value against the type it is declared with.
 
     ``modules`` (``modules.phase.InPlay``: the game's rule modules and their state) lets the parser read
     module orders (``establish depot PAR``, ``place blizzard MUN``) as ``EstablishDepot``/``SnowStorm``;
@@ -93,7 +95,7 @@ def parse_order(
     order, why = OrderReader(board, position, power, build_rule, modules).answer(text)[:2]
     if why is not None:
         raise OrderError(why)
-    return order  # type: ignore[no-any-return]  # callers that take other kinds' orders check the type
+    return order
 
 
 def parse_in_full(
@@ -103,10 +105,10 @@ def parse_in_full(
     power: str,
     build_rule: BuildRule | None = None,
     modules: InPlay | None = None,
-) -> Order:
+) -> Any:
     """``parse_order`` without the memo: the grammar reads the text now (the memo's answers are its)."""
     reading = Reading(board, position, power.upper(), build_rule or build_rule_for(board.variant), modules)
-    return read_text(reading, text)  # type: ignore[no-any-return]
+    return read_text(reading, text)
 
 
 class OrderReader:
@@ -168,7 +170,7 @@ class OrderReader:
         return answer
 
 
-def order_unit(order: Order) -> str | None:
+def order_unit(order: Any) -> str | None:
     """The province of the unit an order commands (builds: the province built in); ``None`` for waive and
     the orders given beside the unit's own (depots, Snow Storms)."""
     return kind_of(order).unit_key(order)
@@ -202,7 +204,7 @@ def parse_orders(
     kept, units = texts.kept, texts.units
     for number, raw in enumerate(lines, start=1):
         text = raw.strip()
-        if not text or text[0] == "#":
+        if not text or text.startswith("#"):
             continue
         # The memo's answer when the units it looked at stand as they did (``OrderReader.answer``'s check,
         # here for the loop's sake), else the grammar's (kept: the memo may be new).
@@ -222,7 +224,8 @@ def parse_orders(
                 results.append(ParsedLine(number, text, None, why))
                 continue
             beside.append(order)
-        if key is not None and key in seen and one_per_unit:
+        # The units ordered so far, kept only where a second order for one is refused.
+        if one_per_unit and key is not None and key in seen:
             why = f"{board.province_name(key)} already has an order on line {seen[key]}"
             results.append(ParsedLine(number, text, None, why))
             continue
@@ -237,7 +240,7 @@ def parse_orders(
                 )
                 results.append(ParsedLine(number, text, None, f"{due} this winter"))
                 continue
-        if key is not None:
+        if one_per_unit and key is not None:
             seen[key] = number
         results.append(ParsedLine(number, text, order, None, None, position))
     return results

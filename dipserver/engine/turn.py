@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, TypeAlias, cast
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import dipserver.engine.modules as rules  # their play and state, loaded when a game first has modules
 from dipserver.engine.adjudicate import PhaseResult, adjudicate
@@ -38,41 +38,27 @@ from dipserver.engine.board import Board, MapState, board_for
 from dipserver.engine.buildsites import has_adjustments
 from dipserver.engine.definition import Variant
 from dipserver.engine.hooks import Hook, hooks_between
-from dipserver.engine.kinds.reading import Reading
-from dipserver.engine.kinds.registry import Kind, kind_of
 from dipserver.engine.modules import Modules, modules_for, split_options
-from dipserver.engine.orders import Order, Outcome
-from dipserver.engine.parse import (
-    OrderError,
-    ParsedLine,
-    build_rule_for,
-    checked_together,
-    order_unit,
-    parse_order,
-    parse_orders,
-)
+from dipserver.engine.orderlines import PlayedRow, orders_handed_on, read_all
+from dipserver.engine.orderlines import ReadLine as ReadLine
+from dipserver.engine.orderlines import hand_on as hand_on
+from dipserver.engine.orderlines import read_orders as read_orders
+from dipserver.engine.orders import Order
 from dipserver.engine.position import Position
 from dipserver.engine.records import Played
 from dipserver.engine.results import Built, rows_of
-from dipserver.engine.timelinecache import load_timeline, variant_orders
-from dipserver.engine.types import Phase, PhaseType, Season, province_of
+from dipserver.engine.timelinecache import load_timeline
+from dipserver.engine.types import Phase, PhaseType, Season
 from dipserver.engine.victory import Outcome as GameOutcome
 from dipserver.engine.victory import game_outcome
 
 if TYPE_CHECKING:
     from dipserver.engine.kinds.conversion import ConversionOrder
     from dipserver.engine.modules import phase as module_phase
-    from dipserver.engine.modules.phase import InPlay, ModuleState, Opened
+    from dipserver.engine.modules.phase import ModuleState, Opened
     from dipserver.engine.modules.supply import SupplyReport
 
     AnyOrder: TypeAlias = Order | ConversionOrder
-
-
-# ``Played``'s fields as a row: power, order, text, outcome, reason, dislodged, refused.
-PlayedRow = tuple[str, Any, str, Outcome, str, bool, bool]
-
-# One submitted line, read and checked: the parser's row (``parse.ParsedLine``), named for order entry.
-ReadLine = ParsedLine
 
 
 @dataclass(frozen=True)
@@ -118,111 +104,6 @@ class Turn:
         return [p.record(position, self.board) for p in self.played]
 
 
-def read_orders(
-    lines: Iterable[str] | str,
-    board: Board,
-    position: Position,
-    power: str,
-    *,
-    modules: Modules | None = None,
-    module_state: ModuleState | None = None,
-    one_per_unit: bool = True,
-) -> list[ReadLine]:
-    """Every non-blank line read and checked: the variant's conversion orders first, then the standard
-    notation (one order per unit, builds within the Winter's allowance and the variant's build limit).
-    With ``modules`` on, their own orders (``establish depot PAR``, ``place blizzard MUN``) are read too,
-    and an order they forbid now (a blizzard, no supply) is refused with their reason, as ``play`` would
-    judge it: for order entry and for play (``one_per_unit``: as ``parse.parse_orders``)."""
-    lines = lines.splitlines() if isinstance(lines, str) else list(lines)
-    read: dict[int, ReadLine] = {}  # the conversion orders' lines (read first), by number
-    standard = list(lines)
-    converting: set[str] = set()
-    # A variant without conversion orders has none to read first (most lines read at the parser's front),
-    # nor loads their kinds.
-    first = lines if variant_orders(board.variant) else []
-    if first:
-        from dipserver.engine.conversions import parse_conversion
-    for number, raw in enumerate(first, start=1):
-        text = raw.strip()
-        try:
-            conversion = parse_conversion(text, board, position, power) if text else None
-        except OrderError as err:
-            read[number], standard[number - 1] = ReadLine(number, text, None, err.reason), ""
-            continue
-        if conversion is None:
-            continue
-        standard[number - 1] = ""  # the parser reads the rest; a blank line keeps the numbering
-        prov = province_of(conversion.unit)
-        if prov in converting:
-            why = f"{board.province_name(prov)} already has a conversion order"
-            read[number] = ReadLine(number, text, None, why)
-            continue
-        converting.add(prov)
-        read[number] = ReadLine(number, text, conversion, None, position=position)
-    # A conversion the adjudicator sees as the unit's own order (an army becoming a fleet holds meanwhile)
-    # is that unit's order this phase: another order for it is refused.
-    to_fleet = {kind_of(r.order).unit_key(r.order) for r in read.values() if _commands_unit(r.order)}
-    in_play = (
-        rules.phase.InPlay(modules, module_state or rules.phase.ModuleState())
-        if modules is not None and modules.any
-        else None
-    )
-    rows: list[ReadLine] = []  # the parser's, in the order of the lines
-    for line in parse_orders(standard, board, position, power, modules=in_play, one_per_unit=one_per_unit):
-        if line.order is None:
-            alone = _read_alone(line.text, board, position, power, in_play)
-            line = ReadLine(line.number, line.text, None, line.error, alone)
-        elif to_fleet and (unit := order_unit(line.order)) is not None and unit in to_fleet:
-            why = (
-                f"The army in {board.province_name(unit)} is ordered to become a fleet (and holds meanwhile)"
-            )
-            line = ReadLine(line.number, line.text, None, why, line.order)
-        rows.append(line)
-    # The conversions' lines go back among the others, by line number.
-    lines_read = sorted([*read.values(), *rows], key=lambda row: row.number) if read else rows
-    # The set's checks read the position only when some kind among the orders has such a check.
-    lines_read = checked_together(
-        lines_read, lambda: Reading(board, position, power, build_rule_for(board.variant))
-    )
-    if modules is not None and modules.any:
-        lines_read = [_module_checked(board, position, modules, module_state, power, r) for r in lines_read]
-    return lines_read
-
-
-def _read_alone(
-    text: str, board: Board, position: Position, power: str, in_play: InPlay | None
-) -> AnyOrder | None:
-    """What a refused line reads as on its own (one order too many for its unit or the Winter), for its
-    result's record; ``None`` when it does not read at all."""
-    try:
-        return parse_order(text, board, position, power, modules=in_play)
-    except OrderError:
-        return None
-
-
-def _commands_unit(order: AnyOrder | None) -> bool:
-    return order is not None and kind_of(order).for_adjudication(order) is not None
-
-
-def _module_checked(
-    board: Board,
-    position: Position,
-    modules: Modules,
-    state: ModuleState | None,
-    power: str,
-    line: ReadLine,
-) -> ReadLine:
-    if line.order is None or kind_of(line.order).group == "conversions":
-        return line  # conversions are the variant's, not the modules' business
-    order = cast(Order, line.order)
-    if order_unit(order) is None:
-        return line  # waives and the module orders (already checked by the parser)
-    why = rules.phase.order_problem(
-        board, position, modules, state or rules.phase.ModuleState(), power, order
-    )
-    return line if why is None else ReadLine(line.number, line.text, None, why, line.order)
-
-
 def play_phase(
     variant: Variant,
     map_state: MapState,
@@ -251,9 +132,9 @@ def play_phase(
     # A game without rule modules has no module state (and makes none: it is four values).
     state = (module_state or rules.phase.ModuleState()) if modules.any else None
     read_with = modules if modules.any else None
-    orders, texts, read_lines, unreadable = _read_all(order_texts, board, position, read_with, state)
+    orders, texts, read_lines, unreadable = read_all(order_texts, board, position, read_with, state)
 
-    plain, given_for, with_effects = _handed_on(orders)
+    plain, given_for, with_effects = orders_handed_on(orders)
     played: module_phase.Played | None = None
     if modules.any:
         assert state is not None
@@ -322,64 +203,6 @@ def _played_with_modules(
     return rules.phase.play(
         board, position, plain, modules, state, extra=extra, build_rule=variant.build_rule
     )
-
-
-def _read_all(
-    order_texts: Mapping[str, Sequence[str] | str],
-    board: Board,
-    position: Position,
-    modules: Modules | None,
-    state: ModuleState | None,
-) -> tuple[dict[str, list[AnyOrder]], dict[int, str], dict[str, list[ReadLine]], list[PlayedRow]]:
-    """Every power's texts read: the orders, the text typed for each (by the order's id), each power's
-    lines, and the lines refused, as results. A second order for a unit goes to the adjudicator, which
-    judges it (DATC 4.D.3); order entry refuses it instead (``read_orders``' default), so a game's stored
-    orders never hold one."""
-    orders: dict[str, list[AnyOrder]] = {}
-    texts: dict[int, str] = {}
-    read_lines: dict[str, list[ReadLine]] = {}
-    unreadable: list[PlayedRow] = []
-    for power, lines in order_texts.items():
-        read = read_orders(
-            lines, board, position, power, modules=modules, module_state=state, one_per_unit=False
-        )
-        for line in read:
-            read_lines.setdefault(power, []).append(line)
-            if line.order is None:
-                why = line.error or ""
-                unreadable.append((power, line.refused, line.text, Outcome.INVALID, why, False, True))
-            else:
-                orders.setdefault(power, []).append(line.order)
-                texts[id(line.order)] = line.text
-    return orders, texts, read_lines, unreadable
-
-
-def hand_on(
-    orders: Mapping[str, Sequence[AnyOrder]],
-) -> tuple[dict[str, list[Order]], dict[int, AnyOrder]]:
-    """The orders the adjudicator resolves, as each order's kind says (``Kind.for_adjudication``: itself,
-    another that stands in for it, or none), and for each order handed on, by its id, the order given."""
-    plain, given_for, _ = _handed_on(orders)
-    return plain, given_for
-
-
-def _handed_on(
-    orders: Mapping[str, Sequence[AnyOrder]],
-) -> tuple[dict[str, list[Order]], dict[int, AnyOrder], bool]:
-    """``hand_on``'s answer, and whether some order given is of a kind with an effect of its own
-    (``Kind.apply``): without one, the state the phase leaves is the adjudicator's, as it left it."""
-    plain: dict[str, list[Order]] = {}
-    given_for: dict[int, AnyOrder] = {}
-    kinds: set[Kind] = set()
-    for power, given in orders.items():
-        for order in given:
-            kind = kind_of(order)
-            kinds.add(kind)
-            seen = kind.for_adjudication(order)
-            if seen is not None:
-                plain.setdefault(power, []).append(seen)
-                given_for[id(seen)] = order
-    return plain, given_for, any(type(kind).apply is not Kind.apply for kind in kinds)
 
 
 def _quiet(variant: Variant) -> bool:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, fields
 from sys import intern
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from dipserver.engine.board import Board
 from dipserver.engine.position import Position
@@ -33,6 +33,7 @@ _CARRIED_LANDS = " carried lands"  # (army, sea, the seas of its fleet's group) 
 _ARMY_WORDS = " army words"  # an army's location -> its words ("A PAR"), interned
 _FLEET_WORDS = " fleet words"  # a fleet's location -> its words ("F STP/SC"), interned
 _KEPT_CAP = 65_536  # options kept per kind and board; the cap only guards a long-running process's memory
+V = TypeVar("V")
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,8 +88,10 @@ class _Known:
         fleets: list[str] = []
         self.armies: list[str] = []  # the armies' provinces
         armies_named, fleets_named = _kept(board, _ARMY_WORDS), _kept(board, _FLEET_WORDS)
-        for province, unit in position.units.items():
-            location = unit.location
+        for name, unit in position.units.items():
+            # Interned, as the board's options tables name provinces (``Board.neighbourhood``): the look-ups
+            # of a phase's units then find an identical key.
+            province, location = intern(name), unit.location
             if unit.type is fleet:
                 fleets.append(province)
                 named = fleets_named
@@ -155,11 +158,7 @@ class Offering:
         options unit by unit (its ``table`` is then these rows, by the unit's words)."""
         rows = self._kept(kind.name)
         found = rows.get(words)
-        if found is None:
-            found = {}
-            if len(rows) < _KEPT_CAP:
-                rows[words] = found
-        return found
+        return _kept_in(rows, words, {}) if found is None else found
 
     def _kept(self, name: str) -> dict[Any, Any]:
         return _kept(self.board, name)
@@ -186,10 +185,7 @@ class Offering:
         table: dict[Hashable, tuple[Option, ...]] | None = None,
     ) -> tuple[Option, ...]:
         """``options`` of ``kind`` kept on the board under ``key`` (as ``keep``), for options already made."""
-        into = self.table(kind) if table is None else table
-        if len(into) < _KEPT_CAP:
-            into[key] = options
-        return options
+        return _kept_in(self.table(kind) if table is None else table, key, options)
 
     def convoyed(self, unit: Unit) -> tuple[str, ...]:
         """Where fleets at sea could carry ``unit`` (an army), sorted."""
@@ -216,8 +212,7 @@ class Offering:
                 lands = set().union(*[board.shore_lands(sea) for sea in carriers])
                 lands.discard(army)
                 found = (tuple(sorted(lands)), frozenset(lands).difference(board.army_moves(army)))
-                if len(kept) < _KEPT_CAP:
-                    kept[key] = found
+                _kept_in(kept, key, found)
             known[army] = found
         return found
 
@@ -238,9 +233,7 @@ class Offering:
         if part is None:
             rest = group - {sea}
             joined = _joined(board, board.water_neighbours(army) & rest, rest)
-            part = frozenset().union(*[board.shore_lands(each) for each in joined]) - {army}
-            if len(kept) < _KEPT_CAP:
-                kept[key] = part
+            part = _kept_in(kept, key, frozenset().union(*[board.shore_lands(e) for e in joined]) - {army})
         self._carry(army)
         carriers = self._known.carriers.get(army, _NONE)
         if carriers is group or carriers <= group:  # no other fleets beside it
@@ -326,6 +319,13 @@ def _kept(board: Board, name: str) -> dict[Any, Any]:
     if found is None:
         found = board.offers[name] = {}
     return found
+
+
+def _kept_in(table: dict[Any, Any], key: Hashable, value: V) -> V:
+    """``value``, kept in ``table`` (one the board keeps) under ``key`` unless the table is full."""
+    if len(table) < _KEPT_CAP:
+        table[key] = value
+    return value
 
 
 def _by_location(unit: Unit) -> str:
