@@ -6,6 +6,7 @@ field and the problem.
 from __future__ import annotations
 
 import functools
+import os
 import re
 from collections.abc import Mapping
 from dataclasses import replace
@@ -14,10 +15,11 @@ from typing import Any, TypeVar, final
 from dipserver.adjudicator.answers import _MAX_BOARDS, _POWER_SETS, _POWERS, _homes_data, _power_set
 from dipserver.adjudicator.placement import cannot_stand, dislodged_by_own
 from dipserver.engine.board import Board, board_for
+from dipserver.engine.definition import Variant, VariantError
 from dipserver.engine.position import Dislodged, Position
 from dipserver.engine.readings import MAX_ORDER_TEXT, too_long
 from dipserver.engine.types import Phase, PhaseType, Unit, UnitType, province_of, unit_moved
-from dipserver.engine.variant import VARIANTS_DIR, Variant, VariantError, load_variant
+from dipserver.engine.variantcache import VARIANTS_ROOT, load_variant
 
 REQUEST_KEYS = frozenset({"variant", "phase", "units", "centers", "homes", "dislodged", "orders"})
 # Only for variants whose map changes (turnio.py): options, the phase's map, Sahara flags, Deluge memory.
@@ -186,7 +188,7 @@ _CHANGING: dict[Variant, bool] = {}
 
 def _map_changes(variant: Variant) -> bool:
     """Whether the variant's timeline changes its map: such requests are played by ``turnio``."""
-    if not (VARIANTS_DIR / variant.slug / "timeline.toml").is_file():
+    if not os.path.isfile(os.path.join(VARIANTS_ROOT, variant.slug, "timeline.toml")):
         return (
             False  # no timeline file, no changes (load_timeline's rule); spares importing the timeline code
         )

@@ -37,6 +37,7 @@ import dipserver.engine.modules as rules  # their play, loaded when a request fi
 from dipserver.adjudicator.answers import position_data
 from dipserver.engine.board import MapState, board_for
 from dipserver.engine.coasts import recompute_coasts
+from dipserver.engine.definition import Variant
 from dipserver.engine.hooks import event_text, map_data
 from dipserver.engine.modules import modules_for, split_options
 from dipserver.engine.position import Position
@@ -46,7 +47,6 @@ from dipserver.engine.timelinecache import load_timeline
 from dipserver.engine.timelinedata import TimelineError
 from dipserver.engine.turn import Turn, open_modules, play_phase
 from dipserver.engine.types import Terrain
-from dipserver.engine.variant import Variant
 
 if TYPE_CHECKING:
     from dipserver.engine.modules.phase import ModuleState

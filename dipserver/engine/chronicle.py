@@ -11,12 +11,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from dipserver.engine.board import MapState
+from dipserver.engine.definition import Variant
 from dipserver.engine.hooks import _HOOK_POINT, _PHASE_POINT, HOOK_WORDS, event_text, map_data
 from dipserver.engine.position import Position
 from dipserver.engine.timeline import Change, Event, load_timeline, walk
 from dipserver.engine.timelinerows import already_made
 from dipserver.engine.types import Phase
-from dipserver.engine.variant import Variant
 
 
 def describe(variant: Variant, options: Mapping[str, Any], secret: str | None = None) -> list[str]:

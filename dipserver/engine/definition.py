@@ -9,6 +9,7 @@ folder's files (``toml_files``), here so that a variant read from the cache neve
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -83,6 +84,13 @@ class VariantError(ValueError):
     """A variant's files are missing, malformed or inconsistent."""
 
 
-def toml_files(folder: Path) -> list[tuple[str, bytes]]:
-    """A variant folder's TOML files, by name: all of them go into its version and the cache's key."""
-    return [(path.name, path.read_bytes()) for path in sorted(folder.glob("*.toml"))]
+def toml_files(folder: str | os.PathLike[str]) -> list[tuple[str, bytes]]:
+    """A variant folder's TOML files, by name: all of them go into its version and the cache's key (none
+    for a folder that is not there). ``os`` rather than ``pathlib``: the disk cache's check reads them."""
+    if not os.path.isdir(folder):
+        return []
+    found = []
+    for name in sorted(entry for entry in os.listdir(folder) if entry.endswith(".toml")):
+        with open(os.path.join(folder, name), "rb") as fh:
+            found.append((name, fh.read()))
+    return found

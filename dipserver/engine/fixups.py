@@ -23,9 +23,9 @@ from typing import Any, Protocol
 
 from dipserver.engine.board import FrozenMap, MapState
 from dipserver.engine.coasts import recompute_coasts, shore_provinces
+from dipserver.engine.definition import Variant
 from dipserver.engine.position import Position
 from dipserver.engine.types import Terrain, Unit, UnitType, coast_of
-from dipserver.engine.variant import Variant
 
 Events = list[dict[str, Any]]
 Units = dict[str, Unit]

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from dipserver.engine.definition import Variant, normalise_name
+
 # The kinds register themselves when loaded: the Diplomacy ones here, the variants' conversions and the rule
 # modules' orders when the registry first needs them (``kinds/standard.py``; ``module_notation`` refuses the
 # modules' orders in a game without modules). The grammar finds them through the registry alone.
@@ -22,7 +24,6 @@ from dipserver.engine.lexicon import Item, lex
 from dipserver.engine.orders import OrderError
 from dipserver.engine.readings import MAX_ORDER_TEXT, too_long
 from dipserver.engine.types import PhaseType, UnitType
-from dipserver.engine.variant import Variant, normalise_name
 
 # --- items -> what the player asked for ----------------------------------------------------------------
 

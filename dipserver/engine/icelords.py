@@ -44,11 +44,11 @@ from typing import Any
 import networkx as nx
 
 from dipserver.engine.board import FrozenMap, MapState, board_for
+from dipserver.engine.definition import Power, ProvinceInfo, Variant, normalise_name
 from dipserver.engine.position import Position
 from dipserver.engine.randomness import draw
 from dipserver.engine.types import Phase, PhaseType, Season, Terrain, Unit, UnitType
 from dipserver.engine.validate import movement_graph, validate
-from dipserver.engine.variant import Power, ProvinceInfo, Variant, normalise_name
 
 SIZE = 9
 SLUG = "ice_lords"  # the generated variant's slug: there is no folder of that name in variants/

@@ -14,10 +14,10 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import NamedTuple
 
+from dipserver.engine.definition import Variant, normalise_name
 from dipserver.engine.kinds.reading import Loc
 from dipserver.engine.orders import OrderError
 from dipserver.engine.types import UnitType
-from dipserver.engine.variant import Variant, normalise_name
 
 _KEYWORDS = {
     **dict.fromkeys(("-", "->", "=>", "to", "move", "moves", "m"), "move"),

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from dipserver.engine.board import Board
 from dipserver.engine.buildsites import build_sites
+from dipserver.engine.definition import Variant
 from dipserver.engine.grammar import read_text
 from dipserver.engine.kinds.reading import BuildRule as BuildRule
 from dipserver.engine.kinds.reading import Reading
@@ -42,7 +43,6 @@ from dipserver.engine.position import Position
 from dipserver.engine.readings import MAX_ANSWERS, MAX_ORDER_TEXT, Answer, still_true
 from dipserver.engine.readings import ParsedLine as ParsedLine
 from dipserver.engine.types import BESIDE, HOME, OWNED, PhaseType
-from dipserver.engine.variant import Variant
 
 if TYPE_CHECKING:
     # The rule modules' orders come with their module (it registers their kinds): never loaded from here.

@@ -26,6 +26,7 @@ from typing import Any
 
 from dipserver.engine import fixups
 from dipserver.engine.board import MapState
+from dipserver.engine.definition import Variant
 from dipserver.engine.fixups import Settings as Settings  # the pipeline's settings, read from here
 from dipserver.engine.hooks import _HOOK_POINT as _HOOK_POINT
 from dipserver.engine.hooks import _PHASE_POINT as _PHASE_POINT
@@ -43,7 +44,6 @@ from dipserver.engine.timelinerows import Event as Event
 from dipserver.engine.timelinerows import OptionSpec as OptionSpec
 from dipserver.engine.timelinerows import Scheduled as Scheduled
 from dipserver.engine.timelinerows import conditional
-from dipserver.engine.variant import Variant
 
 # --- resolving the schedule -------------------------------------------------------------------------
 

@@ -1,27 +1,29 @@
 """Each variant's timeline, read once and kept (``load_timeline``): every game asks for it. A variant
 without a ``timeline.toml`` has an empty one, and only a variant with the file loads TOML, the reader
-(``timelinefile.py``) and its rows.
+(``timelinefile.py``) and its rows. Folders are ``os.path`` strings, as the variant loader's
+(``variantcache.py``): a one-request process never imports ``pathlib``.
 """
 
 from __future__ import annotations
 
 import functools
-from pathlib import Path
+import os
 
+from dipserver.engine import variantcache
+from dipserver.engine.definition import Variant
 from dipserver.engine.timelinedata import Timeline
-from dipserver.engine.variant import VARIANTS_DIR, Variant
 
 
-def load_timeline(variant: Variant, root: Path | None = None) -> Timeline:
+def load_timeline(variant: Variant, root: str | os.PathLike[str] | None = None) -> Timeline:
     """The checked timeline of ``variant`` (an empty one if it has no ``timeline.toml``), cached."""
-    return _load_cached(variant, root or variant.source_root or VARIANTS_DIR)
+    return _load_cached(variant, os.fspath(root or variant.source_root or variantcache.VARIANTS_ROOT))
 
 
 @functools.lru_cache(maxsize=32)
-def _load_cached(variant: Variant, root: Path) -> Timeline:
-    path = root / variant.slug / "timeline.toml"
-    if not path.is_file():
-        return Timeline(variant.slug, str(path))
+def _load_cached(variant: Variant, root: str) -> Timeline:
+    path = os.path.join(root, variant.slug, "timeline.toml")
+    if not os.path.isfile(path):
+        return Timeline(variant.slug, path)
     from dipserver.engine.timelinefile import read_timeline  # the one lazy place: a timeline file to read
 
     return read_timeline(variant, path)

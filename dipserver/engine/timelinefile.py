@@ -6,15 +6,14 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Mapping
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from dipserver.engine.board import FrozenMap
+from dipserver.engine.definition import Variant
 from dipserver.engine.fixups import Settings
 from dipserver.engine.hooks import _HOOK_POINT, _PHASE_POINT, Hook
 from dipserver.engine.timelinedata import Timeline, TimelineError
 from dipserver.engine.timelinerows import Change, Event, OptionSpec, never_applies
-from dipserver.engine.variant import Variant
 
 if TYPE_CHECKING:
     from dipserver.engine.conditions import Condition
@@ -29,14 +28,14 @@ _SETTING_VALUES = {
 }
 
 
-def read_timeline(variant: Variant, path: Path) -> Timeline:
+def read_timeline(variant: Variant, path: str) -> Timeline:
     """The checked timeline of ``variant`` in the file ``path``."""
     try:
-        with path.open("rb") as fh:
+        with open(path, "rb") as fh:
             data = tomllib.load(fh)
     except tomllib.TOMLDecodeError as exc:
         raise TimelineError(f"{path}: not valid TOML: {exc}") from exc
-    return _Reader(variant, str(path)).timeline(data)
+    return _Reader(variant, path).timeline(data)
 
 
 _TOP_KEYS = frozenset(

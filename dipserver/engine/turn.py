@@ -36,6 +36,7 @@ import dipserver.engine.modules as rules  # their play and state, loaded when a 
 from dipserver.engine.adjudicate import PhaseResult, adjudicate
 from dipserver.engine.board import Board, MapState, board_for
 from dipserver.engine.buildsites import has_adjustments
+from dipserver.engine.definition import Variant
 from dipserver.engine.hooks import Hook, hooks_between
 from dipserver.engine.modules import Modules, modules_for, split_options
 from dipserver.engine.orderlines import PlayedRow, orders_handed_on, read_all
@@ -48,7 +49,6 @@ from dipserver.engine.records import Played
 from dipserver.engine.results import Built, rows_of
 from dipserver.engine.timelinecache import load_timeline
 from dipserver.engine.types import Phase, PhaseType, Season
-from dipserver.engine.variant import Variant
 from dipserver.engine.victory import Outcome as GameOutcome
 from dipserver.engine.victory import game_outcome
 

@@ -15,9 +15,9 @@ from __future__ import annotations
 import networkx as nx
 
 from dipserver.engine.board import Board, MapState, board_for
+from dipserver.engine.definition import Variant
 from dipserver.engine.position import Position
 from dipserver.engine.types import Terrain, UnitType, province_of
-from dipserver.engine.variant import Variant
 
 
 def validate(

@@ -35,12 +35,12 @@ from typing import Any
 
 from dipserver.engine.board import MapState, board_for
 from dipserver.engine.buildsites import build_sites
+from dipserver.engine.definition import Variant
 from dipserver.engine.hooks import _HOOK_POINT as HOOK_POINTS
 from dipserver.engine.hooks import _PHASE_POINT as PHASE_POINTS
 from dipserver.engine.position import Position
 from dipserver.engine.timelinecache import load_timeline
 from dipserver.engine.types import Phase
-from dipserver.engine.variant import Variant
 
 
 class Result(StrEnum):

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from dipserver.engine import timelinecache
 from dipserver.engine import variant as variant_module
+from dipserver.engine import variantcache
 from dipserver.games import variants as game_variants
 from tests.api.conftest import client_for, start_game
 from tests.api.test_coming import set_up
@@ -33,10 +33,9 @@ def conditional_standard(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Ite
     root = tmp_path / "variants"
     shutil.copytree(variant_module.VARIANTS_DIR, root)
     (root / "standard" / "timeline.toml").write_text(SNOWED_UKRAINE)
-    monkeypatch.setattr(variant_module, "VARIANTS_DIR", root)
-    monkeypatch.setattr(timelinecache, "VARIANTS_DIR", root)
+    monkeypatch.setattr(variantcache, "VARIANTS_ROOT", str(root))  # the loader's, the sources' and timelines'
     yield
-    variant_module._load_cached.cache_clear()
+    variantcache._load_cached.cache_clear()
     game_variants._archived.cache_clear()
 
 

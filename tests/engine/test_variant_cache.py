@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from dipserver.engine import variant as variant_module
-from dipserver.engine import variantfiles
+from dipserver.engine import variantcache, variantfiles
 from dipserver.engine.board import Board, FrozenMap, board_for
-from dipserver.engine.variant import VARIANTS_DIR, Variant, cache_dir
+from dipserver.engine.variant import VARIANTS_DIR, Variant
+from dipserver.engine.variantcache import cache_dir
 
 SLUGS = sorted(p.name for p in VARIANTS_DIR.iterdir() if (p / "variant.toml").is_file())
 
@@ -34,13 +34,13 @@ def root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A copy of variants/ standing in for the repository's, so a test may edit the files it is built from."""
     copy = tmp_path / "variants"
     shutil.copytree(VARIANTS_DIR, copy, ignore=shutil.ignore_patterns("*.json"))
-    monkeypatch.setattr(variant_module, "_REPOSITORY_VARIANTS", copy.resolve())
+    monkeypatch.setattr(variantcache, "_REPOSITORY_VARIANTS", str(copy.resolve()))
     return copy.resolve()
 
 
 def load(slug: str, root: Path = VARIANTS_DIR) -> Variant:
     """A load as a new process would do it: past the in-memory cache, through the disk cache."""
-    return variant_module._load_cached.__wrapped__(slug, root.resolve())
+    return variantcache._load_cached.__wrapped__(slug, str(root.resolve()))
 
 
 def built(slug: str, root: Path = VARIANTS_DIR) -> Variant:
@@ -73,7 +73,7 @@ def assert_same_board(cached: Board, fresh: Board) -> None:
 @pytest.mark.parametrize("slug", SLUGS)
 def test_a_cached_variant_and_its_start_board_equal_a_fresh_build(slug: str) -> None:
     first = load(slug)  # builds it and writes the cache
-    assert (cache_dir() / f"{slug}.pickle").is_file()
+    assert (Path(cache_dir()) / f"{slug}.pickle").is_file()
     cached = load(slug)
     assert cached is not first  # read from the file, not the same object again
     fresh = built(slug)
@@ -112,7 +112,7 @@ def test_an_edited_variant_file_rebuilds_the_cache(root: Path) -> None:
     assert before.powers["AUSTRIA"].colour == "#ce0e00"
     path = root / "standard" / "variant.toml"  # the base's file counts too
     path.write_text(path.read_text().replace("#ce0e00", "#ce0e01"))
-    assert variant_module._read_cache("wall_of_ice", root) is None
+    assert variantcache._read_cache("wall_of_ice", str(root)) is None
     after = load("wall_of_ice", root)
     assert after.powers["AUSTRIA"].colour == "#ce0e01"
     assert after.version != before.version
@@ -129,9 +129,9 @@ def test_a_new_variant_file_rebuilds_the_cache(root: Path) -> None:
 
 def test_a_cache_from_other_engine_code_is_rebuilt(monkeypatch: pytest.MonkeyPatch) -> None:
     load("standard")
-    assert variant_module._read_cache("standard", VARIANTS_DIR.resolve()) is not None
-    monkeypatch.setattr(variant_module, "_CACHE_FORMAT", variant_module._CACHE_FORMAT + 1)
-    assert variant_module._read_cache("standard", VARIANTS_DIR.resolve()) is None
+    assert variantcache._read_cache("standard", str(VARIANTS_DIR.resolve())) is not None
+    monkeypatch.setattr(variantcache, "_CACHE_FORMAT", variantcache._CACHE_FORMAT + 1)
+    assert variantcache._read_cache("standard", str(VARIANTS_DIR.resolve())) is None
     assert_same_variant(load("standard"), built("standard"))
 
 
@@ -147,10 +147,10 @@ def test_a_cache_from_other_engine_code_is_rebuilt(monkeypatch: pytest.MonkeyPat
 )
 def test_a_corrupt_cache_is_ignored_and_replaced(damage) -> None:
     load("standard")
-    path = cache_dir() / "standard.pickle"
+    path = Path(cache_dir()) / "standard.pickle"
     path.write_bytes(damage(path.read_bytes()))
     assert_same_variant(load("standard"), built("standard"))
-    assert variant_module._read_cache("standard", VARIANTS_DIR.resolve()) is not None  # written again
+    assert variantcache._read_cache("standard", str(VARIANTS_DIR.resolve())) is not None  # written again
 
 
 def test_an_unwritable_cache_location_still_loads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -167,11 +167,11 @@ def test_only_the_repository_variants_are_cached(tmp_path: Path) -> None:
     loaded = load("standard", copy)
     assert loaded.source_root == copy.resolve()  # its timeline is read from beside it
     assert_same_variant(dataclasses.replace(loaded, source_root=None), built("standard"))
-    assert not cache_dir().exists()
+    assert not Path(cache_dir()).exists()
 
 
 def test_the_cache_follows_dipserver_var_dir(var_dir: Path) -> None:
-    assert cache_dir() == var_dir / "cache" / "variants"
+    assert Path(cache_dir()) == var_dir / "cache" / "variants"
 
 
 REQUEST = json.dumps(

@@ -6,8 +6,8 @@ import shutil
 
 import pytest
 
-from dipserver.engine import timelinecache
 from dipserver.engine import variant as variant_module
+from dipserver.engine import variantcache
 from dipserver.engine.variant import load_variant, load_variant_from_sources, variant_sources
 from dipserver.games import variants as game_variants
 from dipserver.games.models import Game, Phase, VariantArchive
@@ -24,10 +24,9 @@ def variants_dir(tmp_path, monkeypatch):
     """A copy of ``variants/`` the test may edit, used by the engine and the games app alike."""
     root = tmp_path / "variants"
     shutil.copytree(variant_module.VARIANTS_DIR, root)
-    monkeypatch.setattr(variant_module, "VARIANTS_DIR", root)
-    monkeypatch.setattr(timelinecache, "VARIANTS_DIR", root)
+    monkeypatch.setattr(variantcache, "VARIANTS_ROOT", str(root))  # the loader's, the sources' and timelines'
     yield root
-    variant_module._load_cached.cache_clear()
+    variantcache._load_cached.cache_clear()
     game_variants._archived.cache_clear()
 
 
@@ -41,7 +40,7 @@ def cut_paris_from_burgundy(root) -> None:
     )
     text = text.replace('borders = ["BRE", "BUR", "GAS", "PIC"]', 'borders = ["BRE", "GAS", "PIC"]')
     path.write_text(text)
-    variant_module._load_cached.cache_clear()  # as a restarted server would read them
+    variantcache._load_cached.cache_clear()  # as a restarted server would read them
 
 
 def test_archived_sources_rebuild_the_same_version():
@@ -108,6 +107,6 @@ def test_an_export_carries_the_pinned_files_to_a_server_without_them(users, vari
 def test_a_game_whose_variant_folder_is_gone_plays_from_its_archive(users, variants_dir):
     game = started_game(users, variant="wall_of_ice")
     shutil.rmtree(variants_dir / "wall_of_ice")
-    variant_module._load_cached.cache_clear()
+    variantcache._load_cached.cache_clear()
     game_variants._archived.cache_clear()
     assert game_variants.game_variant(game).version == game.variant_version

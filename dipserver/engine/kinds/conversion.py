@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from dipserver.engine.board import Board
+from dipserver.engine.definition import Variant
 from dipserver.engine.kinds.effects import DONE, Effect, Effects
 from dipserver.engine.kinds.offering import Offering
 from dipserver.engine.kinds.reading import Reading
@@ -27,7 +28,6 @@ from dipserver.engine.orders import Hold, OrderError, Outcome
 from dipserver.engine.position import Position
 from dipserver.engine.timelinecache import variant_orders
 from dipserver.engine.types import PhaseType, Unit, UnitType, coast_of, province_of
-from dipserver.engine.variant import Variant
 
 # The orders' values: plain values as every order's (``orders.py``), here with their kinds, since only a
 # variant with conversions meets them. Each has a docstring: without one, ``dataclass`` writes one from the

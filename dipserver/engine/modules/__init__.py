@@ -19,8 +19,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from dipserver.engine.definition import Variant
 from dipserver.engine.timelinecache import load_timeline
-from dipserver.engine.variant import Variant
 
 if TYPE_CHECKING:
     from types import ModuleType
