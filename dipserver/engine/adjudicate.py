@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from dipserver.engine.buildsites import has_adjustments
 from dipserver.engine.convoys import NOWHERE_TO_RETREAT
@@ -28,6 +28,14 @@ from dipserver.engine.types import HOME, Phase, PhaseType, Season, Unit
 
 if TYPE_CHECKING:
     from dipserver.engine.board import Board
+
+
+# Where each phase stands in ``_phases_of``' tuple: the order played.
+_SPRING_MOVEMENT: Final = 0
+_SPRING_RETREATS: Final = 1
+_FALL_MOVEMENT: Final = 2
+_FALL_RETREATS: Final = 3
+_WINTER: Final = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +92,7 @@ def adjudicate(
     from dipserver.engine.adjustments import resolve_adjustments
 
     adjustments = resolve_adjustments(board, position.units, position.owners, orders_by_power, rule)
-    nxt = Phase(phase.year + 1, Season.SPRING, PhaseType.MOVEMENT)
+    nxt = _phases_of(phase.year + 1)[_SPRING_MOVEMENT]
     return PhaseResult(phase, adjustments.results, replace(position, phase=nxt, units=adjustments.units))
 
 
@@ -110,12 +118,12 @@ def _after_movement(
             why = NOWHERE_TO_RETREAT
             disbanded.append((d.unit.power, Disband(d.unit.location), Outcome.SUCCESS, why, False))
     results = outcome.results.plus(disbanded) if disbanded else outcome.results
+    spring = phase.season is Season.SPRING
+    retreat = _phases_of(phase.year)[_SPRING_RETREATS if spring else _FALL_RETREATS]
     if waiting:
-        retreat = Phase(phase.year, phase.season, PhaseType.RETREATS)
         nxt = _moved_on(position, retreat, outcome.units, position.owners, waiting)
         return PhaseResult(phase, results, nxt)
-    skipped = [Phase(phase.year, phase.season, PhaseType.RETREATS)]
-    return _advance(board, position, results, outcome.units, rule, skipped)
+    return _advance(board, position, results, outcome.units, rule, [retreat])
 
 
 def _advance(
@@ -129,18 +137,34 @@ def _advance(
     """From the end of a season's movement (and retreats) to the next phase with decisions to make."""
     phase = position.phase
     owners = dict(position.owners)
+    year = _phases_of(phase.year)
     if phase.season is Season.SPRING:
-        nxt = Phase(phase.year, Season.FALL, PhaseType.MOVEMENT)
+        nxt = year[_FALL_MOVEMENT]
         return PhaseResult(phase, results, _moved_on(position, nxt, units, owners), tuple(skipped))
     centres = board.supply_centres
     for prov, unit in units.items():
         if prov in centres:
             owners[prov] = unit.power
-    winter = Phase(phase.year, Season.WINTER, PhaseType.ADJUSTMENTS)
+    winter = year[_WINTER]
     if not has_adjustments(board, units, owners, rule):
         skipped.append(winter)
-        winter = Phase(phase.year + 1, Season.SPRING, PhaseType.MOVEMENT)
+        winter = _phases_of(phase.year + 1)[_SPRING_MOVEMENT]
     return PhaseResult(phase, results, _moved_on(position, winter, units, owners), tuple(skipped))
+
+
+def _phases_of(year: int) -> tuple[Phase, ...]:
+    """The five phases of ``year`` in the order played, made once and kept: a phase moves on to one of
+    these every time (``Phase`` is a frozen value, so one is as good as another equal to it)."""
+    found = _YEARS.get(year)
+    if found is None:
+        # Each phase's season and kind by their letters, as in its name (``S1901M``).
+        found = tuple(Phase(year, Season(c[0]), PhaseType(c[1])) for c in ("SM", "SR", "FM", "FR", "WA"))
+        if len(_YEARS) < 1024:
+            _YEARS[year] = found
+    return found
+
+
+_YEARS: dict[int, tuple[Phase, ...]] = {}
 
 
 def _moved_on(

@@ -48,16 +48,7 @@ from dipserver.engine.kinds.registry import MOVEMENT_CHECKS
 from dipserver.engine.kinds.standing import Standing
 from dipserver.engine.orders import Convoy, Disembark, Hold, Move, Order, OrderResult, Outcome, SupportMove
 from dipserver.engine.position import Dislodged
-from dipserver.engine.resolver import (
-    CONVOY,
-    HOLD,
-    MOVE,
-    SUPPORT,
-    ConvoyRoute,
-    Decisions,
-    OrderTable,
-    resolve,
-)
+from dipserver.engine.resolver import CONVOY, HOLD, MOVE, SUPPORT, ConvoyRoute, Decisions, OrderTable, resolve
 from dipserver.engine.results import Results, Row
 from dipserver.engine.types import Unit, UnitType, coast_of, unit_moved
 
@@ -99,6 +90,7 @@ def resolve_movement(
 
 
 _NOWHERE: Final[frozenset[str]] = frozenset()
+_UNSUPPORTED: Final[list[int]] = []  # (``_Sanitised.supports``: never added to)
 
 
 def _same_coast(board: Board, supported: str, moved: str) -> bool:
@@ -111,6 +103,7 @@ def _same_coast(board: Board, supported: str, moved: str) -> bool:
 
 
 _Given = tuple[int, str, Order, str]  # (slot in the results, power, legal order, a move's settled target)
+_Chosen = list[_Given | None]  # the one legal order of each unit, by unit number (None: not ordered)
 
 
 class _Phase:
@@ -142,8 +135,11 @@ class _Phase:
                 self.standing = Standing(self.board, self.units, before.checked, True)
         # In the order given, as rows (``results.py``); legal orders' slots are filled last.
         results: list[Row | OrderResult] = []
-        chosen = self._legal_orders(orders_by_power, results)
-        sane = self._validate(chosen)
+        # The units by number (``_Sanitised``'s rows) before step 1, which keeps each unit's order in its row.
+        provs, at = list(self.units), list(self.units.values())
+        index = {p: i for i, p in enumerate(provs)}
+        chosen = self._legal_orders(orders_by_power, results, index, at)
+        sane = self._validate(provs, index, at)
         table = OrderTable(
             sane.provs,
             sane.powers,
@@ -166,16 +162,20 @@ class _Phase:
     # step 1: legality -----------------------------------------------------------------------------
 
     def _legal_orders(
-        self, orders_by_power: Mapping[str, Iterable[Order]], results: list[Row | OrderResult]
-    ) -> dict[str, _Given]:
-        """The one legal order of each ordered unit (by province); every other order is reported."""
-        units, checks, standing = self.units, MOVEMENT_CHECKS, self.standing
+        self,
+        orders_by_power: Mapping[str, Iterable[Order]],
+        results: list[Row | OrderResult],
+        index: dict[str, int],
+        at: list[Unit],
+    ) -> _Chosen:
+        """The one legal order of each ordered unit, by number (``at[index[prov]]``); the rest reported."""
+        checks, standing = MOVEMENT_CHECKS, self.standing
         checked = standing.checked
         fleet_table, army_table = self.board.fleet_table, self.board.army_table
         # Read once, not per order (an enum's member is read slowly in Python 3.11).
         fleet, hold_order, move_order = UnitType.FLEET, Hold, Move
-        chosen: dict[str, _Given] = {}
-        extra: dict[str, list[_Given]] = {}
+        chosen: _Chosen = [None] * len(at)
+        extra: dict[int, list[_Given]] = {}
         moves, others = self._moves, self._others
         for power, orders in orders_by_power.items():
             for order in orders:
@@ -189,7 +189,8 @@ class _Phase:
                 else:
                     loc = order.unit  # type: ignore[union-attr]
                     prov = loc if "/" not in loc else _province(loc)
-                    unit = units.get(prov)
+                    i = index.get(prov, -1)
+                    unit = at[i] if i >= 0 else None
                     if cls is Disembark and (unit is None or unit.power != power):
                         # A landing from a sea an A/F may sail to: checked on the units before any boarded.
                         seen = (self._before or standing).units
@@ -219,10 +220,10 @@ class _Phase:
                             problem, dest = check(standing, prov, unit, order)
                         if problem is None:
                             given = (len(results), power, order, dest)
-                            if prov in chosen:
-                                extra.setdefault(prov, []).append(given)
+                            if chosen[i] is not None:
+                                extra.setdefault(i, []).append(given)
                             else:
-                                chosen[prov] = given
+                                chosen[i] = given
                                 # Sorted for step 2 as they come, saving it a pass over the orders.
                                 if cls is move_order:
                                     moves.append((prov, dest))
@@ -242,17 +243,19 @@ class _Phase:
         return (power, order, Outcome.INVALID, problem, False)
 
     def _repeated(
-        self, chosen: dict[str, _Given], extra: dict[str, list[_Given]], results: list[Row | OrderResult]
+        self, chosen: _Chosen, extra: dict[int, list[_Given]], results: list[Row | OrderResult]
     ) -> None:
         """The units given two legal orders: a repeat is void; given different ones, the unit holds."""
-        for prov, later in extra.items():
-            first = chosen[prov]
+        for i, later in extra.items():
+            first = chosen[i]
+            assert first is not None
             if all(g[2] == first[2] for g in later):
                 for slot, power, order, _ in later:
                     results[slot] = (power, order, Outcome.VOID, "Repeated order", False)
             else:
                 # Different legal orders for one unit: it holds, and may receive hold support (DATC 4.D.3).
-                del chosen[prov]
+                chosen[i] = None
+                prov = list(self.units)[i]  # (rare: read from the units, not kept for every phase)
                 self._moves = [m for m in self._moves if m[0] != prov]
                 self._others = [o for o in self._others if o[0] != prov]
                 why = f"{self.standing.unit_name(prov)} was given different orders, so it holds"
@@ -261,12 +264,9 @@ class _Phase:
 
     # step 2: validity ---------------------------------------------------------------------------
 
-    def _validate(self, chosen: dict[str, _Given]) -> _Sanitised:
+    def _validate(self, provs: list[str], index: dict[str, int], at: list[Unit]) -> _Sanitised:
         """Match the legal orders against each other; what does not match holds (and is reported why)."""
-        units = self.units
-        provs = list(units)
-        index = {p: i for i, p in enumerate(provs)}
-        out = _Sanitised(provs, index, [u.power for u in units.values()])
+        out = _Sanitised(provs, index, [u.power for u in at])
         if self.ferry:
             ferry.add_landings(out, self._others, self.units)
             if self._chains.given:
@@ -363,7 +363,7 @@ class _Phase:
             if matched:
                 kind[i] = SUPPORT
                 dest[i] = goes
-                out.supports[j].append(i)
+                out.supports[j] = [*out.supports[j], i]  # a list of its own (``_Sanitised.supports``)
             else:
                 them = self.standing.unit_name(provs[j])
                 what = "hold" if goes is None else f"move to {self.standing.name(order.dest)}"  # type: ignore[union-attr]
@@ -425,30 +425,27 @@ class _Phase:
 
     @staticmethod
     def _report(
-        chosen: dict[str, _Given],
+        chosen: _Chosen,
         sane: _Sanitised,
         decisions: Decisions,
         dislodged_by: dict[int, int],
         results: list[Row | OrderResult],
     ) -> None:
         """Fill in the result of every order that was resolved (its slot in ``results``)."""
-        kinds, index, void = sane.kind, sane.index, sane.void
+        kinds, void = sane.kind, sane.void
         success, path, paradox = decisions.success, decisions.path, decisions.paradox
         hits, voids, landing = bool(dislodged_by), bool(void), sane.landing
         # Read once, not per order (an enum's member is read slowly in Python 3.11).
-        succeeded, bounce, cut, dislodged, disembark = (
-            Outcome.SUCCESS,
-            Outcome.BOUNCE,
-            Outcome.CUT,
-            Outcome.DISLODGED,
-            Disembark,
-        )
-        for prov, (slot, power, order, _) in chosen.items():
-            i = index[prov]
+        succeeded, bounce, cut = Outcome.SUCCESS, Outcome.BOUNCE, Outcome.CUT
+        dislodged, disembark = Outcome.DISLODGED, Disembark
+        for i, given in enumerate(chosen):
+            if given is None:
+                continue
+            slot, power, order, _ = given
             hit = hits and i in dislodged_by
             reason = ""
             if landing and type(order) is disembark:
-                i = landing[prov]  # the landing army's row; ``hit``: its A/F was dislodged
+                i = landing[sane.provs[i]]  # the landing army's row; ``hit``: its A/F was dislodged
             kind = kinds[i]
             if voids and i in void:
                 outcome, reason = void[i]
@@ -487,7 +484,9 @@ class _Sanitised:
         self.dest: list[str | None] = [None] * n
         self.dest_loc: list[str] = [""] * n  # a move's destination location (with its coast)
         self.route: list[ConvoyRoute | None] = [None] * n
-        self.supports: list[list[int]] = [[] for _ in range(n)]
+        # Most units are not supported: they share one empty list, which nothing adds to (``_match`` gives a
+        # unit a list of its own with each support), and are saved making and freeing a list each.
+        self.supports: list[list[int]] = [_UNSUPPORTED] * n
         self.void: dict[int, tuple[Outcome, str]] = {}  # unit -> the outcome and reason of its void order
         self.movers_to: dict[str, list[int]] = {}  # province -> the moves into it
         self.opponent: list[int] = [-1] * n  # a move's head-to-head opponent, or -1
