@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import dipserver.engine.modules as rules  # their reading and state, loaded when a game first has modules
 from dipserver.engine.board import Board
-from dipserver.engine.kinds.reading import Reading
+from dipserver.engine.kinds.reading import BuildRule, Reading
 from dipserver.engine.kinds.registry import Kind, kind_of
 from dipserver.engine.modules import Modules
 from dipserver.engine.orders import Outcome
@@ -63,13 +63,29 @@ def read_orders(
     With ``modules`` on, their own orders (``establish depot PAR``, ``place blizzard MUN``) are read too,
     and an order they forbid now (a blizzard, no supply) is refused with their reason, as ``play`` would
     judge it: for order entry and for play (``one_per_unit``: as ``parse.parse_orders``)."""
+    converting = bool(variant_orders(board.variant))
+    rule = build_rule_for(board.variant)
+    return _read_power(lines, board, position, power, rule, converting, modules, module_state, one_per_unit)
+
+
+def _read_power(
+    lines: Iterable[str] | str,
+    board: Board,
+    position: Position,
+    power: str,
+    rule: BuildRule,
+    converting: bool,
+    modules: Modules | None,
+    module_state: ModuleState | None,
+    one_per_unit: bool,
+) -> list[ReadLine]:
+    """``read_orders``, given what every power's reading in the phase shares: the variant's build rule,
+    and whether it has conversion orders (``read_all`` asks once a phase, not once a power)."""
     lines = lines.splitlines() if isinstance(lines, str) else list(lines)
     # A variant without conversion orders has none to read first (most lines read at the parser's front),
     # nor loads their kinds.
     read, standard, to_fleet = (
-        _conversions_first(lines, board, position, power)
-        if variant_orders(board.variant)
-        else ({}, lines, set())
+        _conversions_first(lines, board, position, power) if converting else ({}, lines, set())
     )
     in_play = (
         rules.phase.InPlay(modules, module_state or rules.phase.ModuleState())
@@ -77,7 +93,8 @@ def read_orders(
         else None
     )
     rows: list[ReadLine] = []  # the parser's, in the order of the lines
-    for line in parse_orders(standard, board, position, power, modules=in_play, one_per_unit=one_per_unit):
+    parsed = parse_orders(standard, board, position, power, rule, modules=in_play, one_per_unit=one_per_unit)
+    for line in parsed:
         if line.order is None:
             alone = _read_alone(line.text, board, position, power, in_play)
             line = ReadLine(line.number, line.text, None, line.error, alone)
@@ -90,9 +107,7 @@ def read_orders(
     # The conversions' lines go back among the others, by line number.
     lines_read = sorted([*read.values(), *rows], key=lambda row: row.number) if read else rows
     # The set's checks read the position only when some kind among the orders has such a check.
-    lines_read = checked_together(
-        lines_read, lambda: Reading(board, position, power, build_rule_for(board.variant))
-    )
+    lines_read = checked_together(lines_read, lambda: Reading(board, position, power, rule))
     if modules is not None and modules.any:
         lines_read = [_module_checked(board, position, modules, module_state, power, r) for r in lines_read]
     return lines_read
@@ -179,10 +194,11 @@ def read_all(
     texts: dict[int, str] = {}
     read_lines: dict[str, list[ReadLine]] = {}
     unreadable: list[PlayedRow] = []
+    # What every power's reading shares, asked once a phase.
+    converting = bool(variant_orders(board.variant))
+    rule = build_rule_for(board.variant)
     for power, lines in order_texts.items():
-        read = read_orders(
-            lines, board, position, power, modules=modules, module_state=state, one_per_unit=False
-        )
+        read = _read_power(lines, board, position, power, rule, converting, modules, state, False)
         if not read:
             continue
         read_lines[power] = read

@@ -160,7 +160,8 @@ class OrderReader:
             answer: Answer = (None, err.reason, tuple(reading.looked), None, None)
         else:
             kind = kind_of(order)
-            answer = (order, None, tuple(reading.looked), kind, kind.unit_key(order))
+            beside = kind if kind.beside else None
+            answer = (order, None, tuple(reading.looked), beside, kind.unit_key(order))
         if self.key is not None and not reading.whole and len(text) <= MAX_ORDER_TEXT:
             kept = self.kept
             if kept is None:
@@ -212,12 +213,11 @@ def parse_orders(
         if found is None or not still_true(found[2], units):
             found = texts.read(text)
             kept = texts.kept
-        order, why, _, kind, key = found
+        order, why, _, kind, key = found  # ``kind``: only an order's given beside the units' own
         if why is not None:
             results.append(ParsedLine(number, text, None, why))
             continue
-        assert kind is not None
-        if kind.beside:
+        if kind is not None:
             reading = reading or texts.reading()
             why = kind.batch_problem(reading, order, beside)
             if why is not None:

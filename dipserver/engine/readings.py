@@ -28,7 +28,8 @@ if TYPE_CHECKING:
 # The units a reading looked at, as ``((province, the unit there or None), ...)``.
 Looked = tuple[tuple[str, "Unit | None"], ...]
 # A text's answer: (the order or None, the reason it was refused or None, the units it looked at, the
-# order's kind, the province of the unit it commands).
+# order's kind when it is given beside a unit's own order (it checks them as a set) or None, the province
+# of the unit it commands). The kind is asked once, when the text is read, not for each line met.
 Answer = tuple[Any, "str | None", Looked, "Kind | None", "str | None"]
 
 # Texts kept per board, power and kind of phase: the texts of a map's orders are finite (the standard map
