@@ -81,7 +81,7 @@ class Board:
         # convoys.py's searches, by (origin, destination, the seas fleets stand in): positions repeat the
         # same few fleets, and each search is a graph walk. Filled as they are first asked.
         self.sea_routes: dict[tuple[str, str, frozenset[str]], frozenset[str]] = {}
-        self.needed_fleets: dict[tuple[str, str, frozenset[str]], frozenset[str]] = {}
+        self.minimal_routes: dict[tuple[str, frozenset[str]], dict[str, frozenset[str]]] = {}
         # The options' parts on this map (``kinds/offering.py``): by kind, then by the units the options
         # name (and where fleets carry armies, by the army and the fleets); and the drawings of options
         # offered (``options.py``). Filled as phases ask.
@@ -100,6 +100,7 @@ class Board:
         self.fleet_table: dict[str, frozenset[str]] = self._fleet
         self._convoy_reach: dict[str, frozenset[str]] = {}
         self._shore_lands: dict[str, frozenset[str]] = {}
+        self._water_shores: dict[str, frozenset[str]] = {}  # ``water_shores``, filled on first use
         # ``sorted_reach`` and ``neighbourhood`` of an army's and of a fleet's location, filled on first use.
         self._sorted_reach: tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]] = ({}, {})
         self._neighbourhoods: tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]] = ({}, {})
@@ -309,6 +310,18 @@ class Board:
             found = self._shore_lands[sea] = frozenset(_interned(p for p in lands if self.is_land(p)))
         return found
 
+    def water_shores(self) -> dict[str, frozenset[str]]:
+        """Each open sea's provinces that have it among their open seas (``water_table`` read backwards):
+        where a chain of seas through it may end. Made whole on first use."""
+        found = self._water_shores
+        if not found:
+            ends: dict[str, set[str]] = {}
+            for prov, seas in self.water_table.items():
+                for sea in seas:
+                    ends.setdefault(sea, set()).add(prov)
+            found.update((sea, frozenset(provs)) for sea, provs in ends.items())
+        return found
+
     def convoy_destinations(self, prov: str) -> frozenset[str]:
         """Land provinces an army in ``prov`` could reach through a chain of open seas, if fleets stood in
         them: whether a non-adjacent move can ever succeed. Computed per province on first use."""
@@ -339,11 +352,12 @@ class Board:
         self.message_names = {}
         self.readings = {}
         self.sea_routes = {}
-        self.needed_fleets = {}
+        self.minimal_routes = {}
         self.offers = {}
         self.option_drawings = {}
         self._convoy_reach = {}
         self._shore_lands = {}
+        self._water_shores = {}
         self._sorted_reach = ({}, {})
         self._neighbourhoods = ({}, {})
         self._into = {}

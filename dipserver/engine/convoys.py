@@ -83,43 +83,57 @@ def necessary_fleets(board: Board, origin: str, dest: str, seas: Iterable[str]) 
     no such chain is not needed by any convoy, and its convoy order is illegal (DATC 6.G.19).
     """
     usable = seas if isinstance(seas, frozenset) else frozenset(seas)
-    key = (origin, dest, usable)
-    memo = board.needed_fleets
+    return set(minimal_routes(board, origin, usable).get(dest, _NONE))
+
+
+def minimal_routes(board: Board, origin: str, seas: frozenset[str]) -> dict[str, frozenset[str]]:
+    """``necessary_fleets`` of ``origin`` through ``seas`` for every destination at once: by each province
+    a minimal chain can end at, the seas of its minimal chains. One walk of the chains from ``origin``
+    (a chain ends for a destination at its first sea touching it, and goes on for the others); remembered
+    on the board, since positions repeat the same fleets. Read only."""
+    key = (origin, seas)
+    memo = board.minimal_routes
     found = memo.get(key)
     if found is None:
         near = board.water_table
-        route = sea_route(board, origin, dest, usable)
         at_origin = near.get(origin, _NONE)
-        at_dest = near.get(dest, _NONE)
-        needed: set[str] = set()
-        for first in at_origin & route:
-            _extend_chain(near, [], first, route, at_origin, at_dest, needed)
-        found = frozenset(needed)
+        needed: dict[str, set[str]] = {}
+        shores = board.water_shores()
+        for first in at_origin & seas:
+            _extend(near, shores, seas, at_origin, needed, [], _NONE, first)
+        found = {dest: frozenset(chained) for dest, chained in needed.items()}
         if len(memo) < _MEMO_CAP:
             memo[key] = found
-    return set(found)
+    return found
 
 
-def _extend_chain(
+def _extend(
     near: Mapping[str, frozenset[str]],
-    chain: list[str],
-    sea: str,
+    shores: Mapping[str, frozenset[str]],
     usable: frozenset[str],
     at_origin: frozenset[str],
-    at_dest: frozenset[str],
-    needed: set[str],
+    needed: dict[str, set[str]],
+    chain: list[str],
+    touched: frozenset[str],
+    sea: str,
 ) -> None:
-    """Add ``sea`` to ``chain`` and every minimal chain it completes to ``needed``. A module function, not a
-    closure calling itself: that would be a reference cycle per call, left to the garbage collector."""
+    """Add ``sea`` to ``chain`` (whose seas touch ``touched``): the chain's seas go to ``needed`` under each
+    province ``sea`` is the first of the chain to touch; then go on with every sea after it. A module
+    function, not a closure calling itself: that would be a reference cycle per walk."""
     if any(sea in near[earlier] for earlier in chain[:-1]):
         return  # a shortcut past the last sea: not minimal
     chain.append(sea)
-    if sea in at_dest:
-        needed.update(chain)
-    else:
-        for nxt in near[sea] & usable:
-            if nxt not in chain and nxt not in at_origin:
-                _extend_chain(near, chain, nxt, usable, at_origin, at_dest, needed)
+    ends = shores.get(sea, _NONE)
+    for dest in ends - touched:
+        chained = needed.get(dest)
+        if chained is None:
+            needed[dest] = set(chain)
+        else:
+            chained.update(chain)
+    touched = touched | ends
+    for nxt in near[sea] & usable:
+        if nxt not in chain and nxt not in at_origin:
+            _extend(near, shores, usable, at_origin, needed, chain, touched, nxt)
     chain.pop()
 
 

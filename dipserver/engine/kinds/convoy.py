@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from dipserver.engine.convoys import necessary_fleets
+from dipserver.engine.convoys import minimal_routes
 from dipserver.engine.kinds.abstraction import NO_CONVOY, ferry_on, one_sea
 from dipserver.engine.kinds.recording import Described, held_at, via
 from dipserver.engine.kinds.registry import Drawing, Kind, register
@@ -113,8 +113,9 @@ class ConvoyKind(Kind):
             convoys = row.get((fleets, words))
             if convoys is None:
                 convoys = ()
+                needed = minimal_routes(board, army, fleets)  # every destination's fleets, one walk
                 for dest in sorted(reach - {army}):
-                    if sea in necessary_fleets(board, army, dest, fleets):
+                    if sea in needed.get(dest, ()):
                         convoy = row.get((words, dest))
                         if convoy is None:
                             convoy = offering.keep(self, (words, dest), [Convoy(sea, army, dest)], row)
