@@ -8,7 +8,7 @@ An A/F (Abstraction, a fleet with an army aboard) is two units: it counts twice.
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterator, Mapping
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from dipserver.engine.types import BESIDE, HOME, OWNED, Unit
@@ -31,28 +31,21 @@ def build_sites(
     board: Board, units: Mapping[str, Unit], owners: Mapping[str, str], power: str, build_rule: str = HOME
 ) -> list[str]:
     """Vacant centres where ``power`` may build now, by ``build_rule`` (``HOME``, ``OWNED`` or ``BESIDE``)."""
-    return sorted(_sites(board, units, owners, {power}, build_rule))
-
-
-def _sites(
-    board: Board,
-    units: Mapping[str, Unit],
-    owners: Mapping[str, str],
-    powers: Container[str],
-    build_rule: str,
-) -> Iterator[str]:
-    """The vacant centres where one of ``powers`` may build, in the owners' order."""
-    centres, homes, beside = board.supply_centres, board.homes, build_rule == BESIDE
-    any_owned = beside or build_rule == OWNED
-    return (
+    return sorted(
         prov
         for prov, owner in owners.items()
-        if owner in powers
-        and prov not in units
-        and prov in centres
+        if owner == power and _may_build(board, units, prov, owner, build_rule)
+    )
+
+
+def _may_build(board: Board, units: Mapping[str, Unit], prov: str, owner: str, build_rule: str) -> bool:
+    """Whether ``owner``, owning ``prov``, may build there now: a vacant, passable centre it may build in."""
+    return (
+        prov not in units
+        and prov in board.supply_centres
         and board.terrain(prov).passable
-        and (any_owned or homes.get(prov) == owner)
-        and (not beside or _unit_beside(board, units, prov, owner))
+        and (build_rule in (OWNED, BESIDE) or board.homes.get(prov) == owner)
+        and (build_rule != BESIDE or _unit_beside(board, units, prov, owner))
     )
 
 
@@ -69,11 +62,15 @@ def has_adjustments(
     """Whether any power has a build it could make or a unit it must remove: else the phase is skipped.
 
     Run after every Fall: it stops at the first power that must remove a unit; then every power with a
-    centre to spare is looked for in one pass over the centres (``build_sites``' own search)."""
+    centre to spare is looked for in one pass over the centres (``build_sites``' own test, ``_may_build``)."""
     builders = set()
     for power, delta in adjustment_counts(units, owners).items():
         if delta < 0:
             return True
         if delta > 0:
             builders.add(power)
-    return bool(builders) and next(_sites(board, units, owners, builders, build_rule), None) is not None
+    # ``any`` stops at the first site (compiled, a generator handed back would be made whole first).
+    return bool(builders) and any(
+        owner in builders and _may_build(board, units, prov, owner, build_rule)
+        for prov, owner in owners.items()
+    )
