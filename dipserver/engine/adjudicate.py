@@ -14,9 +14,10 @@ Everything is plain data, so a command line or a task can serialise a ``PhaseRes
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 from dipserver.engine.buildsites import has_adjustments
 from dipserver.engine.convoys import NOWHERE_TO_RETREAT
@@ -28,14 +29,6 @@ from dipserver.engine.types import HOME, Phase, PhaseType, Season, Unit
 
 if TYPE_CHECKING:
     from dipserver.engine.board import Board
-
-
-# Where each phase stands in ``_phases_of``' tuple: the order played.
-_SPRING_MOVEMENT: Final = 0
-_SPRING_RETREATS: Final = 1
-_FALL_MOVEMENT: Final = 2
-_FALL_RETREATS: Final = 3
-_WINTER: Final = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +85,7 @@ def adjudicate(
     from dipserver.engine.adjustments import resolve_adjustments
 
     adjustments = resolve_adjustments(board, position.units, position.owners, orders_by_power, rule)
-    nxt = _phases_of(phase.year + 1)[_SPRING_MOVEMENT]
+    nxt = _phase(phase.year + 1, Season.SPRING, PhaseType.MOVEMENT)
     return PhaseResult(phase, adjustments.results, replace(position, phase=nxt, units=adjustments.units))
 
 
@@ -118,8 +111,7 @@ def _after_movement(
             why = NOWHERE_TO_RETREAT
             disbanded.append((d.unit.power, Disband(d.unit.location), Outcome.SUCCESS, why, False))
     results = outcome.results.plus(disbanded) if disbanded else outcome.results
-    spring = phase.season is Season.SPRING
-    retreat = _phases_of(phase.year)[_SPRING_RETREATS if spring else _FALL_RETREATS]
+    retreat = _phase(phase.year, phase.season, PhaseType.RETREATS)
     if waiting:
         nxt = _moved_on(position, retreat, outcome.units, position.owners, waiting)
         return PhaseResult(phase, results, nxt)
@@ -137,34 +129,25 @@ def _advance(
     """From the end of a season's movement (and retreats) to the next phase with decisions to make."""
     phase = position.phase
     owners = dict(position.owners)
-    year = _phases_of(phase.year)
     if phase.season is Season.SPRING:
-        nxt = year[_FALL_MOVEMENT]
+        nxt = _phase(phase.year, Season.FALL, PhaseType.MOVEMENT)
         return PhaseResult(phase, results, _moved_on(position, nxt, units, owners), tuple(skipped))
     centres = board.supply_centres
     for prov, unit in units.items():
         if prov in centres:
             owners[prov] = unit.power
-    winter = year[_WINTER]
+    winter = _phase(phase.year, Season.WINTER, PhaseType.ADJUSTMENTS)
     if not has_adjustments(board, units, owners, rule):
         skipped.append(winter)
-        winter = _phases_of(phase.year + 1)[_SPRING_MOVEMENT]
+        winter = _phase(phase.year + 1, Season.SPRING, PhaseType.MOVEMENT)
     return PhaseResult(phase, results, _moved_on(position, winter, units, owners), tuple(skipped))
 
 
-def _phases_of(year: int) -> tuple[Phase, ...]:
-    """The five phases of ``year`` in the order played, made once and kept: a phase moves on to one of
-    these every time (``Phase`` is a frozen value, so one is as good as another equal to it)."""
-    found = _YEARS.get(year)
-    if found is None:
-        # Each phase's season and kind by their letters, as in its name (``S1901M``).
-        found = tuple(Phase(year, Season(c[0]), PhaseType(c[1])) for c in ("SM", "SR", "FM", "FR", "WA"))
-        if len(_YEARS) < 1024:
-            _YEARS[year] = found
-    return found
-
-
-_YEARS: dict[int, tuple[Phase, ...]] = {}
+@functools.lru_cache(maxsize=4096)
+def _phase(year: int, season: Season, kind: PhaseType) -> Phase:
+    """The phase, made once and kept: a phase moves on to one of a year's five every time (``Phase`` is a
+    frozen value, so one is as good as another equal to it)."""
+    return Phase(year, season, kind)
 
 
 def _moved_on(
