@@ -5,6 +5,8 @@ says the game has moved on, and the new phase stays open with its deadline."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -21,6 +23,25 @@ POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"
 def phases_of(game: Game, lock) -> list[tuple[str, str]]:
     with lock:
         return list(Phase.objects.filter(game=game).order_by("index").values_list("name", "status"))
+
+
+def hold_polls_until_the_process_request(page, game: Game) -> None:
+    """The page's polls answer "not modified" until the master's "Yes" is sent, so that the page first
+    learns of the new phase from the refresh after its own request, whatever the poll timer does."""
+    held = {"on": True}
+
+    def game_asked(route) -> None:
+        if held["on"] and route.request.method == "GET":
+            route.fulfill(status=304)
+        else:
+            route.continue_()
+
+    def process_asked(route) -> None:
+        held["on"] = False
+        route.continue_()
+
+    page.route(re.compile(rf"/api/v1/games/{game.id}$"), game_asked)
+    page.route(re.compile(rf"/api/v1/games/{game.id}/process$"), process_asked)
 
 
 def test_process_now_asks_first_naming_who_has_not_ordered_or_is_not_ready(browser, live_server, shoot):
@@ -58,6 +79,7 @@ def test_a_yes_for_a_phase_processed_meanwhile_processes_nothing_more(browser, l
     page = open_game(browser, base, game, master, lock)
     page.click("#process-now")
     expect(page.locator("#process-confirm h2")).to_have_text("Process Spring 1901 movement now?")
+    hold_polls_until_the_process_request(page, game)
 
     with lock:  # meanwhile every player says ready: the spring is processed, the autumn opens
         for power in POWERS:

@@ -43,12 +43,14 @@ function ask(dialog) {
 async function processNow(phaseName) {
   const { status, body } = await call(`${API}/process`, { method: "POST", json: { phase: phaseName }, accept: [409] });
   state.etag = null;
+  // Refresh first: a refresh that finds a new phase says "the game has moved on", and the answer to the
+  // master's own request (what was or was not processed) is the notice that must stay.
+  await page.refresh();
   if (status === 409) {
     notice(body?.error?.message || "The game has moved on: nothing was processed.", "error");
   } else {
     notice(`${phaseTitle(phaseName)} is being processed.`, "ok");
   }
-  await page.refresh();
 }
 
 export function wireProcessNow(guarded) {
@@ -100,9 +102,9 @@ export function handToBotButton(power) {
 async function handToBot(seat, power) {
   const { status, body } = await call(`${API}/seats/${seat}/bot`, { method: "POST", accept: [403, 404, 409, 422] });
   state.etag = null;
+  await page.refresh(); // first, so that the answer below is the notice that stays (see processNow)
   if (status === 200) notice(`${titled(power)} is now played by a bot until a person takes the seat.`, "ok");
   else notice(body?.error?.message || `${titled(power)} could not be handed to a bot.`, "error");
-  await page.refresh();
 }
 
 export function wireHandToBot(guarded) {

@@ -124,9 +124,9 @@ export async function saveOrders({ retrying = false } = {}) {
   const { status, body } = answer;
   if (status === 409) {
     renderOrderList("unsaved");
-    notice(`Not saved: ${body?.error?.message || "this phase no longer takes orders."} The page now shows the game as it stands.`, "error");
     state.etag = null;
-    await page.refresh();
+    await page.refresh(); // first: its "the game has moved on" must not take the place of "Not saved"
+    notice(`Not saved: ${body?.error?.message || "this phase no longer takes orders."} The page now shows the game as it stands.`, "error");
     return false;
   }
   if ((status === 400 || status === 422) && !(body?.orders || body?.error?.orders)) {
