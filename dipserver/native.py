@@ -67,6 +67,7 @@ MODULES = (
     "dipserver.adjudicator.request",
     "dipserver.engine.types",
     "dipserver.engine.orders",
+    "dipserver.engine.lateorders",
     "dipserver.engine.board",
     "dipserver.engine.position",
 )

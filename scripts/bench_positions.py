@@ -41,8 +41,9 @@ def random_orders(
     Movement: six units in ten move, one holds, the rest support or convoy an order another unit was given
     when one fits (else any support), so that the resolver meets real contests, not only void supports.
     """
+    from dipserver.engine.lateorders import Build
     from dipserver.engine.options import phase_options
-    from dipserver.engine.orders import Build, Convoy, Move, SupportHold, SupportMove
+    from dipserver.engine.orders import Convoy, Move, SupportHold, SupportMove
     from dipserver.engine.types import province_of
 
     powers = sorted({u.power for u in position.units.values()} | set(position.owners.values()))

@@ -46,6 +46,10 @@ if TYPE_CHECKING:
     from dipserver.engine.kinds.conversion import ConvertToArmy as ConvertToArmy
     from dipserver.engine.kinds.conversion import ConvertToFleet as ConvertToFleet
     from dipserver.engine.kinds.conversion import StayFleet as StayFleet
+    from dipserver.engine.lateorders import Build as Build
+    from dipserver.engine.lateorders import Disband as Disband
+    from dipserver.engine.lateorders import Retreat as Retreat
+    from dipserver.engine.lateorders import Waive as Waive
     from dipserver.engine.mapstate import MapState as MapState
     from dipserver.engine.modules import Modules as Modules
     from dipserver.engine.modules import modules_for as modules_for
@@ -58,19 +62,15 @@ if TYPE_CHECKING:
     from dipserver.engine.options import PowerOptions as PowerOptions
     from dipserver.engine.options import legal_options as legal_options
     from dipserver.engine.options import phase_options as phase_options
-    from dipserver.engine.orders import Build as Build
     from dipserver.engine.orders import Convoy as Convoy
-    from dipserver.engine.orders import Disband as Disband
     from dipserver.engine.orders import Hold as Hold
     from dipserver.engine.orders import Move as Move
     from dipserver.engine.orders import Order as Order
     from dipserver.engine.orders import OrderError as OrderError
     from dipserver.engine.orders import OrderResult as OrderResult
     from dipserver.engine.orders import Outcome as Outcome
-    from dipserver.engine.orders import Retreat as Retreat
     from dipserver.engine.orders import SupportHold as SupportHold
     from dipserver.engine.orders import SupportMove as SupportMove
-    from dipserver.engine.orders import Waive as Waive
     from dipserver.engine.parse import ParsedLine as ParsedLine
     from dipserver.engine.parse import format_order as format_order
     from dipserver.engine.parse import parse_order as parse_order

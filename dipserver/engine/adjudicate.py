@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from dipserver.engine.buildsites import has_adjustments
 from dipserver.engine.convoys import NOWHERE_TO_RETREAT
 from dipserver.engine.movement import resolve_movement
-from dipserver.engine.orders import Disband, Order, OrderResult, Outcome
+from dipserver.engine.orders import Order, OrderResult, Outcome
 from dipserver.engine.position import Dislodged, Position
 from dipserver.engine.results import Row
 from dipserver.engine.types import HOME, Phase, PhaseType, Season, Unit
@@ -108,6 +108,10 @@ def _after_movement(
         if d.retreats:
             waiting[prov] = d
         else:
+            # Disbanded at once: the retreat phase's order, whose module loads with the first (as the
+            # retreat and adjustment phases' own modules do, above).
+            from dipserver.engine.lateorders import Disband
+
             why = NOWHERE_TO_RETREAT
             disbanded.append((d.unit.power, Disband(d.unit.location), Outcome.SUCCESS, why, False))
     results = outcome.results.plus(disbanded) if disbanded else outcome.results

@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING
 
 from dipserver.engine.buildsites import adjustment_counts, build_sites
 from dipserver.engine.distances import distances_from
-from dipserver.engine.orders import Build, Disband, Order, OrderResult, Outcome, Waive
+from dipserver.engine.lateorders import Build, Disband, Waive
+from dipserver.engine.orders import Order, OrderResult, Outcome
 from dipserver.engine.types import HOME, Unit, UnitType, coast_of, province_of
 
 if TYPE_CHECKING:

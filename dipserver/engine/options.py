@@ -11,20 +11,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
 import dipserver.engine.modules as rules  # their play, loaded when a game first has modules
 from dipserver.engine.board import Board
 from dipserver.engine.builds import builds_elsewhere, free_centres
 from dipserver.engine.kinds import standard as _standard  # noqa: F401  (registers the Diplomacy kinds)
-from dipserver.engine.kinds.build import BUILD
-from dipserver.engine.kinds.disband import DISBAND
 from dipserver.engine.kinds.offering import Offering
 from dipserver.engine.kinds.offering import Option as Option
-from dipserver.engine.kinds.registry import kind_of, offered
-from dipserver.engine.kinds.waive import WAIVE
+from dipserver.engine.kinds.registry import kind_of, named, offered
 from dipserver.engine.modules.abstraction import chain_landings, ferry_orders
-from dipserver.engine.orders import Build, Order
+from dipserver.engine.orders import Order
 from dipserver.engine.parse import BuildRule, adjustment_due, build_rule_for
 from dipserver.engine.position import Position
 from dipserver.engine.records import Drawing, order_drawing
@@ -32,7 +29,9 @@ from dipserver.engine.timelinecache import load_timeline, variant_orders
 from dipserver.engine.types import PhaseType, Unit, province_of
 
 if TYPE_CHECKING:
+    from dipserver.engine.kinds.build import BuildKind
     from dipserver.engine.kinds.conversion import ConversionOrder
+    from dipserver.engine.kinds.waive import WaiveKind
     from dipserver.engine.modules.orders import EstablishDepot, SnowStorm
     from dipserver.engine.modules.phase import Checker, InPlay
 
@@ -264,33 +263,35 @@ def _adjustment_options(offering: Offering, build_rule: BuildRule) -> PowerOptio
     position, power = offering.position, offering.power
     balance = adjustment_due(position, power)
     phase = str(position.phase)
+    # Winter's kinds, by name: the registry loads them when first asked (``kinds/standard.py``).
     if balance < 0:
+        disband = named("disband")
         units = {
-            u.location: _options(position, DISBAND.offer(offering, u))
+            u.location: _options(position, disband.offer(offering, u))
             for u in sorted(position.units_of(power), key=_by_location)
         }
         return PowerOptions(power, phase, units, adjustment=balance)
     if balance == 0:
         return PowerOptions(power, phase)
     board = offering.board
-    builds: list[Order] = list(BUILD.builds(offering, build_rule))
+    builds = cast("BuildKind", named("build")).builds(offering, build_rule)
     homes = free_centres(board.homes, position, power)[0]
     elsewhere = builds_elsewhere(load_timeline(board.variant), homes, balance)
     first: tuple[str, ...] = ()
     if elsewhere is not None:
         # The order reader refuses a build outside the free home centres unless each of them gets one
         # (``builds.build_problem``): builds elsewhere are offered only when the builds due leave room.
-        sites = {province_of(b.location) for b in builds if isinstance(b, Build)}
+        sites = {province_of(b.location) for b in builds}
         if homes - sites:
             elsewhere = 0  # a free home centre that takes no build: nothing elsewhere is ever accepted
         first = tuple(sorted(homes & sites))
         if not elsewhere:
-            builds = [b for b in builds if isinstance(b, Build) and province_of(b.location) in homes]
-    builds += WAIVE.offer(offering, None)
+            builds = [b for b in builds if province_of(b.location) in homes]
+    waive = cast("WaiveKind", named("waive")).offer(offering, None)
     return PowerOptions(
         power,
         phase,
-        builds=_options(position, builds),
+        builds=_options(position, [*builds, *waive]),
         adjustment=balance,
         builds_first=first,
         builds_elsewhere=elsewhere,

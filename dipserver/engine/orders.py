@@ -3,14 +3,17 @@
 An order names the ordered unit by its location (``unit``) as given in the position; the target of a
 support or convoy is named by province or location. Parsing and validation live elsewhere
 (``parse.py``); these are plain values, and ``OrderError`` is what a reader raises for a text it refuses.
+The values of the retreat and adjustment phases are ``lateorders.py``'s.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING, TypeAlias
 
-from dipserver.engine.types import UnitType
+if TYPE_CHECKING:
+    from dipserver.engine.lateorders import AdjustmentOrder, RetreatOrder
 
 # Each dataclass has a docstring: without one, ``dataclass`` writes one from the class's signature as the
 # module loads, which every start-up of the command line would pay.
@@ -67,37 +70,6 @@ class Convoy:
 
 
 @dataclass(frozen=True, slots=True)
-class Retreat:
-    """A dislodged unit retreats to ``dest``."""
-
-    unit: str
-    dest: str
-
-
-@dataclass(frozen=True, slots=True)
-class Disband:
-    """The unit leaves the board."""
-
-    unit: str
-
-
-@dataclass(frozen=True, slots=True)
-class Build:
-    """A new unit of ``power`` at ``location``."""
-
-    power: str
-    unit_type: UnitType
-    location: str
-
-
-@dataclass(frozen=True, slots=True)
-class Waive:
-    """``power`` gives up one build."""
-
-    power: str
-
-
-@dataclass(frozen=True, slots=True)
 class Embark:
     """Movement, Abstraction (5.6): ``A YOR boards F NTH``: the army goes aboard its own power's fleet at
     sea beside it before the moves are made, forming an A/F that takes the fleet's order."""
@@ -116,9 +88,9 @@ class Disembark:
 
 
 MovementOrder = Hold | Move | SupportHold | SupportMove | Convoy | Embark | Disembark
-RetreatOrder = Retreat | Disband
-AdjustmentOrder = Build | Disband | Waive
-Order = MovementOrder | RetreatOrder | AdjustmentOrder
+# Every order value: the movement phase's above, the retreat and adjustment phases' in ``lateorders.py``.
+# A type for annotations only (a string at run time), so that loading this module never loads those.
+Order: TypeAlias = "MovementOrder | RetreatOrder | AdjustmentOrder"
 
 
 class Outcome(StrEnum):

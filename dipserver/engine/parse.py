@@ -37,7 +37,6 @@ from dipserver.engine.kinds.registry import changes, checking_together, kind_of
 
 # OrderError lives with the order values, so that the modules that read other kinds of order (conversions,
 # rule modules) can raise it without importing this module, which imports them: no import cycle.
-from dipserver.engine.orders import Build, Disband
 from dipserver.engine.orders import OrderError as OrderError
 from dipserver.engine.position import Position
 from dipserver.engine.readings import MAX_ANSWERS, MAX_ORDER_TEXT, Answer, still_true
@@ -229,10 +228,9 @@ def parse_orders(
             why = f"{board.province_name(key)} already has an order on line {seen[key]}"
             results.append(ParsedLine(number, text, None, why))
             continue
-        if winter and isinstance(order, Build | Disband):
+        if winter and (kind_name := kind_of(order).name) in ("build", "disband"):
             adjustments += 1
             if adjustments > allowed:
-                kind_name = "build" if isinstance(order, Build) else "disband"
                 due = (
                     f"Only {allowed} {kind_name} is due"
                     if allowed == 1

@@ -33,6 +33,12 @@ NOT_FOR_A_PLAIN_REQUEST = (
     "dipserver.engine.icelords",  # generated boards (networkx)
     "networkx",
     "dipserver.engine.checks",
+    # The retreat and adjustment phases' orders and kinds (a standard movement phase disbands no unit).
+    "dipserver.engine.lateorders",
+    "dipserver.engine.kinds.retreat",
+    "dipserver.engine.kinds.disband",
+    "dipserver.engine.kinds.build",
+    "dipserver.engine.kinds.waive",
 )
 
 

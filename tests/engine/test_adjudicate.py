@@ -11,19 +11,8 @@ import pytest
 
 from dipserver.engine.adjudicate import adjudicate
 from dipserver.engine.board import Board
-from dipserver.engine.orders import (
-    Build,
-    Convoy,
-    Disband,
-    Hold,
-    Move,
-    OrderResult,
-    Outcome,
-    Retreat,
-    SupportHold,
-    SupportMove,
-    Waive,
-)
+from dipserver.engine.lateorders import Build, Disband, Retreat, Waive
+from dipserver.engine.orders import Convoy, Hold, Move, OrderResult, Outcome, SupportHold, SupportMove
 from dipserver.engine.position import Position
 from dipserver.engine.types import Phase, Unit, UnitType
 

@@ -10,6 +10,7 @@ class in a module of ``dipserver/engine/kinds/`` (with its order value), the lin
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -36,9 +37,10 @@ from dipserver.engine.kinds.registry import (
     unregister,
 )
 from dipserver.engine.kinds.words import unit_at
+from dipserver.engine.lateorders import AdjustmentOrder, RetreatOrder
 from dipserver.engine.modules.orders import ModuleOrder
 from dipserver.engine.options import legal_options
-from dipserver.engine.orders import Hold, Order, OrderError, Outcome
+from dipserver.engine.orders import Hold, MovementOrder, Order, OrderError, Outcome
 from dipserver.engine.parse import format_order, parse_order
 from dipserver.engine.position import Position
 from dipserver.engine.records import order_record
@@ -202,7 +204,10 @@ def test_an_unregistered_kind_is_no_order(standard: Variant, board: Board) -> No
 
 
 def test_every_order_value_has_one_kind() -> None:
-    classes = [*get_args(Order), *get_args(ConversionOrder), *get_args(ModuleOrder)]
+    # ``Order`` is the movement phase's values and the later phases' (a type for annotations only).
+    assert Order == "MovementOrder | RetreatOrder | AdjustmentOrder"
+    later = [*get_args(RetreatOrder), *get_args(AdjustmentOrder)]
+    classes = [*get_args(MovementOrder), *later, *get_args(ConversionOrder), *get_args(ModuleOrder)]
     # By class, as ``kind_of`` looks an order up: a compiled value's ``__new__`` runs its ``__init__``, so
     # a bare instance (``cls.__new__(cls)``) cannot be made without the fields.
     assert {kinds()[cls].order_class for cls in classes} == set(classes)
@@ -249,3 +254,50 @@ def test_a_game_without_rule_modules_refuses_their_orders_without_loading_them()
         [sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT
     )
     assert done.stdout.splitlines() == ["this game plays without supply lines: there are no depots", "False"]
+
+
+def test_the_later_phases_kinds_load_with_the_first_question_about_their_phase(tmp_path: Path) -> None:
+    """A process that asks about movement phases only never loads the retreat and adjustment phases' orders
+    and kinds; the first unit options of a retreat phase load that phase's kinds (its units' own options)
+    and nothing else the registry loads later; and a kind loaded later that is a unit's own option in a
+    phase its module was not named for is refused."""
+    (tmp_path / "toy_later_kind.py").write_text(
+        "from dataclasses import dataclass\n"
+        "from dipserver.engine.kinds.registry import Kind, register\n"
+        "from dipserver.engine.types import PhaseType\n"
+        "@dataclass(frozen=True)\n"
+        "class Dig:\n"
+        "    unit: str\n"
+        "class DigKind(Kind):\n"
+        "    name = 'dig'\n"
+        "    order_class = Dig\n"
+        "    offered_in = (PhaseType.MOVEMENT,)\n"
+        "register(DigKind())\n"
+    )
+    script = (
+        "import sys\n"
+        "from dipserver.engine.kinds import registry, standard\n"
+        "from dipserver.engine.types import PhaseType\n"
+        "later = ['dipserver.engine.lateorders', 'dipserver.engine.kinds.retreat',\n"
+        "         'dipserver.engine.kinds.build', 'dipserver.engine.kinds.conversion']\n"
+        "registry.offered(PhaseType.MOVEMENT)\n"
+        "print([name for name in later if name in sys.modules])\n"
+        "print([kind.name for kind in registry.offered(PhaseType.RETREATS)])\n"
+        "print([name for name in later if name in sys.modules])\n"
+        "registry.later('toy_later_kind', phases=(PhaseType.RETREATS,))\n"
+        "try:\n"
+        "    registry.kinds()\n"
+        "except ValueError as exc:\n"
+        "    print(exc)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{tmp_path}", "DIPSERVER_ORDER_KINDS": ""}
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT, env=env
+    )
+    assert done.stdout.splitlines() == [
+        "[]",
+        "['retreat', 'disband']",
+        "['dipserver.engine.lateorders', 'dipserver.engine.kinds.retreat']",
+        "order kind 'dig' is one of a unit's own options in a phase it was not named for: it cannot be "
+        "loaded later",
+    ]

@@ -8,19 +8,9 @@ import pytest
 
 from dipserver.engine.adjudicate import adjudicate
 from dipserver.engine.board import Board
+from dipserver.engine.lateorders import Build, Disband, Retreat, Waive
 from dipserver.engine.options import legal_options
-from dipserver.engine.orders import (
-    Build,
-    Convoy,
-    Disband,
-    Hold,
-    Move,
-    Outcome,
-    Retreat,
-    SupportHold,
-    SupportMove,
-    Waive,
-)
+from dipserver.engine.orders import Convoy, Hold, Move, Outcome, SupportHold, SupportMove
 from dipserver.engine.parse import parse_order
 from dipserver.engine.position import Dislodged, Position
 from dipserver.engine.types import Phase, Unit, UnitType

@@ -24,10 +24,10 @@ from dipserver.adjudicator.cli import answer_text
 from dipserver.engine.board import MapState, board_for
 from dipserver.engine.hooks import map_data
 from dipserver.engine.icelords import DEFAULT_OPTIONS, generate
+from dipserver.engine.lateorders import Build
 from dipserver.engine.modules import modules_for
 from dipserver.engine.modules.phase import InPlay, ModuleState
 from dipserver.engine.options import PowerOptions, phase_options
-from dipserver.engine.orders import Build
 from dipserver.engine.position import Position
 from dipserver.engine.timeline import load_timeline
 from dipserver.engine.turn import Turn, open_modules, play_phase

@@ -5,18 +5,8 @@ from __future__ import annotations
 import pytest
 
 from dipserver.engine.board import Board
-from dipserver.engine.orders import (
-    Build,
-    Convoy,
-    Disband,
-    Hold,
-    Move,
-    Order,
-    Retreat,
-    SupportHold,
-    SupportMove,
-    Waive,
-)
+from dipserver.engine.lateorders import Build, Disband, Retreat, Waive
+from dipserver.engine.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove
 from dipserver.engine.parse import OrderError, owned_centres, parse_order, parse_orders
 from dipserver.engine.position import Dislodged, Position
 from dipserver.engine.types import Phase, Unit, UnitType

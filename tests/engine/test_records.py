@@ -11,9 +11,10 @@ import pytest
 from dipserver.engine.kinds.catalogue import RECORD_KINDS as KINDS
 from dipserver.engine.kinds.conversion import ConvertToArmy, ConvertToFleet, StayFleet
 from dipserver.engine.kinds.registry import Drawing, kinds
+from dipserver.engine.lateorders import Disband
 from dipserver.engine.modules.blizzard import SnowStorm
 from dipserver.engine.modules.supply import EstablishDepot
-from dipserver.engine.orders import Disband, Outcome
+from dipserver.engine.orders import Outcome
 from dipserver.engine.position import Dislodged, Position
 from dipserver.engine.records import FIELDS, PLAIN_FIELDS, drawing, order_record
 from dipserver.engine.turn import play_phase

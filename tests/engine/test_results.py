@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from dipserver.engine.adjudicate import adjudicate
 from dipserver.engine.board import Board
-from dipserver.engine.orders import Disband, Hold, Move, OrderResult, Outcome
+from dipserver.engine.lateorders import Disband
+from dipserver.engine.orders import Hold, Move, OrderResult, Outcome
 from dipserver.engine.position import Position
 from dipserver.engine.records import Played
 from dipserver.engine.results import Results, rows_of

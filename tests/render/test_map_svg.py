@@ -8,18 +8,8 @@ from dataclasses import replace
 
 import pytest
 
-from dipserver.engine.orders import (
-    Build,
-    Convoy,
-    Disband,
-    Hold,
-    Move,
-    OrderResult,
-    Outcome,
-    Retreat,
-    SupportHold,
-    SupportMove,
-)
+from dipserver.engine.lateorders import Build, Disband, Retreat
+from dipserver.engine.orders import Convoy, Hold, Move, OrderResult, Outcome, SupportHold, SupportMove
 from dipserver.engine.position import Dislodged, Position
 from dipserver.engine.timeline import Hook, apply_hook
 from dipserver.engine.types import Phase, Unit, UnitType

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any
 from dipserver.engine.builds import build_problem, free_centres
 from dipserver.engine.kinds.recording import Described, Held
 from dipserver.engine.kinds.registry import NOTHING, Drawing, Kind, register
-from dipserver.engine.orders import Build, OrderError
+from dipserver.engine.lateorders import Build
+from dipserver.engine.orders import OrderError
 from dipserver.engine.timelinecache import load_timeline
 from dipserver.engine.types import BESIDE, PhaseType, Unit, UnitType, coast_of, province_of
 

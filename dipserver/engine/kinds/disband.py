@@ -10,7 +10,8 @@ from dipserver.engine.kinds.recording import Described, dislodged_at, place
 from dipserver.engine.kinds.registry import Drawing, Kind, register
 from dipserver.engine.kinds.retreat import dislodged_unit
 from dipserver.engine.kinds.words import unit_at
-from dipserver.engine.orders import Disband, OrderError
+from dipserver.engine.lateorders import Disband
+from dipserver.engine.orders import OrderError
 from dipserver.engine.types import PhaseType, Unit
 
 if TYPE_CHECKING:

@@ -9,14 +9,16 @@ beyond what the adjudicator resolves (``apply``: ``kinds/effects.py``). Each kin
 module of its own and registers itself when that module is loaded: the standard kinds in this package, the
 conversions in ``kinds/conversion.py``, the rule modules' orders in ``modules/kinds.py``.
 
-The kinds few games give (the variants' conversions, the rule modules' orders) are loaded when first
-needed, here and only here: ``kinds/standard.py`` names their modules (``later``), and the registry imports
-them the first time it is asked for a kind it does not have (by order class, name, verb or record), for
-every kind (``kinds``, ``record_kinds``), for the options of a group other than a unit's own (``offered``),
-or for the notations past the first readers' (``text_readers``). Such kinds are given beside a unit's own
-order, never one of its own options, which every options request asks for, and read a notation of their
-own after those first readers (the rule modules' orders refused in a game without them). A process that
-meets none of their orders never loads them: most of a one-request command's start-up is defining values.
+The kinds few games give (the variants' conversions, the rule modules' orders) and those of the phases
+after a season's moves (retreats, disbands, builds, waives) are loaded when first needed, here and only
+here: ``kinds/standard.py`` names their modules (``later``), and the registry imports them the first time
+it is asked for a kind it does not have (by order class, name, verb or record), for every kind (``kinds``,
+``record_kinds``), for the options of a group other than a unit's own (``offered``), or for the notations
+past the first readers' (``text_readers``). Such kinds are given beside a unit's own order, or are a unit's
+own options only in the phases their modules were named for (``later``'s ``phases``: asking for a unit's
+options in such a phase loads them), and read a notation of their own after those first readers (the rule
+modules' orders refused in a game without them). A process that meets none of their orders never loads
+them: most of a one-request command's start-up is defining values.
 """
 
 from __future__ import annotations
@@ -197,34 +199,45 @@ MOVEMENT_CHECKS: dict[type, Legal] = {}
 # How many times the kinds and readers changed: the reader's memo (``readings.py``) keeps the answers of
 # one set of them only.
 _CHANGES = [0]
-# The modules of kinds to load when first needed (``later``), until they are.
-_LATER: list[str] = []
+# The modules of kinds to load when first needed (``later``), until they are, with the phases whose unit
+# options their kinds give (``later``'s ``phases``).
+_LATER: dict[str, tuple[PhaseType, ...]] = {}
 # The readers of notations of their own up to this rank are tried before the kinds loaded later are loaded
 # (``text_readers``); theirs come after.
 _FIRST_RANK = 10
 
 
-def later(*modules: str) -> None:
+def later(*modules: str, phases: tuple[PhaseType, ...] = ()) -> None:
     """Name the modules of kinds to load only when the registry first needs them (the module's docstring);
-    each registers its kinds when loaded, as any kind's module does."""
-    _LATER.extend(name for name in modules if name not in _LATER)
+    each registers its kinds when loaded, as any kind's module does. ``phases``: the phases whose unit
+    options their kinds give (the retreat and adjustment phases' kinds), loaded with the first question
+    about such a phase (``offered``, ``reader_for``)."""
+    for name in modules:
+        _LATER.setdefault(name, phases)
 
 
-def _load_later() -> bool:
-    """Load the modules named by ``later`` that are not loaded yet; whether there were any."""
-    if not _LATER:
+def _load_later(phase: PhaseType | None = None) -> bool:
+    """Load the modules named by ``later`` that are not loaded yet, those of ``phase`` only if one is
+    given; whether there were any."""
+    names = [name for name, phases in _LATER.items() if phase is None or phase in phases]
+    if not names:
         return False
     import importlib
 
-    before = set(_BY_NAME)
+    declared, before = dict(_LATER), set(_BY_NAME)
     # Named until loaded: another thread asking meanwhile imports them too, and so waits for them.
-    for name in tuple(_LATER):
+    for name in names:
         importlib.import_module(name)
-    _LATER.clear()
+    for name in names:
+        _LATER.pop(name, None)
     for name in _BY_NAME.keys() - before:
         kind = _BY_NAME[name]
-        if kind.group == "units" and kind.offered_in:
-            raise ValueError(f"order kind {name!r} is one of a unit's own options: it cannot be loaded later")
+        phases = declared.get(type(kind).__module__, ())
+        if kind.group == "units" and not set(kind.offered_in) <= set(phases):
+            raise ValueError(
+                f"order kind {name!r} is one of a unit's own options in a phase it was not named for: "
+                "it cannot be loaded later"
+            )
         if kind.rank is not None and kind.rank <= _FIRST_RANK:
             raise ValueError(
                 f"order kind {name!r} reads before rank {_FIRST_RANK + 1}: it cannot be loaded later"
@@ -326,7 +339,8 @@ def named(name: str) -> Kind:
 def reader_for(phase: PhaseType, verb: str) -> Kind | None:
     """The kind that reads ``verb`` in a ``phase`` phase, if any does."""
     kind = _GRAMMAR.get((phase, verb))
-    if kind is None and _load_later():
+    # Those of the phase's kinds loaded later first, then every other.
+    while kind is None and (_load_later(phase) or _load_later()):
         kind = _GRAMMAR.get((phase, verb))
     return kind
 
@@ -345,8 +359,9 @@ def offered(phase: PhaseType, group: str = "units") -> list[Kind]:
     Kept until a kind is registered or removed: the options ask for them unit by unit."""
     found = _OFFERED.get((phase, group))
     if found is None:
-        if group != "units":  # a unit's own options are never a kind's loaded later (``_load_later``)
-            _load_later()
+        # A unit's own options are only those of the kinds named for the phase among those loaded later
+        # (``_load_later``); the other groups' may be any.
+        _load_later(phase if group == "units" else None)
         found = [k for k in _BY_CLASS.values() if phase in k.offered_in and k.group == group]
         found = _OFFERED[(phase, group)] = sorted(found, key=lambda k: k.position)
     return list(found)

@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Any
 from dipserver.engine.kinds.recording import Described, dislodged_at, place
 from dipserver.engine.kinds.registry import Drawing, Kind, register
 from dipserver.engine.kinds.words import unit_at, unit_phrase
-from dipserver.engine.orders import OrderError, Retreat
+from dipserver.engine.lateorders import Retreat
+from dipserver.engine.orders import OrderError
 from dipserver.engine.types import PhaseType, Unit, UnitType, province_of
 
 if TYPE_CHECKING:

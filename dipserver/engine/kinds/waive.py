@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from dipserver.engine.kinds.registry import Kind, register
-from dipserver.engine.orders import Waive
+from dipserver.engine.lateorders import Waive
 from dipserver.engine.types import PhaseType
 
 if TYPE_CHECKING:

@@ -27,9 +27,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dipserver.engine.board import Board, MapState
+from dipserver.engine.lateorders import Disband, Retreat
 from dipserver.engine.modules.dice import Dice
 from dipserver.engine.modules.orders import SnowStorm as SnowStorm
-from dipserver.engine.orders import Convoy, Disband, Hold, Move, Order, Retreat, SupportHold, SupportMove
+from dipserver.engine.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove
 from dipserver.engine.randomness import draw as random_draw
 from dipserver.engine.types import Phase, Terrain, province_of
 

@@ -26,11 +26,12 @@ from dipserver.engine.adjudicate import PhaseResult, adjudicate
 from dipserver.engine.board import Board
 from dipserver.engine.buildsites import has_adjustments
 from dipserver.engine.kinds.module_notation import DEPOT, STORM, without_modules
+from dipserver.engine.lateorders import Disband
 from dipserver.engine.modules import Modules
 from dipserver.engine.modules.orders import EstablishDepot, ModuleOrder, SnowStorm, read_module_order
 from dipserver.engine.modules.state import Aboard, Depot, SupplyState
 from dipserver.engine.modules.state import ModuleOrders as ModuleOrders
-from dipserver.engine.orders import Disband, Order, OrderError, OrderResult, Outcome
+from dipserver.engine.orders import Order, OrderError, OrderResult, Outcome
 from dipserver.engine.position import Position
 from dipserver.engine.types import Phase, PhaseType, Season, Unit
 

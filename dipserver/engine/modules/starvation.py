@@ -14,8 +14,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
+from dipserver.engine.lateorders import Disband, Retreat
 from dipserver.engine.modules.state import Aboard as Aboard
-from dipserver.engine.orders import Disband, Move, OrderResult, Outcome, Retreat
+from dipserver.engine.orders import Move, OrderResult, Outcome
 from dipserver.engine.position import Position
 from dipserver.engine.types import Unit, province_of
 

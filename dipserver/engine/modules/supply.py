@@ -32,10 +32,11 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from dipserver.engine.board import Board
+from dipserver.engine.lateorders import Retreat
 from dipserver.engine.modules.orders import EstablishDepot as EstablishDepot
 from dipserver.engine.modules.state import Depot as Depot
 from dipserver.engine.modules.state import SupplyState as SupplyState
-from dipserver.engine.orders import Move, Order, OrderResult, Outcome, Retreat, SupportHold, SupportMove
+from dipserver.engine.orders import Move, Order, OrderResult, Outcome, SupportHold, SupportMove
 from dipserver.engine.position import Position
 from dipserver.engine.types import Phase, Season, Unit, UnitType, province_of
 

@@ -16,19 +16,8 @@ from typing import Any
 
 from dipserver.engine.adjudicate import PhaseResult, adjudicate
 from dipserver.engine.board import Board
-from dipserver.engine.orders import (
-    Build,
-    Convoy,
-    Disband,
-    Hold,
-    Move,
-    Order,
-    OrderResult,
-    Outcome,
-    Retreat,
-    SupportHold,
-    SupportMove,
-)
+from dipserver.engine.lateorders import Build, Disband, Retreat
+from dipserver.engine.orders import Convoy, Hold, Move, Order, OrderResult, Outcome, SupportHold, SupportMove
 from dipserver.engine.position import Position
 from dipserver.engine.types import Phase, PhaseType, Unit, UnitType
 

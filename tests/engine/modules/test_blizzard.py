@@ -6,11 +6,12 @@ import pytest
 
 from dipserver.engine.adjudicate import adjudicate
 from dipserver.engine.board import Board, board_for
+from dipserver.engine.lateorders import Retreat
 from dipserver.engine.modules import Modules
 from dipserver.engine.modules.blizzard import BlizzardOptions, SnowStorm, apply_storms, draw, eligible
 from dipserver.engine.modules.dice import Dice
 from dipserver.engine.modules.phase import ModuleOrders, ModuleState, open_phase, order_problem, play
-from dipserver.engine.orders import Outcome, Retreat
+from dipserver.engine.orders import Outcome
 from dipserver.engine.timeline import Hook, walk
 from dipserver.engine.types import Phase, PhaseType, Terrain
 from dipserver.engine.variant import Variant, load_variant
