@@ -6,6 +6,7 @@ player); ``fields`` maps a request field to what is wrong with it, and is empty 
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
@@ -22,6 +23,7 @@ from dipserver.accounts.tokens import TokenError
 from dipserver.core.read_only import is_read_only
 from dipserver.games.errors import GameError
 from dipserver.studio.errors import StudioError
+from dipserver.webhooks.addresses import RESOLVE_SECONDS
 from dipserver.webhooks.errors import WebhookError
 
 
@@ -45,6 +47,8 @@ class Refused(exceptions.APIException):
     ) -> None:
         super().__init__(detail, code)
         self.status_code = status_of(code or self.default_code)
+        # A 503 is a condition that passes: its Retry-After says when (None for the other statuses).
+        self.retry_after_seconds = RETRY_AFTER_SECONDS.get(code or self.default_code)
         self.fields = fields or {}  # the request fields to blame, as in a 400's body
         self.extra: dict[str, Any] = {}  # more of the body beside code, message and fields
 
@@ -145,6 +149,11 @@ GAME_ERROR_STATUSES = {
     "other_variant": status.HTTP_422_UNPROCESSABLE_ENTITY,  # a version of another variant, or no studio game
     "position_invalid": status.HTTP_409_CONFLICT,  # the open phase's units or orders do not fit it
 }
+# Every refusal that answers 503 -> the seconds its Retry-After asks the client to wait before sending the
+# same request again (tests/api/test_webhooks.py checks that no 503 code is missing here).
+RETRY_AFTER_SECONDS = {
+    "lookups_busy": math.ceil(RESOLVE_SECONDS),  # the longest a hook being made waits for its host's lookup
+}
 
 
 def status_of(code: str) -> int:
@@ -183,8 +192,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     elif isinstance(exc, OperationalError) and "database is locked" in str(exc):
         exc = Busy()
     response = drf_exception_handler(exc, context)
-    if isinstance(exc, Busy | ReadOnly) and response is not None:
-        response["Retry-After"] = str(exc.retry_after_seconds)
+    seconds = getattr(exc, "retry_after_seconds", None)  # Busy's, ReadOnly's, a 503 refusal's
+    if seconds is not None and response is not None:
+        response["Retry-After"] = str(seconds)
     if response is None or not isinstance(exc, exceptions.APIException):
         return response  # a bug: Django's 500 handling takes over
     response.data = _body(exc)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -20,6 +20,7 @@ from dipserver.api.studio import version_summary
 from dipserver.api.throttling import WriteThrottle
 from dipserver.games.models import Game, VersionChange
 from dipserver.games.services import versions
+from dipserver.games.version_diff import diff_lines
 
 
 def change_data(change: VersionChange) -> dict[str, Any]:
@@ -31,7 +32,30 @@ def change_data(change: VersionChange) -> dict[str, Any]:
         "by": change.by.username if change.by else None,
         "at": change.created_at.isoformat(),
         "diff": change.diff,
+        "diff_lines": diff_lines(change.diff),
     }
+
+
+# A preview's answer. ``diff_lines`` is the diff in the sentences the players' news says too (one wording,
+# ``games.version_diff.diff_lines``): a client shows them rather than writing its own from ``diff``.
+PREVIEW = inline_serializer(
+    "GameVersionPreview",
+    {
+        "from": serializers.JSONField(allow_null=True, help_text="The version the game plays."),
+        "to": serializers.JSONField(help_text="The version previewed."),
+        "phase": serializers.CharField(
+            allow_null=True, help_text="The open phase it would apply from (null: the game is forming)."
+        ),
+        "diff": serializers.JSONField(help_text="What changes, as data."),
+        "diff_lines": serializers.ListField(
+            child=serializers.CharField(), help_text="What changes in sentences, one per kind of change."
+        ),
+        "problems": serializers.ListField(
+            child=serializers.JSONField(), help_text="What refuses it now, each with a code."
+        ),
+        "applicable": serializers.BooleanField(help_text="Whether no problem refuses it now."),
+    },
+)
 
 
 def _mastered(request: Request, game_id: int) -> Game:
@@ -75,7 +99,7 @@ class GameVersionApi(APIView):
     def get_throttles(self) -> list[Any]:
         return super().get_throttles() if self.request.method == "POST" else []
 
-    @extend_schema(responses={200: None, 403: None, 404: None, 409: None, 422: None})
+    @extend_schema(responses={200: PREVIEW, 403: None, 404: None, 409: None, 422: None})
     def get(self, request: Request, game_id: int, version_id: int) -> Response:
         _mastered(request, game_id)
         preview = versions.version_preview(game_id=game_id, version_id=version_id)
@@ -86,6 +110,7 @@ class GameVersionApi(APIView):
                 "to": version_summary(preview.version),
                 "phase": preview.phase,
                 "diff": preview.diff,
+                "diff_lines": diff_lines(preview.diff),
                 "problems": list(preview.problems),
                 "applicable": not preview.problems,
             }

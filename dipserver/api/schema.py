@@ -3,8 +3,8 @@
 The error statuses follow from what the server does to every request (``errors_of``), so no view lists
 them by hand: the authentication classes (401 for a bad token), the permissions (401 and 403), path
 parameters and pages (404), parameters and bodies (400), writes (413 and 415 for a body too large or not
-JSON, 503 when SQLite stays locked) and throttles (429). A view names only the statuses its own rules add
-(409 for a game not in the state it needs, 412, 422 for what the rules refuse), as
+JSON, 503 when SQLite stays locked, always with Retry-After) and throttles (429). A view names only the
+statuses its own rules add (409 for a game not in the state it needs, 412, 422 for what the rules refuse), as
 ``responses={409: None}``; every error answer gets the one body, the ``Error`` component. Which code
 answers which status is decided in ``dipserver.api.errors.GAME_ERROR_STATUSES``.
 """
@@ -35,7 +35,8 @@ ERROR_TEXT = {
     "422": "Unprocessable: well formed, but the rules refuse it (e.g. orders rejected, a power or channel "
     "not to be had, an idempotency key used for another request)",
     "429": "Throttled: too many requests; see Retry-After",
-    "503": "Busy: the database stayed locked by other writes; nothing changed, send it again",
+    "503": "Busy for a moment (the database stayed locked by other writes or is read-only, or too many "
+    "webhook host names are being looked up); nothing changed, send it again after Retry-After",
 }
 # What DRF's CharField does to a string before it checks it, said as a pattern: it refuses NUL anywhere,
 # and (unless blank is allowed) one that is empty once the whitespace str.strip() removes is stripped.

@@ -1,7 +1,8 @@
 """What a newer version of a studio variant changes, as data a game master reads before offering it to a
 running game: provinces (added, removed, renamed, terrain at the start), adjacencies, supply and home
 centres, powers, the timeline's events and settings, and victory. Read from the two variants the engine
-builds (so a base chain's map counts) and from their timelines; nothing is written."""
+builds (so a base chain's map counts) and from their timelines; nothing is written. ``diff_lines`` says
+the same in sentences."""
 
 from __future__ import annotations
 
@@ -27,6 +28,44 @@ def version_diff(
     }
     diff["same"] = not any(_counts(part) for part in diff.values())
     return diff
+
+
+def diff_lines(diff: dict[str, Any]) -> list[str]:
+    """``version_diff``'s diff in sentences, one per kind of change: the one wording of what a version
+    changes, read by the game master's preview (through the API's ``diff_lines``) and by the players' news."""
+    if not diff or diff.get("same"):
+        return ["Nothing changes on the map, in the timeline or in victory."]
+    lines: list[str] = []
+    provinces, centres, powers = diff["provinces"], diff["centres"], diff["powers"]
+    for label, names in (
+        ("Provinces added", provinces["added"]),
+        ("Provinces removed", provinces["removed"]),
+        ("Supply centres added", centres["added"]),
+        ("Supply centres removed", centres["removed"]),
+        ("Powers added", powers["added"]),
+        ("Powers removed", powers["removed"]),
+    ):
+        if names:
+            lines.append(f"{label}: {', '.join(names)}")
+    lines += [f"{c['province']}: {c['field']} {c['from']} → {c['to']}" for c in provinces["changed"]]
+    for label, pairs in (
+        ("Borders added", diff["adjacencies"]["added"]),
+        ("Borders removed", diff["adjacencies"]["removed"]),
+    ):
+        if pairs:
+            lines.append(f"{label}: {', '.join(f'{a}-{b}' for a, b in pairs)}")
+    lines += [
+        f"Home centre {h['province']}: {h['from'] or 'none'} → {h['to'] or 'none'}" for h in diff["homes"]
+    ]
+    timeline = diff["timeline"]
+    lines += [f"New map change: {e['text']}" for e in timeline["added"]]
+    lines += [f"Map change dropped: {e['text']}" for e in timeline["removed"]]
+    if timeline["settings_changed"]:
+        lines.append("The timeline's settings or options change.")
+    if diff["victory"]:
+        before, after = diff["victory"]["from"]["centres"], diff["victory"]["to"]["centres"]
+        lines.append(f"Victory: {before} → {after} centres (or its rules change)")
+    return lines
 
 
 def _provinces(old: Variant, new: Variant) -> dict[str, Any]:

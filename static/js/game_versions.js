@@ -1,6 +1,7 @@
 // The game master's offer of a newer version of the game's studio variant: the versions published since
-// the one the game plays, a preview of what one changes (and what refuses it now), and giving it to the
-// game from the start of the open phase, through /api/v1/games/<id>/studio-versions as any client would.
+// the one the game plays, a preview of what one changes (in the API's sentences, diff_lines, and what
+// refuses it now), and giving it to the game from the start of the open phase, through
+// /api/v1/games/<id>/studio-versions as any client would.
 import { call } from "./api.js";
 
 const box = document.getElementById("studio-versions");
@@ -10,10 +11,6 @@ let chosen = null; // {id, phase} of the version previewed
 
 function item(text) {
   return Object.assign(document.createElement("li"), { textContent: text });
-}
-
-function pairs(list) {
-  return list.map(([a, b]) => `${a}–${b}`).join(", ");
 }
 
 // A problem that refuses the version now; an order it refuses is named: its power, the order, and why.
@@ -27,34 +24,12 @@ function problemItem(problem) {
   return li;
 }
 
-// The diff in sentences, one per kind of change.
-export function diffLines(diff) {
-  if (diff.same) return ["Nothing changes on the map, in the timeline or in victory."];
-  const lines = [];
-  const listed = (label, list) => list.length && lines.push(`${label}: ${list.join(", ")}`);
-  listed("Provinces added", diff.provinces.added);
-  listed("Provinces removed", diff.provinces.removed);
-  for (const c of diff.provinces.changed) lines.push(`${c.province}: ${c.field} ${c.from} → ${c.to}`);
-  if (diff.adjacencies.added.length) lines.push(`Borders added: ${pairs(diff.adjacencies.added)}`);
-  if (diff.adjacencies.removed.length) lines.push(`Borders removed: ${pairs(diff.adjacencies.removed)}`);
-  listed("Supply centres added", diff.centres.added);
-  listed("Supply centres removed", diff.centres.removed);
-  for (const h of diff.homes) lines.push(`Home centre ${h.province}: ${h.from ?? "none"} → ${h.to ?? "none"}`);
-  listed("Powers added", diff.powers.added);
-  listed("Powers removed", diff.powers.removed);
-  for (const e of diff.timeline.added) lines.push(`New map change: ${e.text}`);
-  for (const e of diff.timeline.removed) lines.push(`Map change dropped: ${e.text}`);
-  if (diff.timeline.settings_changed) lines.push("The timeline's settings or options change.");
-  if (diff.victory) lines.push(`Victory: ${diff.victory.from.centres} → ${diff.victory.to.centres} centres (or its rules change)`);
-  return lines;
-}
-
 async function preview(version) {
   $("version-result").textContent = "";
   const { body } = await call(`${base}/${version.id}`);
   chosen = { id: version.id, phase: body.phase, number: version.number };
   $("version-preview-title").textContent = `Version ${version.number} (${version.published_at.slice(0, 10)}) against version ${body.from.number}`;
-  $("version-diff").replaceChildren(...diffLines(body.diff).map(item));
+  $("version-diff").replaceChildren(...body.diff_lines.map(item)); // the server's sentences, as the players' news says them
   $("version-problems").replaceChildren(...body.problems.map(problemItem));
   $("version-apply").disabled = !body.applicable;
   $("version-apply").textContent = body.phase ? `Give the game version ${version.number} from ${body.phase}` : `Give the game version ${version.number}`;

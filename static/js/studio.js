@@ -85,7 +85,7 @@ function drawMap() {
     holder.textContent = "No drawing yet: import an SVG map below.";
     return;
   }
-  const svg = element("svg", { viewBox: `0 0 ${state.geometry.width} ${state.geometry.height}`, role: "img" }, holder);
+  const svg = element("svg", { viewBox: `0 0 ${state.geometry.width} ${state.geometry.height}`, role: "img", "aria-label": "The draft's map" }, holder);
   for (const polygons of state.geometry.scenery ?? []) element("path", { d: pathOf(polygons), class: "scenery" }, svg);
   const flagged = new Set(state.problems.flatMap((p) => p.provinces));
   const chosen = state.selected && provinces()[state.selected];

@@ -4,6 +4,7 @@
 // must follow, and "Try it" runs the case on the saved draft before it is added.
 import { call } from "./api.js";
 import { Placer, textOfUnits, unitsOfText } from "./studio_units.js";
+import { testItem } from "./test_items.js";
 import { testsSummary } from "./test_results.js";
 
 const $ = (id) => document.getElementById(id);
@@ -69,20 +70,14 @@ export class TestsEditor {
   }
 
   item(scenario, index, result) {
-    const item = document.createElement("li");
-    item.dataset.test = String(index + 1);
-    item.className = result ? (result.passed ? "passed" : "failed") : "";
-    const mark = result ? (result.passed ? "✓ passes" : "✗ fails") : "not run";
-    item.append(`${scenario.name} — ${mark} `);
-    for (const [label, action] of [["Edit", () => this.edit(index)], ["Remove", () => this.remove(index)]]) {
+    const buttons = [["Edit", () => this.edit(index)], ["Remove", () => this.remove(index)]].flatMap(([label, action]) => {
       const button = Object.assign(document.createElement("button"), { type: "button", textContent: label });
       button.setAttribute("aria-label", `${label} test ${index + 1}`);
       button.addEventListener("click", action);
-      item.append(button, " ");
-    }
-    const why = Object.assign(document.createElement("ul"), { className: "problems" });
-    why.append(...(result?.failures ?? []).map((f) => Object.assign(document.createElement("li"), { textContent: f })));
-    item.append(why);
+      return [" ", button];
+    });
+    const item = testItem(scenario.name, result, buttons);
+    item.dataset.test = String(index + 1);
     return item;
   }
 

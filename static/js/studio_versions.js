@@ -3,19 +3,12 @@
 // beside the version, passed or failed and what differed; a refused or failed run says why there. The
 // link stays a plain link to the API's JSON without scripts.
 import { call } from "./api.js";
+import { testItem } from "./test_items.js";
 import { runRefused, testsSummary } from "./test_results.js";
 
 function item(result) {
-  const li = document.createElement("li");
-  li.className = result.passed ? "passed" : "failed";
+  const li = testItem(result.name, result);
   li.dataset.test = result.name;
-  const mark = Object.assign(document.createElement("span"), { className: "test-mark", textContent: result.passed ? "✓ passes" : "✗ fails" });
-  li.append(`${result.name} — `, mark);
-  if (result.failures.length) {
-    const why = Object.assign(document.createElement("ul"), { className: "test-failures" });
-    why.append(...result.failures.map((failure) => Object.assign(document.createElement("li"), { textContent: failure })));
-    li.append(why);
-  }
   return li;
 }
 

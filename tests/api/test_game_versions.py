@@ -10,6 +10,7 @@ import pytest
 
 from dipserver.games.models import Phase
 from dipserver.games.services.orders import orders_submit
+from dipserver.games.version_diff import diff_lines
 from dipserver.studio import services
 from tests.api.conftest import client_for
 from tests.factories import AdminFactory, GameFactory, GameMasterFactory, UserFactory
@@ -64,10 +65,19 @@ def test_the_master_previews_the_differences(gm, game, second):
     assert body["phase"] == "S1901M" and body["to"]["number"] == 2
 
 
+def test_the_preview_says_what_changes_in_the_sentences_the_players_are_told(gm, game, second):
+    body = client_for(gm).get(url(game, second)).json()
+    lines = body["diff_lines"]
+    assert lines[:2] == ["Provinces removed: ESS", "Supply centres removed: ESS"]
+    assert any(line.startswith("Borders removed: ") for line in lines)
+    assert lines == diff_lines(body["diff"])  # one wording, the mail's and the inbox's
+
+
 def test_the_master_applies_it(gm, game, second):
     response = client_for(gm).post(url(game, second), {"phase": "S1901M"}, format="json")
     assert response.status_code == 200, response.json()
     assert response.json()["to"]["number"] == 2 and response.json()["by"] == "author"
+    assert "Provinces removed: ESS" in response.json()["diff_lines"]
     assert client_for(gm).get(url(game)).json()["changes"][0]["phase"] == "S1901M"
     assert client_for().get(f"/api/v1/games/{game.id}").status_code == 200
 

@@ -132,6 +132,14 @@ def test_statuses_order_kinds_and_outcomes_are_enums():
     }
 
 
+def test_a_version_preview_documents_what_changes_in_sentences():
+    answer = _operation("/games/{game_id}/studio-versions/{version_id}", "get")["responses"]["200"]
+    ref = answer["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[-1]
+    preview = DOCUMENT["components"]["schemas"][ref]
+    assert preview["properties"]["diff_lines"]["items"] == {"type": "string"}
+    assert {"from", "to", "phase", "diff", "diff_lines", "problems", "applicable"} <= set(preview["required"])
+
+
 def test_the_schema_is_generated_without_warnings():
     """drf-spectacular warns where it guesses (an enum named by a hash, an operationId given a numeral):
     a guess is a name a client cannot rely on."""

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from dipserver.api.errors import GAME_ERROR_STATUSES, RETRY_AFTER_SECONDS
+from dipserver.webhooks import addresses
+from dipserver.webhooks.addresses import Lookups
 from dipserver.webhooks.models import Webhook
 from tests.api.conftest import client_for, user_of
 
@@ -27,6 +30,21 @@ def test_a_webhook_to_a_private_address_is_refused_with_its_code(outsider):
     assert answer.status_code == 422
     assert answer.json()["error"]["code"] == "address_refused"
     assert not Webhook.objects.exists()
+
+
+def test_a_hook_made_while_every_lookup_is_busy_answers_503_saying_when_to_try_again(outsider, monkeypatch):
+    monkeypatch.setattr(addresses, "lookups", Lookups(at_once=0))  # every lookup slot taken
+    made = {"url": "http://hooks.example.org/"}  # a name: an address in the URL is not looked up
+    answer = client_for(outsider).post("/api/v1/webhooks", made, format="json")
+    assert answer.status_code == 503
+    assert answer.json()["error"]["code"] == "lookups_busy"
+    assert int(answer["Retry-After"]) > 0
+    assert not Webhook.objects.exists()
+
+
+def test_every_refusal_answering_503_says_when_to_try_again():
+    busy = {code for code, status in GAME_ERROR_STATUSES.items() if status == 503}
+    assert busy and busy <= RETRY_AFTER_SECONDS.keys()
 
 
 def test_a_webhook_on_a_game_i_neither_play_nor_run_is_forbidden(outsider, game):

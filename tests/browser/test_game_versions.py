@@ -12,6 +12,8 @@ from playwright.sync_api import expect
 
 from dipserver.games.models import Game, Phase
 from dipserver.games.services.orders import orders_submit
+from dipserver.games.services.versions import version_preview
+from dipserver.games.version_diff import diff_lines
 from dipserver.studio import services
 from tests.browser.test_lobby_actions import TIMEOUT, open_game
 from tests.factories import GameFactory, GameMasterFactory, UserFactory
@@ -53,6 +55,9 @@ def test_the_master_previews_and_gives_a_newer_version(browser, live_server, sho
     box.get_by_role("button", name="Preview").click()
     expect(page.locator("#version-diff")).to_contain_text("Provinces removed: ESS")
     expect(page.locator("#version-diff")).to_contain_text("Supply centres removed: ESS")
+    with lock:  # the players' news says the same sentences, in the same order
+        told = diff_lines(version_preview(game_id=game.id, version_id=second.id).diff)
+    expect(page.locator("#version-diff li")).to_have_text(told)
     expect(page.locator("#version-problems li")).to_have_count(0)
     shoot(page, "version-preview")
     page.get_by_role("button", name="Give the game version 2 from S1901M").click()

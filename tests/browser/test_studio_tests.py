@@ -44,6 +44,9 @@ def test_a_test_is_red_until_what_must_follow_is_right_then_green(browser, live_
     first = page.locator("#tests-list > li").first
     expect(first).to_have_class("failed", timeout=15_000)
     expect(first).to_contain_text("RED's units are A BRE, not A ALP")
+    # Marked and listed as the studio page lists a version's tests (one helper builds both).
+    expect(first.locator(".test-mark")).to_have_text("✗ fails")
+    expect(first.locator(".test-failures li")).to_have_text(["RED's units are A BRE, not A ALP"])
     expect(page.locator("#check-summary")).to_have_text("1 problem(s)")
     shoot(page, "studio-test-red")
     page.get_by_role("button", name="Edit test 1").click()
@@ -51,6 +54,8 @@ def test_a_test_is_red_until_what_must_follow_is_right_then_green(browser, live_
     page.fill("#expect-units", "RED: A BRE")
     page.get_by_role("button", name="Save the test").click()
     expect(first).to_have_class("passed", timeout=15_000)
+    expect(first.locator(".test-mark")).to_have_text("✓ passes")
+    expect(first.locator(".test-failures")).to_have_count(0)
     expect(page.locator("#tests-summary")).to_have_text("1 of 1 test(s) pass")
     expect(page.locator("#check-summary")).to_have_text(CLEAN)
     assert saved(live_server, draft)["tests"] == {
