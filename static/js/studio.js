@@ -347,7 +347,21 @@ async function svgChosen(event) {
   }
 }
 
+// Whether every edit made so far is saved: an edit still waiting for its save is saved now, and a save on
+// its way is waited for, so that what is published or tried is what the author sees.
+async function savePending() {
+  if (state.timer) {
+    clearTimeout(state.timer);
+    return save();
+  }
+  return state.saving ? state.saving : true;
+}
+
 async function publish() {
+  if (!(await savePending())) {
+    $("publish-result").textContent = "Not published: the latest edits could not be saved (the notice above says why).";
+    return;
+  }
   try {
     const { body } = await call(`${draftUrl}/publish`, { method: "POST", json: { revision: state.draft.revision } });
     $("publish-result").textContent = `Published ${body.slug} version ${body.number}.`;
@@ -358,10 +372,7 @@ async function publish() {
 
 // The draft as saved (an edit still waiting for its save is saved first) opened in a sandbox of its own.
 async function trySandbox() {
-  if (state.timer) {
-    clearTimeout(state.timer);
-    if (!(await save())) return;
-  }
+  if (!(await savePending())) return;
   try {
     const { body } = await call("/api/v1/sandboxes", { method: "POST", json: { draft: config.draft, revision: state.draft.revision } });
     window.location.assign(body.page_url);

@@ -1,6 +1,8 @@
 """The variant studio's editor in Chromium: a blank draft given the small SVG map, its provinces clicked
 and edited, its borders corrected by clicking, the rest written as tables, checked clean and published;
-each problem of the check is shown beside its province; edits not yet saved survive a closed tab."""
+each problem of the check is shown beside its province; edits not yet saved survive a closed tab; an edit
+still waiting for its save when Publish is clicked is saved first and published, and one that cannot be
+saved publishes nothing."""
 
 from __future__ import annotations
 
@@ -97,3 +99,40 @@ def test_edits_not_yet_saved_survive_a_closed_tab(browser, live_server):
     expect(page.locator("#save-state")).to_contain_text("saved (revision", timeout=TIMEOUT)
     with live_server.lock:
         assert Draft.objects.get(id=draft.id).data["variant"]["description"] == "Kept in the browser"
+
+
+def clean_draft_open(browser, live_server, prefix: str) -> tuple[Page, Draft]:
+    with live_server.lock:
+        gm = GameMasterFactory(username=f"{prefix}-gm")
+        draft = small_draft(gm, f"{prefix}-map")
+    page = open_page(browser, live_server.url, f"/studio/drafts/{draft.id}/", gm, live_server.lock)
+    expect(page.locator("#check-summary")).to_have_text("No problems: ready to publish.", timeout=TIMEOUT)
+    return page, draft
+
+
+def test_publish_right_after_an_edit_publishes_the_edit(browser, live_server):
+    page, _ = clean_draft_open(browser, live_server, "quick")
+    tables = tables_of(page)
+    tables["variant"]["name"] = "Renamed just now"
+    page.locator("#tables").fill(json.dumps(tables))
+    page.get_by_role("button", name="Publish").click()  # before the edit's own save is due
+    expect(page.locator("#publish-result")).to_contain_text("version 1", timeout=TIMEOUT)
+    with live_server.lock:
+        assert VariantVersion.objects.get(slug="quick-map").name == "Renamed just now"
+
+
+def test_publish_with_an_edit_that_cannot_be_saved_publishes_nothing(browser, live_server):
+    page, _ = clean_draft_open(browser, live_server, "unsaved")
+    page.route(
+        "**/api/v1/studio/drafts/*",
+        lambda route: route.abort() if route.request.method == "PUT" else route.continue_(),
+    )
+    tables = tables_of(page)
+    tables["variant"]["name"] = "Never saved"
+    page.locator("#tables").fill(json.dumps(tables))
+    page.get_by_role("button", name="Publish").click()
+    expect(page.locator("#publish-result")).to_have_text(
+        "Not published: the latest edits could not be saved (the notice above says why).", timeout=TIMEOUT
+    )
+    with live_server.lock:
+        assert not VariantVersion.objects.filter(slug="unsaved-map").exists()
