@@ -4,6 +4,7 @@
 // game's state (data-state on #game, kept by game.js) changes.
 
 import { call } from "./api.js";
+import { onGame } from "./gamefeed.js";
 import { loadPublicPress } from "./press.js";
 import { dateFormat } from "./words.js";
 
@@ -147,8 +148,8 @@ function start() {
     wire();
     // game.js loads the game once the map and orders are in (and on every poll that finds it changed):
     // asking for it here as well would compete with those first requests for the server's workers.
-    document.addEventListener("dip:game", (event) => {
-      game = event.detail;
+    onGame((detail) => {
+      game = detail;
       render();
       $("actions-panel").dataset.loaded = "true";
     });

@@ -7,6 +7,7 @@ import { call } from "./api.js";
 import { botMark } from "./botmark.js";
 import { renderChanges, loadTimeline } from "./game/changes.js";
 import { onMapClick } from "./game/clicking.js";
+import { announceGame } from "./gamefeed.js";
 import { clearLastTurn, showLastTurn } from "./game/lastturn.js";
 import { decorateMap } from "./game/marks.js";
 import { handToBotButton, wireHandToBot, wireProcessNow } from "./game/mastering.js";
@@ -33,8 +34,8 @@ async function loadGame() {
   const previous = state.game;
   state.game = body;
   state.etag = etag;
-  // The page's other panels (actions.js) read the same answer instead of asking the server again.
-  document.dispatchEvent(new CustomEvent("dip:game", { detail: body }));
+  // The page's other panels (actions.js, press.js) read the same answer instead of asking the server again.
+  announceGame(body);
   renderHead();
   renderPowers();
   if (state.report) renderReport(state.report); // civil disorder is known from the game

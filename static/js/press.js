@@ -8,10 +8,11 @@
 // .../channels), which reads their news in the inbox too; the header and the title then count again.
 // Someone without a power (a spectator) reads the public press only, from GET .../press/public, with
 // loadPublicPress(). A power a bot plays is marked "bot" in the channels and beside its messages (issue 36),
-// from the game's detail that game.js announces with a "dip:game" event.
+// from the game's detail that game.js announces (gamefeed.js).
 
 import { call } from "./api.js";
 import { botMark, botPowers } from "./botmark.js";
+import { onGame } from "./gamefeed.js";
 import { dateFormat, phaseTitle } from "./words.js";
 
 const page = typeof document === "undefined" ? null : document.getElementById("game-config"); // none in Node
@@ -52,15 +53,13 @@ const press = {
   shown: null, // {log, messages, empty}: the log last filled, to mark bots again when they change
 };
 
-if (typeof document !== "undefined") {
-  document.addEventListener("dip:game", (event) => {
-    const bots = botPowers(event.detail);
-    if (bots.size === press.bots.size && [...bots].every((p) => press.bots.has(p))) return;
-    press.bots = bots;
-    if (press.channels.length) fillChannels();
-    if (press.shown) showLog(press.shown.log, press.shown.messages, press.shown.empty);
-  });
-}
+onGame((game) => {
+  const bots = botPowers(game);
+  if (bots.size === press.bots.size && [...bots].every((p) => press.bots.has(p))) return;
+  press.bots = bots;
+  if (press.channels.length) fillChannels();
+  if (press.shown) showLog(press.shown.log, press.shown.messages, press.shown.empty);
+});
 
 // "Everyone", "Anonymous press to me", or the powers of a private channel ("England, France"), those
 // in `bots` marked ("England, France (bot)").

@@ -40,7 +40,8 @@ def user_of(game: Game, power: str):
     return Power.objects.select_related("user").get(game=game, name=power).user
 
 
-def open_page(browser, base: str, path: str, user, lock, viewport=LAPTOP, zone: str = "UTC") -> Page:
+def signed_in_page(browser, base: str, user, lock, viewport=LAPTOP, zone: str = "UTC") -> Page:
+    """A new tab of a browser signed in as ``user`` (no one: a visitor), not yet at any address."""
     context = browser.new_context(viewport=viewport, timezone_id=zone, locale="en-GB")
     if user is not None:
         with lock:
@@ -48,7 +49,11 @@ def open_page(browser, base: str, path: str, user, lock, viewport=LAPTOP, zone: 
             client.force_login(user)
             session = client.cookies[settings.SESSION_COOKIE_NAME].value
         context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": base}])
-    page = context.new_page()
+    return context.new_page()
+
+
+def open_page(browser, base: str, path: str, user, lock, viewport=LAPTOP, zone: str = "UTC") -> Page:
+    page = signed_in_page(browser, base, user, lock, viewport, zone)
     page.goto(f"{base}{path}")
     return page
 
