@@ -1,8 +1,8 @@
 """The studio's answers as the schema documents them: drafts, their check and tests, SVG imports, published
 versions and the versions a running game moves onto. The views build their answers as plain data
 (``studio.draft_detail``, ``studio.version_summary``, ``game_versions.change_data``...); these serializers
-say their shape, so a generated client gets typed objects rather than an empty body, and schemathesis
-(``tests/api/test_schema.py``) holds the answers to them."""
+say their shape, so a generated client gets typed objects rather than an empty body;
+``tests/api/test_schema_answers.py`` validates real answers against them."""
 
 from __future__ import annotations
 
@@ -172,7 +172,7 @@ GameVersionChangeSerializer = type(
     {
         "id": serializers.IntegerField(),
         "phase": serializers.CharField(
-            allow_null=True, help_text="The phase it applied from; null: forming."
+            allow_null=True, help_text="The phase it applied from; null: the game was forming."
         ),
         "from": VersionRecordSerializer(help_text="The version played until then."),
         "to": VersionRecordSerializer(help_text="The version played from then."),
