@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -17,6 +17,11 @@ from dipserver.api.inputs import Input
 from dipserver.api.orders import PHASE_NAME
 from dipserver.api.permissions import game_or_404, master_required, viewer_of
 from dipserver.api.studio import version_summary
+from dipserver.api.studio_payloads import (
+    GameVersionChangeSerializer,
+    GameVersionPreviewSerializer,
+    GameVersionsSerializer,
+)
 from dipserver.api.throttling import WriteThrottle
 from dipserver.games.models import Game, VersionChange
 from dipserver.games.services import versions
@@ -36,28 +41,6 @@ def change_data(change: VersionChange) -> dict[str, Any]:
     }
 
 
-# A preview's answer. ``diff_lines`` is the diff in the sentences the players' news says too (one wording,
-# ``games.version_diff.diff_lines``): a client shows them rather than writing its own from ``diff``.
-PREVIEW = inline_serializer(
-    "GameVersionPreview",
-    {
-        "from": serializers.JSONField(allow_null=True, help_text="The version the game plays."),
-        "to": serializers.JSONField(help_text="The version previewed."),
-        "phase": serializers.CharField(
-            allow_null=True, help_text="The open phase it would apply from (null: the game is forming)."
-        ),
-        "diff": serializers.JSONField(help_text="What changes, as data."),
-        "diff_lines": serializers.ListField(
-            child=serializers.CharField(), help_text="What changes in sentences, one per kind of change."
-        ),
-        "problems": serializers.ListField(
-            child=serializers.JSONField(), help_text="What refuses it now, each with a code."
-        ),
-        "applicable": serializers.BooleanField(help_text="Whether no problem refuses it now."),
-    },
-)
-
-
 def _mastered(request: Request, game_id: int) -> Game:
     game = game_or_404(game_id)
     master_required(viewer_of(request, game), game)
@@ -69,7 +52,10 @@ class GameVersionsApi(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(operation_id="v1_games_studio_versions_list", responses={200: None, 403: None, 404: None})
+    @extend_schema(
+        operation_id="v1_games_studio_versions_list",
+        responses={200: GameVersionsSerializer, 403: None, 404: None},
+    )
     def get(self, request: Request, game_id: int) -> Response:
         game = _mastered(request, game_id)
         current = game.studio_version
@@ -99,7 +85,7 @@ class GameVersionApi(APIView):
     def get_throttles(self) -> list[Any]:
         return super().get_throttles() if self.request.method == "POST" else []
 
-    @extend_schema(responses={200: PREVIEW, 403: None, 404: None, 409: None, 422: None})
+    @extend_schema(responses={200: GameVersionPreviewSerializer, 403: None, 404: None, 409: None, 422: None})
     def get(self, request: Request, game_id: int, version_id: int) -> Response:
         _mastered(request, game_id)
         preview = versions.version_preview(game_id=game_id, version_id=version_id)
@@ -116,7 +102,10 @@ class GameVersionApi(APIView):
             }
         )
 
-    @extend_schema(request=InputSerializer, responses={200: None, 403: None, 404: None, 409: None, 422: None})
+    @extend_schema(
+        request=InputSerializer,
+        responses={200: GameVersionChangeSerializer, 403: None, 404: None, 409: None, 422: None},
+    )
     def post(self, request: Request, game_id: int, version_id: int) -> Response:
         _mastered(request, game_id)
         data = self.InputSerializer(data=request.data)

@@ -102,6 +102,19 @@ class ErrorDetailSerializer(serializers.Serializer[Any]):
     fields = serializers.DictField(  # type: ignore[assignment]
         child=serializers.JSONField(), help_text="Request field -> what is wrong with it; empty when none."
     )
+    # A refusal may say more (``errors.refused``): a studio refusal its provinces, and one that found
+    # several things wrong (a draft's check, a version the open phase's units or orders do not fit) each.
+    provinces = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text="A studio refusal: the provinces the mistake concerns, to show it beside them.",
+    )
+    problems = serializers.ListField(
+        child=serializers.DictField(child=serializers.JSONField()),
+        required=False,
+        help_text="Each thing wrong on its own, when there are several: its message and provinces (a "
+        "version's problem also its code; an order refused its power, order and reason).",
+    )
 
 
 class ErrorSerializer(serializers.Serializer[Any]):

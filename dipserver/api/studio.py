@@ -18,6 +18,15 @@ from rest_framework.views import APIView
 
 from dipserver.api.inputs import Input
 from dipserver.api.press import IDEMPOTENCY_KEY_PATTERN, idempotency_key
+from dipserver.api.studio_payloads import (
+    DraftCheckSerializer,
+    DraftListSerializer,
+    DraftSerializer,
+    SvgImportSerializer,
+    VersionListSerializer,
+    VersionSerializer,
+    VersionSummarySerializer,
+)
 from dipserver.api.throttling import WriteThrottle
 from dipserver.studio import imports, services
 from dipserver.studio.errors import StudioError
@@ -80,11 +89,11 @@ class DraftListApi(_StudioApi):
         start_from = serializers.CharField(required=False, help_text="An installed variant to extend.")
         from_version = serializers.IntegerField(required=False, help_text="A published version to copy.")
 
-    @extend_schema(operation_id="v1_studio_drafts_list", responses={200: None})
+    @extend_schema(operation_id="v1_studio_drafts_list", responses={200: DraftListSerializer})
     def get(self, request: Request) -> Response:
         return Response({"results": [draft_summary(d) for d in drafts_of(request.user)]})
 
-    @extend_schema(request=InputSerializer, responses={201: None, 403: None, 409: None, 422: None})
+    @extend_schema(request=InputSerializer, responses={201: DraftSerializer, 403: None, 409: None, 422: None})
     def post(self, request: Request) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -112,11 +121,11 @@ class DraftDetailApi(_StudioApi):
         )
         revision = serializers.IntegerField(min_value=1)
 
-    @extend_schema(responses={200: None, 404: None})
+    @extend_schema(responses={200: DraftSerializer, 404: None})
     def get(self, request: Request, draft_id: int) -> Response:
         return Response(draft_detail(draft_of(request.user, draft_id)))
 
-    @extend_schema(request=InputSerializer, responses={200: None, 404: None, 409: None, 422: None})
+    @extend_schema(request=InputSerializer, responses={200: DraftSerializer, 404: None, 409: None, 422: None})
     def put(self, request: Request, draft_id: int) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -136,7 +145,7 @@ class DraftCheckApi(_StudioApi):
     """The engine's check of my draft: problems (each beside its provinces), notes, and the timeline's
     changes season by season, for the preview."""
 
-    @extend_schema(responses={200: None, 404: None})
+    @extend_schema(responses={200: DraftCheckSerializer, 404: None})
     def get(self, request: Request, draft_id: int) -> Response:
         return Response(draft_report(draft_of(request.user, draft_id)).as_data())
 
@@ -161,7 +170,7 @@ class DraftSvgApi(_StudioApi):
                 "`idempotency_key_reused`.",
             )
         ],
-        responses={202: None, 403: None, 404: None, 409: None, 413: None, 422: None},
+        responses={202: SvgImportSerializer, 403: None, 404: None, 409: None, 413: None, 422: None},
     )  # fmt: skip
     def post(self, request: Request, draft_id: int) -> Response:
         data = self.InputSerializer(data=request.data)
@@ -184,7 +193,7 @@ class SvgImportApi(_StudioApi):
 
     throttle_classes: list[Any] = []  # polled every second while a worker reads the map
 
-    @extend_schema(responses={200: None, 404: None})
+    @extend_schema(responses={200: SvgImportSerializer, 404: None})
     def get(self, request: Request, job_id: int) -> Response:
         return Response(svg_import_data(imports.svg_import_of(request.user, job_id)))
 
@@ -217,7 +226,9 @@ class DraftImportApi(_StudioApi):
     class InputSerializer(Input):
         package = serializers.CharField(help_text="The zip of a variant's folder, base64.")
 
-    @extend_schema(request=InputSerializer, responses={201: None, 403: None, 409: None, 413: None, 422: None})
+    @extend_schema(
+        request=InputSerializer, responses={201: DraftSerializer, 403: None, 409: None, 413: None, 422: None}
+    )
     def post(self, request: Request) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -235,7 +246,10 @@ class DraftPublishApi(_StudioApi):
     class InputSerializer(Input):
         revision = serializers.IntegerField(min_value=1)
 
-    @extend_schema(request=InputSerializer, responses={201: None, 403: None, 404: None, 409: None, 422: None})
+    @extend_schema(
+        request=InputSerializer,
+        responses={201: VersionSummarySerializer, 403: None, 404: None, 409: None, 422: None},
+    )
     def post(self, request: Request, draft_id: int) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -248,7 +262,7 @@ class DraftPublishApi(_StudioApi):
 class VersionListApi(APIView):
     """Published studio variants, newest version first within each (anyone may read them)."""
 
-    @extend_schema(operation_id="v1_studio_versions_list", responses={200: None})
+    @extend_schema(operation_id="v1_studio_versions_list", responses={200: VersionListSerializer})
     def get(self, request: Request) -> Response:
         return Response({"results": [version_summary(v) for v in versions_visible(request.user)]})
 
@@ -256,7 +270,7 @@ class VersionListApi(APIView):
 class VersionDetailApi(APIView):
     """One version: its files, drawing and the tests published with it (``.../tests`` runs them)."""
 
-    @extend_schema(responses={200: None, 404: None})
+    @extend_schema(responses={200: VersionSerializer, 404: None})
     def get(self, request: Request, version_id: int) -> Response:
         version = version_of(request.user, version_id)
         body = {**version_summary(version), "files": version.files, "geometry": version.geometry}
@@ -272,6 +286,6 @@ class VersionPackageApi(APIView):
 class VersionUnpublishApi(_StudioApi):
     """A site admin takes a version off the list; games that pinned it play on."""
 
-    @extend_schema(request=None, responses={200: None, 403: None, 404: None, 409: None})
+    @extend_schema(request=None, responses={200: VersionSummarySerializer, 403: None, 404: None, 409: None})
     def post(self, request: Request, version_id: int) -> Response:
         return Response(version_summary(services.version_unpublish(user=request.user, version_id=version_id)))

@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from dipserver.api.inputs import Input
+from dipserver.api.studio_payloads import ScenarioResultSerializer, ScenariosRunSerializer
 from dipserver.api.throttling import ScenarioThrottle, WriteThrottle
 from dipserver.studio.scenarios import case_of, tests_run
 from dipserver.studio.selectors import draft_of, version_of, version_tests
@@ -27,13 +28,13 @@ class DraftTestsApi(APIView):
     class InputSerializer(Input):
         scenario = serializers.DictField(help_text="One case in the shape of tests/scenarios.toml's.")
 
-    @extend_schema(responses={200: None, 404: None, 422: None})
+    @extend_schema(responses={200: ScenariosRunSerializer, 404: None, 422: None})
     def get(self, request: Request, draft_id: int) -> Response:
         draft = draft_of(request.user, draft_id)
         results = tests_run(draft.slug, draft.data)
         return Response({"ok": all(r["passed"] for r in results), "tests": results})
 
-    @extend_schema(request=InputSerializer, responses={200: None, 404: None, 422: None})
+    @extend_schema(request=InputSerializer, responses={200: ScenarioResultSerializer, 404: None, 422: None})
     def post(self, request: Request, draft_id: int) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -48,7 +49,7 @@ class VersionTestsApi(APIView):
     throttle_classes = [ScenarioThrottle]
 
     # 422 (check_failed): this server's engine no longer loads the version's files.
-    @extend_schema(responses={200: None, 404: None, 422: None})
+    @extend_schema(responses={200: ScenariosRunSerializer, 404: None, 422: None})
     def get(self, request: Request, version_id: int) -> Response:
         results = version_tests(version_of(request.user, version_id))
         return Response({"ok": all(r["passed"] for r in results), "tests": results})

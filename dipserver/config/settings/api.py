@@ -69,5 +69,7 @@ SPECTACULAR_SETTINGS = {
         "GameStatusEnum": "dipserver.api.payloads.GAME_STATUSES",
         "PhaseStatusEnum": "dipserver.api.payloads.PHASE_STATUSES",
         "PowerStatusEnum": "dipserver.api.payloads.POWER_STATUSES",
+        "SvgImportStatusEnum": "dipserver.studio.models.SvgImport.Status",
+        "HookEnum": "dipserver.api.studio_payloads.HOOKS",
     },
 }
