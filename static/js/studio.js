@@ -330,7 +330,7 @@ async function load() {
 async function svgChosen(event) {
   event.preventDefault();
   const file = $("svg-file").files[0];
-  if (!file) return;
+  if (!file || !(await savePending())) return; // the map is read into the draft as saved
   try {
     const job = await importSvg(draftUrl, await file.text(), state.draft.revision, () => notice("Reading the map's shapes and borders…"));
     const body = job.draft;
