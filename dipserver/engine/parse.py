@@ -253,11 +253,11 @@ def checked_together(lines: list[ParsedLine], reading: Callable[[], Reading]) ->
     refused there keeps what it read as."""
     # Few kinds have such a check (the standard map's builds), and a power has few lines: each kind looks
     # for its class among the lines.
-    kinds = [
-        kind
-        for kind in checking_together()
-        if any(type(line.order) is kind.order_class for line in lines)
-    ]
+    kinds = []
+    for kind in checking_together():
+        order_class = kind.order_class
+        if any(type(line.order) is order_class for line in lines):
+            kinds.append(kind)
     if not kinds:
         return lines
     given = [line for line in lines if line.order is not None]
