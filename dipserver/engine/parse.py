@@ -40,7 +40,7 @@ from dipserver.engine.kinds.registry import changes, checking_together, kind_of
 from dipserver.engine.orders import Build, Disband
 from dipserver.engine.orders import OrderError as OrderError
 from dipserver.engine.position import Position
-from dipserver.engine.readings import MAX_ANSWERS, MAX_ORDER_TEXT, Answer, parsed_line, still_true
+from dipserver.engine.readings import MAX_ANSWERS, MAX_ORDER_TEXT, Answer, still_true
 from dipserver.engine.readings import ParsedLine as ParsedLine
 from dipserver.engine.types import BESIDE, HOME, OWNED, PhaseType
 
@@ -216,19 +216,19 @@ def parse_orders(
             kept = texts.kept
         order, why, _, kind, key = found  # ``kind``: only an order's given beside the units' own
         if why is not None:
-            results.append(parsed_line(number, text, None, why))
+            results.append(ParsedLine(number, text, None, why))
             continue
         if kind is not None:
             reading = reading or texts.reading()
             why = kind.batch_problem(reading, order, beside)
             if why is not None:
-                results.append(parsed_line(number, text, None, why))
+                results.append(ParsedLine(number, text, None, why))
                 continue
             beside.append(order)
         # The units ordered so far, kept only where a second order for one is refused.
         if one_per_unit and key is not None and key in seen:
             why = f"{board.province_name(key)} already has an order on line {seen[key]}"
-            results.append(parsed_line(number, text, None, why))
+            results.append(ParsedLine(number, text, None, why))
             continue
         if winter and isinstance(order, Build | Disband):
             adjustments += 1
@@ -239,11 +239,11 @@ def parse_orders(
                     if allowed == 1
                     else f"Only {allowed} {kind_name}s are due"
                 )
-                results.append(parsed_line(number, text, None, f"{due} this winter"))
+                results.append(ParsedLine(number, text, None, f"{due} this winter"))
                 continue
         if one_per_unit and key is not None:
             seen[key] = number
-        results.append(parsed_line(number, text, order, None, None, position))
+        results.append(ParsedLine(number, text, order, None, None, position))
     return results
 
 

@@ -98,19 +98,3 @@ class ParsedLine(NamedTuple):
         from dipserver.engine.kinds.registry import kind_of  # the kinds load with the reader, not here
 
         return str(kind_of(self.order).text(self.order, self.position))
-
-
-def parsed_line(
-    number: int,
-    text: str,
-    order: Any | None,
-    error: str | None,
-    refused: Any | None = None,
-    position: Position | None = None,
-) -> ParsedLine:
-    """``ParsedLine(number, text, order, error, refused, position)``, made as its own ``__new__`` makes it
-    (``tuple.__new__`` of the class and its fields in order), for the reader's loop over a phase's lines.
-    That ``__new__`` is an interpreted function (``collections.namedtuple`` writes it): called from
-    compiled code, it cost more than the rest of a line answered from the memo; this one is compiled
-    (``tests/engine/test_readings.py`` holds the two to the same rows)."""
-    return tuple.__new__(ParsedLine, (number, text, order, error, refused, position))

@@ -21,7 +21,7 @@ from dipserver.engine.kinds.registry import register, unregister
 from dipserver.engine.orders import Move, OrderError
 from dipserver.engine.parse import parse_in_full, parse_order
 from dipserver.engine.position import Dislodged, Position
-from dipserver.engine.readings import ParsedLine, parsed_line, still_true
+from dipserver.engine.readings import still_true
 from dipserver.engine.types import Phase, Unit, UnitType, province_of
 from dipserver.engine.variant import VARIANTS_DIR, VariantError, load_variant
 from tests.engine.test_kinds import DigIn, DigInKind
@@ -238,22 +238,3 @@ def test_the_memo_compares_every_field_of_a_unit() -> None:
         assert not still_true(looked, {"PAR": other}), other
     assert not still_true(looked, {})
     assert still_true((("PAR", None),), {}) and not still_true((("PAR", None),), {"PAR": army})
-
-
-def test_a_row_made_by_the_reader_is_the_named_tuple_its_constructor_makes() -> None:
-    """``readings.parsed_line`` (the reader's loop's rows) makes what ``ParsedLine`` makes, field for
-    field, with the same defaults: it names the fields in order, so a field added fails here first."""
-    position = Position(SPRING, {}, {}, {})
-    order = object()
-    assert ParsedLine._fields == ("number", "text", "order", "error", "refused", "position")
-    for made, expected in (
-        (
-            parsed_line(3, "A PAR H", order, None, None, position),
-            ParsedLine(3, "A PAR H", order, None, None, position),
-        ),
-        (parsed_line(1, "A PAR X", None, "why"), ParsedLine(1, "A PAR X", None, "why")),
-        (parsed_line(2, "B", None, "why", order), ParsedLine(2, "B", None, "why", order)),
-    ):
-        assert type(made) is ParsedLine
-        assert made == expected
-        assert made._asdict() == expected._asdict()
