@@ -131,10 +131,11 @@ class OrderReader:
         units = position.units
         self.units = units if isinstance(units, dict) else dict(units)
         # Where this power's answers are kept on the board (none while nothing is kept, nowhere with the
-        # rule modules on, or with a build rule not the variant's).
-        self.key: tuple[str, str, int] | None = None
-        if modules is None and build_rule in (None, self.build_rule):
-            self.key = (self.power, str(position.phase.type), changes())
+        # rule modules on, or with a build rule not the variant's). The phase's kind is a ``str`` enum: it
+        # hashes and compares as its letter (``"M"``), with no string made for it.
+        self.key: tuple[str, PhaseType, int] | None = None
+        if modules is None and (build_rule is None or build_rule is self.build_rule):
+            self.key = (self.power, position.phase.type, changes())
         self.kept: dict[str, Answer] | None = board.readings.get(self.key) if self.key else None
 
     def reading(self) -> Reading:
@@ -248,8 +249,13 @@ def checked_together(lines: list[ParsedLine], reading: Callable[[], Reading]) ->
     """A power's lines, each read on its own, checked as a set by the kind of each order among them that
     has such a check (``Kind.check_together``), on the reading ``reading`` makes (only then): a line
     refused there keeps what it read as."""
-    classes = {type(line.order) for line in lines}
-    kinds = [kind for kind in checking_together() if kind.order_class in classes]
+    # Few kinds have such a check (the standard map's builds), and a power has few lines: each kind looks
+    # for its class among the lines.
+    kinds = []
+    for kind in checking_together():
+        order_class = kind.order_class
+        if any(type(line.order) is order_class for line in lines):
+            kinds.append(kind)
     if not kinds:
         return lines
     given = [line for line in lines if line.order is not None]

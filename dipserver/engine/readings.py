@@ -18,7 +18,7 @@ and kind of phase, for the kinds and readers registered now (``registry.changes`
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 if TYPE_CHECKING:
     from dipserver.engine.kinds.registry import Kind
@@ -32,13 +32,15 @@ Looked = tuple[tuple[str, "Unit | None"], ...]
 # of the unit it commands). The kind is asked once, when the text is read, not for each line met.
 Answer = tuple[Any, "str | None", Looked, "Kind | None", "str | None"]
 
+# Both limits are ``Final``: the compiled reader uses them as constants, where a module's name is looked up
+# in its globals at every line.
 # Texts kept per board, power and kind of phase: the texts of a map's orders are finite (the standard map
 # has a few tens of thousands of canonical ones); the cap only bounds what odd input can fill.
-MAX_ANSWERS = 50_000
+MAX_ANSWERS: Final = 50_000
 # The longest order text read, white space around it apart: the API's limit too. The longest order in
 # words on our maps (a convoy with every name in full) is under 120 characters; a longer text is refused
 # before it is read or kept (a megabyte of text used to cost seconds of reading).
-MAX_ORDER_TEXT = 200
+MAX_ORDER_TEXT: Final = 200
 
 
 def too_long(text: str) -> str | None:
