@@ -15,9 +15,9 @@ map, ``kinds/offering.py``) are first filled by other games: the random games of
 asked for; then each position is timed once, as a server meets a phase for the first time. The same is
 printed with the tables emptied before each position ("cold": nothing learnt from earlier phases), and
 ``legal_options`` asked power by power afterwards, as clients ask the API for their own power's. With
-``--callgrind`` the instructions of one ``phase_options`` of each workload are counted too
-(``valgrind --tool=callgrind``: the difference of a run over its first 100 positions three times and one
-run over them once), a figure load leaves alone.
+``--callgrind`` the instructions of one ``phase_options`` of each workload are counted too, as the timed
+run meets its positions (``valgrind --tool=callgrind``: a run that fills the tables with the same warm-up
+and then meets the first 100 positions once, less a run of the warm-up alone), a figure load leaves alone.
 
 The reference runs in an interpreter of its own with the ``diplomacy`` package (``--reference-python``, or
 this one if it has the package; it is never a project dependency): for each position the game is set up
@@ -47,13 +47,16 @@ sys.path.insert(0, str(ROOT))
 TARGET_MS = 1.0  # issue 20: the options of all powers in a standard movement phase
 TARGET_RATIO = 12.0  # issue 30: as fast as dipcc, which is 12-14x the reference package
 
-# Run under callgrind: ``phase_options`` over the positions of a file, ``passes`` times.
+# Run under callgrind: ``phase_options`` over the warm-up's positions (the first file), then, when asked
+# (the third argument "1"), once over each position of the second file; both files are read either way.
 _COUNTED = """
 import json, sys
 from dipserver.adjudicator.request import read_request
 from dipserver.engine.options import phase_options
-requests = [read_request(json.loads(line)) for line in open(sys.argv[1])]
-for _ in range(int(sys.argv[2])):
+warm_up, requests = ([read_request(json.loads(line)) for line in open(path)] for path in sys.argv[1:3])
+for request in warm_up:
+    phase_options(request.board, request.position)
+if sys.argv[3] == "1":
     for request in requests:
         phase_options(request.board, request.position)
 """
@@ -64,7 +67,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--positions", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--callgrind", action="store_true", help="also count one phase's instructions")
+    parser.add_argument(
+        "--callgrind",
+        action="store_true",
+        help="also count one phase's instructions, each position met once after the warm-up (as timed)",
+    )
     parser.add_argument("--reference-python", help="an interpreter with the diplomacy package installed")
     parser.add_argument("--reference-worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--real-positions", action="store_true", help=argparse.SUPPRESS)
@@ -107,7 +114,7 @@ def main() -> int:
             )
     if args.callgrind:
         for name, positions in workloads.items():
-            print(f"{name}: {counted(positions[:100])}")
+            print(f"{name}: {counted(positions[:100], warm_up)}")
     print(f"\nuptime at the end: {_uptime()}")
     return 0
 
@@ -151,21 +158,24 @@ def timed(
     return every, cold, each
 
 
-def counted(positions: list[dict[str, Any]]) -> str:
+def counted(positions: list[dict[str, Any]], warm_up: list[dict[str, Any]]) -> str:
+    """Instructions a phase of ``phase_options`` over ``positions``, each met once after the tables were
+    filled by ``warm_up`` (as ``timed`` meets them): a run with them less a run without."""
     if shutil.which("valgrind") is None:
         return "callgrind: skipped (valgrind is not installed: apt-get install valgrind)"
     with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "positions.jsonl"
-        path.write_text("".join(json.dumps(p) + "\n" for p in positions))
-        once, thrice = (_instructions(path, passes) for passes in (1, 3))
-    per_phase = (thrice - once) / (2 * len(positions))
-    return f"callgrind: phase_options, {per_phase / 1e6:.2f} M instructions a phase"
+        paths = Path(tmp) / "warm_up.jsonl", Path(tmp) / "positions.jsonl"
+        for path, requests in zip(paths, (warm_up, positions), strict=True):
+            path.write_text("".join(json.dumps(p) + "\n" for p in requests))
+        without, met = (_instructions(*paths, met_once) for met_once in (False, True))
+    per_phase = (met - without) / len(positions)
+    return f"callgrind: phase_options, {per_phase / 1e6:.3f} M instructions a phase, each position met once"
 
 
-def _instructions(path: Path, passes: int) -> int:
+def _instructions(warm_up: Path, path: Path, met_once: bool) -> int:
     env = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONPATH": str(ROOT)}
     command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
-    command += [sys.executable, "-c", _COUNTED, str(path), str(passes)]
+    command += [sys.executable, "-c", _COUNTED, str(warm_up), str(path), "1" if met_once else "0"]
     done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, env=env, check=False)
     found = _COLLECTED.search(done.stderr)
     if done.returncode != 0 or found is None:

@@ -120,8 +120,9 @@ def _extend(
     """Add ``sea`` to ``chain`` (whose seas touch ``touched``): the chain's seas go to ``needed`` under each
     province ``sea`` is the first of the chain to touch; then go on with every sea after it. A module
     function, not a closure calling itself: that would be a reference cycle per walk."""
-    if any(sea in near[earlier] for earlier in chain[:-1]):
-        return  # a shortcut past the last sea: not minimal
+    for at in range(len(chain) - 1):
+        if sea in near[chain[at]]:
+            return  # a shortcut past the last sea: not minimal
     chain.append(sea)
     ends = shores.get(sea, _NONE)
     for dest in ends - touched:

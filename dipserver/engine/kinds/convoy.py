@@ -108,14 +108,17 @@ class ConvoyKind(Kind):
         names = offering.names
         row = offering.row(self, names[sea])
         found: list[Option] = []
+        dests: list[str] | None = None  # ``reach``, sorted once a fleet
         for army in armies:
             words = names[army]
             convoys = row.get((fleets, words))
             if convoys is None:
                 convoys = ()
                 needed = minimal_routes(board, army, fleets)  # every destination's fleets, one walk
-                for dest in sorted(reach - {army}):
-                    if sea in needed.get(dest, ()):
+                if dests is None:
+                    dests = sorted(reach)
+                for dest in dests:
+                    if dest != army and sea in needed.get(dest, ()):
                         convoy = row.get((words, dest))
                         if convoy is None:
                             convoy = offering.keep(self, (words, dest), [Convoy(sea, army, dest)], row)

@@ -29,7 +29,7 @@ _NONE: frozenset[str] = frozenset()
 _NO_CARRY: tuple[tuple[str, ...], frozenset[str]] = ((), _NONE)
 # What the board keeps besides the kinds' options (``Board.offers``, under names no kind has).
 _CONVOY_LANDS = " convoy lands"  # (army, the seas of the fleets joined beside it) -> ``_carry``
-_CARRIED_LANDS = " carried lands"  # (army, sea, the seas of its fleet's group) -> ``_carried_without``'s
+_CARRIED_SEAS = " carried seas"  # (army, sea, the seas of the fleets carrying it) -> ``_carried_without``
 _ARMY_WORDS = " army words"  # an army's location -> its words ("A PAR"), interned
 _FLEET_WORDS = " fleet words"  # a fleet's location -> its words ("F STP/SC"), interned
 _KEPT_CAP = 65_536  # options kept per kind and board; the cap only guards a long-running process's memory
@@ -108,8 +108,6 @@ class _Known:
         self.army_places = frozenset(self.armies)
         self.landings: dict[str, frozenset[str]] = {}  # a sea with a fleet -> where the fleets joined land
         self.groups: dict[str, frozenset[str]] = {}  # a sea with a fleet -> the seas of the fleets joined
-        # (an army's province, a fleet's sea) -> where the fleets but that one carry the army
-        self.convoyed_without: dict[tuple[str, str], frozenset[str]] = {}
         # An army's province -> where fleets carry it, and the part it cannot walk to (``_carry``); each
         # province some army reaches by convoy alone -> those armies (``_carried_into``).
         self.carry: dict[str, tuple[tuple[str, ...], frozenset[str]]] = {}
@@ -216,32 +214,6 @@ class Offering:
             known[army] = found
         return found
 
-    def convoyed_without(self, unit: Unit, sea: str) -> frozenset[str]:
-        """Where fleets at sea but the one in ``sea`` could carry ``unit`` (an army)."""
-        known, key = self._known.convoyed_without, (unit.province, sea)
-        found = known.get(key)
-        if found is None:
-            found = known[key] = self._carried_without(unit.province, sea)
-        return found
-
-    def _carried_without(self, army: str, sea: str) -> frozenset[str]:
-        """``convoyed_without``: where the fleets joined to the one in ``sea`` carry the army without it,
-        which the board keeps by the army, the sea and their seas, and where the others beside it do."""
-        board, group = self.board, self.fleets_joined(sea)
-        kept, key = self._kept(_CARRIED_LANDS), (army, sea, group)
-        part: frozenset[str] | None = kept.get(key)
-        if part is None:
-            rest = group - {sea}
-            joined = _joined(board, board.water_neighbours(army) & rest, rest)
-            part = _kept_in(kept, key, frozenset().union(*[board.shore_lands(e) for e in joined]) - {army})
-        self._carry(army)
-        carriers = self._known.carriers.get(army, _NONE)
-        if carriers is group or carriers <= group:  # no other fleets beside it
-            return part
-        lands = set(part).union(*[board.shore_lands(each) for each in carriers - group])
-        lands.discard(army)
-        return frozenset(lands)
-
     def supported_by_sea(self, unit: Unit) -> dict[str, tuple[str, ...]]:
         """The armies whose moves ``unit`` may support into provinces they reach by convoy alone, each with
         those provinces, sorted: the provinces ``unit`` reaches that fleets could carry the army to and it
@@ -263,14 +235,25 @@ class Offering:
                         else:
                             into.append(province)
         found: dict[str, tuple[str, ...]] = {}
-        carriers = self._known.carriers
+        board, carriers = self.board, self._known.carriers
         for army, extra in extras.items():
-            if here in carriers.get(army, _NONE):  # a fleet that could carry it
-                without = self.convoyed_without(self.position.units[army], here)
-                extra = [p for p in extra if p in without]
+            carrying = carriers.get(army, _NONE)
+            if here in carrying:  # a fleet that could carry it: only the routes of the others count
+                seas = self._carried_without(army, here, carrying)
+                extra = [p for p in extra if any(sea in seas for sea in board.water_neighbours(p))]
                 if not extra:
                     continue
             found[army] = tuple(extra)
+        return found
+
+    def _carried_without(self, army: str, sea: str, carrying: frozenset[str]) -> frozenset[str]:
+        """The seas of ``carrying`` (the fleets that could carry the army in ``army``) through which the
+        fleets but the one in ``sea`` carry it, kept on the board by the three."""
+        kept, key = self._kept(_CARRIED_SEAS), (army, sea, carrying)
+        found: frozenset[str] | None = kept.get(key)
+        if found is None:
+            board, others = self.board, carrying - {sea}
+            found = _kept_in(kept, key, _joined(board, board.water_neighbours(army) & others, others))
         return found
 
     def _carried_into(self) -> dict[str, list[str]]:
