@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from dipserver.engine.buildsites import has_adjustments
 from dipserver.engine.convoys import NOWHERE_TO_RETREAT
-from dipserver.engine.movement import resolve_movement_parts
+from dipserver.engine.movement import MovementPhase
 from dipserver.engine.orders import Order, OrderResult, Outcome
 from dipserver.engine.position import Dislodged, Position
 from dipserver.engine.results import Row
@@ -66,7 +66,7 @@ def adjudicate(
 
     ``checked=True`` says the movement orders were read by the parser (``parse.parse_order``, or
     ``ordersheet.read_sheet``) for this position, which checks each order on its own: the movement phase
-    (``movement.resolve_movement_parts``) then skips those checks. Any other caller keeps the default, and
+    (``movement.MovementPhase``) then skips those checks. Any other caller keeps the default, and
     with it the full checks and their messages.
 
     ``abstraction=True`` plays the movement phase by the Abstraction A/F rules (``movement``).
@@ -99,9 +99,7 @@ def _after_movement(
     abstraction: bool = False,
 ) -> PhaseResult:
     phase = position.phase
-    given, units, dislodged = resolve_movement_parts(
-        judged, position.units, orders_by_power, checked=checked, abstraction=abstraction
-    )
+    given, units, dislodged = MovementPhase(judged, position.units, checked, abstraction).run(orders_by_power)
     disbanded: list[Row | OrderResult] = []
     waiting: dict[str, Dislodged] = {}
     for prov, d in dislodged.items():

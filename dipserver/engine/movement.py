@@ -84,23 +84,7 @@ def resolve_movement(
     ``abstraction=True`` plays the Abstraction A/F rules (variant-rulings 5.6, ``ferry.py``): armies board
     before the moves, A/Fs land their armies during them, a convoy crosses one sea.
     """
-    return MovementOutcome(
-        *resolve_movement_parts(board, units, orders_by_power, checked=checked, abstraction=abstraction)
-    )
-
-
-def resolve_movement_parts(
-    board: Board,
-    units: Mapping[str, Unit],
-    orders_by_power: Mapping[str, Iterable[Order]],
-    *,
-    checked: bool = False,
-    abstraction: bool = False,
-) -> tuple[Results, dict[str, Unit], dict[str, Dislodged]]:
-    """``resolve_movement``'s outcome as its three fields, no value made: the phase pipeline
-    (``adjudicate``) takes them apart at once, and a ``MovementOutcome`` costs a dataclass's ``__init__``,
-    which the interpreter runs even compiled."""
-    return _Phase(board, units, checked, abstraction).run(orders_by_power)
+    return MovementOutcome(*MovementPhase(board, units, checked, abstraction).run(orders_by_power))
 
 
 # --- the phase ----------------------------------------------------------------------------------------
@@ -122,7 +106,12 @@ _Given = tuple[int, str, Order, str]  # (slot in the results, power, legal order
 _Chosen = list[_Given | None]  # the one legal order of each unit, by unit number (None: not ordered)
 
 
-class _Phase:
+class MovementPhase:
+    """One movement phase being adjudicated (``resolve_movement``): ``run`` gives its outcome as the three
+    fields of a ``MovementOutcome``, no value made. The phase pipeline (``adjudicate``) takes them apart at
+    once, and a ``MovementOutcome`` costs a dataclass's ``__init__``, which the interpreter runs even
+    compiled."""
+
     def __init__(
         self, board: Board, units: Mapping[str, Unit], checked: bool = False, abstraction: bool = False
     ) -> None:
