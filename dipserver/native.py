@@ -44,6 +44,7 @@ MODULES = (
     "dipserver.engine.resolver.strengths",
     "dipserver.engine.resolver.table",
     "dipserver.engine.movement",
+    "dipserver.engine.sanitised",
     "dipserver.engine.convoys",
     "dipserver.engine.readings",
     "dipserver.engine.lexicon",  # the words of every order text the memo has not met

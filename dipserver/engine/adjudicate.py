@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from dipserver.engine.buildsites import has_adjustments
 from dipserver.engine.convoys import NOWHERE_TO_RETREAT
-from dipserver.engine.movement import resolve_movement
+from dipserver.engine.movement import MovementPhase
 from dipserver.engine.orders import Order, OrderResult, Outcome
 from dipserver.engine.position import Dislodged, Position
 from dipserver.engine.results import Row
@@ -65,9 +65,9 @@ def adjudicate(
     always use ``board``, since such overlays never outlast the season.
 
     ``checked=True`` says the movement orders were read by the parser (``parse.parse_order``, or
-    ``ordersheet.read_sheet``) for this position, which checks each order on its own:
-    ``movement.resolve_movement`` then skips those checks. Any other caller keeps the default, and with it
-    the full checks and their messages.
+    ``ordersheet.read_sheet``) for this position, which checks each order on its own: the movement phase
+    (``movement.MovementPhase``) then skips those checks. Any other caller keeps the default, and
+    with it the full checks and their messages.
 
     ``abstraction=True`` plays the movement phase by the Abstraction A/F rules (``movement``).
     """
@@ -99,12 +99,10 @@ def _after_movement(
     abstraction: bool = False,
 ) -> PhaseResult:
     phase = position.phase
-    outcome = resolve_movement(
-        judged, position.units, orders_by_power, checked=checked, abstraction=abstraction
-    )
+    given, units, dislodged = MovementPhase(judged, position.units, checked, abstraction).run(orders_by_power)
     disbanded: list[Row | OrderResult] = []
     waiting: dict[str, Dislodged] = {}
-    for prov, d in outcome.dislodged.items():
+    for prov, d in dislodged.items():
         if d.retreats:
             waiting[prov] = d
         else:
@@ -114,12 +112,12 @@ def _after_movement(
 
             why = NOWHERE_TO_RETREAT
             disbanded.append((d.unit.power, Disband(d.unit.location), Outcome.SUCCESS, why, False))
-    results = outcome.results.plus(disbanded) if disbanded else outcome.results
+    results = given.plus(disbanded) if disbanded else given
     retreat = _phase(phase.year, phase.season, PhaseType.RETREATS)
     if waiting:
-        nxt = _moved_on(position, retreat, outcome.units, position.owners, waiting)
+        nxt = _moved_on(position, retreat, units, position.owners, waiting)
         return PhaseResult(phase, results, nxt)
-    return _advance(board, position, results, outcome.units, rule, [retreat])
+    return _advance(board, position, results, units, rule, [retreat])
 
 
 def _advance(

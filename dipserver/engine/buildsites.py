@@ -19,12 +19,28 @@ if TYPE_CHECKING:
 
 def adjustment_counts(units: Mapping[str, Unit], owners: Mapping[str, str]) -> dict[str, int]:
     """Per power: centres owned minus units (positive: may build; negative: must remove)."""
-    counts: dict[str, int] = {}  # compiled, a loop of dict lookups beats Counter (a Python-level call)
-    for owner in owners.values():
-        counts[owner] = counts.get(owner, 0) + 1
+    counts: dict[str, int] = {}
+    _count_runs(counts, list(owners.values()), 1)
+    powers: list[str] = []
     for unit in units.values():
-        counts[unit.power] = counts.get(unit.power, 0) - (2 if unit.aboard else 1)
+        powers.append(unit.power)
+        if unit.aboard:  # an A/F is two units
+            powers.append(unit.power)
+    _count_runs(counts, powers, -1)
     return counts
+
+
+def _count_runs(counts: dict[str, int], powers: list[str], step: int) -> None:
+    """Add ``step`` to each power's count in ``counts`` for each time ``powers`` names it, a run of the same
+    power at a time. A position keeps each power's centres, and its units, mostly together (as they were
+    read, and moved in place), so the dict, whose lookups are the cost of counting, is asked once a run
+    instead of once an entry; a power is still counted first where it first appears."""
+    start = 0
+    for end in range(1, len(powers) + 1):
+        if end == len(powers) or powers[end] != powers[start]:
+            power = powers[start]
+            counts[power] = counts.get(power, 0) + step * (end - start)
+            start = end
 
 
 def build_sites(

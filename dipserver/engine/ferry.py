@@ -16,13 +16,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from dipserver.engine.kinds.abstraction import DISEMBARK, OFF, embark_problem
 from dipserver.engine.kinds.registry import MOVEMENT_CHECKS
 from dipserver.engine.orders import Disembark, Embark, Order, OrderResult, Outcome
 from dipserver.engine.position import Dislodged
-from dipserver.engine.resolver import HOLD, MOVE, ConvoyRoute, OrderTable, resolve
+from dipserver.engine.resolver import HOLD, MOVE, OrderTable, resolve
 from dipserver.engine.types import Unit, UnitType, province_of
 
 if TYPE_CHECKING:
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from dipserver.engine.kinds.standing import Standing
     from dipserver.engine.resolver import Decisions
     from dipserver.engine.results import Row
+    from dipserver.engine.sanitised import Sanitised
 
 STAYS_ABOARD = "It could not land, so it stays aboard the fleet in {sea}: an A/F (Fast Ferry)"
 NO_SAIL = "No A/F of yours sailed to {sea}, so no army lands from there"
@@ -65,7 +66,7 @@ def embark(
 def landed(
     new_units: dict[str, Unit],
     dislodged: dict[str, Dislodged],
-    rows: Rows,
+    rows: Sanitised,
     success: Sequence[bool],
 ) -> None:
     """Where each landing army ended: ashore (the A/F a plain fleet again, dislodged or not) or aboard.
@@ -87,7 +88,7 @@ def landed(
 
 
 def ferried(
-    new_units: dict[str, Unit], rows: Rows, decisions: Decisions, dislodged_by: Mapping[int, int], n: int
+    new_units: dict[str, Unit], rows: Sanitised, decisions: Decisions, dislodged_by: Sequence[int], n: int
 ) -> dict[int, str]:
     """Fast Ferries that could not land (their convoy held, the move failed, the army was not dislodged):
     an army of its fleet's power stays aboard it. Returns each such move's row -> the fleet's sea."""
@@ -95,7 +96,7 @@ def ferried(
     aboard: dict[int, str] = {}
     for i in range(n):
         r = route[i]
-        if r is None or not path[i] or success[i] or i in dislodged_by:
+        if r is None or not path[i] or success[i] or dislodged_by[i] >= 0:
             continue
         army = new_units.get(provs[i])
         fleets = [f for f in r.start if f in r.finish and success[f]]
@@ -108,11 +109,13 @@ def ferried(
     return aboard
 
 
-def add_landings(rows: Rows, others: Sequence[tuple[str, Order]], units: Mapping[str, Unit]) -> None:
+def add_landings(
+    rows: Sanitised, others: Sequence[tuple[int, str, Order]], units: Mapping[str, Unit]
+) -> None:
     """A/Fs landing their armies: each landing army is a row of its own after the units', a move from the
     A/F's sea that occupies nothing there (the fleet is the sea's occupant, and holds). Like a convoyed
     army it meets no one on the border; like any unit there it cannot cut a support into its own sea."""
-    for prov, order in others:
+    for _, prov, order in others:
         if type(order) is not Disembark:
             continue
         i = len(rows.provs)
@@ -130,16 +133,16 @@ def add_landings(rows: Rows, others: Sequence[tuple[str, Order]], units: Mapping
 
 
 def add_chained(
-    rows: Rows,
+    rows: Sanitised,
     chained: Sequence[tuple[int, str, Disembark]],
-    moves: Sequence[tuple[str, str]],
+    moves: Sequence[tuple[int, str, str]],
     units: Mapping[str, Unit],
 ) -> dict[int, tuple[Outcome, str]]:
     """Landings from a sea an A/F of the power sails to this move: each is a row of its own, a move from
     that sea (``carrier``: its row -> the sail's row), made only where the sail arrives (``sail_first``).
     Returns those no A/F of the power sails for, with their outcome, by their slot in the results."""
     sailing: dict[tuple[str, str], list[str]] = {}  # (power, sea) -> the A/Fs sailing there, in order
-    for prov, target in moves:
+    for _, prov, target in moves:
         unit = units[prov]
         if unit.aboard:
             sailing.setdefault((unit.power, province_of(target)), []).append(prov)
@@ -242,7 +245,9 @@ class Chains:
         self.given.append((slot, power, order))
         return OrderResult(power, order, Outcome.VOID, "")  # a placeholder: ``report`` puts the result here
 
-    def add_rows(self, rows: Rows, moves: Sequence[tuple[str, str]], units: Mapping[str, Unit]) -> None:
+    def add_rows(
+        self, rows: Sanitised, moves: Sequence[tuple[int, str, str]], units: Mapping[str, Unit]
+    ) -> None:
         self.void = add_chained(rows, self.given, moves, units)
 
     def decide(self, table: OrderTable, carrier: Mapping[int, int]) -> Decisions:
@@ -251,7 +256,7 @@ class Chains:
 
     def report(
         self,
-        rows: Rows,
+        rows: Sanitised,
         decisions: Decisions,
         results: list[Row | OrderResult],
         name: Callable[[str], str],
@@ -272,24 +277,6 @@ class Chains:
                 why = TURNED_BACK if i in self.turned_back else NOT_REACHED
                 outcome, reason = Outcome.NO_CONVOY, why.format(sea=name(order.unit))
             results[slot] = OrderResult(power, order, outcome, reason)
-
-
-class Rows(Protocol):
-    """The movement phase's rows of sanitised orders (``movement._Sanitised``), as far as read here."""
-
-    provs: list[str]
-    powers: list[str]
-    kind: list[int]
-    dest: list[str | None]
-    dest_loc: list[str]
-    route: list[ConvoyRoute | None]
-    supports: list[list[int]]
-    opponent: list[int]
-    movers_to: dict[str, list[int]]
-    index: dict[str, int]
-    landing: dict[str, int]
-    chained: dict[int, int]
-    carrier: dict[int, int]
 
 
 def at_sea_only(board: Board, moves: Iterable[str]) -> frozenset[str]:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final, final
+from typing import TYPE_CHECKING, Final
 
 # The Abstraction A/F rules' steps in the phase (boarding before the moves, landing armies' rows).
 from dipserver.engine import ferry
@@ -48,8 +48,9 @@ from dipserver.engine.kinds.registry import MOVEMENT_CHECKS
 from dipserver.engine.kinds.standing import Standing
 from dipserver.engine.orders import Convoy, Disembark, Hold, Move, Order, OrderResult, Outcome, SupportMove
 from dipserver.engine.position import Dislodged
-from dipserver.engine.resolver import CONVOY, HOLD, MOVE, SUPPORT, ConvoyRoute, Decisions, OrderTable, resolve
+from dipserver.engine.resolver import CONVOY, HOLD, MOVE, SUPPORT, Decisions, OrderTable, resolve
 from dipserver.engine.results import Results, Row
+from dipserver.engine.sanitised import Sanitised
 from dipserver.engine.types import Unit, UnitType, coast_of, unit_moved
 
 if TYPE_CHECKING:
@@ -83,14 +84,13 @@ def resolve_movement(
     ``abstraction=True`` plays the Abstraction A/F rules (variant-rulings 5.6, ``ferry.py``): armies board
     before the moves, A/Fs land their armies during them, a convoy crosses one sea.
     """
-    return _Phase(board, units, checked, abstraction).run(orders_by_power)
+    return MovementOutcome(*MovementPhase(board, units, checked, abstraction).run(orders_by_power))
 
 
 # --- the phase ----------------------------------------------------------------------------------------
 
 
 _NOWHERE: Final[frozenset[str]] = frozenset()
-_UNSUPPORTED: Final[list[int]] = []  # (``_Sanitised.supports``: never added to)
 
 
 def _same_coast(board: Board, supported: str, moved: str) -> bool:
@@ -106,7 +106,12 @@ _Given = tuple[int, str, Order, str]  # (slot in the results, power, legal order
 _Chosen = list[_Given | None]  # the one legal order of each unit, by unit number (None: not ordered)
 
 
-class _Phase:
+class MovementPhase:
+    """One movement phase being adjudicated (``resolve_movement``): ``run`` gives its outcome as the three
+    fields of a ``MovementOutcome``, no value made. The phase pipeline (``adjudicate``) takes them apart at
+    once, and a ``MovementOutcome`` costs a dataclass's ``__init__``, which the interpreter runs even
+    compiled."""
+
     def __init__(
         self, board: Board, units: Mapping[str, Unit], checked: bool = False, abstraction: bool = False
     ) -> None:
@@ -119,12 +124,16 @@ class _Phase:
         # What the kinds' checks of step 1 read (``checked``: the reader has checked each order on its own).
         self.standing = Standing(board, self.units, checked, abstraction)
         # The chosen orders by kind, in the order given (step 1 fills them, step 2 reads them).
-        self._moves: list[tuple[str, str]] = []  # (province, settled target)
-        self._others: list[tuple[str, Order]] = []  # supports and convoys
+        self._moves: list[tuple[int, str, str]] = []  # (unit number, province, settled target)
+        self._others: list[
+            tuple[int, str, Order]
+        ] = []  # supports and convoys: (unit number, province, order)
         # A/F rules: landings from a sea the power has no unit in, which an A/F of its own sails to.
         self._chains = ferry.Chains()
 
-    def run(self, orders_by_power: Mapping[str, Iterable[Order]]) -> MovementOutcome:
+    def run(
+        self, orders_by_power: Mapping[str, Iterable[Order]]
+    ) -> tuple[Results, dict[str, Unit], dict[str, Dislodged]]:
         if self.ferry:  # armies board before the moves (5.6): the phase is played on the units after
             given = {p: list(o) for p, o in orders_by_power.items()}
             before = self.standing
@@ -135,7 +144,7 @@ class _Phase:
                 self.standing = Standing(self.board, self.units, before.checked, True)
         # In the order given, as rows (``results.py``); legal orders' slots are filled last.
         results: list[Row | OrderResult] = []
-        # The units by number (``_Sanitised``'s rows) before step 1, which keeps each unit's order in its row.
+        # The units by number (``Sanitised``'s rows) before step 1, which keeps each unit's order in its row.
         provs, at = list(self.units), list(self.units.values())
         index = {p: i for i, p in enumerate(provs)}
         chosen = self._legal_orders(orders_by_power, results, index, at)
@@ -157,7 +166,7 @@ class _Phase:
         self._report(chosen, sane, decisions, dislodged_by, results)
         if self._chains.given:
             self._chains.report(sane, decisions, results, self.standing.name)
-        return MovementOutcome(Results(results), new_units, dislodged)
+        return Results(results), new_units, dislodged
 
     # step 1: legality -----------------------------------------------------------------------------
 
@@ -174,22 +183,26 @@ class _Phase:
         fleet_table, army_table = self.board.fleet_table, self.board.army_table
         # Read once, not per order (an enum's member is read slowly in Python 3.11).
         fleet, hold_order, move_order = UnitType.FLEET, Hold, Move
+        move_check = checks[Move]
         chosen: _Chosen = [None] * len(at)
         extra: dict[int, list[_Given]] = {}
         moves, others = self._moves, self._others
         for power, orders in orders_by_power.items():
             for order in orders:
                 cls = type(order)
-                check = checks.get(cls)
-                if check is None:
+                # Holds and moves, most orders, are decided below (their kinds are loaded with this module).
+                check = None if cls is hold_order or cls is move_order else checks.get(cls)
+                if check is None and cls is not hold_order and cls is not move_order:
                     if id(order) in self._boarded:  # an army boarding a fleet: done before the moves
                         results.append(self._boarded[id(order)])
                         continue
                     problem = f"{cls.__name__} orders are not given in a movement phase"
                 else:
                     loc = order.unit  # type: ignore[union-attr]
-                    prov = loc if "/" not in loc else _province(loc)
-                    i = index.get(prov, -1)
+                    prov, i = loc, index.get(loc, -1)  # the units' provinces name no coast
+                    if i < 0 and "/" in loc:
+                        prov = _province(loc)
+                        i = index.get(prov, -1)
                     unit = at[i] if i >= 0 else None
                     if cls is Disembark and (unit is None or unit.power != power):
                         # A landing from a sea an A/F may sail to: checked on the units before any boarded.
@@ -205,7 +218,8 @@ class _Phase:
                         )
                     else:
                         # Holds and plain moves to a neighbour are most orders: decided here, without a
-                        # call to their check (which would say the same).
+                        # call to their check (which would say the same). (The armies' table names
+                        # provinces only: a move naming a coast goes to the check.)
                         problem = ""
                         if cls is hold_order:
                             problem, dest = None, ""
@@ -214,10 +228,10 @@ class _Phase:
                             if unit.type is fleet:
                                 if dest in fleet_table.get(unit.location, _NOWHERE) and not unit.aboard:
                                     problem = None
-                            elif "/" not in dest and dest in army_table.get(prov, _NOWHERE):
+                            elif dest in army_table.get(prov, _NOWHERE):
                                 problem = None
                         if problem is not None:
-                            problem, dest = check(standing, prov, unit, order)
+                            problem, dest = (check or move_check)(standing, prov, unit, order)
                         if problem is None:
                             given = (len(results), power, order, dest)
                             if chosen[i] is not None:
@@ -226,9 +240,9 @@ class _Phase:
                                 chosen[i] = given
                                 # Sorted for step 2 as they come, saving it a pass over the orders.
                                 if cls is move_order:
-                                    moves.append((prov, dest))
+                                    moves.append((i, prov, dest))
                                 elif cls is not hold_order:
-                                    others.append((prov, order))
+                                    others.append((i, prov, order))
                             results.append(None)  # type: ignore[arg-type]  # filled in by _report
                             continue
                 assert problem is not None  # (a legal order went on above)
@@ -256,25 +270,24 @@ class _Phase:
                 # Different legal orders for one unit: it holds, and may receive hold support (DATC 4.D.3).
                 chosen[i] = None
                 prov = list(self.units)[i]  # (rare: read from the units, not kept for every phase)
-                self._moves = [m for m in self._moves if m[0] != prov]
-                self._others = [o for o in self._others if o[0] != prov]
+                self._moves = [m for m in self._moves if m[0] != i]
+                self._others = [o for o in self._others if o[0] != i]
                 why = f"{self.standing.unit_name(prov)} was given different orders, so it holds"
                 for slot, power, order, _ in [first, *later]:
                     results[slot] = (power, order, Outcome.INVALID, why, False)
 
     # step 2: validity ---------------------------------------------------------------------------
 
-    def _validate(self, provs: list[str], index: dict[str, int], at: list[Unit]) -> _Sanitised:
+    def _validate(self, provs: list[str], index: dict[str, int], at: list[Unit]) -> Sanitised:
         """Match the legal orders against each other; what does not match holds (and is reported why)."""
-        out = _Sanitised(provs, index, [u.power for u in at])
+        out = Sanitised(provs, index, at)
         if self.ferry:
             ferry.add_landings(out, self._others, self.units)
             if self._chains.given:
                 self._chains.add_rows(out, self._moves, self.units)
         carried = self._route_moves(out)
         kind, dest, route, opponent = out.kind, out.dest, out.route, out.opponent
-        for prov, _ in self._moves:
-            i = index[prov]
+        for i, prov, _ in self._moves:
             j = index.get(dest[i], -1)  # type: ignore[arg-type]
             # Two units swapping by land meet on the border; a convoyed unit passes it by (DATC 4.A.7).
             if j >= 0 and kind[j] == MOVE and dest[j] == prov and route[i] is None and route[j] is None:
@@ -282,32 +295,28 @@ class _Phase:
         self._match(out, carried)
         return out
 
-    def _route_moves(self, out: _Sanitised) -> set[str]:
+    def _route_moves(self, out: Sanitised) -> set[str]:
         """Each move's row, and the convoy route of each that goes by sea; returns the fleets on the route
         of the army they convoy."""
         board, units, index, movers_to = self.board, self.units, out.index, out.movers_to
         kind, dest, dest_loc, route = out.kind, out.dest, out.dest_loc, out.route
         moves, others = self._moves, self._others
         convoys: dict[tuple[str, str], list[str]] = {}  # (army province, destination) -> convoying fleets
-        for prov, order in others:
+        for _, prov, order in others:
             if type(order) is Convoy:
                 key = (_province(order.target), _province(order.dest))
                 convoys.setdefault(key, []).append(prov)
 
         carried: set[str] = set()  # fleets on the route of the army they convoy
         by_sea = self.standing.by_sea
-        for prov, target in moves:
-            i = index[prov]
+        for i, prov, target in moves:
             into = target if "/" not in target else _province(target)
             kind[i] = MOVE
             dest[i] = into
             dest_loc[i] = target
-            if into in movers_to:
-                movers_to[into].append(i)
-            else:
-                movers_to[into] = [i]
+            movers_to.setdefault(into, []).append(i)
             fleets = convoys.get((prov, into)) if convoys else None
-            if prov not in by_sea:
+            if not by_sea or prov not in by_sea:
                 # A move to a neighbour goes by sea only if a fleet of the army's own power convoys it.
                 if not fleets:
                     continue
@@ -325,12 +334,11 @@ class _Phase:
                 )
         return carried
 
-    def _match(self, out: _Sanitised, carried: set[str]) -> None:
+    def _match(self, out: Sanitised, carried: set[str]) -> None:
         """Supports and convoys matched against the orders they name; what does not match is void."""
         board, index, provs = self.board, out.index, out.provs
         kind, dest, dest_loc = out.kind, out.dest, out.dest_loc
-        for prov, order in self._others:
-            i = index[prov]
+        for i, prov, order in self._others:
             if type(order) is Disembark:
                 continue  # a row of its own (``ferry.add_landings``)
             if type(order) is Convoy:
@@ -363,7 +371,7 @@ class _Phase:
             if matched:
                 kind[i] = SUPPORT
                 dest[i] = goes
-                out.supports[j] = [*out.supports[j], i]  # a list of its own (``_Sanitised.supports``)
+                out.supports[j] = [*out.supports[j], i]  # a list of its own (``Sanitised.supports``)
             else:
                 them = self.standing.unit_name(provs[j])
                 what = "hold" if goes is None else f"move to {self.standing.name(order.dest)}"  # type: ignore[union-attr]
@@ -372,20 +380,20 @@ class _Phase:
     # step 3 is resolver.resolve; step 4: where everyone ends up ------------------------------------
 
     def _aftermath(
-        self, sane: _Sanitised, table: OrderTable, decisions: Decisions
-    ) -> tuple[dict[str, Unit], dict[int, int], dict[str, Dislodged]]:
-        """The units after the moves, who dislodged whom (unit -> attacker), and the dislodged units."""
-        units, provs, kind, dest = self.units, sane.provs, sane.kind, sane.dest
+        self, sane: Sanitised, table: OrderTable, decisions: Decisions
+    ) -> tuple[dict[str, Unit], list[int], dict[str, Dislodged]]:
+        """The units after the moves, who dislodged whom (by unit: its attacker, or -1), and the dislodged
+        units."""
+        provs, kind, dest, index = sane.provs, sane.kind, sane.dest, sane.index
         success = decisions.success
-        moved_in: dict[str, int] = {}  # province -> the move that arrived there
+        dislodged_by = [-1] * len(sane.at)  # by unit: the move that arrived where it stands, or -1
         for movers in table.movers_to.values():
             for m in movers:
-                if success[m]:
-                    moved_in[dest[m]] = m  # type: ignore[index]
+                if success[m] and (j := index.get(dest[m], -1)) >= 0:  # type: ignore[arg-type]
+                    dislodged_by[j] = m
         new_units: dict[str, Unit] = {}
-        dislodged_by: dict[int, int] = {}
-        for i, prov in enumerate(provs[: len(units)] if sane.landing or sane.chained else provs):
-            unit = units[prov]
+        hits = False
+        for i, unit in enumerate(sane.at):
             if kind[i] == MOVE and success[i]:
                 loc = sane.dest_loc[i]
                 moved = (
@@ -394,13 +402,14 @@ class _Phase:
                     else Unit(unit.power, unit.type, loc, True)
                 )
                 new_units[dest[i]] = moved  # type: ignore[index]
-            elif prov in moved_in:
-                dislodged_by[i] = moved_in[prov]
+                dislodged_by[i] = -1  # (moved out first)
+            elif dislodged_by[i] >= 0:
+                hits = True
             else:
-                new_units[prov] = unit
+                new_units[provs[i]] = unit
         if self.ferry:
-            sane.ferried = ferry.ferried(new_units, sane, decisions, dislodged_by, len(units))
-        if not dislodged_by:
+            sane.ferried = ferry.ferried(new_units, sane, decisions, dislodged_by, len(sane.at))
+        if not hits:
             if sane.landing or sane.chained:
                 ferry.landed(new_units, {}, sane, success)
             return new_units, dislodged_by, {}
@@ -408,8 +417,10 @@ class _Phase:
         contested = contested_provinces(table.movers_to, new_units, decisions, table.opponent)
 
         dislodged: dict[str, Dislodged] = {}
-        for i, m in dislodged_by.items():
-            unit = units[provs[i]]
+        for i, m in enumerate(dislodged_by):
+            if m < 0:
+                continue
+            unit = sane.at[i]
             # The attacker's origin is closed unless the attacker came by sea (DATC 4.A.5, 2023 rules).
             closed = provs[m] if sane.route[m] is None else None
             moves = self.board.fleet_moves(unit.location) if unit.type is UnitType.FLEET else None
@@ -426,15 +437,15 @@ class _Phase:
     @staticmethod
     def _report(
         chosen: _Chosen,
-        sane: _Sanitised,
+        sane: Sanitised,
         decisions: Decisions,
-        dislodged_by: dict[int, int],
+        dislodged_by: list[int],
         results: list[Row | OrderResult],
     ) -> None:
         """Fill in the result of every order that was resolved (its slot in ``results``)."""
         kinds, void = sane.kind, sane.void
         success, path, paradox = decisions.success, decisions.path, decisions.paradox
-        hits, voids, landing = bool(dislodged_by), bool(void), sane.landing
+        voids, landing, ferried = bool(void), sane.landing, sane.ferried
         # Read once, not per order (an enum's member is read slowly in Python 3.11).
         succeeded, bounce, cut = Outcome.SUCCESS, Outcome.BOUNCE, Outcome.CUT
         dislodged, disembark = Outcome.DISLODGED, Disembark
@@ -442,7 +453,7 @@ class _Phase:
             if given is None:
                 continue
             slot, power, order, _ = given
-            hit = hits and i in dislodged_by
+            hit = dislodged_by[i] >= 0
             reason = ""
             if landing and type(order) is disembark:
                 i = landing[sane.provs[i]]  # the landing army's row; ``hit``: its A/F was dislodged
@@ -454,8 +465,8 @@ class _Phase:
                     outcome = succeeded
                 elif path[i]:
                     outcome = bounce
-                    if i in sane.ferried:
-                        reason = ferry.STAYS_ABOARD.format(sea=sane.ferried[i])
+                    if ferried and i in ferried:
+                        reason = ferry.STAYS_ABOARD.format(sea=ferried[i])
                 else:
                     outcome, reason = Outcome.NO_CONVOY, DISRUPTED
             elif kind == SUPPORT:
@@ -468,31 +479,3 @@ class _Phase:
             else:
                 outcome = succeeded if success[i] else dislodged
             results[slot] = (power, order, outcome, reason, hit)
-
-
-@final
-class _Sanitised:
-    """The orders after step 2, one row per unit (``provs[i]`` is unit ``i``'s province), filled in as
-    step 2 goes."""
-
-    def __init__(self, provs: list[str], index: dict[str, int], powers: list[str]) -> None:
-        n = len(provs)
-        self.provs = provs
-        self.index = index  # province -> unit number
-        self.powers = powers
-        self.kind: list[int] = [HOLD] * n
-        self.dest: list[str | None] = [None] * n
-        self.dest_loc: list[str] = [""] * n  # a move's destination location (with its coast)
-        self.route: list[ConvoyRoute | None] = [None] * n
-        # Most units are not supported: they share one empty list, which nothing adds to (``_match`` gives a
-        # unit a list of its own with each support), and are saved making and freeing a list each.
-        self.supports: list[list[int]] = [_UNSUPPORTED] * n
-        self.void: dict[int, tuple[Outcome, str]] = {}  # unit -> the outcome and reason of its void order
-        self.movers_to: dict[str, list[int]] = {}  # province -> the moves into it
-        self.opponent: list[int] = [-1] * n  # a move's head-to-head opponent, or -1
-        # Abstraction (5.6): the A/F's sea -> the row of the army it lands (rows after the units'); a Fast
-        # Ferry's row -> the sea of the fleet its army stayed aboard, having not landed.
-        self.landing: dict[str, int] = {}
-        self.ferried: dict[int, str] = {}
-        self.chained: dict[int, int] = {}  # a landing from the sea its A/F sails to: slot in results -> row
-        self.carrier: dict[int, int] = {}  # such a landing's row -> the row of its A/F's sail

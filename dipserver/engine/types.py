@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, Final
 
 # The variant's build rules (``Variant.build_rule``), named here so a module can test one without
 # importing the adjustment phase (``adjustments.py``, which applies them).
@@ -135,5 +135,5 @@ def unit_moved(power: str, unit_type: UnitType, loc: str) -> Unit:
     return unit
 
 
-_ARMIES: dict[str, dict[str, Unit]] = {}
-_FLEETS: dict[str, dict[str, Unit]] = {}
+_ARMIES: Final[dict[str, dict[str, Unit]]] = {}
+_FLEETS: Final[dict[str, dict[str, Unit]]] = {}

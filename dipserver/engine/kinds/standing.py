@@ -1,6 +1,6 @@
 """What the adjudicator's check of an order on its own reads: the board and the units standing on it.
 
-One ``Standing`` per movement phase (``movement._Phase`` keeps it). It keeps what several checks of the
+One ``Standing`` per movement phase (``movement.MovementPhase`` keeps it). It keeps what several checks of the
 phase would otherwise each work out again: the seas where fleets stand, and which fleets each convoy
 route needs. The checks themselves are the kinds' ``legal`` (DATC 4.E.1's first step).
 """
