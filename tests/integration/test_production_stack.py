@@ -72,7 +72,8 @@ def production_site(postgres_url: str, redis_url: str, tmp_path: Path) -> Iterat
             try:
                 _get(base, "/healthz")
                 break
-            except (urllib.error.URLError, ConnectionError):
+            # Not up yet: refused, or (its workers still loading on a busy machine) no answer in time.
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
                 if process.poll() is not None or time.monotonic() > deadline:
                     pytest.fail(f"gunicorn did not come up:\n{(tmp_path / 'gunicorn.log').read_text()}")
                 time.sleep(0.3)
