@@ -68,6 +68,7 @@ MODULES = (
     "dipserver.engine.types",
     "dipserver.engine.orders",
     "dipserver.engine.lateorders",
+    "dipserver.engine.ferryorders",  # the Abstraction A/F orders
     "dipserver.engine.board",
     "dipserver.engine.position",
 )

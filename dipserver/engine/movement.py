@@ -41,12 +41,12 @@ from dipserver.engine.convoys import (
     water_neighbours,  # noqa: F401  (re-exported)
 )
 
-# The kinds of order a movement phase adjudicates, each registering its check (MOVEMENT_CHECKS) when loaded.
-from dipserver.engine.kinds import abstraction as _abstraction  # noqa: F401
+# The kinds of order a movement phase adjudicates, each registering its check (MOVEMENT_CHECKS) when loaded;
+# the Abstraction A/F rules' (boarding, landing) the registry loads when first asked (``check_of``).
 from dipserver.engine.kinds import convoy, hold, move, support  # noqa: F401
-from dipserver.engine.kinds.registry import MOVEMENT_CHECKS
+from dipserver.engine.kinds.registry import MOVEMENT_CHECKS, check_of
 from dipserver.engine.kinds.standing import Standing
-from dipserver.engine.orders import Convoy, Disembark, Hold, Move, Order, OrderResult, Outcome, SupportMove
+from dipserver.engine.orders import Convoy, Hold, Move, Order, OrderResult, Outcome, SupportMove
 from dipserver.engine.position import Dislodged
 from dipserver.engine.resolver import CONVOY, HOLD, MOVE, SUPPORT, ConvoyRoute, Decisions, OrderTable, resolve
 from dipserver.engine.results import Results, Row
@@ -181,7 +181,7 @@ class _Phase:
             for order in orders:
                 cls = type(order)
                 check = checks.get(cls)
-                if check is None:
+                if check is None and (check := check_of(cls)) is None:
                     if id(order) in self._boarded:  # an army boarding a fleet: done before the moves
                         results.append(self._boarded[id(order)])
                         continue
@@ -191,7 +191,7 @@ class _Phase:
                     prov = loc if "/" not in loc else _province(loc)
                     i = index.get(prov, -1)
                     unit = at[i] if i >= 0 else None
-                    if cls is Disembark and (unit is None or unit.power != power):
+                    if (unit is None or unit.power != power) and ferry.is_landing(order):
                         # A landing from a sea an A/F may sail to: checked on the units before any boarded.
                         seen = (self._before or standing).units
                         landing = self._chains.take(self.ferry, seen, self.board, power, order, len(results))  # type: ignore[arg-type]
@@ -267,8 +267,8 @@ class _Phase:
     def _validate(self, provs: list[str], index: dict[str, int], at: list[Unit]) -> _Sanitised:
         """Match the legal orders against each other; what does not match holds (and is reported why)."""
         out = _Sanitised(provs, index, [u.power for u in at])
-        if self.ferry:
-            ferry.add_landings(out, self._others, self.units)
+        if self.ferry:  # the landings are rows of their own; the other orders are matched below
+            self._others = ferry.add_landings(out, self._others, self.units)
             if self._chains.given:
                 self._chains.add_rows(out, self._moves, self.units)
         carried = self._route_moves(out)
@@ -331,8 +331,6 @@ class _Phase:
         kind, dest, dest_loc = out.kind, out.dest, out.dest_loc
         for prov, order in self._others:
             i = index[prov]
-            if type(order) is Disembark:
-                continue  # a row of its own (``ferry.add_landings``)
             if type(order) is Convoy:
                 if prov in carried:
                     kind[i] = CONVOY
@@ -437,14 +435,14 @@ class _Phase:
         hits, voids, landing = bool(dislodged_by), bool(void), sane.landing
         # Read once, not per order (an enum's member is read slowly in Python 3.11).
         succeeded, bounce, cut = Outcome.SUCCESS, Outcome.BOUNCE, Outcome.CUT
-        dislodged, disembark = Outcome.DISLODGED, Disembark
+        dislodged = Outcome.DISLODGED
         for i, given in enumerate(chosen):
             if given is None:
                 continue
             slot, power, order, _ = given
             hit = hits and i in dislodged_by
             reason = ""
-            if landing and type(order) is disembark:
+            if landing and sane.provs[i] in landing:  # the unit's order is an A/F's landing
                 i = landing[sane.provs[i]]  # the landing army's row; ``hit``: its A/F was dislodged
             kind = kinds[i]
             if voids and i in void:

@@ -39,6 +39,10 @@ NOT_FOR_A_PLAIN_REQUEST = (
     "dipserver.engine.kinds.disband",
     "dipserver.engine.kinds.build",
     "dipserver.engine.kinds.waive",
+    # The Abstraction A/F rules' orders, their kinds and their options (the rules are off).
+    "dipserver.engine.ferryorders",
+    "dipserver.engine.kinds.boarding",
+    "dipserver.engine.modules.abstraction",
 )
 
 
