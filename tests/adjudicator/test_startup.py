@@ -39,6 +39,8 @@ NOT_FOR_A_PLAIN_REQUEST = (
     "dipserver.engine.kinds.disband",
     "dipserver.engine.kinds.build",
     "dipserver.engine.kinds.waive",
+    # The phase's values of what it decided of each order (the answer is made from their rows).
+    "dipserver.engine.played",
     # The Abstraction A/F rules' orders, their kinds and their options (the rules are off).
     "dipserver.engine.ferryorders",
     "dipserver.engine.kinds.boarding",
