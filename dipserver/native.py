@@ -43,6 +43,7 @@ MODULES = (
     "dipserver.engine.resolver.resolution",
     "dipserver.engine.resolver.strengths",
     "dipserver.engine.resolver.table",
+    "dipserver.engine.resolver.route",
     "dipserver.engine.movement",
     "dipserver.engine.convoys",
     "dipserver.engine.readings",

@@ -32,7 +32,8 @@ if TYPE_CHECKING:
     from dipserver.engine.ferryorders import Disembark, Embark
     from dipserver.engine.kinds.standing import Standing
     from dipserver.engine.position import Dislodged
-    from dipserver.engine.resolver import ConvoyRoute, Decisions
+    from dipserver.engine.resolver import Decisions
+    from dipserver.engine.resolver.route import ConvoyRoute
     from dipserver.engine.results import Row
 
 STAYS_ABOARD = "It could not land, so it stays aboard the fleet in {sea}: an A/F (Fast Ferry)"

@@ -48,12 +48,13 @@ from dipserver.engine.kinds.registry import MOVEMENT_CHECKS, check_of
 from dipserver.engine.kinds.standing import Standing
 from dipserver.engine.orders import Convoy, Hold, Move, Order, OrderResult, Outcome, SupportMove
 from dipserver.engine.position import Dislodged
-from dipserver.engine.resolver import CONVOY, HOLD, MOVE, SUPPORT, ConvoyRoute, Decisions, OrderTable, resolve
+from dipserver.engine.resolver import CONVOY, HOLD, MOVE, SUPPORT, Decisions, OrderTable, resolve
 from dipserver.engine.results import Results, Row
 from dipserver.engine.types import Unit, UnitType, coast_of, unit_moved
 
 if TYPE_CHECKING:
     from dipserver.engine.board import Board
+    from dipserver.engine.resolver.route import ConvoyRoute
 
 
 @dataclass(frozen=True, slots=True)
