@@ -72,6 +72,7 @@ MODULES = (
     "dipserver.engine.ferryorders",  # the Abstraction A/F orders
     "dipserver.engine.board",
     "dipserver.engine.position",
+    "dipserver.engine.dislodged",
 )
 
 

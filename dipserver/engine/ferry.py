@@ -29,9 +29,9 @@ from dipserver.engine.types import Unit, UnitType, province_of
 
 if TYPE_CHECKING:
     from dipserver.engine.board import Board
+    from dipserver.engine.dislodged import Dislodged
     from dipserver.engine.ferryorders import Disembark, Embark
     from dipserver.engine.kinds.standing import Standing
-    from dipserver.engine.position import Dislodged
     from dipserver.engine.resolver import Decisions
     from dipserver.engine.resolver.route import ConvoyRoute
     from dipserver.engine.results import Row

@@ -47,13 +47,13 @@ from dipserver.engine.kinds import convoy, hold, move, support  # noqa: F401
 from dipserver.engine.kinds.registry import MOVEMENT_CHECKS, check_of
 from dipserver.engine.kinds.standing import Standing
 from dipserver.engine.orders import Convoy, Hold, Move, Order, OrderResult, Outcome, SupportMove
-from dipserver.engine.position import Dislodged
 from dipserver.engine.resolver import CONVOY, HOLD, MOVE, SUPPORT, Decisions, OrderTable, resolve
 from dipserver.engine.results import Results, Row
 from dipserver.engine.types import Unit, UnitType, coast_of, unit_moved
 
 if TYPE_CHECKING:
     from dipserver.engine.board import Board
+    from dipserver.engine.dislodged import Dislodged
     from dipserver.engine.resolver.route import ConvoyRoute
 
 
@@ -403,6 +403,9 @@ class _Phase:
             if sane.landing or sane.chained:
                 ferry.landed(new_units, {}, sane, success)
             return new_units, dislodged_by, {}
+
+        # A unit is dislodged: the value's module loads with the first (``dislodged.py``).
+        from dipserver.engine.dislodged import Dislodged
 
         contested = contested_provinces(table.movers_to, new_units, decisions, table.opponent)
 

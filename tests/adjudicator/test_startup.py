@@ -41,6 +41,9 @@ NOT_FOR_A_PLAIN_REQUEST = (
     "dipserver.engine.kinds.waive",
     # The phase's values of what it decided of each order (the answer is made from their rows).
     "dipserver.engine.played",
+    # The values of a dislodged unit and of a convoy route (the request has neither).
+    "dipserver.engine.dislodged",
+    "dipserver.engine.resolver.route",
     # The Abstraction A/F rules' orders, their kinds and their options (the rules are off).
     "dipserver.engine.ferryorders",
     "dipserver.engine.kinds.boarding",
