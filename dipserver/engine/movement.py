@@ -41,8 +41,7 @@ from dipserver.engine.convoys import (
     water_neighbours,  # noqa: F401  (re-exported)
 )
 
-# The kinds of order a movement phase adjudicates, each registering its check (MOVEMENT_CHECKS) when loaded;
-# the Abstraction A/F rules' (boarding, landing) the registry loads when first asked (``check_of``).
+# The kinds of order a movement phase adjudicates (the A/F rules' load when first asked for: ``check_of``).
 from dipserver.engine.kinds import convoy, hold, move, support  # noqa: F401
 from dipserver.engine.kinds.registry import MOVEMENT_CHECKS, check_of
 from dipserver.engine.kinds.standing import Standing
