@@ -22,7 +22,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
 from dipserver.engine.kinds.abstraction import OFF, chain_problem, embark_problem
-from dipserver.engine.kinds.registry import MOVEMENT_CHECKS, loaded, named
+from dipserver.engine.kinds.registry import MOVEMENT_CHECKS, kind_of, named
 from dipserver.engine.orders import Order, OrderResult, Outcome
 from dipserver.engine.resolver import HOLD, MOVE, OrderTable, resolve
 from dipserver.engine.types import Unit, UnitType, province_of
@@ -44,11 +44,9 @@ TURNED_BACK = "Its landing would have turned back its A/F's sail to {sea}, so th
 BOARDING, LANDING = "embark", "disembark"
 
 
-def landing_class() -> type | None:
-    """The class of an A/F's landing once its kind is loaded, else ``None``: no such order was met yet (the
-    movement phase asks the registry for an order's check, ``check_of``, which loads its kind)."""
-    kind = loaded(LANDING)
-    return None if kind is None else kind.order_class
+def is_landing(order: object) -> bool:
+    """Whether ``order`` (of a kind the registry has) is an A/F landing its army."""
+    return kind_of(order).name == LANDING
 
 
 def embark(

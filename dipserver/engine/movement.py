@@ -169,20 +169,19 @@ class _Phase:
         at: list[Unit],
     ) -> _Chosen:
         """The one legal order of each ordered unit, by number (``at[index[prov]]``); the rest reported."""
-        checks, standing, checked = MOVEMENT_CHECKS, self.standing, self.standing.checked
+        checks, standing = MOVEMENT_CHECKS, self.standing
+        checked = standing.checked
         fleet_table, army_table = self.board.fleet_table, self.board.army_table
         # Read once, not per order (an enum's member is read slowly in Python 3.11).
         fleet, hold_order, move_order = UnitType.FLEET, Hold, Move
         chosen: _Chosen = [None] * len(at)
         extra: dict[int, list[_Given]] = {}
-        moves, others, lands = self._moves, self._others, ferry.landing_class()  # (an A/F's landing)
+        moves, others = self._moves, self._others
         for power, orders in orders_by_power.items():
             for order in orders:
                 cls = type(order)
                 check = checks.get(cls)
-                if check is None:  # perhaps a kind not loaded yet (the A/F landing's among them)
-                    check, lands = check_of(cls), ferry.landing_class()
-                if check is None:
+                if check is None and (check := check_of(cls)) is None:
                     if id(order) in self._boarded:  # an army boarding a fleet: done before the moves
                         results.append(self._boarded[id(order)])
                         continue
@@ -192,7 +191,7 @@ class _Phase:
                     prov = loc if "/" not in loc else _province(loc)
                     i = index.get(prov, -1)
                     unit = at[i] if i >= 0 else None
-                    if cls is lands and (unit is None or unit.power != power):
+                    if (unit is None or unit.power != power) and ferry.is_landing(order):
                         # A landing from a sea an A/F may sail to: checked on the units before any boarded.
                         seen = (self._before or standing).units
                         landing = self._chains.take(self.ferry, seen, self.board, power, order, len(results))  # type: ignore[arg-type]
@@ -404,7 +403,8 @@ class _Phase:
                 ferry.landed(new_units, {}, sane, success)
             return new_units, dislodged_by, {}
 
-        from dipserver.engine.dislodged import Dislodged  # its module loads with the first dislodged unit
+        # A unit is dislodged: the value's module loads with the first (``dislodged.py``).
+        from dipserver.engine.dislodged import Dislodged
 
         contested = contested_provinces(table.movers_to, new_units, decisions, table.opponent)
 

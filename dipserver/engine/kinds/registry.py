@@ -345,11 +345,6 @@ def named(name: str) -> Kind:
     return _BY_NAME[name]
 
 
-def loaded(name: str) -> Kind | None:
-    """The kind called ``name`` if it is loaded yet, without loading any (``named`` loads them)."""
-    return _BY_NAME.get(name)
-
-
 def reader_for(phase: PhaseType, verb: str) -> Kind | None:
     """The kind that reads ``verb`` in a ``phase`` phase, if any does."""
     kind = _GRAMMAR.get((phase, verb))
