@@ -169,8 +169,7 @@ class _Phase:
         at: list[Unit],
     ) -> _Chosen:
         """The one legal order of each ordered unit, by number (``at[index[prov]]``); the rest reported."""
-        checks, standing = MOVEMENT_CHECKS, self.standing
-        checked = standing.checked
+        checks, standing, checked = MOVEMENT_CHECKS, self.standing, self.standing.checked
         fleet_table, army_table = self.board.fleet_table, self.board.army_table
         # Read once, not per order (an enum's member is read slowly in Python 3.11).
         fleet, hold_order, move_order = UnitType.FLEET, Hold, Move
@@ -191,8 +190,10 @@ class _Phase:
                     prov = loc if "/" not in loc else _province(loc)
                     i = index.get(prov, -1)
                     unit = at[i] if i >= 0 else None
-                    if (unit is None or unit.power != power) and ferry.is_landing(order):
-                        # A landing from a sea an A/F may sail to: checked on the units before any boarded.
+                    # A landing from a sea an A/F may sail to (not a hold or a move: most orders are, and
+                    # need no comparing): checked on the units before any boarded.
+                    afar = cls is not move_order and cls is not hold_order
+                    if afar and (unit is None or unit.power != power) and ferry.is_landing(order):
                         seen = (self._before or standing).units
                         landing = self._chains.take(self.ferry, seen, self.board, power, order, len(results))  # type: ignore[arg-type]
                         results.append(landing)
@@ -473,8 +474,7 @@ class _Phase:
 
 @final
 class _Sanitised:
-    """The orders after step 2, one row per unit (``provs[i]`` is unit ``i``'s province), filled in as
-    step 2 goes."""
+    """The orders after step 2, one row per unit (``provs[i]``: unit ``i``'s province), as step 2 goes."""
 
     def __init__(self, provs: list[str], index: dict[str, int], powers: list[str]) -> None:
         n = len(provs)
