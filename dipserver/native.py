@@ -43,6 +43,7 @@ MODULES = (
     "dipserver.engine.resolver.resolution",
     "dipserver.engine.resolver.strengths",
     "dipserver.engine.resolver.table",
+    "dipserver.engine.resolver.route",
     "dipserver.engine.movement",
     "dipserver.engine.sanitised",
     "dipserver.engine.convoys",
@@ -69,8 +70,10 @@ MODULES = (
     "dipserver.engine.types",
     "dipserver.engine.orders",
     "dipserver.engine.lateorders",
+    "dipserver.engine.ferryorders",  # the Abstraction A/F orders
     "dipserver.engine.board",
     "dipserver.engine.position",
+    "dipserver.engine.dislodged",
 )
 
 

@@ -45,7 +45,8 @@ def main() -> int:
         rows = capture(args.positions, args.seed, args.years)
     if args.save:
         Path(args.save).write_bytes(pickle.dumps(rows))
-    from dipserver.engine.resolver import ConvoyRoute, OrderTable, resolve
+    from dipserver.engine.resolver import OrderTable, resolve
+    from dipserver.engine.resolver.route import ConvoyRoute
 
     tables = [_table(row, OrderTable, ConvoyRoute) for row in rows]
     if args.repeat == 0:

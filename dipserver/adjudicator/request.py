@@ -10,16 +10,19 @@ import os
 import re
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any, TypeVar, final
+from typing import TYPE_CHECKING, Any, TypeVar, final
 
 from dipserver.adjudicator.answers import _MAX_BOARDS, _POWER_SETS, _POWERS, _homes_data, _power_set
 from dipserver.adjudicator.placement import cannot_stand, dislodged_by_own
 from dipserver.engine.board import Board, board_for
 from dipserver.engine.definition import Variant, VariantError
-from dipserver.engine.position import Dislodged, Position
+from dipserver.engine.position import Position
 from dipserver.engine.readings import MAX_ORDER_TEXT, too_long
 from dipserver.engine.types import Phase, PhaseType, Unit, UnitType, province_of, unit_moved
 from dipserver.engine.variantcache import VARIANTS_ROOT, load_variant
+
+if TYPE_CHECKING:
+    from dipserver.engine.dislodged import Dislodged
 
 REQUEST_KEYS = frozenset({"variant", "phase", "units", "centers", "homes", "dislodged", "orders"})
 # Only for variants whose map changes (turnio.py): options, the phase's map, Sahara flags, Deluge memory.
@@ -430,6 +433,8 @@ def _dislodged(
         return {}
     if phase.type is not PhaseType.RETREATS:
         raise RequestError(f'"dislodged" units wait only in a retreat phase, and {phase} is not one')
+    from dipserver.engine.dislodged import Dislodged  # a retreat phase's value, loaded with the first
+
     found: dict[str, Dislodged] = {}
     for power, entries in table.items():
         where = f'"dislodged" of {power}'

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from dipserver.engine.definition import Power as Power
     from dipserver.engine.definition import ProvinceInfo as ProvinceInfo
     from dipserver.engine.definition import Variant as Variant
+    from dipserver.engine.dislodged import Dislodged as Dislodged
     from dipserver.engine.hooks import HOOK_WORDS as HOOK_WORDS
     from dipserver.engine.hooks import Hook as Hook
     from dipserver.engine.hooks import event_text as event_text
@@ -75,7 +76,6 @@ if TYPE_CHECKING:
     from dipserver.engine.parse import format_order as format_order
     from dipserver.engine.parse import parse_order as parse_order
     from dipserver.engine.parse import parse_orders as parse_orders
-    from dipserver.engine.position import Dislodged as Dislodged
     from dipserver.engine.position import Position as Position
     from dipserver.engine.randomness import commitment as commitment
     from dipserver.engine.randomness import draw as draw

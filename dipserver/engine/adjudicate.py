@@ -23,12 +23,13 @@ from dipserver.engine.buildsites import has_adjustments
 from dipserver.engine.convoys import NOWHERE_TO_RETREAT
 from dipserver.engine.movement import MovementPhase
 from dipserver.engine.orders import Order, OrderResult, Outcome
-from dipserver.engine.position import Dislodged, Position
+from dipserver.engine.position import Position
 from dipserver.engine.results import Row
 from dipserver.engine.types import HOME, Phase, PhaseType, Season, Unit
 
 if TYPE_CHECKING:
     from dipserver.engine.board import Board
+    from dipserver.engine.dislodged import Dislodged
 
 
 @dataclass(frozen=True, slots=True)

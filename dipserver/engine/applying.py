@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from dipserver.engine.kinds.effects import Effect, Effects, Given, apply_all
 from dipserver.engine.kinds.registry import kind_of
-from dipserver.engine.records import Played
+from dipserver.engine.played import Played
 from dipserver.engine.types import PhaseType
 
 if TYPE_CHECKING:

@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Container, Iterable, Mapping
 from typing import TYPE_CHECKING
 
-from dipserver.engine.resolver import ConvoyRoute
 from dipserver.engine.types import province_of
 
 if TYPE_CHECKING:
     from dipserver.engine.board import Board
     from dipserver.engine.resolver import Decisions
+    from dipserver.engine.resolver.route import ConvoyRoute
 
 _NONE: frozenset[str] = frozenset()
 
@@ -168,7 +168,9 @@ def convoy_route(
     board: Board, army: str, target: str, fleets: Iterable[str], index: Mapping[str, int]
 ) -> ConvoyRoute:
     """The route graph of the ``fleets`` (by unit number) that could carry the army in ``army`` to
-    ``target``."""
+    ``target``. Its value's module loads with the first (``resolver/route.py``): most phases have none."""
+    from dipserver.engine.resolver.route import ConvoyRoute
+
     near = board.water_table
     seas = sea_route(board, army, target, fleets)
     start = tuple(index[s] for s in sorted(near.get(army, _NONE) & seas))

@@ -9,7 +9,10 @@
 - A Fast Ferry (a convoy by one fleet in one sea) that cannot land: an army of the fleet's own power stays
   aboard it, an A/F; another power's army stays where it was, as in the rulebook (``ferried``).
 
-The checks of each order on its own are the kinds' (``kinds/abstraction.py``).
+The checks of each order on its own are the kinds' (``kinds/abstraction.py``, ``kinds/boarding.py``). The
+two orders' values (``ferryorders.py``) are met here through their kinds, by name (``BOARDING``,
+``LANDING``): the registry loads those kinds the first time they are asked for, so that a movement phase of
+a game without the rules loads neither.
 """
 
 from __future__ import annotations
@@ -18,15 +21,16 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from dipserver.engine.kinds.abstraction import DISEMBARK, OFF, embark_problem
-from dipserver.engine.kinds.registry import MOVEMENT_CHECKS
-from dipserver.engine.orders import Disembark, Embark, Order, OrderResult, Outcome
-from dipserver.engine.position import Dislodged
+from dipserver.engine.kinds.abstraction import OFF, chain_problem, embark_problem
+from dipserver.engine.kinds.registry import MOVEMENT_CHECKS, kind_of, named
+from dipserver.engine.orders import Order, OrderResult, Outcome
 from dipserver.engine.resolver import HOLD, MOVE, OrderTable, resolve
 from dipserver.engine.types import Unit, UnitType, province_of
 
 if TYPE_CHECKING:
     from dipserver.engine.board import Board
+    from dipserver.engine.dislodged import Dislodged
+    from dipserver.engine.ferryorders import Disembark, Embark
     from dipserver.engine.kinds.standing import Standing
     from dipserver.engine.resolver import Decisions
     from dipserver.engine.results import Row
@@ -36,6 +40,13 @@ STAYS_ABOARD = "It could not land, so it stays aboard the fleet in {sea}: an A/F
 NO_SAIL = "No A/F of yours sailed to {sea}, so no army lands from there"
 NOT_REACHED = "The A/F did not reach {sea}, so its army could not land from there"
 TURNED_BACK = "Its landing would have turned back its A/F's sail to {sea}, so the army stays aboard"
+# The kinds' names (``kinds/boarding.py``).
+BOARDING, LANDING = "embark", "disembark"
+
+
+def is_landing(order: object) -> bool:
+    """Whether ``order`` (of a kind the registry has) is an A/F landing its army."""
+    return kind_of(order).name == LANDING
 
 
 def embark(
@@ -44,13 +55,14 @@ def embark(
     """The units once the ordered armies are aboard, and each boarding order's result (by its id)."""
     after = dict(units)
     results: dict[int, OrderResult] = {}
+    boarding: type[Embark] = named(BOARDING).order_class
     for power, orders in orders_by_power.items():
-        others = {province_of(o.unit) for o in orders if not isinstance(o, Embark)}  # type: ignore[union-attr]
+        others = {province_of(o.unit) for o in orders if not isinstance(o, boarding)}  # type: ignore[union-attr]
         for order in orders:
-            if not isinstance(order, Embark):
+            if not isinstance(order, boarding):
                 continue
             army = province_of(order.unit)
-            why = embark_problem(board, after, power, order)
+            why = embark_problem(board, after, power, order.unit, order.fleet)
             if why is None and army in others:
                 why = f"The army in {board.location_name(army)} was given another order, so it does not board"
             if why is not None:
@@ -111,12 +123,17 @@ def ferried(
 
 def add_landings(
     rows: Sanitised, others: Sequence[tuple[int, str, Order]], units: Mapping[str, Unit]
-) -> None:
+) -> list[tuple[int, str, Order]]:
     """A/Fs landing their armies: each landing army is a row of its own after the units', a move from the
     A/F's sea that occupies nothing there (the fleet is the sea's occupant, and holds). Like a convoyed
-    army it meets no one on the border; like any unit there it cannot cut a support into its own sea."""
-    for _, prov, order in others:
-        if type(order) is not Disembark:
+    army it meets no one on the border; like any unit there it cannot cut a support into its own sea.
+    Returns the other orders of ``others`` (supports and convoys), which step 2 matches."""
+    landing: type[Disembark] = named(LANDING).order_class
+    rest: list[tuple[int, str, Order]] = []
+    for entry in others:
+        _, prov, order = entry
+        if type(order) is not landing:
+            rest.append(entry)
             continue
         i = len(rows.provs)
         into = province_of(order.dest)
@@ -130,6 +147,7 @@ def add_landings(
         rows.supports.append([])
         rows.opponent.append(-1)
         rows.movers_to.setdefault(into, []).append(i)
+    return rest
 
 
 def add_chained(
@@ -235,11 +253,12 @@ class Chains:
     def take(
         self, on: bool, units: Mapping[str, Unit], board: Board, power: str, order: Disembark, slot: int
     ) -> OrderResult:
-        """One given, checked on ``units`` (as they stood before the boarding): legal while one of the
-        power's fleets could carry an army to its sea this move (``DisembarkKind.chained``); kept for step
-        2, which lands it from the sea an A/F of the power sails to. Its result, or a placeholder that
-        ``report`` replaces."""
-        problem = DISEMBARK.chained(units, board, power, order) if on else OFF
+        """One given, checked on ``units`` (as they stood before the boarding, as the reader saw them):
+        legal while one of the power's fleets could carry an army to its sea this move (``chain_problem``);
+        kept for step 2, which lands it from the sea an A/F of the power sails to. Its result, or a
+        placeholder that ``report`` replaces."""
+        sea, dest = province_of(order.unit), province_of(order.dest)
+        problem = chain_problem(board, units, power, sea, dest) if on else OFF
         if problem is not None:
             return OrderResult(power, order, Outcome.INVALID, problem)
         self.given.append((slot, power, order))

@@ -41,13 +41,11 @@ from dipserver.engine.convoys import (
     water_neighbours,  # noqa: F401  (re-exported)
 )
 
-# The kinds of order a movement phase adjudicates, each registering its check (MOVEMENT_CHECKS) when loaded.
-from dipserver.engine.kinds import abstraction as _abstraction  # noqa: F401
+# The kinds of order a movement phase adjudicates (the A/F rules' load when first asked for: ``check_of``).
 from dipserver.engine.kinds import convoy, hold, move, support  # noqa: F401
-from dipserver.engine.kinds.registry import MOVEMENT_CHECKS
+from dipserver.engine.kinds.registry import MOVEMENT_CHECKS, check_of
 from dipserver.engine.kinds.standing import Standing
-from dipserver.engine.orders import Convoy, Disembark, Hold, Move, Order, OrderResult, Outcome, SupportMove
-from dipserver.engine.position import Dislodged
+from dipserver.engine.orders import Convoy, Hold, Move, Order, OrderResult, Outcome, SupportMove
 from dipserver.engine.resolver import CONVOY, HOLD, MOVE, SUPPORT, Decisions, OrderTable, resolve
 from dipserver.engine.results import Results, Row
 from dipserver.engine.sanitised import Sanitised
@@ -55,6 +53,7 @@ from dipserver.engine.types import Unit, UnitType, coast_of, unit_moved
 
 if TYPE_CHECKING:
     from dipserver.engine.board import Board
+    from dipserver.engine.dislodged import Dislodged
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,8 +177,7 @@ class MovementPhase:
         at: list[Unit],
     ) -> _Chosen:
         """The one legal order of each ordered unit, by number (``at[index[prov]]``); the rest reported."""
-        checks, standing = MOVEMENT_CHECKS, self.standing
-        checked = standing.checked
+        checks, standing, checked = MOVEMENT_CHECKS, self.standing, self.standing.checked
         fleet_table, army_table = self.board.fleet_table, self.board.army_table
         # Read once, not per order (an enum's member is read slowly in Python 3.11).
         fleet, hold_order, move_order = UnitType.FLEET, Hold, Move
@@ -190,8 +188,9 @@ class MovementPhase:
         for power, orders in orders_by_power.items():
             for order in orders:
                 cls = type(order)
-                # Holds and moves, most orders, are decided below (their kinds are loaded with this module).
-                check = None if cls is hold_order or cls is move_order else checks.get(cls)
+                # Holds and moves, most orders, are decided below (their kinds are loaded with this module);
+                # another kind's check may be one the registry loads when first met (``check_of``).
+                check = None if cls is hold_order or cls is move_order else (checks.get(cls) or check_of(cls))
                 if check is None and cls is not hold_order and cls is not move_order:
                     if id(order) in self._boarded:  # an army boarding a fleet: done before the moves
                         results.append(self._boarded[id(order)])
@@ -204,8 +203,10 @@ class MovementPhase:
                         prov = _province(loc)
                         i = index.get(prov, -1)
                     unit = at[i] if i >= 0 else None
-                    if cls is Disembark and (unit is None or unit.power != power):
-                        # A landing from a sea an A/F may sail to: checked on the units before any boarded.
+                    # A landing from a sea an A/F may sail to (not a hold or a move: most orders are, and
+                    # need no comparing): checked on the units before any boarded.
+                    afar = cls is not move_order and cls is not hold_order
+                    if afar and (unit is None or unit.power != power) and ferry.is_landing(order):
                         seen = (self._before or standing).units
                         landing = self._chains.take(self.ferry, seen, self.board, power, order, len(results))  # type: ignore[arg-type]
                         results.append(landing)
@@ -281,8 +282,8 @@ class MovementPhase:
     def _validate(self, provs: list[str], index: dict[str, int], at: list[Unit]) -> Sanitised:
         """Match the legal orders against each other; what does not match holds (and is reported why)."""
         out = Sanitised(provs, index, at)
-        if self.ferry:
-            ferry.add_landings(out, self._others, self.units)
+        if self.ferry:  # the landings are rows of their own; the other orders are matched below
+            self._others = ferry.add_landings(out, self._others, self.units)
             if self._chains.given:
                 self._chains.add_rows(out, self._moves, self.units)
         carried = self._route_moves(out)
@@ -339,8 +340,6 @@ class MovementPhase:
         board, index, provs = self.board, out.index, out.provs
         kind, dest, dest_loc = out.kind, out.dest, out.dest_loc
         for i, prov, order in self._others:
-            if type(order) is Disembark:
-                continue  # a row of its own (``ferry.add_landings``)
             if type(order) is Convoy:
                 if prov in carried:
                     kind[i] = CONVOY
@@ -414,6 +413,9 @@ class MovementPhase:
                 ferry.landed(new_units, {}, sane, success)
             return new_units, dislodged_by, {}
 
+        # A unit is dislodged: the value's module loads with the first (``dislodged.py``).
+        from dipserver.engine.dislodged import Dislodged
+
         contested = contested_provinces(table.movers_to, new_units, decisions, table.opponent)
 
         dislodged: dict[str, Dislodged] = {}
@@ -448,14 +450,14 @@ class MovementPhase:
         voids, landing, ferried = bool(void), sane.landing, sane.ferried
         # Read once, not per order (an enum's member is read slowly in Python 3.11).
         succeeded, bounce, cut = Outcome.SUCCESS, Outcome.BOUNCE, Outcome.CUT
-        dislodged, disembark = Outcome.DISLODGED, Disembark
+        dislodged = Outcome.DISLODGED
         for i, given in enumerate(chosen):
             if given is None:
                 continue
             slot, power, order, _ = given
             hit = dislodged_by[i] >= 0
             reason = ""
-            if landing and type(order) is disembark:
+            if landing and sane.provs[i] in landing:  # the unit's order is an A/F's landing
                 i = landing[sane.provs[i]]  # the landing army's row; ``hit``: its A/F was dislodged
             kind = kinds[i]
             if voids and i in void:

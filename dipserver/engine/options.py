@@ -20,7 +20,6 @@ from dipserver.engine.kinds import standard as _standard  # noqa: F401  (registe
 from dipserver.engine.kinds.offering import Offering
 from dipserver.engine.kinds.offering import Option as Option
 from dipserver.engine.kinds.registry import kind_of, named, offered
-from dipserver.engine.modules.abstraction import chain_landings, ferry_orders
 from dipserver.engine.orders import Order
 from dipserver.engine.parse import BuildRule, adjustment_due, build_rule_for
 from dipserver.engine.position import Position
@@ -163,7 +162,9 @@ def _power_options(
         return found
     if modules.modules.abstraction and position.phase.type is PhaseType.MOVEMENT:
         ferried = {
-            loc: _options(position, ferry_orders(board, position, unit, [o.order for o in options]))
+            loc: _options(
+                position, rules.abstraction.ferry_orders(board, position, unit, [o.order for o in options])
+            )
             for loc, options in found.units.items()
             if (unit := position.units.get(province_of(loc))) is not None
         }
@@ -176,7 +177,9 @@ def _power_options(
     extra = tuple(Option(str(o), o, kind_of(o).name) for o in offered_now)
     if modules.modules.abstraction and position.phase.type is PhaseType.MOVEMENT:
         landings = [
-            o for o in chain_landings(board, position, found.power) if checker.problem(found.power, o) is None
+            o
+            for o in rules.abstraction.chain_landings(board, position, found.power)
+            if checker.problem(found.power, o) is None
         ]
         extra += _options(position, landings)
     return replace(found, units=units, module_orders=extra)

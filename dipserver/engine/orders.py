@@ -3,7 +3,8 @@
 An order names the ordered unit by its location (``unit``) as given in the position; the target of a
 support or convoy is named by province or location. Parsing and validation live elsewhere
 (``parse.py``); these are plain values, and ``OrderError`` is what a reader raises for a text it refuses.
-The values of the retreat and adjustment phases are ``lateorders.py``'s.
+The values of the retreat and adjustment phases are ``lateorders.py``'s, the Abstraction A/F rules' are
+``ferryorders.py``'s.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, TypeAlias
 
 if TYPE_CHECKING:
+    from dipserver.engine.ferryorders import FerryOrder
     from dipserver.engine.lateorders import AdjustmentOrder, RetreatOrder
 
 # Each dataclass has a docstring: without one, ``dataclass`` writes one from the class's signature as the
@@ -69,27 +71,11 @@ class Convoy:
     dest: str  # province the army is carried to
 
 
-@dataclass(frozen=True, slots=True)
-class Embark:
-    """Movement, Abstraction (5.6): ``A YOR boards F NTH``: the army goes aboard its own power's fleet at
-    sea beside it before the moves are made, forming an A/F that takes the fleet's order."""
-
-    unit: str  # the army
-    fleet: str  # the fleet's province
-
-
-@dataclass(frozen=True, slots=True)
-class Disembark:
-    """Movement, Abstraction (5.6): ``A/F NTH lands YOR``: the army aboard moves to a land province beside
-    the sea, during the moves; the fleet holds."""
-
-    unit: str  # the A/F's sea
-    dest: str  # the land province
-
-
-MovementOrder = Hold | Move | SupportHold | SupportMove | Convoy | Embark | Disembark
-# Every order value: the movement phase's above, the retreat and adjustment phases' in ``lateorders.py``.
-# A type for annotations only (a string at run time), so that loading this module never loads those.
+# The rulebook's movement orders; the Abstraction A/F rules' (boarding, landing) are ``ferryorders.py``'s.
+StandardOrder = Hold | Move | SupportHold | SupportMove | Convoy
+# Every order value: the movement phase's, and the retreat and adjustment phases' in ``lateorders.py``.
+# Types for annotations only (strings at run time), so that loading this module never loads those modules.
+MovementOrder: TypeAlias = "StandardOrder | FerryOrder"
 Order: TypeAlias = "MovementOrder | RetreatOrder | AdjustmentOrder"
 
 

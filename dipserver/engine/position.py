@@ -4,22 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dipserver.engine.types import Phase, Unit
 
-
-@dataclass(frozen=True, slots=True)
-class Dislodged:
-    """A unit dislodged in a movement phase, waiting to retreat or disband."""
-
-    unit: Unit
-    attacker_from: str  # province the dislodging move came from (no retreat there)
-    retreats: tuple[str, ...] = ()  # locations it may retreat to, computed on that phase's map
-    stays_fleet: bool = False  # Sahara (E16): told to stay a fleet this season; the flag follows its retreat
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (Dislodged, (self.unit, self.attacker_from, self.retreats, self.stays_fleet))  # as Phase's
+if TYPE_CHECKING:
+    from dipserver.engine.dislodged import Dislodged
 
 
 @dataclass(frozen=True, slots=True)

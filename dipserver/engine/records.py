@@ -23,7 +23,6 @@ record (``Kind.drawing``, found by ``drawing``): this module only assembles reco
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from dipserver.engine.kinds import standard as _standard  # noqa: F401  (registers the Diplomacy kinds)
@@ -119,41 +118,6 @@ def order_drawing(
 
 
 def shown(order: Any, text: str, position: Position) -> str:
-    """The text to show for an order played (``Played``'s fields): as typed, or the short notation of an
-    order the engine made up (``text`` empty)."""
+    """The text to show for an order played (``played.Played``'s fields): as typed, or the short notation
+    of an order the engine made up (``text`` empty)."""
     return text or kind_of(order).text(order, position)
-
-
-@dataclass(frozen=True, slots=True)
-class Played:
-    """What a phase decided of one line or order, as data: its record is made from it when asked
-    (``record``), so a caller that needs only the outcomes (the command line) makes none."""
-
-    power: str
-    order: Any | None  # the order given (or refused as it read); None: the line read as no order
-    text: str  # as typed; "" for an order the engine made up (written in short notation)
-    outcome: Outcome
-    reason: str = ""
-    dislodged: bool = False
-    refused: bool = False  # refused when read: its record's ``order`` is the text as typed
-
-    def shown(self, position: Position) -> str:
-        """The text to show for it: as typed, or the short notation of an order the engine made up."""
-        return shown(self.order, self.text, position)
-
-    def record(self, position: Position, board: Board | None = None) -> Record:
-        """Its record (the module's docstring), ``position`` being the phase's, with ``text`` as shown."""
-        if self.order is None:
-            return {**unread_record(self.power, self.text, self.reason), "text": self.text}
-        short = self.text if self.refused else kind_of(self.order).text(self.order, position)
-        record = order_record(
-            self.power,
-            self.order,
-            position,
-            outcome=self.outcome,
-            reason=self.reason,
-            dislodged=self.dislodged,
-            text=short,
-            board=board,
-        )
-        return {**record, "text": self.text or short}

@@ -11,7 +11,7 @@ values.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import fields
 from typing import Any, Generic, TypeVar, overload
 
@@ -24,12 +24,13 @@ Row = tuple[str, Order, Outcome, str, bool]
 
 
 class Built(Sequence[V], Generic[V]):
-    """Values of the dataclass ``make``, kept as rows (tuples of their fields, in order) until read
-    (the module's docstring). ``items`` are rows or, where a step made the value itself, values."""
+    """Dataclass values, kept as rows (tuples of their fields, in order) until read (the module's
+    docstring): ``make`` makes one from a row's fields (the dataclass, or a function that makes one).
+    ``items`` are rows or, where a step made the value itself, values."""
 
     __slots__ = ("_items", "_make", "_values")
 
-    def __init__(self, items: list[Any], make: type[V]) -> None:
+    def __init__(self, items: list[Any], make: Callable[..., V]) -> None:
         self._items = items
         self._make = make
         self._values: tuple[V, ...] | None = None
@@ -38,7 +39,7 @@ class Built(Sequence[V], Generic[V]):
         """The values, built on the first call."""
         if self._values is None:
             make = self._make
-            self._values = tuple(item if isinstance(item, make) else make(*item) for item in self._items)
+            self._values = tuple(make(*item) if isinstance(item, tuple) else item for item in self._items)
         return self._values
 
     def rows(self) -> list[tuple[Any, ...]]:

@@ -11,9 +11,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from dipserver.engine.dislodged import Dislodged
 from dipserver.engine.lateorders import Disband, Retreat
 from dipserver.engine.orders import Order, OrderResult, Outcome
-from dipserver.engine.position import Dislodged
 from dipserver.engine.types import Unit, UnitType, coast_of, province_of
 
 if TYPE_CHECKING:

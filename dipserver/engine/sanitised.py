@@ -4,11 +4,14 @@ rest (the void orders, the moves' destinations as given) to report the results."
 
 from __future__ import annotations
 
-from typing import Final, final
+from typing import TYPE_CHECKING, Final, final
 
 from dipserver.engine.orders import Outcome
-from dipserver.engine.resolver import HOLD, ConvoyRoute
+from dipserver.engine.resolver import HOLD
 from dipserver.engine.types import Unit
+
+if TYPE_CHECKING:
+    from dipserver.engine.resolver.route import ConvoyRoute
 
 UNSUPPORTED: Final[list[int]] = []  # (``Sanitised.supports``: never added to)
 

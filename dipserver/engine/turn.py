@@ -45,7 +45,6 @@ from dipserver.engine.orderlines import hand_on as hand_on
 from dipserver.engine.orderlines import read_orders as read_orders
 from dipserver.engine.orders import Order
 from dipserver.engine.position import Position
-from dipserver.engine.records import Played
 from dipserver.engine.results import Built, rows_of
 from dipserver.engine.timelinecache import load_timeline
 from dipserver.engine.types import Phase, PhaseType, Season
@@ -57,6 +56,7 @@ if TYPE_CHECKING:
     from dipserver.engine.modules import phase as module_phase
     from dipserver.engine.modules.phase import ModuleState, Opened
     from dipserver.engine.modules.supply import SupplyReport
+    from dipserver.engine.played import Played
 
     AnyOrder: TypeAlias = Order | ConversionOrder
 
@@ -170,7 +170,7 @@ def play_phase(
     turn = Turn(
         done,
         read_lines,
-        Built(results, Played),
+        Built(results, _played),
         events,
         skipped,
         map_state,
@@ -184,6 +184,14 @@ def play_phase(
         return turn
     opened = open_modules(variant, map_state, new_position, modules, played.state, secret)
     return replace(turn, opened=opened, check=played.check, module_data=played.to_data())
+
+
+def _played(*row: Any) -> Played:
+    """A ``Played`` value from its row, which ``Turn.played`` makes when first read (``results.Built``):
+    ``played.py`` loads with the first, so that the command line, which reads the rows, never loads it."""
+    from dipserver.engine.played import Played
+
+    return Played(*row)
 
 
 def _played_with_modules(

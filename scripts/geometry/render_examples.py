@@ -13,8 +13,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from dipserver.engine.board import MapState
+from dipserver.engine.dislodged import Dislodged
 from dipserver.engine.orders import Convoy, Hold, Move, OrderResult, Outcome, SupportHold, SupportMove
-from dipserver.engine.position import Dislodged, Position
+from dipserver.engine.position import Position
 from dipserver.engine.timeline import Hook, walk
 from dipserver.engine.types import Phase, Unit, UnitType
 from dipserver.engine.variant import Variant, load_variant

@@ -39,6 +39,15 @@ NOT_FOR_A_PLAIN_REQUEST = (
     "dipserver.engine.kinds.disband",
     "dipserver.engine.kinds.build",
     "dipserver.engine.kinds.waive",
+    # The phase's values of what it decided of each order (the answer is made from their rows).
+    "dipserver.engine.played",
+    # The values of a dislodged unit and of a convoy route (the request has neither).
+    "dipserver.engine.dislodged",
+    "dipserver.engine.resolver.route",
+    # The Abstraction A/F rules' orders, their kinds and their options (the rules are off).
+    "dipserver.engine.ferryorders",
+    "dipserver.engine.kinds.boarding",
+    "dipserver.engine.modules.abstraction",
 )
 
 

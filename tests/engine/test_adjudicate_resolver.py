@@ -6,7 +6,8 @@ fleets carry which army. This pins down the algorithm (DATC v3.0 §5) independen
 
 from __future__ import annotations
 
-from dipserver.engine.resolver import CONVOY, HOLD, MOVE, SUPPORT, ConvoyRoute, OrderTable, resolve
+from dipserver.engine.resolver import CONVOY, HOLD, MOVE, SUPPORT, OrderTable, resolve
+from dipserver.engine.resolver.route import ConvoyRoute
 
 
 def table(

@@ -23,6 +23,7 @@ import pytest
 
 from dipserver.engine.adjudicate import adjudicate
 from dipserver.engine.board import Board
+from dipserver.engine.ferryorders import FerryOrder
 from dipserver.engine.kinds.conversion import ConversionOrder
 from dipserver.engine.kinds.offering import Offering
 from dipserver.engine.kinds.reading import Reading
@@ -40,7 +41,7 @@ from dipserver.engine.kinds.words import unit_at
 from dipserver.engine.lateorders import AdjustmentOrder, RetreatOrder
 from dipserver.engine.modules.orders import ModuleOrder
 from dipserver.engine.options import legal_options
-from dipserver.engine.orders import Hold, MovementOrder, Order, OrderError, Outcome
+from dipserver.engine.orders import Hold, MovementOrder, Order, OrderError, Outcome, StandardOrder
 from dipserver.engine.parse import format_order, parse_order
 from dipserver.engine.position import Position
 from dipserver.engine.records import order_record
@@ -204,10 +205,12 @@ def test_an_unregistered_kind_is_no_order(standard: Variant, board: Board) -> No
 
 
 def test_every_order_value_has_one_kind() -> None:
-    # ``Order`` is the movement phase's values and the later phases' (a type for annotations only).
+    # ``Order`` is the movement phase's values and the later phases' (types for annotations only).
     assert Order == "MovementOrder | RetreatOrder | AdjustmentOrder"
+    assert MovementOrder == "StandardOrder | FerryOrder"
+    movement = [*get_args(StandardOrder), *get_args(FerryOrder)]
     later = [*get_args(RetreatOrder), *get_args(AdjustmentOrder)]
-    classes = [*get_args(MovementOrder), *later, *get_args(ConversionOrder), *get_args(ModuleOrder)]
+    classes = [*movement, *later, *get_args(ConversionOrder), *get_args(ModuleOrder)]
     # By class, as ``kind_of`` looks an order up: a compiled value's ``__new__`` runs its ``__init__``, so
     # a bare instance (``cls.__new__(cls)``) cannot be made without the fields.
     assert {kinds()[cls].order_class for cls in classes} == set(classes)

@@ -8,11 +8,12 @@ import pytest
 
 from dipserver.engine.adjudicate import adjudicate
 from dipserver.engine.board import Board
+from dipserver.engine.dislodged import Dislodged
 from dipserver.engine.lateorders import Build, Disband, Retreat, Waive
 from dipserver.engine.options import legal_options
 from dipserver.engine.orders import Convoy, Hold, Move, Outcome, SupportHold, SupportMove
 from dipserver.engine.parse import parse_order
-from dipserver.engine.position import Dislodged, Position
+from dipserver.engine.position import Position
 from dipserver.engine.types import Phase, Unit, UnitType
 from dipserver.engine.variant import Variant
 from tests.engine.test_parse import MOVEMENT, RETREATS, WINTER

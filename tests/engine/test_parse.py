@@ -5,10 +5,11 @@ from __future__ import annotations
 import pytest
 
 from dipserver.engine.board import Board
+from dipserver.engine.dislodged import Dislodged
 from dipserver.engine.lateorders import Build, Disband, Retreat, Waive
 from dipserver.engine.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove
 from dipserver.engine.parse import OrderError, owned_centres, parse_order, parse_orders
-from dipserver.engine.position import Dislodged, Position
+from dipserver.engine.position import Position
 from dipserver.engine.types import Phase, Unit, UnitType
 
 

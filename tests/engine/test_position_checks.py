@@ -7,10 +7,11 @@ from __future__ import annotations
 import pytest
 
 from dipserver.engine.board import Board
+from dipserver.engine.dislodged import Dislodged
 from dipserver.engine.orders import Move, OrderError
 from dipserver.engine.ordersheet import read_sheet
 from dipserver.engine.parse import parse_in_full, parse_order
-from dipserver.engine.position import Dislodged, Position
+from dipserver.engine.position import Position
 from dipserver.engine.readings import MAX_ORDER_TEXT
 from dipserver.engine.types import Phase, Unit, UnitType
 from dipserver.engine.validate import validate

@@ -16,11 +16,12 @@ from dataclasses import fields
 import pytest
 
 from dipserver.engine.board import Board, board_for
+from dipserver.engine.dislodged import Dislodged
 from dipserver.engine.kinds.reading import Reading
 from dipserver.engine.kinds.registry import register, unregister
 from dipserver.engine.orders import Move, OrderError
 from dipserver.engine.parse import parse_in_full, parse_order
-from dipserver.engine.position import Dislodged, Position
+from dipserver.engine.position import Position
 from dipserver.engine.readings import still_true
 from dipserver.engine.types import Phase, Unit, UnitType, province_of
 from dipserver.engine.variant import VARIANTS_DIR, VariantError, load_variant

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from dipserver.engine.dislodged import Dislodged
 from dipserver.engine.kinds.catalogue import RECORD_KINDS as KINDS
 from dipserver.engine.kinds.conversion import ConvertToArmy, ConvertToFleet, StayFleet
 from dipserver.engine.kinds.registry import Drawing, kinds
@@ -15,7 +16,7 @@ from dipserver.engine.lateorders import Disband
 from dipserver.engine.modules.blizzard import SnowStorm
 from dipserver.engine.modules.supply import EstablishDepot
 from dipserver.engine.orders import Outcome
-from dipserver.engine.position import Dislodged, Position
+from dipserver.engine.position import Position
 from dipserver.engine.records import FIELDS, PLAIN_FIELDS, drawing, order_record
 from dipserver.engine.turn import play_phase
 from dipserver.engine.types import Phase, Unit, UnitType

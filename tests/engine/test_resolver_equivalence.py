@@ -12,9 +12,10 @@ import random
 
 import pytest
 
-from dipserver.engine.resolver import CONVOY, HOLD, MOVE, SUPPORT, ConvoyRoute, Decisions, OrderTable, resolve
+from dipserver.engine.resolver import CONVOY, HOLD, MOVE, SUPPORT, Decisions, OrderTable, resolve
 from dipserver.engine.resolver.decisions import settle, settle_one
 from dipserver.engine.resolver.resolution import Resolution
+from dipserver.engine.resolver.route import ConvoyRoute
 from dipserver.engine.resolver.strengths import path
 
 TABLES = 4000

@@ -7,8 +7,8 @@ from dipserver.engine.adjudicate import adjudicate
 from dipserver.engine.board import Board
 from dipserver.engine.lateorders import Disband
 from dipserver.engine.orders import Hold, Move, OrderResult, Outcome
+from dipserver.engine.played import Played
 from dipserver.engine.position import Position
-from dipserver.engine.records import Played
 from dipserver.engine.results import Results, rows_of
 from dipserver.engine.turn import play_phase
 from dipserver.engine.types import Phase, Unit, UnitType

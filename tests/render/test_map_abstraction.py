@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from dipserver.engine.orders import Disembark, Embark, OrderResult, Outcome
+from dipserver.engine.ferryorders import Disembark, Embark
+from dipserver.engine.orders import OrderResult, Outcome
 from dipserver.engine.position import Position
 from dipserver.engine.types import Phase, Unit, UnitType
 from dipserver.engine.variant import load_variant

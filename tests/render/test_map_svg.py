@@ -8,9 +8,10 @@ from dataclasses import replace
 
 import pytest
 
+from dipserver.engine.dislodged import Dislodged
 from dipserver.engine.lateorders import Build, Disband, Retreat
 from dipserver.engine.orders import Convoy, Hold, Move, OrderResult, Outcome, SupportHold, SupportMove
-from dipserver.engine.position import Dislodged, Position
+from dipserver.engine.position import Position
 from dipserver.engine.timeline import Hook, apply_hook
 from dipserver.engine.types import Phase, Unit, UnitType
 from dipserver.engine.variant import load_variant

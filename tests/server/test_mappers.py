@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 
-from dipserver.engine.position import Dislodged, Position
+from dipserver.engine.dislodged import Dislodged
+from dipserver.engine.position import Position
 from dipserver.engine.types import Phase, Unit, UnitType
 from dipserver.engine.variant import load_variant
 from dipserver.games.mappers import map_state_of, position_of, snapshot_from

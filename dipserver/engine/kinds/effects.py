@@ -22,8 +22,9 @@ from dipserver.engine.types import PhaseType
 
 if TYPE_CHECKING:
     from dipserver.engine.board import Board, MapState
+    from dipserver.engine.dislodged import Dislodged
     from dipserver.engine.orders import OrderResult
-    from dipserver.engine.position import Dislodged, Position
+    from dipserver.engine.position import Position
     from dipserver.engine.types import Unit
 
 

@@ -316,6 +316,15 @@ def kind_of(order: object) -> Kind:
     return kind
 
 
+def check_of(order_class: type) -> Legal | None:
+    """The adjudicator's check of an order of ``order_class`` (``MOVEMENT_CHECKS``, which the movement phase
+    reads first), loading the kinds loaded later if it is none of those loaded yet; ``None`` if it has
+    none."""
+    if order_class not in _BY_CLASS:
+        _load_later()
+    return MOVEMENT_CHECKS.get(order_class)
+
+
 def drawing_of(record: Mapping[str, Any]) -> Drawing:
     """How to draw a result ``record``; nothing for a record of no kind there is (or of none at all)."""
     kind = _BY_RECORD.get(record.get("kind") or "")

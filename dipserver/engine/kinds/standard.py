@@ -14,9 +14,12 @@ STANDARD: tuple[Kind, ...] = (hold.HOLD, move.MOVE, support.SUPPORT_HOLD, suppor
 # options there are theirs), or about one of their orders.
 later("dipserver.engine.kinds.retreat", "dipserver.engine.kinds.disband", phases=(PhaseType.RETREATS,))
 later("dipserver.engine.kinds.build", "dipserver.engine.kinds.waive", phases=(PhaseType.ADJUSTMENTS,))
-# The variants' conversions and the rule modules' depots and Snow Storms: loaded the first time the registry
-# is asked for a kind it does not have, or for every kind (``registry.later``).
-later("dipserver.engine.kinds.conversion", "dipserver.engine.modules.kinds")
+# The variants' conversions, the rule modules' depots and Snow Storms, and the Abstraction A/F rules'
+# boarding and landing: loaded the first time the registry is asked for a kind it does not have, or for
+# every kind (``registry.later``).
+later(
+    "dipserver.engine.kinds.conversion", "dipserver.engine.modules.kinds", "dipserver.engine.kinds.boarding"
+)
 
 # The kinds from outside the engine's modules (``plugins.py``), loaded once the standard ones are.
 plugins.load()

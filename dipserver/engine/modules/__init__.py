@@ -25,6 +25,7 @@ from dipserver.engine.timelinecache import load_timeline
 if TYPE_CHECKING:
     from types import ModuleType
 
+    from dipserver.engine.modules import abstraction as abstraction
     from dipserver.engine.modules import blizzard as blizzard
     from dipserver.engine.modules import screen as screen
     from dipserver.engine.modules import starvation as starvation
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
     from dipserver.engine.modules.blizzard import BlizzardOptions
     from dipserver.engine.modules.supply import SupplyOptions
 
-RULES = ("blizzard", "screen", "starvation", "supply")
+RULES = ("abstraction", "blizzard", "screen", "starvation", "supply")
 # What a game with modules plays them with (``phase``: opening and playing a phase; ``state``: what they
 # remember): loaded as the rules are, the first time a game has modules.
 PLAY = ("phase", "state")

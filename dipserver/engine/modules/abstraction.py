@@ -4,7 +4,8 @@ Each army beside a fleet of its power at sea may board it; each A/F may land its
 offers no convoy and no move ashore; a convoy, and a convoyed move, cross one sea (Fast Ferry). Beside the
 units' own orders, a power may land an army from a sea one of its A/Fs may sail to this move
 (``chain_landings``). The rules
-themselves are the kinds' (``kinds/abstraction.py``) and the movement phase's (``ferry.py``).
+themselves are the kinds' (``kinds/abstraction.py``, ``kinds/boarding.py``) and the movement phase's
+(``ferry.py``). Loaded with the rule modules (``modules/__init__.py``): only a game with the rules on asks.
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from dipserver.engine.board import Board
+from dipserver.engine.ferryorders import Disembark, Embark
 from dipserver.engine.kinds.abstraction import chain_problem, could_carry, embark_problem, ferry_seas, one_sea
-from dipserver.engine.orders import Convoy, Disembark, Embark, Move, Order
+from dipserver.engine.orders import Convoy, Move, Order
 from dipserver.engine.position import Position
 from dipserver.engine.types import Unit, UnitType, province_of
 
@@ -25,7 +27,7 @@ def ferry_orders(board: Board, position: Position, unit: Unit, orders: Sequence[
     if unit.type is UnitType.ARMY:
         for sea in sorted(board.water_neighbours(unit.province)):
             boarding = Embark(unit.province, sea)
-            if embark_problem(board, position.units, unit.power, boarding) is None:
+            if embark_problem(board, position.units, unit.power, boarding.unit, boarding.fleet) is None:
                 kept.append(boarding)
     elif unit.aboard:
         shores = sorted({province_of(m) for m in board.fleet_moves(unit.location)})

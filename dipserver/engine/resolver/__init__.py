@@ -1,6 +1,7 @@
 """Kruijswijk's resolver: the decisions of a movement phase, and nothing else.
 
-The input is a table of *sanitised* orders (``table.py``). Its modules follow the paper's nouns: the
+The input is a table of *sanitised* orders (``table.py``), a convoyed army's routes among them
+(``route.py``: ``ConvoyRoute``, loaded by what makes one). Its modules follow the paper's nouns: the
 path decision and the attack, hold, defend and prevent strengths (``strengths.py``); the move, support
 and dislodge decisions and the easy pass that settles them without guessing (``decisions.py``); the
 guessing pass of DATC v3.0 §5.F and the backup rule for what it leaves (``cycles.py``); the state they
@@ -17,9 +18,9 @@ from dipserver.engine.resolver.cycles import decide_cycles
 from dipserver.engine.resolver.decisions import settle, settle_one
 from dipserver.engine.resolver.resolution import Resolution
 from dipserver.engine.resolver.strengths import path
-from dipserver.engine.resolver.table import CONVOY, HOLD, MOVE, SUPPORT, ConvoyRoute, OrderTable
+from dipserver.engine.resolver.table import CONVOY, HOLD, MOVE, SUPPORT, OrderTable
 
-__all__ = ["CONVOY", "HOLD", "MOVE", "SUPPORT", "ConvoyRoute", "Decisions", "OrderTable", "resolve"]
+__all__ = ["CONVOY", "HOLD", "MOVE", "SUPPORT", "Decisions", "OrderTable", "resolve"]
 
 _NO_PARADOX: frozenset[int] = frozenset()
 

@@ -10,8 +10,12 @@ So the three-valued rules are written once, and the two passes differ in nothing
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from dipserver.engine.resolver.table import HOLD, ConvoyRoute, OrderTable
+from dipserver.engine.resolver.table import HOLD, OrderTable
+
+if TYPE_CHECKING:
+    from dipserver.engine.resolver.route import ConvoyRoute
 
 _NONE: frozenset[int] = frozenset()
 

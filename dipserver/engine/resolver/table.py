@@ -2,28 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Final
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:
+    from dipserver.engine.resolver.route import ConvoyRoute
 
 # The kinds of a sanitised order (``OrderTable.kind``).
 HOLD: Final = 0
 MOVE: Final = 1
 SUPPORT: Final = 2
 CONVOY: Final = 3
-
-
-@dataclass(frozen=True, slots=True)
-class ConvoyRoute:
-    """The fleets that could carry one army, as a graph over unit numbers.
-
-    ``start`` are the convoying fleets next to the army's province, ``finish`` those next to its
-    destination, ``links`` the fleet-to-fleet steps. Only fleets on some complete route are included.
-    """
-
-    start: tuple[int, ...]
-    finish: frozenset[int]
-    links: Mapping[int, tuple[int, ...]]
 
 
 @dataclass(slots=True)

@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 
 from dipserver.engine.board import board_for
+from dipserver.engine.ferryorders import Disembark, Embark
 from dipserver.engine.modules import modules_for
 from dipserver.engine.modules.phase import InPlay
 from dipserver.engine.options import Option, legal_options
-from dipserver.engine.orders import Disembark, Embark
 from dipserver.engine.types import Phase, PhaseType
 from dipserver.engine.validate import validate
 from dipserver.engine.variant import Variant, load_variant
