@@ -188,8 +188,7 @@ class MovementPhase:
         for power, orders in orders_by_power.items():
             for order in orders:
                 cls = type(order)
-                # Holds and moves, most orders, are decided below (their kinds are loaded with this module);
-                # another kind's check may be one the registry loads when first met (``check_of``).
+                # Holds and moves (most orders) are decided below; other checks may load late (check_of).
                 check = None if cls is hold_order or cls is move_order else (checks.get(cls) or check_of(cls))
                 if check is None and cls is not hold_order and cls is not move_order:
                     if id(order) in self._boarded:  # an army boarding a fleet: done before the moves
