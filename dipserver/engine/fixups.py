@@ -18,30 +18,17 @@ Every step returns new values plus the events it caused, as plain dicts for the 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 from dipserver.engine.board import FrozenMap, MapState
 from dipserver.engine.coasts import recompute_coasts, shore_provinces
 from dipserver.engine.definition import Variant
 from dipserver.engine.position import Position
+from dipserver.engine.timelinedata import Settings
 from dipserver.engine.types import Terrain, Unit, UnitType, coast_of
 
 Events = list[dict[str, Any]]
 Units = dict[str, Unit]
-
-
-@dataclass(frozen=True, slots=True)
-class Settings:
-    """How the fix-up pipeline treats units and centres after a change (variant data, E3/E7/E11)."""
-
-    sc_owner: str = "occupant"  # "occupant" | "deluge_chain"
-    stranded_fleets: str = "convert"  # "convert" (army, or disband if told to stay) | "stay"
-    sunk_armies: str = "fleet"  # "fleet" | "drown"
-    new_sc_home: str = "none"  # "none" | "territory": new centres in a home territory are home centres
-    # "rulebook" | "abstraction": the convoy rules the variant plays by default (the Abstraction A/F
-    # module, variant-rulings 5.6: ``modules.modules_for``); not a fix-up, but read with the others.
-    convoys: str = "rulebook"
 
 
 # What the pipeline reads of the timeline (``timeline.py`` runs the pipeline; it does not import that

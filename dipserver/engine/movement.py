@@ -21,7 +21,6 @@ to the army's origin (4.A.5).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 # The Abstraction A/F rules' steps in the phase (boarding before the moves, landing armies' rows).
@@ -56,36 +55,6 @@ if TYPE_CHECKING:
     from dipserver.engine.dislodged import Dislodged
 
 
-@dataclass(frozen=True, slots=True)
-class MovementOutcome:
-    """What a movement phase leaves."""
-
-    results: Results  # one per order given, in the order given
-    units: dict[str, Unit]  # the units still on the board, keyed by province
-    dislodged: dict[str, Dislodged]  # every dislodged unit with its retreat options (possibly none)
-
-
-def resolve_movement(
-    board: Board,
-    units: Mapping[str, Unit],
-    orders_by_power: Mapping[str, Iterable[Order]],
-    *,
-    checked: bool = False,
-    abstraction: bool = False,
-) -> MovementOutcome:
-    """Adjudicate one movement phase on ``board`` for ``units`` (keyed by province).
-
-    ``checked=True`` promises that every order came from ``parse.parse_order`` (or its front, the board's
-    readings) for this board and these units: each names its own power's unit, and a
-    support names a place the supporter could move to. Those checks are then skipped; everything that
-    depends on other units (a supported unit's reach, convoy routes) is still checked.
-
-    ``abstraction=True`` plays the Abstraction A/F rules (variant-rulings 5.6, ``ferry.py``): armies board
-    before the moves, A/Fs land their armies during them, a convoy crosses one sea.
-    """
-    return MovementOutcome(*MovementPhase(board, units, checked, abstraction).run(orders_by_power))
-
-
 # --- the phase ----------------------------------------------------------------------------------------
 
 
@@ -106,10 +75,10 @@ _Chosen = list[_Given | None]  # the one legal order of each unit, by unit numbe
 
 
 class MovementPhase:
-    """One movement phase being adjudicated (``resolve_movement``): ``run`` gives its outcome as the three
-    fields of a ``MovementOutcome``, no value made. The phase pipeline (``adjudicate``) takes them apart at
-    once, and a ``MovementOutcome`` costs a dataclass's ``__init__``, which the interpreter runs even
-    compiled."""
+    """One movement phase being adjudicated: ``run`` gives its outcome as the three fields of a
+    ``MovementOutcome`` (``movementoutcome.resolve_movement`` makes one), no value made. The phase pipeline
+    (``adjudicate``) takes them apart at once, and a ``MovementOutcome`` costs a dataclass's ``__init__``,
+    which the interpreter runs even compiled."""
 
     def __init__(
         self, board: Board, units: Mapping[str, Unit], checked: bool = False, abstraction: bool = False

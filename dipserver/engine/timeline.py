@@ -27,7 +27,6 @@ from typing import Any
 from dipserver.engine import fixups
 from dipserver.engine.board import MapState
 from dipserver.engine.definition import Variant
-from dipserver.engine.fixups import Settings as Settings  # the pipeline's settings, read from here
 from dipserver.engine.hooks import _HOOK_POINT as _HOOK_POINT
 from dipserver.engine.hooks import _PHASE_POINT as _PHASE_POINT
 from dipserver.engine.hooks import Hook as Hook
@@ -35,6 +34,7 @@ from dipserver.engine.hooks import hooks_between as hooks_between
 from dipserver.engine.position import Position
 from dipserver.engine.timelinecache import load_timeline as load_timeline
 from dipserver.engine.timelinedata import MODES as MODES
+from dipserver.engine.timelinedata import Settings as Settings  # the pipeline's settings, read from here
 from dipserver.engine.timelinedata import Timeline as Timeline
 from dipserver.engine.timelinedata import TimelineError as TimelineError
 from dipserver.engine.timelinefile import ORDER_KINDS as ORDER_KINDS

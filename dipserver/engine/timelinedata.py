@@ -10,7 +10,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from dipserver.engine.fixups import Settings
 from dipserver.engine.types import Season
 
 if TYPE_CHECKING:
@@ -22,6 +21,20 @@ class TimelineError(ValueError):
 
 
 MODES = ("exact", "random")
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """How the fix-up pipeline (``fixups.py``) treats units and centres after a change (variant data,
+    E3/E7/E11)."""
+
+    sc_owner: str = "occupant"  # "occupant" | "deluge_chain"
+    stranded_fleets: str = "convert"  # "convert" (army, or disband if told to stay) | "stay"
+    sunk_armies: str = "fleet"  # "fleet" | "drown"
+    new_sc_home: str = "none"  # "none" | "territory": new centres in a home territory are home centres
+    # "rulebook" | "abstraction": the convoy rules the variant plays by default (the Abstraction A/F
+    # module, variant-rulings 5.6: ``modules.modules_for``); not a fix-up, but read with the others.
+    convoys: str = "rulebook"
 
 
 @dataclass(frozen=True, eq=False)

@@ -10,9 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 from dipserver.engine.board import FrozenMap
 from dipserver.engine.definition import Variant
-from dipserver.engine.fixups import Settings
 from dipserver.engine.hooks import _HOOK_POINT, _PHASE_POINT, Hook
-from dipserver.engine.timelinedata import Timeline, TimelineError
+from dipserver.engine.timelinedata import Settings, Timeline, TimelineError
 from dipserver.engine.timelinerows import Change, Event, OptionSpec, never_applies
 
 if TYPE_CHECKING:

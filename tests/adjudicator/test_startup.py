@@ -48,6 +48,10 @@ NOT_FOR_A_PLAIN_REQUEST = (
     "dipserver.engine.ferryorders",
     "dipserver.engine.kinds.boarding",
     "dipserver.engine.modules.abstraction",
+    # The map's fix-ups after a timeline's changes (the standard map has no timeline file).
+    "dipserver.engine.fixups",
+    # A movement phase as one value, outside the phase pipeline (the tests').
+    "dipserver.engine.movementoutcome",
 )
 
 

@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 from dipserver.engine.adjudicate import adjudicate
 from dipserver.engine.board import Board, board_for
 from dipserver.engine.lateorders import Build, Disband, Retreat, Waive
-from dipserver.engine.movement import resolve_movement, water_neighbours
+from dipserver.engine.movement import water_neighbours
+from dipserver.engine.movementoutcome import resolve_movement
 from dipserver.engine.orders import Convoy, Hold, Move, Order, Outcome, SupportHold, SupportMove
 from dipserver.engine.position import Position
 from dipserver.engine.types import Phase, Unit, UnitType, province_of
