@@ -75,10 +75,9 @@ _Chosen = list[_Given | None]  # the one legal order of each unit, by unit numbe
 
 
 class MovementPhase:
-    """One movement phase being adjudicated: ``run`` gives its outcome as the three fields of a
-    ``MovementOutcome`` (``movementoutcome.resolve_movement`` makes one), no value made. The phase pipeline
-    (``adjudicate``) takes them apart at once, and a ``MovementOutcome`` costs a dataclass's ``__init__``,
-    which the interpreter runs even compiled."""
+    """One movement phase being adjudicated: ``run`` gives its outcome as three parts (the results, the
+    units still on the board, the dislodged units), which the phase pipeline (``adjudicate``) and the
+    tests take apart at once."""
 
     def __init__(
         self, board: Board, units: Mapping[str, Unit], checked: bool = False, abstraction: bool = False

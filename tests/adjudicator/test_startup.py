@@ -50,8 +50,6 @@ NOT_FOR_A_PLAIN_REQUEST = (
     "dipserver.engine.modules.abstraction",
     # The map's fix-ups after a timeline's changes (the standard map has no timeline file).
     "dipserver.engine.fixups",
-    # A movement phase as one value, outside the phase pipeline (the tests').
-    "dipserver.engine.movementoutcome",
 )
 
 

@@ -17,8 +17,7 @@ from hypothesis import strategies as st
 from dipserver.engine.adjudicate import adjudicate
 from dipserver.engine.board import Board, board_for
 from dipserver.engine.lateorders import Build, Disband, Retreat, Waive
-from dipserver.engine.movement import water_neighbours
-from dipserver.engine.movementoutcome import resolve_movement
+from dipserver.engine.movement import MovementPhase, water_neighbours
 from dipserver.engine.orders import Convoy, Hold, Move, Order, Outcome, SupportHold, SupportMove
 from dipserver.engine.position import Position
 from dipserver.engine.types import Phase, Unit, UnitType, province_of
@@ -149,17 +148,17 @@ def test_movement_keeps_every_unit_somewhere(start_board: Board, data: st.DataOb
     board = start_board
     units = data.draw(positions(board))
     orders = data.draw(movement_orders(board, units))
-    outcome = resolve_movement(board, units, orders)
+    results, after, dislodged_units = MovementPhase(board, units).run(orders)
 
-    assert [(r.power, r.order) for r in outcome.results] == [(p, o) for p, os in orders.items() for o in os]
-    _assert_well_placed(board, outcome.units)
+    assert [(r.power, r.order) for r in results] == [(p, o) for p, os in orders.items() for o in os]
+    _assert_well_placed(board, after)
     # Units only move or are dislodged: none appears, none vanishes.
-    dislodged = {prov: d.unit for prov, d in outcome.dislodged.items()}
-    assert _census(outcome.units) + _census(dislodged) == _census(units)
-    for prov, d in outcome.dislodged.items():
-        assert units[prov] == d.unit and prov in outcome.units  # the attacker stands where it was
+    dislodged = {prov: d.unit for prov, d in dislodged_units.items()}
+    assert _census(after) + _census(dislodged) == _census(units)
+    for prov, d in dislodged_units.items():
+        assert units[prov] == d.unit and prov in after  # the attacker stands where it was
         for loc in d.retreats:
-            assert province_of(loc) not in outcome.units
+            assert province_of(loc) not in after
             assert board.can_move(d.unit.type, d.unit.location, loc)
 
 
@@ -173,12 +172,12 @@ def test_movement_does_not_depend_on_the_order_of_units_or_orders(board: Board, 
     }
     # The resolver numbers units in the position's order: paradox handling must not depend on it.
     reordered = {prov: units[prov] for prov in data.draw(st.permutations(list(units)))}
-    first = resolve_movement(board, units, orders)
-    second = resolve_movement(board, reordered, shuffled)
-    assert first.units == second.units
-    assert first.dislodged == second.dislodged
-    outcomes = Counter((r.power, r.order, r.outcome) for r in first.results)
-    assert outcomes == Counter((r.power, r.order, r.outcome) for r in second.results)
+    first_results, first_units, first_dislodged = MovementPhase(board, units).run(orders)
+    second_results, second_units, second_dislodged = MovementPhase(board, reordered).run(shuffled)
+    assert first_units == second_units
+    assert first_dislodged == second_dislodged
+    outcomes = Counter((r.power, r.order, r.outcome) for r in first_results)
+    assert outcomes == Counter((r.power, r.order, r.outcome) for r in second_results)
 
 
 def _random_orders(board: Board, data: st.DataObject, position: Position) -> Mapping[str, list[Order]]:

@@ -23,7 +23,7 @@ class Standing:
         self.board = board
         # A dict (the phase's own, or a copy): compiled, a dict's lookups are C calls, a Mapping's methods.
         self.units: dict[str, Unit] = units if isinstance(units, dict) else dict(units)
-        self.checked = checked  # the reader has checked each order on its own (resolve_movement)
+        self.checked = checked  # the reader has checked each order on its own (movement.MovementPhase)
         self.ferry = ferry  # the Abstraction A/F rules are on (Fast Ferry, A/Fs: kinds/abstraction.py)
         self.by_sea: set[str] = set()  # armies whose legal move can only go by convoy
         self._fleet_seas: frozenset[str] | None = None
