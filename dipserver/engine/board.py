@@ -101,9 +101,12 @@ class Board:
         self._convoy_reach: dict[str, frozenset[str]] = {}
         self._shore_lands: dict[str, frozenset[str]] = {}
         self._water_shores: dict[str, frozenset[str]] = {}  # ``water_shores``, filled on first use
-        # ``sorted_reach`` and ``neighbourhood`` of an army's and of a fleet's location, filled on first use.
-        self._sorted_reach: tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]] = ({}, {})
-        self._neighbourhoods: tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]] = ({}, {})
+        # ``numbers`` and ``by_number``, then ``reach_numbers`` and ``neighbourhood`` of an army's and of a
+        # fleet's location, filled on first use.
+        self._numbers: dict[str, int] = {}
+        self.by_number: tuple[str, ...] = ()
+        self._reach_numbers: tuple[dict[str, tuple[int, ...]], dict[str, tuple[int, ...]]] = ({}, {})
+        self._neighbourhoods: tuple[dict[str, tuple[int, ...]], dict[str, tuple[int, ...]]] = ({}, {})
         self._into: dict[str, set[str]] = {}  # ``_movers_into``, filled on first use
         self._coastal = frozenset(p for p, waters in self._land_waters.items() if waters & sea)
         # Where an army may stand (``can_occupy``): the passable land provinces, never a coast; where a
@@ -245,17 +248,31 @@ class Board:
         """The provinces a unit at ``src_loc`` could move into some part of: where it may support."""
         return (self._army if unit_type is UnitType.ARMY else self._fleet_provinces).get(src_loc, _EMPTY)
 
-    def sorted_reach(self, unit_type: UnitType, src_loc: str) -> tuple[str, ...]:
-        """``reach_provinces``, sorted (kept per location: the options walk them in order every phase)."""
-        kept = self._sorted_reach[unit_type is UnitType.FLEET]
+    def numbers(self) -> dict[str, int]:
+        """Each province's number: its place among them all sorted by name (``by_number``). The options
+        find a phase's units by number (``kinds/offering.py``): a list's index where a name would be a
+        dict's look-up, for every province near every unit."""
+        if not self._numbers:
+            self.by_number = _interned(sorted(self.provinces))
+            self._numbers = {province: number for number, province in enumerate(self.by_number)}
+        return self._numbers
+
+    def reach_numbers(self, unit_type: UnitType, src_loc: str) -> tuple[int, ...]:
+        """``reach_provinces`` by their ``numbers``, in order (kept per location: the options walk them
+        every phase)."""
+        kept = self._reach_numbers[unit_type is UnitType.FLEET]
         found = kept.get(src_loc)
         if found is None:
-            found = kept[src_loc] = _interned(sorted(self.reach_provinces(unit_type, src_loc)))
+            numbers = self.numbers()
+            found = kept[src_loc] = tuple(
+                sorted(numbers[p] for p in self.reach_provinces(unit_type, src_loc))
+            )
         return found
 
-    def neighbourhood(self, unit_type: UnitType, src_loc: str) -> tuple[str, ...]:
-        """The provinces, sorted, other than its own, from which a unit of some kind could move (not by
-        convoy) into a province a unit at ``src_loc`` reaches: the units whose moves it might support."""
+    def neighbourhood(self, unit_type: UnitType, src_loc: str) -> tuple[int, ...]:
+        """The provinces, by their ``numbers`` in order, other than its own, from which a unit of some kind
+        could move (not by convoy) into a province a unit at ``src_loc`` reaches: the units whose moves it
+        might support."""
         kept = self._neighbourhoods[unit_type is UnitType.FLEET]
         found = kept.get(src_loc)
         if found is None:
@@ -264,7 +281,8 @@ class Board:
             for province in self.reach_provinces(unit_type, src_loc):
                 near.update(into.get(province, _EMPTY))
             near.discard(province_of(src_loc))
-            found = kept[src_loc] = _interned(sorted(near))
+            numbers = self.numbers()
+            found = kept[src_loc] = tuple(sorted(numbers[p] for p in near))
         return found
 
     def _movers_into(self) -> dict[str, set[str]]:
@@ -358,7 +376,9 @@ class Board:
         self._convoy_reach = {}
         self._shore_lands = {}
         self._water_shores = {}
-        self._sorted_reach = ({}, {})
+        self._numbers = {}
+        self.by_number = ()
+        self._reach_numbers = ({}, {})
         self._neighbourhoods = ({}, {})
         self._into = {}
 
@@ -391,8 +411,8 @@ _DERIVED = (
 
 
 def _interned(provinces: Iterable[str]) -> tuple[str, ...]:
-    """``provinces`` as the interpreter's one string of each name: the options' tables (``sorted_reach``,
-    ``neighbourhood``, ``shore_lands``) are met with a phase's units keyed by interned names
+    """``provinces`` as the interpreter's one string of each name: the options' tables (``by_number``,
+    ``shore_lands``) are met with a phase's units keyed by interned names
     (``kinds/offering.py``), and a dict finds an identical key without comparing the text."""
     return tuple(sys.intern(p) for p in provinces)
 

@@ -29,7 +29,8 @@ _NONE: frozenset[str] = frozenset()
 _NO_CARRY: tuple[tuple[str, ...], frozenset[str]] = ((), _NONE)
 # What the board keeps besides the kinds' options (``Board.offers``, under names no kind has).
 _CONVOY_LANDS = " convoy lands"  # (army, the seas of the fleets joined beside it) -> ``_carry``
-_CARRIED_SEAS = " carried seas"  # (army, sea, the seas of the fleets carrying it) -> ``_carried_without``
+_GROUP_LANDS = " group lands"  # the seas of fleets joined -> where they land an army (``landings``)
+_LANDED_WITHOUT = " landed without"  # (army, sea, the seas of the fleets carrying it) -> ``_landed_without``
 _ARMY_WORDS = " army words"  # an army's location -> its words ("A PAR"), interned
 _FLEET_WORDS = " fleet words"  # a fleet's location -> its words ("F STP/SC"), interned
 _KEPT_CAP = 65_536  # options kept per kind and board; the cap only guards a long-running process's memory
@@ -88,6 +89,10 @@ class _Known:
         fleets: list[str] = []
         self.armies: list[str] = []  # the armies' provinces
         armies_named, fleets_named = _kept(board, _ARMY_WORDS), _kept(board, _FLEET_WORDS)
+        numbers = board.numbers()
+        # ``names`` by the province's number (``Board.numbers``), None where no unit stands: what the
+        # supports ask of every province near each unit.
+        self.at: list[str | None] = [None] * len(numbers)
         for name, unit in position.units.items():
             # Interned, as the board's options tables name provinces (``Board.neighbourhood``): the look-ups
             # of a phase's units then find an identical key.
@@ -103,15 +108,16 @@ class _Known:
                 words = intern(str(unit))
                 if not unit.aboard:
                     named[location] = words
-            self.names[province] = self.words[location] = words
+            self.names[province] = self.words[location] = self.at[numbers[province]] = words
         self.fleet_seas = board.seas.intersection(fleets)
         self.army_places = frozenset(self.armies)
-        self.landings: dict[str, frozenset[str]] = {}  # a sea with a fleet -> where the fleets joined land
         self.groups: dict[str, frozenset[str]] = {}  # a sea with a fleet -> the seas of the fleets joined
-        # An army's province -> where fleets carry it, and the part it cannot walk to (``_carry``); each
-        # province some army reaches by convoy alone -> those armies (``_carried_into``).
+        # An army's province -> where fleets carry it, and the part it cannot walk to (``_carry``); by each
+        # province's number, the armies (their provinces' numbers) that reach it by convoy alone
+        # (``_carried_into``: empty until worked out; ``carried_any``: whether any army reaches one).
         self.carry: dict[str, tuple[tuple[str, ...], frozenset[str]]] = {}
-        self.carried_into: dict[str, list[str]] | None = None
+        self.carried_into: list[list[int] | None] = []
+        self.carried_any = False
         self.carriers: dict[str, frozenset[str]] = {}  # an army's province -> the seas of the fleets carrying
         self.by_power: dict[str, list[Unit]] | None = None  # ``own_units``
         self.kinds: dict[str, list[Any]] = {}  # what offers each group's options (``options.py``)
@@ -126,6 +132,7 @@ class Offering:
         # The words of the unit in each province in the texts of a movement phase's options ("A PAR"): what
         # a key of ``keep`` names the units by.
         self.names = self._known.names
+        self.at = self._known.at  # ``names`` by the province's number (``Board.numbers``)
         self.words = self._known.words  # ``names`` by each unit's location: a kind's own unit's words
         self.kinds = self._known.kinds
 
@@ -214,74 +221,87 @@ class Offering:
             known[army] = found
         return found
 
-    def supported_by_sea(self, unit: Unit) -> dict[str, tuple[str, ...]]:
-        """The armies whose moves ``unit`` may support into provinces they reach by convoy alone, each with
-        those provinces, sorted: the provinces ``unit`` reaches that fleets could carry the army to and it
-        cannot walk to. A fleet cannot both support a convoyed move and be one of the fleets carrying it,
-        so for a fleet at sea, the army's routes through its own sea don't count (DATC 6.D.31)."""
+    def supported_by_sea(self, unit: Unit) -> dict[int, list[str]]:
+        """The armies whose moves ``unit`` may support into provinces they reach by convoy alone, by their
+        province's number (``Board.numbers``), each with those provinces, sorted: the provinces ``unit``
+        reaches that fleets could carry the army to and it cannot walk to."""
         carried_into = self._carried_into()
-        if not carried_into:
+        if carried_into is None:
             return {}
-        here = unit.province
-        extras: dict[str, list[str]] = {}  # by army: the provinces, in order, as ``reach`` is sorted
-        for province in self.board.sorted_reach(unit.type, unit.location):
-            armies = carried_into.get(province)
+        board, province = self.board, unit.province
+        provinces, here = board.by_number, board.numbers()[province]
+        found: dict[int, list[str]] = {}
+        for number in board.reach_numbers(unit.type, unit.location):
+            armies = carried_into[number]
             if armies is not None:
                 for army in armies:
                     if army != here:
-                        into = extras.get(army)
+                        into = found.get(army)
                         if into is None:
-                            extras[army] = [province]
+                            found[army] = [provinces[number]]
                         else:
-                            into.append(province)
-        found: dict[str, tuple[str, ...]] = {}
-        board, carriers = self.board, self._known.carriers
-        for army, extra in extras.items():
-            carrying = carriers.get(army, _NONE)
-            if here in carrying:  # a fleet that could carry it: only the routes of the others count
-                seas = self._carried_without(army, here, carrying)
-                extra = [p for p in extra if any(sea in seas for sea in board.water_neighbours(p))]
-                if not extra:
-                    continue
-            found[army] = tuple(extra)
+                            into.append(provinces[number])
+        if found and province in self.fleet_seas:  # a fleet at sea, which may be one of those carrying
+            self._without_own_routes(found, province)
         return found
 
-    def _carried_without(self, army: str, sea: str, carrying: frozenset[str]) -> frozenset[str]:
-        """The seas of ``carrying`` (the fleets that could carry the army in ``army``) through which the
-        fleets but the one in ``sea`` carry it, kept on the board by the three."""
-        kept, key = self._kept(_CARRIED_SEAS), (army, sea, carrying)
+    def _without_own_routes(self, found: dict[int, list[str]], sea: str) -> None:
+        """``supported_by_sea``'s armies less the provinces only the fleet in ``sea`` could carry them to: a
+        fleet cannot both support a convoyed move and be one of the fleets carrying it (DATC 6.D.31)."""
+        provinces, carriers = self.board.by_number, self._known.carriers
+        for army in list(found):
+            carrying = carriers.get(provinces[army], _NONE)
+            if sea in carrying:  # only the routes of the others count
+                lands = self._landed_without(provinces[army], sea, carrying)
+                extra = [p for p in found[army] if p in lands]
+                if extra:
+                    found[army] = extra
+                else:
+                    del found[army]
+
+    def _landed_without(self, army: str, sea: str, carrying: frozenset[str]) -> frozenset[str]:
+        """Where the fleets of ``carrying`` (those that could carry the army in ``army``) but the one in
+        ``sea`` could land it: the provinces beside the seas through which they carry it. Kept on the
+        board by the three."""
+        kept, key = self._kept(_LANDED_WITHOUT), (army, sea, carrying)
         found: frozenset[str] | None = kept.get(key)
         if found is None:
             board, others = self.board, carrying - {sea}
-            found = _kept_in(kept, key, _joined(board, board.water_neighbours(army) & others, others))
+            seas = _joined(board, board.water_neighbours(army) & others, others)
+            shores = board.water_shores()
+            found = _kept_in(kept, key, frozenset().union(*[shores.get(s, _NONE) for s in seas]))
         return found
 
-    def _carried_into(self) -> dict[str, list[str]]:
-        """Each province some army reaches by convoy alone, with those armies."""
+    def _carried_into(self) -> list[list[int] | None] | None:
+        """By each province's number, the armies (by their provinces' numbers) that reach it by convoy
+        alone; None when none does."""
         known = self._known
-        if known.carried_into is None:
-            board, fleets = self.board, self.fleet_seas
-            into: dict[str, list[str]] = {}
+        if not known.carried_into:
+            board, fleets, numbers = self.board, self.fleet_seas, self.board.numbers()
+            into: list[list[int] | None] = [None] * len(numbers)
             for here in known.armies:
                 if board.water_neighbours(here).isdisjoint(fleets):
                     continue
+                army = numbers[here]
                 for province in self._carry(here)[1]:
-                    armies = into.get(province)
+                    known.carried_any = True
+                    armies = into[numbers[province]]
                     if armies is None:
-                        into[province] = [here]
+                        into[numbers[province]] = [army]
                     else:
-                        armies.append(here)
+                        armies.append(army)
             known.carried_into = into
-        return known.carried_into
+        return known.carried_into if known.carried_any else None
 
     def landings(self, sea: str) -> frozenset[str]:
-        """The land provinces the fleet in ``sea`` and the fleets at sea joined to it reach."""
-        known = self._known.landings
-        found = known.get(sea)
+        """The land provinces the fleet in ``sea`` and the fleets at sea joined to it reach: kept on the
+        board by the seas of those fleets, which every fleet of them asks for."""
+        fleets = self.fleets_joined(sea)
+        kept = self._kept(_GROUP_LANDS)
+        found: frozenset[str] | None = kept.get(fleets)
         if found is None:
             board = self.board
-            found = frozenset().union(*[board.shore_lands(s) for s in self.fleets_joined(sea)])
-            known[sea] = found
+            found = _kept_in(kept, fleets, frozenset().union(*[board.shore_lands(s) for s in fleets]))
         return found
 
     def fleets_joined(self, sea: str) -> frozenset[str]:

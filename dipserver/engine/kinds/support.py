@@ -79,14 +79,16 @@ class SupportHoldKind(Kind):
     def offer(self, offering: Offering, unit: Unit) -> list[Option]:
         """Its supports of each unit in a province it ``reaches``, by province: each kept in the unit's
         ``row`` under the supported unit's words."""
-        names, here = offering.names, unit.province
+        board, at = offering.board, offering.at  # ``at``: each unit's words, by its province's number
         row = offering.row(self, offering.words[unit.location])
+        here = board.numbers()[unit.province]
         found: list[Option] = []
-        for target in offering.board.sorted_reach(unit.type, unit.location):
-            words = names.get(target)  # ``names``: every unit's province
-            if words is not None and target != here:
+        for number in board.reach_numbers(unit.type, unit.location):
+            words = at[number]
+            if words is not None and number != here:
                 support = row.get(words)
                 if support is None:
+                    target = board.by_number[number]
                     support = offering.keep(self, words, [SupportHold(unit.location, target)], row)
                 found += support
         return found
@@ -149,22 +151,23 @@ class SupportMoveKind(Kind):
         map), or are armies fleets could carry there. Supports of moves by land or along the coasts depend on
         the two units alone and are kept in the unit's ``row`` under the supported unit's words; those of an
         army into provinces it reaches by convoy alone under its words and those provinces."""
-        names = offering.names
+        board, at = offering.board, offering.at  # ``at``: each unit's words, by its province's number
         row = offering.row(self, offering.words[unit.location])
-        targets: Sequence[str] = offering.board.neighbourhood(unit.type, unit.location)
+        targets = board.neighbourhood(unit.type, unit.location)
         by_sea = offering.supported_by_sea(unit)
         if by_sea:
             targets = _merged(targets, by_sea)
         found: list[Option] = []
         for target in targets:
-            words = names.get(target)
+            words = at[target]
             if words is None:  # no unit there
                 continue
             extra = by_sea.get(target) if by_sea else None
             key: Hashable = words if extra is None else (words, *extra)
             supports = row.get(key)
             if supports is None:
-                supports = _kept_supports(self, offering, unit, target, extra or (), key, row)
+                supported = board.by_number[target]
+                supports = _kept_supports(self, offering, unit, supported, extra or (), key, row)
             if supports:
                 found += supports
         return found
@@ -180,9 +183,9 @@ class SupportMoveKind(Kind):
         return helping_line(record, "support")
 
 
-def _merged(provinces: Sequence[str], more: Iterable[str]) -> Sequence[str]:
+def _merged(provinces: tuple[int, ...], more: Iterable[int]) -> tuple[int, ...]:
     """``provinces`` (sorted) with ``more``, sorted, each once."""
-    merged: list[str] | None = None
+    merged: list[int] | None = None
     for province in more:
         within = provinces if merged is None else merged
         at = bisect_left(within, province)
@@ -190,7 +193,7 @@ def _merged(provinces: Sequence[str], more: Iterable[str]) -> Sequence[str]:
             if merged is None:
                 merged = list(provinces)
             merged.insert(at, province)
-    return provinces if merged is None else merged
+    return provinces if merged is None else tuple(merged)
 
 
 def _kept_supports(
@@ -198,7 +201,7 @@ def _kept_supports(
     offering: Offering,
     unit: Unit,
     target: str,
-    by_sea: tuple[str, ...],
+    by_sea: Sequence[str],
     key: Hashable,
     row: dict[Hashable, tuple[Option, ...]],
 ) -> tuple[Option, ...]:
