@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import functools
 import sys
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Hashable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from dipserver.engine.mapstate import FrozenMap as FrozenMap
@@ -82,10 +82,10 @@ class Board:
         # same few fleets, and each search is a graph walk. Filled as they are first asked.
         self.sea_routes: dict[tuple[str, str, frozenset[str]], frozenset[str]] = {}
         self.minimal_routes: dict[tuple[str, frozenset[str]], dict[str, frozenset[str]]] = {}
-        # The options' parts on this map (``kinds/offering.py``): by kind, then by the units the options
-        # name (and where fleets carry armies, by the army and the fleets); and the drawings of options
-        # offered (``options.py``). Filled as phases ask.
-        self.offers: dict[str, dict[Any, Any]] = {}
+        # The options' parts on this map (``kinds/offering.py``): by kind (the kind itself), then by the
+        # units the options name (and where fleets carry armies, by the army and the fleets); and the
+        # drawings of options offered (``options.py``). Filled as phases ask.
+        self.offers: dict[Hashable, dict[Any, Any]] = {}
         self.option_drawings: dict[tuple[str, str, str], Any] = {}
         shore = self._shore
         self._land_waters = {p: frozenset(n for n in borders.get(p, _EMPTY) if n in shore) for p in land}

@@ -27,7 +27,7 @@ from dipserver.engine.types import Unit, UnitType
 
 _NONE: frozenset[str] = frozenset()
 _NO_CARRY: tuple[tuple[str, ...], frozenset[str]] = ((), _NONE)
-# What the board keeps besides the kinds' options (``Board.offers``, under names no kind has).
+# What the board keeps besides the kinds' options (``Board.offers``, by kind), by name.
 _CONVOY_LANDS = " convoy lands"  # (army, the seas of the fleets joined beside it) -> ``_carry``
 _GROUP_LANDS = " group lands"  # the seas of fleets joined -> where they land an army (``landings``)
 _LANDED_WITHOUT = " landed without"  # (army, sea, the seas of the fleets carrying it) -> ``_landed_without``
@@ -69,11 +69,13 @@ _FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 class Writer(Protocol):
-    """What ``keep`` asks of a kind: its name and its notation."""
+    """What ``keep`` asks of a kind: its name and its notation; the board keeps its options by the kind."""
 
     name: str
 
     def text(self, order: Any, position: Position) -> str: ...
+
+    def __hash__(self) -> int: ...
 
 
 class _Known:
@@ -155,13 +157,13 @@ class Offering:
 
     def table(self, kind: Writer) -> dict[Hashable, tuple[Option, ...]]:
         """The options of ``kind`` kept on this board by the phases before (``keep``), by key."""
-        return self._kept(kind.name)
+        return _kept(self.board, kind)
 
     def row(self, kind: Writer, words: str) -> dict[Hashable, tuple[Option, ...]]:
         """The options of ``kind`` kept on this board for the unit with ``words`` ("A PAR"), by the rest of
         their key (a support's: the supported unit's words): ``keep``'s ``table`` for a kind that keeps its
         options unit by unit (its ``table`` is then these rows, by the unit's words)."""
-        rows = self._kept(kind.name)
+        rows = _kept(self.board, kind)
         found = rows.get(words)
         return _kept_in(rows, words, {}) if found is None else found
 
@@ -316,8 +318,9 @@ class Offering:
         return found
 
 
-def _kept(board: Board, name: str) -> dict[Any, Any]:
-    """The table ``name`` the board keeps for the options (``Board.offers``)."""
+def _kept(board: Board, name: Hashable) -> dict[Any, Any]:
+    """The table the board keeps for the options under ``name`` (``Board.offers``): a kind's, or one of
+    the tables named above."""
     found = board.offers.get(name)
     if found is None:
         found = board.offers[name] = {}
