@@ -95,10 +95,8 @@ class _Known:
         # ``names`` by the province's number (``Board.numbers``), None where no unit stands: what the
         # supports ask of every province near each unit.
         self.at: list[str | None] = [None] * len(numbers)
-        for name, unit in position.units.items():
-            # Interned, as the board's options tables name provinces (``Board.neighbourhood``): the look-ups
-            # of a phase's units then find an identical key.
-            province, location = intern(name), unit.location
+        for province, unit in position.units.items():
+            location = unit.location
             if unit.type is fleet:
                 fleets.append(province)
                 named = fleets_named
