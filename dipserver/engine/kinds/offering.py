@@ -277,11 +277,9 @@ class Offering:
         alone; None when none does."""
         known = self._known
         if not known.carried_into:
-            board, fleets, numbers = self.board, self.fleet_seas, self.board.numbers()
+            numbers = self.board.numbers()
             into: list[list[int] | None] = [None] * len(numbers)
-            for here in known.armies:
-                if board.water_neighbours(here).isdisjoint(fleets):
-                    continue
+            for here in known.armies:  # each army's ``_carry`` is worked out once a phase (``convoyed``)
                 army = numbers[here]
                 for province in self._carry(here)[1]:
                     known.carried_any = True
