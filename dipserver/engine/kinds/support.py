@@ -7,7 +7,6 @@ asks whether the supported move is possible while this support is given (DATC 6.
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -184,16 +183,15 @@ class SupportMoveKind(Kind):
 
 
 def _merged(provinces: tuple[int, ...], more: Iterable[int]) -> tuple[int, ...]:
-    """``provinces`` (sorted) with ``more``, sorted, each once."""
-    merged: list[int] | None = None
+    """``provinces`` (sorted) with ``more``, sorted, each once: a few more, each put in its place."""
+    merged = list(provinces)
     for province in more:
-        within = provinces if merged is None else merged
-        at = bisect_left(within, province)
-        if at == len(within) or within[at] != province:
-            if merged is None:
-                merged = list(provinces)
+        at = 0
+        while at < len(merged) and merged[at] < province:
+            at += 1
+        if at == len(merged) or merged[at] != province:
             merged.insert(at, province)
-    return provinces if merged is None else tuple(merged)
+    return tuple(merged) if len(merged) > len(provinces) else provinces
 
 
 def _kept_supports(
