@@ -89,14 +89,17 @@ def random_orders(
                 picked[loc] = (power, rng.choice(options))
     else:
         for power, opts in choices.items():
-            if opts.adjustment < 0:
-                for loc in rng.sample(sorted(opts.units), -opts.adjustment):
+            if opts.adjustment.due < 0:
+                for loc in rng.sample(sorted(opts.units), -opts.adjustment.due):
                     picked[loc] = (power, opts.units[loc][0])
-            builds = [(o, o.order.location) for o in opts.builds if isinstance(o.order, Build)]
+            builds = [(o, o.order.location) for o in opts.adjustment.builds if isinstance(o.order, Build)]
             rng.shuffle(builds)
             for option, location in builds:
                 site = province_of(location)
-                if site not in picked and sum(1 for p, _ in picked.values() if p == power) < opts.adjustment:
+                if (
+                    site not in picked
+                    and sum(1 for p, _ in picked.values() if p == power) < opts.adjustment.due
+                ):
                     picked[site] = (power, option)
     texts: dict[str, list[str]] = {}
     orders: dict[str, list[Any]] = {}

@@ -67,46 +67,56 @@ _DRAWINGS_CAP = 65_536  # drawings kept per board; the cap only guards a long-ru
 
 
 @dataclass(frozen=True, slots=True)
+class Adjustment:
+    """What an adjustment phase adds to a power's options; outside adjustments, none (``NO_ADJUSTMENT``)."""
+
+    due: int = 0  # builds due (positive) or disbands due (negative; the units' options are the disbands)
+    builds: tuple[Option, ...] = ()  # with builds due: each possible build, then waive
+    # Deluge (E13), with builds due: the free home centres, each of which needs a build before any build
+    # elsewhere is accepted, and how many builds may then go elsewhere. Builds elsewhere are offered only
+    # when that is more than none. ``None``: builds go in any site offered.
+    builds_first: tuple[str, ...] = ()
+    builds_elsewhere: int | None = None
+
+
+NO_ADJUSTMENT = Adjustment()
+
+# Where options were offered, for their drawings: the phase's position and the board it was judged on.
+Where = tuple[Position, Board]
+
+
+@dataclass(frozen=True, slots=True)
 class PowerOptions:
     power: str
     phase: str
     units: Mapping[str, tuple[Option, ...]] = field(default_factory=dict)  # unit location -> its orders
-    builds: tuple[Option, ...] = ()  # adjustment phase: each possible build, then waive
-    adjustment: int = 0  # builds due (positive) or disbands due (negative); 0 outside adjustments
+    adjustment: Adjustment = NO_ADJUSTMENT
     # The variant's conversion orders open to this power now (given beside the unit's own order, or in
     # Winter beside the builds): "F BRE becomes army", "A POR becomes fleet", "F NAO stays fleet".
     conversions: tuple[Option, ...] = ()
     # The rule modules' orders open to this power now, given beside the others: "establish depot PAR"
     # (supply lines, movement phases), "place blizzard MUN" / "remove blizzard MUN" (Snow Storm tokens).
     module_orders: tuple[Option, ...] = ()
-    # Deluge (E13), in an adjustment phase with builds due: the free home centres, each of which needs a
-    # build before any build elsewhere is accepted, and how many builds may then go elsewhere. Builds
-    # elsewhere are offered only when that is more than none. ``None``: builds go in any site offered.
-    builds_first: tuple[str, ...] = ()
-    builds_elsewhere: int | None = None
-    # Where the options were offered, for their drawings (``to_data``): set by ``legal_options``.
-    position: Position | None = field(default=None, repr=False, compare=False)
-    board: Board | None = field(default=None, repr=False, compare=False)
+    where: Where | None = field(default=None, repr=False, compare=False)  # set by ``legal_options``
 
     def all(self) -> list[Option]:
         units = [option for options in self.units.values() for option in options]
-        return units + list(self.builds) + list(self.conversions) + list(self.module_orders)
+        return units + list(self.adjustment.builds) + list(self.conversions) + list(self.module_orders)
 
     def to_data(self) -> dict[str, Any]:
         """JSON-ready; each option with its drawing when it is known where they were offered."""
-        drawn = (
-            None if self.position is None or self.board is None else (self.power, self.position, self.board)
-        )
+        drawn = None if self.where is None else (self.power, *self.where)
+        adjustment = self.adjustment
         return {
             "power": self.power,
             "phase": self.phase,
-            "adjustment": self.adjustment,
+            "adjustment": adjustment.due,
             "units": {loc: [option_data(o, drawn) for o in options] for loc, options in self.units.items()},
-            "builds": [option_data(o, drawn) for o in self.builds],
+            "builds": [option_data(o, drawn) for o in adjustment.builds],
             "conversions": [option_data(o, drawn) for o in self.conversions],
             "module_orders": [option_data(o, drawn) for o in self.module_orders],
-            "builds_first": list(self.builds_first),
-            "builds_elsewhere": self.builds_elsewhere,
+            "builds_first": list(adjustment.builds_first),
+            "builds_elsewhere": adjustment.builds_elsewhere,
         }
 
 
@@ -189,6 +199,7 @@ def _legal_options(offering: Offering, build_rule: BuildRule | None) -> PowerOpt
     """The options, with where they were offered (for their drawings)."""
     board, position, power = offering.board, offering.position, offering.power
     phase = position.phase.type
+    adjustment = NO_ADJUSTMENT
     if phase is PhaseType.MOVEMENT or phase is PhaseType.RETREATS:
         offers_of = _offers(offering, "units")
         if phase is PhaseType.MOVEMENT:
@@ -198,14 +209,10 @@ def _legal_options(offering: Offering, build_rule: BuildRule | None) -> PowerOpt
                 [d.unit for d in position.dislodged.values() if d.unit.power == power], key=_by_location
             )
         units = {u.location: _unit_options(offering, u, offers_of) for u in ordered}
-        conversions = _conversions(offering)
-        return PowerOptions(
-            power, str(position.phase), units, conversions=conversions, position=position, board=board
-        )
-    found = _adjustment_options(offering, build_rule or build_rule_for(board.variant))
-    return replace(
-        found, conversions=_conversions(offering) or found.conversions, position=position, board=board
-    )
+    else:
+        units, adjustment = _adjustment_options(offering, build_rule or build_rule_for(board.variant))
+    conversions = _conversions(offering)
+    return PowerOptions(power, str(position.phase), units, adjustment, conversions, where=(position, board))
 
 
 # A kind's ``offer``: what it offers a unit.
@@ -262,10 +269,12 @@ def _option(position: Position, order: Offered) -> Option:
     return Option(kind.text(order, position), order, kind.name)
 
 
-def _adjustment_options(offering: Offering, build_rule: BuildRule) -> PowerOptions:
+def _adjustment_options(
+    offering: Offering, build_rule: BuildRule
+) -> tuple[dict[str, tuple[Option, ...]], Adjustment]:
+    """An adjustment phase's options: the disbands of each unit, or the builds; nothing when none is due."""
     position, power = offering.position, offering.power
     balance = adjustment_due(position, power)
-    phase = str(position.phase)
     # Winter's kinds, by name: the registry loads them when first asked (``kinds/standard.py``).
     if balance < 0:
         disband = named("disband")
@@ -273,9 +282,9 @@ def _adjustment_options(offering: Offering, build_rule: BuildRule) -> PowerOptio
             u.location: _options(position, disband.offer(offering, u))
             for u in sorted(position.units_of(power), key=_by_location)
         }
-        return PowerOptions(power, phase, units, adjustment=balance)
+        return units, Adjustment(balance)
     if balance == 0:
-        return PowerOptions(power, phase)
+        return {}, NO_ADJUSTMENT
     board = offering.board
     builds = cast("BuildKind", named("build")).builds(offering, build_rule)
     homes = free_centres(board.homes, position, power)[0]
@@ -291,11 +300,4 @@ def _adjustment_options(offering: Offering, build_rule: BuildRule) -> PowerOptio
         if not elsewhere:
             builds = [b for b in builds if province_of(b.location) in homes]
     waive = cast("WaiveKind", named("waive")).offer(offering, None)
-    return PowerOptions(
-        power,
-        phase,
-        builds=_options(position, [*builds, *waive]),
-        adjustment=balance,
-        builds_first=first,
-        builds_elsewhere=elsewhere,
-    )
+    return {}, Adjustment(balance, _options(position, [*builds, *waive]), first, elsewhere)

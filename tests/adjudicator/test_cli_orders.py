@@ -33,8 +33,8 @@ def played_positions(board: Board, start: Position, seed: int, phases: int) -> I
         for power in sorted({u.power for u in position.units.values()} | set(position.owners.values())):
             options = legal_options(board, position, power)
             picks = [rng.choice(choices) for choices in options.units.values()]
-            if options.builds:
-                picks.append(options.builds[0])
+            if options.adjustment.builds:
+                picks.append(options.adjustment.builds[0])
             orders[power] = [option.order for option in picks]
         if position.phase.type is PhaseType.MOVEMENT:
             yield position

@@ -315,7 +315,8 @@ def test_ABS_23_an_af_is_two_units_at_the_adjustments(deluge: Variant) -> None:
     start = position("W1901A", "ENGLAND A/F NTH", "ENGLAND A EDI", owners={"ENGLAND": "EDI", "X": "LVP"})
     start = Position(start.phase, start.units, {"EDI": "ENGLAND", "LVP": "ENGLAND"})
     board = board_for(deluge, deluge.map_state)
-    assert legal_options(board, start, "ENGLAND", modules=InPlay(Modules(abstraction=True))).adjustment == -1
+    abstraction = InPlay(Modules(abstraction=True))
+    assert legal_options(board, start, "ENGLAND", modules=abstraction).adjustment.due == -1
     turn = play(deluge, start, {"ENGLAND": ["A/F NTH D"]})
     assert turn.position.units["NTH"] == unit("ENGLAND F NTH")
     assert turn.position.units["EDI"] == unit("ENGLAND A EDI")

@@ -78,8 +78,8 @@ def test_retreat_options(board: Board) -> None:
 
 def test_build_options(board: Board) -> None:
     russia = legal_options(board, WINTER, "RUSSIA")
-    assert russia.adjustment == 4
-    assert [o.text for o in russia.builds] == [
+    assert russia.adjustment.due == 4
+    assert [o.text for o in russia.adjustment.builds] == [
         "A MOS B",
         "A SEV B",
         "F SEV B",
@@ -94,14 +94,14 @@ def test_build_options(board: Board) -> None:
 
 def test_disband_options(board: Board) -> None:
     germany = legal_options(board, WINTER, "GERMANY")
-    assert germany.adjustment == -1
+    assert germany.adjustment.due == -1
     assert {loc: [o.text for o in opts] for loc, opts in germany.units.items()} == {
         "BER": ["A BER D"],
         "HOL": ["A HOL D"],
         "MUN": ["A MUN D"],
     }
     england = legal_options(board, WINTER, "ENGLAND")
-    assert (england.adjustment, england.units, england.builds) == (0, {}, ())
+    assert (england.adjustment.due, england.units, england.adjustment.builds) == (0, {}, ())
 
 
 def test_options_are_plain_data(board: Board) -> None:

@@ -82,18 +82,18 @@ def full_set(rng: random.Random, offered: PowerOptions, phase: PhaseType) -> lis
 
 
 def adjustments(rng: random.Random, offered: PowerOptions) -> list[str]:
-    if offered.adjustment < 0:
+    if offered.adjustment.due < 0:
         # An A/F counts as two units and is disbanded by one order: the disbands due may outnumber them.
-        due = min(len(offered.units), -offered.adjustment)
+        due = min(len(offered.units), -offered.adjustment.due)
         return [offered.units[loc][-1].text for loc in rng.sample(sorted(offered.units), due)]
-    builds = [o for o in offered.builds if isinstance(o.order, Build)]
+    builds = [o for o in offered.adjustment.builds if isinstance(o.order, Build)]
     rng.shuffle(builds)
-    first = set(offered.builds_first)
+    first = set(offered.adjustment.builds_first)
     builds.sort(key=lambda o: province_of(o.order.location) not in first)  # type: ignore[union-attr]
     chosen: dict[str, str] = {}
     for option in builds:
         site = province_of(option.order.location)  # type: ignore[union-attr]
-        if site not in chosen and len(chosen) < offered.adjustment:
+        if site not in chosen and len(chosen) < offered.adjustment.due:
             chosen[site] = option.text
     return list(chosen.values())
 

@@ -38,15 +38,15 @@ def random_orders(board: Any, pos: Position, rng: random.Random) -> dict[str, li
         options = legal_options(board, pos, power)
         if pos.phase.type is not PhaseType.ADJUSTMENTS:
             orders[power] = [rng.choice(choices).text for choices in options.units.values() if choices]
-        elif options.adjustment < 0:
+        elif options.adjustment.due < 0:
             units = sorted(options.units)
-            orders[power] = [options.units[loc][0].text for loc in rng.sample(units, -options.adjustment)]
-        elif options.adjustment > 0:
-            builds, used, chosen = list(options.builds), set(), []
+            orders[power] = [options.units[loc][0].text for loc in rng.sample(units, -options.adjustment.due)]
+        elif options.adjustment.due > 0:
+            builds, used, chosen = list(options.adjustment.builds), set(), []
             rng.shuffle(builds)
             for option in builds:
                 site = getattr(option.order, "location", "").split("/")[0]
-                if site and site not in used and len(chosen) < options.adjustment:
+                if site and site not in used and len(chosen) < options.adjustment.due:
                     used.add(site)
                     chosen.append(option.text)
             orders[power] = chosen

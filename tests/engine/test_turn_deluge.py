@@ -119,21 +119,21 @@ def test_deluge_options_offer_a_build_elsewhere_only_when_the_order_reader_can_a
     # without a build, so the order reader refuses it whatever else is ordered; it is not offered.
     owned = {"FRANCE": ["PAR", "MAR", "BRE", "SPA"]}
     tight = position("W1902A", "FRANCE A PAR", "FRANCE A BUR", owners=owned)
-    offered = legal_options(board, tight, "FRANCE")
-    assert (offered.adjustment, offered.builds_first, offered.builds_elsewhere) == (2, ("BRE", "MAR"), 0)
+    offered = legal_options(board, tight, "FRANCE").adjustment
+    assert (offered.due, offered.builds_first, offered.builds_elsewhere) == (2, ("BRE", "MAR"), 0)
     assert {getattr(o.order, "location", "")[:3] for o in offered.builds} == {"BRE", "MAR", ""}
     alone = play_phase(deluge, state, tight, {"FRANCE": ["A SPA B"]})
     assert result(alone, "A SPA B")["outcome"] == "invalid"
     # Three due and the same two free: one may go elsewhere, once BRE and MAR have theirs.
     room = position("W1902A", "FRANCE A PAR", owners=owned)
-    offered = legal_options(board, room, "FRANCE")
-    assert (offered.adjustment, offered.builds_first, offered.builds_elsewhere) == (3, ("BRE", "MAR"), 1)
+    offered = legal_options(board, room, "FRANCE").adjustment
+    assert (offered.due, offered.builds_first, offered.builds_elsewhere) == (3, ("BRE", "MAR"), 1)
     assert "A SPA B" in [o.text for o in offered.builds]
     turn = play_phase(deluge, state, room, {"FRANCE": ["A SPA B", "A MAR B", "F BRE B"]})
     assert {r["outcome"] for r in turn.results} == {"success"}
     # Without the rule nothing is held back and nothing is said.
     standard = load_variant("standard")
-    plain = legal_options(board_for(standard, standard.map_state), tight, "FRANCE")
+    plain = legal_options(board_for(standard, standard.map_state), tight, "FRANCE").adjustment
     assert (plain.builds_first, plain.builds_elsewhere) == ((), None)
 
 

@@ -35,9 +35,9 @@ def random_orders(
         options = legal_options(board, position, power)
         if position.phase.type is not PhaseType.ADJUSTMENTS:
             orders[power] = [rng.choice(c).order for c in options.units.values() if c]
-        elif options.adjustment < 0:
+        elif options.adjustment.due < 0:
             orders[power] = [
-                options.units[loc][0].order for loc in sorted(options.units)[: -options.adjustment]
+                options.units[loc][0].order for loc in sorted(options.units)[: -options.adjustment.due]
             ]
     return orders
 

@@ -50,18 +50,18 @@ def random_orders(
             orders[power] = [pick(rng, choices) for choices in options.units.values() if choices]
             if options.module_orders and rng.random() < 0.5:
                 orders[power].append(rng.choice(options.module_orders).text)
-        elif options.adjustment < 0:
+        elif options.adjustment.due < 0:
             units = sorted(options.units)
             # An A/F counts as two units and is disbanded by one order: the disbands due may outnumber them.
-            due = min(len(units), -options.adjustment)
+            due = min(len(units), -options.adjustment.due)
             orders[power] = [options.units[loc][0].text for loc in rng.sample(units, due)]
-        elif options.adjustment > 0:
-            builds, used = list(options.builds), set()
+        elif options.adjustment.due > 0:
+            builds, used = list(options.adjustment.builds), set()
             rng.shuffle(builds)
             chosen = []
             for option in builds:
                 site = getattr(option.order, "location", "").split("/")[0]
-                if site and site not in used and len(chosen) < options.adjustment:
+                if site and site not in used and len(chosen) < options.adjustment.due:
                     used.add(site)
                     chosen.append(option.text)
             orders[power] = chosen
