@@ -97,11 +97,10 @@ def minimal_routes(board: Board, origin: str, seas: frozenset[str]) -> dict[str,
     if found is None:
         near = board.water_table
         at_origin = near.get(origin, _NONE)
-        needed: dict[str, set[str]] = {}
+        found = {}
         shores = board.water_shores()
         for first in at_origin & seas:
-            _extend(near, shores, seas, at_origin, needed, [], _NONE, first)
-        found = {dest: frozenset(chained) for dest, chained in needed.items()}
+            _extend(near, shores, seas, at_origin, found, [], _NONE, first)
         if len(memo) < _MEMO_CAP:
             memo[key] = found
     return found
@@ -112,7 +111,7 @@ def _extend(
     shores: Mapping[str, frozenset[str]],
     usable: frozenset[str],
     at_origin: frozenset[str],
-    needed: dict[str, set[str]],
+    needed: dict[str, frozenset[str]],
     chain: list[str],
     touched: frozenset[str],
     sea: str,
@@ -125,12 +124,12 @@ def _extend(
             return  # a shortcut past the last sea: not minimal
     chain.append(sea)
     ends = shores.get(sea, _NONE)
-    for dest in ends - touched:
-        chained = needed.get(dest)
-        if chained is None:
-            needed[dest] = set(chain)
-        else:
-            chained.update(chain)
+    first_touched = ends - touched
+    if first_touched:
+        seas = frozenset(chain)  # one set for every province this chain ends at, shared by them
+        for dest in first_touched:
+            chained = needed.get(dest)
+            needed[dest] = seas if chained is None else chained | seas
     touched = touched | ends
     for nxt in near[sea] & usable:
         if nxt not in chain and nxt not in at_origin:

@@ -97,9 +97,8 @@ class ConvoyKind(Kind):
         a route passes only fleets joined to this one, so those fleets and the army decide the convoys of
         each army on their shores: kept in the fleet's ``row`` under the fleets' seas and the army's words
         (and each convoy under the army's words and its destination)."""
-        board = offering.board
-        if not at_sea(board, unit):
-            return []
+        if unit.type is not UnitType.FLEET or not offering.board.is_water(unit.province):  # at_sea, asked of
+            return []  # every unit: inline, as in ``legal``
         sea = unit.province
         fleets, reach = offering.fleets_joined(sea), offering.landings(sea)
         armies = sorted(reach & offering.army_places)
@@ -108,23 +107,37 @@ class ConvoyKind(Kind):
         names = offering.names
         row = offering.row(self, names[sea])
         found: list[Option] = []
-        dests: list[str] | None = None  # ``reach``, sorted once a fleet
         for army in armies:
-            words = names[army]
-            convoys = row.get((fleets, words))
+            convoys = row.get((fleets, names[army]))
             if convoys is None:
-                convoys = ()
-                needed = minimal_routes(board, army, fleets)  # every destination's fleets, one walk
-                if dests is None:
-                    dests = sorted(reach)
-                for dest in dests:
-                    if dest != army and sea in needed.get(dest, ()):
-                        convoy = row.get((words, dest))
-                        if convoy is None:
-                            convoy = offering.keep(self, (words, dest), [Convoy(sea, army, dest)], row)
-                        convoys += convoy
-                offering.store(self, (fleets, words), convoys, row)
+                convoys = self.carried_by(offering, army, fleets, reach)[sea]
             found += convoys
+        return found
+
+    def carried_by(
+        self, offering: Offering, army: str, fleets: frozenset[str], reach: frozenset[str]
+    ) -> dict[str, tuple[Option, ...]]:
+        """The convoys of ``army`` by each fleet of the joined ``fleets`` (whose shores are ``reach``), kept
+        in each fleet's ``row``: one walk of the minimal routes answers them all, so the group's other
+        fleets find theirs kept instead of asking the same of the walk again."""
+        names = offering.names
+        needed = minimal_routes(offering.board, army, fleets)  # every destination's fleets, one walk
+        dests: dict[str, list[str]] = {sea: [] for sea in fleets}  # by fleet, where it carries the army to
+        for dest in sorted(reach):
+            if dest != army:
+                for sea in needed.get(dest, ()):
+                    dests[sea].append(dest)
+        words = names[army]
+        found: dict[str, tuple[Option, ...]] = {}
+        for sea, carried in dests.items():
+            row = offering.row(self, names[sea])
+            convoys: tuple[Option, ...] = ()
+            for dest in carried:
+                convoy = row.get((words, dest))
+                if convoy is None:
+                    convoy = offering.keep(self, (words, dest), [Convoy(sea, army, dest)], row)
+                convoys += convoy
+            found[sea] = offering.store(self, (fleets, words), convoys, row)
         return found
 
     def text(self, order: Convoy, position: Position) -> str:
