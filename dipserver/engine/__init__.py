@@ -36,6 +36,8 @@ if TYPE_CHECKING:
     from dipserver.engine.definition import ProvinceInfo as ProvinceInfo
     from dipserver.engine.definition import Variant as Variant
     from dipserver.engine.dislodged import Dislodged as Dislodged
+    from dipserver.engine.ending import Outcome as GameOutcome
+    from dipserver.engine.ending import Result as GameResult
     from dipserver.engine.hooks import HOOK_WORDS as HOOK_WORDS
     from dipserver.engine.hooks import Hook as Hook
     from dipserver.engine.hooks import event_text as event_text
@@ -127,8 +129,6 @@ if TYPE_CHECKING:
     from dipserver.engine.variant import load_variant as load_variant
     from dipserver.engine.variant import load_variant_from_sources as load_variant_from_sources
     from dipserver.engine.variant import variant_sources as variant_sources
-    from dipserver.engine.victory import Outcome as GameOutcome
-    from dipserver.engine.victory import Result as GameResult
     from dipserver.engine.victory import VictoryError as VictoryError
     from dipserver.engine.victory import game_outcome as game_outcome
     from dipserver.engine.victory import judge as judge

@@ -40,12 +40,12 @@ from typing import Any
 
 from dipserver.engine.board import MapState, board_for
 from dipserver.engine.definition import Variant
+from dipserver.engine.ending import Result
 from dipserver.engine.mapstate import FrozenMap
 from dipserver.engine.position import Position
 from dipserver.engine.timeline import apply_hook, hooks_between
 from dipserver.engine.turn import Turn, play_phase
 from dipserver.engine.types import Phase, Unit, UnitType
-from dipserver.engine.victory import Result
 
 SCENARIOS_FILE = "tests/scenarios.toml"  # inside the variant's folder
 EXPECT_KEYS = frozenset({"phase", "units", "dislodged", "owners", "terrain", "centres", "winner", "draw"})

@@ -48,10 +48,10 @@ from dipserver.engine.position import Position
 from dipserver.engine.results import Built, rows_of
 from dipserver.engine.timelinecache import load_timeline
 from dipserver.engine.types import Phase, PhaseType, Season
-from dipserver.engine.victory import Outcome as GameOutcome
 from dipserver.engine.victory import game_outcome
 
 if TYPE_CHECKING:
+    from dipserver.engine.ending import Outcome as GameOutcome
     from dipserver.engine.kinds.conversion import ConversionOrder
     from dipserver.engine.modules import phase as module_phase
     from dipserver.engine.modules.phase import ModuleState, Opened

@@ -29,9 +29,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
-from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from dipserver.engine.board import MapState, board_for
 from dipserver.engine.buildsites import build_sites
@@ -42,18 +40,8 @@ from dipserver.engine.position import Position
 from dipserver.engine.timelinecache import load_timeline
 from dipserver.engine.types import Phase
 
-
-class Result(StrEnum):
-    WIN = "win"
-    DRAW = "draw"
-    NO_WINNER = "no_winner"
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    result: Result
-    powers: tuple[str, ...]  # the winner, or the powers sharing the draw; empty for no winner
-    reason: str  # in words a player understands
+if TYPE_CHECKING:
+    from dipserver.engine.ending import Outcome
 
 
 class VictoryError(ValueError):
@@ -80,8 +68,16 @@ def game_outcome(
     last = variant.default_end_year if end_year is None else end_year
     outcome = judge(variant, conditions, map_state, position, done)
     if outcome is None and last is not None and position.phase.year > last:
-        return Outcome(Result.NO_WINNER, (), f"The game's last year, {last}, is over.")
+        return _ended("no_winner", (), f"The game's last year, {last}, is over.")
     return outcome
+
+
+def _ended(result: Literal["win", "draw", "no_winner"], powers: tuple[str, ...], reason: str) -> Outcome:
+    """The game's end: ``Outcome(Result(result), powers, reason)``. The values' module is loaded here, the
+    first time a game ends (``ending.py``): a phase that ends none, nearly every one, never defines them."""
+    from dipserver.engine.ending import Outcome, Result
+
+    return Outcome(Result(result), powers, reason)
 
 
 def judge(
@@ -98,7 +94,7 @@ def judge(
     """
     survivors = powers_in_play(variant, map_state, position)
     if not survivors:
-        return Outcome(Result.NO_WINNER, (), "No power is left with a unit or a centre to build on.")
+        return _ended("no_winner", (), "No power is left with a unit or a centre to build on.")
     year_over = position.phase.year > done.year
     drowning = _changes_to_come(variant, position.phase)
     for condition in conditions:
@@ -109,7 +105,7 @@ def judge(
         owned = Counter(position.owners.values())  # each power's centres, counted in one pass
         for power in sorted(variant.powers):
             if owned[power] >= variant.victory_centres:
-                return Outcome(Result.WIN, (power,), f"{power} owns {variant.victory_centres} centres.")
+                return _ended("win", (power,), f"{power} owns {variant.victory_centres} centres.")
     return None
 
 
@@ -171,18 +167,18 @@ def _judge_one(
         prov = condition["province"]
         unit = position.units.get(prov)
         if unit is not None and (not condition.get("must_own") or position.owners.get(prov) == unit.power):
-            return Outcome(Result.WIN, (unit.power,), f"{unit.power} holds {prov} with a unit at the end.")
-        return Outcome(Result.NO_WINNER, (), f"Nobody holds {prov} with a unit of its own at the end.")
+            return _ended("win", (unit.power,), f"{unit.power} holds {prov} with a unit at the end.")
+        return _ended("no_winner", (), f"Nobody holds {prov} with a unit of its own at the end.")
     if kind == "sole_survivor":
         at_the_end = "phase" in condition and year_over and done.year >= _year_of(condition)
         if len(survivors) == 1 and (at_the_end or "phase" not in condition or not drowning):
-            return Outcome(Result.WIN, (survivors[0],), f"{survivors[0]} is the only power left in play.")
+            return _ended("win", (survivors[0],), f"{survivors[0]} is the only power left in play.")
         if at_the_end:
-            return Outcome(Result.DRAW, tuple(survivors), "Several powers survived to the end.")
+            return _ended("draw", tuple(survivors), "Several powers survived to the end.")
         return None  # before the end a lone survivor the map may still drown is not yet the winner
     if kind == "no_winner_after":
         if year_over and done.year >= _year_of(condition):
-            return Outcome(Result.NO_WINNER, (), f"The game reached its last year ({done.year}) undecided.")
+            return _ended("no_winner", (), f"The game reached its last year ({done.year}) undecided.")
         return None
     raise VictoryError(f"unknown victory condition type {kind!r}")
 
@@ -198,12 +194,12 @@ def _province_control(
     owners = [position.owners.get(p) for p in provinces]
     names = " and ".join(provinces)
     if owners[0] is not None and len(set(owners)) == 1:
-        return Outcome(Result.WIN, (owners[0],), f"{owners[0]} controls {names}.")
+        return _ended("win", (owners[0],), f"{owners[0]} controls {names}.")
     if None in owners:
         if not any(position.owners.get(p) for p in map_state.supply_centres):
-            return Outcome(Result.NO_WINNER, (), f"Nobody owns {names}, the last centres.")
+            return _ended("no_winner", (), f"Nobody owns {names}, the last centres.")
         return None  # a neutral one is still to be taken (E18)
     if condition.get("split") == "draw":
         powers = tuple(sorted({o for o in owners if o is not None}))
-        return Outcome(Result.DRAW, powers, f"{names} are split between {' and '.join(powers)}.")
+        return _ended("draw", powers, f"{names} are split between {' and '.join(powers)}.")
     return None

@@ -50,6 +50,8 @@ NOT_FOR_A_PLAIN_REQUEST = (
     "dipserver.engine.modules.abstraction",
     # The map's fix-ups after a timeline's changes (the standard map has no timeline file).
     "dipserver.engine.fixups",
+    # The values of a game's end (the request ends no game).
+    "dipserver.engine.ending",
 )
 
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import pytest
 
+from dipserver.engine.ending import Outcome, Result
 from dipserver.engine.icelords import DEFAULT_END_YEAR, generate
 from dipserver.engine.position import Position
 from dipserver.engine.turn import Turn, play_phase
 from dipserver.engine.types import Phase, Terrain, Unit, UnitType
 from dipserver.engine.variant import Variant
-from dipserver.engine.victory import Outcome, Result
 
 
 @pytest.fixture(scope="module")

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from dipserver.engine.board import board_for
+from dipserver.engine.ending import Outcome
 from dipserver.engine.ferryorders import Disembark, Embark
 from dipserver.engine.modules import modules_for
 from dipserver.engine.modules.phase import InPlay
@@ -23,7 +24,7 @@ from dipserver.engine.options import Option, legal_options
 from dipserver.engine.types import Phase, PhaseType
 from dipserver.engine.validate import validate
 from dipserver.engine.variant import Variant, load_variant
-from dipserver.engine.victory import Outcome, game_outcome
+from dipserver.engine.victory import game_outcome
 from dipserver.games.mappers import map_state_of, position_of, snapshot_from
 from dipserver.games.turn import turn_play
 

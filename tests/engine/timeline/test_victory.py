@@ -7,11 +7,12 @@ from dataclasses import replace
 import pytest
 
 from dipserver.engine.board import MapState
+from dipserver.engine.ending import Outcome, Result
 from dipserver.engine.position import Position
 from dipserver.engine.timeline import Hook
 from dipserver.engine.types import Phase
 from dipserver.engine.variant import Variant
-from dipserver.engine.victory import Outcome, Result, game_outcome
+from dipserver.engine.victory import game_outcome
 
 from .conftest import position_with, steps_of
 
