@@ -18,6 +18,8 @@ class Result(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
+    """How a game ended: won, drawn or without a winner, by which powers, and why."""
+
     result: Result
     powers: tuple[str, ...]  # the winner, or the powers sharing the draw; empty for no winner
     reason: str  # in words a player understands
