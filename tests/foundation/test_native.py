@@ -79,3 +79,18 @@ def test_the_compiled_modules_are_used_where_they_were_built() -> None:
         pytest.skip("the engine's modules are not compiled in this checkout (./dip builds them)")
     assert native.up_to_date(), "./dip did not compile the engine's modules: see var/native-build.log"
     assert all(path.endswith(".so") for path in _loaded_from({"DIPSERVER_NATIVE": ""}))
+
+
+@pytest.mark.parametrize("module", native.MODULES)
+def test_each_compiled_module_is_the_first_a_process_may_import(module: str) -> None:
+    """A compiled class may name its fields' classes as it is defined (an enum's, another compiled
+    class's): each module must import at run time what its classes name, not for type checking only, or
+    it fails in a process that imports it before those (the tests' processes have them already)."""
+    done = subprocess.run(
+        [sys.executable, "-c", f"import {module}"],
+        cwd=ROOT,
+        env=dict(os.environ),
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
