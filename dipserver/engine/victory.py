@@ -23,6 +23,8 @@ under the ``home`` build rule, any owned centre under ``owned``) — even one oc
 occupier may leave before a Winter. So a power is out only once the retreats and adjustments have taken
 its last unit and its last centre it could build on. In every variant a board on which no power is in
 play ends the game with no winner.
+
+An ending is an ``Outcome`` with its ``Result`` (``ending.py``, loaded with the first game that ends).
 """
 
 from __future__ import annotations
