@@ -212,7 +212,7 @@ def _legal_options(offering: Offering, build_rule: BuildRule | None) -> PowerOpt
     else:
         units, adjustment = _adjustment_options(offering, build_rule or build_rule_for(board.variant))
     conversions = _conversions(offering)
-    return PowerOptions(power, str(position.phase), units, adjustment, conversions, where=(position, board))
+    return PowerOptions(power, offering.phase, units, adjustment, conversions, where=(position, board))
 
 
 # A kind's ``offer``: what it offers a unit.

@@ -79,12 +79,12 @@ class SupportHoldKind(Kind):
         """Its supports of each unit in a province it ``reaches``, by province: each kept in the unit's
         ``row`` under the supported unit's words."""
         board, at = offering.board, offering.at  # ``at``: each unit's words, by its province's number
-        row = offering.row(self, offering.words[unit.location])
-        here = board.numbers()[unit.province]
+        own = offering.words[unit.location]
+        row = offering.row(self, own)
         found: list[Option] = []
         for number in board.reach_numbers(unit.type, unit.location):
             words = at[number]
-            if words is not None and number != here:
+            if words is not None and words != own:  # a unit there, not this one: it does not support itself
                 support = row.get(words)
                 if support is None:
                     target = board.by_number[number]
