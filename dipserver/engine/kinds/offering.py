@@ -26,11 +26,14 @@ from dipserver.engine.position import Position
 from dipserver.engine.types import Unit, UnitType
 
 _NONE: frozenset[str] = frozenset()
-_NO_CARRY: tuple[tuple[str, ...], frozenset[str]] = ((), _NONE)
+# An army's carry (``Offering._carry``): where fleets could carry it, sorted; the part of that it cannot
+# walk to; and, filled as supports ask, where the fleets but the one in a sea could land it, by that sea
+# (``_landed_without``). Kept on the board by the army and the seas of the fleets carrying it.
+Carry = tuple[tuple[str, ...], frozenset[str], dict[str, frozenset[str]]]
+_NO_CARRY: Carry = ((), _NONE, {})  # no fleet beside the army: nothing is ever added to its dict
 # What the board keeps besides the kinds' options (``Board.offers``, by kind), by name.
 _CONVOY_LANDS = " convoy lands"  # (army, the seas of the fleets joined beside it) -> ``_carry``
 _GROUP_LANDS = " group lands"  # the seas of fleets joined -> where they land an army (``landings``)
-_LANDED_WITHOUT = " landed without"  # (army, sea, the seas of the fleets carrying it) -> ``_landed_without``
 _ARMY_WORDS = " army words"  # an army's location -> its words ("A PAR"), interned
 _FLEET_WORDS = " fleet words"  # a fleet's location -> its words ("F STP/SC"), interned
 _KEPT_CAP = 65_536  # options kept per kind and board; the cap only guards a long-running process's memory
@@ -115,7 +118,7 @@ class _Known:
         # An army's province -> where fleets carry it, and the part it cannot walk to (``_carry``); by each
         # province's number, the armies (their provinces' numbers) that reach it by convoy alone
         # (``_carried_into``: empty until worked out; ``carried_any``: whether any army reaches one).
-        self.carry: dict[str, tuple[tuple[str, ...], frozenset[str]]] = {}
+        self.carry: dict[str, Carry] = {}
         self.carried_into: list[list[int] | None] = []
         self.carried_any = False
         self.carriers: dict[str, frozenset[str]] = {}  # an army's province -> the seas of the fleets carrying
@@ -198,7 +201,7 @@ class Offering:
         """Where fleets at sea could carry ``unit`` (an army), sorted."""
         return self._carry(unit.province)[0] if unit.type is UnitType.ARMY else ()
 
-    def _carry(self, army: str) -> tuple[tuple[str, ...], frozenset[str]]:
+    def _carry(self, army: str) -> Carry:
         """Where fleets at sea could carry the army in ``army``, sorted, and the part of it the army cannot
         walk to: once a phase per army (the supports ask for each army's again and again), kept on the
         board by the army and the seas of the fleets joined to those beside it."""
@@ -218,7 +221,7 @@ class Offering:
             if found is None:
                 lands = set().union(*[board.shore_lands(sea) for sea in carriers])
                 lands.discard(army)
-                found = (tuple(sorted(lands)), frozenset(lands).difference(board.army_moves(army)))
+                found = (tuple(sorted(lands)), frozenset(lands).difference(board.army_moves(army)), {})
                 _kept_in(kept, key, found)
             known[army] = found
         return found
@@ -263,15 +266,15 @@ class Offering:
 
     def _landed_without(self, army: str, sea: str, carrying: frozenset[str]) -> frozenset[str]:
         """Where the fleets of ``carrying`` (those that could carry the army in ``army``) but the one in
-        ``sea`` could land it: the provinces beside the seas through which they carry it. Kept on the
-        board by the three."""
-        kept, key = self._kept(_LANDED_WITHOUT), (army, sea, carrying)
-        found: frozenset[str] | None = kept.get(key)
+        ``sea`` could land it: the provinces beside the seas through which they carry it. Kept in the
+        army's carry (``Carry``), by the sea."""
+        kept = self._carry(army)[2]
+        found = kept.get(sea)
         if found is None:
             board, others = self.board, carrying - {sea}
             seas = _joined(board, board.water_neighbours(army) & others, others)
             shores = board.water_shores()
-            found = _kept_in(kept, key, frozenset().union(*[shores.get(s, _NONE) for s in seas]))
+            found = kept[sea] = frozenset().union(*[shores.get(s, _NONE) for s in seas])
         return found
 
     def _carried_into(self) -> list[list[int] | None] | None:
