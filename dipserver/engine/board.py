@@ -411,9 +411,9 @@ _DERIVED = (
 
 
 def _interned(provinces: Iterable[str]) -> tuple[str, ...]:
-    """``provinces`` as the interpreter's one string of each name: the options' tables (``by_number``,
-    ``shore_lands``) are met with a phase's units keyed by interned names
-    (``kinds/offering.py``), and a dict finds an identical key without comparing the text."""
+    """``provinces`` as the interpreter's one string of each name: the options (``kinds/offering.py``) build
+    the keys of the tables they keep from these names (``by_number``, ``shore_lands``), so a look-up finds
+    an identical key without comparing the text."""
     return tuple(sys.intern(p) for p in provinces)
 
 

@@ -97,8 +97,8 @@ class ConvoyKind(Kind):
         a route passes only fleets joined to this one, so those fleets and the army decide the convoys of
         each army on their shores: kept in the fleet's ``row`` under the fleets' seas and the army's words
         (and each convoy under the army's words and its destination)."""
-        if unit.type is not UnitType.FLEET or not offering.board.is_water(unit.province):  # at_sea, asked of
-            return []  # every unit: inline, as in ``legal``
+        if not at_sea(offering.board, unit):
+            return []
         sea = unit.province
         fleets, reach = offering.fleets_joined(sea), offering.landings(sea)
         armies = sorted(reach & offering.army_places)
