@@ -212,7 +212,7 @@ def _legal_options(offering: Offering, build_rule: BuildRule | None) -> PowerOpt
     else:
         units, adjustment = _adjustment_options(offering, build_rule or build_rule_for(board.variant))
     conversions = _conversions(offering)
-    return PowerOptions(power, offering.phase, units, adjustment, conversions, where=(position, board))
+    return PowerOptions(power, offering.phase, units, adjustment, conversions, (), (position, board))
 
 
 # A kind's ``offer``: what it offers a unit.
@@ -236,18 +236,18 @@ def _unit_options(offering: Offering, unit: Unit, offers_of: list[Offer]) -> tup
     found: list[Option] = []
     for offer in offers_of:
         offers = offer(offering, unit)
-        if offers and not isinstance(offers[0], Option):
-            offers = _options(offering.position, offers)
-        found += offers
+        if offers:  # none of this kind: nothing to copy
+            found += offers if isinstance(offers[0], Option) else _options(offering.position, offers)
     return tuple(found)
 
 
 def _conversions(offering: Offering) -> tuple[Option, ...]:
     """Each conversion order the variant allows a unit of the power in this phase and place: none in a
     variant whose timeline enables none (most; their kinds are then not even loaded)."""
-    if not variant_orders(offering.board.variant):
-        return ()
-    offers_of = _offers(offering, "conversions")
+    offers_of = offering.kinds.get("conversions")
+    if offers_of is None:  # once a phase, for every power
+        offers_of = _offers(offering, "conversions") if variant_orders(offering.board.variant) else []
+        offering.kinds["conversions"] = offers_of
     if not offers_of:
         return ()
     position, power = offering.position, offering.power
