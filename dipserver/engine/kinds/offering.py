@@ -98,6 +98,7 @@ class _Known:
         # ``names`` by the province's number (``Board.numbers``), None where no unit stands: what the
         # supports ask of every province near each unit.
         self.at: list[str | None] = [None] * len(numbers)
+        self.units_at: list[Unit | None] = [None] * len(numbers)  # the units the same way (``own_units``)
         for province, unit in position.units.items():
             location = unit.location
             if unit.type is fleet:
@@ -111,7 +112,9 @@ class _Known:
                 words = intern(str(unit))
                 if not unit.aboard:
                     named[location] = words
-            self.names[province] = self.words[location] = self.at[numbers[province]] = words
+            number = numbers[province]
+            self.names[province] = self.words[location] = self.at[number] = words
+            self.units_at[number] = unit
         self.fleet_seas = board.seas.intersection(fleets)
         self.army_places = frozenset(self.armies)
         self.groups: dict[str, frozenset[str]] = {}  # a sea with a fleet -> the seas of the fleets joined
@@ -146,17 +149,21 @@ class Offering:
         return Offering(self.board, self.position, power, self._known)
 
     def own_units(self) -> list[Unit]:
-        """The power's units, by location (every power's sorted out at once, the first time one is asked)."""
-        known = self._known
-        if known.by_power is None:
-            known.by_power = {}
-            for unit in sorted(self.position.units.values(), key=_by_location):
-                units = known.by_power.get(unit.power)
+        """The power's units, by location (every power's sorted out at once, the first time one is asked).
+        Taken in their provinces' order (``Board.numbers``, by name): a province's code is capitals and
+        digits (``variantfiles``), which sort after the "/" before a coast, so that is their locations'."""
+        by_power = self._known.by_power
+        if by_power is None:
+            by_power = self._known.by_power = {}
+            for unit in self._known.units_at:
+                if unit is None:
+                    continue
+                units = by_power.get(unit.power)
                 if units is None:
-                    known.by_power[unit.power] = [unit]
+                    by_power[unit.power] = [unit]
                 else:
                     units.append(unit)
-        return known.by_power.get(self.power, [])
+        return by_power.get(self.power, [])
 
     def table(self, kind: Writer) -> dict[Hashable, tuple[Option, ...]]:
         """The options of ``kind`` kept on this board by the phases before (``keep``), by key."""
@@ -333,10 +340,6 @@ def _kept_in(table: dict[Any, Any], key: Hashable, value: V) -> V:
     if len(table) < _KEPT_CAP:
         table[key] = value
     return value
-
-
-def _by_location(unit: Unit) -> str:
-    return unit.location
 
 
 def _joined(board: Board, start: Iterable[str], fleets: frozenset[str]) -> frozenset[str]:
