@@ -88,7 +88,8 @@ Where = tuple[Position, Board]
 @dataclass(frozen=True, slots=True)
 class PowerOptions:
     power: str
-    phase: str
+    # Where they were offered (for their drawings): the phase's position and the board it was judged on.
+    where: Where = field(repr=False)
     units: Mapping[str, tuple[Option, ...]] = field(default_factory=dict)  # unit location -> its orders
     adjustment: Adjustment = NO_ADJUSTMENT
     # The variant's conversion orders open to this power now (given beside the unit's own order, or in
@@ -97,15 +98,19 @@ class PowerOptions:
     # The rule modules' orders open to this power now, given beside the others: "establish depot PAR"
     # (supply lines, movement phases), "place blizzard MUN" / "remove blizzard MUN" (Snow Storm tokens).
     module_orders: tuple[Option, ...] = ()
-    where: Where | None = field(default=None, repr=False, compare=False)  # set by ``legal_options``
+
+    @property
+    def phase(self) -> str:
+        """The phase's name ("S1901M"): its position's."""
+        return str(self.where[0].phase)
 
     def all(self) -> list[Option]:
         units = [option for options in self.units.values() for option in options]
         return units + list(self.adjustment.builds) + list(self.conversions) + list(self.module_orders)
 
     def to_data(self) -> dict[str, Any]:
-        """JSON-ready; each option with its drawing when it is known where they were offered."""
-        drawn = None if self.where is None else (self.power, *self.where)
+        """JSON-ready; each option with its drawing."""
+        drawn = (self.power, *self.where)
         adjustment = self.adjustment
         return {
             "power": self.power,
@@ -212,7 +217,7 @@ def _legal_options(offering: Offering, build_rule: BuildRule | None) -> PowerOpt
     else:
         units, adjustment = _adjustment_options(offering, build_rule or build_rule_for(board.variant))
     conversions = _conversions(offering)
-    return PowerOptions(power, offering.phase, units, adjustment, conversions, (), (position, board))
+    return PowerOptions(power, (position, board), units, adjustment, conversions)
 
 
 # A kind's ``offer``: what it offers a unit.

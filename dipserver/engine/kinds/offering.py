@@ -127,7 +127,6 @@ class _Known:
         self.carriers: dict[str, frozenset[str]] = {}  # an army's province -> the seas of the fleets carrying
         self.by_power: dict[str, list[Unit]] | None = None  # ``own_units``
         self.kinds: dict[str, list[Any]] = {}  # what offers each group's options (``options.py``)
-        self.phase = str(position.phase)  # its name, in every power's options
 
 
 class Offering:
@@ -142,7 +141,6 @@ class Offering:
         self.at = self._known.at  # ``names`` by the province's number (``Board.numbers``)
         self.words = self._known.words  # ``names`` by each unit's location: a kind's own unit's words
         self.kinds = self._known.kinds
-        self.phase = self._known.phase  # the phase's name ("S1901M")
 
     def for_power(self, power: str) -> Offering:
         """The same phase for ``power``, sharing what is known of the units' moves."""
