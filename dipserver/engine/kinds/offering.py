@@ -90,8 +90,8 @@ class _Known:
         # Interned: the keys of the tables kept on the board name units by them, and a phase then finds
         # its words there as the same strings. Kept on the board by location (an army's, a fleet's).
         self.names: dict[str, str] = {}
-        self.words: dict[str, str] = {}
         fleets: list[str] = []
+        coasts: list[str] = []  # the provinces of the fleets on a coast (their location is not the province)
         self.armies: list[str] = []  # the armies' provinces
         armies_named, fleets_named = _kept(board, _ARMY_WORDS), _kept(board, _FLEET_WORDS)
         numbers = board.numbers()
@@ -112,9 +112,15 @@ class _Known:
                 words = intern(str(unit))
                 if not unit.aboard:
                     named[location] = words
+            if location != province:
+                coasts.append(province)
             number = numbers[province]
-            self.names[province] = self.words[location] = self.at[number] = words
+            self.names[province] = self.at[number] = words
             self.units_at[number] = unit
+        # By location: as by province but for the fleets on a coast, so copied whole and those moved.
+        self.words = dict(self.names)
+        for province in coasts:
+            self.words[position.units[province].location] = self.words.pop(province)
         self.fleet_seas = board.seas.intersection(fleets)
         self.army_places = frozenset(self.armies)
         self.groups: dict[str, frozenset[str]] = {}  # a sea with a fleet -> the seas of the fleets joined
