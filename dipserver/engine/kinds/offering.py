@@ -34,8 +34,9 @@ _NO_CARRY: Carry = ((), _NONE, {})  # no fleet beside the army: nothing is ever 
 # What the board keeps besides the kinds' options (``Board.offers``, by kind), by name.
 _CONVOY_LANDS = " convoy lands"  # (army, the seas of the fleets joined beside it) -> ``_carry``
 _GROUP_LANDS = " group lands"  # the seas of fleets joined -> where they land an army (``landings``)
-_ARMY_WORDS = " army words"  # an army's location -> its words ("A PAR"), interned
-_FLEET_WORDS = " fleet words"  # a fleet's location -> its words ("F STP/SC"), interned
+# An army's location -> its words ("A PAR"), interned, and its province's number (``Board.numbers``).
+_ARMY_WORDS = " army words"
+_FLEET_WORDS = " fleet words"  # a fleet's the same way ("F STP/SC")
 _KEPT_CAP = 65_536  # options kept per kind and board; the cap only guards a long-running process's memory
 V = TypeVar("V")
 
@@ -88,7 +89,8 @@ class _Known:
         fleet = UnitType.FLEET
         # "A PAR", "A/F NTH": ``unit_at``'s words, by province (``names``) and by location (``words``).
         # Interned: the keys of the tables kept on the board name units by them, and a phase then finds
-        # its words there as the same strings. Kept on the board by location (an army's, a fleet's).
+        # its words there as the same strings. Kept on the board by location (an army's, a fleet's), with
+        # the province's number, which a phase would otherwise look up for each unit.
         self.names: dict[str, str] = {}
         fleets: list[str] = []
         coasts: list[str] = []  # the provinces of the fleets on a coast (their location is not the province)
@@ -107,14 +109,15 @@ class _Known:
             else:
                 self.armies.append(province)
                 named = armies_named
-            words = None if unit.aboard else named.get(location)
-            if words is None:
-                words = intern(str(unit))
+            found: tuple[str, int] | None = None if unit.aboard else named.get(location)
+            if found is None:
+                words, number = intern(str(unit)), numbers[province]
                 if not unit.aboard:
-                    named[location] = words
+                    named[location] = (words, number)
+            else:
+                words, number = found
             if location != province:
                 coasts.append(province)
-            number = numbers[province]
             self.names[province] = self.at[number] = words
             self.units_at[number] = unit
         # By location: as by province but for the fleets on a coast, so copied whole and those moved.
