@@ -88,7 +88,8 @@ Where = tuple[Position, Board]
 @dataclass(frozen=True, slots=True)
 class PowerOptions:
     power: str
-    phase: str
+    # Where they were offered (for their drawings): the phase's position and the board it was judged on.
+    where: Where = field(repr=False)
     units: Mapping[str, tuple[Option, ...]] = field(default_factory=dict)  # unit location -> its orders
     adjustment: Adjustment = NO_ADJUSTMENT
     # The variant's conversion orders open to this power now (given beside the unit's own order, or in
@@ -97,15 +98,19 @@ class PowerOptions:
     # The rule modules' orders open to this power now, given beside the others: "establish depot PAR"
     # (supply lines, movement phases), "place blizzard MUN" / "remove blizzard MUN" (Snow Storm tokens).
     module_orders: tuple[Option, ...] = ()
-    where: Where | None = field(default=None, repr=False, compare=False)  # set by ``legal_options``
+
+    @property
+    def phase(self) -> str:
+        """The phase's name ("S1901M"): its position's."""
+        return str(self.where[0].phase)
 
     def all(self) -> list[Option]:
         units = [option for options in self.units.values() for option in options]
         return units + list(self.adjustment.builds) + list(self.conversions) + list(self.module_orders)
 
     def to_data(self) -> dict[str, Any]:
-        """JSON-ready; each option with its drawing when it is known where they were offered."""
-        drawn = None if self.where is None else (self.power, *self.where)
+        """JSON-ready; each option with its drawing."""
+        drawn = (self.power, *self.where)
         adjustment = self.adjustment
         return {
             "power": self.power,
@@ -212,7 +217,7 @@ def _legal_options(offering: Offering, build_rule: BuildRule | None) -> PowerOpt
     else:
         units, adjustment = _adjustment_options(offering, build_rule or build_rule_for(board.variant))
     conversions = _conversions(offering)
-    return PowerOptions(power, offering.phase, units, adjustment, conversions, where=(position, board))
+    return PowerOptions(power, (position, board), units, adjustment, conversions)
 
 
 # A kind's ``offer``: what it offers a unit.
@@ -221,13 +226,23 @@ Offer = Callable[[Offering, Unit], Sequence[Any]]
 
 def _offers(offering: Offering, group: str) -> list[Offer]:
     """The ``offer`` of each kind of ``group`` that offers units orders in this phase of this variant, in
-    their order: once a phase, for every power."""
+    their order: once a phase, for every power. Which of the kinds the registry names offer anything
+    depends on the variant alone (``Kind.offers_in``): kept by the variant and those kinds."""
     found: list[Offer] | None = offering.kinds.get(group)
     if found is None:
         variant = offering.board.variant
         kinds = offered(offering.position.phase.type, group)
-        found = offering.kinds[group] = [kind.offer for kind in kinds if kind.offers_in(variant)]
+        key = (variant, group, *kinds)
+        found = _OFFERS.get(key)
+        if found is None:
+            if len(_OFFERS) >= 64:  # a server's variants are few; generated boards make more
+                _OFFERS.clear()
+            found = _OFFERS[key] = [kind.offer for kind in kinds if kind.offers_in(variant)]
+        offering.kinds[group] = found
     return found
+
+
+_OFFERS: dict[tuple[Any, ...], list[Offer]] = {}  # ``_offers``' answers, by variant (by identity) and kinds
 
 
 def _unit_options(offering: Offering, unit: Unit, offers_of: list[Offer]) -> tuple[Option, ...]:
@@ -236,18 +251,18 @@ def _unit_options(offering: Offering, unit: Unit, offers_of: list[Offer]) -> tup
     found: list[Option] = []
     for offer in offers_of:
         offers = offer(offering, unit)
-        if offers and not isinstance(offers[0], Option):
-            offers = _options(offering.position, offers)
-        found += offers
+        if offers:  # none of this kind: nothing to copy
+            found += offers if isinstance(offers[0], Option) else _options(offering.position, offers)
     return tuple(found)
 
 
 def _conversions(offering: Offering) -> tuple[Option, ...]:
     """Each conversion order the variant allows a unit of the power in this phase and place: none in a
     variant whose timeline enables none (most; their kinds are then not even loaded)."""
-    if not variant_orders(offering.board.variant):
-        return ()
-    offers_of = _offers(offering, "conversions")
+    offers_of = offering.kinds.get("conversions")
+    if offers_of is None:  # once a phase, for every power
+        offers_of = _offers(offering, "conversions") if variant_orders(offering.board.variant) else []
+        offering.kinds["conversions"] = offers_of
     if not offers_of:
         return ()
     position, power = offering.position, offering.power

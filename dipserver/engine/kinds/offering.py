@@ -34,8 +34,9 @@ _NO_CARRY: Carry = ((), _NONE, {})  # no fleet beside the army: nothing is ever 
 # What the board keeps besides the kinds' options (``Board.offers``, by kind), by name.
 _CONVOY_LANDS = " convoy lands"  # (army, the seas of the fleets joined beside it) -> ``_carry``
 _GROUP_LANDS = " group lands"  # the seas of fleets joined -> where they land an army (``landings``)
-_ARMY_WORDS = " army words"  # an army's location -> its words ("A PAR"), interned
-_FLEET_WORDS = " fleet words"  # a fleet's location -> its words ("F STP/SC"), interned
+# An army's location -> its words ("A PAR"), interned, and its province's number (``Board.numbers``).
+_ARMY_WORDS = " army words"
+_FLEET_WORDS = " fleet words"  # a fleet's the same way ("F STP/SC")
 _KEPT_CAP = 65_536  # options kept per kind and board; the cap only guards a long-running process's memory
 V = TypeVar("V")
 
@@ -88,16 +89,18 @@ class _Known:
         fleet = UnitType.FLEET
         # "A PAR", "A/F NTH": ``unit_at``'s words, by province (``names``) and by location (``words``).
         # Interned: the keys of the tables kept on the board name units by them, and a phase then finds
-        # its words there as the same strings. Kept on the board by location (an army's, a fleet's).
+        # its words there as the same strings. Kept on the board by location (an army's, a fleet's), with
+        # the province's number, which a phase would otherwise look up for each unit.
         self.names: dict[str, str] = {}
-        self.words: dict[str, str] = {}
         fleets: list[str] = []
+        coasts: list[str] = []  # the provinces of the fleets on a coast (their location is not the province)
         self.armies: list[str] = []  # the armies' provinces
         armies_named, fleets_named = _kept(board, _ARMY_WORDS), _kept(board, _FLEET_WORDS)
         numbers = board.numbers()
         # ``names`` by the province's number (``Board.numbers``), None where no unit stands: what the
         # supports ask of every province near each unit.
         self.at: list[str | None] = [None] * len(numbers)
+        self.units_at: list[Unit | None] = [None] * len(numbers)  # the units the same way (``own_units``)
         for province, unit in position.units.items():
             location = unit.location
             if unit.type is fleet:
@@ -106,12 +109,21 @@ class _Known:
             else:
                 self.armies.append(province)
                 named = armies_named
-            words = None if unit.aboard else named.get(location)
-            if words is None:
-                words = intern(str(unit))
+            found: tuple[str, int] | None = None if unit.aboard else named.get(location)
+            if found is None:
+                words, number = intern(str(unit)), numbers[province]
                 if not unit.aboard:
-                    named[location] = words
-            self.names[province] = self.words[location] = self.at[numbers[province]] = words
+                    named[location] = (words, number)
+            else:
+                words, number = found
+            if location != province:
+                coasts.append(province)
+            self.names[province] = self.at[number] = words
+            self.units_at[number] = unit
+        # By location: as by province but for the fleets on a coast, so copied whole and those moved.
+        self.words = dict(self.names)
+        for province in coasts:
+            self.words[position.units[province].location] = self.words.pop(province)
         self.fleet_seas = board.seas.intersection(fleets)
         self.army_places = frozenset(self.armies)
         self.groups: dict[str, frozenset[str]] = {}  # a sea with a fleet -> the seas of the fleets joined
@@ -124,7 +136,6 @@ class _Known:
         self.carriers: dict[str, frozenset[str]] = {}  # an army's province -> the seas of the fleets carrying
         self.by_power: dict[str, list[Unit]] | None = None  # ``own_units``
         self.kinds: dict[str, list[Any]] = {}  # what offers each group's options (``options.py``)
-        self.phase = str(position.phase)  # its name, in every power's options
 
 
 class Offering:
@@ -139,24 +150,27 @@ class Offering:
         self.at = self._known.at  # ``names`` by the province's number (``Board.numbers``)
         self.words = self._known.words  # ``names`` by each unit's location: a kind's own unit's words
         self.kinds = self._known.kinds
-        self.phase = self._known.phase  # the phase's name ("S1901M")
 
     def for_power(self, power: str) -> Offering:
         """The same phase for ``power``, sharing what is known of the units' moves."""
         return Offering(self.board, self.position, power, self._known)
 
     def own_units(self) -> list[Unit]:
-        """The power's units, by location (every power's sorted out at once, the first time one is asked)."""
-        known = self._known
-        if known.by_power is None:
-            known.by_power = {}
-            for unit in sorted(self.position.units.values(), key=_by_location):
-                units = known.by_power.get(unit.power)
+        """The power's units, by location (every power's sorted out at once, the first time one is asked).
+        Taken in their provinces' order (``Board.numbers``, by name): a province's code is capitals and
+        digits (``variantfiles``), which sort after the "/" before a coast, so that is their locations'."""
+        by_power = self._known.by_power
+        if by_power is None:
+            by_power = self._known.by_power = {}
+            for unit in self._known.units_at:
+                if unit is None:
+                    continue
+                units = by_power.get(unit.power)
                 if units is None:
-                    known.by_power[unit.power] = [unit]
+                    by_power[unit.power] = [unit]
                 else:
                     units.append(unit)
-        return known.by_power.get(self.power, [])
+        return by_power.get(self.power, [])
 
     def table(self, kind: Writer) -> dict[Hashable, tuple[Option, ...]]:
         """The options of ``kind`` kept on this board by the phases before (``keep``), by key."""
@@ -333,10 +347,6 @@ def _kept_in(table: dict[Any, Any], key: Hashable, value: V) -> V:
     if len(table) < _KEPT_CAP:
         table[key] = value
     return value
-
-
-def _by_location(unit: Unit) -> str:
-    return unit.location
 
 
 def _joined(board: Board, start: Iterable[str], fleets: frozenset[str]) -> frozenset[str]:
