@@ -226,23 +226,13 @@ Offer = Callable[[Offering, Unit], Sequence[Any]]
 
 def _offers(offering: Offering, group: str) -> list[Offer]:
     """The ``offer`` of each kind of ``group`` that offers units orders in this phase of this variant, in
-    their order: once a phase, for every power. Which of the kinds the registry names offer anything
-    depends on the variant alone (``Kind.offers_in``): kept by the variant and those kinds."""
+    their order: once a phase, for every power."""
     found: list[Offer] | None = offering.kinds.get(group)
     if found is None:
         variant = offering.board.variant
         kinds = offered(offering.position.phase.type, group)
-        key = (variant, group, *kinds)
-        found = _OFFERS.get(key)
-        if found is None:
-            if len(_OFFERS) >= 64:  # a server's variants are few; generated boards make more
-                _OFFERS.clear()
-            found = _OFFERS[key] = [kind.offer for kind in kinds if kind.offers_in(variant)]
-        offering.kinds[group] = found
+        found = offering.kinds[group] = [kind.offer for kind in kinds if kind.offers_in(variant)]
     return found
-
-
-_OFFERS: dict[tuple[Any, ...], list[Offer]] = {}  # ``_offers``' answers, by variant (by identity) and kinds
 
 
 def _unit_options(offering: Offering, unit: Unit, offers_of: list[Offer]) -> tuple[Option, ...]:
