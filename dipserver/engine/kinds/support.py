@@ -162,7 +162,7 @@ class SupportMoveKind(Kind):
             if words is None:  # no unit there
                 continue
             extra = by_sea.get(target) if by_sea else None
-            key: Hashable = words if extra is None else (words, *extra)
+            key: Hashable = words if extra is None else (words, tuple(extra))
             supports = row.get(key)
             if supports is None:
                 supported = board.by_number[target]
