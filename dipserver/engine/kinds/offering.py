@@ -208,8 +208,8 @@ class Offering:
         return _kept_in(self.table(kind) if table is None else table, key, options)
 
     def convoyed(self, unit: Unit) -> tuple[str, ...]:
-        """Where fleets at sea could carry ``unit`` (an army), sorted."""
-        return self._carry(unit.province).lands if unit.type is UnitType.ARMY else ()
+        """Where fleets at sea could carry ``unit`` (an army, which stands on its province), sorted."""
+        return self._carry(unit.location).lands if unit.type is UnitType.ARMY else ()
 
     def _carry(self, army: str) -> Carry:
         """Where fleets at sea could carry the army in ``army``."""
@@ -237,20 +237,22 @@ class Offering:
         kept, key = self._kept(_CONVOY_LANDS), (army, carriers)
         found: Carry | None = kept.get(key)
         if found is None:
-            lands = set().union(*[board.shore_lands(sea) for sea in carriers])
+            lands: set[str] = set()
+            for sea in carriers:
+                lands.update(board.shore_lands(sea))
             lands.discard(army)
             numbers = board.numbers()
-            by_sea = sorted(numbers[p] for p in lands.difference(board.army_moves(army)))
+            by_sea = sorted(numbers[p] for p in lands - board.army_moves(army))
             found = _kept_in(kept, key, Carry(carriers, tuple(sorted(lands)), tuple(by_sea), {}))
         return found
 
-    def supported_by_sea(self, unit: Unit) -> dict[int, list[str]]:
+    def supported_by_sea(self, unit: Unit) -> dict[int, list[str]] | None:
         """The armies whose moves ``unit`` may support into provinces they reach by convoy alone, by their
         province's number (``Board.numbers``), each with those provinces, sorted: the provinces ``unit``
-        reaches that fleets could carry the army to and it cannot walk to."""
+        reaches that fleets could carry the army to and it cannot walk to. None when there are none."""
         carried_into = self._carried_into()
         if carried_into is None:
-            return {}
+            return None
         # A unit in a sea or on a province without coasts stands on its location (``Unit.province`` would
         # work it out again): only a fleet has coasts, and no army is carried from a fleet's province.
         board, location = self.board, unit.location
@@ -267,8 +269,8 @@ class Offering:
                         else:
                             into.append(provinces[number])
         if found and location in self.fleet_seas:  # a fleet at sea, which may be one of those carrying
-            return self._without_own_routes(found, location)
-        return found
+            found = self._without_own_routes(found, location)
+        return found if found else None
 
     def _without_own_routes(self, found: dict[int, list[str]], sea: str) -> dict[int, list[str]]:
         """``supported_by_sea``'s armies less the provinces only the fleet in ``sea`` could carry them to: a
