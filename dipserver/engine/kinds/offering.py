@@ -296,7 +296,10 @@ class Offering:
             board, others = self.board, carry.carriers - {sea}
             seas = _joined(board, board.water_neighbours(army) & others, others)
             shores = board.water_shores()
-            found = kept[sea] = frozenset().union(*[shores.get(s, _NONE) for s in seas])
+            lands: set[str] = set()
+            for each in seas:
+                lands.update(shores.get(each, _NONE))
+            found = kept[sea] = frozenset(lands)
         return found
 
     def _carried_into(self) -> list[list[int] | None] | None:
