@@ -27,7 +27,7 @@ from dipserver.engine.types import Unit, UnitType
 
 _NONE: frozenset[str] = frozenset()
 # What the board keeps besides the kinds' options (``Board.offers``, by kind), by name.
-_CONVOY_LANDS = " convoy lands"  # (army, the seas of the fleets joined beside it) -> ``_carry``
+_CONVOY_LANDS = " convoy lands"  # (army, the seas of the fleets joined beside it) -> ``_carry_of``
 _GROUP_LANDS = " group lands"  # the seas of fleets joined -> where they land an army (``landings``)
 _ARMY_WORDS = " army words"  # an army's location -> its words ("A PAR"), interned
 _FLEET_WORDS = " fleet words"  # a fleet's location -> its words ("F STP/SC"), interned
