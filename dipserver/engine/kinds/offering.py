@@ -26,13 +26,8 @@ from dipserver.engine.position import Position
 from dipserver.engine.types import Unit, UnitType
 
 _NONE: frozenset[str] = frozenset()
-# An army's carry (``Offering._carry``): where fleets could carry it, sorted; the part of that it cannot
-# walk to; and, filled as supports ask, where the fleets but the one in a sea could land it, by that sea
-# (``_landed_without``). Kept on the board by the army and the seas of the fleets carrying it.
-Carry = tuple[tuple[str, ...], frozenset[str], dict[str, frozenset[str]]]
-_NO_CARRY: Carry = ((), _NONE, {})  # no fleet beside the army: nothing is ever added to its dict
 # What the board keeps besides the kinds' options (``Board.offers``, by kind), by name.
-_CONVOY_LANDS = " convoy lands"  # (army, the seas of the fleets joined beside it) -> ``_carry``
+_CONVOY_LANDS = " convoy lands"  # (army, the seas of the fleets joined beside it) -> ``_carry_of``
 _GROUP_LANDS = " group lands"  # the seas of fleets joined -> where they land an army (``landings``)
 # An army's location -> its words ("A PAR"), interned, and its province's number (``Board.numbers``).
 _ARMY_WORDS = " army words"
@@ -70,6 +65,22 @@ def _field_names(order_class: type) -> tuple[str, ...]:
 
 
 _FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+@dataclass(frozen=True, slots=True)
+class Carry:
+    """Where fleets at sea could carry an army (``Offering._carry``): kept on the board by the army and the
+    seas of the fleets carrying it."""
+
+    carriers: frozenset[str]  # the seas of the fleets joined to those beside the army
+    lands: tuple[str, ...]  # where they could land it, sorted
+    by_sea: tuple[int, ...]  # the part of ``lands`` it cannot walk to, by number (``Board.numbers``)
+    # Where the fleets but the one in a sea could land it, by that sea: filled as supports ask
+    # (``Offering._landed_without``).
+    landed_without: dict[str, frozenset[str]]
+
+
+_NO_CARRY = Carry(_NONE, (), (), {})  # no fleet beside the army: nothing is ever added to its dict
 
 
 class Writer(Protocol):
@@ -127,13 +138,12 @@ class _Known:
         self.fleet_seas = board.seas.intersection(fleets)
         self.army_places = frozenset(self.armies)
         self.groups: dict[str, frozenset[str]] = {}  # a sea with a fleet -> the seas of the fleets joined
-        # An army's province -> where fleets carry it, and the part it cannot walk to (``_carry``); by each
-        # province's number, the armies (their provinces' numbers) that reach it by convoy alone
-        # (``_carried_into``: empty until worked out; ``carried_any``: whether any army reaches one).
-        self.carry: dict[str, Carry] = {}
+        # Each army beside a fleet at sea, by its province -> where fleets carry it (``_carries``: None until
+        # worked out); by each province's number, the armies (their provinces' numbers) that reach it by
+        # convoy alone (``_carried_into``: empty until worked out; ``carried_any``: whether any army does).
+        self.carries: dict[str, Carry] | None = None
         self.carried_into: list[list[int] | None] = []
         self.carried_any = False
-        self.carriers: dict[str, frozenset[str]] = {}  # an army's province -> the seas of the fleets carrying
         self.by_power: dict[str, list[Unit]] | None = None  # ``own_units``
         self.kinds: dict[str, list[Any]] = {}  # what offers each group's options (``options.py``)
 
@@ -212,45 +222,57 @@ class Offering:
         return _kept_in(self.table(kind) if table is None else table, key, options)
 
     def convoyed(self, unit: Unit) -> tuple[str, ...]:
-        """Where fleets at sea could carry ``unit`` (an army), sorted."""
-        return self._carry(unit.province)[0] if unit.type is UnitType.ARMY else ()
+        """Where fleets at sea could carry ``unit`` (an army, which stands on its province), sorted."""
+        return self._carry(unit.location).lands if unit.type is UnitType.ARMY else ()
 
     def _carry(self, army: str) -> Carry:
-        """Where fleets at sea could carry the army in ``army``, sorted, and the part of it the army cannot
-        walk to: once a phase per army (the supports ask for each army's again and again), kept on the
-        board by the army and the seas of the fleets joined to those beside it."""
-        known = self._known.carry
-        found = known.get(army)
+        """Where fleets at sea could carry the army in ``army``."""
+        return self._carries().get(army, _NO_CARRY)
+
+    def _carries(self) -> dict[str, Carry]:
+        """The carry of each army beside a fleet at sea, by its province: worked out for them all once a
+        phase (the moves and the supports ask for each army's again and again)."""
+        known = self._known
+        found = known.carries
         if found is None:
-            board = self.board
-            start = board.water_neighbours(army) & self.fleet_seas
-            if not start:  # no fleet beside it: no convoy
-                found = known[army] = _NO_CARRY
-                return found
-            groups = {self.fleets_joined(sea) for sea in start}
-            carriers = groups.pop() if len(groups) == 1 else frozenset().union(*groups)
-            self._known.carriers[army] = carriers
-            kept, key = self._kept(_CONVOY_LANDS), (army, carriers)
-            found = kept.get(key)
-            if found is None:
-                lands = set().union(*[board.shore_lands(sea) for sea in carriers])
-                lands.discard(army)
-                found = (tuple(sorted(lands)), frozenset(lands).difference(board.army_moves(army)), {})
-                _kept_in(kept, key, found)
-            known[army] = found
+            shores = self.board.water_shores()
+            beside: set[str] = set()  # the provinces with a fleet at sea beside them
+            for sea in self.fleet_seas:
+                beside.update(shores.get(sea, _NONE))
+            found = known.carries = {army: self._carry_of(army) for army in known.armies if army in beside}
         return found
 
-    def supported_by_sea(self, unit: Unit) -> dict[int, list[str]]:
+    def _carry_of(self, army: str) -> Carry:
+        """Where the fleets at sea beside the army in ``army``, and those joined to them, could carry it:
+        kept on the board by the army and the seas of those fleets."""
+        board = self.board
+        groups = {self.fleets_joined(sea) for sea in board.water_neighbours(army) & self.fleet_seas}
+        carriers = groups.pop() if len(groups) == 1 else frozenset().union(*groups)
+        kept, key = self._kept(_CONVOY_LANDS), (army, carriers)
+        found: Carry | None = kept.get(key)
+        if found is None:
+            lands: set[str] = set()
+            for sea in carriers:
+                lands.update(board.shore_lands(sea))
+            lands.discard(army)
+            numbers = board.numbers()
+            by_sea = sorted(numbers[p] for p in lands - board.army_moves(army))
+            found = _kept_in(kept, key, Carry(carriers, tuple(sorted(lands)), tuple(by_sea), {}))
+        return found
+
+    def supported_by_sea(self, unit: Unit) -> dict[int, list[str]] | None:
         """The armies whose moves ``unit`` may support into provinces they reach by convoy alone, by their
         province's number (``Board.numbers``), each with those provinces, sorted: the provinces ``unit``
-        reaches that fleets could carry the army to and it cannot walk to."""
+        reaches that fleets could carry the army to and it cannot walk to. None when there are none."""
         carried_into = self._carried_into()
         if carried_into is None:
-            return {}
-        board, province = self.board, unit.province
-        provinces, here = board.by_number, board.numbers()[province]
+            return None
+        # A unit in a sea or on a province without coasts stands on its location (``Unit.province`` would
+        # work it out again): only a fleet has coasts, and no army is carried from a fleet's province.
+        board, location = self.board, unit.location
+        provinces, here = board.by_number, board.numbers().get(location, -1)
         found: dict[int, list[str]] = {}
-        for number in board.reach_numbers(unit.type, unit.location):
+        for number in board.reach_numbers(unit.type, location):
             armies = carried_into[number]
             if armies is not None:
                 for army in armies:
@@ -260,35 +282,38 @@ class Offering:
                             found[army] = [provinces[number]]
                         else:
                             into.append(provinces[number])
-        if found and province in self.fleet_seas:  # a fleet at sea, which may be one of those carrying
-            self._without_own_routes(found, province)
-        return found
+        if found and location in self.fleet_seas:  # a fleet at sea, which may be one of those carrying
+            found = self._without_own_routes(found, location)
+        return found if found else None
 
-    def _without_own_routes(self, found: dict[int, list[str]], sea: str) -> None:
+    def _without_own_routes(self, found: dict[int, list[str]], sea: str) -> dict[int, list[str]]:
         """``supported_by_sea``'s armies less the provinces only the fleet in ``sea`` could carry them to: a
         fleet cannot both support a convoyed move and be one of the fleets carrying it (DATC 6.D.31)."""
-        provinces, carriers = self.board.by_number, self._known.carriers
-        for army in list(found):
-            carrying = carriers.get(provinces[army], _NONE)
-            if sea in carrying:  # only the routes of the others count
-                lands = self._landed_without(provinces[army], sea, carrying)
-                extra = [p for p in found[army] if p in lands]
-                if extra:
-                    found[army] = extra
-                else:
-                    del found[army]
+        provinces, carries = self.board.by_number, self._carries()
+        kept: dict[int, list[str]] = {}
+        for army, into in found.items():
+            carry = carries[provinces[army]]
+            if sea in carry.carriers:  # only the routes of the others count
+                lands = self._landed_without(provinces[army], sea, carry)
+                into = [p for p in into if p in lands]
+                if not into:
+                    continue
+            kept[army] = into
+        return kept
 
-    def _landed_without(self, army: str, sea: str, carrying: frozenset[str]) -> frozenset[str]:
-        """Where the fleets of ``carrying`` (those that could carry the army in ``army``) but the one in
-        ``sea`` could land it: the provinces beside the seas through which they carry it. Kept in the
-        army's carry (``Carry``), by the sea."""
-        kept = self._carry(army)[2]
+    def _landed_without(self, army: str, sea: str, carry: Carry) -> frozenset[str]:
+        """Where the fleets of ``carry`` but the one in ``sea`` could land the army in ``army``: the
+        provinces beside the seas through which they carry it. Kept in the army's carry, by the sea."""
+        kept = carry.landed_without
         found = kept.get(sea)
         if found is None:
-            board, others = self.board, carrying - {sea}
+            board, others = self.board, carry.carriers - {sea}
             seas = _joined(board, board.water_neighbours(army) & others, others)
             shores = board.water_shores()
-            found = kept[sea] = frozenset().union(*[shores.get(s, _NONE) for s in seas])
+            lands: set[str] = set()
+            for each in seas:
+                lands.update(shores.get(each, _NONE))
+            found = kept[sea] = frozenset(lands)
         return found
 
     def _carried_into(self) -> list[list[int] | None] | None:
@@ -298,13 +323,13 @@ class Offering:
         if not known.carried_into:
             numbers = self.board.numbers()
             into: list[list[int] | None] = [None] * len(numbers)
-            for here in known.armies:  # each army's ``_carry`` is worked out once a phase (``convoyed``)
+            for here, carry in self._carries().items():
                 army = numbers[here]
-                for province in self._carry(here)[1]:
+                for number in carry.by_sea:
                     known.carried_any = True
-                    armies = into[numbers[province]]
+                    armies = into[number]
                     if armies is None:
-                        into[numbers[province]] = [army]
+                        into[number] = [army]
                     else:
                         armies.append(army)
             known.carried_into = into

@@ -154,15 +154,15 @@ class SupportMoveKind(Kind):
         row = offering.row(self, offering.words[unit.location])
         targets = board.neighbourhood(unit.type, unit.location)
         by_sea = offering.supported_by_sea(unit)
-        if by_sea:
+        if by_sea is not None:
             targets = _merged(targets, by_sea)
         found: list[Option] = []
         for target in targets:
             words = at[target]
             if words is None:  # no unit there
                 continue
-            extra = by_sea.get(target) if by_sea else None
-            key: Hashable = words if extra is None else (words, *extra)
+            extra = None if by_sea is None else by_sea.get(target)
+            key: Hashable = words if extra is None else (words, tuple(extra))
             supports = row.get(key)
             if supports is None:
                 supported = board.by_number[target]
