@@ -28,8 +28,9 @@ if TYPE_CHECKING:
 
 
 def at_sea(board: Board, unit: Unit) -> bool:
-    """Whether ``unit`` may convoy: a fleet in a water province."""
-    return unit.type is UnitType.FLEET and board.is_water(unit.province)
+    """Whether ``unit`` may convoy: a fleet in a water province (where its location is the sea: seas have
+    no coasts)."""
+    return unit.type is UnitType.FLEET and unit.location in board.seas
 
 
 class ConvoyKind(Kind):
@@ -94,25 +95,33 @@ class ConvoyKind(Kind):
 
     def offer(self, offering: Offering, unit: Unit) -> list[Option]:
         """Convoys this fleet is needed for: it lies on a minimal route of seas where fleets stand now. Such
-        a route passes only fleets joined to this one, so those fleets and the army decide the convoys of
-        each army on their shores: kept in the fleet's ``row`` under the fleets' seas and the army's words
-        (and each convoy under the army's words and its destination)."""
+        a route passes only fleets joined to this one, so those fleets and the armies on their shores decide
+        the convoys of every fleet of them: worked out for them all at once (``group_convoys``)."""
         if not at_sea(offering.board, unit):
             return []
-        sea = unit.province
-        fleets, reach = offering.fleets_joined(sea), offering.landings(sea)
-        armies = sorted(reach & offering.army_places)
-        if not armies:
-            return []
-        names = offering.names
-        row = offering.row(self, names[sea])
-        found: list[Option] = []
-        for army in armies:
-            convoys = row.get((fleets, names[army]))
-            if convoys is None:
-                convoys = self.carried_by(offering, army, fleets, reach)[sea]
-            found += convoys
+        sea = unit.location  # a sea has no coasts
+        found = offering.fleet_convoys.get(sea)
+        if found is None:
+            self.group_convoys(offering, sea)
+            found = offering.fleet_convoys[sea]
         return found
+
+    def group_convoys(self, offering: Offering, sea: str) -> None:
+        """The convoys of each fleet joined to the one in ``sea``, kept for the phase by its sea: for each
+        army on their shores in turn, those kept in the fleet's ``row`` under the fleets' seas and the army's
+        words (and each convoy under the army's words and its destination)."""
+        fleets, reach, names = offering.fleets_joined(sea), offering.landings(sea), offering.names
+        armies = [(army, (fleets, names[army])) for army in sorted(reach & offering.army_places)]
+        for each in fleets:
+            found: list[Option] = []
+            if armies:
+                row = offering.row(self, names[each])
+                for army, key in armies:
+                    convoys = row.get(key)
+                    if convoys is None:
+                        convoys = self.carried_by(offering, army, fleets, reach)[each]
+                    found += convoys
+            offering.fleet_convoys[each] = found
 
     def carried_by(
         self, offering: Offering, army: str, fleets: frozenset[str], reach: frozenset[str]

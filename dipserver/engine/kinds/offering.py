@@ -22,6 +22,7 @@ from sys import intern
 from typing import Any, Protocol, TypeVar
 
 from dipserver.engine.board import Board
+from dipserver.engine.convoys import joined_seas
 from dipserver.engine.position import Position
 from dipserver.engine.types import Unit, UnitType
 
@@ -122,6 +123,8 @@ class _Known:
         self.carried_into: list[list[int] | None] = []
         self.carried_any = False
         self.carriers: dict[str, frozenset[str]] = {}  # an army's province -> the seas of the fleets carrying
+        # A fleet's sea -> its convoys, worked out for all the fleets joined to it at once (``ConvoyKind``).
+        self.fleet_convoys: dict[str, list[Option]] = {}
         self.by_power: dict[str, list[Unit]] | None = None  # ``own_units``
         self.kinds: dict[str, list[Any]] = {}  # what offers each group's options (``options.py``)
         self.phase = str(position.phase)  # its name, in every power's options
@@ -139,6 +142,7 @@ class Offering:
         self.at = self._known.at  # ``names`` by the province's number (``Board.numbers``)
         self.words = self._known.words  # ``names`` by each unit's location: a kind's own unit's words
         self.kinds = self._known.kinds
+        self.fleet_convoys = self._known.fleet_convoys  # a fleet's sea -> its convoys, its group's at once
         self.phase = self._known.phase  # the phase's name ("S1901M")
 
     def for_power(self, power: str) -> Offering:
@@ -341,12 +345,4 @@ def _by_location(unit: Unit) -> str:
 
 def _joined(board: Board, start: Iterable[str], fleets: frozenset[str]) -> frozenset[str]:
     """The seas of ``fleets`` joined to those of ``start`` through seas of ``fleets``."""
-    near = board.water_table
-    reached = set(start)
-    frontier = list(reached)
-    while frontier:
-        for nxt in near.get(frontier.pop(), _NONE) & fleets:
-            if nxt not in reached:
-                reached.add(nxt)
-                frontier.append(nxt)
-    return frozenset(reached)
+    return frozenset(joined_seas(board, start, fleets))
