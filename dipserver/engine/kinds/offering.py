@@ -34,7 +34,9 @@ Carry = tuple[tuple[str, ...], frozenset[str], dict[str, frozenset[str]]]
 _NO_CARRY: Carry = ((), _NONE, {})  # no fleet beside the army: nothing is ever added to its dict
 # What the board keeps besides the kinds' options (``Board.offers``, by kind), by name.
 _CONVOY_LANDS = " convoy lands"  # (army, the seas of the fleets joined beside it) -> ``_carry``
-_GROUP_LANDS = " group lands"  # the seas of fleets joined -> where they land an army (``landings``)
+# The seas of fleets joined -> the same seas, as the one set the board keeps, and where they land an army
+# (``fleets_joined``, ``landings``).
+_GROUPS = " groups"
 _ARMY_WORDS = " army words"  # an army's location -> its words ("A PAR"), interned
 _FLEET_WORDS = " fleet words"  # a fleet's location -> its words ("F STP/SC"), interned
 _KEPT_CAP = 65_536  # options kept per kind and board; the cap only guards a long-running process's memory
@@ -303,23 +305,29 @@ class Offering:
     def landings(self, sea: str) -> frozenset[str]:
         """The land provinces the fleet in ``sea`` and the fleets at sea joined to it reach: kept on the
         board by the seas of those fleets, which every fleet of them asks for."""
-        fleets = self.fleets_joined(sea)
-        kept = self._kept(_GROUP_LANDS)
-        found: frozenset[str] | None = kept.get(fleets)
-        if found is None:
-            board = self.board
-            found = _kept_in(kept, fleets, frozenset().union(*[board.shore_lands(s) for s in fleets]))
-        return found
+        return self._group(self.fleets_joined(sea))[1]
 
     def fleets_joined(self, sea: str) -> frozenset[str]:
         """The seas of the fleets joined to the one in ``sea`` through seas with fleets, itself included:
-        every sea a convoy through it may pass (a chain of fleets is connected)."""
+        every sea a convoy through it may pass (a chain of fleets is connected). The set the board keeps
+        for them, the same in every phase they meet in: the keys that name it are then found without
+        comparing its seas."""
         known = self._known.groups
         found = known.get(sea)
         if found is None:
-            found = _joined(self.board, (sea,), self.fleet_seas)
+            found = self._group(_joined(self.board, (sea,), self.fleet_seas))[0]
             for each in found:
                 known[each] = found
+        return found
+
+    def _group(self, fleets: frozenset[str]) -> tuple[frozenset[str], frozenset[str]]:
+        """The board's own set of the seas ``fleets`` and where those fleets land an army, kept by them."""
+        kept = self._kept(_GROUPS)
+        found: tuple[frozenset[str], frozenset[str]] | None = kept.get(fleets)
+        if found is None:
+            board = self.board
+            lands = frozenset().union(*[board.shore_lands(s) for s in fleets])
+            found = _kept_in(kept, fleets, (fleets, lands))
         return found
 
 
