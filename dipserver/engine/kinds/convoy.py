@@ -110,8 +110,9 @@ class ConvoyKind(Kind):
         """The convoys of each fleet joined to the one in ``sea``, kept for the phase by its sea: for each
         army on their shores in turn, those kept in the fleet's ``row`` under the fleets' seas and the army's
         words (and each convoy under the army's words and its destination)."""
-        fleets, reach, names = offering.fleets_joined(sea), offering.landings(sea), offering.names
-        armies = [(army, (fleets, names[army])) for army in sorted(reach & offering.army_places)]
+        fleets, names = offering.fleets_joined(sea), offering.names
+        shores = sorted(offering.landings(sea) & offering.army_places)  # the armies on their shores
+        armies = [(army, (fleets, names[army])) for army in shores]
         for each in fleets:
             found: list[Option] = []
             if armies:
@@ -119,34 +120,34 @@ class ConvoyKind(Kind):
                 for army, key in armies:
                     convoys = row.get(key)
                     if convoys is None:
-                        convoys = self.carried_by(offering, army, fleets, reach)[each]
+                        convoys = self.carried_by(offering, army, fleets)[each]
                     found += convoys
             offering.fleet_convoys[each] = found
 
     def carried_by(
-        self, offering: Offering, army: str, fleets: frozenset[str], reach: frozenset[str]
+        self, offering: Offering, army: str, fleets: frozenset[str]
     ) -> dict[str, tuple[Option, ...]]:
-        """The convoys of ``army`` by each fleet of the joined ``fleets`` (whose shores are ``reach``), kept
-        in each fleet's ``row``: one walk of the minimal routes answers them all, so the group's other
-        fleets find theirs kept instead of asking the same of the walk again."""
+        """The convoys of ``army`` by each fleet of the joined ``fleets``, kept in each fleet's ``row``: one
+        walk of the minimal routes answers them all, so the group's other fleets find theirs kept instead
+        of asking the same of the walk again."""
         names = offering.names
         needed = minimal_routes(offering.board, army, fleets)  # every destination's fleets, one walk
         dests: dict[str, list[str]] = {sea: [] for sea in fleets}  # by fleet, where it carries the army to
-        for dest in sorted(reach):
+        for dest in sorted(needed):
             if dest != army:
-                for sea in needed.get(dest, ()):
+                for sea in needed[dest]:
                     dests[sea].append(dest)
         words = names[army]
         found: dict[str, tuple[Option, ...]] = {}
         for sea, carried in dests.items():
             row = offering.row(self, names[sea])
-            convoys: tuple[Option, ...] = ()
+            convoys: list[Option] = []
             for dest in carried:
                 convoy = row.get((words, dest))
                 if convoy is None:
                     convoy = offering.keep(self, (words, dest), [Convoy(sea, army, dest)], row)
                 convoys += convoy
-            found[sea] = offering.store(self, (fleets, words), convoys, row)
+            found[sea] = offering.store(self, (fleets, words), tuple(convoys), row)
         return found
 
     def text(self, order: Convoy, position: Position) -> str:
