@@ -7,7 +7,7 @@ The searches read the board's table of open seas, and message names are kept in 
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterable, Mapping
+from collections.abc import Collection, Container, Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from dipserver.engine.types import province_of
@@ -144,12 +144,12 @@ def _union(sets: list[frozenset[str]]) -> frozenset[str]:
     return sets[0] if len(sets) == 1 else frozenset().union(*sets)
 
 
-def joined_seas(board: Board, start: Iterable[str], usable: frozenset[str] | set[str]) -> set[str]:
+def joined_seas(board: Board, start: Collection[str], usable: frozenset[str] | set[str]) -> set[str]:
     """The seas of ``start`` (open seas) and the seas of ``usable`` joined to them through seas of
     ``usable``: where a chain of fleets standing in ``usable`` reaches from ``start``."""
     near = board.water_table
     seen = set(start)
-    stack = list(seen)
+    stack = list(start)
     while stack:
         for nxt in near[stack.pop()]:
             if nxt in usable and nxt not in seen:

@@ -7,7 +7,7 @@ such a convoy is never offered.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from dipserver.engine.convoys import minimal_routes
@@ -93,12 +93,12 @@ class ConvoyKind(Kind):
                 _one_sea_only(board.location_name(unit.location), reading.name(target), reading.name(dest))
             )
 
-    def offer(self, offering: Offering, unit: Unit) -> list[Option]:
+    def offer(self, offering: Offering, unit: Unit) -> Sequence[Option]:
         """Convoys this fleet is needed for: it lies on a minimal route of seas where fleets stand now. Such
         a route passes only fleets joined to this one, so those fleets and the armies on their shores decide
         the convoys of every fleet of them: worked out for them all at once (``group_convoys``)."""
         if not at_sea(offering.board, unit):
-            return []
+            return ()
         sea = unit.location  # a sea has no coasts
         found = offering.fleet_convoys.get(sea)
         if found is None:

@@ -16,7 +16,7 @@ by the army and the fleets.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable
+from collections.abc import Collection, Hashable, Iterable
 from dataclasses import dataclass, fields
 from sys import intern
 from typing import Any, Protocol, TypeVar
@@ -351,6 +351,6 @@ def _by_location(unit: Unit) -> str:
     return unit.location
 
 
-def _joined(board: Board, start: Iterable[str], fleets: frozenset[str]) -> frozenset[str]:
+def _joined(board: Board, start: Collection[str], fleets: frozenset[str]) -> frozenset[str]:
     """The seas of ``fleets`` joined to those of ``start`` through seas of ``fleets``."""
     return frozenset(joined_seas(board, start, fleets))
