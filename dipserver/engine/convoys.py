@@ -7,7 +7,7 @@ The searches read the board's table of open seas, and message names are kept in 
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterable, Mapping
+from collections.abc import Collection, Container, Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from dipserver.engine.types import province_of
@@ -64,9 +64,9 @@ def sea_route(board: Board, origin: str, dest: str, seas: Iterable[str]) -> froz
     found = memo.get(key)
     if found is None:
         near = board.water_table
-        forward = _spread(near, near.get(origin, _NONE) & usable, usable)
+        forward = joined_seas(board, near.get(origin, _NONE) & usable, usable)
         if forward:
-            backward = _spread(near, near.get(dest, _NONE) & forward, forward)
+            backward = joined_seas(board, near.get(dest, _NONE) & forward, forward)
             found = frozenset(forward & backward)
         else:
             found = _NONE
@@ -87,61 +87,69 @@ def necessary_fleets(board: Board, origin: str, dest: str, seas: Iterable[str]) 
 
 
 def minimal_routes(board: Board, origin: str, seas: frozenset[str]) -> dict[str, frozenset[str]]:
-    """``necessary_fleets`` of ``origin`` through ``seas`` for every destination at once: by each province
-    a minimal chain can end at, the seas of its minimal chains. One walk of the chains from ``origin``
-    (a chain ends for a destination at its first sea touching it, and goes on for the others); remembered
-    on the board, since positions repeat the same fleets. Read only."""
+    """``necessary_fleets`` of ``origin`` through ``seas`` for every destination at once: by each land
+    province a minimal chain can end at, the seas of its minimal chains. One walk of the chains from
+    ``origin`` (a chain ends for a destination at its first sea touching it, and goes on for the others);
+    remembered on the board, since positions repeat the same fleets. Read only."""
     key = (origin, seas)
     memo = board.minimal_routes
     found = memo.get(key)
     if found is None:
         near = board.water_table
         at_origin = near.get(origin, _NONE)
-        found = {}
-        shores = board.water_shores()
+        chains: dict[str, list[frozenset[str]]] = {}  # by destination, the seas of each chain ending there
         for first in at_origin & seas:
-            _extend(near, shores, seas, at_origin, found, [], _NONE, first)
+            _extend(board, near, seas, at_origin, chains, [], _NONE, first)
+        found = {dest: _union(ending) for dest, ending in chains.items()}
         if len(memo) < _MEMO_CAP:
             memo[key] = found
     return found
 
 
 def _extend(
-    near: Mapping[str, frozenset[str]],
-    shores: Mapping[str, frozenset[str]],
+    board: Board,
+    near: dict[str, frozenset[str]],
     usable: frozenset[str],
     at_origin: frozenset[str],
-    needed: dict[str, frozenset[str]],
+    chains: dict[str, list[frozenset[str]]],
     chain: list[str],
     touched: frozenset[str],
     sea: str,
 ) -> None:
-    """Add ``sea`` to ``chain`` (whose seas touch ``touched``): the chain's seas go to ``needed`` under each
-    province ``sea`` is the first of the chain to touch; then go on with every sea after it. A module
-    function, not a closure calling itself: that would be a reference cycle per walk."""
+    """Add ``sea`` to ``chain`` (whose seas touch the lands ``touched``): the chain's seas go to ``chains``
+    under each land ``sea`` is the first of the chain to touch; then go on with every sea after it. A
+    module function, not a closure calling itself: that would be a reference cycle per walk."""
     for at in range(len(chain) - 1):
         if sea in near[chain[at]]:
             return  # a shortcut past the last sea: not minimal
     chain.append(sea)
-    ends = shores.get(sea, _NONE)
+    ends = board.shore_lands(sea)
     first_touched = ends - touched
     if first_touched:
-        seas = frozenset(chain)  # one set for every province this chain ends at, shared by them
+        seas = frozenset(chain)  # one set for every land this chain ends at, shared by them
         for dest in first_touched:
-            chained = needed.get(dest)
-            needed[dest] = seas if chained is None else chained | seas
-    touched = touched | ends
+            ending = chains.get(dest)
+            if ending is None:
+                chains[dest] = [seas]
+            else:
+                ending.append(seas)
+        touched = touched | first_touched
     for nxt in near[sea] & usable:
         if nxt not in chain and nxt not in at_origin:
-            _extend(near, shores, usable, at_origin, needed, chain, touched, nxt)
+            _extend(board, near, usable, at_origin, chains, chain, touched, nxt)
     chain.pop()
 
 
-def _spread(
-    near: Mapping[str, frozenset[str]], start: Iterable[str], usable: frozenset[str] | set[str]
-) -> set[str]:
+def _union(sets: list[frozenset[str]]) -> frozenset[str]:
+    return sets[0] if len(sets) == 1 else frozenset().union(*sets)
+
+
+def joined_seas(board: Board, start: Collection[str], usable: frozenset[str] | set[str]) -> set[str]:
+    """The seas of ``start`` (open seas) and the seas of ``usable`` joined to them through seas of
+    ``usable``: where a chain of fleets standing in ``usable`` reaches from ``start``."""
+    near = board.water_table
     seen = set(start)
-    stack = list(seen)
+    stack = list(start)
     while stack:
         for nxt in near[stack.pop()]:
             if nxt in usable and nxt not in seen:

@@ -7,7 +7,7 @@ such a convoy is never offered.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from dipserver.engine.convoys import minimal_routes
@@ -28,8 +28,9 @@ if TYPE_CHECKING:
 
 
 def at_sea(board: Board, unit: Unit) -> bool:
-    """Whether ``unit`` may convoy: a fleet in a water province."""
-    return unit.type is UnitType.FLEET and board.is_water(unit.province)
+    """Whether ``unit`` may convoy: a fleet in a water province (where its location is the sea: seas have
+    no coasts)."""
+    return unit.type is UnitType.FLEET and unit.location in board.seas
 
 
 class ConvoyKind(Kind):
@@ -92,52 +93,61 @@ class ConvoyKind(Kind):
                 _one_sea_only(board.location_name(unit.location), reading.name(target), reading.name(dest))
             )
 
-    def offer(self, offering: Offering, unit: Unit) -> list[Option]:
+    def offer(self, offering: Offering, unit: Unit) -> Sequence[Option]:
         """Convoys this fleet is needed for: it lies on a minimal route of seas where fleets stand now. Such
-        a route passes only fleets joined to this one, so those fleets and the army decide the convoys of
-        each army on their shores: kept in the fleet's ``row`` under the fleets' seas and the army's words
-        (and each convoy under the army's words and its destination)."""
+        a route passes only fleets joined to this one, so those fleets and the armies on their shores decide
+        the convoys of every fleet of them: worked out for them all at once (``group_convoys``)."""
         if not at_sea(offering.board, unit):
-            return []
-        sea = unit.province
-        fleets, reach = offering.fleets_joined(sea), offering.landings(sea)
-        armies = sorted(reach & offering.army_places)
-        if not armies:
-            return []
-        names = offering.names
-        row = offering.row(self, names[sea])
-        found: list[Option] = []
-        for army in armies:
-            convoys = row.get((fleets, names[army]))
-            if convoys is None:
-                convoys = self.carried_by(offering, army, fleets, reach)[sea]
-            found += convoys
+            return ()
+        sea = unit.location  # a sea has no coasts
+        found = offering.fleet_convoys.get(sea)
+        if found is None:
+            self.group_convoys(offering, sea)
+            found = offering.fleet_convoys[sea]
         return found
 
+    def group_convoys(self, offering: Offering, sea: str) -> None:
+        """The convoys of each fleet joined to the one in ``sea``, kept for the phase by its sea: for each
+        army on their shores in turn, those kept in the fleet's ``row`` under the fleets' seas and the army's
+        words (and each convoy under the army's words and its destination)."""
+        fleets, names = offering.fleets_joined(sea), offering.names
+        shores = sorted(offering.landings(sea) & offering.army_places)  # the armies on their shores
+        armies = [(army, (fleets, names[army])) for army in shores]
+        for each in fleets:
+            found: list[Option] = []
+            if armies:
+                row = offering.row(self, names[each])
+                for army, key in armies:
+                    convoys = row.get(key)
+                    if convoys is None:
+                        convoys = self.carried_by(offering, army, fleets)[each]
+                    found += convoys
+            offering.fleet_convoys[each] = found
+
     def carried_by(
-        self, offering: Offering, army: str, fleets: frozenset[str], reach: frozenset[str]
+        self, offering: Offering, army: str, fleets: frozenset[str]
     ) -> dict[str, tuple[Option, ...]]:
-        """The convoys of ``army`` by each fleet of the joined ``fleets`` (whose shores are ``reach``), kept
-        in each fleet's ``row``: one walk of the minimal routes answers them all, so the group's other
-        fleets find theirs kept instead of asking the same of the walk again."""
+        """The convoys of ``army`` by each fleet of the joined ``fleets``, kept in each fleet's ``row``: one
+        walk of the minimal routes answers them all, so the group's other fleets find theirs kept instead
+        of asking the same of the walk again."""
         names = offering.names
         needed = minimal_routes(offering.board, army, fleets)  # every destination's fleets, one walk
         dests: dict[str, list[str]] = {sea: [] for sea in fleets}  # by fleet, where it carries the army to
-        for dest in sorted(reach):
+        for dest in sorted(needed):
             if dest != army:
-                for sea in needed.get(dest, ()):
+                for sea in needed[dest]:
                     dests[sea].append(dest)
         words = names[army]
         found: dict[str, tuple[Option, ...]] = {}
         for sea, carried in dests.items():
             row = offering.row(self, names[sea])
-            convoys: tuple[Option, ...] = ()
+            convoys: list[Option] = []
             for dest in carried:
                 convoy = row.get((words, dest))
                 if convoy is None:
                     convoy = offering.keep(self, (words, dest), [Convoy(sea, army, dest)], row)
                 convoys += convoy
-            found[sea] = offering.store(self, (fleets, words), convoys, row)
+            found[sea] = offering.store(self, (fleets, words), tuple(convoys), row)
         return found
 
     def text(self, order: Convoy, position: Position) -> str:

@@ -128,13 +128,13 @@ class MoveKind(Kind):
         key = (name, convoyed)
         every = table.get(key)
         if every is None:  # made of each move's own, kept under the unit's words and its destination
-            every = found
+            all_moves = list(found)
             for dest in convoyed:
                 move = table.get((name, dest))
                 if move is None:
                     move = offering.keep(self, (name, dest), [Move(loc, dest, True)])
-                every += move
-            offering.store(self, key, every)
+                all_moves += move
+            every = offering.store(self, key, tuple(all_moves))
         return every
 
     def text(self, order: Move, position: Position) -> str:

@@ -16,19 +16,22 @@ by the army and the fleets.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable
+from collections.abc import Collection, Hashable, Iterable
 from dataclasses import dataclass, fields
 from sys import intern
 from typing import Any, Protocol, TypeVar
 
 from dipserver.engine.board import Board
+from dipserver.engine.convoys import joined_seas
 from dipserver.engine.position import Position
 from dipserver.engine.types import Unit, UnitType
 
 _NONE: frozenset[str] = frozenset()
 # What the board keeps besides the kinds' options (``Board.offers``, by kind), by name.
 _CONVOY_LANDS = " convoy lands"  # (army, the seas of the fleets joined beside it) -> ``_carry_of``
-_GROUP_LANDS = " group lands"  # the seas of fleets joined -> where they land an army (``landings``)
+# The seas of fleets joined -> the same seas, as the one set the board keeps, and where they land an army
+# (``fleets_joined``, ``landings``).
+_GROUPS = " groups"
 # An army's location -> its words ("A PAR"), interned, and its province's number (``Board.numbers``).
 _ARMY_WORDS = " army words"
 _FLEET_WORDS = " fleet words"  # a fleet's the same way ("F STP/SC")
@@ -144,6 +147,8 @@ class _Known:
         self.carries: dict[str, Carry] | None = None
         self.carried_into: list[list[int] | None] = []
         self.carried_any = False
+        # A fleet's sea -> its convoys, worked out for all the fleets joined to it at once (``ConvoyKind``).
+        self.fleet_convoys: dict[str, list[Option]] = {}
         self.by_power: dict[str, list[Unit]] | None = None  # ``own_units``
         self.kinds: dict[str, list[Any]] = {}  # what offers each group's options (``options.py``)
 
@@ -160,6 +165,7 @@ class Offering:
         self.at = self._known.at  # ``names`` by the province's number (``Board.numbers``)
         self.words = self._known.words  # ``names`` by each unit's location: a kind's own unit's words
         self.kinds = self._known.kinds
+        self.fleet_convoys = self._known.fleet_convoys  # a fleet's sea -> its convoys, its group's at once
 
     def for_power(self, power: str) -> Offering:
         """The same phase for ``power``, sharing what is known of the units' moves."""
@@ -338,23 +344,29 @@ class Offering:
     def landings(self, sea: str) -> frozenset[str]:
         """The land provinces the fleet in ``sea`` and the fleets at sea joined to it reach: kept on the
         board by the seas of those fleets, which every fleet of them asks for."""
-        fleets = self.fleets_joined(sea)
-        kept = self._kept(_GROUP_LANDS)
-        found: frozenset[str] | None = kept.get(fleets)
-        if found is None:
-            board = self.board
-            found = _kept_in(kept, fleets, frozenset().union(*[board.shore_lands(s) for s in fleets]))
-        return found
+        return self._group(self.fleets_joined(sea))[1]
 
     def fleets_joined(self, sea: str) -> frozenset[str]:
         """The seas of the fleets joined to the one in ``sea`` through seas with fleets, itself included:
-        every sea a convoy through it may pass (a chain of fleets is connected)."""
+        every sea a convoy through it may pass (a chain of fleets is connected). The set the board keeps
+        for them, the same in every phase they meet in: the keys that name it are then found without
+        comparing its seas."""
         known = self._known.groups
         found = known.get(sea)
         if found is None:
-            found = _joined(self.board, (sea,), self.fleet_seas)
+            found = self._group(_joined(self.board, (sea,), self.fleet_seas))[0]
             for each in found:
                 known[each] = found
+        return found
+
+    def _group(self, fleets: frozenset[str]) -> tuple[frozenset[str], frozenset[str]]:
+        """The board's own set of the seas ``fleets`` and where those fleets land an army, kept by them."""
+        kept = self._kept(_GROUPS)
+        found: tuple[frozenset[str], frozenset[str]] | None = kept.get(fleets)
+        if found is None:
+            board = self.board
+            lands = frozenset().union(*[board.shore_lands(s) for s in fleets])
+            found = _kept_in(kept, fleets, (fleets, lands))
         return found
 
 
@@ -374,14 +386,6 @@ def _kept_in(table: dict[Any, Any], key: Hashable, value: V) -> V:
     return value
 
 
-def _joined(board: Board, start: Iterable[str], fleets: frozenset[str]) -> frozenset[str]:
+def _joined(board: Board, start: Collection[str], fleets: frozenset[str]) -> frozenset[str]:
     """The seas of ``fleets`` joined to those of ``start`` through seas of ``fleets``."""
-    near = board.water_table
-    reached = set(start)
-    frontier = list(reached)
-    while frontier:
-        for nxt in near.get(frontier.pop(), _NONE) & fleets:
-            if nxt not in reached:
-                reached.add(nxt)
-                frontier.append(nxt)
-    return frozenset(reached)
+    return frozenset(joined_seas(board, start, fleets))
