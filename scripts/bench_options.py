@@ -15,9 +15,10 @@ map, ``kinds/offering.py``) are first filled by other games: the random games of
 asked for; then each position is timed once, as a server meets a phase for the first time. The same is
 printed with the tables emptied before each position ("cold": nothing learnt from earlier phases), and
 ``legal_options`` asked power by power afterwards, as clients ask the API for their own power's. With
-``--callgrind`` the instructions of one ``phase_options`` of each workload are counted too, as the timed
-run meets its positions (``valgrind --tool=callgrind``: a run that fills the tables with the same warm-up
-and then meets the first 100 positions once, less a run of the warm-up alone), a figure load leaves alone.
+``--callgrind`` the instructions of ``phase_options`` are counted too, position by position, as the timed
+run meets them (``valgrind --tool=callgrind``: a run that fills the tables with the same warm-up, then
+meets the first 100 positions once, with one dump of the counts a position): their median, as timed, and
+their mean, figures load leaves alone.
 
 The reference runs in an interpreter of its own with the ``diplomacy`` package (``--reference-python``, or
 this one if it has the package; it is never a project dependency): for each position the game is set up
@@ -47,20 +48,22 @@ sys.path.insert(0, str(ROOT))
 TARGET_MS = 1.0  # issue 20: the options of all powers in a standard movement phase
 TARGET_RATIO = 12.0  # issue 30: as fast as dipcc, which is 12-14x the reference package
 
-# Run under callgrind: ``phase_options`` over the warm-up's positions (the first file), then, when asked
-# (the third argument "1"), once over each position of the second file; both files are read either way.
+# Run under callgrind (``--dump-before=getpgid``): ``phase_options`` over the warm-up's positions (the first
+# file), then once over each position of the second file, with a call of ``os.getpgid`` before the first
+# and after each: callgrind dumps its counts before each such call, so each position gets a dump of its own.
 _COUNTED = """
-import json, sys
+import json, os, sys
 from dipserver.adjudicator.request import read_request
 from dipserver.engine.options import phase_options
 warm_up, requests = ([read_request(json.loads(line)) for line in open(path)] for path in sys.argv[1:3])
 for request in warm_up:
     phase_options(request.board, request.position)
-if sys.argv[3] == "1":
-    for request in requests:
-        phase_options(request.board, request.position)
+os.getpgid(0)
+for request in requests:
+    phase_options(request.board, request.position)
+    os.getpgid(0)
 """
-_COLLECTED = re.compile(r"Collected : (\d+)")
+_SUMMARY = re.compile(r"^summary: (\d+)$", re.MULTILINE)
 
 
 def main() -> int:
@@ -159,28 +162,39 @@ def timed(
 
 
 def counted(positions: list[dict[str, Any]], warm_up: list[dict[str, Any]]) -> str:
-    """Instructions a phase of ``phase_options`` over ``positions``, each met once after the tables were
-    filled by ``warm_up`` (as ``timed`` meets them): a run with them less a run without."""
+    """Instructions of ``phase_options`` for each of ``positions``, each met once after the tables were
+    filled by ``warm_up`` (as ``timed`` meets them): their median, which ``timed`` reports in time, and
+    their mean (one collection of the warm-up's tables, when it falls in the run, weighs on the mean)."""
     if shutil.which("valgrind") is None:
         return "callgrind: skipped (valgrind is not installed: apt-get install valgrind)"
     with tempfile.TemporaryDirectory() as tmp:
         paths = Path(tmp) / "warm_up.jsonl", Path(tmp) / "positions.jsonl"
         for path, requests in zip(paths, (warm_up, positions), strict=True):
             path.write_text("".join(json.dumps(p) + "\n" for p in requests))
-        without, met = (_instructions(*paths, met_once) for met_once in (False, True))
-    per_phase = (met - without) / len(positions)
-    return f"callgrind: phase_options, {per_phase / 1e6:.3f} M instructions a phase, each position met once"
+        each = _instructions(*paths, Path(tmp) / "callgrind.out")
+    if len(each) != len(positions):
+        raise SystemExit(f"callgrind: {len(each)} dumps for {len(positions)} positions")
+    median, mean = statistics.median(each) / 1e6, statistics.mean(each) / 1e6
+    return f"callgrind: phase_options, median {median:.3f} M instructions a phase (mean {mean:.3f} M)"
 
 
-def _instructions(warm_up: Path, path: Path, met_once: bool) -> int:
+def _instructions(warm_up: Path, path: Path, out: Path) -> list[int]:
+    """Each position's instructions: callgrind's dumps after the first (start-up and warm-up), in order;
+    the last part, written at exit, is not a dump (``out`` itself)."""
     env = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONPATH": str(ROOT)}
-    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
-    command += [sys.executable, "-c", _COUNTED, str(warm_up), str(path), "1" if met_once else "0"]
+    command = ["valgrind", "--tool=callgrind", "--dump-before=getpgid", f"--callgrind-out-file={out}"]
+    command += [sys.executable, "-c", _COUNTED, str(warm_up), str(path)]
     done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, env=env, check=False)
-    found = _COLLECTED.search(done.stderr)
-    if done.returncode != 0 or found is None:
+    if done.returncode != 0:
         raise SystemExit(f"callgrind failed:\n{done.stderr[-2000:]}")
-    return int(found.group(1))
+    dumps = sorted(out.parent.glob(f"{out.name}.*"), key=lambda dump: int(dump.suffix[1:]))
+    counts = []
+    for dump in dumps[1:]:
+        found = _SUMMARY.search(dump.read_text())
+        if found is None:
+            raise SystemExit(f"callgrind: no summary in {dump.name}")
+        counts.append(int(found.group(1)))
+    return counts
 
 
 def time_reference(python: str, positions: list[dict[str, Any]]) -> list[float]:
