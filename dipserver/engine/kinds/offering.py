@@ -16,7 +16,7 @@ by the army and the fleets.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Hashable, Iterable
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, fields
 from sys import intern
 from typing import Any, Protocol, TypeVar
@@ -72,7 +72,7 @@ _FIELDS: dict[type, tuple[str, ...]] = {}
 
 @dataclass(frozen=True, slots=True)
 class Carry:
-    """Where fleets at sea could carry an army (``Offering._carry``): kept on the board by the army and the
+    """Where fleets at sea could carry an army (``Offering._carries``): kept on the board by the army and the
     seas of the fleets carrying it."""
 
     carriers: frozenset[str]  # the seas of the fleets joined to those beside the army
@@ -229,11 +229,7 @@ class Offering:
 
     def convoyed(self, unit: Unit) -> tuple[str, ...]:
         """Where fleets at sea could carry ``unit`` (an army, which stands on its province), sorted."""
-        return self._carry(unit.location).lands if unit.type is UnitType.ARMY else ()
-
-    def _carry(self, army: str) -> Carry:
-        """Where fleets at sea could carry the army in ``army``."""
-        return self._carries().get(army, _NO_CARRY)
+        return self._carries().get(unit.location, _NO_CARRY).lands if unit.type is UnitType.ARMY else ()
 
     def _carries(self) -> dict[str, Carry]:
         """The carry of each army beside a fleet at sea, by its province: worked out for them all once a
@@ -314,7 +310,7 @@ class Offering:
         found = kept.get(sea)
         if found is None:
             board, others = self.board, carry.carriers - {sea}
-            seas = _joined(board, board.water_neighbours(army) & others, others)
+            seas = joined_seas(board, board.water_neighbours(army) & others, others)
             shores = board.water_shores()
             lands: set[str] = set()
             for each in seas:
@@ -354,7 +350,7 @@ class Offering:
         known = self._known.groups
         found = known.get(sea)
         if found is None:
-            found = self._group(_joined(self.board, (sea,), self.fleet_seas))[0]
+            found = self._group(frozenset(joined_seas(self.board, (sea,), self.fleet_seas)))[0]
             for each in found:
                 known[each] = found
         return found
@@ -384,8 +380,3 @@ def _kept_in(table: dict[Any, Any], key: Hashable, value: V) -> V:
     if len(table) < _KEPT_CAP:
         table[key] = value
     return value
-
-
-def _joined(board: Board, start: Collection[str], fleets: frozenset[str]) -> frozenset[str]:
-    """The seas of ``fleets`` joined to those of ``start`` through seas of ``fleets``."""
-    return frozenset(joined_seas(board, start, fleets))
